@@ -1,0 +1,96 @@
+"""What a translation lost, as data and as a standard Python warning.
+
+Every loss is returned as a :class:`Loss` record whether or not warnings are
+shown; :func:`announce` turns records into ``warnings.warn`` calls so the usual
+filters can silence them (they are on by default, as the protocol requires).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class ToolwireWarning(UserWarning):
+    """Base of every warning toolwire emits."""
+
+
+class PartsDroppedWarning(ToolwireWarning):
+    """A content part was dropped because the target or peer cannot take it."""
+
+
+class ContentLossWarning(ToolwireWarning):
+    """Something other than a whole part was lost or reshaped (arguments, metadata, a flag)."""
+
+
+class UnrecognizedMaterialWarning(ToolwireWarning):
+    """Unknown event types, properties or union members were stripped (AG-UI processing model)."""
+
+
+class VersionWarning(ToolwireWarning):
+    """A peer declared a protocol version this library does not speak exactly."""
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One thing a translation could not carry to its target.
+
+    ``kind`` is ``"part-dropped"`` for a dropped content part; other kinds name
+    other losses (``"arguments-not-object"``, ``"metadata-dropped"``, ...).
+    """
+
+    kind: str
+    target: str
+    reason: str
+    tool_call_id: str | None = None
+    part_index: int | None = None
+    part_kind: str | None = None
+    mime_type: str | None = None
+    source_kind: str | None = None
+    upgrade: str | None = None
+
+    @property
+    def message(self) -> str:
+        if self.kind == "part-dropped":
+            what = f"{self.part_kind} part"
+            if self.part_index is not None:
+                what += f" #{self.part_index}"
+            details = ", ".join(
+                x
+                for x in (
+                    self.mime_type or "no MIME type",
+                    f"{self.source_kind} source" if self.source_kind else None,
+                )
+                if x
+            )
+            head = f"toolwire: dropped {what} ({details})"
+        else:
+            head = f"toolwire: {self.kind}"
+        if self.tool_call_id is not None:
+            head += f" of tool call {self.tool_call_id!r}"
+        text = f"{head} for {self.target}: {self.reason}"
+        if self.upgrade:
+            text += f". To keep it: {self.upgrade}"
+        return text
+
+    @property
+    def category(self) -> type[ToolwireWarning]:
+        return PartsDroppedWarning if self.kind == "part-dropped" else ContentLossWarning
+
+
+def announce(losses: Iterable[Loss], *, stacklevel: int = 3) -> None:
+    """Emit one warning per loss, in the category that fits it."""
+    for loss in losses:
+        warnings.warn(loss.message, loss.category, stacklevel=stacklevel)
+
+
+__all__ = [
+    "ContentLossWarning",
+    "Loss",
+    "PartsDroppedWarning",
+    "ToolwireWarning",
+    "UnrecognizedMaterialWarning",
+    "VersionWarning",
+    "announce",
+]

@@ -1,0 +1,68 @@
+"""Pure AG-UI logic shared by every adapter: no vendor knowledge, no I/O."""
+
+from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.decoding import (
+    BaseDecoder,
+    adecode_iter,
+    as_dict,
+    decode_iter,
+    encode_iter,
+    require,
+)
+from toolwire.protocol.downgrade import downgrade_event, downgrade_stream
+from toolwire.protocol.events import parse_event
+from toolwire.protocol.fitting import Accepts, Fitted, PartRule, fit_content, flatten
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import (
+    RESULT_ERROR_KEY,
+    VIOLATION_CODES,
+    StreamMachine,
+    validate_stream,
+)
+from toolwire.protocol.pairing import Paired, Turn, pair_history
+from toolwire.protocol.parts import media_part, parse_parts, text_of
+from toolwire.protocol.runs import frame_run
+from toolwire.protocol.sse import (
+    SSEEvent,
+    SSEParser,
+    encode_agui_sse,
+    frame_sse,
+    iter_sse,
+    parse_sse,
+)
+
+__all__ = [
+    "RESULT_ERROR_KEY",
+    "VIOLATION_CODES",
+    "Accepts",
+    "BaseDecoder",
+    "Fitted",
+    "Paired",
+    "PartRule",
+    "SSEEvent",
+    "SSEParser",
+    "StreamMachine",
+    "Turn",
+    "adecode_iter",
+    "as_dict",
+    "decode_iter",
+    "downgrade_event",
+    "downgrade_stream",
+    "dumps_compact",
+    "encode_agui_sse",
+    "encode_iter",
+    "fit_content",
+    "flatten",
+    "frame_run",
+    "frame_sse",
+    "iter_sse",
+    "media_part",
+    "mint_id",
+    "pair_history",
+    "parse_arguments_object",
+    "parse_event",
+    "parse_parts",
+    "parse_sse",
+    "text_of",
+    "validate_stream",
+]

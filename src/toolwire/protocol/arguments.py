@@ -1,0 +1,29 @@
+"""Tool-call argument text: kept as text, parsed only where a vendor demands an object."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def dumps_compact(value: Any) -> str:
+    """Compact, stable JSON text (key order kept, no ASCII escaping)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def parse_arguments_object(text: str) -> dict[str, Any] | None:
+    """The arguments as a JSON object, ``{}`` for empty text, ``None`` when they are not one.
+
+    ``None`` means the caller must report a loss: the text is not a JSON object,
+    and wrapping it in an invented key would put words in the model's mouth.
+    """
+    if text.strip() == "":
+        return {}
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+__all__ = ["dumps_compact", "parse_arguments_object"]

@@ -1,0 +1,131 @@
+"""What every adapter's Decoder shares: feed/close, usage and outcome bookkeeping.
+
+An adapter subclasses :class:`BaseDecoder` and implements ``_feed`` (one vendor
+chunk, as a dict) and ``_close`` (end of stream). Chunks may be SDK objects or
+plain dicts; :func:`as_dict` turns the former into the latter so both give the
+same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from typing import Any
+
+from ag_ui.core import BaseEvent, Interrupt, TokenUsage
+
+from toolwire.errors import UnsupportedInput, VendorDataError
+
+
+def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
+    """A vendor chunk as a plain JSON dict (SDK pydantic objects are dumped by alias)."""
+    if isinstance(chunk, dict):
+        return chunk
+    dump = getattr(chunk, "model_dump", None)
+    if callable(dump):
+        try:
+            value = dump(mode="json", by_alias=True, exclude_unset=True)
+        except TypeError:
+            value = dump()
+        if isinstance(value, dict):
+            return value
+    to_dict = getattr(chunk, "to_dict", None)
+    if callable(to_dict):
+        value = to_dict()
+        if isinstance(value, dict):
+            return value
+    raise VendorDataError(vendor, where, f"expected a JSON object, got {type(chunk).__name__}")
+
+
+class BaseDecoder:
+    """Sans-I/O base: subclasses translate vendor chunks to AG-UI events.
+
+    After :meth:`close`, ``usage`` holds the run's token usage and
+    ``interrupts`` any interrupt the vendor asked for (the run framer puts both
+    on ``RUN_FINISHED``). ``result`` is an optional run result.
+    """
+
+    vendor: str = "vendor"
+
+    def __init__(self) -> None:
+        self.usage: list[TokenUsage] = []
+        self.interrupts: list[Interrupt] = []
+        self.result: Any = None
+        self.chunk_index = -1
+        self.closed = False
+
+    def feed(self, chunk: Any) -> list[BaseEvent]:
+        """One vendor chunk (SDK object or dict) -> AG-UI events."""
+        self.chunk_index += 1
+        return self._feed(as_dict(chunk, self.vendor, f"chunk {self.chunk_index}"))
+
+    def close(self) -> list[BaseEvent]:
+        """End of stream: close what is open; raise ``TruncatedStream`` when cut short."""
+        if self.closed:
+            return []
+        self.closed = True
+        return self._close()
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """One whole non-streamed vendor response -> AG-UI events."""
+        raise UnsupportedInput(f"{self.vendor}: this decoder takes no whole responses")
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        raise NotImplementedError
+
+    def _close(self) -> list[BaseEvent]:
+        return []
+
+    def where(self, field: str) -> str:
+        """``chunk N: field`` for error messages."""
+        return f"chunk {self.chunk_index}: {field}"
+
+
+def decode_iter(decoder: BaseDecoder, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+    """Drive a decoder over an iterable (the body of every ``decode_stream``)."""
+    for chunk in chunks:
+        yield from decoder.feed(chunk)
+    yield from decoder.close()
+
+
+async def adecode_iter(decoder: BaseDecoder, chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
+    """Drive a decoder over an async iterable (the body of every ``adecode_stream``)."""
+    async for chunk in chunks:
+        for event in decoder.feed(chunk):
+            yield event
+    for event in decoder.close():
+        yield event
+
+
+def encode_iter(encoder: Any, events: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """Drive an encoder (``feed``/``close`` returning chunk dicts) over events."""
+    for event in events:
+        yield from encoder.feed(event)
+    yield from encoder.close()
+
+
+def require(
+    value: dict[str, Any], key: str, kind: type | tuple[type, ...], vendor: str, where: str
+) -> Any:
+    """``value[key]`` checked for type, else a ``VendorDataError`` naming the place."""
+    if not isinstance(value, dict):
+        raise VendorDataError(vendor, where, f"expected an object, got {type(value).__name__}")
+    if key not in value:
+        raise VendorDataError(vendor, f"{where}.{key}", "missing")
+    got = value[key]
+    if not isinstance(got, kind):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise VendorDataError(vendor, f"{where}.{key}", f"expected {names}, got {type(got).__name__}")
+    return got
+
+
+Factory = Callable[[], BaseDecoder]
+
+__all__ = [
+    "BaseDecoder",
+    "Factory",
+    "adecode_iter",
+    "as_dict",
+    "decode_iter",
+    "encode_iter",
+    "require",
+]

@@ -1,0 +1,67 @@
+"""Downgrading an AG-UI stream for a peer from before content parts.
+
+A peer that sends no ``protocolVersion`` predates content parts: tool-result
+content (and message content in snapshots and run input) becomes its text
+parts joined in order; every dropped part is announced. Nothing else changes:
+same ids, same order, same outcome, no placeholder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    MessagesSnapshotEvent,
+    RunStartedEvent,
+    ToolCallResultEvent,
+    ToolMessage,
+    UserMessage,
+)
+
+from toolwire.losses import Loss, announce
+from toolwire.protocol.fitting import flatten
+
+LEGACY_PEER = "a peer without protocolVersion (before content parts)"
+
+
+def _flatten_messages(messages: list[Any], losses: list[Loss]) -> list[Any]:
+    out = []
+    for m in messages:
+        if isinstance(m, (ToolMessage, UserMessage)) and isinstance(m.content, list):
+            cid = m.tool_call_id if isinstance(m, ToolMessage) else None
+            text, lost = flatten(m.content, target=LEGACY_PEER, tool_call_id=cid)
+            losses.extend(lost)
+            m = m.model_copy(update={"content": text})
+        out.append(m)
+    return out
+
+
+def downgrade_event(event: BaseEvent) -> tuple[BaseEvent, list[Loss]]:
+    """One event reshaped for a legacy peer, with what it lost."""
+    losses: list[Loss] = []
+    if isinstance(event, ToolCallResultEvent) and isinstance(event.content, list):
+        text, losses = flatten(event.content, target=LEGACY_PEER, tool_call_id=event.tool_call_id)
+        return event.model_copy(update={"content": text}), losses
+    if isinstance(event, MessagesSnapshotEvent):
+        msgs = _flatten_messages(list(event.messages), losses)
+        return event.model_copy(update={"messages": msgs}), losses
+    if isinstance(event, RunStartedEvent) and event.input is not None:
+        msgs = _flatten_messages(list(event.input.messages), losses)
+        if losses:
+            new_input = event.input.model_copy(update={"messages": msgs})
+            return event.model_copy(update={"input": new_input}), losses
+    return event, losses
+
+
+def downgrade_stream(events: Iterable[BaseEvent], *, warn: bool = True) -> Iterator[BaseEvent]:
+    """Every event reshaped for a legacy peer; each loss is warned about (unless ``warn``)."""
+    for event in events:
+        out, losses = downgrade_event(event)
+        if warn:
+            announce(losses, stacklevel=3)
+        yield out
+
+
+__all__ = ["LEGACY_PEER", "downgrade_event", "downgrade_stream"]

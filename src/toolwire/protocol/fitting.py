@@ -1,0 +1,176 @@
+"""Fitting tool-result content to what a target accepts, part by part.
+
+The ladder (DESIGN.md): keep what the target takes natively; optionally move
+what it takes only in a user message (``relocate``); otherwise drop the part
+and record a :class:`~toolwire.losses.Loss`. A result left with nothing is the
+empty string: a call is always answered, and nothing is ever put in a dropped
+part's place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+
+from ag_ui.core import ContentPart, FileSource, TextPart
+
+from toolwire.losses import Loss
+from toolwire.protocol.parts import Content, mime_type, source_kind
+
+
+@dataclass(frozen=True)
+class PartRule:
+    """One kind of part a target takes: its MIME patterns and source kinds.
+
+    ``mime_types`` are shell-style patterns (``image/*``); ``allow_unknown_mime``
+    says whether a URL or file source without a MIME type is let through (the
+    vendor sniffs it).
+    """
+
+    kind: str
+    mime_types: tuple[str, ...] = ("*",)
+    sources: tuple[str, ...] = ("data", "url", "file")
+    allow_unknown_mime: bool = True
+
+    def takes_mime(self, mime: str | None) -> bool:
+        if mime is None:
+            return self.allow_unknown_mime
+        low = mime.lower().split(";", 1)[0].strip()
+        return any(fnmatchcase(low, pat) for pat in self.mime_types)
+
+
+@dataclass(frozen=True)
+class Accepts:
+    """What one target takes in one place (a tool result or a user message).
+
+    ``file_providers`` names whose file handles the target can resolve: a
+    ``FileSource`` is usable only by the provider that issued it.
+    """
+
+    target: str
+    rules: tuple[PartRule, ...] = ()
+    text: bool = True
+    file_providers: tuple[str, ...] = ()
+    upgrade: str | None = None
+
+    def why_not(self, part: ContentPart) -> str | None:
+        """``None`` when the part is taken, else the reason it is not."""
+        if isinstance(part, TextPart):
+            return None if self.text else "the target takes no text here"
+        kind = part.type
+        rules = [r for r in self.rules if r.kind == kind]
+        if not rules:
+            return f"{self.target} takes no {kind} parts here"
+        src = part.source.type
+        if isinstance(part.source, FileSource):
+            provider = part.source.provider
+            if provider is None or provider not in self.file_providers:
+                issued = f"issued by {provider!r}" if provider else "of an unnamed provider"
+                return f"a file handle {issued} is usable only by that provider"
+        mime = part.source.mime_type
+        if not any(src in r.sources for r in rules):
+            return f"{self.target} takes {kind} parts only from {_sources(rules)} sources"
+        if not any(src in r.sources and r.takes_mime(mime) for r in rules):
+            if mime is None:
+                return f"{self.target} needs a MIME type for {kind} parts from {src} sources"
+            return f"{self.target} does not take {mime} {kind} parts"
+        return None
+
+
+def _sources(rules: Sequence[PartRule]) -> str:
+    kinds: list[str] = []
+    for r in rules:
+        kinds.extend(s for s in r.sources if s not in kinds)
+    return "/".join(kinds)
+
+
+@dataclass
+class Fitted:
+    """The result of fitting: what stays in place, what moves, what was lost."""
+
+    content: Content
+    relocated: list[ContentPart] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+
+
+def fit_content(
+    content: Content,
+    accepts: Accepts,
+    *,
+    tool_call_id: str | None = None,
+    relocate: Accepts | None = None,
+) -> Fitted:
+    """Fit ``content`` to ``accepts``; with ``relocate``, move what only that place takes.
+
+    Never raises for a part the target cannot take, and always answers: when
+    every part is dropped (or moved) the content left in place is ``""``.
+    """
+    if isinstance(content, str):
+        return Fitted(content)
+    kept: list[ContentPart] = []
+    moved: list[ContentPart] = []
+    losses: list[Loss] = []
+    for index, part in enumerate(content):
+        reason = accepts.why_not(part)
+        if reason is None:
+            kept.append(part)
+            continue
+        if relocate is not None and not isinstance(part, TextPart):
+            second = relocate.why_not(part)
+            if second is None:
+                moved.append(part)
+                continue
+            reason = f"{reason}; not in a user message either: {second}"
+        losses.append(part_loss(part, index, accepts.target, reason, tool_call_id, accepts.upgrade))
+    return Fitted(kept if kept else "", moved, losses)
+
+
+def part_loss(
+    part: ContentPart,
+    index: int,
+    target: str,
+    reason: str,
+    tool_call_id: str | None,
+    upgrade: str | None = None,
+) -> Loss:
+    """The record of one dropped part."""
+    return Loss(
+        kind="part-dropped",
+        target=target,
+        reason=reason,
+        tool_call_id=tool_call_id,
+        part_index=index,
+        part_kind=part.type,
+        mime_type=mime_type(part) if not isinstance(part, TextPart) else "text/plain",
+        source_kind=source_kind(part),
+        upgrade=upgrade,
+    )
+
+
+def flatten(
+    content: Content, *, target: str = "a string-only peer", tool_call_id: str | None = None
+) -> tuple[str, list[Loss]]:
+    """Text parts concatenated in order (no separator); a loss for every other part."""
+    if isinstance(content, str):
+        return content, []
+    texts: list[str] = []
+    losses: list[Loss] = []
+    for index, part in enumerate(content):
+        if isinstance(part, TextPart):
+            texts.append(part.text)
+        else:
+            losses.append(
+                part_loss(
+                    part,
+                    index,
+                    target,
+                    "the peer holds only a string, so only text parts survive",
+                    tool_call_id,
+                    "upgrade the peer to AG-UI 1.0 content parts",
+                )
+            )
+    return "".join(texts), losses
+
+
+__all__ = ["Accepts", "Fitted", "PartRule", "fit_content", "flatten", "part_loss"]

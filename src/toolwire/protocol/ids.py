@@ -1,0 +1,20 @@
+"""Deterministic ids for things a vendor leaves unnamed.
+
+A replayed cassette must give byte-identical events, so ids are derived from
+stable inputs (response id, ordinal, ...) with SHA-256, never ``uuid4()`` or
+the per-process salted ``hash()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def mint_id(prefix: str, *parts: object, length: int = 24) -> str:
+    """Return ``prefix_<hex>`` derived only from ``parts`` (same inputs, same id)."""
+    joined = "\x1f".join(str(p) for p in parts)
+    digest = hashlib.sha256(joined.encode("utf-8")).hexdigest()[:length]
+    return f"{prefix}_{digest}"
+
+
+__all__ = ["mint_id"]

@@ -1,0 +1,109 @@
+"""Pairing tool calls with their results in a history, the way vendors demand.
+
+Vendors want each assistant turn's calls answered right after it, in call
+order. AG-UI histories may hold results late, out of order, or not at all.
+:func:`pair_history` regroups a history into :class:`Turn` items so every
+encoder maps the same, already-paired structure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ag_ui.core import AssistantMessage, Message, ToolMessage
+
+from toolwire.errors import UnansweredToolCall
+from toolwire.losses import Loss
+
+
+@dataclass
+class Turn:
+    """One history item: a plain message, or an assistant message with its calls' results.
+
+    ``results`` holds, for an assistant message with calls, one tool message per
+    call in call order (``None`` where the history has none).
+    """
+
+    message: Message
+    results: list[ToolMessage | None] = field(default_factory=list)
+
+    @property
+    def unanswered(self) -> list[str]:
+        if not isinstance(self.message, AssistantMessage):
+            return []
+        calls = self.message.tool_calls or []
+        return [c.id for c, r in zip(calls, self.results, strict=True) if r is None]
+
+
+@dataclass
+class Paired:
+    turns: list[Turn]
+    losses: list[Loss] = field(default_factory=list)
+
+
+def pair_history(
+    messages: Sequence[Message], *, target: str, allow_trailing_unanswered: bool = True
+) -> Paired:
+    """Group every tool message under the assistant message that made its call.
+
+    A result whose call is not in the history is dropped with a loss (no vendor
+    accepts an orphan result). An unanswered call raises
+    :class:`~toolwire.errors.UnansweredToolCall`, except in the last assistant
+    turn when ``allow_trailing_unanswered`` (the application has yet to answer).
+    """
+    owner: dict[str, int] = {}
+    turns: list[Turn] = []
+    losses: list[Loss] = []
+    for m in messages:
+        if isinstance(m, ToolMessage):
+            continue
+        turns.append(Turn(m))
+        if isinstance(m, AssistantMessage) and m.tool_calls:
+            turns[-1].results = [None] * len(m.tool_calls)
+            for c in m.tool_calls:
+                owner[c.id] = len(turns) - 1
+    for m in messages:
+        if not isinstance(m, ToolMessage):
+            continue
+        at = owner.get(m.tool_call_id)
+        if at is None:
+            losses.append(
+                Loss(
+                    kind="orphan-result-dropped",
+                    target=target,
+                    reason="no call with this id is in the history, and the vendor rejects "
+                    "a result that answers nothing",
+                    tool_call_id=m.tool_call_id,
+                )
+            )
+            continue
+        turn = turns[at]
+        assert isinstance(turn.message, AssistantMessage)
+        ids = [c.id for c in turn.message.tool_calls or []]
+        slot = ids.index(m.tool_call_id)
+        if turn.results[slot] is not None:
+            losses.append(
+                Loss(
+                    kind="duplicate-result-dropped",
+                    target=target,
+                    reason="the call is already answered; the first answer is kept",
+                    tool_call_id=m.tool_call_id,
+                )
+            )
+            continue
+        turn.results[slot] = m
+    last_with_calls = max(
+        (i for i, t in enumerate(turns) if t.results), default=-1
+    )
+    missing: list[str] = []
+    for i, t in enumerate(turns):
+        if allow_trailing_unanswered and i == last_with_calls and i == len(turns) - 1:
+            continue
+        missing.extend(t.unanswered)
+    if missing:
+        raise UnansweredToolCall(target, missing)
+    return Paired(turns, losses)
+
+
+__all__ = ["Paired", "Turn", "pair_history"]

@@ -1,0 +1,91 @@
+"""Small, shared facts about AG-UI content parts (kind, source kind, MIME type)."""
+
+from __future__ import annotations
+
+from ag_ui.core import (
+    AudioPart,
+    ContentPart,
+    DataSource,
+    DocumentPart,
+    FileSource,
+    ImagePart,
+    TextPart,
+    UrlSource,
+    VideoPart,
+)
+from pydantic import TypeAdapter
+
+MediaPart = ImagePart | AudioPart | VideoPart | DocumentPart
+Content = str | list[ContentPart]
+
+_PART_LIST: TypeAdapter[list[ContentPart]] = TypeAdapter(list[ContentPart])
+
+
+def part_kind(part: ContentPart) -> str:
+    return part.type
+
+
+def source_kind(part: ContentPart) -> str | None:
+    if isinstance(part, TextPart):
+        return None
+    return part.source.type
+
+
+def mime_type(part: ContentPart) -> str | None:
+    if isinstance(part, TextPart):
+        return "text/plain"
+    return part.source.mime_type
+
+
+def file_provider(part: ContentPart) -> str | None:
+    if isinstance(part, TextPart) or not isinstance(part.source, FileSource):
+        return None
+    return part.source.provider
+
+
+def kind_for_mime(mime: str) -> str:
+    """The AG-UI part kind a MIME type belongs to (``document`` for anything not media)."""
+    top = mime.split("/", 1)[0].lower()
+    return top if top in ("image", "audio", "video") else "document"
+
+
+def media_part(
+    source: DataSource | UrlSource | FileSource, *, kind: str | None = None, metadata: object = None
+) -> MediaPart:
+    """Build the media part whose kind fits the source's MIME type (or ``kind`` when given)."""
+    k = kind or kind_for_mime(source.mime_type or "application/octet-stream")
+    cls: type[MediaPart] = {
+        "image": ImagePart,
+        "audio": AudioPart,
+        "video": VideoPart,
+        "document": DocumentPart,
+    }[k]
+    if metadata is None:
+        return cls(source=source)
+    return cls(source=source, metadata=metadata)
+
+
+def text_of(content: Content) -> str:
+    """The text parts concatenated in order (no separator); the string itself for a string."""
+    if isinstance(content, str):
+        return content
+    return "".join(p.text for p in content if isinstance(p, TextPart))
+
+
+def parse_parts(value: object) -> list[ContentPart]:
+    """Validate a list of part dicts (or models) into ``ag_ui.core`` parts."""
+    return _PART_LIST.validate_python(value)
+
+
+__all__ = [
+    "Content",
+    "MediaPart",
+    "file_provider",
+    "kind_for_mime",
+    "media_part",
+    "mime_type",
+    "parse_parts",
+    "part_kind",
+    "source_kind",
+    "text_of",
+]

@@ -1,0 +1,173 @@
+"""Reading recorded vendor traffic: vcrpy cassettes, raw ``.sse`` captures, JSONL chunks.
+
+Pure data in, data out (the caller reads the file). Handles plain vcrpy YAML,
+gzip ``!!binary`` bodies and the pydantic-ai ``parsed_body`` variant (a JSON
+body stored as a YAML mapping).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire.errors import UnsupportedInput
+
+
+@dataclass
+class Exchange:
+    """One recorded request/response pair (or a bare response)."""
+
+    response_body: bytes
+    content_type: str = ""
+    status: int = 200
+    method: str = "POST"
+    uri: str = ""
+    request_body: Any = None  # parsed JSON when the request had one
+    headers: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def is_sse(self) -> bool:
+        if "event-stream" in self.content_type:
+            return True
+        head = self.response_body.lstrip()[:6]
+        return head.startswith((b"data:", b"event:", b":"))
+
+    def response_json(self) -> Any:
+        try:
+            return json.loads(self.response_body)
+        except ValueError as exc:
+            raise UnsupportedInput(f"{self.uri or 'response'}: body is not JSON: {exc}") from None
+
+
+def _as_bytes(value: Any) -> bytes:
+    if value is None:
+        return b""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    return json.dumps(value).encode("utf-8")
+
+
+def _decompress(body: bytes, encoding: str) -> bytes:
+    enc = encoding.lower()
+    if "gzip" in enc or body[:2] == b"\x1f\x8b":
+        try:
+            return gzip.decompress(body)
+        except (OSError, EOFError):
+            return body
+    if "deflate" in enc:
+        try:
+            return zlib.decompress(body)
+        except zlib.error:
+            return body
+    return body
+
+
+def _header(headers: Any, name: str) -> str:
+    if not isinstance(headers, dict):
+        return ""
+    for key, value in headers.items():
+        if str(key).lower() == name:
+            if isinstance(value, list):
+                return str(value[0]) if value else ""
+            return str(value)
+    return ""
+
+
+def _request_body(req: dict[str, Any]) -> Any:
+    if "parsed_body" in req:
+        return req["parsed_body"]
+    raw = req.get("body")
+    if isinstance(raw, dict) and "string" in raw:
+        raw = raw["string"]
+    if raw is None:
+        return None
+    data = _decompress(_as_bytes(raw), _header(req.get("headers"), "content-encoding"))
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
+
+
+def cassette_exchanges(doc: Any) -> list[Exchange]:
+    """The interactions of a parsed vcrpy cassette document, in file order."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("interactions"), list):
+        raise UnsupportedInput("not a vcrpy cassette: no 'interactions' list")
+    out: list[Exchange] = []
+    for i, inter in enumerate(doc["interactions"]):
+        if not isinstance(inter, dict):
+            raise UnsupportedInput(f"interaction {i} is not a mapping")
+        req = inter.get("request") or {}
+        resp = inter.get("response") or {}
+        headers = resp.get("headers") or {}
+        if "parsed_body" in resp:
+            body = _as_bytes(json.dumps(resp["parsed_body"]))
+            ctype = _header(headers, "content-type") or "application/json"
+        else:
+            raw = resp.get("body")
+            if isinstance(raw, dict):
+                raw = raw.get("string")
+            body = _decompress(_as_bytes(raw), _header(headers, "content-encoding"))
+            ctype = _header(headers, "content-type")
+        status = resp.get("status", {})
+        code = status.get("code", 200) if isinstance(status, dict) else 200
+        out.append(
+            Exchange(
+                response_body=body,
+                content_type=ctype,
+                status=int(code),
+                method=str(req.get("method", "POST")),
+                uri=str(req.get("uri", "")),
+                request_body=_request_body(req) if isinstance(req, dict) else None,
+                headers={str(k): v for k, v in headers.items()} if isinstance(headers, dict) else {},
+            )
+        )
+    return out
+
+
+def load_recording(data: bytes, name: str = "") -> list[Exchange]:
+    """A recording file's exchanges: a cassette (YAML), an SSE capture, JSON or JSONL."""
+    text = data.decode("utf-8", errors="strict") if data else ""
+    stripped = text.lstrip()
+    low = name.lower()
+    if low.endswith((".yaml", ".yml")) or stripped.startswith(("interactions:", "version:")):
+        try:
+            import yaml
+        except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
+            raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
+        try:
+            doc = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise UnsupportedInput(f"{name or 'input'}: not valid YAML: {exc}") from None
+        return cassette_exchanges(doc)
+    if low.endswith(".sse") or stripped.startswith(("data:", "event:", ":")):
+        return [Exchange(response_body=data, content_type="text/event-stream")]
+    if stripped.startswith("{") or stripped.startswith("["):
+        try:
+            whole = json.loads(text)
+        except ValueError:
+            whole = None
+        if whole is not None:
+            return [Exchange(response_body=data, content_type="application/json")]
+        # JSONL: one chunk per line -> one streamed exchange
+        return [Exchange(response_body=data, content_type="application/jsonl")]
+    raise UnsupportedInput(f"{name or 'input'}: not a cassette, an SSE capture, JSON or JSONL")
+
+
+def jsonl_chunks(body: bytes) -> list[Any]:
+    """Each non-empty line of a JSONL body, parsed."""
+    out = []
+    for n, line in enumerate(body.decode("utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except ValueError as exc:
+                raise UnsupportedInput(f"line {n}: not JSON: {exc}") from None
+    return out
+
+
+__all__ = ["Exchange", "cassette_exchanges", "jsonl_chunks", "load_recording"]
