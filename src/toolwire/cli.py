@@ -1,0 +1,287 @@
+"""The ``toolwire`` command: a thin shell over the sans-I/O core.
+
+Data goes to stdout, losses and warnings to stderr. Exit 0 on success, 1 on a
+protocol violation or unreadable input (one line saying why), 2 on usage
+errors (argparse's own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+from ag_ui.core import BaseEvent, RunAgentInput
+from pydantic import ValidationError
+
+from toolwire import adapters
+from toolwire.errors import ProtocolViolation, ToolwireError
+from toolwire.losses import ToolwireWarning
+from toolwire.protocol.downgrade import downgrade_stream
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.runs import frame_run
+from toolwire.protocol.sse import encode_agui_event, parse_sse
+from toolwire.recordings import Exchange, jsonl_chunks, load_recording
+
+
+class CliError(Exception):
+    """Unreadable input: reported on one line, exit status 1."""
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise CliError(f"{path}: {exc.strerror or exc}") from None
+
+
+def _json_text(data: bytes, path: str) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError as exc:
+        raise CliError(f"{path}: not JSON: {exc}") from None
+
+
+def _event_objects(data: bytes, path: str) -> Iterator[Any]:
+    """AG-UI events from JSONL, a JSON array, or SSE bytes."""
+    text = data.decode("utf-8", errors="replace")
+    head = text.lstrip()
+    if head.startswith(("data:", "event:", ":")):
+        for i, ev in enumerate(parse_sse(text)):
+            try:
+                yield json.loads(ev.data)
+            except ValueError as exc:
+                raise CliError(f"{path}: SSE event {i}: data is not JSON: {exc}") from None
+        return
+    if head.startswith("["):
+        value = _json_text(data, path)
+        if isinstance(value, list):
+            yield from value
+            return
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except ValueError as exc:
+            raise CliError(f"{path}: line {n}: not JSON: {exc}") from None
+
+
+def _write_events(events: Iterable[BaseEvent], out: TextIO, *, sse: bool) -> None:
+    for ev in events:
+        if sse:
+            out.write(encode_agui_event(ev))
+        else:
+            out.write(ev.model_dump_json(by_alias=True) + "\n")
+
+
+def _adapter(name: str) -> ModuleType:
+    return adapters.get(name)
+
+
+# ------------------------------------------------------------------ commands
+
+
+def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    data = _read(args.file)
+    machine = StreamMachine()
+    count = 0
+    for obj in _event_objects(data, args.file):
+        machine.feed(obj)
+        count += 1
+    machine.close()
+    out.write(f"valid: {count} events, {len(machine.runs)} run(s)\n")
+    return 0
+
+
+def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    loader = getattr(adapter, "load_recording", None)
+    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
+    keep = getattr(adapter, "is_model_exchange", None)
+    if keep is not None:
+        exchanges = [e for e in exchanges if keep(e)]
+    return exchanges
+
+
+def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEvent]:
+    """Every vendor response in a recording as one complete AG-UI run, one thread."""
+    thread_id = mint_id("thread", hashlib.sha256(data).hexdigest())
+    machine = StreamMachine()
+    for n, ex in enumerate(_exchanges(adapter, data, name)):
+        run_id = mint_id("run", thread_id, n)
+        decoder = adapter.Decoder()
+        if ex.content_type == "application/jsonl":
+            yield from frame_run(
+                decoder,
+                jsonl_chunks(ex.response_body),
+                thread_id=thread_id,
+                run_id=run_id,
+                machine=machine,
+            )
+        elif ex.is_sse:
+            yield from frame_run(
+                decoder,
+                adapter.sse_chunks(ex.response_body),
+                thread_id=thread_id,
+                run_id=run_id,
+                machine=machine,
+            )
+        else:
+            yield from frame_run(
+                decoder,
+                [],
+                thread_id=thread_id,
+                run_id=run_id,
+                whole_response=ex.response_json(),
+                machine=machine,
+            )
+
+
+def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:
+    adapter = _adapter(args.vendor)
+    events: Iterable[BaseEvent] = decode_runs(adapter, _read(args.file), args.file)
+    if args.legacy:
+        events = downgrade_stream(events)
+    _write_events(events, out, sse=args.sse)
+    return 0
+
+
+def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
+    adapter = _adapter(args.vendor)
+    machine = StreamMachine()
+    explicit: list[BaseEvent] = []
+    for obj in _event_objects(_read(args.file), args.file):
+        explicit.extend(machine.feed(obj))
+    chunks = list(adapter.encode_stream(explicit))
+    body: bytes = adapter.to_sse(chunks)
+    out.flush()
+    raw = getattr(out, "buffer", None)
+    if raw is not None:
+        raw.write(body)
+        raw.flush()
+    else:
+        out.write(body.decode("utf-8"))
+    return 0
+
+
+def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
+    adapter = _adapter(args.vendor)
+    obj = _json_text(_read(args.file), args.file)
+    try:
+        run_input = RunAgentInput.model_validate(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        raise CliError(f"{args.file}: not a RunAgentInput: {loc}: {first['msg']}") from None
+    body = adapter.encode_request(run_input, model=args.model, media=args.media)
+    out.write(json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
+    adapter = _adapter(args.vendor)
+    data = _read(args.file)
+    text = data.decode("utf-8", errors="replace").lstrip()
+    bodies: list[Any]
+    if args.file.endswith((".yaml", ".yml")) or text.startswith(("interactions:", "version:")):
+        bodies = [e.request_body for e in _exchanges(adapter, data, args.file)]
+        bodies = [b for b in bodies if isinstance(b, dict)]
+    else:
+        bodies = [_json_text(data, args.file)]
+    for body in bodies:
+        run_input = adapter.decode_request(body)
+        out.write(run_input.model_dump_json(by_alias=True) + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    vendors = ", ".join(adapters.NAMES)
+    p = argparse.ArgumentParser(
+        prog="toolwire",
+        description="Translate tool calls and tool results between AG-UI 1.0 and model vendors.",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check an AG-UI event stream (JSONL or SSE)")
+    v.add_argument("file", help="AG-UI events as JSONL, a JSON array or SSE ('-' for stdin)")
+    v.set_defaults(func=cmd_validate)
+
+    d = sub.add_parser("decode", help="vendor recording -> AG-UI runs")
+    d.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    d.add_argument("file", help="a vcrpy cassette, a .sse capture, or JSONL of chunks")
+    d.add_argument("--sse", action="store_true", help="write AG-UI SSE instead of JSONL")
+    d.add_argument(
+        "--legacy", action="store_true", help="flatten results for a peer before content parts"
+    )
+    d.set_defaults(func=cmd_decode)
+
+    e = sub.add_parser("encode", help="AG-UI events -> the vendor's SSE bytes")
+    e.add_argument("--to", dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    e.add_argument("file", help="AG-UI events as JSONL, a JSON array or SSE")
+    e.set_defaults(func=cmd_encode)
+
+    er = sub.add_parser("encode-request", help="RunAgentInput JSON -> vendor request body JSON")
+    er.add_argument("--to", dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    er.add_argument("--model", required=True, help="the target model (decides what it takes)")
+    er.add_argument(
+        "--media",
+        choices=("drop", "relocate"),
+        default="drop",
+        help="media a tool result cannot hold: drop it (default) or move it to a user message",
+    )
+    er.add_argument("file", help="RunAgentInput JSON")
+    er.set_defaults(func=cmd_encode_request)
+
+    dr = sub.add_parser("decode-request", help="vendor request body JSON -> RunAgentInput JSON")
+    dr.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    dr.add_argument("file", help="a request body JSON, or a cassette (every request in it)")
+    dr.set_defaults(func=cmd_decode_request)
+    # `serve` (DESIGN.md) joins here with toolwire.server.
+    return p
+
+
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    sys.stderr.write(f"warning: {message}\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    warnings.simplefilter("always", ToolwireWarning)
+    warnings.showwarning = _show_warning
+    try:
+        code: int = args.func(args, sys.stdout)
+    except ProtocolViolation as exc:
+        where = f" at event {exc.index}" if exc.index is not None else ""
+        sys.stderr.write(f"toolwire: violation {exc.code}{where}: {exc.reason}\n")
+        return 1
+    except (ToolwireError, CliError) as exc:
+        sys.stderr.write(f"toolwire: {exc}\n")
+        return 1
+    except BrokenPipeError:
+        return 0
+    sys.stdout.flush()
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
