@@ -78,6 +78,14 @@ def _header(headers: Any, name: str) -> str:
     return ""
 
 
+def _headers(headers: Any) -> dict[str, list[str]]:
+    if not isinstance(headers, dict):
+        return {}
+    return {
+        str(k): [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in headers.items()
+    }
+
+
 def _request_body(req: dict[str, Any]) -> Any:
     if "parsed_body" in req:
         return req["parsed_body"]
@@ -123,7 +131,7 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
                 method=str(req.get("method", "POST")),
                 uri=str(req.get("uri", "")),
                 request_body=_request_body(req) if isinstance(req, dict) else None,
-                headers={str(k): v for k, v in headers.items()} if isinstance(headers, dict) else {},
+                headers=_headers(headers),
             )
         )
     return out

@@ -7,6 +7,7 @@ imports a vendor SDK.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 from toolwire.errors import UnsupportedInput

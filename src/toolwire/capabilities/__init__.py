@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from fnmatch import fnmatchcase
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
@@ -22,11 +22,11 @@ from toolwire.protocol.fitting import Accepts, PartRule
 Place = Literal["tool_result", "user_message"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def table(target: str) -> dict[str, Any]:
     """The raw capability table of one target."""
     try:
-        text = resources.files(__package__).joinpath("data", f"{target}.json").read_text("utf-8")
+        text = resources.files(__package__).joinpath(f"data/{target}.json").read_text("utf-8")
     except FileNotFoundError:
         raise UnsupportedInput(f"no capability table for target {target!r}") from None
     data: dict[str, Any] = json.loads(text)
@@ -49,10 +49,10 @@ def _pick(data: dict[str, Any], model: str | None, backend: str | None) -> dict[
         if "*" in patterns and fallback is None:
             fallback = fam
         if name and any(p != "*" and fnmatchcase(name, p) for p in patterns):
-            return fam
+            return dict(fam)
     if fallback is None:
         raise UnsupportedInput(f"{data['target']}: no family applies to model {model!r}")
-    return fallback
+    return dict(fallback)
 
 
 def accepts_from_table(

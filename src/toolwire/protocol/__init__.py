@@ -63,6 +63,7 @@ __all__ = [
     "parse_event",
     "parse_parts",
     "parse_sse",
+    "require",
     "text_of",
     "validate_stream",
 ]

@@ -87,7 +87,9 @@ def decode_iter(decoder: BaseDecoder, chunks: Iterable[Any]) -> Iterator[BaseEve
     yield from decoder.close()
 
 
-async def adecode_iter(decoder: BaseDecoder, chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
+async def adecode_iter(
+    decoder: BaseDecoder, chunks: AsyncIterable[Any]
+) -> AsyncIterator[BaseEvent]:
     """Drive a decoder over an async iterable (the body of every ``adecode_stream``)."""
     async for chunk in chunks:
         for event in decoder.feed(chunk):
@@ -114,7 +116,9 @@ def require(
     got = value[key]
     if not isinstance(got, kind):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise VendorDataError(vendor, f"{where}.{key}", f"expected {names}, got {type(got).__name__}")
+        raise VendorDataError(
+            vendor, f"{where}.{key}", f"expected {names}, got {type(got).__name__}"
+        )
     return got
 
 

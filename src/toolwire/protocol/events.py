@@ -105,7 +105,9 @@ def parse_event(obj: Any, index: int | None = None) -> BaseEvent | None:
         return obj
     if not isinstance(obj, dict):
         raise ProtocolViolation(
-            "malformed-event", f"an event must be a JSON object, got {type(obj).__name__}", index=index
+            "malformed-event",
+            f"an event must be a JSON object, got {type(obj).__name__}",
+            index=index,
         )
     etype = obj.get("type")
     if not isinstance(etype, str):

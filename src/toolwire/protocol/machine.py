@@ -72,7 +72,7 @@ VIOLATION_CODES: dict[str, str] = {
     "message-not-open": "content or end for a message that is not open",
     "step-already-open": "STEP_STARTED for a step that is running",
     "step-not-open": "STEP_FINISHED for a step that is not running",
-    "item-open-at-run-finished": "a message, tool call, step or reasoning item open at RUN_FINISHED",
+    "item-open-at-run-finished": "a message, call, step or reasoning item open at RUN_FINISHED",
     "subagent-open-at-run-finished": "an announced subagent not closed before RUN_FINISHED",
     "subagent-reused": "a subagentRunId announced twice within a run",
     "owner-mismatch": "a continuation whose subagentRunId disagrees with its opener",
@@ -187,11 +187,12 @@ class StreamMachine:
         if parsed is None:
             return []
         out: list[BaseEvent] = []
+        if parsed.type not in _CHUNK_TYPES:
+            self._check_not_chunked(parsed)
         self._close_lanes_for(parsed, out)
         if parsed.type in _CHUNK_TYPES:
             out.extend(self._expand(parsed))
         else:
-            self._check_not_chunked(parsed)
             out.append(parsed)
         for ev in out:
             self._verify(ev)
@@ -208,7 +209,7 @@ class StreamMachine:
         if self._run == "active":
             raise ProtocolViolation(
                 "truncated",
-                "the stream ended without RUN_FINISHED or RUN_ERROR; it must not be read as success",
+                "the stream ended without RUN_FINISHED or RUN_ERROR: never read as success",
                 index=self.index,
             )
 
@@ -240,7 +241,7 @@ class StreamMachine:
             out.append(self._synth_end(self._lanes.pop(lane)))
 
     def _synth_end(self, c: _Chunking) -> BaseEvent:
-        tag = {"subagent_run_id": c.owner} if c.owner else {}
+        tag: dict[str, Any] = {"subagent_run_id": c.owner} if c.owner else {}
         if c.kind == "tool":
             return ToolCallEndEvent(tool_call_id=c.id, **tag)
         if c.kind == "text":
@@ -254,8 +255,8 @@ class StreamMachine:
                     return c
             return None
         if tag is not None:
-            c = self._lanes.get(tag)
-            return c if c is not None and c.kind == kind else None
+            tagged = self._lanes.get(tag)
+            return tagged if tagged is not None and tagged.kind == kind else None
         parent = self._lanes.get(None)
         if parent is not None and parent.kind == kind:
             return parent
@@ -271,8 +272,9 @@ class StreamMachine:
     def _expand(self, ev: BaseEvent) -> list[BaseEvent]:
         out: list[BaseEvent] = []
         tag = _owner(ev)
-        meta = {"metadata": ev.metadata} if ev.metadata is not None else {}
-        raw = {"raw_event": ev.raw_event} if ev.raw_event is not None else {}
+        meta: dict[str, Any] = {"metadata": ev.metadata} if ev.metadata is not None else {}
+        raw: dict[str, Any] = {"raw_event": ev.raw_event} if ev.raw_event is not None else {}
+        owner_tag: dict[str, Any]
         if isinstance(ev, ToolCallChunkEvent):
             kind, ident = "tool", ev.tool_call_id
         elif isinstance(ev, TextMessageChunkEvent):
@@ -284,7 +286,9 @@ class StreamMachine:
         if stream is None:
             # opener
             if ident is None:
-                code = "chunk-missing-tool-call-id" if kind == "tool" else "chunk-missing-message-id"
+                code = (
+                    "chunk-missing-tool-call-id" if kind == "tool" else "chunk-missing-message-id"
+                )
                 raise ProtocolViolation(
                     code, f"the first {ev.type.value} must carry its id", index=self.index
                 )
@@ -347,7 +351,8 @@ class StreamMachine:
                 f"chunk tagged {tag!r} continues {stream.id!r} opened by {stream.owner!r}",
                 index=self.index,
             )
-        owner_tag = {"subagent_run_id": tag or stream.owner} if (tag or stream.owner) else {}
+        lane_owner = tag or stream.owner
+        owner_tag = {"subagent_run_id": lane_owner} if lane_owner else {}
         if isinstance(ev, ToolCallChunkEvent):
             if ev.tool_call_name is not None and ev.tool_call_name != stream.name:
                 raise ProtocolViolation(
@@ -457,7 +462,6 @@ class StreamMachine:
         self._subagents_seen.clear()
         self._run_started_calls = []
         self._run_answered = set()
-        self._interrupt_ids: set[str] = set()
         self.finished = None
         self.error = None
 
@@ -569,9 +573,7 @@ class StreamMachine:
         if ev.message_id in self._open_reasoning_msgs:
             self._fail("message-already-open", f"reasoning message {ev.message_id!r} is open")
         self._open_reasoning_msgs[ev.message_id] = _owner(ev)
-        msg = self._msgs.get(ev.message_id) or self._new_msg(
-            ev.message_id, "reasoning", _owner(ev)
-        )
+        msg = self._msgs.get(ev.message_id) or self._new_msg(ev.message_id, "reasoning", _owner(ev))
         self._merge(msg.metadata, ev)
 
     def _on_reasoning_message_content(self, ev: ReasoningMessageContentEvent) -> None:
@@ -723,9 +725,7 @@ class StreamMachine:
                 kw["metadata"] = meta
             if msg.encrypted is not None:
                 kw["encrypted_value"] = msg.encrypted
-            return ToolMessage(
-                **base, content=msg.parts, tool_call_id=msg.tool_call_id or "", **kw
-            )
+            return ToolMessage(**base, content=msg.parts, tool_call_id=msg.tool_call_id or "", **kw)
         if msg.role == "reasoning":
             kw = {"metadata": meta} if meta else {}
             if msg.encrypted is not None:

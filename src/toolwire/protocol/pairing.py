@@ -93,9 +93,7 @@ def pair_history(
             )
             continue
         turn.results[slot] = m
-    last_with_calls = max(
-        (i for i, t in enumerate(turns) if t.results), default=-1
-    )
+    last_with_calls = max((i for i, t in enumerate(turns) if t.results), default=-1)
     missing: list[str] = []
     for i, t in enumerate(turns):
         if allow_trailing_unanswered and i == last_with_calls and i == len(turns) - 1:

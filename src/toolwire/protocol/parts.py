@@ -54,12 +54,13 @@ def media_part(
 ) -> MediaPart:
     """Build the media part whose kind fits the source's MIME type (or ``kind`` when given)."""
     k = kind or kind_for_mime(source.mime_type or "application/octet-stream")
-    cls: type[MediaPart] = {
+    classes: dict[str, type[MediaPart]] = {
         "image": ImagePart,
         "audio": AudioPart,
         "video": VideoPart,
         "document": DocumentPart,
-    }[k]
+    }
+    cls = classes[k]
     if metadata is None:
         return cls(source=source)
     return cls(source=source, metadata=metadata)

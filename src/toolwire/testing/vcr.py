@@ -53,7 +53,7 @@ def _path_matcher(r1: Any, r2: Any) -> None:
 
 def replay(path: str, **kwargs: Any) -> Any:
     """A vcrpy cassette context for ``path`` that never touches the network."""
-    import vcr
+    import vcr  # type: ignore[import-untyped]
 
     v = vcr.VCR(
         record_mode="none",

@@ -1,0 +1,126 @@
+"""The `toolwire` command as a black box: validate, help, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toolwire.cli import main
+from toolwire.protocol.sse import encode_agui_sse
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "agui_tool_calls.jsonl"
+
+
+def _write(tmp_path: Path, events: list[dict[str, object]], name: str = "s.jsonl") -> str:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    return str(path)
+
+
+def test_validate_accepts_the_shipped_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(EXAMPLE)]) == 0
+    assert "valid: 13 events, 1 run(s)" in capsys.readouterr().out
+
+
+def test_validate_accepts_sse_input(tmp_path: Path) -> None:
+    from toolwire.protocol.machine import StreamMachine
+
+    m = StreamMachine()
+    events = [e for line in EXAMPLE.read_text().splitlines() for e in m.feed(json.loads(line))]
+    path = tmp_path / "s.sse"
+    path.write_bytes(encode_agui_sse(events))
+    assert main(["validate", str(path)]) == 0
+
+
+@pytest.mark.parametrize(
+    ("events", "code", "index"),
+    [
+        (
+            [{"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"}],
+            "event-before-run-started",
+            0,
+        ),
+        (
+            [
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "TOOL_CALL_END", "toolCallId": "c"},
+            ],
+            "tool-call-not-open",
+            1,
+        ),
+        (
+            [
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"},
+            ],
+            "truncated",
+            1,
+        ),
+        (
+            [
+                {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+                {"type": "TOOL_CALL_CHUNK", "toolCallName": "f"},
+            ],
+            "chunk-missing-tool-call-id",
+            1,
+        ),
+    ],
+)
+def test_validate_rejects_each_fatal_case_with_its_code_and_index(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    events: list[dict[str, object]],
+    code: str,
+    index: int,
+) -> None:
+    assert main(["validate", _write(tmp_path, events)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0  # one line
+    assert f"violation {code} at event {index}:" in err
+
+
+def test_unreadable_input_is_exit_1_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    assert main(["validate", str(bad)]) == 1
+    assert "line 1: not JSON" in capsys.readouterr().err
+    assert main(["validate", str(tmp_path / "missing.jsonl")]) == 1
+
+
+def test_usage_errors_exit_2() -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["validate"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["decode", "--from", "anthropic"])
+    assert info.value.code == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["validate"], ["decode"], ["encode"], ["encode-request"], ["decode-request"]],
+)
+def test_help_everywhere(argv: list[str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "toolwire.cli", *argv, "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("usage: toolwire")
+
+
+def test_unknown_adapter_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, [])
+    assert main(["decode", "--from", "nobody", path]) == 1
+    assert "unknown adapter 'nobody'" in capsys.readouterr().err
