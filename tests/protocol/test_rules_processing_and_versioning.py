@@ -168,3 +168,48 @@ def test_a_downgrade_flattens_tool_messages_in_snapshots() -> None:
         (out,) = list(downgrade_stream([snap]))
     assert isinstance(out, MessagesSnapshotEvent)
     assert out.messages[0].content == ""
+
+
+def test_a_legacy_binary_part_is_converted_to_the_media_part_it_stands_for() -> None:
+    legacy = {"type": "binary", "mimeType": "image/png", "data": "iVBO", "filename": "a.png"}
+    with pytest.warns(UnrecognizedMaterialWarning, match="legacy binary"):
+        ev = parse_event(result("c1", [legacy, {"type": "binary", "mimeType": "x/y", "id": "f1"}]))
+    assert isinstance(ev, ToolCallResultEvent) and isinstance(ev.content, list)
+    assert [p.model_dump(by_alias=True) for p in ev.content] == [
+        {
+            "type": "image",
+            "source": {"type": "data", "value": "iVBO", "mimeType": "image/png"},
+            "metadata": {"filename": "a.png"},
+        }
+    ]
+
+
+def test_unknown_parts_in_run_input_messages_are_stripped() -> None:
+    raw = run_started(
+        input={
+            "threadId": "t1",
+            "runId": "r1",
+            "messages": [{"id": "u1", "role": "user", "content": [{"type": "hologram"}]}],
+        }
+    )
+    with pytest.warns(UnrecognizedMaterialWarning, match="hologram"):
+        ev = parse_event(raw)
+    assert isinstance(ev, RunStartedEvent) and ev.input is not None
+    assert ev.input.messages[0].content == []
+
+
+def test_versions_compare_numerically_and_a_newer_declaration_proceeds_with_a_warning() -> None:
+    from toolwire import VersionWarning
+    from toolwire.protocol.versions import is_legacy_peer, parse_version
+
+    assert parse_version("1.10") is not None and parse_version("1.10") > (1, 9)  # type: ignore[operator]
+    assert parse_version("one") is None
+    assert is_legacy_peer(None) and not is_legacy_peer("1.0")
+    m = StreamMachine()
+    with pytest.warns(VersionWarning, match="1.10"):
+        m.feed(run_started(protocolVersion="1.10"))
+    with pytest.warns(VersionWarning, match="cannot be read"):
+        StreamMachine().feed(run_started(protocolVersion="v-next"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        StreamMachine().feed(run_started())

@@ -72,6 +72,10 @@ def _strip_parts(value: Any, path: str) -> Any:
         return value
     kept: list[Any] = []
     for i, part in enumerate(value):
+        if isinstance(part, dict) and part.get("type") == "binary":
+            part = _upgrade_binary(part, f"{path}[{i}]")
+            if part is None:
+                continue
         if isinstance(part, dict):
             ptype = part.get("type")
             if isinstance(ptype, str) and ptype not in _PART_TYPES:
@@ -85,6 +89,32 @@ def _strip_parts(value: Any, path: str) -> Any:
                     continue
         kept.append(part)
     return kept
+
+
+def _upgrade_binary(part: dict[str, Any], path: str) -> dict[str, Any] | None:
+    """A pre-1.0 ``{"type": "binary"}`` part as the media part it stands for.
+
+    The kind follows the MIME prefix; ``data`` wins over ``url``; ``filename``
+    moves to metadata. An id-only part cannot be converted and is dropped.
+    """
+    mime = part.get("mimeType")
+    if not isinstance(mime, str):
+        _warn(f"dropped legacy binary part without mimeType at {path}")
+        return None
+    top = mime.split("/", 1)[0].lower()
+    kind = top if top in ("image", "audio", "video") else "document"
+    if isinstance(part.get("data"), str):
+        source = {"type": "data", "value": part["data"], "mimeType": mime}
+    elif isinstance(part.get("url"), str):
+        source = {"type": "url", "value": part["url"], "mimeType": mime}
+    else:
+        _warn(f"dropped legacy binary part with only an id at {path} (a 1.0 peer cannot take it)")
+        return None
+    out: dict[str, Any] = {"type": kind, "source": source}
+    if isinstance(part.get("filename"), str):
+        out["metadata"] = {"filename": part["filename"]}
+    _warn(f"converted legacy binary part at {path} to a {kind} part (deprecated shape)")
+    return out
 
 
 def _strip_messages(messages: Any, path: str) -> Any:
@@ -135,6 +165,10 @@ def parse_event(obj: Any, index: int | None = None) -> BaseEvent | None:
         clean["content"] = _strip_parts(clean["content"], "content")
     if etype == "MESSAGES_SNAPSHOT" and "messages" in clean:
         clean["messages"] = _strip_messages(clean["messages"], "messages")
+    if etype == "RUN_STARTED" and isinstance(clean.get("input"), dict):
+        run_input = dict(clean["input"])
+        run_input["messages"] = _strip_messages(run_input.get("messages"), "input.messages")
+        clean["input"] = run_input
     if etype == "RUN_FINISHED" and isinstance(clean.get("outcome"), dict):
         outcome = clean["outcome"]
         if outcome.get("type") not in ("success", "interrupt", "cancelled"):

@@ -51,6 +51,7 @@ from ag_ui.core import (
 from toolwire.errors import ProtocolViolation
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.versions import check_declared
 
 #: Metadata key under which toolwire carries a tool result's error text on
 #: ``TOOL_CALL_RESULT`` (the event has no ``error`` field); history assembly
@@ -448,6 +449,7 @@ class StreamMachine:
         self._run = "active"
         self._reset_run()
         self.runs.append(ev)
+        check_declared(ev.protocol_version, who="the stream")
         if ev.input is not None and not self._order:
             for m in ev.input.messages:
                 self._adopt(m)
