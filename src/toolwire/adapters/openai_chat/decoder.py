@@ -1,0 +1,332 @@
+"""Chat Completions chunks (or a whole completion) -> AG-UI events.
+
+Calls are keyed by ``(choice index, tool_calls[].index)``. The API has no
+per-call end event, so a call stays open until its choice's ``finish_reason``:
+fragments of several calls may interleave freely. A new ``id`` on an index
+that already holds a call (OpenAI-compatible servers that reuse index 0)
+ends that call and starts the next. A call is announced once both its id and
+its name are known; arguments that come earlier wait for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.ids import mint_id
+
+from .wire import REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, message_id, stream_error, token_usage
+
+#: Key of the legacy ``function_call`` delta (one per choice, never carries an id).
+_LEGACY = "function_call"
+
+
+@dataclass
+class _Call:
+    slot: int | str
+    id: str | None = None
+    name: str | None = None
+    custom: bool = False
+    started: bool = False
+    waiting: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Choice:
+    index: int
+    message_id: str
+    text_open: bool = False
+    slots: dict[int | str, _Call] = field(default_factory=dict)
+    open: list[_Call] = field(default_factory=list)
+    by_id: dict[str, _Call] = field(default_factory=dict)
+    finish_reason: str | None = None
+    ordinal: int = 0
+
+
+def _str_or_none(value: Any, where: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder of one Chat Completions response (streamed or whole).
+
+    ``finish_reasons`` maps each choice index to its ``finish_reason`` once
+    seen; ``close()`` raises ``TruncatedStream`` when a choice has none (or
+    no choice ever finished), whether or not ``data: [DONE]`` came.
+    """
+
+    vendor = VENDOR
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.completion_id: str | None = None
+        self.model: str | None = None
+        self._choices: dict[int, _Choice] = {}
+
+    @property
+    def finish_reasons(self) -> dict[int, str]:
+        return {i: c.finish_reason for i, c in self._choices.items() if c.finish_reason}
+
+    # ------------------------------------------------------------ streaming
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if chunk.get("error"):
+            raise stream_error(chunk["error"])
+        out: list[BaseEvent] = []
+        self._identify(chunk)
+        choices = chunk.get("choices")
+        if choices is None:
+            choices = []
+        if not isinstance(choices, list):
+            raise VendorDataError(VENDOR, self.where("choices"), "expected a list")
+        for pos, raw in enumerate(choices):
+            where = self.where(f"choices[{pos}]")
+            if not isinstance(raw, dict):
+                raise VendorDataError(VENDOR, where, "expected an object")
+            choice = self._choice(raw.get("index", pos), f"{where}.index")
+            delta = raw.get("delta")
+            if delta is not None:
+                if not isinstance(delta, dict):
+                    raise VendorDataError(VENDOR, f"{where}.delta", "expected an object")
+                self._delta(choice, delta, f"{where}.delta", out)
+            reason = _str_or_none(raw.get("finish_reason"), f"{where}.finish_reason")
+            if reason:
+                self._finish(choice, reason, out)
+        self._take_usage(chunk)
+        return out
+
+    def _close(self) -> list[BaseEvent]:
+        if not self._choices:
+            raise TruncatedStream(VENDOR, "no choice reached a finish_reason")
+        cut = sorted(i for i, c in self._choices.items() if c.finish_reason is None)
+        if cut:
+            which = ", ".join(str(i) for i in cut)
+            raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
+        return []
+
+    # ------------------------------------------------------- whole response
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A non-streamed ``chat.completion`` -> the same events its stream would give."""
+        self.chunk_index += 1
+        body = as_dict(response, VENDOR, "response")
+        if body.get("error"):
+            raise stream_error(body["error"])
+        self._identify(body)
+        choices = body.get("choices")
+        if not isinstance(choices, list):
+            raise VendorDataError(VENDOR, "response.choices", "missing or not a list")
+        out: list[BaseEvent] = []
+        for pos, raw in enumerate(choices):
+            where = f"response.choices[{pos}]"
+            if not isinstance(raw, dict):
+                raise VendorDataError(VENDOR, where, "expected an object")
+            choice = self._choice(raw.get("index", pos), f"{where}.index")
+            message = raw.get("message")
+            if not isinstance(message, dict):
+                raise VendorDataError(VENDOR, f"{where}.message", "missing or not an object")
+            self._delta(choice, _message_as_delta(message, f"{where}.message"), where, out)
+            reason = _str_or_none(raw.get("finish_reason"), f"{where}.finish_reason")
+            self._finish(choice, reason or "stop", out)
+        self._take_usage(body, "response.usage")
+        return out
+
+    # -------------------------------------------------------------- helpers
+
+    def _identify(self, chunk: dict[str, Any]) -> None:
+        if self.completion_id is None:
+            cid = chunk.get("id")
+            if isinstance(cid, str) and cid:
+                self.completion_id = cid
+        if self.model is None and isinstance(chunk.get("model"), str):
+            self.model = chunk["model"]
+
+    def _choice(self, index: Any, where: str) -> _Choice:
+        if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+            raise VendorDataError(VENDOR, where, f"expected a choice index, got {index!r}")
+        choice = self._choices.get(index)
+        if choice is None:
+            if self.completion_id is None:
+                # Some compatible servers send no id: derive one from what is stable.
+                self.completion_id = mint_id("chatcmpl", VENDOR, self.model or "")
+            choice = _Choice(index, message_id(self.completion_id, index))
+            self._choices[index] = choice
+        return choice
+
+    def _take_usage(self, chunk: dict[str, Any], where: str | None = None) -> None:
+        usage = token_usage(chunk.get("usage"), chunk.get("model"), where or self.where("usage"))
+        if usage is not None:
+            self.usage = [usage]
+
+    def _delta(self, ch: _Choice, delta: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+        content = _str_or_none(delta.get("content"), f"{where}.content")
+        if content:
+            self._text(ch, content, None, out)
+        refusal = _str_or_none(delta.get("refusal"), f"{where}.refusal")
+        if refusal:
+            self._text(ch, refusal, {REFUSAL_KEY: True}, out)
+        calls = delta.get("tool_calls")
+        if calls is not None:
+            if not isinstance(calls, list):
+                raise VendorDataError(VENDOR, f"{where}.tool_calls", "expected a list")
+            for pos, frag in enumerate(calls):
+                self._fragment(ch, frag, pos, f"{where}.tool_calls[{pos}]", out)
+        legacy = delta.get(_LEGACY)
+        if legacy is not None:
+            self._fragment(ch, {"index": _LEGACY, "function": legacy}, 0, f"{where}.{_LEGACY}", out)
+
+    def _text(
+        self, ch: _Choice, text: str, meta: dict[str, Any] | None, out: list[BaseEvent]
+    ) -> None:
+        if not ch.text_open:
+            ch.text_open = True
+            out.append(TextMessageStartEvent(message_id=ch.message_id, role="assistant"))
+        kw: dict[str, Any] = {"metadata": meta} if meta else {}
+        out.append(TextMessageContentEvent(message_id=ch.message_id, delta=text, **kw))
+
+    def _fragment(self, ch: _Choice, frag: Any, pos: int, where: str, out: list[BaseEvent]) -> None:
+        if not isinstance(frag, dict):
+            raise VendorDataError(VENDOR, where, "expected an object")
+        slot = frag.get("index", pos)
+        if slot != _LEGACY and (isinstance(slot, bool) or not isinstance(slot, int)):
+            raise VendorDataError(VENDOR, f"{where}.index", f"expected an integer, got {slot!r}")
+        custom = frag.get("type") == "custom"
+        fn = frag.get("custom" if custom else "function")
+        if fn is None:
+            fn = {}
+        if not isinstance(fn, dict):
+            raise VendorDataError(VENDOR, f"{where}.function", "expected an object")
+        call_id = _str_or_none(frag.get("id"), f"{where}.id") or None
+        name = _str_or_none(fn.get("name"), f"{where}.function.name") or None
+        args = _arguments(fn.get("input" if custom else "arguments"), f"{where}.function")
+
+        call = ch.slots.get(slot)
+        if call is not None and call_id is not None and call.id not in (None, call_id):
+            # A new id on an index in use: the provider reuses the index for its next call.
+            self._end(ch, call, out)
+            call = None
+        if call is None:
+            call = ch.by_id.get(call_id) if call_id is not None else None
+            if call is None:
+                call = _Call(slot)
+            elif call not in ch.open:  # the same call again, after another took its index
+                out.append(self._start_event(ch, call))
+                ch.open.append(call)
+            call.slot = slot
+            ch.slots[slot] = call
+        if call_id is not None and call.id is None:
+            if call.started:
+                raise VendorDataError(
+                    VENDOR, f"{where}.id", f"id {call_id!r} came after the call had started"
+                )
+            call.id = call_id
+        if name is not None:
+            if call.name is None:
+                call.name = name
+            elif name != call.name:
+                raise VendorDataError(
+                    VENDOR,
+                    f"{where}.function.name",
+                    f"{name!r} continues call {call.id or slot!r} named {call.name!r}",
+                )
+        call.custom = call.custom or custom
+        if slot == _LEGACY and call.id is None and call.name is not None:
+            call.id = mint_id("call", ch.message_id, _LEGACY, ch.ordinal)
+        if not call.started and call.id is not None and call.name is not None:
+            self._open(ch, call, out)
+        if args:
+            if call.started:
+                out.append(ToolCallArgsEvent(tool_call_id=call.id or "", delta=args))
+            else:
+                call.waiting.append(args)
+
+    def _open(self, ch: _Choice, call: _Call, out: list[BaseEvent]) -> None:
+        assert call.id is not None
+        call.started = True
+        ch.ordinal += 1
+        ch.by_id[call.id] = call
+        ch.open.append(call)
+        out.append(self._start_event(ch, call))
+        if call.waiting:
+            out.append(ToolCallArgsEvent(tool_call_id=call.id, delta="".join(call.waiting)))
+            call.waiting = []
+
+    def _start_event(self, ch: _Choice, call: _Call) -> ToolCallStartEvent:
+        kw: dict[str, Any] = {"metadata": {TOOL_TYPE_KEY: "custom"}} if call.custom else {}
+        return ToolCallStartEvent(
+            tool_call_id=call.id or "",
+            tool_call_name=call.name or "",
+            parent_message_id=ch.message_id,
+            **kw,
+        )
+
+    def _end(self, ch: _Choice, call: _Call, out: list[BaseEvent]) -> None:
+        if not call.started:
+            if call.name is None:
+                raise VendorDataError(
+                    VENDOR,
+                    self.where(f"choices[{ch.index}].tool_calls[{call.slot}]"),
+                    "the call ended without a function name",
+                )
+            if call.id is None:
+                call.id = mint_id("call", ch.message_id, call.slot, ch.ordinal)
+            self._open(ch, call, out)
+        if call in ch.open:
+            ch.open.remove(call)
+            out.append(ToolCallEndEvent(tool_call_id=call.id or ""))
+        if ch.slots.get(call.slot) is call:
+            del ch.slots[call.slot]
+
+    def _finish(self, ch: _Choice, reason: str, out: list[BaseEvent]) -> None:
+        if ch.text_open:
+            ch.text_open = False
+            out.append(TextMessageEndEvent(message_id=ch.message_id))
+        for call in list(ch.slots.values()):
+            if not call.started:
+                self._end(ch, call, out)
+        for call in list(ch.open):
+            self._end(ch, call, out)
+        ch.slots.clear()
+        ch.finish_reason = reason
+
+
+def _arguments(value: Any, where: str) -> str:
+    """A fragment's argument text; ``null`` is no text, an object (some servers) is dumped."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return dumps_compact(value)
+    raise VendorDataError(VENDOR, f"{where}.arguments", f"expected a string, got {value!r}")
+
+
+def _message_as_delta(message: dict[str, Any], where: str) -> dict[str, Any]:
+    """A whole ``ChatCompletionMessage`` in the shape of one delta carrying all of it."""
+    delta: dict[str, Any] = {k: message.get(k) for k in ("content", "refusal", _LEGACY)}
+    calls = message.get("tool_calls")
+    if calls is not None:
+        if not isinstance(calls, list):
+            raise VendorDataError(VENDOR, f"{where}.tool_calls", "expected a list")
+        delta["tool_calls"] = [
+            {**c, "index": i} if isinstance(c, dict) else c for i, c in enumerate(calls)
+        ]
+    return delta
+
+
+__all__ = ["Decoder"]

@@ -1,0 +1,211 @@
+"""AG-UI events -> ``chat.completion.chunk`` dicts (frame them with ``to_sse``).
+
+One run is one completion. Each assistant message becomes a choice, numbered
+in the order messages first appear; the completion id is the first message's
+id, so a stream this adapter decoded encodes back to the same ids. Calls get
+``tool_calls[].index`` in start order within their choice; a choice ends with
+``finish_reason`` ``"tool_calls"`` (when it made calls) or ``"stop"`` at
+``RUN_FINISHED`` or ``close()``, followed by a usage chunk when the run
+reported usage. What a completion stream cannot carry (tool results,
+reasoning, non-assistant messages) is recorded as a loss and warned about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.losses import Loss, announce
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import StreamMachine
+
+from .wire import REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, completion_usage
+
+_REASONING = {
+    EventType.REASONING_START,
+    EventType.REASONING_MESSAGE_START,
+    EventType.REASONING_ENCRYPTED_VALUE,
+}
+
+
+@dataclass
+class _Choice:
+    index: int
+    calls: int = 0
+    announced: bool = False
+
+
+@dataclass
+class _Slot:
+    choice: _Choice
+    index: int
+    custom: bool
+
+
+class Encoder:
+    """Sans-I/O encoder: ``feed(event)`` and ``close()`` return chunk dicts.
+
+    Events may be ``ag_ui.core`` models or their JSON dicts, in chunked or
+    explicit form; a :class:`~toolwire.protocol.StreamMachine` expands and
+    checks them first. A bare turn (no ``RUN_STARTED``) is taken as one run.
+    ``losses`` lists what could not be carried.
+    """
+
+    def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
+        self.model = model
+        self.created = created
+        self.losses: list[Loss] = []
+        self._machine = StreamMachine()
+        self._fresh = True
+        self._reset()
+
+    def _reset(self) -> None:
+        self._completion_id: str | None = None
+        self._choices: dict[str, _Choice] = {}
+        self._slots: dict[str, _Slot] = {}
+        self._last_message: str | None = None
+
+    # ----------------------------------------------------------------- API
+
+    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        if self._fresh:
+            self._fresh = False
+            kind = event.get("type") if isinstance(event, dict) else event.type
+            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
+                self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out.extend(self._on(ev))
+        return out
+
+    def close(self) -> list[dict[str, Any]]:
+        """End of the events: finish every choice still open."""
+        return self._finish(None)
+
+    # ------------------------------------------------------------ dispatch
+
+    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        if isinstance(ev, TextMessageStartEvent):
+            if ev.role not in (None, "assistant"):
+                self._lose("message-dropped", f"a {ev.role} text message is not model output")
+                return []
+            return self._announce(self._choice(ev.message_id))
+        if isinstance(ev, TextMessageContentEvent):
+            choice = self._choices.get(ev.message_id)
+            if choice is None or not ev.delta:
+                return []
+            refusal = bool(ev.metadata and ev.metadata.get(REFUSAL_KEY))
+            return [self._chunk(choice, {"refusal" if refusal else "content": ev.delta})]
+        if isinstance(ev, ToolCallStartEvent):
+            return self._start(ev)
+        if isinstance(ev, ToolCallArgsEvent):
+            slot = self._slots.get(ev.tool_call_id)
+            if slot is None or not ev.delta:
+                return []
+            field = "input" if slot.custom else "arguments"
+            frag = {
+                "index": slot.index,
+                ("custom" if slot.custom else "function"): {field: ev.delta},
+            }
+            return [self._chunk(slot.choice, {"tool_calls": [frag]})]
+        if isinstance(ev, RunFinishedEvent):
+            return self._finish(ev)
+        if isinstance(ev, RunErrorEvent):
+            self._reset()
+            error = {"message": ev.message, "type": ev.code or "server_error"}
+            return [{"error": error}]
+        if ev.type is EventType.TOOL_CALL_RESULT:
+            self._lose(
+                "tool-result-dropped",
+                "a completion stream carries the model's output only; results go in the "
+                "next request (encode_request)",
+                tool_call_id=getattr(ev, "tool_call_id", None),
+            )
+        elif ev.type in _REASONING:
+            self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
+        return []
+
+    def _start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
+        if ev.tool_call_id in self._slots:  # a reopened call continues at its index
+            return []
+        parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
+        choice = self._choice(parent)
+        custom = bool(ev.metadata and ev.metadata.get(TOOL_TYPE_KEY) == "custom")
+        slot = _Slot(choice, choice.calls, custom)
+        choice.calls += 1
+        self._slots[ev.tool_call_id] = slot
+        frag: dict[str, Any] = {"index": slot.index, "id": ev.tool_call_id}
+        if custom:
+            frag.update(type="custom", custom={"name": ev.tool_call_name, "input": ""})
+        else:
+            frag.update(type="function", function={"name": ev.tool_call_name, "arguments": ""})
+        return [*self._announce(choice), self._chunk(choice, {"tool_calls": [frag]})]
+
+    # ------------------------------------------------------------- helpers
+
+    def _choice(self, message_id: str) -> _Choice:
+        self._last_message = message_id
+        choice = self._choices.get(message_id)
+        if choice is None:
+            if self._completion_id is None:
+                self._completion_id = message_id
+            choice = _Choice(len(self._choices))
+            self._choices[message_id] = choice
+        return choice
+
+    def _announce(self, choice: _Choice) -> list[dict[str, Any]]:
+        """The role delta the API sends first on every choice."""
+        if choice.announced:
+            return []
+        choice.announced = True
+        return [self._chunk(choice, {"role": "assistant", "content": ""})]
+
+    def _chunk(
+        self, choice: _Choice | None, delta: dict[str, Any], finish: str | None = None
+    ) -> dict[str, Any]:
+        choices = []
+        if choice is not None:
+            choices.append(
+                {"index": choice.index, "delta": delta, "logprobs": None, "finish_reason": finish}
+            )
+        return {
+            "id": self._completion_id or mint_id("chatcmpl", VENDOR, self.model),
+            "object": "chat.completion.chunk",
+            "created": self.created,
+            "model": self.model,
+            "choices": choices,
+        }
+
+    def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
+        out = [
+            self._chunk(c, {}, "tool_calls" if c.calls else "stop") for c in self._choices.values()
+        ]
+        usage = completion_usage(list(ev.usage or [])) if ev is not None else None
+        if usage is not None:
+            chunk = self._chunk(None, {})
+            chunk["usage"] = usage
+            out.append(chunk)
+        elif ev is not None and ev.usage:
+            self._lose("usage-dropped", "usage without input and output totals cannot be sent")
+        self._reset()
+        return out
+
+    def _lose(self, kind: str, reason: str, *, tool_call_id: str | None = None) -> None:
+        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
+        self.losses.append(loss)
+        announce([loss], stacklevel=4)
+
+
+__all__ = ["Encoder"]

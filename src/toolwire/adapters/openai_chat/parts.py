@@ -1,0 +1,179 @@
+"""Chat Completions content parts <-> AG-UI content parts, both directions.
+
+The API takes ``text`` parts everywhere and media only in user messages:
+``image_url`` (an https or ``data:`` URL), ``input_audio`` (base64 wav/mp3)
+and ``file`` (an OpenAI ``file_id``, or ``file_data`` as a ``data:`` URL with
+a ``filename``). What AG-UI has no field for (``detail``, ``filename``)
+rides in the part's ``metadata``.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from typing import Any
+
+from ag_ui.core import (
+    AudioPart,
+    ContentPart,
+    DataSource,
+    DocumentPart,
+    FileSource,
+    ImagePart,
+    TextPart,
+    UrlSource,
+)
+
+from toolwire.errors import VendorDataError
+
+from .wire import DETAIL_KEY, FILENAME_KEY, PROVIDER, VENDOR
+
+_AUDIO_FORMATS = {"wav": "audio/wav", "mp3": "audio/mpeg"}
+_FORMAT_OF_MIME = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/wave": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+}
+
+
+def parse_data_url(url: str) -> tuple[str, str] | None:
+    """``data:<mime>;base64,<data>`` -> ``(mime, data)``; ``None`` for anything else."""
+    if not url.startswith("data:"):
+        return None
+    head, sep, data = url[5:].partition(",")
+    if not sep or not head.endswith(";base64"):
+        return None
+    mime = head[: -len(";base64")] or "application/octet-stream"
+    return mime, data
+
+
+def data_url(mime: str, data: str) -> str:
+    return f"data:{mime};base64,{data}"
+
+
+def _meta(part: ContentPart) -> dict[str, Any]:
+    meta = getattr(part, "metadata", None)
+    return meta if isinstance(meta, dict) else {}
+
+
+def _string(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
+    return value
+
+
+# ------------------------------------------------------------ vendor -> AG-UI
+
+
+def to_agui(part: Any, where: str) -> ContentPart:
+    """One vendor content part as an AG-UI part."""
+    if not isinstance(part, dict):
+        raise VendorDataError(VENDOR, where, "expected an object")
+    kind = part.get("type")
+    if kind == "text":
+        return TextPart(text=_string(part.get("text"), f"{where}.text"))
+    if kind == "refusal":
+        return TextPart(text=_string(part.get("refusal"), f"{where}.refusal"))
+    if kind == "image_url":
+        image = part.get("image_url")
+        if not isinstance(image, dict):
+            raise VendorDataError(VENDOR, f"{where}.image_url", "expected an object")
+        url = _string(image.get("url"), f"{where}.image_url.url")
+        meta = {DETAIL_KEY: image["detail"]} if image.get("detail") else None
+        inline = parse_data_url(url)
+        if inline is not None:
+            return ImagePart(source=DataSource(value=inline[1], mime_type=inline[0]), metadata=meta)
+        return ImagePart(source=UrlSource(value=url), metadata=meta)
+    if kind == "input_audio":
+        audio = part.get("input_audio")
+        if not isinstance(audio, dict):
+            raise VendorDataError(VENDOR, f"{where}.input_audio", "expected an object")
+        fmt = _string(audio.get("format"), f"{where}.input_audio.format")
+        mime = _AUDIO_FORMATS.get(fmt, f"audio/{fmt}")
+        data = _string(audio.get("data"), f"{where}.input_audio.data")
+        return AudioPart(source=DataSource(value=data, mime_type=mime))
+    if kind == "file":
+        return _file_to_agui(part.get("file"), f"{where}.file")
+    raise VendorDataError(VENDOR, f"{where}.type", f"unknown content part type {kind!r}")
+
+
+def _file_to_agui(file: Any, where: str) -> ContentPart:
+    if not isinstance(file, dict):
+        raise VendorDataError(VENDOR, where, "expected an object")
+    name = file.get("filename")
+    meta = {FILENAME_KEY: name} if isinstance(name, str) and name else None
+    if isinstance(file.get("file_id"), str):
+        source: Any = FileSource(value=file["file_id"], provider=PROVIDER)
+        return DocumentPart(source=source, metadata=meta)
+    raw = _string(file.get("file_data"), f"{where}.file_data")
+    inline = parse_data_url(raw)
+    if inline is None:  # bare base64: the name is the only hint of its type
+        guessed = mimetypes.guess_type(name)[0] if isinstance(name, str) else None
+        inline = (guessed or "application/octet-stream", raw)
+    return DocumentPart(source=DataSource(value=inline[1], mime_type=inline[0]), metadata=meta)
+
+
+def content_to_agui(content: Any, where: str) -> str | list[ContentPart]:
+    """A message's ``content`` (string or part list) as AG-UI content."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return [to_agui(p, f"{where}[{i}]") for i, p in enumerate(content)]
+    raise VendorDataError(
+        VENDOR, where, f"expected a string or a list, got {type(content).__name__}"
+    )
+
+
+# ------------------------------------------------------------ AG-UI -> vendor
+
+
+def text_part(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def to_vendor(part: ContentPart) -> dict[str, Any] | None:
+    """One AG-UI part as a user-message part; ``None`` when the API has no shape for it.
+
+    Call only with parts the capability table let through; ``None`` covers
+    the combinations a custom table might allow that the wire cannot carry.
+    """
+    if isinstance(part, TextPart):
+        return text_part(part.text)
+    meta = _meta(part)
+    src = part.source
+    if isinstance(part, ImagePart):
+        if isinstance(src, DataSource):
+            url = data_url(src.mime_type, src.value)
+        elif isinstance(src, UrlSource):
+            url = src.value
+        else:
+            return None
+        image: dict[str, Any] = {"url": url}
+        if isinstance(meta.get(DETAIL_KEY), str):
+            image["detail"] = meta[DETAIL_KEY]
+        return {"type": "image_url", "image_url": image}
+    if isinstance(part, AudioPart):
+        fmt = _FORMAT_OF_MIME.get((src.mime_type or "").lower())
+        if not isinstance(src, DataSource) or fmt is None:
+            return None
+        return {"type": "input_audio", "input_audio": {"data": src.value, "format": fmt}}
+    if isinstance(part, DocumentPart):
+        name = meta.get(FILENAME_KEY)
+        file: dict[str, Any]
+        if isinstance(src, FileSource) and src.provider == PROVIDER:
+            file = {"file_id": src.value}
+        elif isinstance(src, DataSource):
+            # The API refuses file_data without a filename; name it by its type only.
+            ext = mimetypes.guess_extension(src.mime_type) or ""
+            file = {"file_data": data_url(src.mime_type, src.value)}
+            name = name if isinstance(name, str) and name else f"document{ext}"
+        else:
+            return None
+        if isinstance(name, str) and name:
+            file["filename"] = name
+        return {"type": "file", "file": file}
+    return None
+
+
+__all__ = ["content_to_agui", "data_url", "parse_data_url", "text_part", "to_agui", "to_vendor"]

@@ -1,0 +1,407 @@
+"""Request bodies both ways (``RunAgentInput`` <-> ``messages``/``tools``), and whole responses.
+
+Encoding follows the API's pairing rule: an assistant message with
+``tool_calls`` (``content: null`` when it has no text) is followed at once by
+one ``role:"tool"`` message per call, in call order. A tool message holds a
+string or text parts only, so each result is fitted first: media is dropped
+with a warning, or with ``media="relocate"`` moved into one ``role:"user"``
+message right after the tool messages (only what a user message takes for
+that model; file handles only when OpenAI issued them). A result left with
+nothing is answered with ``""``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    AssistantMessage,
+    BaseEvent,
+    ContentPart,
+    DeveloperMessage,
+    FunctionCall,
+    Message,
+    ReasoningMessage,
+    RunAgentInput,
+    SystemMessage,
+    TextPart,
+    Tool,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+from pydantic import ValidationError
+
+from toolwire.capabilities import accepts
+from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.losses import Loss, announce
+from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.fitting import Accepts, fit_content, part_loss
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.pairing import pair_history
+from toolwire.protocol.parts import text_of
+
+from .decoder import Decoder
+from .parts import content_to_agui, text_part, to_vendor
+from .wire import FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
+
+# ------------------------------------------------------------------ encode
+
+
+def encode_request(
+    run_input: RunAgentInput | dict[str, Any],
+    *,
+    model: str,
+    media: str = "drop",
+    losses: list[Loss] | None = None,
+    tool_result: Accepts | None = None,
+    user_message: Accepts | None = None,
+    **vendor_options: Any,
+) -> dict[str, Any]:
+    """A ``chat.completions.create`` body (``model``, ``messages``, ``tools``, options).
+
+    ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` /
+    ``user_message`` override what the capability table says ``model``
+    takes. Every loss is warned about and appended to ``losses`` when given.
+    Raises ``UnansweredToolCall`` when a call has no result: the API rejects
+    such a request.
+    """
+    if media not in ("drop", "relocate"):
+        raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
+    run = _run_input(run_input)
+    in_tool = tool_result or accepts(VENDOR, place="tool_result", model=model)
+    in_user = user_message or accepts(VENDOR, place="user_message", model=model)
+    paired = pair_history(run.messages, target=VENDOR, allow_trailing_unanswered=False)
+    lost: list[Loss] = list(paired.losses)
+    messages: list[dict[str, Any]] = []
+    for turn in paired.turns:
+        m = turn.message
+        if isinstance(m, AssistantMessage):
+            messages.append(_assistant(m, lost))
+            moved: list[ContentPart] = []
+            for result in turn.results:
+                assert result is not None  # pair_history raised for unanswered calls
+                fitted = fit_content(
+                    result.content,
+                    in_tool,
+                    tool_call_id=result.tool_call_id,
+                    relocate=in_user if media == "relocate" else None,
+                )
+                lost.extend(fitted.losses)
+                moved.extend(fitted.relocated)
+                messages.append(_tool(result, fitted.content, lost))
+            if moved:
+                parts = _user_parts(moved, in_user, None, lost)
+                if parts:
+                    messages.append({"role": "user", "content": parts})
+        elif isinstance(m, UserMessage):
+            messages.append(_user(m, in_user, lost))
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
+            messages.append(_named({"role": m.role, "content": m.content}, m))
+        elif isinstance(m, ReasoningMessage):
+            lost.append(_loss("reasoning-dropped", "Chat Completions takes no reasoning input"))
+        else:
+            lost.append(
+                _loss("message-dropped", f"a {m.role} message has no Chat Completions form")
+            )
+        _encrypted(m, lost)
+    body: dict[str, Any] = {"model": model, "messages": messages}
+    if run.tools:
+        body["tools"] = [_tool_spec(t) for t in run.tools]
+    if run.context:
+        lost.append(
+            _loss(
+                "context-dropped",
+                "Chat Completions has no field for run context; put it in a system message",
+            )
+        )
+    body.update(vendor_options)
+    announce(lost)
+    if losses is not None:
+        losses.extend(lost)
+    return body
+
+
+def _run_input(value: RunAgentInput | dict[str, Any]) -> RunAgentInput:
+    if isinstance(value, RunAgentInput):
+        return value
+    try:
+        return RunAgentInput.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        raise UnsupportedInput(f"{VENDOR}: not a RunAgentInput: {loc}: {first['msg']}") from None
+
+
+def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
+    return Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
+
+
+def _named(out: dict[str, Any], m: Message) -> dict[str, Any]:
+    name = getattr(m, "name", None)
+    if name:
+        out["name"] = name
+    return out
+
+
+def _encrypted(m: Message, lost: list[Loss]) -> None:
+    why = "Chat Completions has no field for a provider's opaque artefact"
+    if getattr(m, "encrypted_value", None):
+        lost.append(_loss("encrypted-value-dropped", why))
+    if isinstance(m, AssistantMessage):
+        for c in m.tool_calls or []:
+            if c.encrypted_value:
+                lost.append(_loss("encrypted-value-dropped", why, c.id))
+
+
+def _assistant(m: AssistantMessage, lost: list[Loss]) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": "assistant"}
+    calls = m.tool_calls or []
+    # A tool-call turn sends content null, not "": several compatible servers mishandle "".
+    out["content"] = m.content if m.content else (None if calls else "")
+    if calls:
+        out["tool_calls"] = [_call(c) for c in calls]
+    return _named(out, m)
+
+
+def _call(c: ToolCall) -> dict[str, Any]:
+    meta = c.metadata if isinstance(c.metadata, dict) else {}
+    if meta.get(TOOL_TYPE_KEY) == "custom":
+        custom = {"name": c.function.name, "input": c.function.arguments}
+        return {"id": c.id, "type": "custom", "custom": custom}
+    # Empty argument text becomes "{}": the request wants a JSON object there.
+    args = c.function.arguments if c.function.arguments.strip() else "{}"
+    return {
+        "id": c.id,
+        "type": "function",
+        "function": {"name": c.function.name, "arguments": args},
+    }
+
+
+def _tool(result: ToolMessage, content: Any, lost: list[Loss]) -> dict[str, Any]:
+    """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
+    body: str | list[dict[str, Any]]
+    if isinstance(content, str):
+        body = content
+    else:
+        body = [text_part(p.text) for p in content if isinstance(p, TextPart)]
+    if result.error:
+        note = f"Error: {result.error}"
+        if isinstance(body, list):
+            body = [*body, text_part(note)]
+        else:
+            body = f"{body}\n\n{note}" if body else note
+    return {"role": "tool", "tool_call_id": result.tool_call_id, "content": body}
+
+
+def _user(m: UserMessage, in_user: Accepts, lost: list[Loss]) -> dict[str, Any]:
+    content: Any = m.content
+    if not isinstance(content, str):
+        fitted = fit_content(content, in_user)
+        lost.extend(fitted.losses)
+        kept = fitted.content
+        content = kept if isinstance(kept, str) else _user_parts(kept, in_user, None, lost)
+    return _named({"role": "user", "content": content}, m)
+
+
+def _user_parts(
+    parts: list[ContentPart], in_user: Accepts, call_id: str | None, lost: list[Loss]
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, p in enumerate(parts):
+        mapped = to_vendor(p)
+        if mapped is None:
+            why = "the Chat Completions wire has no shape for this part and source"
+            lost.append(part_loss(p, i, in_user.target, why, call_id))
+        else:
+            out.append(mapped)
+    return out
+
+
+def _tool_spec(t: Tool) -> dict[str, Any]:
+    meta = t.metadata if isinstance(t.metadata, dict) else {}
+    if meta.get(TOOL_TYPE_KEY) == "custom":
+        custom: dict[str, Any] = {"name": t.name}
+        if t.description:
+            custom["description"] = t.description
+        if meta.get(FORMAT_KEY) is not None:
+            custom["format"] = meta[FORMAT_KEY]
+        return {"type": "custom", "custom": custom}
+    fn: dict[str, Any] = {"name": t.name}
+    if t.description:
+        fn["description"] = t.description
+    if t.parameters is not None:
+        fn["parameters"] = t.parameters
+    if isinstance(meta.get(STRICT_KEY), bool):
+        fn["strict"] = meta[STRICT_KEY]
+    return {"type": "function", "function": fn}
+
+
+# ------------------------------------------------------------------ decode
+
+
+def decode_request(
+    body: dict[str, Any] | Any, *, thread_id: str | None = None, run_id: str | None = None
+) -> RunAgentInput:
+    """A ``chat.completions.create`` body -> ``RunAgentInput``.
+
+    Message ids are minted from each message's position and content, so the
+    same history prefix gets the same ids in every request of a thread.
+    Body options other than ``messages`` and ``tools`` (``model``,
+    ``stream``, ``tool_choice``, ...) go to ``forwardedProps``.
+    """
+    req = as_dict(body, VENDOR, "request")
+    raw_messages = req.get("messages")
+    if not isinstance(raw_messages, list):
+        raise VendorDataError(VENDOR, "request.messages", "missing or not a list")
+    messages = _decode_messages(raw_messages)
+    kw: dict[str, Any] = {}
+    raw_tools = req.get("tools")
+    if raw_tools is not None:
+        if not isinstance(raw_tools, list):
+            raise VendorDataError(VENDOR, "request.tools", "expected a list")
+        kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
+    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
+    if rest:
+        kw["forwarded_props"] = rest
+    first = dumps_compact(raw_messages[:1])
+    return RunAgentInput(
+        thread_id=thread_id or mint_id("thread", VENDOR, first),
+        run_id=run_id or mint_id("run", VENDOR, dumps_compact(raw_messages)),
+        protocol_version=PROTOCOL_VERSION,
+        messages=messages,
+        **kw,
+    )
+
+
+def _decode_messages(raw: list[Any]) -> list[Message]:
+    out: list[Message] = []
+    legacy: dict[str, str] = {}  # function name -> id minted for its legacy function_call
+    for i, m in enumerate(raw):
+        where = f"request.messages[{i}]"
+        if not isinstance(m, dict):
+            raise VendorDataError(VENDOR, where, "expected an object")
+        role = m.get("role")
+        mid = mint_id("msg", VENDOR, i, dumps_compact(m))
+        name = m.get("name") if isinstance(m.get("name"), str) else None
+        named: dict[str, Any] = {"name": name} if name else {}
+        content = m.get("content")
+        if role in ("system", "developer"):
+            text = content_to_agui(content, f"{where}.content")
+            cls = SystemMessage if role == "system" else DeveloperMessage
+            out.append(cls(id=mid, content=text_of(text), **named))
+        elif role == "user":
+            if content is None:
+                raise VendorDataError(VENDOR, f"{where}.content", "missing")
+            out.append(
+                UserMessage(id=mid, content=content_to_agui(content, f"{where}.content"), **named)
+            )
+        elif role == "assistant":
+            out.append(_decode_assistant(m, mid, named, where, legacy))
+        elif role == "tool":
+            call_id = m.get("tool_call_id")
+            if not isinstance(call_id, str):
+                raise VendorDataError(VENDOR, f"{where}.tool_call_id", "missing or not a string")
+            body = "" if content is None else content_to_agui(content, f"{where}.content")
+            out.append(ToolMessage(id=mid, tool_call_id=call_id, content=body))
+        elif role == "function":
+            fname = m.get("name")
+            if not isinstance(fname, str) or fname not in legacy:
+                raise VendorDataError(
+                    VENDOR, f"{where}.name", "a function message answers no earlier function_call"
+                )
+            text = "" if content is None else content_to_agui(content, f"{where}.content")
+            out.append(ToolMessage(id=mid, tool_call_id=legacy.pop(fname), content=text))
+        else:
+            raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
+    return out
+
+
+def _decode_assistant(
+    m: dict[str, Any], mid: str, named: dict[str, Any], where: str, legacy: dict[str, str]
+) -> AssistantMessage:
+    kw: dict[str, Any] = dict(named)
+    content = m.get("content")
+    if content is not None:
+        text = text_of(content_to_agui(content, f"{where}.content"))
+        if text:
+            kw["content"] = text
+    if isinstance(m.get("refusal"), str) and m["refusal"] and "content" not in kw:
+        kw["content"] = m["refusal"]
+    calls: list[ToolCall] = []
+    raw_calls = m.get("tool_calls") or []
+    if not isinstance(raw_calls, list):
+        raise VendorDataError(VENDOR, f"{where}.tool_calls", "expected a list")
+    for j, c in enumerate(raw_calls):
+        calls.append(_decode_call(c, f"{where}.tool_calls[{j}]"))
+    fc = m.get("function_call")
+    if isinstance(fc, dict):
+        fname = fc.get("name")
+        if not isinstance(fname, str):
+            raise VendorDataError(VENDOR, f"{where}.function_call.name", "missing")
+        cid = mint_id("call", mid, "function_call")
+        legacy[fname] = cid
+        args = fc.get("arguments")
+        args = args if isinstance(args, str) else ""
+        calls.append(ToolCall(id=cid, function=FunctionCall(name=fname, arguments=args)))
+    if calls:
+        kw["tool_calls"] = calls
+    elif "content" not in kw:
+        kw["content"] = ""
+    return AssistantMessage(id=mid, **kw)
+
+
+def _decode_call(c: Any, where: str) -> ToolCall:
+    if not isinstance(c, dict):
+        raise VendorDataError(VENDOR, where, "expected an object")
+    cid = c.get("id")
+    if not isinstance(cid, str) or not cid:
+        raise VendorDataError(VENDOR, f"{where}.id", "missing or not a string")
+    custom = c.get("type") == "custom"
+    fn = c.get("custom" if custom else "function")
+    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
+        raise VendorDataError(VENDOR, f"{where}.function.name", "missing or not a string")
+    args = fn.get("input" if custom else "arguments")
+    if args is None:
+        args = ""
+    if not isinstance(args, str):
+        raise VendorDataError(VENDOR, f"{where}.function.arguments", "expected a string")
+    kw: dict[str, Any] = {"metadata": {TOOL_TYPE_KEY: "custom"}} if custom else {}
+    return ToolCall(id=cid, function=FunctionCall(name=fn["name"], arguments=args), **kw)
+
+
+def _decode_tool(t: Any, where: str) -> Tool:
+    if not isinstance(t, dict):
+        raise VendorDataError(VENDOR, where, "expected an object")
+    custom = t.get("type") == "custom"
+    spec = t.get("custom" if custom else "function")
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise VendorDataError(VENDOR, f"{where}.function.name", "missing or not a string")
+    meta: dict[str, Any] = {}
+    if custom:
+        meta[TOOL_TYPE_KEY] = "custom"
+        if spec.get("format") is not None:
+            meta[FORMAT_KEY] = spec["format"]
+    elif isinstance(spec.get("strict"), bool):
+        meta[STRICT_KEY] = spec["strict"]
+    desc = spec.get("description")
+    kw: dict[str, Any] = {"metadata": meta} if meta else {}
+    if spec.get("parameters") is not None:
+        kw["parameters"] = spec["parameters"]
+    return Tool(name=spec["name"], description=desc if isinstance(desc, str) else "", **kw)
+
+
+# ---------------------------------------------------------------- response
+
+
+def decode_response(response: Any) -> list[BaseEvent]:
+    """One whole ``chat.completion`` (SDK object or dict) -> AG-UI events (no run framing)."""
+    decoder = Decoder()
+    events = decoder.feed_response(response)
+    events += decoder.close()
+    return events
+
+
+__all__ = ["decode_request", "decode_response", "encode_request"]

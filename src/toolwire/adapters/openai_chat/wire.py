@@ -1,0 +1,150 @@
+"""The Chat Completions vocabulary both directions share: names, metadata keys, usage, errors.
+
+Kept in one place so the decoder, the encoder and the request mappers agree on
+how a message id is derived from a completion id, which metadata keys carry
+what AG-UI has no field for, and how usage is counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ag_ui.core import TokenUsage
+
+from toolwire.errors import VendorDataError, VendorStreamError
+from toolwire.protocol.ids import mint_id
+
+#: The adapter name used in errors, losses and capability lookups.
+VENDOR = "openai_chat"
+#: ``TokenUsage.provider`` and the issuer of the file handles this API resolves.
+PROVIDER = "openai"
+
+#: Text-message metadata: the text arrived as ``delta.refusal``, not ``delta.content``.
+REFUSAL_KEY = "openai.refusal"
+#: Tool-call / tool metadata: ``"custom"`` for a custom (free-text input) tool.
+TOOL_TYPE_KEY = "openai.type"
+#: Tool metadata: the function tool's ``strict`` flag.
+STRICT_KEY = "openai.strict"
+#: Tool metadata: a custom tool's ``format`` object.
+FORMAT_KEY = "openai.format"
+#: Media-part metadata: ``image_url.detail``.
+DETAIL_KEY = "openai.detail"
+#: Media-part metadata: a file's name (the key the AG-UI compatibility boundary uses too).
+FILENAME_KEY = "filename"
+
+#: In-stream error types worth a retry before anything was emitted.
+_RETRYABLE = frozenset(
+    {"server_error", "rate_limit_exceeded", "rate_limit_error", "overloaded_error", "timeout"}
+)
+
+
+def message_id(completion_id: str, choice: int) -> str:
+    """The AG-UI message id of one choice: the completion id itself for choice 0.
+
+    Choices after the first share the completion id on the wire, so theirs is
+    minted from it and the choice index (stable across replays).
+    """
+    return completion_id if choice == 0 else mint_id("msg", completion_id, "choice", choice)
+
+
+def _count(value: Any, where: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise VendorDataError(VENDOR, where, f"expected a non-negative integer, got {value!r}")
+    return value
+
+
+def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
+    """``CompletionUsage`` -> ``TokenUsage``; counts the vendor did not give stay absent.
+
+    OpenAI's ``prompt_tokens`` already includes cached tokens and
+    ``completion_tokens`` already includes reasoning tokens, which is the
+    protocol's accounting, so the totals are copied as they are.
+    """
+    if usage is None:
+        return None
+    if not isinstance(usage, dict):
+        raise VendorDataError(VENDOR, where, f"expected an object, got {type(usage).__name__}")
+    prompt = usage.get("prompt_tokens_details")
+    completion = usage.get("completion_tokens_details")
+    prompt = prompt if isinstance(prompt, dict) else {}
+    completion = completion if isinstance(completion, dict) else {}
+    fields: dict[str, Any] = {
+        "input_tokens": _count(usage.get("prompt_tokens"), f"{where}.prompt_tokens"),
+        "output_tokens": _count(usage.get("completion_tokens"), f"{where}.completion_tokens"),
+        "total_tokens": _count(usage.get("total_tokens"), f"{where}.total_tokens"),
+        "reasoning_tokens": _count(
+            completion.get("reasoning_tokens"),
+            f"{where}.completion_tokens_details.reasoning_tokens",
+        ),
+        "cached_input_tokens": _count(
+            prompt.get("cached_tokens"), f"{where}.prompt_tokens_details.cached_tokens"
+        ),
+        "cache_write_input_tokens": _count(
+            prompt.get("cache_write_tokens"), f"{where}.prompt_tokens_details.cache_write_tokens"
+        ),
+    }
+    kw = {k: v for k, v in fields.items() if v is not None}
+    if isinstance(model, str) and model:
+        kw["model"] = model
+    return TokenUsage(provider=PROVIDER, **kw)
+
+
+def completion_usage(usages: list[TokenUsage]) -> dict[str, Any] | None:
+    """``TokenUsage`` entries -> one ``CompletionUsage`` dict (summed), or ``None``.
+
+    ``None`` when no entry has both totals: the SDK type requires them, and a
+    zero would claim a count nobody made.
+    """
+    full = [u for u in usages if u.input_tokens is not None and u.output_tokens is not None]
+    if not full:
+        return None
+    prompt = sum(u.input_tokens or 0 for u in full)
+    completion = sum(u.output_tokens or 0 for u in full)
+    out: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+    cached = [u.cached_input_tokens for u in full if u.cached_input_tokens is not None]
+    written = [u.cache_write_input_tokens for u in full if u.cache_write_input_tokens is not None]
+    reasoning = [u.reasoning_tokens for u in full if u.reasoning_tokens is not None]
+    if cached or written:
+        details: dict[str, int] = {}
+        if cached:
+            details["cached_tokens"] = sum(cached)
+        if written:
+            details["cache_write_tokens"] = sum(written)
+        out["prompt_tokens_details"] = details
+    if reasoning:
+        out["completion_tokens_details"] = {"reasoning_tokens": sum(reasoning)}
+    return out
+
+
+def stream_error(error: Any) -> VendorStreamError:
+    """A top-level ``error`` object (in a stream or a body) as the exception to raise."""
+    if isinstance(error, dict):
+        kind = error.get("type") or error.get("code") or "error"
+        message = error.get("message") or "the vendor reported an error"
+        code = error.get("code")
+    else:
+        kind, message, code = "error", str(error), None
+    retryable = str(kind) in _RETRYABLE or str(code) in _RETRYABLE
+    return VendorStreamError(VENDOR, str(kind), str(message), retryable=retryable)
+
+
+__all__ = [
+    "DETAIL_KEY",
+    "FILENAME_KEY",
+    "FORMAT_KEY",
+    "PROVIDER",
+    "REFUSAL_KEY",
+    "STRICT_KEY",
+    "TOOL_TYPE_KEY",
+    "VENDOR",
+    "completion_usage",
+    "message_id",
+    "stream_error",
+    "token_usage",
+]
