@@ -183,3 +183,12 @@ def test_flatten_keeps_text_order(parts: list[Any]) -> None:
     text, losses = flatten(parts)
     assert text == "".join(p.text for p in parts if isinstance(p, TextPart))
     assert len(losses) == sum(1 for p in parts if not isinstance(p, TextPart))
+
+
+def test_data_urls_round_trip_and_other_urls_are_not_data() -> None:
+    from toolwire.protocol.parts import parse_data_url, to_data_url
+
+    assert parse_data_url(to_data_url("image/png", "iVBO")) == ("image/png", "iVBO")
+    assert parse_data_url("data:;base64,AA") == ("application/octet-stream", "AA")
+    assert parse_data_url("https://example.com/a.png") is None
+    assert parse_data_url("data:text/plain,hello") is None

@@ -61,3 +61,18 @@ def test_agui_sse_framing_uses_lf_and_one_event_per_data_line() -> None:
     body = encode_agui_sse([ToolCallStartEvent(tool_call_id="c1", tool_call_name="f")])
     assert body == b'data: {"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}\n\n'
     assert b"\r" not in body
+
+
+def test_sse_json_objects_stops_at_done_and_names_bad_events() -> None:
+    import pytest
+
+    from toolwire.errors import VendorDataError
+    from toolwire.protocol.sse import sse_json_objects
+
+    body = b'data: {"a":1}\n\nevent: x\ndata: {"b":2}\n\ndata: [DONE]\n\ndata: {"c":3}\n\n'
+    got = [(ev.event, obj) for ev, obj in sse_json_objects(body, "v", stop_at="[DONE]")]
+    assert got == [(None, {"a": 1}), ("x", {"b": 2})]
+    with pytest.raises(VendorDataError, match="SSE event 1: data"):
+        list(sse_json_objects(b"data: {}\n\ndata: [1]\n\n", "v"))
+    with pytest.raises(VendorDataError, match="not JSON"):
+        list(sse_json_objects(b"data: {oops\n\n", "v"))

@@ -73,6 +73,21 @@ def text_of(content: Content) -> str:
     return "".join(p.text for p in content if isinstance(p, TextPart))
 
 
+def parse_data_url(url: str) -> tuple[str, str] | None:
+    """``data:<mime>;base64,<data>`` -> ``(mime, data)``; ``None`` for any other URL."""
+    if not url.startswith("data:"):
+        return None
+    head, sep, data = url[5:].partition(",")
+    if not sep or not head.endswith(";base64"):
+        return None
+    return head[: -len(";base64")] or "application/octet-stream", data
+
+
+def to_data_url(mime: str, data: str) -> str:
+    """The ``data:`` URL of base64 ``data``."""
+    return f"data:{mime};base64,{data}"
+
+
 def parse_parts(value: object) -> list[ContentPart]:
     """Validate a list of part dicts (or models) into ``ag_ui.core`` parts."""
     return _PART_LIST.validate_python(value)
@@ -85,8 +100,10 @@ __all__ = [
     "kind_for_mime",
     "media_part",
     "mime_type",
+    "parse_data_url",
     "parse_parts",
     "part_kind",
     "source_kind",
     "text_of",
+    "to_data_url",
 ]

@@ -16,6 +16,8 @@ from typing import Any
 from ag_ui.core import BaseEvent
 from ag_ui.encoder import EventEncoder
 
+from toolwire.errors import VendorDataError
+
 
 @dataclass(frozen=True)
 class SSEEvent:
@@ -141,6 +143,33 @@ def iter_sse(pieces: Iterable[bytes | str]) -> Iterator[SSEEvent]:
     yield from parser.close()
 
 
+def sse_json_objects(
+    body: bytes | str,
+    vendor: str,
+    *,
+    stop_at: str | None = None,
+    flush_incomplete: bool = False,
+) -> Iterator[tuple[SSEEvent, dict[str, Any]]]:
+    """Each SSE event of a vendor body with its ``data`` parsed as a JSON object.
+
+    Stops at a ``data`` line starting with ``stop_at`` (OpenAI's ``[DONE]``).
+    A payload that is not a JSON object raises ``VendorDataError`` naming the event.
+    """
+    for n, ev in enumerate(parse_sse(body, flush_incomplete=flush_incomplete)):
+        if stop_at is not None and ev.data.startswith(stop_at):
+            return
+        try:
+            value = json.loads(ev.data)
+        except ValueError as exc:
+            raise VendorDataError(vendor, f"SSE event {n}: data", f"not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            got = type(value).__name__
+            raise VendorDataError(
+                vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}"
+            )
+        yield ev, value
+
+
 _ENCODER = EventEncoder()
 
 
@@ -182,4 +211,5 @@ __all__ = [
     "frame_sse",
     "iter_sse",
     "parse_sse",
+    "sse_json_objects",
 ]
