@@ -1,0 +1,43 @@
+"""The capability data rendered as a Markdown table (docs/capabilities.md is generated from it)."""
+
+from __future__ import annotations
+
+from toolwire.capabilities import table
+
+TARGETS = ("openai_chat", "openai_responses", "anthropic", "gemini", "dialogflow", "asgard")
+
+
+def _rules(spec: dict[str, object]) -> str:
+    rules = spec.get("rules") or []
+    assert isinstance(rules, list)
+    if not rules:
+        return "text only"
+    cells = []
+    for r in rules:
+        mimes = ", ".join(r.get("mime_types", ["*"]))
+        sources = "/".join(r.get("sources", ["data", "url", "file"]))
+        cells.append(f"{r['kind']} ({mimes}; {sources})")
+    return "text; " + "; ".join(cells)
+
+
+def markdown() -> str:
+    """One row per target family: what a tool result and a user message take."""
+    lines = [
+        "| target | family (model patterns) | tool result | user message | file handles from |",
+        "|---|---|---|---|---|",
+    ]
+    for target in TARGETS:
+        data = table(target)
+        providers = ", ".join(data.get("file_providers", [])) or "none"
+        for fam in data["families"]:
+            patterns = ", ".join(f"`{p}`" for p in fam.get("match", ["*"]))
+            backend = f" [{fam['backend']}]" if fam.get("backend") else ""
+            lines.append(
+                f"| {target} | {fam['name']}{backend}: {patterns} | "
+                f"{_rules(fam.get('tool_result', {}))} | {_rules(fam.get('user_message', {}))} | "
+                f"{providers} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["TARGETS", "markdown"]
