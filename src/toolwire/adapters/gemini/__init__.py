@@ -1,0 +1,31 @@
+"""Google Gemini (google-genai: Gemini API and Vertex) <-> AG-UI 1.0, both directions.
+
+The mapping, module by module: ``decoder`` (response chunks -> events),
+``partial_args`` (Vertex streamed arguments -> JSON text), ``encoder`` (events
+-> chunks and SSE), ``request`` (history <-> ``generate_content`` requests),
+``parts`` (media and ``functionResponse`` <-> content parts), ``usage``.
+The tables are in ``docs/adapters/gemini.md``.
+"""
+
+from toolwire.adapters.gemini.decoder import (
+    Decoder,
+    adecode_stream,
+    decode_response,
+    decode_stream,
+    sse_chunks,
+)
+from toolwire.adapters.gemini.encoder import Encoder, encode_stream, to_sse
+from toolwire.adapters.gemini.request import decode_request, encode_request
+
+__all__ = [
+    "Decoder",
+    "Encoder",
+    "adecode_stream",
+    "decode_request",
+    "decode_response",
+    "decode_stream",
+    "encode_request",
+    "encode_stream",
+    "sse_chunks",
+    "to_sse",
+]

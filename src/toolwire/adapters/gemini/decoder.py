@@ -1,0 +1,560 @@
+"""Gemini ``GenerateContentResponse`` chunks -> AG-UI events (the decode direction).
+
+Each streamed chunk is a whole response holding *new* parts. A ``functionCall``
+part is a whole call (START + one ARGS + END), except on Vertex with
+``streamFunctionCallArguments``, where a call opens with ``{name,
+willContinue}``, grows by ``partialArgs`` and ends with a piece that does not
+continue. The turn ends with a chunk carrying ``finishReason``; without one the
+stream is truncated.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    ContentPart,
+    ReasoningEncryptedValueEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TextPart,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.adapters.gemini.partial_args import ArgsWriter
+from toolwire.adapters.gemini.usage import has_counts, to_token_usage
+from toolwire.adapters.gemini.wire import (
+    CODE_EXECUTION,
+    FINISH_KEY,
+    GOOGLE_SEARCH,
+    GROUNDING_KEY,
+    NORMAL_FINISH,
+    OUTCOME_KEY,
+    PART_KEY,
+    TOOL_TYPE_KEY,
+    VENDOR,
+    canonical,
+    get,
+    has,
+    list_at,
+    obj_at,
+    str_at,
+)
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss, announce
+from toolwire.protocol import (
+    RESULT_ERROR_KEY,
+    BaseDecoder,
+    adecode_iter,
+    decode_iter,
+    dumps_compact,
+    mint_id,
+    parse_sse,
+)
+
+#: HTTP statuses a Gemini error body may carry that are worth retrying.
+_RETRYABLE = {408, 429, 500, 502, 503, 504}
+
+
+class _Streamed:
+    """A Vertex call whose arguments are arriving as ``partialArgs``."""
+
+    def __init__(self, call_id: str, name: str, given_id: str | None) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.given_id = given_id
+        self.writer = ArgsWriter()
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder for one Gemini turn (Gemini API or Vertex; SDK objects or dicts).
+
+    ``response_id`` names the assistant message when the stream has no
+    ``responseId``. Only candidate 0 is decoded; others are reported as a loss.
+    """
+
+    vendor = VENDOR
+
+    def __init__(self, *, response_id: str | None = None) -> None:
+        super().__init__()
+        self.message_id: str | None = response_id
+        self.model: str | None = None
+        self.finish_reason: str | None = None
+        self.finish_message: str | None = None
+        self.losses: list[Loss] = []
+        self._block: tuple[str, str] | None = None
+        self._text_open = False
+        self._reasoning_id: str | None = None
+        self._last_reasoning_id: str | None = None
+        self._reasoning_count = 0
+        self._calls = 0
+        self._streamed: _Streamed | None = None
+        self._last_code_call: str | None = None
+        self._last_server_call: str | None = None
+        self._usage_meta: dict[str, Any] | None = None
+        self._grounding: dict[str, Any] | None = None
+        self._other_candidates = False
+
+    # ------------------------------------------------------------------ feed
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A whole ``generateContent`` response is one chunk with the same shape."""
+        return self.feed(response)
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if "error" in chunk:
+            self._raise_error(chunk["error"])
+        out: list[BaseEvent] = []
+        if self.message_id is None:
+            rid = get(chunk, "responseId")
+            if isinstance(rid, str) and rid:
+                self.message_id = rid
+            else:
+                seed = json.dumps(canonical(chunk.get("candidates")), sort_keys=True)
+                self.message_id = mint_id("gemini_msg", seed)
+        model = get(chunk, "modelVersion")
+        if isinstance(model, str) and model:
+            self.model = model
+        meta = get(chunk, "usageMetadata")
+        if isinstance(meta, dict) and has_counts(meta):
+            self._usage_meta = meta
+        feedback = get(chunk, "promptFeedback")
+        if isinstance(feedback, dict) and get(feedback, "blockReason"):
+            reason = str(get(feedback, "blockReason"))
+            self._block = (
+                f"prompt_blocked:{reason}",
+                str(get(feedback, "blockReasonMessage") or f"the prompt was blocked ({reason})"),
+            )
+        for c, cand in enumerate(list_at(chunk.get("candidates"), self.where("candidates"))):
+            where = self.where(f"candidates[{c}]")
+            cand = obj_at(cand, where)
+            index = cand.get("index", 0)
+            if index not in (0, None):
+                if not self._other_candidates:
+                    self._other_candidates = True
+                    loss = Loss(
+                        kind="candidate-dropped",
+                        target="AG-UI",
+                        reason="a turn is one assistant message; only candidate 0 is decoded",
+                    )
+                    self.losses.append(loss)
+                    announce([loss])
+                continue
+            content = cand.get("content")
+            if content is not None:
+                parts = get(obj_at(content, f"{where}.content"), "parts")
+                for p, part in enumerate(list_at(parts, f"{where}.content.parts")):
+                    out.extend(
+                        self._part(
+                            obj_at(part, f"{where}.content.parts[{p}]"),
+                            f"{where}.content.parts[{p}]",
+                        )
+                    )
+            grounding = get(cand, "groundingMetadata")
+            if isinstance(grounding, dict):
+                self._grounding = grounding
+            reason = get(cand, "finishReason")
+            if reason is not None:
+                self.finish_reason = str(reason)
+                msg = get(cand, "finishMessage")
+                self.finish_message = msg if isinstance(msg, str) else None
+        return out
+
+    def _part(self, part: dict[str, Any], where: str) -> list[BaseEvent]:
+        sig = get(part, "thoughtSignature")
+        if sig is not None and not isinstance(sig, str):
+            raise VendorDataError(VENDOR, f"{where}.thoughtSignature", "expected a base64 string")
+        if self._streamed is not None and not has(part, "functionCall"):
+            raise VendorDataError(
+                VENDOR,
+                where,
+                f"call {self._streamed.call_id!r} is still streaming its "
+                "arguments, but this part is not a functionCall",
+            )
+        if has(part, "functionCall"):
+            return self._function_call(
+                obj_at(get(part, "functionCall"), f"{where}.functionCall"), sig, where
+            )
+        if "text" in part:
+            text = str_at(part["text"], f"{where}.text", optional=False) or ""
+            if part.get("thought") is True:
+                return self._thought(text, sig)
+            return self._text(text, sig)
+        if has(part, "executableCode"):
+            return self._executable_code(
+                obj_at(get(part, "executableCode"), f"{where}.executableCode"), sig
+            )
+        if has(part, "codeExecutionResult"):
+            return self._code_result(
+                obj_at(get(part, "codeExecutionResult"), f"{where}.codeExecutionResult"), where
+            )
+        if has(part, "toolCall"):
+            return self._server_call(obj_at(get(part, "toolCall"), f"{where}.toolCall"), sig)
+        if has(part, "toolResponse"):
+            return self._server_result(
+                obj_at(get(part, "toolResponse"), f"{where}.toolResponse"), where
+            )
+        if has(part, "inlineData") or has(part, "fileData"):
+            loss = Loss(
+                kind="model-media-dropped",
+                target="AG-UI",
+                reason="an assistant message holds text only; media the model generated "
+                "inside its answer has no place in the stream",
+            )
+            self.losses.append(loss)
+            announce([loss])
+            return []
+        if sig is not None:
+            return self._text("", sig)
+        return []  # a part kind this adapter does not know: skipped
+
+    # ------------------------------------------------------------- text parts
+
+    def _text(self, text: str, sig: str | None) -> list[BaseEvent]:
+        out = self._end_reasoning()
+        mid = self._mid()
+        if text:
+            if not self._text_open:
+                out.append(TextMessageStartEvent(message_id=mid, role="assistant"))
+                self._text_open = True
+            out.append(TextMessageContentEvent(message_id=mid, delta=text))
+        if sig is not None:
+            out.append(
+                ReasoningEncryptedValueEvent(subtype="message", entity_id=mid, encrypted_value=sig)
+            )
+        return out
+
+    def _thought(self, text: str, sig: str | None) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        if text or (sig is not None and self._last_reasoning_id is None):
+            out.extend(self._end_text())
+            if self._reasoning_id is None:
+                self._reasoning_count += 1
+                rid = f"{self._mid()}-reasoning-{self._reasoning_count}"
+                out.append(ReasoningStartEvent(message_id=rid))
+                out.append(ReasoningMessageStartEvent(message_id=rid, role="reasoning"))
+                self._reasoning_id = self._last_reasoning_id = rid
+            if text:
+                out.append(ReasoningMessageContentEvent(message_id=self._reasoning_id, delta=text))
+        if sig is not None:
+            entity = self._reasoning_id or self._last_reasoning_id
+            assert entity is not None
+            out.append(
+                ReasoningEncryptedValueEvent(
+                    subtype="message", entity_id=entity, encrypted_value=sig
+                )
+            )
+        return out
+
+    def _end_text(self) -> list[BaseEvent]:
+        if not self._text_open:
+            return []
+        self._text_open = False
+        return [TextMessageEndEvent(message_id=self._mid())]
+
+    def _end_reasoning(self) -> list[BaseEvent]:
+        rid = self._reasoning_id
+        if rid is None:
+            return []
+        self._reasoning_id = None
+        return [ReasoningMessageEndEvent(message_id=rid), ReasoningEndEvent(message_id=rid)]
+
+    def _end_open(self) -> list[BaseEvent]:
+        return self._end_reasoning() + self._end_text()
+
+    # ------------------------------------------------------------------ calls
+
+    def _new_call_id(self, given: Any, prefix: str) -> str:
+        self._calls += 1
+        if isinstance(given, str) and given:
+            return given
+        return mint_id(prefix, self._mid(), self._calls)
+
+    def _start(
+        self, call_id: str, name: str, sig: str | None, metadata: dict[str, Any] | None = None
+    ) -> list[BaseEvent]:
+        kw: dict[str, Any] = {"metadata": metadata} if metadata else {}
+        out: list[BaseEvent] = [
+            ToolCallStartEvent(
+                tool_call_id=call_id, tool_call_name=name, parent_message_id=self._mid(), **kw
+            )
+        ]
+        if sig is not None:
+            out.append(
+                ReasoningEncryptedValueEvent(
+                    subtype="tool-call", entity_id=call_id, encrypted_value=sig
+                )
+            )
+        return out
+
+    def _function_call(self, fc: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
+        name = get(fc, "name")
+        given = get(fc, "id")
+        pieces = list_at(get(fc, "partialArgs"), f"{where}.functionCall.partialArgs")
+        cont = get(fc, "willContinue") is True
+        if name is not None:
+            str_at(name, f"{where}.functionCall.name")
+        if given is not None:
+            str_at(given, f"{where}.functionCall.id")
+        out: list[BaseEvent] = []
+        streamed = self._streamed
+        if streamed is not None:
+            if (name is not None and name != streamed.name) or (
+                given is not None and streamed.given_id is not None and given != streamed.given_id
+            ):
+                raise VendorDataError(
+                    VENDOR,
+                    f"{where}.functionCall",
+                    f"a new call began while {streamed.call_id!r} was still streaming",
+                )
+        else:
+            if not name:
+                raise VendorDataError(VENDOR, f"{where}.functionCall.name", "missing")
+            out.extend(self._end_open())
+            call_id = self._new_call_id(given, "gemini_call")
+            out.extend(self._start(call_id, name, sig))
+            if not cont and not pieces:
+                args = get(fc, "args")
+                if args is not None:
+                    obj_at(args, f"{where}.functionCall.args")
+                text = dumps_compact(canonical(args if args is not None else {}))
+                out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=text))
+                out.append(ToolCallEndEvent(tool_call_id=call_id))
+                return out
+            streamed = self._streamed = _Streamed(call_id, name, given)
+            sig = None
+        if sig is not None:
+            out.append(
+                ReasoningEncryptedValueEvent(
+                    subtype="tool-call", entity_id=streamed.call_id, encrypted_value=sig
+                )
+            )
+        for k, piece in enumerate(pieces):
+            at = f"{where}.functionCall.partialArgs[{k}]"
+            delta = streamed.writer.piece(obj_at(piece, at), at)
+            if delta:
+                out.append(ToolCallArgsEvent(tool_call_id=streamed.call_id, delta=delta))
+        if not cont:
+            out.append(
+                ToolCallArgsEvent(tool_call_id=streamed.call_id, delta=streamed.writer.finish())
+            )
+            out.append(ToolCallEndEvent(tool_call_id=streamed.call_id))
+            self._streamed = None
+        return out
+
+    def _executable_code(self, code: dict[str, Any], sig: str | None) -> list[BaseEvent]:
+        out = self._end_open()
+        call_id = self._new_call_id(get(code, "id"), "gemini_code")
+        self._last_code_call = call_id
+        out.extend(self._start(call_id, CODE_EXECUTION, sig, {PART_KEY: "executableCode"}))
+        args: dict[str, Any] = {}
+        for key in ("language", "code"):
+            if get(code, key) is not None:
+                args[key] = get(code, key)
+        out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact(args)))
+        out.append(ToolCallEndEvent(tool_call_id=call_id))
+        return out
+
+    def _code_result(self, result: dict[str, Any], where: str) -> list[BaseEvent]:
+        call_id = get(result, "id") or self._last_code_call
+        if not isinstance(call_id, str):
+            raise VendorDataError(
+                VENDOR, f"{where}.codeExecutionResult", "a result with no executableCode before it"
+            )
+        outcome = get(result, "outcome")
+        output = get(result, "output") or ""
+        meta: dict[str, Any] = {PART_KEY: "codeExecutionResult"}
+        if outcome is not None:
+            meta[OUTCOME_KEY] = outcome
+        if outcome not in (None, "OUTCOME_OK"):
+            meta[RESULT_ERROR_KEY] = output or str(outcome)
+        out = self._end_open()
+        out.append(
+            ToolCallResultEvent(
+                message_id=mint_id("gemini_result", call_id),
+                tool_call_id=call_id,
+                content=str(output),
+                role="tool",
+                metadata=meta,
+            )
+        )
+        return out
+
+    def _server_call(self, call: dict[str, Any], sig: str | None) -> list[BaseEvent]:
+        out = self._end_open()
+        call_id = self._new_call_id(get(call, "id"), "gemini_tool")
+        self._last_server_call = call_id
+        tool_type = get(call, "toolType")
+        meta: dict[str, Any] = {PART_KEY: "toolCall"}
+        if tool_type is not None:
+            meta[TOOL_TYPE_KEY] = tool_type
+        name = str(tool_type).lower() if tool_type else "server_tool"
+        out.extend(self._start(call_id, name, sig, meta))
+        out.append(
+            ToolCallArgsEvent(
+                tool_call_id=call_id, delta=dumps_compact(canonical(get(call, "args") or {}))
+            )
+        )
+        out.append(ToolCallEndEvent(tool_call_id=call_id))
+        return out
+
+    def _server_result(self, resp: dict[str, Any], where: str) -> list[BaseEvent]:
+        call_id = get(resp, "id") or self._last_server_call
+        if not isinstance(call_id, str):
+            raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
+        out = self._end_open()
+        out.append(
+            ToolCallResultEvent(
+                message_id=mint_id("gemini_result", call_id),
+                tool_call_id=call_id,
+                content=dumps_compact(canonical(get(resp, "response") or {})),
+                role="tool",
+                metadata={PART_KEY: "toolResponse"},
+            )
+        )
+        return out
+
+    # ------------------------------------------------------------------ close
+
+    def _close(self) -> list[BaseEvent]:
+        if self._usage_meta is not None:
+            self.usage = [to_token_usage(self._usage_meta, self.model)]
+        if self._block is not None:
+            raise VendorStreamError(VENDOR, *self._block)
+        if self._streamed is not None:
+            if self.finish_reason is None:
+                raise TruncatedStream(
+                    VENDOR, f"call {self._streamed.call_id!r} was still streaming its arguments"
+                )
+            raise VendorStreamError(
+                VENDOR,
+                self.finish_reason,
+                f"the turn finished while call {self._streamed.call_id!r} was incomplete",
+            )
+        if self.finish_reason is None:
+            raise TruncatedStream(VENDOR, "no chunk carried a finishReason")
+        if self.finish_reason not in NORMAL_FINISH:
+            raise VendorStreamError(
+                VENDOR,
+                self.finish_reason,
+                self.finish_message or f"Gemini ended the turn with {self.finish_reason}",
+            )
+        out = self._end_reasoning()
+        if self._text_open:
+            self._text_open = False
+            kw: dict[str, Any] = {}
+            if self.finish_reason != "STOP":
+                kw["metadata"] = {FINISH_KEY: self.finish_reason}
+            out.append(TextMessageEndEvent(message_id=self._mid(), **kw))
+        if self._grounding is not None:
+            out.extend(self._grounding_events(self._grounding))
+        return out
+
+    def _grounding_events(self, grounding: dict[str, Any]) -> list[BaseEvent]:
+        """Search grounding as a vendor-executed ``google_search`` call and its result."""
+        call_id = mint_id("gemini_search", self._mid())
+        queries = get(grounding, "webSearchQueries") or []
+        out = self._start(call_id, GOOGLE_SEARCH, None, {PART_KEY: "groundingMetadata"})
+        out.append(
+            ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact({"queries": queries}))
+        )
+        out.append(ToolCallEndEvent(tool_call_id=call_id))
+        parts: list[ContentPart] = []
+        for chunk in get(grounding, "groundingChunks") or []:
+            src = (
+                chunk.get("web") or get(chunk, "retrievedContext")
+                if isinstance(chunk, dict)
+                else None
+            )
+            if not isinstance(src, dict):
+                continue
+            meta = {k: v for k, v in src.items() if v is not None}
+            parts.append(
+                TextPart(text=str(src.get("title") or src.get("uri") or ""), metadata=meta)
+            )
+        out.append(
+            ToolCallResultEvent(
+                message_id=mint_id("gemini_result", call_id),
+                tool_call_id=call_id,
+                content=parts if parts else "",
+                role="tool",
+                metadata={PART_KEY: "groundingMetadata", GROUNDING_KEY: grounding},
+            )
+        )
+        return out
+
+    # ---------------------------------------------------------------- helpers
+
+    def _mid(self) -> str:
+        assert self.message_id is not None
+        return self.message_id
+
+    def _raise_error(self, error: Any) -> None:
+        if not isinstance(error, dict):
+            raise VendorStreamError(VENDOR, "error", str(error))
+        status = error.get("status") or error.get("code") or "error"
+        code = error.get("code")
+        raise VendorStreamError(
+            VENDOR,
+            str(status),
+            str(error.get("message", "")),
+            retryable=isinstance(code, int) and code in _RETRYABLE,
+        )
+
+
+def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
+    """A ``streamGenerateContent?alt=sse`` body as chunk dicts.
+
+    Like google-genai, a last event without its blank line still counts, and a
+    body that is plain JSON (an error, or a JSON-array stream) is read as such.
+    """
+    stripped = body.lstrip()
+    if stripped[:1] in (b"{", b"["):
+        try:
+            whole = json.loads(stripped)
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict):
+            yield whole
+            return
+        if isinstance(whole, list):
+            for n, item in enumerate(whole):
+                yield obj_at(item, f"body[{n}]")
+            return
+    for n, event in enumerate(parse_sse(body, flush_incomplete=True)):
+        try:
+            value = json.loads(event.data)
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, f"SSE event {n}", f"data is not JSON: {exc}") from None
+        yield obj_at(value, f"SSE event {n}")
+
+
+def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
+    """AG-UI events for an iterable of chunks (SDK responses or dicts)."""
+    return decode_iter(Decoder(**options), chunks)
+
+
+def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
+    """AG-UI events for an async iterable of chunks."""
+    return adecode_iter(Decoder(**options), chunks)
+
+
+def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
+    """AG-UI events for one whole ``generateContent`` response."""
+    d = Decoder(**options)
+    return d.feed_response(response) + d.close()
+
+
+__all__ = ["Decoder", "adecode_stream", "decode_response", "decode_stream", "sse_chunks"]

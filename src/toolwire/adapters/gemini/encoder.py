@@ -1,0 +1,270 @@
+"""AG-UI events -> Gemini ``GenerateContentResponse`` chunks and SSE (the encode direction).
+
+Gemini streams whole function calls, so a call is buffered from
+``TOOL_CALL_START`` to ``TOOL_CALL_END`` and sent as one ``functionCall`` part
+(its thought signature on the same part). Text and thoughts go out as they
+come. Code execution goes back to ``executableCode``/``codeExecutionResult``.
+The last chunk carries ``finishReason`` and the usage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    ReasoningEncryptedValueEvent,
+    RunAgentInput,
+    RunStartedEvent,
+)
+
+from toolwire.adapters.gemini.usage import from_token_usage
+from toolwire.adapters.gemini.wire import (
+    GROUNDING_KEY,
+    OUTCOME_KEY,
+    PART_KEY,
+    TOOL_TYPE_KEY,
+    VENDOR,
+)
+from toolwire.losses import Loss, announce
+from toolwire.protocol import (
+    RESULT_ERROR_KEY,
+    StreamMachine,
+    encode_iter,
+    frame_sse,
+    parse_arguments_object,
+    text_of,
+)
+
+
+@dataclass
+class _Call:
+    id: str
+    name: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+    args: list[str] = field(default_factory=list)
+    signature: str | None = None
+
+
+class Encoder:
+    """Sans-I/O encoder: ``feed(event)`` -> Gemini chunk dicts (camelCase, as on the wire).
+
+    ``response_id`` overrides the ``responseId`` (by default the first assistant
+    message id, which the decoder turns back into that message id);
+    ``model_version`` fills ``modelVersion``. What Gemini cannot carry in a model
+    stream (a client tool's result, a signature that arrives after its call was
+    sent) is recorded in ``losses`` and warned about.
+    """
+
+    def __init__(self, *, response_id: str | None = None, model_version: str | None = None) -> None:
+        self.losses: list[Loss] = []
+        self._rid = response_id
+        self._model = model_version
+        self._machine = StreamMachine()
+        self._calls: dict[str, _Call] = {}
+        self._sent: dict[str, _Call] = {}
+        self._usage: dict[str, Any] | None = None
+        self._grounding: dict[str, Any] | None = None
+        self._finished = False
+        self._error: dict[str, Any] | None = None
+
+    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        if self._machine.index == -1:
+            kind = event.get("type") if isinstance(event, dict) else event.type
+            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
+                self._machine.feed(
+                    RunStartedEvent(
+                        thread_id="toolwire",
+                        run_id="toolwire",
+                        input=RunAgentInput(
+                            thread_id="toolwire",
+                            run_id="toolwire",
+                            messages=[],
+                            tools=[],
+                            context=[],
+                        ),
+                    )
+                )
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out.extend(self._event(ev))
+        return out
+
+    def close(self) -> list[dict[str, Any]]:
+        if self._finished:
+            return []
+        self._finished = True
+        for call in self._calls.values():
+            self._lose(
+                "call-unfinished",
+                call.id,
+                "the call never ended, so Gemini cannot carry it (it sends whole calls only)",
+            )
+        if self._error is not None:
+            return [{"error": self._error}]
+        cand: dict[str, Any] = {
+            "content": {"role": "model", "parts": []},
+            "finishReason": "STOP",
+            "index": 0,
+        }
+        if self._grounding is not None:
+            cand["groundingMetadata"] = self._grounding
+        chunk = self._chunk(cand)
+        if self._usage:
+            chunk["usageMetadata"] = self._usage
+        return [chunk]
+
+    # ---------------------------------------------------------------- events
+
+    def _event(self, ev: Any) -> list[dict[str, Any]]:
+        t = ev.type
+        if t is EventType.TEXT_MESSAGE_START:
+            self._take_id(ev.message_id)
+        elif t is EventType.TEXT_MESSAGE_CONTENT:
+            self._take_id(ev.message_id)
+            return [self._parts({"text": ev.delta})] if ev.delta else []
+        elif t is EventType.REASONING_MESSAGE_CONTENT:
+            return [self._parts({"text": ev.delta, "thought": True})] if ev.delta else []
+        elif t is EventType.REASONING_ENCRYPTED_VALUE:
+            return self._signature(ev)
+        elif t is EventType.TOOL_CALL_START:
+            if ev.parent_message_id:
+                self._take_id(ev.parent_message_id)
+            prior = self._sent.pop(ev.tool_call_id, None)
+            if prior is not None:
+                self._lose(
+                    "call-reopened",
+                    ev.tool_call_id,
+                    "Gemini sends whole calls; the "
+                    "arguments after the reopening are sent as a second call",
+                )
+            self._calls[ev.tool_call_id] = _Call(
+                ev.tool_call_id, ev.tool_call_name, dict(ev.metadata or {})
+            )
+        elif t is EventType.TOOL_CALL_ARGS:
+            self._calls[ev.tool_call_id].args.append(ev.delta)
+            self._calls[ev.tool_call_id].metadata.update(ev.metadata or {})
+        elif t is EventType.TOOL_CALL_END:
+            call = self._calls.pop(ev.tool_call_id)
+            call.metadata.update(ev.metadata or {})
+            self._sent[call.id] = call
+            return self._send_call(call)
+        elif t is EventType.TOOL_CALL_RESULT:
+            return self._result(ev)
+        elif t is EventType.RUN_FINISHED:
+            if ev.usage:
+                self._usage = from_token_usage(ev.usage[0])
+        elif t is EventType.RUN_ERROR:
+            self._error = {"code": 500, "message": ev.message, "status": ev.code or "INTERNAL"}
+        return []
+
+    def _send_call(self, call: _Call) -> list[dict[str, Any]]:
+        text = "".join(call.args)
+        kind = call.metadata.get(PART_KEY)
+        args = parse_arguments_object(text)
+        if args is None:
+            self._lose(
+                "arguments-not-object",
+                call.id,
+                "Gemini carries arguments as a JSON "
+                "object; this text is not one, so the call is sent with {}",
+            )
+            args = {}
+        part: dict[str, Any]
+        if kind == "executableCode":
+            code = {k: args[k] for k in ("language", "code") if k in args}
+            part = {"executableCode": {**code, "id": call.id}}
+        elif kind == "toolCall":
+            body: dict[str, Any] = {"id": call.id, "args": args}
+            if call.metadata.get(TOOL_TYPE_KEY):
+                body["toolType"] = call.metadata[TOOL_TYPE_KEY]
+            part = {"toolCall": body}
+        elif kind == "groundingMetadata":
+            return []  # carried by the result's groundingMetadata on the last chunk
+        else:
+            part = {"functionCall": {"id": call.id, "name": call.name, "args": args}}
+        if call.signature is not None:
+            part["thoughtSignature"] = call.signature
+        return [self._parts(part)]
+
+    def _signature(self, ev: ReasoningEncryptedValueEvent) -> list[dict[str, Any]]:
+        if ev.subtype == "tool-call":
+            call = self._calls.get(ev.entity_id)
+            if call is not None:
+                call.signature = ev.encrypted_value
+                return []
+            self._lose(
+                "signature-dropped",
+                ev.entity_id,
+                "the signature came after its call "
+                "was sent, and Gemini carries it only on the call's own part",
+            )
+            return []
+        return [
+            self._parts(
+                {
+                    "text": "",
+                    "thoughtSignature": ev.encrypted_value,
+                    **({"thought": True} if ev.entity_id != self._rid else {}),
+                }
+            )
+        ]
+
+    def _result(self, ev: Any) -> list[dict[str, Any]]:
+        meta = ev.metadata or {}
+        kind = meta.get(PART_KEY)
+        if kind == "codeExecutionResult":
+            body: dict[str, Any] = {"id": ev.tool_call_id}
+            if meta.get(OUTCOME_KEY):
+                body["outcome"] = meta[OUTCOME_KEY]
+            body["output"] = text_of(ev.content)
+            return [self._parts({"codeExecutionResult": body})]
+        if kind == "toolResponse":
+            resp = parse_arguments_object(text_of(ev.content))
+            return [self._parts({"toolResponse": {"id": ev.tool_call_id, "response": resp or {}}})]
+        if kind == "groundingMetadata" and isinstance(meta.get(GROUNDING_KEY), dict):
+            self._grounding = meta[GROUNDING_KEY]
+            return []
+        why = "a Gemini model stream carries no function results (they travel in the next request)"
+        if meta.get(RESULT_ERROR_KEY):
+            why += "; its error too"
+        self._lose("result-dropped", ev.tool_call_id, why)
+        return []
+
+    # --------------------------------------------------------------- helpers
+
+    def _take_id(self, message_id: str) -> None:
+        if self._rid is None:
+            self._rid = message_id
+
+    def _chunk(self, cand: dict[str, Any]) -> dict[str, Any]:
+        chunk: dict[str, Any] = {"candidates": [cand]}
+        if self._model:
+            chunk["modelVersion"] = self._model
+        if self._rid:
+            chunk["responseId"] = self._rid
+        return chunk
+
+    def _parts(self, *parts: dict[str, Any]) -> dict[str, Any]:
+        return self._chunk({"content": {"role": "model", "parts": list(parts)}, "index": 0})
+
+    def _lose(self, kind: str, call_id: str, reason: str) -> None:
+        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=call_id)
+        self.losses.append(loss)
+        announce([loss], stacklevel=4)
+
+
+def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
+    """Gemini chunk dicts for AG-UI events (a generator)."""
+    return encode_iter(Encoder(**options), events)
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """Gemini's own SSE framing: ``data: <json>`` and CRLF line ends, no terminator."""
+    return frame_sse(chunks, line_end="\r\n")
+
+
+__all__ = ["Encoder", "encode_stream", "to_sse"]

@@ -1,0 +1,630 @@
+"""AG-UI history <-> Gemini ``generate_content`` requests.
+
+``encode_request`` returns the keyword arguments of google-genai's
+``client.models.generate_content(model=, contents=, config=)`` as plain dicts
+(snake_case; the SDK writes the camelCase or Vertex wire itself).
+``decode_request`` reads that form, or a REST body as recorded on the wire.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from ag_ui.core import (
+    AssistantMessage,
+    ContentPart,
+    DeveloperMessage,
+    FunctionCall,
+    Message,
+    ReasoningMessage,
+    RunAgentInput,
+    SystemMessage,
+    TextPart,
+    Tool,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+
+from toolwire.adapters.gemini.parts import (
+    content_to_response,
+    data_url_to_source,
+    media_from_ag,
+    media_to_ag,
+    response_to_content,
+)
+from toolwire.adapters.gemini.wire import (
+    CODE_EXECUTION,
+    OUTCOME_KEY,
+    PART_KEY,
+    TOOL_TYPE_KEY,
+    VENDOR,
+    canonical,
+    get,
+    has,
+    list_at,
+    model_name,
+    obj_at,
+    str_at,
+)
+from toolwire.capabilities import accepts, family
+from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.losses import Loss, announce
+from toolwire.protocol import (
+    Accepts,
+    as_dict,
+    dumps_compact,
+    fit_content,
+    mint_id,
+    pair_history,
+    parse_arguments_object,
+)
+
+Backend = Literal["gemini_api", "vertex"]
+
+#: Gemini's documented value for a call whose thought signature is unknown
+#: (a call made by another vendor, or typed by hand).
+SKIP_SIGNATURE = "skip_thought_signature_validator"
+
+#: Keys of ``forwarded_props["gemini"]`` copied into the request config untouched.
+_PASSTHROUGH = ("generation_config", "tool_config", "builtin_tools", "safety_settings")
+
+
+# ------------------------------------------------------------------ encoding
+
+
+def target_accepts(model: str | None, backend: str, place: str = "tool_result") -> Accepts:
+    """What ``model`` on ``backend`` takes in ``place``, with that backend's file handles."""
+    base = accepts(VENDOR, place=place, model=model_name(model), backend=backend)  # type: ignore[arg-type]
+    from toolwire.capabilities import table
+
+    by_backend = table(VENDOR).get("file_providers_by_backend", {})
+    providers = by_backend.get(backend)
+    label = f"gemini {backend} ({model_name(model)})" if model else f"gemini {backend}"
+    if place == "user_message":
+        label += " user message"
+    return dataclasses.replace(
+        base,
+        target=label,
+        file_providers=tuple(providers) if providers is not None else base.file_providers,
+    )
+
+
+def encode_request(
+    run_input: RunAgentInput | dict[str, Any],
+    *,
+    model: str,
+    media: Literal["drop", "relocate"] = "drop",
+    losses: list[Loss] | None = None,
+    backend: Backend = "gemini_api",
+    call_ids: bool | None = None,
+) -> dict[str, Any]:
+    """``generate_content`` kwargs (``model``, ``contents``, ``config``) for an AG-UI history.
+
+    ``call_ids`` overrides whether ``functionCall``/``functionResponse`` carry ids
+    (by default: as the model's family in ``capabilities/data/gemini.json`` says).
+    Every loss is warned about and, when ``losses`` is a list, appended to it.
+    """
+    if backend not in ("gemini_api", "vertex"):
+        raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
+    ri = (
+        run_input
+        if isinstance(run_input, RunAgentInput)
+        else RunAgentInput.model_validate(run_input)
+    )
+    fam = family(VENDOR, model_name(model), backend)
+    ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
+    needs_sig = fam.get("thought_signatures") == "required"
+    in_result = target_accepts(model, backend)
+    in_user = target_accepts(model, backend, "user_message")
+    lost: list[Loss] = []
+
+    system: list[dict[str, Any]] = []
+    history: list[Message] = []
+    for m in ri.messages:
+        if isinstance(m, (SystemMessage, DeveloperMessage)):
+            system.append({"text": m.content})
+        else:
+            history.append(m)
+    paired = pair_history(history, target=VENDOR, allow_trailing_unanswered=False)
+    lost.extend(paired.losses)
+
+    contents: list[dict[str, Any]] = []
+    thoughts: list[dict[str, Any]] = []
+    for turn in paired.turns:
+        m = turn.message
+        if isinstance(m, ReasoningMessage):
+            part: dict[str, Any] = {"text": m.content, "thought": True}
+            if m.encrypted_value:
+                part["thought_signature"] = m.encrypted_value
+            thoughts.append(part)
+            continue
+        if isinstance(m, AssistantMessage):
+            contents.extend(
+                _model_turn(
+                    m, turn.results, thoughts, ids, needs_sig, in_result, in_user, media, lost
+                )
+            )
+            thoughts = []
+            continue
+        if thoughts:
+            contents.append({"role": "model", "parts": thoughts})
+            thoughts = []
+        if isinstance(m, UserMessage):
+            parts = _user_parts(m.content, in_user, lost)
+            if parts:
+                contents.append({"role": "user", "parts": parts})
+        # ToolMessage never reaches here (pair_history files it under its call);
+        # ActivityMessage and other display-only messages are not model input.
+    if thoughts:
+        contents.append({"role": "model", "parts": thoughts})
+
+    config: dict[str, Any] = {}
+    if system:
+        config["system_instruction"] = {"parts": system}
+    decls = [_declaration(t) for t in ri.tools or []]
+    tools: list[dict[str, Any]] = [{"function_declarations": decls}] if decls else []
+    forwarded = ri.forwarded_props.get("gemini") if isinstance(ri.forwarded_props, dict) else None
+    if isinstance(forwarded, dict):
+        tools.extend(forwarded.get("builtin_tools") or [])
+        for key in ("generation_config", "tool_config", "safety_settings"):
+            if forwarded.get(key) is not None:
+                config[key] = forwarded[key]
+    if tools:
+        config["tools"] = tools
+    if ri.context:
+        lost.append(
+            Loss(
+                kind="context-dropped",
+                target=VENDOR,
+                reason="Gemini has no place "
+                "for AG-UI context entries; put them in a system message to send them",
+            )
+        )
+    announce(lost)
+    if losses is not None:
+        losses.extend(lost)
+    body: dict[str, Any] = {"model": model, "contents": contents}
+    if config:
+        body["config"] = config
+    return body
+
+
+def _declaration(tool: Tool) -> dict[str, Any]:
+    decl: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    if tool.parameters is not None:
+        decl["parameters_json_schema"] = tool.parameters
+    return decl
+
+
+def _user_parts(content: Any, in_user: Accepts, lost: list[Loss]) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"text": content}] if content else []
+    fitted = fit_content([data_url_to_source(p) for p in content], in_user)
+    lost.extend(fitted.losses)
+    parts: list[dict[str, Any]] = []
+    for p in fitted.content if isinstance(fitted.content, list) else []:
+        if isinstance(p, TextPart):
+            if p.text:
+                parts.append({"text": p.text})
+        else:
+            parts.append(media_from_ag(p))
+    return parts
+
+
+def _model_turn(
+    m: AssistantMessage,
+    results: list[ToolMessage | None],
+    thoughts: list[dict[str, Any]],
+    ids: bool,
+    needs_sig: bool,
+    in_result: Accepts,
+    in_user: Accepts,
+    media: str,
+    lost: list[Loss],
+) -> list[dict[str, Any]]:
+    parts = list(thoughts)
+    if m.content:
+        text: dict[str, Any] = {"text": m.content}
+        if m.encrypted_value:
+            text["thought_signature"] = m.encrypted_value
+        parts.append(text)
+    answers: list[dict[str, Any]] = []
+    siblings: list[dict[str, Any]] = []
+    first_call = len(parts)
+    signed = False
+    for call, result in zip(m.tool_calls or [], results or [], strict=False):
+        kind = (call.metadata or {}).get(PART_KEY)
+        args = parse_arguments_object(call.function.arguments)
+        if args is None:
+            lost.append(
+                Loss(
+                    kind="arguments-not-object",
+                    target=VENDOR,
+                    tool_call_id=call.id,
+                    reason="Gemini takes arguments as a JSON object; this text is not "
+                    "one, so the call is sent with {}",
+                )
+            )
+            args = {}
+        if kind == "groundingMetadata":
+            continue  # search grounding is the model's own; Gemini takes no echo of it
+        if kind == "executableCode":
+            parts.append(
+                _signed(
+                    {"executable_code": {k: args[k] for k in ("language", "code") if k in args}},
+                    call.encrypted_value,
+                )
+            )
+            if result is not None:
+                parts.append({"code_execution_result": _code_result(result)})
+            continue
+        if kind == "toolCall":
+            body: dict[str, Any] = {"id": call.id, "args": args}
+            if (call.metadata or {}).get(TOOL_TYPE_KEY):
+                body["tool_type"] = call.metadata[TOOL_TYPE_KEY]  # type: ignore[index]
+            parts.append(_signed({"tool_call": body}, call.encrypted_value))
+            if result is not None:
+                resp = parse_arguments_object(_text(result.content)) or {}
+                parts.append(
+                    {
+                        "tool_response": {
+                            "id": call.id,
+                            "response": resp,
+                            **({"tool_type": body["tool_type"]} if "tool_type" in body else {}),
+                        }
+                    }
+                )
+            continue
+        fc: dict[str, Any] = {"name": call.function.name, "args": args}
+        if ids:
+            fc["id"] = call.id
+        signed = signed or bool(call.encrypted_value)
+        parts.append(_signed({"function_call": fc}, call.encrypted_value))
+        assert result is not None  # pair_history raised for unanswered calls
+        answers.append(_answer(call, result, ids, in_result, in_user, media, siblings, lost))
+    if answers and needs_sig and not signed:
+        for p in parts[first_call:]:
+            if "function_call" in p:
+                p["thought_signature"] = SKIP_SIGNATURE
+                lost.append(
+                    Loss(
+                        kind="thought-signature-missing",
+                        target=VENDOR,
+                        tool_call_id=None,
+                        reason="the calls of this turn carry no "
+                        f"thought signature; sent Gemini's {SKIP_SIGNATURE!r} instead",
+                    )
+                )
+                break
+    if m.encrypted_value and not m.content:
+        parts.append({"text": "", "thought_signature": m.encrypted_value})
+    out = [{"role": "model", "parts": parts}] if parts else []
+    if answers:
+        out.append({"role": "user", "parts": answers + siblings})
+    return out
+
+
+def _signed(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
+    if signature:
+        part["thought_signature"] = signature
+    return part
+
+
+def _text(content: Any) -> str:
+    from toolwire.protocol import text_of
+
+    return text_of(content)
+
+
+def _code_result(result: ToolMessage) -> dict[str, Any]:
+    meta = result.metadata or {}
+    body: dict[str, Any] = {}
+    outcome = meta.get(OUTCOME_KEY) or ("OUTCOME_FAILED" if result.error else "OUTCOME_OK")
+    body["outcome"] = outcome
+    body["output"] = _text(result.content) or (result.error or "")
+    return body
+
+
+def _answer(
+    call: ToolCall,
+    result: ToolMessage,
+    ids: bool,
+    in_result: Accepts,
+    in_user: Accepts,
+    media: str,
+    siblings: list[dict[str, Any]],
+    lost: list[Loss],
+) -> dict[str, Any]:
+    content = result.content
+    if isinstance(content, list):
+        content = [data_url_to_source(p) for p in content]
+    fitted = fit_content(
+        content, in_result, tool_call_id=call.id, relocate=in_user if media == "relocate" else None
+    )
+    lost.extend(fitted.losses)
+    kept = fitted.content
+    fr: dict[str, Any] = {"name": call.function.name}
+    if ids:
+        fr["id"] = call.id
+    fr["response"] = content_to_response(kept, result.error, result.metadata)
+    media_parts = (
+        [media_from_ag(p) for p in kept if not isinstance(p, TextPart)]
+        if isinstance(kept, list)
+        else []
+    )
+    if media_parts:
+        fr["parts"] = media_parts
+    siblings.extend(media_from_ag(p) for p in fitted.relocated)
+    return {"function_response": fr}
+
+
+# ------------------------------------------------------------------ decoding
+
+
+def decode_request(
+    body: Any,
+    *,
+    thread_id: str = "gemini-thread",
+    run_id: str = "gemini-run",
+    backend: Backend = "gemini_api",
+) -> RunAgentInput:
+    """A ``generate_content`` request (REST body or SDK kwargs) -> ``RunAgentInput``.
+
+    Function responses are paired with calls by id, or else by name and order
+    (Gemini 2.x sends no ids); calls without ids get ids minted from their
+    position, so the same request always decodes to the same ids.
+    """
+    req = as_dict(body, VENDOR, "request")
+    config = get(req, "config")
+    config = as_dict(config, VENDOR, "request.config") if config is not None else {}
+    messages: list[Message] = []
+    system = get(req, "systemInstruction", get(config, "systemInstruction"))
+    if system is not None:
+        messages.extend(_system(system))
+    raw = req.get("contents")
+    if raw is None:
+        raise VendorDataError(VENDOR, "request.contents", "missing")
+    if isinstance(raw, (str, dict)) or not isinstance(raw, list):
+        raw = [raw]
+    pending: list[tuple[str, str]] = []
+    for i, item in enumerate(raw):
+        where = f"request.contents[{i}]"
+        if isinstance(item, str):
+            messages.append(UserMessage(id=mint_id("gemini_msg", i, "user"), content=item))
+            continue
+        content = as_dict(item, VENDOR, where)
+        parts = [
+            obj_at(as_dict(p, VENDOR, f"{where}.parts[{j}]"), f"{where}.parts[{j}]")
+            for j, p in enumerate(list_at(get(content, "parts"), f"{where}.parts"))
+        ]
+        role = get(content, "role") or "user"
+        if role == "model":
+            msgs, pending = _model_content(parts, i, where, backend)
+            messages.extend(msgs)
+        else:
+            msgs, pending = _user_content(parts, i, where, pending, backend)
+            messages.extend(msgs)
+    tools: list[Tool] = []
+    builtin: list[Any] = []
+    for k, tool in enumerate(list_at(get(req, "tools", get(config, "tools")), "request.tools")):
+        tool = as_dict(tool, VENDOR, f"request.tools[{k}]")
+        decls = get(tool, "functionDeclarations")
+        if decls is None:
+            builtin.append(tool)
+            continue
+        for n, d in enumerate(list_at(decls, f"request.tools[{k}].functionDeclarations")):
+            d = obj_at(d, f"request.tools[{k}].functionDeclarations[{n}]")
+            params = get(d, "parametersJsonSchema", get(d, "parameters"))
+            kw: dict[str, Any] = {} if params is None else {"parameters": params}
+            tools.append(
+                Tool(
+                    name=str(get(d, "name") or ""),
+                    description=str(get(d, "description") or ""),
+                    **kw,
+                )
+            )
+    forwarded: dict[str, Any] = {}
+    if builtin:
+        forwarded["builtin_tools"] = builtin
+    for key in ("generationConfig", "toolConfig", "safetySettings"):
+        value = get(req, key, get(config, key))
+        if value is not None:
+            forwarded[_snake_key(key)] = value
+    kw2: dict[str, Any] = {"forwarded_props": {"gemini": forwarded}} if forwarded else {}
+    return RunAgentInput(
+        thread_id=thread_id,
+        run_id=run_id,
+        messages=messages,
+        tools=tools,
+        context=[],
+        state=None,
+        **kw2,
+    )
+
+
+def _enc(sig: str | None) -> dict[str, Any]:
+    return {"encrypted_value": sig} if sig else {}
+
+
+def _err(err: str | None) -> dict[str, Any]:
+    return {"error": err} if err else {}
+
+
+def _snake_key(name: str) -> str:
+    from toolwire.adapters.gemini.wire import snake
+
+    return snake(name)
+
+
+def _system(system: Any) -> list[Message]:
+    if isinstance(system, str):
+        return [SystemMessage(id=mint_id("gemini_sys", 0), content=system)]
+    if isinstance(system, list):
+        parts = system
+    else:
+        parts = list_at(
+            get(as_dict(system, VENDOR, "request.systemInstruction"), "parts"),
+            "request.systemInstruction.parts",
+        )
+    out: list[Message] = []
+    for k, p in enumerate(parts):
+        text = p if isinstance(p, str) else get(as_dict(p, VENDOR, "systemInstruction"), "text")
+        if isinstance(text, str):
+            out.append(SystemMessage(id=mint_id("gemini_sys", k), content=text))
+    return out
+
+
+def _model_content(
+    parts: list[dict[str, Any]], i: int, where: str, backend: str
+) -> tuple[list[Message], list[tuple[str, str]]]:
+    mid = mint_id("gemini_msg", i, "model")
+    out: list[Message] = []
+    texts: list[str] = []
+    signature: str | None = None
+    calls: list[ToolCall] = []
+    results: list[ToolMessage] = []
+    pending: list[tuple[str, str]] = []
+    for j, part in enumerate(parts):
+        at = f"{where}.parts[{j}]"
+        sig = str_at(get(part, "thoughtSignature"), f"{at}.thoughtSignature")
+        if has(part, "functionCall"):
+            fc = obj_at(get(part, "functionCall"), f"{at}.functionCall")
+            name = str_at(get(fc, "name"), f"{at}.functionCall.name", optional=False)
+            assert name is not None
+            cid = str_at(get(fc, "id"), f"{at}.functionCall.id") or mint_id(
+                "gemini_call", i, len(calls) + 1
+            )
+            args = get(fc, "args")
+            text = dumps_compact(
+                canonical(obj_at(args, f"{at}.functionCall.args") if args is not None else {})
+            )
+            calls.append(
+                ToolCall(
+                    id=cid,
+                    function=FunctionCall(name=name, arguments=text),
+                    **_enc(sig),
+                )
+            )
+            pending.append((cid, name))
+        elif has(part, "executableCode"):
+            code = obj_at(get(part, "executableCode"), f"{at}.executableCode")
+            cid = str_at(get(code, "id"), f"{at}.executableCode.id") or mint_id(
+                "gemini_code", i, len(calls) + 1
+            )
+            args = {k: get(code, k) for k in ("language", "code") if get(code, k) is not None}
+            calls.append(
+                ToolCall(
+                    id=cid,
+                    function=FunctionCall(name=CODE_EXECUTION, arguments=dumps_compact(args)),
+                    metadata={PART_KEY: "executableCode"},
+                    **_enc(sig),
+                )
+            )
+        elif has(part, "codeExecutionResult"):
+            res = obj_at(get(part, "codeExecutionResult"), f"{at}.codeExecutionResult")
+            target = get(res, "id") or next(
+                (c.id for c in reversed(calls) if c.function.name == CODE_EXECUTION), None
+            )
+            if target is None:
+                raise VendorDataError(VENDOR, at, "a code result with no executableCode before it")
+            outcome = get(res, "outcome")
+            output = str(get(res, "output") or "")
+            meta: dict[str, Any] = {PART_KEY: "codeExecutionResult"}
+            if outcome is not None:
+                meta[OUTCOME_KEY] = outcome
+            err = output or str(outcome) if outcome not in (None, "OUTCOME_OK") else None
+            results.append(
+                ToolMessage(
+                    id=mint_id("gemini_result", target),
+                    tool_call_id=target,
+                    content=output,
+                    metadata=meta,
+                    **_err(err),
+                )
+            )
+        elif "text" in part:
+            text = str_at(part["text"], f"{at}.text", optional=False) or ""
+            if part.get("thought") is True:
+                out.append(
+                    ReasoningMessage(
+                        id=mint_id("gemini_reasoning", i, j),
+                        content=text,
+                        **_enc(sig),
+                    )
+                )
+            else:
+                texts.append(text)
+                signature = sig or signature
+        elif sig is not None:
+            signature = sig
+        # inline media the model produced and unknown parts have no AG-UI home here
+    kw: dict[str, Any] = {}
+    if calls:
+        kw["tool_calls"] = calls
+    if texts or not calls:
+        kw["content"] = "".join(texts)
+    if signature:
+        kw["encrypted_value"] = signature
+    out.append(AssistantMessage(id=mid, **kw))
+    out.extend(results)
+    return out, pending
+
+
+def _user_content(
+    parts: list[dict[str, Any]],
+    i: int,
+    where: str,
+    pending: list[tuple[str, str]],
+    backend: str,
+) -> tuple[list[Message], list[tuple[str, str]]]:
+    out: list[Message] = []
+    rest: list[ContentPart] = []
+    left = list(pending)
+    for j, part in enumerate(parts):
+        at = f"{where}.parts[{j}]"
+        if has(part, "functionResponse"):
+            fr = obj_at(get(part, "functionResponse"), f"{at}.functionResponse")
+            fid = str_at(get(fr, "id"), f"{at}.functionResponse.id")
+            name = str_at(get(fr, "name"), f"{at}.functionResponse.name")
+            slot = next((k for k, (c, _) in enumerate(left) if fid is not None and c == fid), None)
+            if slot is None:
+                slot = next((k for k, (_, n) in enumerate(left) if n == name), None)
+            if slot is None:
+                raise VendorDataError(
+                    VENDOR,
+                    f"{at}.functionResponse",
+                    f"answers no call of the model turn before it ({name!r})",
+                )
+            call_id, _ = left.pop(slot)
+            content, error, meta = response_to_content(fr, f"{at}.functionResponse", backend)
+            kw: dict[str, Any] = {}
+            if error is not None:
+                kw["error"] = error
+            if meta:
+                kw["metadata"] = meta
+            out.append(
+                ToolMessage(
+                    id=mint_id("gemini_result", call_id),
+                    tool_call_id=call_id,
+                    content=content,
+                    **kw,
+                )
+            )
+        elif "text" in part:
+            rest.append(TextPart(text=str_at(part["text"], f"{at}.text", optional=False) or ""))
+        else:
+            media = media_to_ag(part, at, backend)
+            if media is not None:
+                rest.append(media)
+    if rest:
+        only_text = all(isinstance(p, TextPart) for p in rest)
+        user: Any = rest
+        if only_text and len(rest) == 1:
+            user = rest[0].text  # type: ignore[union-attr]
+        out.append(UserMessage(id=mint_id("gemini_msg", i, "user"), content=user))
+    return out, left
+
+
+__all__ = ["Backend", "decode_request", "encode_request", "target_accepts"]

@@ -1,0 +1,119 @@
+"""Small facts about Gemini's JSON that both directions need.
+
+The REST wire is camelCase; the SDK's own dicts (and the Vertex request bodies
+some recorders keep) are snake_case. Readers accept both spellings; writers
+emit camelCase for the response stream and snake_case for SDK request kwargs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from toolwire.errors import VendorDataError
+
+VENDOR = "gemini"
+PROVIDER = "google"
+
+#: Metadata keys toolwire puts on AG-UI items that came from Gemini.
+PART_KEY = "gemini.part"  # which Gemini part a vendor-executed call came from
+OUTCOME_KEY = "gemini.outcome"  # codeExecutionResult.outcome
+TOOL_TYPE_KEY = "gemini.toolType"  # server-side toolCall.toolType
+GROUNDING_KEY = "gemini.groundingMetadata"  # a candidate's groundingMetadata, whole
+FINISH_KEY = "gemini.finishReason"  # a finish reason other than STOP
+RESPONSE_FORM_KEY = "gemini.responseForm"  # how functionResponse.response was shaped
+DISPLAY_NAME_KEY = "gemini.displayName"  # inline_data / file_data display_name
+
+CODE_EXECUTION = "code_execution"
+GOOGLE_SEARCH = "google_search"
+
+#: Finish reasons that end a turn normally; every other one is surfaced as an error.
+NORMAL_FINISH = frozenset({"STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED"})
+
+_CAMEL = re.compile(r"_([a-z])")
+
+
+def snake(name: str) -> str:
+    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
+
+
+def camel(name: str) -> str:
+    return _CAMEL.sub(lambda m: m.group(1).upper(), name)
+
+
+def get(obj: dict[str, Any], name: str, default: Any = None) -> Any:
+    """``obj[name]`` under its camelCase or snake_case spelling."""
+    if name in obj:
+        return obj[name]
+    other = snake(name) if any(c.isupper() for c in name) else camel(name)
+    return obj.get(other, default)
+
+
+def has(obj: dict[str, Any], name: str) -> bool:
+    return name in obj or (snake(name) if any(c.isupper() for c in name) else camel(name)) in obj
+
+
+def obj_at(value: Any, where: str) -> dict[str, Any]:
+    """``value`` checked to be a JSON object, else a ``VendorDataError`` naming ``where``."""
+    if not isinstance(value, dict):
+        raise VendorDataError(VENDOR, where, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+def list_at(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise VendorDataError(VENDOR, where, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def str_at(value: Any, where: str, *, optional: bool = True) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def canonical(value: Any) -> Any:
+    """``value`` with integral floats as ints (the SDK turns ``3`` into ``3.0``)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    return value
+
+
+def model_name(model: str | None) -> str | None:
+    """``models/x`` or ``projects/.../models/x`` -> ``x`` (what the capability table matches)."""
+    if model is None:
+        return None
+    return model.rsplit("/models/", 1)[-1].removeprefix("models/")
+
+
+__all__ = [
+    "CODE_EXECUTION",
+    "DISPLAY_NAME_KEY",
+    "FINISH_KEY",
+    "GOOGLE_SEARCH",
+    "GROUNDING_KEY",
+    "NORMAL_FINISH",
+    "OUTCOME_KEY",
+    "PART_KEY",
+    "PROVIDER",
+    "RESPONSE_FORM_KEY",
+    "TOOL_TYPE_KEY",
+    "VENDOR",
+    "camel",
+    "canonical",
+    "get",
+    "has",
+    "list_at",
+    "model_name",
+    "obj_at",
+    "snake",
+    "str_at",
+]
