@@ -1,0 +1,460 @@
+"""Responses stream events -> AG-UI events (the decode direction).
+
+Output items are keyed by ``output_index``: every item-level event carries it,
+while ``call_id`` (the id a result must answer, hence the AG-UI
+``toolCallId``) is only on the item itself. Text and argument deltas pass
+through as they come; ``response.output_item.done`` closes the item and adds
+whatever the deltas did not carry (a whole response has no deltas at all).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    ReasoningEncryptedValueEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TokenUsage,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import announce
+from toolwire.protocol import BaseDecoder, mint_id, parse_sse, require
+
+from .items import call_identity as _identity
+from .items import finish_call, is_call_item, is_output_item, output_item_result
+from .keys import ANNOTATIONS, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
+
+#: Events that end a response; anything after them is ignored.
+TERMINAL = ("response.completed", "response.incomplete", "response.failed", "error")
+#: Error codes OpenAI documents as worth retrying.
+_RETRYABLE = frozenset(
+    {"server_error", "rate_limit_exceeded", "overloaded", "server_is_overloaded"}
+)
+#: Delta events that extend a call's argument text, by event type.
+_ARG_DELTAS = frozenset(
+    {
+        "response.function_call_arguments.delta",
+        "response.custom_tool_call_input.delta",
+        "response.mcp_call_arguments.delta",
+    }
+)
+
+
+@dataclass
+class _Open:
+    """One output item being streamed."""
+
+    kind: str  # "text" | "call" | "reasoning" | "other"
+    ident: str  # message id, tool call id, or reasoning id
+    streamed: int = 0  # characters of text / argument text emitted so far
+    part: str | None = None  # the reasoning message open in this item
+    part_key: tuple[str, int] | None = None
+    parts: int = 0  # reasoning messages emitted for this item
+    streamed_parts: dict[tuple[str, int], int] | None = None
+
+
+def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
+    """The JSON payloads of a Responses SSE body, as the dicts :class:`Decoder` takes."""
+    for n, ev in enumerate(parse_sse(body)):
+        if ev.data.strip() == "[DONE]":
+            continue
+        try:
+            value = json.loads(ev.data)
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, f"SSE event {n}: data", f"not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise VendorDataError(VENDOR, f"SSE event {n}: data", "not a JSON object")
+        yield value
+
+
+def usage_of(response: dict[str, Any]) -> TokenUsage | None:
+    """``response.usage`` as ``TokenUsage``, leaving out any count OpenAI did not give."""
+    usage = response.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    kw: dict[str, Any] = {"provider": PROVIDER}
+    if isinstance(response.get("model"), str):
+        kw["model"] = response["model"]
+    for src, dst in (
+        ("input_tokens", "input_tokens"),
+        ("output_tokens", "output_tokens"),
+        ("total_tokens", "total_tokens"),
+    ):
+        if isinstance(usage.get(src), int):
+            kw[dst] = usage[src]
+    inp = usage.get("input_tokens_details")
+    if isinstance(inp, dict):
+        if isinstance(inp.get("cached_tokens"), int):
+            kw["cached_input_tokens"] = inp["cached_tokens"]
+        if isinstance(inp.get("cache_write_tokens"), int):
+            kw["cache_write_input_tokens"] = inp["cache_write_tokens"]
+    out = usage.get("output_tokens_details")
+    if isinstance(out, dict) and isinstance(out.get("reasoning_tokens"), int):
+        kw["reasoning_tokens"] = out["reasoning_tokens"]
+    return TokenUsage(**kw)
+
+
+def _message_text(item: dict[str, Any]) -> tuple[str, list[Any]]:
+    text: list[str] = []
+    notes: list[Any] = []
+    for part in item.get("content") or []:
+        if not isinstance(part, dict):
+            continue
+        if part.get("type") == "output_text" and isinstance(part.get("text"), str):
+            text.append(part["text"])
+            notes.extend(part.get("annotations") or [])
+        elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
+            text.append(part["refusal"])
+    return "".join(text), notes
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder of one Responses stream (``responses.create(stream=True)``).
+
+    Feed each stream event (an SDK event object or its JSON dict); after
+    :meth:`close`, ``usage`` holds the terminal event's usage. An ``error``
+    event, ``response.failed`` and ``response.incomplete`` raise
+    :class:`~toolwire.errors.VendorStreamError`; a stream without a terminal
+    event raises :class:`~toolwire.errors.TruncatedStream` from ``close()``.
+    """
+
+    vendor = VENDOR
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.response_id: str | None = None
+        self.model: str | None = None
+        self._items: dict[int, _Open] = {}
+        self._parent: str | None = None
+        self._ended = False
+
+    # ------------------------------------------------------------------ whole
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A whole (non-streamed) ``Response``: its output items, then its outcome."""
+        from toolwire.protocol import as_dict
+
+        body = as_dict(response, VENDOR, "response")
+        output = require(body, "output", list, VENDOR, "response")
+        self._note_response(body)
+        events: list[BaseEvent] = []
+        for i, item in enumerate(output):
+            for kind in ("response.output_item.added", "response.output_item.done"):
+                events += self.feed({"type": kind, "output_index": i, "item": item})
+        status = body.get("status")
+        if status in ("completed", "incomplete", "failed"):
+            events += self.feed({"type": f"response.{status}", "response": body})
+        else:
+            self.closed = True
+            raise TruncatedStream(VENDOR, f"the response has status {status!r}, not a final one")
+        return events
+
+    # ----------------------------------------------------------------- stream
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        kind = require(chunk, "type", str, VENDOR, f"chunk {self.chunk_index}")
+        if self._ended:
+            return []
+        handler = _HANDLERS.get(kind)
+        if handler is None:
+            return []  # an event type this decoder does not need (or does not know)
+        return handler(self, chunk)
+
+    def _close(self) -> list[BaseEvent]:
+        if not self._ended:
+            raise TruncatedStream(
+                VENDOR, "no response.completed, response.incomplete or response.failed event came"
+            )
+        return []
+
+    def _note_response(self, response: dict[str, Any]) -> None:
+        if isinstance(response.get("id"), str):
+            self.response_id = response["id"]
+        if isinstance(response.get("model"), str):
+            self.model = response["model"]
+
+    def _on_created(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        resp = require(chunk, "response", dict, VENDOR, self.where("response"))
+        self._note_response(resp)
+        return []
+
+    def _item_at(self, chunk: dict[str, Any], kind: str | None = None) -> _Open:
+        index = require(chunk, "output_index", int, VENDOR, self.where("output_index"))
+        item = self._items.get(index)
+        if item is None:
+            raise VendorDataError(
+                VENDOR, self.where("output_index"), f"no output item {index} was added"
+            )
+        if kind is not None and item.kind != kind:
+            raise VendorDataError(
+                VENDOR, self.where("type"), f"output item {index} is a {item.kind} item"
+            )
+        return item
+
+    def _on_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        index = require(chunk, "output_index", int, VENDOR, self.where("output_index"))
+        item = require(chunk, "item", dict, VENDOR, self.where("item"))
+        kind = require(item, "type", str, VENDOR, self.where("item"))
+        at = self.where("item")
+        if index in self._items:
+            raise VendorDataError(VENDOR, self.where("output_index"), f"item {index} added twice")
+        if kind == "message":
+            mid = require(item, "id", str, VENDOR, at)
+            self._items[index] = _Open("text", mid)
+            self._parent = mid
+            meta: dict[str, Any] = {ITEM_ID: mid}
+            if isinstance(item.get("phase"), str):
+                meta[PHASE] = item["phase"]
+            return [TextMessageStartEvent(message_id=mid, role="assistant", metadata=meta)]
+        if kind == "reasoning":
+            rid = require(item, "id", str, VENDOR, at)
+            self._items[index] = _Open("reasoning", rid, streamed_parts={})
+            return [ReasoningStartEvent(message_id=rid)]
+        if is_call_item(kind, item):
+            call = _identity(item, at)
+            self._items[index] = _Open("call", call.id)
+            parent = self._parent or mint_id("msg", self.response_id or "", "calls")
+            return [
+                ToolCallStartEvent(
+                    tool_call_id=call.id,
+                    tool_call_name=call.name,
+                    parent_message_id=parent,
+                    metadata=call.metadata or None,
+                )
+            ]
+        self._items[index] = _Open("other", str(item.get("id", index)))
+        return []
+
+    def _on_text_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        item = self._item_at(chunk, "text")
+        delta = require(chunk, "delta", str, VENDOR, self.where("delta"))
+        if not delta:
+            return []
+        item.streamed += len(delta)
+        return [TextMessageContentEvent(message_id=item.ident, delta=delta)]
+
+    def _on_args_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        item = self._item_at(chunk, "call")
+        delta = require(chunk, "delta", str, VENDOR, self.where("delta"))
+        if not delta:
+            return []
+        item.streamed += len(delta)
+        return [ToolCallArgsEvent(tool_call_id=item.ident, delta=delta)]
+
+    # reasoning ---------------------------------------------------------------
+
+    def _open_part(self, item: _Open, key: tuple[str, int]) -> list[BaseEvent]:
+        if item.part_key == key:
+            return []
+        out = self._close_part(item)
+        mid = item.ident if item.parts == 0 else f"{item.ident}:{item.parts}"
+        item.parts += 1
+        if item.streamed_parts is not None:
+            item.streamed_parts.setdefault(key, 0)
+        item.part, item.part_key = mid, key
+        meta = {ITEM_ID: item.ident}
+        if key[0] == "content":
+            meta[REASONING_PART] = "content"
+        out.append(ReasoningMessageStartEvent(message_id=mid, role="reasoning", metadata=meta))
+        return out
+
+    def _close_part(self, item: _Open) -> list[BaseEvent]:
+        if item.part is None:
+            return []
+        mid, item.part, item.part_key = item.part, None, None
+        return [ReasoningMessageEndEvent(message_id=mid)]
+
+    def _reasoning_key(self, chunk: dict[str, Any]) -> tuple[_Open, tuple[str, int]]:
+        item = self._item_at(chunk, "reasoning")
+        if "summary_index" in chunk:
+            n = require(chunk, "summary_index", int, VENDOR, self.where("summary_index"))
+            return item, ("summary", n)
+        n = require(chunk, "content_index", int, VENDOR, self.where("content_index"))
+        return item, ("content", n)
+
+    def _on_reasoning_part_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        item, key = self._reasoning_key(chunk)
+        return self._open_part(item, key)
+
+    def _on_reasoning_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        item, key = self._reasoning_key(chunk)
+        delta = require(chunk, "delta", str, VENDOR, self.where("delta"))
+        out = self._open_part(item, key)
+        if delta:
+            assert item.part is not None and item.streamed_parts is not None
+            item.streamed_parts[key] = item.streamed_parts.get(key, 0) + len(delta)
+            out.append(ReasoningMessageContentEvent(message_id=item.part, delta=delta))
+        return out
+
+    def _on_reasoning_part_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        item, key = self._reasoning_key(chunk)
+        return self._close_part(item) if item.part_key == key else []
+
+    def _finish_reasoning(self, item: _Open, body: dict[str, Any]) -> list[BaseEvent]:
+        out = self._close_part(item)
+        streamed = item.streamed_parts or {}
+        for field, label in (("summary", "summary"), ("content", "content")):
+            for n, part in enumerate(body.get(field) or []):
+                text = part.get("text") if isinstance(part, dict) else None
+                if not isinstance(text, str):
+                    raise VendorDataError(VENDOR, self.where(f"item.{field}[{n}].text"), "missing")
+                if (label, n) in streamed:
+                    continue  # streamed already, and closed by its own done event
+                out += self._open_part(item, (label, n))
+                if text:
+                    assert item.part is not None
+                    out.append(ReasoningMessageContentEvent(message_id=item.part, delta=text))
+                out += self._close_part(item)
+        if item.parts == 0:
+            out += self._open_part(item, ("summary", 0))
+            out += self._close_part(item)
+        enc = body.get("encrypted_content")
+        if isinstance(enc, str) and enc:
+            out.append(
+                ReasoningEncryptedValueEvent(
+                    subtype="message", entity_id=item.ident, encrypted_value=enc
+                )
+            )
+        out.append(ReasoningEndEvent(message_id=item.ident))
+        return out
+
+    # item done ---------------------------------------------------------------
+
+    def _on_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        body = require(chunk, "item", dict, VENDOR, self.where("item"))
+        kind = require(body, "type", str, VENDOR, self.where("item"))
+        index = require(chunk, "output_index", int, VENDOR, self.where("output_index"))
+        item = self._items.pop(index, None)
+        if item is None:  # a done without an added: read it as both
+            opened = self._on_added(chunk)
+            return opened + self._finish(self._items.pop(index), body, kind)
+        return self._finish(item, body, kind)
+
+    def _finish(self, item: _Open, body: dict[str, Any], kind: str) -> list[BaseEvent]:
+        at = self.where("item")
+        if item.kind == "text":
+            text, notes = _message_text(body)
+            out: list[BaseEvent] = []
+            if len(text) > item.streamed:
+                out.append(
+                    TextMessageContentEvent(message_id=item.ident, delta=text[item.streamed :])
+                )
+            meta = {ANNOTATIONS: notes} if notes else None
+            out.append(TextMessageEndEvent(message_id=item.ident, metadata=meta))
+            return out
+        if item.kind == "reasoning":
+            return self._finish_reasoning(item, body)
+        if item.kind == "call":
+            call = finish_call(body, at)
+            out = []
+            if len(call.arguments) > item.streamed:
+                out.append(
+                    ToolCallArgsEvent(tool_call_id=call.id, delta=call.arguments[item.streamed :])
+                )
+            end_meta = {k: v for k, v in call.metadata.items() if k not in (ITEM_ID,)}
+            out.append(ToolCallEndEvent(tool_call_id=call.id, metadata=end_meta or None))
+            if call.result is not None:
+                out.append(
+                    ToolCallResultEvent(
+                        message_id=mint_id("result", call.id),
+                        tool_call_id=call.id,
+                        content=call.result,
+                        role="tool",
+                        metadata=call.result_metadata or None,
+                    )
+                )
+            return out
+        if is_output_item(kind, body):
+            content, meta, losses = output_item_result(body, at, target=VENDOR)
+            announce(losses)
+            return [
+                ToolCallResultEvent(
+                    message_id=mint_id("result", body["call_id"]),
+                    tool_call_id=body["call_id"],
+                    content=content,
+                    role="tool",
+                    metadata=meta,
+                )
+            ]
+        return []
+
+    # terminal ----------------------------------------------------------------
+
+    def _flush_open(self) -> list[BaseEvent]:
+        """Close items a terminal event left open (the vendor never sent their done)."""
+        out: list[BaseEvent] = []
+        for index in sorted(self._items):
+            item = self._items.pop(index)
+            if item.kind == "text":
+                out.append(TextMessageEndEvent(message_id=item.ident))
+            elif item.kind == "call":
+                out.append(ToolCallEndEvent(tool_call_id=item.ident))
+            elif item.kind == "reasoning":
+                out += self._close_part(item)
+                out.append(ReasoningEndEvent(message_id=item.ident))
+        return out
+
+    def _on_terminal(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        kind = chunk["type"]
+        self._ended = True
+        if kind == "error":
+            message = chunk.get("message")
+            code = chunk.get("code")
+            raise VendorStreamError(
+                VENDOR,
+                code if isinstance(code, str) and code else "error",
+                message if isinstance(message, str) else json.dumps(chunk),
+                retryable=code in _RETRYABLE,
+            )
+        resp = require(chunk, "response", dict, VENDOR, self.where("response"))
+        self._note_response(resp)
+        usage = usage_of(resp)
+        if usage is not None:
+            self.usage = [usage]
+        if kind == "response.failed":
+            err = resp.get("error") if isinstance(resp.get("error"), dict) else {}
+            code = str(err.get("code") or "failed")
+            message = str(err.get("message") or "the response failed")
+            raise VendorStreamError(VENDOR, code, message, retryable=code in _RETRYABLE)
+        if kind == "response.incomplete":
+            details = resp.get("incomplete_details")
+            reason = details.get("reason") if isinstance(details, dict) else None
+            raise VendorStreamError(VENDOR, "incomplete", str(reason or "unknown reason"))
+        return self._flush_open()
+
+
+_HANDLERS = {
+    "response.created": Decoder._on_created,
+    "response.in_progress": Decoder._on_created,
+    "response.queued": Decoder._on_created,
+    "response.output_item.added": Decoder._on_added,
+    "response.output_item.done": Decoder._on_done,
+    "response.output_text.delta": Decoder._on_text_delta,
+    "response.refusal.delta": Decoder._on_text_delta,
+    "response.reasoning_summary_part.added": Decoder._on_reasoning_part_added,
+    "response.reasoning_summary_part.done": Decoder._on_reasoning_part_done,
+    "response.reasoning_summary_text.delta": Decoder._on_reasoning_delta,
+    "response.reasoning_text.delta": Decoder._on_reasoning_delta,
+    "response.reasoning_text.done": Decoder._on_reasoning_part_done,
+    **{name: Decoder._on_args_delta for name in _ARG_DELTAS},
+    **{name: Decoder._on_terminal for name in TERMINAL},
+}
+
+
+__all__ = ["TERMINAL", "Decoder", "sse_chunks", "usage_of"]

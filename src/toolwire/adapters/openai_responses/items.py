@@ -1,0 +1,231 @@
+"""Responses output/input items that are tool calls, as AG-UI calls and results.
+
+Three families:
+
+* ``function_call`` and ``custom_tool_call``: the application runs the tool and
+  answers with ``function_call_output`` / ``custom_tool_call_output``;
+* tools OpenAI runs itself (:data:`SERVER_RUN`): one item holds both the call
+  and its result, which becomes a ``TOOL_CALL_RESULT`` with parts;
+* any other ``*_call`` item with a ``call_id`` (computer use, local shell,
+  client tool search, ...): a call the application answers with the matching
+  ``*_output`` item.
+
+What a part cannot model rides in metadata: the whole vendor item under
+:data:`~.keys.ITEM` (without an image generation's base64 result, which lives
+in the result's ``ImagePart``), so a later request can resend it unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import ContentPart, DataSource, FileSource, ImagePart, TextPart
+
+from toolwire.errors import VendorDataError
+from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact, require
+from toolwire.protocol.parts import Content
+
+from .keys import FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER, VENDOR
+from .parts import _source, to_agui_content
+
+#: Tools OpenAI runs itself: the item carries the result.
+SERVER_RUN = frozenset(
+    {
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "mcp_call",
+    }
+)
+#: ``function_call`` fields with their own home; the rest ride in :data:`~.keys.FIELDS`.
+_FUNCTION_FIELDS = frozenset({"type", "id", "call_id", "name", "arguments", "status"})
+#: Image generation keys that describe the request, shown as the call's arguments.
+_IMAGE_ARGS = ("action", "background", "output_format", "quality", "size", "revised_prompt")
+
+
+@dataclass
+class Call:
+    """A vendor item seen as an AG-UI tool call (and, for hosted tools, its result)."""
+
+    id: str
+    name: str
+    arguments: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    result: Content | None = None
+    result_metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def is_call_item(kind: str, item: dict[str, Any]) -> bool:
+    """True for every item type this module reads as a tool call."""
+    if kind in ("function_call", "custom_tool_call") or kind in SERVER_RUN:
+        return True
+    return kind.endswith("_call") and isinstance(item.get("call_id"), str)
+
+
+def is_output_item(kind: str, item: dict[str, Any]) -> bool:
+    """True for an item answering a call (``*_output`` with a ``call_id``)."""
+    return kind.endswith("_output") and isinstance(item.get("call_id"), str)
+
+
+def call_identity(item: dict[str, Any], where: str) -> Call:
+    """Id, name and opening metadata of a call item (enough for ``TOOL_CALL_START``)."""
+    kind = require(item, "type", str, VENDOR, where)
+    if kind in ("function_call", "custom_tool_call"):
+        call = Call(
+            id=require(item, "call_id", str, VENDOR, where),
+            name=require(item, "name", str, VENDOR, where),
+        )
+        if isinstance(item.get("id"), str):
+            call.metadata[ITEM_ID] = item["id"]
+        if kind == "custom_tool_call":
+            call.metadata[ITEM_TYPE] = kind
+        else:
+            extra = {k: v for k, v in item.items() if k not in _FUNCTION_FIELDS}
+            if extra:
+                call.metadata[FIELDS] = extra
+        return call
+    if kind in SERVER_RUN:
+        ident = require(item, "id", str, VENDOR, where)
+        name = item["name"] if kind == "mcp_call" and isinstance(item.get("name"), str) else None
+    else:
+        ident = require(item, "call_id", str, VENDOR, where)
+        name = None
+    call = Call(id=ident, name=name or kind.removesuffix("_call"))
+    call.metadata[ITEM_TYPE] = kind
+    return call
+
+
+def call_arguments(item: dict[str, Any]) -> str:
+    """The argument text of a call item (JSON text for items that hold an object)."""
+    kind = item.get("type")
+    if kind == "function_call":
+        value = item.get("arguments", "")
+    elif kind == "custom_tool_call":
+        value = item.get("input", "")
+    elif kind == "web_search_call":
+        value = item.get("action", {})
+    elif kind == "file_search_call":
+        value = {"queries": item.get("queries", [])}
+    elif kind == "code_interpreter_call":
+        value = {"code": item.get("code")}
+    elif kind == "image_generation_call":
+        value = {k: item[k] for k in _IMAGE_ARGS if item.get(k) is not None}
+    else:
+        value = next(
+            (item[k] for k in ("arguments", "action", "actions", "operation") if k in item), {}
+        )
+    return value if isinstance(value, str) else dumps_compact(value)
+
+
+def kept_item(item: dict[str, Any]) -> dict[str, Any]:
+    """The vendor item as metadata keeps it: whole, less a generated image's base64."""
+    if item.get("type") == "image_generation_call" and "result" in item:
+        return {k: v for k, v in item.items() if k != "result"}
+    return dict(item)
+
+
+def finish_call(item: dict[str, Any], where: str) -> Call:
+    """A completed call item: identity, argument text, closing metadata and any result."""
+    call = call_identity(item, where)
+    call.arguments = call_arguments(item)
+    kind = item["type"]
+    if kind in ("function_call", "custom_tool_call"):
+        return call
+    call.metadata[ITEM] = kept_item(item)
+    if kind in SERVER_RUN:
+        call.result, call.result_metadata = hosted_result(item, where)
+    return call
+
+
+def _error_text(error: Any) -> str | None:
+    if error is None:
+        return None
+    if isinstance(error, str):
+        return error
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return str(error["message"])
+    return dumps_compact(error)
+
+
+def hosted_result(item: dict[str, Any], where: str) -> tuple[Content, dict[str, Any]]:
+    """The result a tool OpenAI ran holds in its item, as parts plus metadata."""
+    kind = item["type"]
+    meta: dict[str, Any] = {}
+    parts: list[ContentPart] = []
+    if kind == "web_search_call":
+        action = item.get("action") if isinstance(item.get("action"), dict) else {}
+        sources = action.get("sources") if isinstance(action, dict) else None
+        if isinstance(sources, list) and sources:
+            urls = [s.get("url", "") for s in sources if isinstance(s, dict)]
+            parts.append(TextPart(text="\n".join(urls), metadata={"openai.sources": sources}))
+    elif kind == "file_search_call":
+        for i, hit in enumerate(item.get("results") or []):
+            if not isinstance(hit, dict):
+                raise VendorDataError(VENDOR, f"{where}.results[{i}]", "expected an object")
+            info = {k: v for k, v in hit.items() if k != "text" and v is not None}
+            parts.append(TextPart(text=str(hit.get("text") or ""), metadata=info or None))
+    elif kind == "code_interpreter_call":
+        if isinstance(item.get("container_id"), str):
+            meta["openai.container_id"] = item["container_id"]
+        for i, out in enumerate(item.get("outputs") or []):
+            at = f"{where}.outputs[{i}]"
+            if not isinstance(out, dict):
+                raise VendorDataError(VENDOR, at, "expected an object")
+            if out.get("type") == "logs":
+                parts.append(TextPart(text=require(out, "logs", str, VENDOR, at)))
+            elif out.get("type") == "image":
+                src = _source(require(out, "url", str, VENDOR, at), at, None)
+                parts.append(ImagePart(source=src))
+    elif kind == "image_generation_call":
+        if isinstance(item.get("result"), str) and item["result"]:
+            fmt = item.get("output_format") or "png"
+            mime = "image/svg+xml" if fmt == "svg" else f"image/{fmt}"
+            parts.append(ImagePart(source=DataSource(value=item["result"], mime_type=mime)))
+    elif kind == "mcp_call":
+        if isinstance(item.get("output"), str) and item["output"]:
+            parts.append(TextPart(text=item["output"]))
+        if isinstance(item.get("server_label"), str):
+            meta["openai.server_label"] = item["server_label"]
+    error = _error_text(item.get("error"))
+    if error is None and item.get("status") == "failed":
+        error = f"{kind} failed"
+    if error is not None:
+        meta[RESULT_ERROR_KEY] = error
+    return (parts if parts else ""), meta
+
+
+def output_item_result(
+    item: dict[str, Any], where: str, *, target: str
+) -> tuple[Content, dict[str, Any], list[Any]]:
+    """An answering ``*_output`` item (other than ``function_call_output``) as a result."""
+    meta: dict[str, Any] = {"openai.output_item": dict(item)}
+    output = item.get("output")
+    if isinstance(output, (str, list)):
+        content, losses = to_agui_content(
+            output, f"{where}.output", target=target, tool_call_id=item.get("call_id")
+        )
+        return content, meta, losses
+    if isinstance(output, dict) and output.get("type") == "computer_screenshot":
+        if isinstance(output.get("file_id"), str):
+            src: Any = FileSource(value=output["file_id"], provider=PROVIDER)
+        else:
+            src = _source(require(output, "image_url", str, VENDOR, f"{where}.output"), where, None)
+        return [ImagePart(source=src)], meta, []
+    rest = {k: v for k, v in item.items() if k not in ("type", "id", "call_id", "status")}
+    return (dumps_compact(rest) if rest else ""), meta, []
+
+
+__all__ = [
+    "SERVER_RUN",
+    "Call",
+    "call_arguments",
+    "call_identity",
+    "finish_call",
+    "hosted_result",
+    "is_call_item",
+    "is_output_item",
+    "kept_item",
+    "output_item_result",
+]

@@ -1,0 +1,504 @@
+"""AG-UI history <-> a Responses request body, and whole responses -> AG-UI events.
+
+``encode_request`` turns a ``RunAgentInput`` into the keyword arguments of
+``client.responses.create``: every message becomes ``input`` items, each call
+is followed by its answer (``function_call_output`` and kin), tool results are
+fitted to what the target takes, and reasoning items are resent with their
+encrypted content. ``decode_request`` reads such a body back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    AssistantMessage,
+    BaseEvent,
+    DeveloperMessage,
+    FunctionCall,
+    Message,
+    ReasoningMessage,
+    RunAgentInput,
+    SystemMessage,
+    Tool,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+
+from toolwire.capabilities import accepts
+from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.losses import Loss, announce
+from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
+from toolwire.protocol.parts import text_of
+
+from .decoder import Decoder
+from .encoder import _first_image_data
+from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
+from .keys import (
+    ANNOTATIONS,
+    FIELDS,
+    ITEM,
+    ITEM_ID,
+    ITEM_TYPE,
+    OUTPUT_ITEM,
+    PHASE,
+    REASONING_PART,
+    TOOL,
+    TOOL_FIELDS,
+    VENDOR,
+)
+from .parts import to_agui_content, to_vendor_content
+
+# ---------------------------------------------------------------- encode
+
+
+def encode_request(
+    run_input: RunAgentInput,
+    *,
+    model: str,
+    media: str = "drop",
+    losses: list[Loss] | None = None,
+    accepts_tool_result: Accepts | None = None,
+    **vendor_options: Any,
+) -> dict[str, Any]:
+    """``RunAgentInput`` -> the body (``responses.create`` kwargs) for ``model``.
+
+    ``media`` is accepted for the common signature: Responses takes images and
+    files inside tool results, and nothing it refuses there (audio, video,
+    other providers' file handles) is taken in a user message either, so
+    ``"relocate"`` moves nothing. Every loss is warned about and appended to
+    ``losses`` when given. ``vendor_options`` are added to the body as they are.
+    """
+    if media not in ("drop", "relocate"):
+        raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
+    found: list[Loss] = []
+    tool_accepts = accepts_tool_result or accepts(VENDOR, model=model)
+    user_accepts = accepts(VENDOR, place="user_message", model=model)
+    paired = pair_history(run_input.messages, target=VENDOR)
+    found += paired.losses
+    items: list[dict[str, Any]] = []
+    for turn in paired.turns:
+        m = turn.message
+        if isinstance(m, AssistantMessage):
+            items += _assistant_items(m, turn.results, tool_accepts, found)
+        elif isinstance(m, ReasoningMessage):
+            _reasoning_item(m, items, found)
+        elif isinstance(m, UserMessage):
+            items.append(_user_item(m, user_accepts, found))
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
+            items.append({"role": m.role, "content": m.content})
+        else:
+            found.append(
+                Loss(
+                    kind="message-dropped",
+                    target=VENDOR,
+                    reason=f"a {m.role} message has no place in a Responses input",
+                )
+            )
+    body: dict[str, Any] = {"model": model, "input": items}
+    if run_input.tools:
+        body["tools"] = [_tool(t) for t in run_input.tools]
+    body.update(vendor_options)
+    announce(found)
+    if losses is not None:
+        losses.extend(found)
+    return body
+
+
+def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
+    content, lost = to_vendor_content(m.content, place)
+    found += lost
+    return {"role": "user", "content": content}
+
+
+def _reasoning_item(m: ReasoningMessage, items: list[dict[str, Any]], found: list[Loss]) -> None:
+    """Resend OpenAI reasoning as it came (its item id, summary and encrypted content)."""
+    meta = m.metadata or {}
+    rid = meta.get(ITEM_ID)
+    if not isinstance(rid, str):
+        found.append(
+            Loss(
+                kind="reasoning-dropped",
+                target=VENDOR,
+                reason="reasoning that OpenAI did not produce cannot be resent as a reasoning "
+                "item (it needs OpenAI's item id and encrypted content)",
+            )
+        )
+        return
+    last = items[-1] if items else None
+    if not (last and last.get("type") == "reasoning" and last.get("id") == rid):
+        last = {"type": "reasoning", "id": rid, "summary": []}
+        items.append(last)
+    if meta.get(REASONING_PART) == "content":
+        last.setdefault("content", []).append({"type": "reasoning_text", "text": m.content})
+    elif m.content:
+        last["summary"].append({"type": "summary_text", "text": m.content})
+    if m.encrypted_value:
+        last["encrypted_content"] = m.encrypted_value
+
+
+def _assistant_items(
+    m: AssistantMessage,
+    results: list[ToolMessage | None],
+    place: Accepts,
+    found: list[Loss],
+) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    meta = m.metadata or {}
+    if m.content:
+        mid = meta.get(ITEM_ID)
+        if isinstance(mid, str):
+            notes = meta.get(ANNOTATIONS)
+            text = {
+                "type": "output_text",
+                "text": m.content,
+                "annotations": notes if isinstance(notes, list) else [],
+            }
+            item: dict[str, Any] = {
+                "type": "message",
+                "role": "assistant",
+                "id": mid,
+                "status": "completed",
+                "content": [text],
+            }
+            if isinstance(meta.get(PHASE), str):
+                item["phase"] = meta[PHASE]
+            out.append(item)
+        else:
+            out.append({"role": "assistant", "content": m.content})
+    calls = m.tool_calls or []
+    for call, result in zip(calls, results or [None] * len(calls), strict=True):
+        out.append(_call_item(call, result, found))
+    for call, result in zip(calls, results or [None] * len(calls), strict=True):
+        if result is not None:
+            out += _result_items(call, result, place, found)
+    return out
+
+
+def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) -> dict[str, Any]:
+    meta = call.metadata or {}
+    kind = meta.get(ITEM_TYPE)
+    whole = meta.get(ITEM)
+    if call.encrypted_value:
+        found.append(
+            Loss(
+                kind="signature-dropped",
+                target=VENDOR,
+                reason="a tool call's encrypted value (another vendor's signature) has no "
+                "place on a Responses function_call",
+                tool_call_id=call.id,
+            )
+        )
+    if isinstance(whole, dict) and isinstance(kind, str) and kind != "custom_tool_call":
+        item = dict(whole)
+        if kind == "image_generation_call" and "result" not in item:
+            item["result"] = _first_image_data(result.content) if result else None
+        return item
+    if kind == "custom_tool_call":
+        item = {"type": "custom_tool_call", "call_id": call.id, "name": call.function.name}
+        item["input"] = call.function.arguments
+    else:
+        item = {
+            "type": "function_call",
+            "call_id": call.id,
+            "name": call.function.name,
+            "arguments": call.function.arguments,
+        }
+        if isinstance(meta.get(FIELDS), dict):
+            item.update(meta[FIELDS])
+    if isinstance(meta.get(ITEM_ID), str):
+        item["id"] = meta[ITEM_ID]
+    return item
+
+
+def _result_items(
+    call: ToolCall, result: ToolMessage, place: Accepts, found: list[Loss]
+) -> list[dict[str, Any]]:
+    meta = result.metadata or {}
+    cmeta = call.metadata or {}
+    kind = cmeta.get(ITEM_TYPE) if isinstance(cmeta.get(ITEM), dict) else None
+    if isinstance(meta.get(OUTPUT_ITEM), dict):
+        return [dict(meta[OUTPUT_ITEM])]
+    if kind in SERVER_RUN:
+        return []  # the call item holds its own result
+    content, lost = to_vendor_content(
+        result.content, place, tool_call_id=call.id, error=result.error
+    )
+    found += lost
+    if kind == "computer_call":
+        shot = next(
+            (
+                p
+                for p in (content if isinstance(content, list) else [])
+                if p["type"] == "input_image"
+            ),
+            None,
+        )
+        if shot is not None:
+            screenshot = {k: v for k, v in shot.items() if k in ("image_url", "file_id")}
+            screenshot["type"] = "computer_screenshot"
+            return [{"type": "computer_call_output", "call_id": call.id, "output": screenshot}]
+    if isinstance(kind, str) and kind.endswith("_call"):
+        text = content if isinstance(content, str) else text_of(_texts(content))
+        return [{"type": f"{kind}_output", "call_id": call.id, "output": text}]
+    out_type = (
+        "custom_tool_call_output"
+        if cmeta.get(ITEM_TYPE) == "custom_tool_call"
+        else "function_call_output"
+    )
+    return [{"type": out_type, "call_id": call.id, "output": content}]
+
+
+def _texts(parts: list[dict[str, Any]]) -> str:
+    return "".join(p.get("text", "") for p in parts if p.get("type") == "input_text")
+
+
+def _tool(t: Tool) -> dict[str, Any]:
+    meta = t.metadata or {}
+    if isinstance(meta.get(TOOL), dict):
+        return dict(meta[TOOL])
+    out: dict[str, Any] = {
+        "type": "function",
+        "name": t.name,
+        "description": t.description,
+        "parameters": t.parameters,
+    }
+    if isinstance(meta.get(TOOL_FIELDS), dict):
+        out.update(meta[TOOL_FIELDS])
+    return out
+
+
+# ---------------------------------------------------------------- decode
+
+
+@dataclass
+class _Builder:
+    """Input items gathered into AG-UI messages (assistant items merge into one message)."""
+
+    messages: list[Message] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+    assistant: dict[str, Any] | None = None
+
+    def flush(self) -> None:
+        a, self.assistant = self.assistant, None
+        if a is None:
+            return
+        kw: dict[str, Any] = {"id": a["id"]}
+        if a["content"] is not None:
+            kw["content"] = a["content"]
+        if a["calls"]:
+            kw["tool_calls"] = a["calls"]
+        if a["metadata"]:
+            kw["metadata"] = a["metadata"]
+        self.messages.append(AssistantMessage(**kw))
+
+    def open_assistant(self, ident: str) -> dict[str, Any]:
+        if self.assistant is None:
+            self.assistant = {"id": ident, "content": None, "calls": [], "metadata": {}}
+        return self.assistant
+
+
+def decode_request(
+    body: Any, *, thread_id: str | None = None, run_id: str | None = None
+) -> RunAgentInput:
+    """A Responses request body (dict or SDK kwargs) -> ``RunAgentInput``.
+
+    Ids the body lacks are minted from the body's content. Keys other than
+    ``input`` and ``tools`` go to ``forwarded_props["openai_responses"]``.
+    """
+    req = as_dict(body, VENDOR, "request")
+    seed = mint_id("req", dumps_compact(req))
+    raw_input = req.get("input", [])
+    if isinstance(raw_input, str):
+        raw_input = [{"role": "user", "content": raw_input}]
+    if not isinstance(raw_input, list):
+        raise VendorDataError(VENDOR, "request.input", "expected a string or a list")
+    b = _Builder()
+    for i, raw in enumerate(raw_input):
+        _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", seed, i))
+    b.flush()
+    tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(req.get("tools") or [])]
+    rest = {k: v for k, v in req.items() if k not in ("input", "tools")}
+    kw: dict[str, Any] = {}
+    if tools:
+        kw["tools"] = tools
+    if rest:
+        kw["forwarded_props"] = {VENDOR: rest}
+    announce(b.losses)
+    return RunAgentInput(
+        thread_id=thread_id or mint_id("thread", seed),
+        run_id=run_id or mint_id("run", seed),
+        messages=b.messages,
+        **kw,
+    )
+
+
+def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
+    if not isinstance(raw, dict):
+        raise VendorDataError(VENDOR, where, f"expected an object, got {type(raw).__name__}")
+    kind = raw.get("type")
+    if kind is None and "role" in raw:
+        kind = "message"
+    if not isinstance(kind, str):
+        raise VendorDataError(VENDOR, f"{where}.type", "missing")
+    if kind == "message":
+        _decode_message(b, raw, where, minted)
+    elif kind == "reasoning":
+        b.flush()
+        _decode_reasoning(b, raw, where)
+    elif is_call_item(kind, raw):
+        call = finish_call(raw, where)
+        a = b.assistant
+        if a is None:
+            a = b.open_assistant(mint_id("msg", call.id))
+        kw: dict[str, Any] = {"metadata": call.metadata} if call.metadata else {}
+        fn = FunctionCall(name=call.name, arguments=call.arguments)
+        a["calls"].append(ToolCall(id=call.id, function=fn, **kw))
+        if call.result is not None:
+            b.flush()
+            rkw: dict[str, Any] = {}
+            if call.result_metadata:
+                rkw["metadata"] = call.result_metadata
+            err = call.result_metadata.get("toolwire.error")
+            if isinstance(err, str):
+                rkw["error"] = err
+            b.messages.append(
+                ToolMessage(
+                    id=mint_id("result", call.id), tool_call_id=call.id, content=call.result, **rkw
+                )
+            )
+    elif is_output_item(kind, raw):
+        b.flush()
+        call_id = raw["call_id"]
+        ident = raw["id"] if isinstance(raw.get("id"), str) else mint_id("result", call_id)
+        if kind in ("function_call_output", "custom_tool_call_output"):
+            if "output" not in raw:
+                raise VendorDataError(VENDOR, f"{where}.output", "missing")
+            content, lost = to_agui_content(
+                raw["output"], f"{where}.output", target=VENDOR, tool_call_id=call_id
+            )
+            meta: dict[str, Any] = {}
+        else:
+            content, meta, lost = output_item_result(raw, where, target=VENDOR)
+        b.losses += lost
+        mkw: dict[str, Any] = {"metadata": meta} if meta else {}
+        b.messages.append(ToolMessage(id=ident, tool_call_id=call_id, content=content, **mkw))
+    else:
+        b.losses.append(
+            Loss(
+                kind="item-dropped",
+                target="AG-UI",
+                reason=f"{where}: a Responses {kind!r} item has no AG-UI message to live in",
+            )
+        )
+
+
+def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -> None:
+    role = require(raw, "role", str, VENDOR, where)
+    content = raw.get("content", "")
+    if role == "assistant":
+        b.flush()
+        text = content if isinstance(content, str) else _output_text(content, where)
+        meta: dict[str, Any] = {}
+        ident = minted
+        if isinstance(raw.get("id"), str):
+            ident = meta[ITEM_ID] = raw["id"]
+        if isinstance(raw.get("phase"), str):
+            meta[PHASE] = raw["phase"]
+        notes = [
+            n
+            for p in (content if isinstance(content, list) else [])
+            if isinstance(p, dict)
+            for n in (p.get("annotations") or [])
+        ]
+        if notes:
+            meta[ANNOTATIONS] = notes
+        a = b.open_assistant(ident)
+        a["content"] = text
+        a["metadata"] = meta
+        return
+    b.flush()
+    agui, lost = to_agui_content(content, f"{where}.content", target="AG-UI")
+    b.losses += lost
+    if role == "user":
+        b.messages.append(UserMessage(id=minted, content=agui))
+    elif role in ("system", "developer"):
+        text = agui if isinstance(agui, str) else text_of(agui)
+        cls = SystemMessage if role == "system" else DeveloperMessage
+        b.messages.append(cls(id=minted, content=text))
+    else:
+        raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
+
+
+def _output_text(content: Any, where: str) -> str:
+    if not isinstance(content, list):
+        raise VendorDataError(VENDOR, f"{where}.content", "expected a string or a list")
+    out = []
+    for i, p in enumerate(content):
+        if not isinstance(p, dict):
+            raise VendorDataError(VENDOR, f"{where}.content[{i}]", "expected an object")
+        if p.get("type") == "refusal":
+            out.append(str(p.get("refusal", "")))
+        else:
+            out.append(require(p, "text", str, VENDOR, f"{where}.content[{i}]"))
+    return "".join(out)
+
+
+def _decode_reasoning(b: _Builder, raw: dict[str, Any], where: str) -> None:
+    rid = require(raw, "id", str, VENDOR, where)
+    found: list[tuple[str, str]] = []
+    for field_name in ("summary", "content"):
+        for n, part in enumerate(raw.get(field_name) or []):
+            at = f"{where}.{field_name}[{n}]"
+            found.append((field_name, require(part, "text", str, VENDOR, at)))
+    if not found:
+        found.append(("summary", ""))
+    enc = raw.get("encrypted_content")
+    for n, (field_name, text) in enumerate(found):
+        meta: dict[str, Any] = {ITEM_ID: rid}
+        if field_name == "content":
+            meta[REASONING_PART] = "content"
+        kw: dict[str, Any] = {}
+        if n == 0 and isinstance(enc, str) and enc:
+            kw["encrypted_value"] = enc
+        mid = rid if n == 0 else f"{rid}:{n}"
+        b.messages.append(ReasoningMessage(id=mid, content=text, metadata=meta, **kw))
+
+
+def _decode_tool(raw: Any, where: str) -> Tool:
+    if not isinstance(raw, dict):
+        raise VendorDataError(VENDOR, where, "expected an object")
+    if raw.get("type") != "function":
+        name = raw.get("name") if isinstance(raw.get("name"), str) else raw.get("type")
+        desc = raw.get("description") if isinstance(raw.get("description"), str) else ""
+        return Tool(name=str(name), description=str(desc), metadata={TOOL: dict(raw)})
+    name = require(raw, "name", str, VENDOR, where)
+    desc = raw.get("description")
+    extra = {
+        k: v
+        for k, v in raw.items()
+        if k not in ("type", "name", "parameters")
+        and not (k == "description" and isinstance(v, str))
+    }
+    kw: dict[str, Any] = {"metadata": {TOOL_FIELDS: extra}} if extra else {}
+    return Tool(
+        name=name,
+        description=desc if isinstance(desc, str) else "",
+        parameters=raw.get("parameters"),
+        **kw,
+    )
+
+
+# ---------------------------------------------------------------- whole responses
+
+
+def decode_response(response: Any) -> list[BaseEvent]:
+    """One whole (non-streamed) ``Response`` -> AG-UI events (the turn, no run framing)."""
+    d = Decoder()
+    events = d.feed_response(response)
+    return events + d.close()
+
+
+__all__ = ["decode_request", "decode_response", "encode_request"]
