@@ -1,0 +1,153 @@
+"""Dialogflow recordings -> exchanges, one per AG-UI run.
+
+Dialogflow has no SSE: its traffic is REST JSON (vcrpy cassettes) or gRPC
+streams saved as JSON / JSONL. How a file becomes runs:
+
+* a vcrpy cassette: each interaction is one run (its JSON response body);
+* a JSON document, a JSON array or JSONL lines: a list of objects, grouped so
+  that each group is one run:
+
+  - consecutive streamed ``StreamingReactiveCompanionSuggestionsResponse``
+    objects with the same ``textMessageId`` (one reactive query turn) are one
+    run; a ``status`` response ends the turn;
+  - consecutive bare ``ToolCallInfo`` / ``ToolCallSuggestion`` objects are one
+    run (the ``toolCallInfo`` list of one suggestion);
+  - every other object (``GenerateSuggestionsResponse``, ``AnalyzeContentResponse``,
+    ...) is one run.
+
+Every exchange returned holds its chunks as JSONL (one compact JSON object a
+line, so a one-chunk body is also plain JSON); :func:`exchange_chunks` gives
+them back, ready for ``frame_run(Decoder(), chunks)``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolwire.errors import UnsupportedInput
+from toolwire.recordings import Exchange, jsonl_chunks
+from toolwire.recordings import load_recording as load_generic
+
+from .stream import _REACTIVE_KEYS, sse_chunks
+
+
+def _kind(chunk: dict[str, Any]) -> str:
+    if "toolCall" in chunk or "toolCallResult" in chunk:
+        return "info"
+    if isinstance(chunk.get("toolCallInfo"), dict) or "textUpdate" in chunk:
+        return "info"
+    if any(k in chunk for k in _REACTIVE_KEYS):
+        return "reactive"
+    return "whole"
+
+
+def group_chunks(objects: list[Any]) -> list[list[dict[str, Any]]]:
+    """Split a recording's objects into runs (see the module docstring)."""
+    groups: list[list[dict[str, Any]]] = []
+    kind: str | None = None
+    turn: str | None = None
+    open_ = False
+    for n, item in enumerate(objects):
+        if not isinstance(item, dict):
+            raise UnsupportedInput(f"object {n}: not a JSON object")
+        k = _kind(item)
+        tid = item.get("textMessageId") if k == "reactive" else None
+        joins = (
+            open_
+            and k == kind
+            and k != "whole"
+            and (k == "info" or tid is None or turn is None or tid == turn)
+        )
+        if not joins:
+            groups.append([])
+            turn = None
+        groups[-1].append(item)
+        kind, open_ = k, k != "whole"
+        if isinstance(tid, str):
+            turn = tid
+        if k == "reactive" and "status" in item:
+            open_ = False
+    return groups
+
+
+def _objects(text: str, name: str) -> list[Any]:
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        out: list[Any] = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except ValueError as exc:
+                raise UnsupportedInput(f"{name or 'input'}: line {n}: not JSON: {exc}") from None
+            out.extend(value if isinstance(value, list) else [value])
+        return out
+    return whole if isinstance(whole, list) else [whole]
+
+
+def _jsonl(chunks: list[dict[str, Any]]) -> bytes:
+    lines = [json.dumps(c, separators=(",", ":"), ensure_ascii=False) for c in chunks]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _exchange(chunks: list[dict[str, Any]], base: Exchange | None = None) -> Exchange:
+    ctype = "application/json" if len(chunks) == 1 else "application/jsonl"
+    if base is None:
+        return Exchange(response_body=_jsonl(chunks), content_type=ctype)
+    return Exchange(
+        response_body=_jsonl(chunks),
+        content_type=ctype,
+        status=base.status,
+        method=base.method,
+        uri=base.uri,
+        request_body=base.request_body,
+        headers=base.headers,
+    )
+
+
+def load_recording(data: bytes, name: str = "") -> list[Exchange]:
+    """A Dialogflow recording (cassette, JSON, JSONL, or toolwire SSE) -> one exchange per run."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnsupportedInput(f"{name or 'input'}: not UTF-8 text: {exc}") from None
+    stripped = text.lstrip()
+    low = name.lower()
+    if low.endswith((".yaml", ".yml", ".sse")) or not stripped.startswith(("{", "[")):
+        out: list[Exchange] = []
+        for ex in load_generic(data, name):
+            if ex.is_sse or not ex.response_body.strip():
+                out.append(ex)
+                continue
+            for group in group_chunks(_objects(ex.response_body.decode("utf-8"), ex.uri)):
+                out.append(_exchange(group, ex))
+        return out
+    return [_exchange(g) for g in group_chunks(_objects(text, name))]
+
+
+def exchange_chunks(exchange: Exchange) -> list[dict[str, Any]]:
+    """The decoder chunks of one exchange (SSE, JSON or JSONL body)."""
+    if exchange.is_sse:
+        return list(sse_chunks(exchange.response_body))
+    body = exchange.response_body.decode("utf-8")
+    try:
+        whole = json.loads(body)
+    except ValueError:
+        values = jsonl_chunks(exchange.response_body)
+    else:
+        values = whole if isinstance(whole, list) else [whole]
+    for n, v in enumerate(values):
+        if not isinstance(v, dict):
+            raise UnsupportedInput(f"{exchange.uri or 'recording'}: chunk {n} is not an object")
+    return values
+
+
+def is_model_exchange(exchange: Exchange) -> bool:
+    """Whether a recorded call is a Dialogflow API call (not, say, an OAuth token fetch)."""
+    return not exchange.uri or "dialogflow.googleapis.com" in exchange.uri
+
+
+__all__ = ["exchange_chunks", "group_chunks", "is_model_exchange", "load_recording"]

@@ -1,0 +1,707 @@
+"""Dialogflow responses -> AG-UI events (:class:`Decoder`) and back (:class:`Encoder`).
+
+Decoder chunks are proto3 JSON objects (or the SDK's messages) of any of:
+
+* a bare ``ToolCallInfo`` ``{toolCall, toolCallResult}``, or a ``ToolCallSuggestion``
+  ``{toolCallInfo, textUpdate}``;
+* a ``GeneratorSuggestion`` ``{toolCallInfo: [...], freeFormSuggestion}``,
+  ``GenerateSuggestionsResponse``, ``GenerateStatelessSuggestionResponse``,
+  ``AnalyzeContentResponse`` (its suggestion results), ``SuggestionResult``,
+  ``GenerateCompanionSuggestionsResponse``;
+* a streamed ``StreamingReactiveCompanionSuggestionsResponse`` (``responseChunk``,
+  ``intermediateToolCallEvents``, ``reactiveModeFinalResponse``, ``status``,
+  ``isFinal``, ``textMessageId``).
+
+Dialogflow never streams arguments: each call is one START, one ARGS with the
+``inputParameters`` as JSON text, END, then its ``TOOL_CALL_RESULT`` when the
+result is there. A call seen again in a later chunk (matched by answer record,
+else by its content) only adds the result it did not have yet. A call left in
+``NEEDS_CONFIRMATION`` without a result becomes an ``Interrupt`` on
+``decoder.interrupts``, which ends the run with the interrupt outcome.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    ActivitySnapshotEvent,
+    BaseEvent,
+    EventType,
+    Interrupt,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.capabilities import accepts as capability
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
+from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
+from toolwire.protocol.fitting import Accepts
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
+from toolwire.protocol.sse import frame_sse, parse_sse
+
+from .parts import (
+    TARGET,
+    CallIn,
+    encode_call,
+    encode_result,
+    read_call,
+    read_result,
+    synthesized_call,
+)
+from .wire import (
+    META_KEY,
+    NEEDS_CONFIRMATION,
+    RPC_CODES,
+    VENDOR,
+    enum_name,
+    lst,
+    obj,
+    string,
+    to_json_dict,
+)
+
+#: The response schema of a confirmation interrupt: what a ``ResumeEntry`` payload holds.
+CONFIRMATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "action": {"type": "string", "enum": ["CONFIRM", "REVISE", "CANCEL"]},
+        "parameters": {"type": "object"},
+    },
+    "required": ["action"],
+}
+CONFIRMATION_REASON = "tool_call_confirmation"
+TEXT_UPDATE_ACTIVITY = "dialogflow.textUpdate"
+
+_REACTIVE_KEYS = (
+    "responseChunk",
+    "status",
+    "reactiveModeFinalResponse",
+    "intermediateToolCallEvents",
+    "isFinal",
+    "textMessageId",
+)
+
+
+@dataclass
+class _Seen:
+    call_id: str
+    name: str
+    arguments: str
+    state: str | None
+    meta: dict[str, Any]
+    answered: bool = False
+
+
+@dataclass
+class _Item:
+    """One ``ToolCallInfo`` of a list, with its place for error messages."""
+
+    info: dict[str, Any]
+    where: str
+    text_update: str | None = None
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder of Dialogflow responses (see the module docstring).
+
+    ``id_seed`` salts minted ids; pass the run or thread name when several
+    recordings without answer records share one thread.
+    """
+
+    vendor = VENDOR
+
+    def __init__(self, *, id_seed: str = "") -> None:
+        super().__init__()
+        self._seed = id_seed
+        self._seen: dict[str, _Seen] = {}
+        self._parent: str | None = None
+        self._text: str | None = None
+        self._texts = 0
+        self._streamed = False
+        self._final = False
+        self._streamed_text = False
+        self._deferred: VendorStreamError | None = None
+
+    # ----------------------------------------------------------------- entry
+
+    def feed(self, chunk: Any) -> list[BaseEvent]:
+        """One chunk (JSON dict or SDK message) -> AG-UI events."""
+        return super().feed(to_json_dict(chunk, f"chunk {self.chunk_index + 1}"))
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A whole response (one chunk) or a list of chunks -> events."""
+        items = response if isinstance(response, list) else [response]
+        out: list[BaseEvent] = []
+        for item in items:
+            out.extend(self.feed(item))
+        return out
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        where = f"chunk {self.chunk_index}"
+        out: list[BaseEvent] = []
+        if "toolCall" in chunk or "toolCallResult" in chunk:
+            self._calls(out, [_Item(chunk, where)], anchor=("info", where))
+        elif isinstance(chunk.get("toolCallInfo"), dict) or "textUpdate" in chunk:
+            self._suggestions(out, [chunk], where, anchor=("suggestion", where), indexed=False)
+        elif any(k in chunk for k in _REACTIVE_KEYS):
+            self._reactive(out, chunk, where)
+        elif "generatorSuggestionAnswers" in chunk or "latestMessage" in chunk:
+            self._generate_response(out, chunk, where)
+        elif "generatorSuggestion" in chunk:
+            gs = obj(chunk["generatorSuggestion"], f"{where}.generatorSuggestion")
+            if gs is not None:
+                self._generator(out, gs, f"{where}.generatorSuggestion", (where,))
+        elif any(
+            k in chunk
+            for k in ("humanAgentSuggestionResults", "endUserSuggestionResults", "replyText")
+        ):
+            self._analyze(out, chunk, where)
+        elif "companionSuggestion" in chunk:
+            self._companion(out, chunk, where)
+        elif isinstance(chunk.get("toolCallInfo"), list) or "freeFormSuggestion" in chunk:
+            self._generator(out, chunk, where, (where,))
+        elif "generateSuggestionsResponse" in chunk or "error" in chunk:
+            self._suggestion_result(out, chunk, where)
+        else:
+            keys = ", ".join(sorted(chunk)) or "(none)"
+            warnings.warn(
+                f"toolwire: {where}: not a Dialogflow response this decoder knows "
+                f"(keys: {keys}); skipped",
+                UnrecognizedMaterialWarning,
+                stacklevel=3,
+            )
+        return out
+
+    def _close(self) -> list[BaseEvent]:
+        if self._deferred is not None:
+            raise self._deferred
+        if self._streamed and not self._final:
+            raise TruncatedStream(
+                VENDOR, "the reactive stream ended without isFinal or a status response"
+            )
+        out: list[BaseEvent] = []
+        self._end_text(out)
+        for seen in self._seen.values():
+            if seen.state == NEEDS_CONFIRMATION and not seen.answered:
+                self.interrupts.append(self._interrupt(seen))
+        return out
+
+    # ---------------------------------------------------------- response kinds
+
+    def _generate_response(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
+        latest = string(chunk.get("latestMessage"), f"{where}.latestMessage") or ""
+        answers = lst(
+            chunk.get("generatorSuggestionAnswers"), f"{where}.generatorSuggestionAnswers"
+        )
+        for i, raw in enumerate(answers):
+            at = f"{where}.generatorSuggestionAnswers[{i}]"
+            answer = obj(raw, at, optional=False)
+            assert answer is not None
+            record = string(answer.get("answerRecord"), f"{at}.answerRecord")
+            gs = obj(answer.get("generatorSuggestion"), f"{at}.generatorSuggestion")
+            if gs is not None:
+                anchor = (record,) if record else (latest, i, where)
+                self._generator(out, gs, f"{at}.generatorSuggestion", anchor)
+
+    def _generator(
+        self, out: list[BaseEvent], gs: dict[str, Any], where: str, anchor: tuple[Any, ...]
+    ) -> None:
+        infos = lst(gs.get("toolCallInfo"), f"{where}.toolCallInfo")
+        items = [
+            _Item(self._info(x, f"{where}.toolCallInfo[{i}]"), f"{where}.toolCallInfo[{i}]")
+            for i, x in enumerate(infos)
+        ]
+        self._calls(out, items, anchor=anchor)
+        free = obj(gs.get("freeFormSuggestion"), f"{where}.freeFormSuggestion")
+        if free is not None:
+            text = string(free.get("response"), f"{where}.freeFormSuggestion.response")
+            if text:
+                self._whole_text(out, text, anchor)
+
+    def _analyze(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
+        reply = string(chunk.get("replyText"), f"{where}.replyText")
+        if reply:
+            self._whole_text(out, reply, (where, "replyText"))
+        for key in ("humanAgentSuggestionResults", "endUserSuggestionResults"):
+            for i, raw in enumerate(lst(chunk.get(key), f"{where}.{key}")):
+                result = obj(raw, f"{where}.{key}[{i}]", optional=False)
+                assert result is not None
+                self._suggestion_result(out, result, f"{where}.{key}[{i}]")
+
+    def _suggestion_result(self, out: list[BaseEvent], result: dict[str, Any], where: str) -> None:
+        error = obj(result.get("error"), f"{where}.error")
+        if error is not None:
+            code = enum_name(error.get("code", 0), RPC_CODES, f"{where}.error.code") or "UNKNOWN"
+            message = string(error.get("message"), f"{where}.error.message") or ""
+            if self._deferred is None:
+                # Other features of the same response still decode; the run then errors.
+                self._deferred = VendorStreamError(VENDOR, code, f"{where}: {message}")
+            return
+        gen = obj(result.get("generateSuggestionsResponse"), f"{where}.generateSuggestionsResponse")
+        if gen is not None:
+            self._generate_response(out, gen, f"{where}.generateSuggestionsResponse")
+        comp = obj(
+            result.get("generateCompanionSuggestionsResponse"),
+            f"{where}.generateCompanionSuggestionsResponse",
+        )
+        if comp is not None:
+            self._companion(out, comp, f"{where}.generateCompanionSuggestionsResponse")
+
+    def _companion(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
+        record = string(chunk.get("answerRecord"), f"{where}.answerRecord") or where
+        cs = obj(chunk.get("companionSuggestion"), f"{where}.companionSuggestion")
+        if cs is None:
+            return
+        for i, raw in enumerate(lst(cs.get("guidances"), f"{where}.companionSuggestion.guidances")):
+            at = f"{where}.companionSuggestion.guidances[{i}]"
+            guidance = obj(raw, at, optional=False)
+            assert guidance is not None
+            calls = lst(guidance.get("toolCalls"), f"{at}.toolCalls")
+            self._suggestions(out, calls, f"{at}.toolCalls", anchor=(record, i))
+
+    def _reactive(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
+        self._streamed = True
+        turn = string(chunk.get("textMessageId"), f"{where}.textMessageId") or ""
+        text = string(chunk.get("responseChunk"), f"{where}.responseChunk")
+        if text:
+            self._streamed_text = True
+            self._delta(out, text, (turn,))
+        events = obj(chunk.get("intermediateToolCallEvents"), f"{where}.intermediateToolCallEvents")
+        if events is not None:
+            at = f"{where}.intermediateToolCallEvents.toolCallSuggestions"
+            self._suggestions(out, lst(events.get("toolCallSuggestions"), at), at, anchor=(turn,))
+        final = obj(chunk.get("reactiveModeFinalResponse"), f"{where}.reactiveModeFinalResponse")
+        if final is not None:
+            at = f"{where}.reactiveModeFinalResponse"
+            self._suggestions(
+                out,
+                lst(final.get("toolCalls"), f"{at}.toolCalls"),
+                f"{at}.toolCalls",
+                anchor=(turn,),
+            )
+            response = string(final.get("response"), f"{at}.response")
+            if response and not self._streamed_text:
+                self._delta(out, response, (turn,))
+        status = obj(chunk.get("status"), f"{where}.status")
+        if status is not None:
+            code = enum_name(status.get("code", 0), RPC_CODES, f"{where}.status.code") or "OK"
+            if code != "OK":
+                message = string(status.get("message"), f"{where}.status.message") or ""
+                raise VendorStreamError(VENDOR, code, message, retryable=code == "UNAVAILABLE")
+            self._final = True
+        if chunk.get("isFinal") is True:
+            self._final = True
+
+    # ------------------------------------------------------------------ pieces
+
+    def _info(self, raw: Any, where: str) -> dict[str, Any]:
+        value = obj(raw, where, optional=False)
+        assert value is not None
+        return value
+
+    def _suggestions(
+        self,
+        out: list[BaseEvent],
+        raws: list[Any],
+        where: str,
+        *,
+        anchor: tuple[Any, ...],
+        indexed: bool = True,
+    ) -> None:
+        items: list[_Item] = []
+        for i, raw in enumerate(raws):
+            at = f"{where}[{i}]" if indexed else where
+            sug = obj(raw, at, optional=False)
+            assert sug is not None
+            info = obj(sug.get("toolCallInfo"), f"{at}.toolCallInfo")
+            update = string(sug.get("textUpdate"), f"{at}.textUpdate")
+            if info is None:
+                if update:
+                    self._end_text(out)
+                    out.append(self._activity(update, None))
+                continue
+            items.append(_Item(info, f"{at}.toolCallInfo", update or None))
+        self._calls(out, items, anchor=anchor)
+
+    def _calls(self, out: list[BaseEvent], items: list[_Item], *, anchor: tuple[Any, ...]) -> None:
+        """Emit the new calls of a list (one assistant message), then the new results."""
+        if not items:
+            return
+        self._end_text(out)
+        occurrences: dict[str, int] = {}
+        pending: list[tuple[_Seen, dict[str, Any], str]] = []
+        updates: list[tuple[str, str]] = []
+        for item in items:
+            tc = obj(item.info.get("toolCall"), f"{item.where}.toolCall")
+            res = obj(item.info.get("toolCallResult"), f"{item.where}.toolCallResult")
+            if tc is None and res is None:
+                raise VendorDataError(VENDOR, item.where, "neither toolCall nor toolCallResult")
+            call = (
+                read_call(tc, f"{item.where}.toolCall")
+                if tc is not None
+                else synthesized_call(res or {}, f"{item.where}.toolCallResult")
+            )
+            call_id = self._call_id(call, anchor, occurrences)
+            seen = self._seen.get(call_id)
+            if seen is None:
+                seen = _Seen(call_id, call.name, call.arguments, call.state, call.meta)
+                self._seen[call_id] = seen
+                parent = self._parent or mint_id("msg", self._seed, call_id)
+                self._parent = parent
+                self._emit_call(out, seen, parent, call.timestamp)
+            elif tc is not None and call.state is not None:
+                seen.state = call.state
+            if res is not None and not seen.answered:
+                seen.answered = True
+                pending.append((seen, res, f"{item.where}.toolCallResult"))
+            if item.text_update:
+                updates.append((item.text_update, call_id))
+        for text, call_id in updates:
+            out.append(self._activity(text, call_id))
+        for seen, res, where in pending:
+            result = read_result(res, where)
+            kw: dict[str, Any] = {}
+            if result.timestamp is not None:
+                kw["timestamp"] = result.timestamp
+            out.append(
+                ToolCallResultEvent(
+                    message_id=mint_id("msg", self._seed, seen.call_id, "result"),
+                    tool_call_id=seen.call_id,
+                    content=result.content,
+                    role="tool",
+                    metadata=result.metadata,
+                    **kw,
+                )
+            )
+        if pending:
+            self._parent = None  # calls made after results belong to a new message
+
+    def _call_id(self, call: CallIn, anchor: tuple[Any, ...], occ: dict[str, int]) -> str:
+        if call.answer_record:
+            return call.answer_record
+        n = occ.get(call.fingerprint, 0)
+        occ[call.fingerprint] = n + 1
+        call.meta["idMinted"] = True
+        return mint_id("call", self._seed, *anchor, call.fingerprint, n)
+
+    def _emit_call(
+        self, out: list[BaseEvent], seen: _Seen, parent: str, timestamp: int | None
+    ) -> None:
+        kw: dict[str, Any] = {"timestamp": timestamp} if timestamp is not None else {}
+        out.append(
+            ToolCallStartEvent(
+                tool_call_id=seen.call_id,
+                tool_call_name=seen.name,
+                parent_message_id=parent,
+                metadata={META_KEY: seen.meta},
+                **kw,
+            )
+        )
+        if seen.arguments:
+            out.append(ToolCallArgsEvent(tool_call_id=seen.call_id, delta=seen.arguments))
+        out.append(ToolCallEndEvent(tool_call_id=seen.call_id))
+
+    def _activity(self, text: str, call_id: str | None) -> BaseEvent:
+        content: dict[str, Any] = {"text": text}
+        if call_id is not None:
+            content["toolCallId"] = call_id
+        return ActivitySnapshotEvent(
+            message_id=mint_id("activity", self._seed, call_id or "", text),
+            activity_type=TEXT_UPDATE_ACTIVITY,
+            content=content,
+        )
+
+    def _delta(self, out: list[BaseEvent], text: str, anchor: tuple[Any, ...]) -> None:
+        if self._text is None:
+            self._text = mint_id("msg", self._seed, *anchor, "text", self._texts)
+            self._texts += 1
+            self._parent = self._text  # calls after this text belong to its message
+            out.append(TextMessageStartEvent(message_id=self._text, role="assistant"))
+        out.append(TextMessageContentEvent(message_id=self._text, delta=text))
+
+    def _whole_text(self, out: list[BaseEvent], text: str, anchor: tuple[Any, ...]) -> None:
+        self._delta(out, text, anchor)
+        self._end_text(out)
+        self._parent = None
+
+    def _end_text(self, out: list[BaseEvent]) -> None:
+        if self._text is not None:
+            out.append(TextMessageEndEvent(message_id=self._text))
+            self._text = None
+
+    def _interrupt(self, seen: _Seen) -> Interrupt:
+        record = seen.meta.get("answerRecord")
+        meta = dict(seen.meta)
+        meta["action"] = seen.name
+        if seen.arguments:
+            meta["inputParameters"] = seen.arguments
+        kw: dict[str, Any] = {}
+        details = seen.meta.get("toolDisplayDetails")
+        if isinstance(details, str) and details:
+            kw["message"] = details
+        return Interrupt(
+            id=record if isinstance(record, str) else mint_id("interrupt", seen.call_id),
+            reason=CONFIRMATION_REASON,
+            tool_call_id=seen.call_id,
+            response_schema=CONFIRMATION_SCHEMA,
+            metadata={META_KEY: meta},
+            **kw,
+        )
+
+
+def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
+    """Decode an iterable of chunks (the turn only; interrupts need a :class:`Decoder`)."""
+    return decode_iter(Decoder(**options), chunks)
+
+
+def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
+    """Async :func:`decode_stream`."""
+    return adecode_iter(Decoder(**options), chunks)
+
+
+def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
+    """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
+
+    Dialogflow itself streams over gRPC, not SSE; this reads what :func:`to_sse`
+    writes (and any capture framed the same way).
+    """
+    for n, ev in enumerate(parse_sse(body)):
+        if ev.data.strip() in ("", "[DONE]"):
+            continue
+        try:
+            value = ev.json()
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, f"SSE event {n}", f"data is not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise VendorDataError(VENDOR, f"SSE event {n}", "data is not a JSON object")
+        yield value
+
+
+# ------------------------------------------------------------------------ encode
+
+
+@dataclass
+class _Out:
+    call_id: str
+    name: str | None = None
+    arguments: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    state: str | None = None
+    emitted: bool = False
+
+
+class Encoder:
+    """AG-UI events -> ``ToolCallInfo`` JSON dicts (``{toolCall, toolCallResult}``).
+
+    Stable surface (used by cross-peer tests): ``Encoder(accepts=None, losses=None)``,
+    ``feed(event) -> list[dict]``, ``close() -> list[dict]``, ``losses``.
+
+    A call is emitted with its result when ``TOOL_CALL_RESULT`` arrives (results
+    are fitted to Dialogflow's capabilities first); calls still unanswered when
+    the run ends are emitted as ``{toolCall}`` alone, in call order, with
+    ``state: NEEDS_CONFIRMATION`` when the run's interrupt outcome names them.
+    What ToolCallInfo cannot hold (text and reasoning messages, arguments that
+    are not a JSON object, parts beyond one string or one blob, foreign
+    metadata, interrupt fields beyond the state) is recorded in ``losses`` and
+    warned about. Events may be models or dicts, a whole run or just a turn.
+    """
+
+    def __init__(self, *, accepts: Accepts | None = None, losses: list[Loss] | None = None) -> None:
+        self.accepts = accepts or capability(TARGET)
+        self.losses: list[Loss] = losses if losses is not None else []
+        self._machine = StreamMachine()
+        self._primed = False
+        self._calls: dict[str, _Out] = {}
+        self._text: dict[str, bool] = {}
+        self._reasoning: set[str] = set()
+
+    def feed(self, event: Any) -> list[dict[str, Any]]:
+        """One AG-UI event (model or dict) -> the ToolCallInfo dicts it completes."""
+        if not self._primed:
+            self._primed = True
+            kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
+            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
+                self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="toolwire"))
+        start = len(self.losses)
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out.extend(self._on(ev))
+        announce(self.losses[start:])
+        return out
+
+    def close(self) -> list[dict[str, Any]]:
+        """End of stream: every call not yet emitted, as ``{toolCall}`` alone."""
+        start = len(self.losses)
+        out = self._flush()
+        announce(self.losses[start:])
+        return out
+
+    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        t = ev.type
+        if t is EventType.TOOL_CALL_START:
+            assert isinstance(ev, ToolCallStartEvent)
+            call = self._calls.setdefault(ev.tool_call_id, _Out(ev.tool_call_id))
+            call.name = ev.tool_call_name
+            self._merge(call, ev)
+        elif t is EventType.TOOL_CALL_ARGS:
+            assert isinstance(ev, ToolCallArgsEvent)
+            call = self._calls[ev.tool_call_id]
+            call.arguments.append(ev.delta)
+            self._merge(call, ev)
+        elif t is EventType.TOOL_CALL_END:
+            self._merge(self._calls[getattr(ev, "tool_call_id", "")], ev)
+        elif t is EventType.TOOL_CALL_RESULT:
+            assert isinstance(ev, ToolCallResultEvent)
+            return [self._result(ev)]
+        elif t is EventType.TEXT_MESSAGE_CONTENT:
+            mid = getattr(ev, "message_id", "")
+            self._text[mid] = self._text.get(mid, False) or bool(getattr(ev, "delta", ""))
+        elif t is EventType.TEXT_MESSAGE_END:
+            mid = getattr(ev, "message_id", "")
+            if self._text.pop(mid, False):
+                self._lose(
+                    "text-message-dropped",
+                    f"assistant text message {mid!r}: "
+                    "ToolCallInfo carries tool calls and results only",
+                    None,
+                )
+        elif t in (EventType.REASONING_MESSAGE_START, EventType.REASONING_ENCRYPTED_VALUE):
+            key = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
+            if key not in self._reasoning:
+                self._reasoning.add(key)
+                self._lose(
+                    "reasoning-dropped",
+                    f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
+                    None,
+                )
+        elif t is EventType.RUN_FINISHED:
+            outcome = getattr(ev, "outcome", None)
+            for intr in getattr(outcome, "interrupts", None) or []:
+                self._interrupt(intr)
+            return self._flush()
+        elif t is EventType.RUN_ERROR:
+            return self._flush()
+        return []
+
+    def _merge(self, call: _Out, ev: BaseEvent) -> None:
+        if ev.metadata:
+            call.metadata.update(ev.metadata)
+
+    def _lose(self, kind: str, reason: str, call_id: str | None) -> None:
+        self.losses.append(Loss(kind=kind, target=TARGET, reason=reason, tool_call_id=call_id))
+
+    def _interrupt(self, intr: Interrupt) -> None:
+        cid = intr.tool_call_id
+        if cid is None or cid not in self._calls:
+            self._lose(
+                "interrupt-dropped",
+                f"interrupt {intr.id!r} concerns no tool call of "
+                "this stream; Dialogflow asks only about tool calls",
+                cid,
+            )
+            return
+        self._calls[cid].state = NEEDS_CONFIRMATION
+        df = self._calls[cid].metadata.get(META_KEY)
+        record = df.get("answerRecord") if isinstance(df, dict) else None
+        lost = []
+        if intr.id != (record if isinstance(record, str) else cid) and not (
+            isinstance(df, dict) and df.get("idMinted")
+        ):
+            lost.append("id")
+        if intr.reason != CONFIRMATION_REASON:
+            lost.append("reason")
+        for name in ("message", "expires_at", "subagent_run_id"):
+            if getattr(intr, name) is not None and not (
+                name == "message"
+                and isinstance(df, dict)
+                and intr.message == df.get("toolDisplayDetails")
+            ):
+                lost.append(name)
+        if intr.response_schema is not None and intr.response_schema != CONFIRMATION_SCHEMA:
+            lost.append("responseSchema")
+        if intr.metadata and any(k != META_KEY for k in intr.metadata):
+            lost.append("metadata")
+        if lost:
+            self._lose(
+                "interrupt-reshaped",
+                f"interrupt {intr.id!r} becomes state "
+                f"NEEDS_CONFIRMATION; its {', '.join(lost)} has no Dialogflow field",
+                cid,
+            )
+
+    def _call_json(self, call: _Out) -> dict[str, Any]:
+        return encode_call(
+            call.call_id,
+            call.name or "",
+            "".join(call.arguments),
+            call.metadata,
+            state=call.state,
+            losses=self.losses,
+        )
+
+    def _result(self, ev: ToolCallResultEvent) -> dict[str, Any]:
+        meta = ev.metadata or {}
+        error = meta.get(RESULT_ERROR_KEY)
+        call = self._calls.get(ev.tool_call_id)
+        info: dict[str, Any] = {}
+        if call is not None and not (
+            isinstance(call.metadata.get(META_KEY), dict)
+            and call.metadata[META_KEY].get("synthesized")
+        ):
+            info["toolCall"] = self._call_json(call)
+        if call is not None:
+            call.emitted = True
+        info["toolCallResult"] = encode_result(
+            ev.content,
+            error if isinstance(error, str) else None,
+            meta,
+            call_id=ev.tool_call_id,
+            call_name=call.name if call is not None else None,
+            accepts=self.accepts,
+            losses=self.losses,
+        )
+        return info
+
+    def _flush(self) -> list[dict[str, Any]]:
+        out = []
+        for call in self._calls.values():
+            if not call.emitted:
+                call.emitted = True
+                out.append({"toolCall": self._call_json(call)})
+        return out
+
+
+def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
+    """AG-UI events -> ToolCallInfo dicts (options go to :class:`Encoder`)."""
+    return encode_iter(Encoder(**options), events)
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """ToolCallInfo dicts as SSE, one JSON object a ``data:`` line (read by ``sse_chunks``)."""
+    return frame_sse(chunks)
+
+
+__all__ = [
+    "CONFIRMATION_REASON",
+    "CONFIRMATION_SCHEMA",
+    "TEXT_UPDATE_ACTIVITY",
+    "Decoder",
+    "Encoder",
+    "adecode_stream",
+    "decode_stream",
+    "encode_stream",
+    "sse_chunks",
+    "to_sse",
+]

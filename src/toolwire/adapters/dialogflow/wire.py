@@ -1,0 +1,229 @@
+"""Dialogflow's JSON vocabulary: field names, enums, timestamps, bytes, SDK objects.
+
+Everything is translated from proto3 JSON dicts (the wire form). SDK objects
+(proto-plus messages or raw protobuf messages) are first turned into the same
+JSON with ``json_format.MessageToDict``; ``Struct`` numbers come out of the SDK
+as doubles, so a whole double is written back as an integer, which is what the
+wire shows for it. The SDK is never imported at module import time.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from toolwire.errors import VendorDataError
+from toolwire.protocol.decoding import as_dict
+
+VENDOR = "dialogflow"
+
+#: The metadata key under which Dialogflow-only fields ride on AG-UI items.
+META_KEY = "dialogflow"
+
+#: The ``source`` oneof of ``ToolCall`` / ``ToolCallResult`` (JSON names).
+SOURCE_KEYS: tuple[str, ...] = ("tool", "cesTool", "cesToolset", "cesApp")
+
+#: ``ToolCall.State`` by number (``to_json`` defaults to integers for enums).
+STATES: dict[int, str] = {0: "STATE_UNSPECIFIED", 1: "TRIGGERED", 2: "NEEDS_CONFIRMATION"}
+NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"
+
+#: ``SuggestionInput.Action`` by number.
+ACTIONS: dict[int, str] = {0: "ACTION_UNSPECIFIED", 1: "CANCEL", 2: "REVISE", 3: "CONFIRM"}
+
+#: ``google.rpc.Code`` names, for ``status`` / ``error`` values.
+RPC_CODES: dict[int, str] = {
+    0: "OK",
+    1: "CANCELLED",
+    2: "UNKNOWN",
+    3: "INVALID_ARGUMENT",
+    4: "DEADLINE_EXCEEDED",
+    5: "NOT_FOUND",
+    6: "ALREADY_EXISTS",
+    7: "PERMISSION_DENIED",
+    8: "RESOURCE_EXHAUSTED",
+    9: "FAILED_PRECONDITION",
+    10: "ABORTED",
+    11: "OUT_OF_RANGE",
+    12: "UNIMPLEMENTED",
+    13: "INTERNAL",
+    14: "UNAVAILABLE",
+    15: "DATA_LOSS",
+    16: "UNAUTHENTICATED",
+}
+
+_MAX_EXACT = 2**53
+
+
+def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
+    """A chunk as a proto3 JSON dict: dicts pass; SDK messages are converted."""
+    if isinstance(obj, dict):
+        return obj
+    pb = getattr(obj, "_pb", None)  # proto-plus wraps the protobuf message here
+    if pb is None and hasattr(obj, "DESCRIPTOR") and hasattr(obj, "ListFields"):
+        pb = obj
+    if pb is not None:
+        from google.protobuf import json_format  # type: ignore[import-untyped]
+
+        value = json_format.MessageToDict(pb)
+        return whole_doubles(value)  # type: ignore[no-any-return]
+    return as_dict(obj, VENDOR, where)
+
+
+def whole_doubles(value: Any) -> Any:
+    """Whole doubles as integers (the SDK holds every ``Struct`` number as a double)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) <= _MAX_EXACT:
+        return int(value)
+    if isinstance(value, dict):
+        return {k: whole_doubles(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_doubles(v) for v in value]
+    return value
+
+
+def obj(value: Any, where: str, *, optional: bool = True) -> dict[str, Any] | None:
+    """A nested JSON object, or ``None`` when absent (``null`` counts as absent)."""
+    if value is None:
+        if optional:
+            return None
+        raise VendorDataError(VENDOR, where, "missing")
+    if not isinstance(value, dict):
+        raise VendorDataError(VENDOR, where, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+def lst(value: Any, where: str) -> list[Any]:
+    """A repeated field (absent = empty)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise VendorDataError(VENDOR, where, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def string(value: Any, where: str) -> str | None:
+    """A string field, ``None`` when absent."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def boolean(value: Any, where: str) -> bool | None:
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise VendorDataError(VENDOR, where, f"expected a boolean, got {type(value).__name__}")
+    return value
+
+
+def enum_name(value: Any, names: dict[int, str], where: str) -> str | None:
+    """An enum as its name (proto3 JSON allows the number too)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise VendorDataError(VENDOR, where, "expected an enum name or number, got bool")
+    if isinstance(value, int):
+        return names.get(value, str(value))
+    if isinstance(value, str):
+        return value
+    raise VendorDataError(VENDOR, where, f"expected an enum name, got {type(value).__name__}")
+
+
+def source_of(message: dict[str, Any], where: str) -> dict[str, str]:
+    """The ``source`` oneof member that is set (at most one)."""
+    found = {k: message[k] for k in SOURCE_KEYS if message.get(k) is not None}
+    for k, v in found.items():
+        string(v, f"{where}.{k}")
+    if len(found) > 1:
+        raise VendorDataError(VENDOR, where, f"more than one source set: {', '.join(found)}")
+    return found
+
+
+_TS = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})$"
+)
+
+
+def timestamp_ms(value: str, where: str) -> int:
+    """An RFC 3339 ``Timestamp`` as milliseconds since the epoch (AG-UI's convention)."""
+    m = _TS.match(value)
+    if m is None:
+        raise VendorDataError(VENDOR, where, f"not an RFC 3339 timestamp: {value!r}")
+    year, month, day, hour, minute, second = (int(m.group(i)) for i in range(1, 7))
+    frac = (m.group(7) or "").ljust(9, "0")
+    zone = m.group(8)
+    try:
+        tz = timezone.utc
+        if zone not in ("Z", "z"):
+            sign = 1 if zone[0] == "+" else -1
+            tz = timezone(sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6])))
+        dt = datetime(year, month, day, hour, minute, second, tzinfo=tz)
+    except ValueError as exc:
+        raise VendorDataError(VENDOR, where, f"not a valid timestamp: {value!r} ({exc})") from None
+    whole = int(dt.timestamp())
+    return whole * 1000 + int(frac[:3])
+
+
+def b64_bytes(value: str, where: str) -> bytes:
+    """Decode a proto3 JSON ``bytes`` value (standard or URL-safe base64)."""
+    text = value.replace("-", "+").replace("_", "/")
+    text += "=" * (-len(text) % 4)
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise VendorDataError(VENDOR, where, "not valid base64") from None
+
+
+def b64_text(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+#: Magic numbers whose MIME type is certain; anything else is octet-stream.
+_MAGIC: tuple[tuple[bytes, int, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", 0, "image/png"),
+    (b"\xff\xd8\xff", 0, "image/jpeg"),
+    (b"GIF87a", 0, "image/gif"),
+    (b"GIF89a", 0, "image/gif"),
+    (b"%PDF-", 0, "application/pdf"),
+    (b"fLaC", 0, "audio/flac"),
+    (b"\x1f\x8b\x08", 0, "application/gzip"),
+)
+
+
+def sniff_mime(data: bytes) -> str | None:
+    """The MIME type of ``data`` when its magic number makes it certain, else ``None``."""
+    for magic, offset, mime in _MAGIC:
+        if data[offset : offset + len(magic)] == magic:
+            return mime
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        return "audio/wav"
+    return None
+
+
+__all__ = [
+    "ACTIONS",
+    "META_KEY",
+    "NEEDS_CONFIRMATION",
+    "RPC_CODES",
+    "SOURCE_KEYS",
+    "STATES",
+    "VENDOR",
+    "b64_bytes",
+    "b64_text",
+    "boolean",
+    "enum_name",
+    "lst",
+    "obj",
+    "sniff_mime",
+    "source_of",
+    "string",
+    "timestamp_ms",
+    "to_json_dict",
+    "whole_doubles",
+]
