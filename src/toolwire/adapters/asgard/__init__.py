@@ -1,0 +1,41 @@
+"""Asgard chatbot SDK (asgard-ai-platform) <-> AG-UI 1.0: SSE frames, consent, history.
+
+The mapping tables are in ``docs/adapters/asgard.md``; the wire shapes in
+``reference/seed-peers.md`` §3. Asgard has no Python SDK: input is the JSON the
+platform sends (envelope dicts), or objects that dump to it.
+"""
+
+from toolwire.adapters.asgard.decode import (
+    CONSENT_REASON,
+    CONSENT_SCHEMA,
+    Decoder,
+    adecode_stream,
+    decode_run,
+    decode_stream,
+)
+from toolwire.adapters.asgard.encode import Encoder, encode_stream
+from toolwire.adapters.asgard.frames import VENDOR, envelope, sse_chunks, to_sse
+from toolwire.adapters.asgard.history import from_conversation, to_conversation
+from toolwire.adapters.asgard.recording import load_recording
+from toolwire.adapters.asgard.request import decode_request, decode_response, encode_request
+
+__all__ = [
+    "CONSENT_REASON",
+    "CONSENT_SCHEMA",
+    "VENDOR",
+    "Decoder",
+    "Encoder",
+    "adecode_stream",
+    "decode_request",
+    "decode_response",
+    "decode_run",
+    "decode_stream",
+    "encode_request",
+    "encode_stream",
+    "envelope",
+    "from_conversation",
+    "load_recording",
+    "sse_chunks",
+    "to_conversation",
+    "to_sse",
+]

@@ -1,0 +1,708 @@
+"""Asgard SSE frames -> AG-UI events (the turn; ``frame_run`` adds ``RUN_*``).
+
+The rules are seed-peers.md §3.4, and the Asgard SDK's own reducer where §3.4
+defers to it: a late start or delta after a complete is dropped, a delta
+without a start opens the message lazily, a complete is self-sufficient.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Collection, Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any, Literal
+
+from ag_ui.core import (
+    BaseEvent,
+    Interrupt,
+    RawEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    StepFinishedEvent,
+    StepStartedEvent,
+    SubagentErrorEvent,
+    SubagentFinishedEvent,
+    SubagentStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TokenUsage,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+    aggregate_token_usage,
+)
+from ag_ui.core.events import SubagentFinishedSuspendedOutcome
+
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss, announce
+from toolwire.protocol.decoding import BaseDecoder, adecode_iter, as_dict, decode_iter, require
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.runs import frame_run
+
+from . import frames as f
+from .values import META, arguments_text, error_text, is_error, result_text
+
+CallIds = Literal["process_seq", "tool_use_id"]
+
+#: What an answer to a consent interrupt looks like (``ResumeEntry.payload``).
+CONSENT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "result": {"type": "string", "enum": list(f.CONSENT_RESULTS)},
+        "denyReason": {"type": "string"},
+    },
+    "required": ["result"],
+}
+CONSENT_REASON = "tool_call_consent"
+
+
+@dataclass
+class _Text:
+    """One message or thinking block being assembled."""
+
+    kind: str  # "text" | "thinking"
+    owner: str | None
+    parts: list[str] = field(default_factory=list)
+    closed: bool = False
+
+
+@dataclass
+class _Call:
+    id: str
+    name: str
+    process_id: str
+    parameter: Any
+    owner: str | None
+    parent: str
+    completed: bool = False
+
+
+def _opt_str(value: dict[str, Any], key: str, where: str) -> str | None:
+    got = value.get(key)
+    if got is None:
+        return None
+    if not isinstance(got, str):
+        raise VendorDataError(f.VENDOR, f"{where}.{key}", f"expected str, got {type(got).__name__}")
+    return got or None
+
+
+def _opt_int(value: dict[str, Any], key: str, where: str) -> int | None:
+    got = value.get(key)
+    if got is None:
+        return None
+    if not isinstance(got, int) or isinstance(got, bool):
+        raise VendorDataError(f.VENDOR, f"{where}.{key}", f"expected int, got {type(got).__name__}")
+    return got
+
+
+class Decoder(BaseDecoder):
+    """One Asgard run's SSE frames (envelope dicts) -> the AG-UI turn.
+
+    ``call_ids="process_seq"`` (default) names each call ``{processId}-{callSeq}``,
+    the SDK's own key; ``"tool_use_id"`` prefers the frame's ``toolUseId`` (what
+    toolwire's :class:`Encoder` fills with the AG-UI id, so a round trip keeps
+    ids). ``qualify_with_run`` (or an id already in ``used_ids``, the thread's
+    earlier call ids) prefixes the id with ``requestId:`` so it stays unique
+    across runs of one channel.
+
+    After the stream: ``thread_id``/``run_id`` hold ``customChannelId`` and
+    ``requestId``, ``usage`` the run's usage, ``interrupts`` the consent
+    interrupts, ``already_allowed`` the consent entries that needed no answer
+    (answer them ``ALLOW_ONCE`` when replying), ``losses`` what was reshaped.
+    """
+
+    vendor = f.VENDOR
+
+    def __init__(
+        self,
+        *,
+        call_ids: CallIds = "process_seq",
+        qualify_with_run: bool = False,
+        used_ids: Collection[str] = (),
+    ) -> None:
+        super().__init__()
+        if call_ids not in ("process_seq", "tool_use_id"):
+            raise ValueError(f"call_ids must be 'process_seq' or 'tool_use_id', not {call_ids!r}")
+        self.call_ids: CallIds = call_ids
+        self.qualify_with_run = qualify_with_run
+        self.used_ids = frozenset(used_ids)
+        self.thread_id: str | None = None
+        self.run_id: str | None = None
+        self.run_metadata: dict[str, Any] = {}
+        self.losses: list[Loss] = []
+        self.already_allowed: list[dict[str, Any]] = []
+        self.error_detail: dict[str, Any] | None = None
+        self._done = False
+        self._failed = False
+        self._texts: dict[str, _Text] = {}
+        self._calls: dict[tuple[str, int], _Call] = {}
+        self._ids: set[str] = set()
+        self._by_tool_use: dict[str, str] = {}
+        self._lane_msg: dict[str | None, str] = {}
+        self._steps_open: dict[str, None] = {}
+        self._steps_seen: set[str] = set()
+        self._subagents_open: dict[str, None] = {}
+        self._subagents_seen: set[str] = set()
+        self._attributed: set[str] = set()
+        self._interrupts: dict[str, Interrupt] = {}
+        self._usage: list[TokenUsage] = []
+
+    # ------------------------------------------------------------------ feed
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        et = chunk.get("eventType")
+        if not isinstance(et, str):
+            raise VendorDataError(self.vendor, self.where("eventType"), "missing or not a string")
+        if self._done or self._failed:
+            if et == f.RUN_INIT:
+                raise VendorDataError(
+                    self.vendor,
+                    self.where("eventType"),
+                    "a second asgard.run.init after the run ended: one Decoder decodes one run "
+                    "(split a capture with toolwire.adapters.asgard.load_recording)",
+                )
+            return []  # later frames of a closed run are dropped (§3.4)
+        self._envelope(chunk)
+        key = f.FACT_KEY.get(et)
+        if key is None:
+            if et.startswith("asgard."):
+                return [RawEvent(event=chunk, source="asgard")]
+            return []
+        fact = chunk.get("fact")
+        if not isinstance(fact, dict):
+            raise VendorDataError(self.vendor, self.where("fact"), "missing or not an object")
+        payload = fact.get(key)
+        where = self.where(f"fact.{key}")
+        if payload is None and et in (f.RUN_INIT, f.RUN_DONE):
+            payload = {}
+        if not isinstance(payload, dict):
+            raise VendorDataError(
+                self.vendor, where, f"expected an object, got {type(payload).__name__}"
+            )
+        return self._dispatch(et, payload, where)
+
+    def _envelope(self, chunk: dict[str, Any]) -> None:
+        if self.run_id is None and isinstance(chunk.get("requestId"), str):
+            self.run_id = chunk["requestId"]
+        if self.thread_id is None and isinstance(chunk.get("customChannelId"), str):
+            self.thread_id = chunk["customChannelId"] or None
+        if not self.run_metadata:
+            meta = {
+                k: chunk[k]
+                for k in ("namespace", "botProviderName", "traceId")
+                if isinstance(chunk.get(k), str) and chunk[k]
+            }
+            if meta:
+                self.run_metadata = {META: meta}
+
+    def _dispatch(self, et: str, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        if et == f.RUN_INIT:
+            return []
+        if et == f.RUN_DONE:
+            return self._run_done()
+        if et == f.RUN_ERROR:
+            self._run_error(payload, where)
+        if et in (f.MESSAGE_START, f.MESSAGE_DELTA, f.MESSAGE_COMPLETE):
+            return self._message("text", et.rsplit(".", 1)[1], payload, where)
+        if et in (f.THINKING_START, f.THINKING_DELTA, f.THINKING_COMPLETE):
+            return self._message("thinking", et.rsplit(".", 1)[1], payload, where)
+        if et == f.TOOL_CALL_START:
+            return self._tool_call_start(payload, where)
+        if et == f.TOOL_CALL_COMPLETE:
+            return self._tool_call_complete(payload, where)
+        if et == f.TOOL_CALL_CONSENT:
+            self._consent(payload, where)
+            return []
+        if et == f.USAGE:
+            self._add_usage(payload, where)
+            return []
+        if et == f.PROCESS_START:
+            return self._process_start(payload, where)
+        if et == f.PROCESS_COMPLETE:
+            return self._process_complete(payload, where)
+        if et == f.SUBAGENT_START:
+            return self._subagent_start(payload, where)
+        if et == f.SUBAGENT_COMPLETE:
+            return self._subagent_complete(payload, where)
+        return []  # pragma: no cover - FACT_KEY and this table list the same types
+
+    # ------------------------------------------------------------- run end
+
+    def _run_done(self) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        for mid, text in self._texts.items():
+            if not text.closed:
+                out.extend(self._end(mid, text, None))
+        for step in list(self._steps_open):
+            out.append(StepFinishedEvent(step_name=step))
+        self._steps_open.clear()
+        for sid in list(self._subagents_open):
+            self._loss(
+                "subagent-unfinished",
+                "asgard.run.done came before asgard.subagent.complete (an async Agent call); "
+                "reported as a suspended subagent, not as a success or a failure",
+            )
+            out.append(
+                SubagentFinishedEvent(
+                    subagent_run_id=sid, outcome=SubagentFinishedSuspendedOutcome()
+                )
+            )
+        self._subagents_open.clear()
+        self._done = True
+        self.interrupts = list(self._interrupts.values())
+        return out
+
+    def _run_error(self, payload: dict[str, Any], where: str) -> None:
+        err = payload.get("error")
+        if not isinstance(err, dict):
+            raise VendorDataError(self.vendor, f"{where}.error", "missing or not an object")
+        message = _opt_str(err, "message", f"{where}.error") or "run error"
+        code = _opt_str(err, "code", f"{where}.error") or "asgard.run.error"
+        self.error_detail = err
+        self._failed = True
+        raise VendorStreamError(self.vendor, code, message)
+
+    # ------------------------------------------------------ messages, thinking
+
+    def _message(
+        self, kind: str, phase: str, payload: dict[str, Any], where: str
+    ) -> list[BaseEvent]:
+        msg = require(payload, "message", dict, self.vendor, where)
+        mwhere = f"{where}.message"
+        mid = require(msg, "messageId", str, self.vendor, mwhere)
+        text = _opt_str(msg, "text", mwhere) or ""
+        owner = _opt_str(msg, "parentToolUseId", mwhere)
+        state = self._texts.get(mid)
+        if state is not None and (state.closed or phase == "start"):
+            return []  # a late or repeated start, or anything after complete (SDK rule)
+        out: list[BaseEvent] = []
+        if state is None:
+            state = _Text(kind, owner)
+            self._texts[mid] = state
+            tag = self._tag(owner)
+            if kind == "text":
+                out.append(TextMessageStartEvent(message_id=mid, role="assistant", **tag))
+                self._lane_msg[owner] = mid
+            else:
+                out.append(ReasoningStartEvent(message_id=mid, **tag))
+                out.append(ReasoningMessageStartEvent(message_id=mid, role="reasoning", **tag))
+        if phase == "complete":
+            have = "".join(state.parts)
+            if text.startswith(have):
+                out.extend(self._content(mid, state, text[len(have) :]))
+            elif text != have:
+                self._loss(
+                    "message-text-contradicted",
+                    f"asgard.message.complete for {mid!r} restates a text that is not the "
+                    "streamed deltas; the streamed text is kept, the complete text is in the "
+                    "end event's metadata",
+                )
+            out.extend(
+                self._end(mid, state, msg, contradicted=text != have and not text.startswith(have))
+            )
+            return out
+        out.extend(self._content(mid, state, text))
+        return out
+
+    def _content(self, mid: str, state: _Text, delta: str) -> list[BaseEvent]:
+        if not delta:
+            return []
+        state.parts.append(delta)
+        tag = self._tag(state.owner)
+        if state.kind == "text":
+            return [TextMessageContentEvent(message_id=mid, delta=delta, **tag)]
+        return [ReasoningMessageContentEvent(message_id=mid, delta=delta, **tag)]
+
+    def _end(
+        self, mid: str, state: _Text, msg: dict[str, Any] | None, *, contradicted: bool = False
+    ) -> list[BaseEvent]:
+        state.closed = True
+        tag = self._tag(state.owner)
+        kw: dict[str, Any] = dict(tag)
+        extra = _message_extras(msg, contradicted) if msg is not None else {}
+        if extra:
+            kw["metadata"] = {META: extra}
+        if state.kind == "text":
+            return [TextMessageEndEvent(message_id=mid, **kw)]
+        return [
+            ReasoningMessageEndEvent(message_id=mid, **kw),
+            ReasoningEndEvent(message_id=mid, **tag),
+        ]
+
+    # ----------------------------------------------------------- tool calls
+
+    def _call_fields(self, payload: dict[str, Any], where: str) -> dict[str, Any]:
+        pid = require(payload, "processId", str, self.vendor, where)
+        seq = require(payload, "callSeq", int, self.vendor, where)
+        if isinstance(seq, bool):
+            raise VendorDataError(self.vendor, f"{where}.callSeq", "expected int, got bool")
+        tc = require(payload, "toolCall", dict, self.vendor, where)
+        twhere = f"{where}.toolCall"
+        return {
+            "processId": pid,
+            "callSeq": seq,
+            "toolName": require(tc, "toolName", str, self.vendor, twhere),
+            "toolsetName": _opt_str(tc, "toolsetName", twhere) or "",
+            "parameter": tc.get("parameter"),
+            "reason": _opt_str(tc, "reason", twhere),
+            "toolUseId": _opt_str(payload, "toolUseId", where),
+            "parentToolUseId": _opt_str(payload, "parentToolUseId", where),
+        }
+
+    def _call_id(self, fields: dict[str, Any]) -> str:
+        base = f"{fields['processId']}-{fields['callSeq']}"
+        if self.call_ids == "tool_use_id" and fields["toolUseId"]:
+            base = fields["toolUseId"]
+            if base in self._ids:
+                base = f"{fields['processId']}-{fields['callSeq']}"
+        if self.qualify_with_run or base in self.used_ids or base in self._ids:
+            base = f"{self.run_id or ''}:{base}"
+        return base
+
+    def _open_call(self, fields: dict[str, Any]) -> tuple[_Call, list[BaseEvent]]:
+        cid = self._call_id(fields)
+        owner = fields["parentToolUseId"]
+        parent = self._lane_msg.get(owner) or mint_id("msg", self.run_id or "", cid)
+        self._lane_msg[owner] = parent
+        call = _Call(
+            cid, fields["toolName"], fields["processId"], fields["parameter"], owner, parent
+        )
+        self._calls[(fields["processId"], fields["callSeq"])] = call
+        self._ids.add(cid)
+        if fields["toolUseId"]:
+            self._by_tool_use[fields["toolUseId"]] = cid
+        meta: dict[str, Any] = {
+            "toolsetName": fields["toolsetName"],
+            "processId": fields["processId"],
+            "callSeq": fields["callSeq"],
+        }
+        for key in ("reason", "toolUseId", "parentToolUseId"):
+            if fields[key]:
+                meta[key] = fields[key]
+        tag = self._tag(owner)
+        out: list[BaseEvent] = [
+            ToolCallStartEvent(
+                tool_call_id=cid,
+                tool_call_name=call.name,
+                parent_message_id=parent,
+                metadata={META: meta},
+                **tag,
+            )
+        ]
+        if fields["parameter"] is not None:
+            out.append(
+                ToolCallArgsEvent(
+                    tool_call_id=cid, delta=arguments_text(fields["parameter"]), **tag
+                )
+            )
+        out.append(ToolCallEndEvent(tool_call_id=cid, **tag))
+        return call, out
+
+    def _tool_call_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        fields = self._call_fields(payload, where)
+        if (fields["processId"], fields["callSeq"]) in self._calls:
+            return []  # a repeated or late start: the SDK keeps the first
+        return self._open_call(fields)[1]
+
+    def _tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        fields = self._call_fields(payload, where)
+        out: list[BaseEvent] = []
+        call = self._calls.get((fields["processId"], fields["callSeq"]))
+        if call is None:
+            # The SDK drops a complete with no start; its toolCall is whole, so keep the call.
+            call, out = self._open_call(fields)
+        if call.completed:
+            return []
+        call.completed = True
+        result = payload.get("toolCallResult")
+        content = result_text(result)
+        meta: dict[str, Any] = {"processId": fields["processId"], "callSeq": fields["callSeq"]}
+        if isinstance(payload.get("isError"), bool):
+            meta["isError"] = payload["isError"]
+        sidecar = payload.get("toolUseResultSidecar")
+        if sidecar is not None:
+            meta["toolUseResultSidecar"] = sidecar
+        metadata: dict[str, Any] = {META: meta}
+        if is_error(payload):
+            metadata[RESULT_ERROR_KEY] = error_text(result, content)
+        out.append(
+            ToolCallResultEvent(
+                message_id=mint_id("toolmsg", call.id),
+                tool_call_id=call.id,
+                content=content,
+                role="tool",
+                metadata=metadata,
+                **self._tag(call.owner),
+            )
+        )
+        if self._lane_msg.get(call.owner) == call.parent:
+            del self._lane_msg[call.owner]  # the next call belongs to the next assistant turn
+        return out
+
+    # -------------------------------------------------------------- consent
+
+    def _consent(self, payload: dict[str, Any], where: str) -> None:
+        pid = require(payload, "processId", str, self.vendor, where)
+        pending = require(payload, "pendingCalls", list, self.vendor, where)
+        asked: list[Interrupt] = []
+        allowed: list[dict[str, Any]] = []
+        for n, item in enumerate(pending):
+            iwhere = f"{where}.pendingCalls[{n}]"
+            if not isinstance(item, dict):
+                raise VendorDataError(self.vendor, iwhere, "expected an object")
+            tcid = require(item, "toolCallId", str, self.vendor, iwhere)
+            name = require(item, "toolName", str, self.vendor, iwhere)
+            toolset = _opt_str(item, "toolsetName", iwhere) or ""
+            reason = _opt_str(item, "reason", iwhere)
+            flag = item.get("alreadyAllowed", False)
+            if not isinstance(flag, bool):
+                raise VendorDataError(self.vendor, f"{iwhere}.alreadyAllowed", "expected bool")
+            if flag:
+                allowed.append(item)
+                continue
+            meta: dict[str, Any] = {
+                "toolsetName": toolset,
+                "toolName": name,
+                "parameter": item.get("parameter"),
+                "processId": pid,
+            }
+            kw: dict[str, Any] = {}
+            match = self._by_tool_use.get(tcid) or (tcid if tcid in self._ids else None)
+            if match is not None:
+                kw["tool_call_id"] = match
+            else:
+                hint = [
+                    c.id
+                    for c in self._calls.values()
+                    if not c.completed
+                    and c.process_id == pid
+                    and c.name == name
+                    and c.parameter == item.get("parameter")
+                ]
+                if len(hint) == 1:
+                    meta["candidateToolCallId"] = hint[0]
+            if reason:
+                kw["message"] = reason
+            asked.append(
+                Interrupt(
+                    id=tcid,
+                    reason=CONSENT_REASON,
+                    response_schema=CONSENT_SCHEMA,
+                    metadata={META: meta},
+                    **kw,
+                )
+            )
+        self.already_allowed.extend(allowed)
+        for it in asked:
+            if allowed:
+                assert it.metadata is not None
+                it.metadata[META]["alreadyAllowedCalls"] = allowed
+            self._interrupts[it.id] = it
+
+    # ------------------------------------------------------ usage, steps
+
+    def _add_usage(self, payload: dict[str, Any], where: str) -> None:
+        kw: dict[str, Any] = {}
+        model = _opt_str(payload, "completionModelName", where)
+        if model:
+            kw["model"] = model
+        for src, dst in (
+            ("inputTokens", "input_tokens"),
+            ("outputTokens", "output_tokens"),
+            ("totalTokens", "total_tokens"),
+        ):
+            value = _opt_int(payload, src, where)
+            if value is not None:
+                kw[dst] = value
+        self._usage.append(TokenUsage(**kw))
+        self.usage = aggregate_token_usage(self._usage)
+
+    def _process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        pid = require(payload, "processId", str, self.vendor, where)
+        if pid in self._steps_seen:
+            return []
+        self._steps_seen.add(pid)
+        self._steps_open[pid] = None
+        kw: dict[str, Any] = {}
+        if payload.get("task") is not None:
+            kw["metadata"] = {META: {"task": payload["task"]}}
+        return [StepStartedEvent(step_name=pid, **kw)]
+
+    def _process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        pid = require(payload, "processId", str, self.vendor, where)
+        if pid not in self._steps_open:
+            return []  # nothing open to finish
+        del self._steps_open[pid]
+        kw: dict[str, Any] = {}
+        if payload.get("taskResult") is not None:
+            kw["metadata"] = {META: {"taskResult": payload["taskResult"]}}
+        return [StepFinishedEvent(step_name=pid, **kw)]
+
+    # ------------------------------------------------------------ subagents
+
+    def _tag(self, owner: str | None) -> dict[str, Any]:
+        if owner is None:
+            return {}
+        if owner not in self._subagents_seen:
+            self._attributed.add(owner)
+        return {"subagent_run_id": owner}
+
+    def _subagent_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        agent = require(payload, "agentId", str, self.vendor, where)
+        sid = require(payload, "parentToolUseId", str, self.vendor, where)
+        if sid in self._subagents_seen:
+            return []  # a replayed start never rolls the status back
+        if sid in self._attributed:
+            self._loss(
+                "subagent-announcement-late",
+                f"asgard.subagent.start for {sid!r} came after events attributed to it; AG-UI "
+                "requires the announcement first, so the subagent stays unannounced",
+            )
+            return []
+        self._subagents_seen.add(sid)
+        self._subagents_open[sid] = None
+        kind = _opt_str(payload, "subagentType", where)
+        kw: dict[str, Any] = {}
+        desc = _opt_str(payload, "description", where)
+        if desc:
+            kw["description"] = desc
+        parent = self._by_tool_use.get(sid)
+        if parent is not None:
+            kw["parent_tool_call_id"] = parent
+        meta: dict[str, Any] = {"agentId": agent}
+        if kind:
+            meta["subagentType"] = kind
+        return [
+            SubagentStartedEvent(
+                subagent_run_id=sid, name=kind or agent, metadata={META: meta}, **kw
+            )
+        ]
+
+    def _subagent_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        require(payload, "agentId", str, self.vendor, where)
+        sid = require(payload, "parentToolUseId", str, self.vendor, where)
+        status = require(payload, "status", str, self.vendor, where)
+        summary = _opt_str(payload, "summary", where)
+        if status not in ("completed", "failed", "cancelled"):
+            raise VendorDataError(
+                self.vendor,
+                f"{where}.status",
+                f"expected completed/failed/cancelled, got {status!r}",
+            )
+        if sid not in self._subagents_open:
+            return []  # never announced (or already closed): nothing to close
+        del self._subagents_open[sid]
+        if status == "completed":
+            kw: dict[str, Any] = {"result": summary} if summary is not None else {}
+            return [SubagentFinishedEvent(subagent_run_id=sid, **kw)]
+        if status == "failed":
+            return [SubagentErrorEvent(subagent_run_id=sid, message=summary or "failed")]
+        self._loss(
+            "subagent-cancelled",
+            "AG-UI 1.0 has no cancelled subagent outcome; reported as SUBAGENT_ERROR "
+            "with code 'cancelled'",
+        )
+        return [
+            SubagentErrorEvent(
+                subagent_run_id=sid, message=summary or "cancelled", code="cancelled"
+            )
+        ]
+
+    # ---------------------------------------------------------------- close
+
+    def _close(self) -> list[BaseEvent]:
+        if self._failed or self._done:
+            return []
+        raise TruncatedStream(
+            self.vendor,
+            f"no asgard.run.done or asgard.run.error after {self.chunk_index + 1} frame(s)",
+        )
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A whole captured run: a JSON list of envelopes (or one envelope)."""
+        frames = response if isinstance(response, list) else [response]
+        out: list[BaseEvent] = []
+        for frame in frames:
+            out.extend(self.feed(frame))
+        return out
+
+    def _loss(self, kind: str, reason: str) -> None:
+        loss = Loss(kind=kind, target="AG-UI", reason=reason)
+        self.losses.append(loss)
+        announce([loss], stacklevel=4)
+
+
+def _message_extras(msg: dict[str, Any], contradicted: bool) -> dict[str, Any]:
+    """What an Asgard message has beyond its text (no AG-UI field exists for it)."""
+    extra: dict[str, Any] = {}
+    template = msg.get("template")
+    if isinstance(template, dict):
+        plain = (
+            template.get("type") == "TEXT"
+            and not template.get("quickReplies")
+            and not template.get("references")
+        )
+        if not plain:
+            extra["template"] = template
+    elif template is not None:
+        extra["template"] = template
+    if msg.get("payload") is not None:
+        extra["payload"] = msg["payload"]
+    if isinstance(msg.get("replyToCustomMessageId"), str) and msg["replyToCustomMessageId"]:
+        extra["replyToCustomMessageId"] = msg["replyToCustomMessageId"]
+    if msg.get("isDebug") is True:
+        extra["isDebug"] = True
+    if contradicted:
+        extra["text"] = msg.get("text")
+    return extra
+
+
+def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
+    """Asgard frames -> the AG-UI turn (``options`` go to :class:`Decoder`)."""
+    return decode_iter(Decoder(**options), chunks)
+
+
+def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
+    """The async twin of :func:`decode_stream`."""
+    return adecode_iter(Decoder(**options), chunks)
+
+
+def decode_run(
+    chunks: Iterable[Any],
+    *,
+    thread_id: str | None = None,
+    run_id: str | None = None,
+    **options: Any,
+) -> Iterator[BaseEvent]:
+    """One complete AG-UI run, ``threadId``/``runId`` taken from the first frame's
+    ``customChannelId``/``requestId`` unless given (§3.4)."""
+    it = iter(chunks)
+    first = next(it, None)
+    head: dict[str, Any] = as_dict(first, f.VENDOR, "chunk 0") if first is not None else {}
+    channel = head.get("customChannelId")
+    request = head.get("requestId")
+    thread = thread_id or (channel if isinstance(channel, str) and channel else None)
+    run = run_id or (request if isinstance(request, str) and request else None)
+    rest: Iterable[Any] = chain([head], it) if first is not None else ()
+    return frame_run(
+        Decoder(**options),
+        rest,
+        thread_id=thread or mint_id("thread", run or ""),
+        run_id=run or mint_id("run", thread or ""),
+    )
+
+
+__all__ = [
+    "CONSENT_REASON",
+    "CONSENT_SCHEMA",
+    "Decoder",
+    "adecode_stream",
+    "decode_run",
+    "decode_stream",
+]

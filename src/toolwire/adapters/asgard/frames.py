@@ -1,0 +1,120 @@
+"""The Asgard wire vocabulary: event types, the envelope, SSE framing.
+
+Every Asgard SSE frame is ``data: <one JSON envelope>`` with the type in the
+JSON (``eventType``), never in an SSE ``event:`` line. The envelope carries a
+``fact`` object with one key per event type, of which only the one matching
+``eventType`` is filled (seed-peers.md §3.2-3.3).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from toolwire.errors import VendorDataError
+from toolwire.protocol.sse import frame_sse, parse_sse
+
+VENDOR = "asgard"
+
+RUN_INIT = "asgard.run.init"
+RUN_DONE = "asgard.run.done"
+RUN_ERROR = "asgard.run.error"
+PROCESS_START = "asgard.process.start"
+PROCESS_COMPLETE = "asgard.process.complete"
+MESSAGE_START = "asgard.message.start"
+MESSAGE_DELTA = "asgard.message.delta"
+MESSAGE_COMPLETE = "asgard.message.complete"
+THINKING_START = "asgard.message.thinking.start"
+THINKING_DELTA = "asgard.message.thinking.delta"
+THINKING_COMPLETE = "asgard.message.thinking.complete"
+TOOL_CALL_START = "asgard.tool_call.start"
+TOOL_CALL_COMPLETE = "asgard.tool_call.complete"
+TOOL_CALL_CONSENT = "asgard.tool_call.consent"
+SUBAGENT_START = "asgard.subagent.start"
+SUBAGENT_COMPLETE = "asgard.subagent.complete"
+USAGE = "asgard.completion_model.usage"
+
+#: ``eventType`` -> its ``fact`` key (TS ``Fact``, Go ``GenericBotSseEventFact``).
+FACT_KEY: dict[str, str] = {
+    RUN_INIT: "runInit",
+    RUN_DONE: "runDone",
+    RUN_ERROR: "runError",
+    PROCESS_START: "processStart",
+    PROCESS_COMPLETE: "processComplete",
+    MESSAGE_START: "messageStart",
+    MESSAGE_DELTA: "messageDelta",
+    MESSAGE_COMPLETE: "messageComplete",
+    THINKING_START: "messageThinkingStart",
+    THINKING_DELTA: "messageThinkingDelta",
+    THINKING_COMPLETE: "messageThinkingComplete",
+    TOOL_CALL_START: "toolCallStart",
+    TOOL_CALL_COMPLETE: "toolCallComplete",
+    TOOL_CALL_CONSENT: "toolCallConsent",
+    SUBAGENT_START: "subagentStart",
+    SUBAGENT_COMPLETE: "subagentComplete",
+    USAGE: "completionModelUsage",
+}
+
+#: The consent answers the platform takes (TS ``ToolCallConsentResult``).
+CONSENT_RESULTS = ("ALLOW_ONCE", "ALLOW_ALWAYS", "DENY_ONCE")
+
+
+def envelope(
+    event_type: str,
+    payload: dict[str, Any],
+    *,
+    request_id: str,
+    event_id: str,
+    namespace: str = "",
+    bot_provider_name: str = "",
+    custom_channel_id: str = "",
+) -> dict[str, Any]:
+    """One frame as the platform sends it: every ``fact`` key null except this event's."""
+    fact: dict[str, Any] = dict.fromkeys(FACT_KEY.values())
+    fact[FACT_KEY[event_type]] = payload
+    return {
+        "eventType": event_type,
+        "requestId": request_id,
+        "eventId": event_id,
+        "namespace": namespace,
+        "botProviderName": bot_provider_name,
+        "customChannelId": custom_channel_id,
+        "fact": fact,
+    }
+
+
+def sse_chunks(body: bytes | str) -> Iterator[dict[str, Any]]:
+    """An Asgard SSE body as the envelope dicts :class:`Decoder` takes.
+
+    ``id:`` cursors and comment lines are ignored (the AG-UI binding does not
+    resume); a ``data`` payload that is not a JSON object is a ``VendorDataError``
+    naming the SSE event's position.
+    """
+    for n, ev in enumerate(parse_sse(body)):
+        try:
+            value = json.loads(ev.data)
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, f"SSE event {n}: data", f"not JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise VendorDataError(
+                VENDOR,
+                f"SSE event {n}: data",
+                f"expected a JSON object, got {type(value).__name__}",
+            )
+        yield value
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """Frames as the platform's SSE bytes: ``data: <json>`` and a blank line, LF ends."""
+    return frame_sse(chunks)
+
+
+__all__ = [
+    "CONSENT_RESULTS",
+    "FACT_KEY",
+    "VENDOR",
+    "envelope",
+    "sse_chunks",
+    "to_sse",
+]

@@ -1,0 +1,185 @@
+"""``RunAgentInput`` <-> Asgard's ``FetchSsePayload`` (the POST that opens a run).
+
+Asgard keeps the conversation on the server, keyed by ``customChannelId``: a
+request carries only the new user text, or the answers to a consent
+(``action: RESPONSE_TOOL_CALL_CONSENT`` with ``toolCallConsents``). The thread
+id is the channel; the rest of the history stays where it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ag_ui.core import BaseEvent, ResumeEntry, RunAgentInput, ToolMessage, UserMessage
+
+from toolwire.capabilities import accepts
+from toolwire.errors import UnsupportedInput
+from toolwire.losses import Loss, announce
+from toolwire.protocol.decoding import require
+from toolwire.protocol.fitting import fit_content, flatten
+from toolwire.protocol.ids import mint_id
+
+from .decode import Decoder
+from .frames import CONSENT_RESULTS, VENDOR
+
+ACTION_NONE = "NONE"
+ACTION_CONSENT = "RESPONSE_TOOL_CALL_CONSENT"
+
+
+def _consent(entry: ResumeEntry) -> dict[str, Any]:
+    """One resume entry as a ``toolCallConsents`` answer; abandoning never approves."""
+    if entry.status == "cancelled":
+        return {"toolCallId": entry.interrupt_id, "result": "DENY_ONCE", "denyReason": ""}
+    payload = entry.payload if isinstance(entry.payload, dict) else {}
+    result = payload.get("result")
+    if result not in CONSENT_RESULTS:
+        raise UnsupportedInput(
+            f"asgard: resume entry for interrupt {entry.interrupt_id!r}: payload.result must be "
+            f"one of {', '.join(CONSENT_RESULTS)}, got {result!r}"
+        )
+    reason = payload.get("denyReason")
+    return {
+        "toolCallId": entry.interrupt_id,
+        "result": result,
+        "denyReason": reason if isinstance(reason, str) else "",
+    }
+
+
+def encode_request(
+    run_input: RunAgentInput,
+    *,
+    model: str | None = None,
+    media: str = "drop",
+    losses: list[Loss] | None = None,
+    already_allowed: Iterable[str] = (),
+    custom_message_id: str | None = None,
+) -> dict[str, Any]:
+    """The POST body for ``run_input``: the last user message, or the consent answers.
+
+    ``model`` is not sent (the bot provider picks it); ``media`` only ``"drop"``
+    (Asgard takes no media inline: files travel as uploaded ``blobIds``).
+    ``already_allowed`` names consent calls that needed no answer: each is
+    answered ``ALLOW_ONCE``, as the SDK does.
+    """
+    lost: list[Loss] = []
+    extra = (
+        (run_input.forwarded_props or {}).get("asgard")
+        if isinstance(run_input.forwarded_props, dict)
+        else None
+    )
+    extra = extra if isinstance(extra, dict) else {}
+    last_user = None
+    tail_results: list[ToolMessage] = []
+    for m in run_input.messages:
+        if isinstance(m, UserMessage):
+            last_user = m
+            tail_results = []
+        elif isinstance(m, ToolMessage):
+            tail_results.append(m)
+    body: dict[str, Any] = {"customChannelId": run_input.thread_id}
+    if run_input.resume:
+        answers = [_consent(e) for e in run_input.resume]
+        seen = {a["toolCallId"] for a in answers}
+        answers += [
+            {"toolCallId": i, "result": "ALLOW_ONCE", "denyReason": ""}
+            for i in already_allowed
+            if i not in seen
+        ]
+        body["action"] = ACTION_CONSENT
+        body["text"] = ""
+        body["toolCallConsents"] = answers
+        mid = custom_message_id or extra.get("customMessageId")
+        if mid is None and last_user is not None:
+            mid = last_user.id
+        if isinstance(mid, str):
+            body["customMessageId"] = mid
+    else:
+        text = ""
+        if last_user is not None:
+            fitted = fit_content(last_user.content, accepts("asgard", place="user_message"))
+            lost.extend(fitted.losses)
+            text, more = flatten(fitted.content, target="asgard")
+            lost.extend(more)
+            body["customMessageId"] = custom_message_id or last_user.id
+        body["action"] = (
+            extra.get("action") if isinstance(extra.get("action"), str) else ACTION_NONE
+        )
+        body["text"] = text
+    for key in ("payload", "blobIds"):
+        if extra.get(key) is not None:
+            body[key] = extra[key]
+    for m in tail_results:
+        lost.append(
+            Loss(
+                kind="result-dropped",
+                target="asgard",
+                reason="Asgard runs its tools on the backend; a result from the client "
+                "has no place in the request",
+                tool_call_id=m.tool_call_id,
+            )
+        )
+    if run_input.tools:
+        lost.append(
+            Loss(
+                kind="tools-dropped",
+                target="asgard",
+                reason="Asgard's toolsets are configured on the bot provider; the request "
+                "carries no tool list",
+            )
+        )
+    announce(lost)
+    if losses is not None:
+        losses.extend(lost)
+    return body
+
+
+def decode_request(body: dict[str, Any], **_: Any) -> RunAgentInput:
+    """A ``FetchSsePayload`` -> ``RunAgentInput`` (user text, or consent answers as ``resume``)."""
+    channel = require(body, "customChannelId", str, VENDOR, "request")
+    text = body.get("text", "")
+    if not isinstance(text, str):
+        raise UnsupportedInput("asgard: request.text: expected a string")
+    mid = body.get("customMessageId")
+    messages: list[Any] = []
+    if text:
+        uid = mid if isinstance(mid, str) and mid else mint_id("msg", channel, text)
+        messages.append(UserMessage(id=uid, content=text))
+    resume: list[ResumeEntry] = []
+    for n, item in enumerate(body.get("toolCallConsents") or []):
+        where = f"request.toolCallConsents[{n}]"
+        tcid = require(item, "toolCallId", str, VENDOR, where)
+        result = require(item, "result", str, VENDOR, where)
+        payload: dict[str, Any] = {"result": result}
+        if isinstance(item.get("denyReason"), str) and item["denyReason"]:
+            payload["denyReason"] = item["denyReason"]
+        resume.append(ResumeEntry(interrupt_id=tcid, status="resolved", payload=payload))
+    extra = {
+        k: body[k]
+        for k in ("action", "payload", "blobIds", "customMessageId")
+        if body.get(k) is not None and (k != "action" or body[k] != ACTION_NONE)
+    }
+    kw: dict[str, Any] = {}
+    if resume:
+        kw["resume"] = resume
+    if extra:
+        kw["forwarded_props"] = {"asgard": extra}
+    return RunAgentInput(
+        thread_id=channel,
+        run_id=mint_id("run", channel, mid or "", text),
+        messages=messages,
+        tools=[],
+        context=[],
+        **kw,
+    )
+
+
+def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
+    """A whole captured run (a JSON list of envelopes) -> the AG-UI turn."""
+    d = Decoder(**options)
+    events = d.feed_response(response)
+    events += d.close()
+    return events
+
+
+__all__ = ["ACTION_CONSENT", "ACTION_NONE", "decode_request", "decode_response", "encode_request"]

@@ -1,0 +1,88 @@
+"""Asgard JSON values <-> AG-UI text: tool parameters, tool results, the error rule.
+
+Asgard carries a call's ``parameter`` and its ``toolCallResult`` as JSON values,
+AG-UI carries argument text and result content. Both directions live here so
+the decoder, the encoder and the history mapping agree on one rule each.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from toolwire.protocol.arguments import dumps_compact
+
+#: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
+META = "asgard"
+
+
+def arguments_text(parameter: Any) -> str:
+    """A call's ``parameter`` as argument text (compact JSON, key order kept)."""
+    return dumps_compact(parameter)
+
+
+def result_text(result: Any) -> str:
+    """A ``toolCallResult`` as result content: a string as it is, other JSON as compact text.
+
+    ``null`` (Go ``interface{}`` left empty) is the empty string: the call is
+    still answered, with nothing.
+    """
+    if result is None:
+        return ""
+    if isinstance(result, str):
+        return result
+    return dumps_compact(result)
+
+
+def result_value(text: str) -> Any:
+    """Result content as a ``toolCallResult``: JSON object text becomes the object.
+
+    Anything else (plain text, a JSON array or scalar) passes as the string
+    itself: wrapping it in an invented key would put words in the tool's mouth.
+    """
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return text
+        if isinstance(value, dict):
+            return value
+    return text
+
+
+def is_error(payload: dict[str, Any]) -> bool:
+    """The seed's state rule: complete and (``isError`` or a truthy legacy ``result.error``)."""
+    if payload.get("isError") is True:
+        return True
+    result = payload.get("toolCallResult")
+    return isinstance(result, dict) and bool(result.get("error"))
+
+
+def error_text(result: Any, content: str) -> str:
+    """A short error string for ``ToolMessage.error``: ``result.error``/``.message`` or the text."""
+    if isinstance(result, dict):
+        for key in ("error", "message"):
+            value = result.get(key)
+            if isinstance(value, str) and value:
+                return value
+    return content or "error"
+
+
+def asgard_meta(metadata: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``asgard`` entry of an AG-UI metadata object (empty when absent or not an object)."""
+    if not metadata:
+        return {}
+    value = metadata.get(META)
+    return value if isinstance(value, dict) else {}
+
+
+__all__ = [
+    "META",
+    "arguments_text",
+    "asgard_meta",
+    "error_text",
+    "is_error",
+    "result_text",
+    "result_value",
+]
