@@ -1,0 +1,198 @@
+"""Our hand-built cassettes: each parsed by the real SDK (vcrpy replay), then by the decoder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+import pytest
+from _openai_chat_sdk import accumulate, from_completion
+from _openai_chat_support import PROJECT_CASSETTES, summarize
+from openai import OpenAI
+
+from toolwire.adapters import openai_chat
+from toolwire.errors import TruncatedStream, VendorStreamError
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.runs import frame_run
+from toolwire.recordings import load_recording
+from toolwire.testing import replay
+
+FILES = sorted(PROJECT_CASSETTES.glob("*.yaml"))
+
+
+def load(name: str) -> tuple[dict[str, Any], bytes]:
+    ex = load_recording((PROJECT_CASSETTES / name).read_bytes(), name)[0]
+    return ex.request_body, ex.response_body
+
+
+def sdk(name: str) -> Any:
+    """The SDK's own parse of the cassette (the request re-issued under vcrpy replay)."""
+    body, _ = load(name)
+    client = OpenAI(api_key="test-key")
+    with replay(str(PROJECT_CASSETTES / name)):
+        if body.get("stream"):
+            return list(client.chat.completions.create(**body))
+        return client.chat.completions.create(**body)
+
+
+def events_of(name: str) -> list[Any]:
+    return list(openai_chat.decode_stream(openai_chat.sse_chunks(load(name)[1])))
+
+
+def test_every_cassette_is_tested() -> None:
+    assert {p.name for p in FILES} == set(EXPECT) | {
+        "in_stream_error.yaml",
+        "relocated_media.yaml",
+    }
+
+
+EXPECT = {
+    "parallel_three_interleaved.yaml": 1,
+    "two_choices.yaml": 2,
+    "malformed_arguments.yaml": 1,
+    "compat_repeated_ids.yaml": 1,
+    "compat_index_reuse.yaml": 1,
+    "legacy_function_call.yaml": 1,
+    "refusal.yaml": 1,
+    "truncated_before_finish.yaml": 1,
+    "done_without_finish.yaml": 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECT))
+def test_sdk_parses_and_decoder_agrees(name: str) -> None:
+    chunks = sdk(name)
+    expected = accumulate(chunks)
+    assert len(expected) == EXPECT[name]
+    cid = chunks[0].id
+    try:
+        events = list(openai_chat.decode_stream(chunks))
+    except TruncatedStream:
+        assert any(c.finish_reason is None for c in expected.values())
+        dec = openai_chat.Decoder()
+        events = [e for c in chunks for e in dec.feed(c)]
+    seen = summarize(events)
+    for index, choice in expected.items():
+        got = seen[cid if index == 0 else mint_id("msg", cid, "choice", index)]
+        assert got.text == choice.text + choice.refusal
+        assert [(n, a) for _, n, a in got.calls] == [(c.name, c.arguments) for c in choice.calls]
+        ids = [c.id for c in choice.calls]
+        if None not in ids:  # the legacy function_call carries no id: one is minted
+            assert [i for i, _, _ in got.calls] == ids
+    # identical events from SDK objects and from the raw bytes
+    assert events == _decode_bytes_lenient(name)
+
+
+def _decode_bytes_lenient(name: str) -> list[Any]:
+    dec = openai_chat.Decoder()
+    return [e for c in openai_chat.sse_chunks(load(name)[1]) for e in dec.feed(c)]
+
+
+def test_interleaved_calls_stay_open_until_finish() -> None:
+    events = events_of("parallel_three_interleaved.yaml")
+    kinds = [e.type.value for e in events]
+    first_end = kinds.index("TOOL_CALL_END")
+    assert "TOOL_CALL_ARGS" not in kinds[first_end:]  # nothing ends before the last fragment
+    assert kinds.count("TOOL_CALL_START") == 3
+
+
+def test_usage_follows_openai_accounting() -> None:
+    dec = openai_chat.Decoder()
+    for c in openai_chat.sse_chunks(load("parallel_three_interleaved.yaml")[1]):
+        dec.feed(c)
+    dec.close()
+    (u,) = dec.usage
+    # from the cassette's usage chunk: prompt 120 (96 cached), completion 64, total 184
+    assert (u.input_tokens, u.cached_input_tokens, u.output_tokens, u.total_tokens) == (
+        120,
+        96,
+        64,
+        184,
+    )
+    assert u.provider == "openai" and u.model == "gpt-4o-2024-08-06"
+    assert u.cache_write_input_tokens is None  # not given: absent, never 0
+
+
+def test_two_choices_are_two_messages() -> None:
+    machine = StreamMachine()
+    events = list(
+        frame_run(
+            openai_chat.Decoder(),
+            openai_chat.sse_chunks(load("two_choices.yaml")[1]),
+            thread_id="t",
+            run_id="r",
+            machine=machine,
+        )
+    )
+    assert events[-1].type.value == "RUN_FINISHED"
+    assistants = [m for m in machine.messages if m.role == "assistant"]
+    # choice 0 (text + one call) first, then choice 1 (two calls), as in the cassette
+    assert [[c.id for c in m.tool_calls or []] for m in assistants] == [
+        ["call_tw_n1_a"],
+        ["call_tw_n2_a", "call_tw_n2_b"],
+    ]
+    assert assistants[0].content == "Checking Oslo." and not assistants[1].content
+
+
+def test_malformed_and_empty_arguments_pass_through() -> None:
+    calls = summarize(events_of("malformed_arguments.yaml"))["chatcmpl-twMalformed"].calls
+    assert calls == [
+        ("call_tw_bad_1", "get_weather", '{"city": "Paris", }'),
+        ("call_tw_bad_2", "get_location", ""),
+    ]
+
+
+@pytest.mark.parametrize("name", ["truncated_before_finish.yaml", "done_without_finish.yaml"])
+def test_cut_streams_are_truncated_not_success(name: str) -> None:
+    with pytest.raises(TruncatedStream, match="choice 0 ended without a finish_reason"):
+        events_of(name)
+    events = list(
+        frame_run(
+            openai_chat.Decoder(),
+            openai_chat.sse_chunks(load(name)[1]),
+            thread_id="t",
+            run_id="r",
+        )
+    )
+    assert events[-1].type.value == "RUN_ERROR" and events[-1].code == "truncated"
+
+
+def test_in_stream_error_surfaces_like_the_sdk() -> None:
+    with pytest.raises(openai.APIError, match="The server had an error"):
+        sdk("in_stream_error.yaml")
+    with pytest.raises(VendorStreamError) as info:
+        events_of("in_stream_error.yaml")
+    assert info.value.error_type == "server_error"
+    assert info.value.message.startswith("The server had an error")
+    assert info.value.retryable
+
+
+def test_refusal_is_marked() -> None:
+    events = events_of("refusal.yaml")
+    contents = [e for e in events if e.type.value == "TEXT_MESSAGE_CONTENT"]
+    assert contents and all(e.metadata == {"openai.refusal": True} for e in contents)
+
+
+def test_whole_response_and_its_request() -> None:
+    completion = sdk("relocated_media.yaml")
+    expected = from_completion(completion)
+    events = openai_chat.decode_response(completion)
+    assert events == openai_chat.decode_response(completion.model_dump(mode="json"))
+    assert summarize(events)[completion.id].text == expected[0].text
+    body, _ = load("relocated_media.yaml")
+    run = openai_chat.decode_request(body)
+    user = run.messages[-1]
+    kinds = [(p.type, p.source.type) for p in user.content]
+    assert kinds == [
+        ("image", "data"),
+        ("image", "url"),
+        ("document", "file"),
+        ("document", "data"),
+    ]
+    assert user.content[1].metadata == {"openai.detail": "low"}
+    assert user.content[2].source.provider == "openai"
+    assert user.content[3].metadata == {"filename": "report.pdf"}
+    again = openai_chat.encode_request(run, model="gpt-4o")
+    assert again["messages"] == body["messages"]
+    assert again["tools"] == body["tools"]

@@ -1,0 +1,230 @@
+"""Re-chunking, encode round trips (through the real SDK), and bad input."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from _openai_chat_sdk import accumulate, stream_body
+from _openai_chat_support import PROJECT_CASSETTES, REFERENCE_STREAM, dumped, summarize
+from ag_ui.core import (
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TokenUsage,
+    ToolCallResultEvent,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.adapters import openai_chat
+from toolwire.errors import ProtocolViolation, ToolwireError, VendorDataError, VendorStreamError
+from toolwire.losses import ContentLossWarning
+from toolwire.recordings import load_recording
+
+STREAMS = {
+    p.name: load_recording(p.read_bytes(), p.name)[0].response_body
+    for p in sorted(PROJECT_CASSETTES.glob("*.yaml"))
+    if p.name not in ("relocated_media.yaml", "in_stream_error.yaml")
+}
+
+
+def decode_lenient(body: bytes | list[bytes]) -> list[Any]:
+    """Events from the feed phase (close() may report truncation; that is checked elsewhere)."""
+    dec = openai_chat.Decoder()
+    return [e for c in openai_chat.sse_chunks(body) for e in dec.feed(c)]
+
+
+# ------------------------------------------------------------------ re-chunking
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(sorted(STREAMS)), data=st.data())
+def test_any_split_gives_identical_events(name: str, data: st.DataObject) -> None:
+    body = STREAMS[name]
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(body) - 1), max_size=40)))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    assert decode_lenient(pieces) == decode_lenient(body)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["\n", "\r\n"]), st.integers(1, 7))
+def test_crlf_and_small_pieces(line_end: str, size: int) -> None:
+    body = STREAMS["parallel_three_interleaved.yaml"]
+    text = body.decode().replace("\n", line_end).encode()
+    pieces = [text[i : i + size] for i in range(0, len(text), size)]
+    assert decode_lenient(pieces) == decode_lenient(body)
+
+
+def test_reading_stops_at_done() -> None:
+    body = STREAMS["refusal.yaml"] + b'data: {"error": {"message": "after done"}}\n\n'
+    assert decode_lenient(body) == decode_lenient(STREAMS["refusal.yaml"])
+
+
+# ---------------------------------------------------------------- encode round trip
+
+
+def _sources() -> list[tuple[str, bytes]]:
+    out = [(n, b) for n, b in STREAMS.items() if "truncated" not in n and "done_without" not in n]
+    if REFERENCE_STREAM.is_file():
+        out.append(("reference", REFERENCE_STREAM.read_bytes()))
+    return out
+
+
+@pytest.mark.parametrize("name,body", _sources(), ids=[n for n, _ in _sources()])
+def test_encode_round_trip(name: str, body: bytes) -> None:
+    events = list(openai_chat.decode_stream(openai_chat.sse_chunks(body)))
+    sse = openai_chat.to_sse(openai_chat.encode_stream(events, model="gpt-4o"))
+    assert sse.endswith(b"data: [DONE]\n\n")
+    # the SDK reads our bytes back to the same calls, ids, names and argument text
+    original = accumulate(stream_body(body))
+    ours = accumulate(stream_body(sse))
+    for index, choice in original.items():
+        got = ours[index]
+        assert [(c.id, c.name, c.arguments) for c in got.calls] == [
+            (c.id, c.name, c.arguments) for c in choice.calls
+        ] or name == "legacy_function_call.yaml"
+        assert (got.text, got.refusal) == (choice.text, choice.refusal)
+    # and decoding our bytes gives exactly the events we encoded
+    again = list(openai_chat.decode_stream(openai_chat.sse_chunks(sse)))
+    if name == "compat_index_reuse.yaml":
+        # OpenAI's own wire gives each call its own index and ends calls only at finish_reason,
+        # so the early TOOL_CALL_END of a reused index is the one thing it cannot carry.
+        assert summarize(again) == summarize(events)
+    else:
+        assert dumped(again) == dumped(events)
+
+
+def test_encode_run_with_usage_result_and_error() -> None:
+    events: list[Any] = [
+        RunStartedEvent(thread_id="t", run_id="r1"),
+        *openai_chat.decode_stream(openai_chat.sse_chunks(STREAMS["malformed_arguments.yaml"])),
+        ToolCallResultEvent(message_id="tm", tool_call_id="call_tw_bad_2", content="Berlin"),
+        RunFinishedEvent(
+            thread_id="t",
+            run_id="r1",
+            usage=[TokenUsage(input_tokens=10, output_tokens=5, cached_input_tokens=4)],
+        ),
+    ]
+    enc = openai_chat.Encoder(model="gpt-4o")
+    with pytest.warns(ContentLossWarning, match="tool-result-dropped"):
+        chunks = [c for e in events for c in enc.feed(e)] + enc.close()
+    assert [loss.kind for loss in enc.losses] == ["tool-result-dropped"]
+    parsed = stream_body(openai_chat.to_sse(chunks))
+    assert parsed[-1].usage is not None
+    assert (parsed[-1].usage.prompt_tokens, parsed[-1].usage.completion_tokens) == (10, 5)
+    assert parsed[-1].usage.prompt_tokens_details.cached_tokens == 4
+    assert accumulate(parsed)[0].finish_reason == "tool_calls"
+    # a RUN_ERROR becomes the API's in-stream error object
+    err = list(openai_chat.encode_stream([RunErrorEvent(message="boom", code="overloaded")]))
+    with pytest.raises(VendorStreamError, match="overloaded: boom"):
+        list(openai_chat.decode_stream(err))
+
+
+def test_encoder_checks_the_stream() -> None:
+    enc = openai_chat.Encoder()
+    with pytest.raises(ProtocolViolation) as info:
+        enc.feed({"type": "TOOL_CALL_ARGS", "toolCallId": "nope", "delta": "{}"})
+    assert info.value.code == "tool-call-not-open"
+
+
+# ------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    "chunk,where",
+    [
+        ({"id": "c", "choices": "x"}, "chunk 0: choices"),
+        ({"id": "c", "choices": [{"index": "0", "delta": {}}]}, "chunk 0: choices[0].index"),
+        ({"id": "c", "choices": [{"index": 0, "delta": {"content": 5}}]}, "delta.content"),
+        (
+            {
+                "id": "c",
+                "choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": 3}]}}],
+            },
+            "tool_calls[0].id",
+        ),
+        (
+            {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": {"index": 0}}}]},
+            "delta.tool_calls",
+        ),
+        ({"id": "c", "choices": [], "usage": {"prompt_tokens": -1}}, "usage.prompt_tokens"),
+    ],
+)
+def test_malformed_chunks_name_place_and_field(chunk: dict[str, Any], where: str) -> None:
+    with pytest.raises(VendorDataError) as info:
+        list(openai_chat.decode_stream([chunk]))
+    assert where in str(info.value)
+
+
+def test_conflicting_name_on_a_continuation_is_an_error() -> None:
+    def frag(name: str) -> dict[str, Any]:
+        call = {"index": 0, "id": "call_1", "function": {"name": name, "arguments": ""}}
+        return {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+    with pytest.raises(VendorDataError, match=r"chunk 1: .*function\.name"):
+        list(openai_chat.decode_stream([frag("a"), frag("b")]))
+
+
+def test_not_json_sse_data_names_the_event() -> None:
+    with pytest.raises(VendorDataError, match="SSE event 1"):
+        list(openai_chat.sse_chunks(b'data: {"id":"c","choices":[]}\n\ndata: {oops\n\n'))
+
+
+def test_unknown_chunks_are_skipped() -> None:
+    unknown = {"object": "chat.completion.keepalive", "x": 1}
+    body = STREAMS["refusal.yaml"]
+    chunks = list(openai_chat.sse_chunks(body))
+    mixed = [unknown, *chunks[:2], unknown, *chunks[2:]]
+    assert dumped(list(openai_chat.decode_stream(mixed))) == dumped(
+        list(openai_chat.decode_stream(chunks))
+    )
+
+
+def test_id_less_calls_get_stable_minted_ids() -> None:
+    chunks = [
+        {"id": "c9", "choices": [{"index": 0, "delta": {"tool_calls": [
+            {"index": 0, "function": {"name": "f", "arguments": "{}"}}]}}]},
+        {"id": "c9", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    ]  # fmt: skip
+    first = list(openai_chat.decode_stream(chunks))
+    assert first == list(openai_chat.decode_stream(chunks))
+    assert first[0].tool_call_id.startswith("call_")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                ["id", "choices", "index", "delta", "tool_calls", "function", "name",
+                 "arguments", "content", "finish_reason", "usage", "refusal", "type"]
+            ),
+            inner,
+            max_size=4,
+        ),
+        max_leaves=12,
+    )
+)  # fmt: skip
+def test_garbage_never_escapes_as_a_bare_error(chunk: Any) -> None:
+    try:
+        list(openai_chat.decode_stream([chunk]))
+    except ToolwireError:
+        pass
+
+
+def test_async_decode_matches_sync() -> None:
+    import asyncio
+
+    chunks = list(openai_chat.sse_chunks(STREAMS["two_choices.yaml"]))
+
+    async def run() -> list[Any]:
+        async def gen() -> Any:
+            for c in chunks:
+                yield c
+
+        return [e async for e in openai_chat.adecode_stream(gen())]
+
+    assert asyncio.run(run()) == list(openai_chat.decode_stream(chunks))
