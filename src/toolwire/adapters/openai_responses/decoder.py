@@ -38,7 +38,7 @@ from toolwire.protocol import BaseDecoder, mint_id, parse_sse, require
 
 from .items import call_identity as _identity
 from .items import finish_call, is_call_item, is_output_item, output_item_result
-from .keys import ANNOTATIONS, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
+from .keys import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
 
 #: Events that end a response; anything after them is ignored.
 TERMINAL = ("response.completed", "response.incomplete", "response.failed", "error")
@@ -367,8 +367,8 @@ class Decoder(BaseDecoder):
                 out.append(
                     ToolCallArgsEvent(tool_call_id=call.id, delta=call.arguments[item.streamed :])
                 )
-            end_meta = {k: v for k, v in call.metadata.items() if k not in (ITEM_ID,)}
-            out.append(ToolCallEndEvent(tool_call_id=call.id, metadata=end_meta or None))
+            end_meta = {ITEM: call.metadata[ITEM]} if ITEM in call.metadata else None
+            out.append(ToolCallEndEvent(tool_call_id=call.id, metadata=end_meta))
             if call.result is not None:
                 out.append(
                     ToolCallResultEvent(

@@ -350,6 +350,8 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
         _decode_reasoning(b, raw, where)
     elif is_call_item(kind, raw):
         call = finish_call(raw, where)
+        if kind == "function_call" and "status" in raw:
+            call.metadata.setdefault(FIELDS, {})["status"] = raw["status"]
         a = b.assistant
         if a is None:
             a = b.open_assistant(mint_id("msg", call.id))

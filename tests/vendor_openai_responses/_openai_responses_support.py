@@ -1,0 +1,125 @@
+"""Shared helpers of the openai_responses tests: paths, SDK replay, expected values.
+
+Expected values are read from the recordings with a parser written here
+(``data:`` lines, ``json.loads``), independent of the adapter under test.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+from ag_ui.core import BaseEvent, EventType
+
+from toolwire.recordings import Exchange, load_recording
+from toolwire.testing import replay
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT.parent / "shared"
+CORPUS = SHARED / "conformance" / "cassettes" / "openai_responses"
+OURS = ROOT / "cassettes" / "openai_responses"
+
+
+def exchanges(path: Path) -> list[Exchange]:
+    return load_recording(path.read_bytes(), path.name)
+
+
+def payloads(body: bytes) -> list[dict[str, Any]]:
+    """Each ``data:`` line of an SSE body, parsed (the recordings hold one line per event)."""
+    out = []
+    for line in body.decode("utf-8").splitlines():
+        if line.startswith("data:"):
+            out.append(json.loads(line[5:].strip()))
+    return out
+
+
+def client() -> Any:
+    import openai
+
+    return openai.OpenAI(api_key="sk-test-not-a-key", max_retries=0)
+
+
+def create(c: Any, body: dict[str, Any]) -> Any:
+    """Re-issue a recorded request body through ``client.responses.create``."""
+    known = set(inspect.signature(c.responses.create).parameters)
+    kw = {k: v for k, v in body.items() if k in known}
+    extra = {k: v for k, v in body.items() if k not in known}
+    if extra:
+        kw["extra_body"] = extra
+    return c.responses.create(**kw)
+
+
+def sdk_results(path: Path) -> list[Any]:
+    """Every recorded response as ``openai`` parses it: event lists, or ``Response`` objects."""
+    out: list[Any] = []
+    with replay(str(path), allow_playback_repeats=False):
+        c = client()
+        for ex in exchanges(path):
+            body = ex.request_body if isinstance(ex.request_body, dict) else {}
+            body = {"model": "gpt-5", "input": "replay", **body, "stream": ex.is_sse}
+            res = create(c, body)
+            out.append(list(res) if ex.is_sse else res)
+    return out
+
+
+def final_items(raw: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The output items a recorded stream completed (``response.output_item.done``)."""
+    done = [p for p in raw if p.get("type") == "response.output_item.done"]
+    return [p["item"] for p in sorted(done, key=lambda p: p["output_index"])]
+
+
+def recorded_calls(items: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    return [
+        (i["call_id"], i["name"], i["arguments"]) for i in items if i["type"] == "function_call"
+    ]
+
+
+def calls_match(decoded: list[tuple[str, str, str]], items: list[dict[str, Any]]) -> bool:
+    """Decoded calls against every recorded call item with a ``call_id``, in order.
+
+    A ``function_call`` must match id, name and argument text exactly; other call
+    items (e.g. a client-run ``tool_search_call``) hold their arguments as an
+    object, which the decoded argument text must parse back to.
+    """
+    want = [i for i in items if i["type"].endswith("_call") and "call_id" in i]
+    if [d[0] for d in decoded] != [w["call_id"] for w in want]:
+        return False
+    for (_, name, args), w in zip(decoded, want, strict=True):
+        if w["type"] == "function_call":
+            if (name, args) != (w["name"], w["arguments"]):
+                return False
+        elif json.loads(args) != w["arguments"]:
+            return False
+    return True
+
+
+def recorded_text(items: list[dict[str, Any]]) -> str:
+    return "".join(
+        p["text"]
+        for i in items
+        if i["type"] == "message"
+        for p in i["content"]
+        if p["type"] == "output_text"
+    )
+
+
+def decoded_calls(events: list[BaseEvent]) -> list[tuple[str, str, str]]:
+    names: dict[str, str] = {}
+    args: dict[str, list[str]] = {}
+    for e in events:
+        if e.type == EventType.TOOL_CALL_START:
+            names[e.tool_call_id] = e.tool_call_name  # type: ignore[attr-defined]
+            args.setdefault(e.tool_call_id, [])  # type: ignore[attr-defined]
+        elif e.type == EventType.TOOL_CALL_ARGS:
+            args[e.tool_call_id].append(e.delta)  # type: ignore[attr-defined]
+    return [(cid, names[cid], "".join(parts)) for cid, parts in args.items()]
+
+
+def decoded_text(events: list[BaseEvent]) -> str:
+    return "".join(e.delta for e in events if e.type == EventType.TEXT_MESSAGE_CONTENT)  # type: ignore[attr-defined]
+
+
+def dump(events: list[BaseEvent]) -> list[dict[str, Any]]:
+    return [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in events]
