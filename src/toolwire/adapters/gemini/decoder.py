@@ -45,6 +45,7 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    b64_signature,
     canonical,
     get,
     has,
@@ -61,8 +62,8 @@ from toolwire.protocol import (
     decode_iter,
     dumps_compact,
     mint_id,
-    parse_sse,
 )
+from toolwire.protocol.sse import sse_json_objects
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.
 _RETRYABLE = {408, 429, 500, 502, 503, 504}
@@ -173,9 +174,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _part(self, part: dict[str, Any], where: str) -> list[BaseEvent]:
-        sig = get(part, "thoughtSignature")
-        if sig is not None and not isinstance(sig, str):
-            raise VendorDataError(VENDOR, f"{where}.thoughtSignature", "expected a base64 string")
+        sig = b64_signature(get(part, "thoughtSignature"), f"{where}.thoughtSignature")
         if self._streamed is not None and not has(part, "functionCall"):
             raise VendorDataError(
                 VENDOR,
@@ -533,12 +532,8 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
             for n, item in enumerate(whole):
                 yield obj_at(item, f"body[{n}]")
             return
-    for n, event in enumerate(parse_sse(body, flush_incomplete=True)):
-        try:
-            value = json.loads(event.data)
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, f"SSE event {n}", f"data is not JSON: {exc}") from None
-        yield obj_at(value, f"SSE event {n}")
+    for _event, value in sse_json_objects(body, VENDOR, flush_incomplete=True):
+        yield value
 
 
 def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:

@@ -24,7 +24,7 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.errors import VendorDataError
 from toolwire.protocol import dumps_compact, media_part, text_of
-from toolwire.protocol.parts import Content, MediaPart
+from toolwire.protocol.parts import Content, MediaPart, parse_data_url
 
 #: ``RESPONSE_FORM_KEY`` values: how the text maps back to ``functionResponse.response``.
 FORM_OUTPUT_JSON = "output-json"  # {"output": <the text, parsed as JSON>}
@@ -84,13 +84,12 @@ def data_url_to_source(part: ContentPart) -> ContentPart:
     """A ``data:`` URL is inline data in disguise: make it a ``DataSource`` so it can travel."""
     if isinstance(part, TextPart) or not isinstance(part.source, UrlSource):
         return part
-    value = part.source.value
-    if not value.startswith("data:") or ";base64," not in value:
+    parsed = parse_data_url(part.source.value)
+    if parsed is None:
         return part
-    head, data = value[5:].split(";base64,", 1)
-    mime = head or part.source.mime_type
-    if not mime:
-        return part
+    mime, data = parsed
+    if mime == "application/octet-stream" and part.source.mime_type:
+        mime = part.source.mime_type
     return part.model_copy(update={"source": DataSource(value=data, mime_type=mime)})
 
 

@@ -40,6 +40,7 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    b64_signature,
     canonical,
     get,
     has,
@@ -67,8 +68,9 @@ Backend = Literal["gemini_api", "vertex"]
 #: (a call made by another vendor, or typed by hand).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
 
-#: Keys of ``forwarded_props["gemini"]`` copied into the request config untouched.
-_PASSTHROUGH = ("generation_config", "tool_config", "builtin_tools", "safety_settings")
+#: ``forwarded_props["gemini"]`` carries what AG-UI has no field for, so a decoded request
+#: encodes back whole: ``generation_config``, ``tool_config``, ``safety_settings`` and
+#: ``builtin_tools`` (tools other than function declarations, e.g. ``googleSearch``).
 
 
 # ------------------------------------------------------------------ encoding
@@ -168,7 +170,11 @@ def encode_request(
     forwarded = ri.forwarded_props.get("gemini") if isinstance(ri.forwarded_props, dict) else None
     if isinstance(forwarded, dict):
         tools.extend(forwarded.get("builtin_tools") or [])
-        for key in ("generation_config", "tool_config", "safety_settings"):
+        # the SDK's config holds the wire's generationConfig fields at its top level
+        generation = forwarded.get("generation_config")
+        if isinstance(generation, dict):
+            config.update(generation)
+        for key in ("tool_config", "safety_settings"):
             if forwarded.get(key) is not None:
                 config[key] = forwarded[key]
     if tools:
@@ -200,7 +206,7 @@ def _declaration(tool: Tool) -> dict[str, Any]:
 
 def _user_parts(content: Any, in_user: Accepts, lost: list[Loss]) -> list[dict[str, Any]]:
     if isinstance(content, str):
-        return [{"text": content}] if content else []
+        return [{"text": content}]  # even "": the user turn is there, and Gemini takes it
     fitted = fit_content([data_url_to_source(p) for p in content], in_user)
     lost.extend(fitted.losses)
     parts: list[dict[str, Any]] = []
@@ -488,7 +494,7 @@ def _model_content(
     pending: list[tuple[str, str]] = []
     for j, part in enumerate(parts):
         at = f"{where}.parts[{j}]"
-        sig = str_at(get(part, "thoughtSignature"), f"{at}.thoughtSignature")
+        sig = b64_signature(get(part, "thoughtSignature"), f"{at}.thoughtSignature")
         if has(part, "functionCall"):
             fc = obj_at(get(part, "functionCall"), f"{at}.functionCall")
             name = str_at(get(fc, "name"), f"{at}.functionCall.name", optional=False)

@@ -87,6 +87,24 @@ def canonical(value: Any) -> Any:
     return value
 
 
+def b64_signature(value: Any, where: str) -> str | None:
+    """A thought signature as standard base64 (the wire's alphabet).
+
+    google-genai holds signatures as bytes and dumps them URL-safe; the wire uses
+    the standard alphabet. Both spell the same bytes, so SDK objects and recorded
+    JSON decode to the same text.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        import base64
+
+        return base64.b64encode(value).decode("ascii")
+    if not isinstance(value, str):
+        raise VendorDataError(VENDOR, where, "expected a base64 string")
+    return value.replace("-", "+").replace("_", "/")
+
+
 def model_name(model: str | None) -> str | None:
     """``models/x`` or ``projects/.../models/x`` -> ``x`` (what the capability table matches)."""
     if model is None:
@@ -107,6 +125,7 @@ __all__ = [
     "RESPONSE_FORM_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
+    "b64_signature",
     "camel",
     "canonical",
     "get",

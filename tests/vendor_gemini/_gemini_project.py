@@ -1,0 +1,65 @@
+"""Projections of Gemini requests and AG-UI streams that tests compare (what the protocol holds)."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from ag_ui.core import BaseEvent
+
+from _gemini_sdk import field
+
+
+def request_view(body: dict[str, Any]) -> list[Any]:
+    """Every call, response, signature, text and media part of a request body, in order."""
+    out: list[Any] = []
+    system = field(body, "systemInstruction")
+    if system:
+        out.append(("system", [p.get("text") for p in system.get("parts", [])]))
+    for c in body.get("contents", []):
+        parts: list[Any] = []
+        for p in c.get("parts", []):
+            sig = field(p, "thoughtSignature")
+            fc = field(p, "functionCall")
+            fr = field(p, "functionResponse")
+            if fc is not None:
+                parts.append(("call", fc.get("id"), fc["name"], fc.get("args") or {}, sig))
+            elif fr is not None:
+                media = [_media(m) for m in fr.get("parts") or []]
+                parts.append(("response", fr.get("id"), fr["name"], fr.get("response"), media))
+            elif "text" in p:
+                if p["text"] or sig:
+                    parts.append(("text", p["text"], bool(p.get("thought")), sig))
+            elif field(p, "inlineData") or field(p, "fileData"):
+                parts.append(_media(p))
+        out.append((c.get("role", "user"), parts))
+    return out
+
+
+def _media(p: dict[str, Any]) -> Any:
+    blob = field(p, "inlineData")
+    if blob is not None:
+        return ("inline", field(blob, "mimeType"), field(blob, "data"))
+    ref = field(p, "fileData")
+    return ("file", field(ref, "mimeType"), field(ref, "fileUri"))
+
+
+def calls_of(events: list[BaseEvent]) -> list[tuple[str, str, str]]:
+    """(id, name, argument text) of every tool call in a decoded stream, in order."""
+    names: dict[str, str] = {}
+    args: dict[str, list[str]] = {}
+    for e in events:
+        if e.type.value == "TOOL_CALL_START":
+            names[e.tool_call_id] = e.tool_call_name
+            args.setdefault(e.tool_call_id, [])
+        elif e.type.value == "TOOL_CALL_ARGS":
+            args[e.tool_call_id].append(e.delta)
+    return [(cid, names[cid], "".join(args[cid])) for cid in names]
+
+
+def text_of_stream(events: list[BaseEvent]) -> str:
+    return "".join(e.delta for e in events if e.type.value == "TEXT_MESSAGE_CONTENT")
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
