@@ -1,0 +1,352 @@
+"""Anthropic Messages stream events -> AG-UI events (sans-I/O).
+
+Content blocks are keyed by their ``index``, so interleaved blocks stay
+apart. A ``tool_use`` block is one tool call (START at ``content_block_start``,
+ARGS per non-empty ``input_json_delta``, END at ``content_block_stop``); text
+blocks are text messages on the Anthropic message id; thinking blocks are
+reasoning messages whose signature becomes ``REASONING_ENCRYPTED_VALUE``;
+server-tool and MCP blocks become a tool call plus its ``TOOL_CALL_RESULT``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    ReasoningEncryptedValueEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.adapters.anthropic.parts import server_result
+from toolwire.adapters.anthropic.wire import (
+    BLOCK_KEY,
+    CALLER_KEY,
+    CITATIONS_KEY,
+    RETRYABLE_ERRORS,
+    SERVER_CALL_TYPES,
+    SERVER_NAME_KEY,
+    TOOLSET_KEY,
+    TYPE_KEY,
+    VENDOR,
+    token_usage,
+)
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss, announce
+from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.decoding import BaseDecoder, as_dict, require
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import RESULT_ERROR_KEY
+
+
+def reasoning_id(message_id: str, index: int) -> str:
+    """The id of the reasoning message a thinking block becomes (Anthropic gives none)."""
+    return mint_id("reasoning", message_id, index)
+
+
+def result_message_id(tool_call_id: str) -> str:
+    """The id of the tool message answering ``tool_call_id`` (Anthropic gives none)."""
+    return mint_id("msg", tool_call_id, "result")
+
+
+@dataclass
+class _Block:
+    kind: str  # text | call | thinking | redacted | done | skip
+    ident: str = ""
+    signature: list[str] = field(default_factory=list)
+    citations: list[Any] = field(default_factory=list)
+
+
+def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
+    return btype.endswith("_tool_result") and "tool_use_id" in block
+
+
+class Decoder(BaseDecoder):
+    """Feed Anthropic raw stream events (SDK objects or dicts); get AG-UI events.
+
+    After ``close()``: ``usage`` (one ``TokenUsage``), ``stop_reason`` (the
+    vendor's), ``message_id`` and ``model``. ``close()`` raises
+    ``TruncatedStream`` when ``message_stop`` never came; an ``error`` event
+    raises ``VendorStreamError`` with Anthropic's error type and message.
+    """
+
+    vendor = VENDOR
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.message_id: str | None = None
+        self.model: str | None = None
+        self.stop_reason: str | None = None
+        self.losses: list[Loss] = []
+        self._blocks: dict[int, _Block] = {}
+        self._usage: dict[str, Any] = {}
+        self._stopped = False
+
+    # ------------------------------------------------------------ driving
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A whole (non-streamed) Message -> the same events its stream would give."""
+        msg = as_dict(response, VENDOR, "response")
+        if msg.get("type") == "error":
+            self.chunk_index += 1
+            return self._feed(msg)
+        content = require(msg, "content", list, VENDOR, "response")
+        head = {
+            k: v for k, v in msg.items() if k not in ("content", "stop_reason", "stop_sequence")
+        }
+        out = self.feed({"type": "message_start", "message": {**head, "content": []}})
+        for i, block in enumerate(content):
+            if not isinstance(block, dict):
+                raise VendorDataError(VENDOR, f"response.content[{i}]", "expected an object")
+            out += self.feed({"type": "content_block_start", "index": i, "content_block": block})
+            out += self.feed({"type": "content_block_stop", "index": i})
+        delta = {"stop_reason": msg.get("stop_reason"), "stop_sequence": msg.get("stop_sequence")}
+        out += self.feed({"type": "message_delta", "delta": delta, "usage": msg.get("usage") or {}})
+        out += self.feed({"type": "message_stop"})
+        return out
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        ctype = chunk.get("type")
+        if not isinstance(ctype, str):
+            raise VendorDataError(VENDOR, self.where("type"), "missing or not a string")
+        if ctype == "ping":
+            return []
+        if ctype == "error":
+            err = chunk.get("error")
+            err = err if isinstance(err, dict) else {}
+            etype = str(err["type"]) if isinstance(err.get("type"), str) else "error"
+            message = str(err["message"]) if isinstance(err.get("message"), str) else str(err)
+            raise VendorStreamError(VENDOR, etype, message, retryable=etype in RETRYABLE_ERRORS)
+        handler = getattr(self, "_on_" + ctype, None)
+        if handler is None:
+            return []  # an event type this version does not know: skipped
+        if ctype != "message_start" and self.message_id is None:
+            raise VendorDataError(VENDOR, self.where("type"), f"{ctype} before message_start")
+        if self._stopped:
+            raise VendorDataError(VENDOR, self.where("type"), f"{ctype} after message_stop")
+        out: list[BaseEvent] = handler(chunk)
+        return out
+
+    def _close(self) -> list[BaseEvent]:
+        if self.losses:
+            announce(self.losses)
+        if not self._stopped:
+            what = "no message_start" if self.message_id is None else "no message_stop"
+            open_blocks = sorted(self._blocks)
+            if open_blocks:
+                what += f" (content block(s) {open_blocks} still open)"
+            raise TruncatedStream(VENDOR, f"the stream ended with {what}")
+        return []
+
+    # ------------------------------------------------------------ message
+
+    def _on_message_start(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if self.message_id is not None:
+            raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
+        msg = require(chunk, "message", dict, VENDOR, self.where("message_start"))
+        self.message_id = require(msg, "id", str, VENDOR, self.where("message"))
+        model = msg.get("model")
+        self.model = model if isinstance(model, str) else None
+        usage = msg.get("usage")
+        if isinstance(usage, dict):
+            self._take_usage(usage, "message.usage")
+        return []
+
+    def _on_message_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        delta = chunk.get("delta")
+        if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
+            self.stop_reason = delta["stop_reason"]
+        usage = chunk.get("usage")
+        if isinstance(usage, dict):
+            self._take_usage(usage, "usage")
+        return []
+
+    def _on_message_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if self._blocks:
+            raise VendorDataError(
+                VENDOR,
+                self.where("type"),
+                f"message_stop with content block(s) {sorted(self._blocks)} still open",
+            )
+        self._stopped = True
+        return []
+
+    def _take_usage(self, usage: dict[str, Any], where: str) -> None:
+        # message_delta usage is cumulative: a count it repeats replaces the earlier one.
+        self._usage.update({k: v for k, v in usage.items() if v is not None})
+        entry = token_usage(self._usage, self.model, self.where(where))
+        self.usage = [entry] if entry is not None else []
+
+    # ------------------------------------------------------------ blocks
+
+    def _index(self, chunk: dict[str, Any]) -> int:
+        index = require(chunk, "index", int, VENDOR, self.where(str(chunk.get("type"))))
+        if isinstance(index, bool) or index < 0:
+            raise VendorDataError(VENDOR, self.where("index"), f"not a block index: {index!r}")
+        return int(index)
+
+    def _on_content_block_start(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        index = self._index(chunk)
+        if index in self._blocks:
+            raise VendorDataError(VENDOR, self.where("index"), f"block {index} is already open")
+        block = require(chunk, "content_block", dict, VENDOR, self.where("content_block_start"))
+        at = self.where("content_block")
+        btype = require(block, "type", str, VENDOR, at)
+        mid = self.message_id
+        assert mid is not None
+        out: list[BaseEvent] = []
+        if btype == "text":
+            text = require(block, "text", str, VENDOR, at)
+            self._blocks[index] = _Block("text", mid, citations=list(block.get("citations") or []))
+            out.append(TextMessageStartEvent(message_id=mid, role="assistant"))
+            if text:
+                out.append(TextMessageContentEvent(message_id=mid, delta=text))
+        elif btype == "tool_use" or btype in SERVER_CALL_TYPES:
+            out.extend(self._start_call(index, btype, block, at))
+        elif btype == "thinking":
+            rid = reasoning_id(mid, index)
+            thinking = require(block, "thinking", str, VENDOR, at)
+            sig = block.get("signature")
+            self._blocks[index] = _Block("thinking", rid, [sig] if isinstance(sig, str) else [])
+            out.append(ReasoningStartEvent(message_id=rid))
+            out.append(ReasoningMessageStartEvent(message_id=rid, role="reasoning"))
+            if thinking:
+                out.append(ReasoningMessageContentEvent(message_id=rid, delta=thinking))
+        elif btype == "redacted_thinking":
+            rid = reasoning_id(mid, index)
+            data = require(block, "data", str, VENDOR, at)
+            self._blocks[index] = _Block("redacted", rid, [data])
+            out.append(ReasoningStartEvent(message_id=rid))
+            out.append(
+                ReasoningMessageStartEvent(
+                    message_id=rid, role="reasoning", metadata={TYPE_KEY: "redacted_thinking"}
+                )
+            )
+        elif _is_result_block(btype, block) or btype == "mcp_tool_result":
+            out.append(self._result(block, at))
+            self._blocks[index] = _Block("done")
+        else:
+            self._blocks[index] = _Block("skip")  # a block type this version does not know
+        return out
+
+    def _start_call(
+        self, index: int, btype: str, block: dict[str, Any], at: str
+    ) -> list[BaseEvent]:
+        cid = require(block, "id", str, VENDOR, at)
+        name = require(block, "name", str, VENDOR, at)
+        meta: dict[str, Any] = {}
+        if btype != "tool_use":
+            meta[TYPE_KEY] = btype
+        if isinstance(block.get("server_name"), str):
+            meta[SERVER_NAME_KEY] = block["server_name"]
+        if isinstance(block.get("caller"), dict):
+            meta[CALLER_KEY] = block["caller"]
+        if isinstance(block.get("toolset_name"), str):
+            meta[TOOLSET_KEY] = block["toolset_name"]
+        self._blocks[index] = _Block("call", cid)
+        kw: dict[str, Any] = {"metadata": meta} if meta else {}
+        out: list[BaseEvent] = [
+            ToolCallStartEvent(
+                tool_call_id=cid, tool_call_name=name, parent_message_id=self.message_id, **kw
+            )
+        ]
+        given = block.get("input")
+        if given is not None and not isinstance(given, dict):
+            raise VendorDataError(VENDOR, f"{at}.input", "expected an object")
+        if given:  # a whole input up front (non-streamed responses, some proxies)
+            out.append(ToolCallArgsEvent(tool_call_id=cid, delta=dumps_compact(given)))
+        return out
+
+    def _result(self, block: dict[str, Any], at: str) -> ToolCallResultEvent:
+        tool_use_id = require(block, "tool_use_id", str, VENDOR, at)
+        content, meta, error = server_result(block, at, self.losses)
+        meta = {**meta, BLOCK_KEY: block}
+        if error is not None:
+            meta[RESULT_ERROR_KEY] = error
+        return ToolCallResultEvent(
+            message_id=result_message_id(tool_use_id),
+            tool_call_id=tool_use_id,
+            content=content,
+            role="tool",
+            metadata=meta,
+        )
+
+    def _open(self, chunk: dict[str, Any]) -> tuple[int, _Block]:
+        index = self._index(chunk)
+        block = self._blocks.get(index)
+        if block is None:
+            raise VendorDataError(VENDOR, self.where("index"), f"block {index} is not open")
+        return index, block
+
+    def _on_content_block_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        index, block = self._open(chunk)
+        delta = require(chunk, "delta", dict, VENDOR, self.where("content_block_delta"))
+        at = self.where("delta")
+        dtype = require(delta, "type", str, VENDOR, at)
+        if block.kind == "skip":
+            return []
+        want = {
+            "text_delta": ("text",),
+            "citations_delta": ("text",),
+            "input_json_delta": ("call",),
+            "thinking_delta": ("thinking",),
+            "signature_delta": ("thinking",),
+        }.get(dtype)
+        if want is None:
+            return []  # a delta type this version does not know
+        if block.kind not in want:
+            raise VendorDataError(VENDOR, at, f"{dtype} for block {index}, a {block.kind} block")
+        if dtype == "text_delta":
+            text = require(delta, "text", str, VENDOR, at)
+            return [TextMessageContentEvent(message_id=block.ident, delta=text)] if text else []
+        if dtype == "input_json_delta":
+            part = require(delta, "partial_json", str, VENDOR, at)
+            return [ToolCallArgsEvent(tool_call_id=block.ident, delta=part)] if part else []
+        if dtype == "thinking_delta":
+            text = require(delta, "thinking", str, VENDOR, at)
+            return (
+                [ReasoningMessageContentEvent(message_id=block.ident, delta=text)] if text else []
+            )
+        if dtype == "signature_delta":
+            block.signature.append(require(delta, "signature", str, VENDOR, at))
+            return []
+        block.citations.append(delta.get("citation"))
+        return []
+
+    def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        _, block = self._open(chunk)
+        del self._blocks[self._index(chunk)]
+        if block.kind == "text":
+            kw: dict[str, Any] = {}
+            if block.citations:
+                kw["metadata"] = {CITATIONS_KEY: block.citations}
+            return [TextMessageEndEvent(message_id=block.ident, **kw)]
+        if block.kind == "call":
+            return [ToolCallEndEvent(tool_call_id=block.ident)]
+        if block.kind in ("thinking", "redacted"):
+            out: list[BaseEvent] = [ReasoningMessageEndEvent(message_id=block.ident)]
+            value = "".join(block.signature)
+            if value:
+                out.append(
+                    ReasoningEncryptedValueEvent(
+                        subtype="message", entity_id=block.ident, encrypted_value=value
+                    )
+                )
+            out.append(ReasoningEndEvent(message_id=block.ident))
+            return out
+        return []
+
+
+__all__ = ["Decoder", "reasoning_id", "result_message_id"]

@@ -1,0 +1,385 @@
+"""AG-UI events -> Anthropic Messages stream events (sans-I/O).
+
+The inverse of the decoder: each text message, tool call and reasoning message
+becomes one content block with the next ``index``; a reasoning message's
+encrypted value becomes its ``signature_delta`` (or, for a redacted one, the
+``redacted_thinking`` block's ``data``); a server-tool result goes back as the
+vendor block it came from. Events go through the shared
+:class:`~toolwire.protocol.StreamMachine` first, so chunk events are expanded
+and a malformed stream is refused before anything is encoded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    ReasoningEncryptedValueEvent,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageStartEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.adapters.anthropic.wire import (
+    BLOCK_KEY,
+    CALLER_KEY,
+    SERVER_CALL_TYPES,
+    SERVER_NAME_KEY,
+    TOOLSET_KEY,
+    TYPE_KEY,
+    VENDOR,
+    usage_fields,
+)
+from toolwire.losses import Loss, announce
+from toolwire.protocol.decoding import encode_iter
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import StreamMachine
+
+_SILENT = {
+    EventType.STEP_STARTED,
+    EventType.STEP_FINISHED,
+    EventType.RAW,
+    EventType.REASONING_START,
+}
+
+
+def _meta(ev: BaseEvent) -> dict[str, Any]:
+    return ev.metadata if isinstance(ev.metadata, dict) else {}
+
+
+class Encoder:
+    """Feed AG-UI events (models or JSON dicts); get Anthropic stream event dicts.
+
+    ``model`` fills ``message_start.message.model``. Usage comes from
+    ``RUN_FINISHED.usage`` (zero counts when the stream states none, since
+    Anthropic's events require them). What Anthropic's stream cannot carry is
+    recorded in ``losses`` and warned about.
+    """
+
+    def __init__(self, *, model: str = "unknown") -> None:
+        self.model = model
+        self.losses: list[Loss] = []
+        self._machine = StreamMachine()
+        self._machine_started = False
+        self._lost_kinds: set[str] = set()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._mid: str | None = None
+        self._seed: str | None = None
+        self._run_id: str | None = None
+        self._buffer: list[dict[str, Any]] = []
+        self._started = False  # message_start has gone out
+        self._active = False  # a message is being built
+        self._index = 0
+        self._texts: dict[str, int] = {}
+        self._calls: dict[str, int] = {}
+        self._call_types: dict[str, str] = {}
+        self._client_calls = 0
+        self._thinking: dict[str, int] = {}  # open thinking blocks (content or awaiting signature)
+        self._redacted: set[str] = set()
+        self._skipped: set[str] = set()
+
+    # ---------------------------------------------------------------- API
+
+    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        """One AG-UI event -> the Anthropic events it becomes (possibly none yet)."""
+        if not self._machine_started and not (
+            isinstance(event, RunStartedEvent)
+            or (isinstance(event, dict) and event.get("type") == "RUN_STARTED")
+        ):
+            # A bare turn (a decoder's output) has no run framing; verify it inside one.
+            self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
+        self._machine_started = True
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out.extend(self._event(ev))
+        return out
+
+    def close(self) -> list[dict[str, Any]]:
+        """End of input: finish a message still being built."""
+        if self._active:
+            return self._finish(None)
+        return []
+
+    # -------------------------------------------------------------- plumbing
+
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        key = f"{kind}\x1f{tool_call_id}"
+        if key in self._lost_kinds:
+            return
+        self._lost_kinds.add(key)
+        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
+        self.losses.append(loss)
+        announce([loss])
+
+    def _learn(self, mid: str | None, seed: str) -> None:
+        self._active = True
+        if self._seed is None:
+            self._seed = seed
+        if mid is None:
+            return
+        if self._mid is None:
+            self._mid = mid
+        elif mid != self._mid:
+            self._lose(
+                "message-merged",
+                f"message {mid!r} goes into Anthropic message {self._mid!r}: one Anthropic "
+                "response is one message",
+            )
+
+    def _route(self, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Send chunks out once the message id is known (``message_start`` needs it)."""
+        if self._started:
+            return chunks
+        if self._mid is None:
+            self._buffer.extend(chunks)
+            return []
+        self._started = True
+        head = {
+            "type": "message_start",
+            "message": {
+                "id": self._mid,
+                "type": "message",
+                "role": "assistant",
+                "model": self.model,
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 0, "output_tokens": 0},
+            },
+        }
+        out = [head, *self._buffer, *chunks]
+        self._buffer = []
+        return out
+
+    def _open_block(self, block: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        index = self._index
+        self._index += 1
+        return index, {"type": "content_block_start", "index": index, "content_block": block}
+
+    # ---------------------------------------------------------------- events
+
+    def _event(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        if isinstance(ev, RunStartedEvent):
+            out = self._finish(None) if self._active else []
+            self._reset()
+            self._run_id = ev.run_id
+            return out
+        if isinstance(ev, RunFinishedEvent):
+            return self._finish(ev)
+        if isinstance(ev, RunErrorEvent):
+            self._reset()
+            return [
+                {"type": "error", "error": {"type": ev.code or "api_error", "message": ev.message}}
+            ]
+        if ev.type in _SILENT:
+            return []
+        handler = getattr(self, "_on_" + ev.type.value.lower(), None)
+        if handler is None:
+            self._lose(
+                f"{ev.type.value.lower()}-dropped",
+                f"an Anthropic message stream has no counterpart of {ev.type.value}",
+            )
+            return []
+        return self._route(handler(ev))
+
+    def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
+        if self._mid is None:
+            self._mid = mint_id("msg", self._seed or self._run_id or "empty")
+        out = self._route([])
+        for index in sorted(self._thinking.values()):
+            out.append({"type": "content_block_stop", "index": index})
+        usage: dict[str, Any] = {"output_tokens": 0}
+        if ev is not None and ev.usage:
+            picked = next((u for u in ev.usage if u.provider == VENDOR), ev.usage[0])
+            usage = usage_fields(picked)
+        stop = "tool_use" if self._client_calls else "end_turn"
+        out.append(
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": usage,
+            }
+        )
+        out.append({"type": "message_stop"})
+        self._reset()
+        return out
+
+    # text
+    def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
+        if ev.role not in (None, "assistant"):
+            self._skipped.add(ev.message_id)
+            self._lose(
+                "text-dropped",
+                f"a {ev.role} text message cannot be part of an Anthropic assistant response",
+            )
+            return []
+        self._learn(ev.message_id, ev.message_id)
+        index, chunk = self._open_block({"type": "text", "text": ""})
+        self._texts[ev.message_id] = index
+        return [chunk]
+
+    def _on_text_message_content(self, ev: Any) -> list[dict[str, Any]]:
+        index = self._texts.get(ev.message_id)
+        if index is None or not ev.delta:
+            return []
+        return [
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "text_delta", "text": ev.delta},
+            }
+        ]
+
+    def _on_text_message_end(self, ev: Any) -> list[dict[str, Any]]:
+        index = self._texts.pop(ev.message_id, None)
+        return [] if index is None else [{"type": "content_block_stop", "index": index}]
+
+    # tool calls
+    def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
+        cid = ev.tool_call_id
+        if cid in self._call_types:
+            self._skipped.add(cid)
+            self._lose(
+                "tool-call-reopen-dropped",
+                "an Anthropic tool_use block cannot be reopened once stopped; the further "
+                "arguments are not carried",
+                cid,
+            )
+            return []
+        self._skipped.discard(cid)
+        self._learn(ev.parent_message_id, cid)
+        meta = _meta(ev)
+        btype = meta.get(TYPE_KEY)
+        btype = btype if btype in SERVER_CALL_TYPES else "tool_use"
+        block: dict[str, Any] = {"type": btype, "id": cid, "name": ev.tool_call_name, "input": {}}
+        if btype == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
+            block["server_name"] = meta[SERVER_NAME_KEY]
+        if isinstance(meta.get(CALLER_KEY), dict):
+            block["caller"] = meta[CALLER_KEY]
+        if isinstance(meta.get(TOOLSET_KEY), str):
+            block["toolset_name"] = meta[TOOLSET_KEY]
+        self._call_types[cid] = btype
+        if btype == "tool_use":
+            self._client_calls += 1
+        index, chunk = self._open_block(block)
+        self._calls[cid] = index
+        return [chunk]
+
+    def _on_tool_call_args(self, ev: Any) -> list[dict[str, Any]]:
+        index = self._calls.get(ev.tool_call_id)
+        if index is None or not ev.delta:
+            return []
+        return [
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "input_json_delta", "partial_json": ev.delta},
+            }
+        ]
+
+    def _on_tool_call_end(self, ev: Any) -> list[dict[str, Any]]:
+        index = self._calls.pop(ev.tool_call_id, None)
+        return [] if index is None else [{"type": "content_block_stop", "index": index}]
+
+    def _on_tool_call_result(self, ev: ToolCallResultEvent) -> list[dict[str, Any]]:
+        block = _meta(ev).get(BLOCK_KEY)
+        if (
+            self._call_types.get(ev.tool_call_id) in SERVER_CALL_TYPES
+            and isinstance(block, dict)
+            and block.get("tool_use_id") == ev.tool_call_id
+        ):
+            index, chunk = self._open_block(block)
+            return [chunk, {"type": "content_block_stop", "index": index}]
+        self._lose(
+            "tool-result-dropped",
+            "an Anthropic response carries results only of tools Anthropic ran itself "
+            "(server tools, MCP), with their original result block",
+            ev.tool_call_id,
+        )
+        return []
+
+    # reasoning
+    def _on_reasoning_message_start(self, ev: Any) -> list[dict[str, Any]]:
+        self._learn(None, ev.message_id)
+        if _meta(ev).get(TYPE_KEY) == "redacted_thinking":
+            self._redacted.add(ev.message_id)
+            return []
+        index, chunk = self._open_block({"type": "thinking", "thinking": "", "signature": ""})
+        self._thinking[ev.message_id] = index
+        return [chunk]
+
+    def _on_reasoning_message_content(self, ev: Any) -> list[dict[str, Any]]:
+        index = self._thinking.get(ev.message_id)
+        if index is None or not ev.delta:
+            return []
+        return [
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "thinking_delta", "thinking": ev.delta},
+            }
+        ]
+
+    def _on_reasoning_message_end(self, ev: Any) -> list[dict[str, Any]]:
+        return []  # the block stays open for its signature until REASONING_END
+
+    def _on_reasoning_encrypted_value(
+        self, ev: ReasoningEncryptedValueEvent
+    ) -> list[dict[str, Any]]:
+        if ev.subtype != "message":
+            self._lose(
+                "encrypted-value-dropped",
+                "Anthropic signs thinking blocks, not tool calls; a tool call's encrypted "
+                "value has no place in its stream",
+                ev.entity_id,
+            )
+            return []
+        rid = ev.entity_id
+        if rid in self._redacted:
+            self._redacted.discard(rid)
+            index, chunk = self._open_block(
+                {"type": "redacted_thinking", "data": ev.encrypted_value}
+            )
+            return [chunk, {"type": "content_block_stop", "index": index}]
+        open_at = self._thinking.get(rid)
+        if open_at is None:
+            self._learn(None, rid)
+            index, chunk = self._open_block(
+                {"type": "redacted_thinking", "data": ev.encrypted_value}
+            )
+            return [chunk, {"type": "content_block_stop", "index": index}]
+        return [
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "signature_delta", "signature": ev.encrypted_value},
+            }
+        ]
+
+    def _on_reasoning_end(self, ev: Any) -> list[dict[str, Any]]:
+        index = self._thinking.pop(ev.message_id, None)
+        if ev.message_id in self._redacted:
+            self._redacted.discard(ev.message_id)
+            self._lose(
+                "reasoning-dropped",
+                "a redacted thinking block without its encrypted data cannot be sent",
+            )
+        return [] if index is None else [{"type": "content_block_stop", "index": index}]
+
+
+def encode_stream(
+    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
+) -> Iterator[dict[str, Any]]:
+    """AG-UI events -> Anthropic stream event dicts (``Encoder`` options as keywords)."""
+    return encode_iter(Encoder(**options), events)
+
+
+__all__ = ["Encoder", "encode_stream"]

@@ -1,0 +1,566 @@
+"""AG-UI history <-> an Anthropic Messages request body; whole responses -> events.
+
+Encoding pairs every call with its result (``pair_history``), fits each result
+to what Anthropic takes in a ``tool_result`` (``accepts`` + ``fit_content``)
+and lays the turn out the way Anthropic demands: thinking blocks (with their
+signatures) first, then text, then the ``tool_use`` blocks; every result of
+that turn as a ``tool_result`` block at the head of the next user message.
+Server-tool calls stay in the assistant turn with their original result block.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ag_ui.core import (
+    AssistantMessage,
+    BaseEvent,
+    ContentPart,
+    DeveloperMessage,
+    FunctionCall,
+    Message,
+    ReasoningMessage,
+    RunAgentInput,
+    SystemMessage,
+    Tool,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+
+from toolwire.adapters.anthropic.decoder import Decoder, reasoning_id, result_message_id
+from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, server_result
+from toolwire.adapters.anthropic.wire import (
+    BLOCK_KEY,
+    CACHE_CONTROL_KEY,
+    CALL_TYPES,
+    CALLER_KEY,
+    SERVER_CALL_TYPES,
+    SERVER_NAME_KEY,
+    TOOLSET_KEY,
+    TYPE_KEY,
+    VENDOR,
+)
+from toolwire.capabilities import accepts
+from toolwire.errors import UnansweredToolCall, VendorDataError
+from toolwire.losses import Loss, announce
+from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.decoding import as_dict, require
+from toolwire.protocol.fitting import Accepts, fit_content
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.pairing import Turn, pair_history
+from toolwire.protocol.parts import text_of
+
+DEFAULT_MAX_TOKENS = 4096
+#: Request fields kept in ``forwarded_props["anthropic"]`` by ``decode_request``.
+_HISTORY_FIELDS = ("messages", "system", "tools")
+
+
+# ======================================================================= encode
+
+
+class _Body:
+    """Builds ``messages`` with same-role turns merged (Anthropic joins them anyway)."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def push(self, role: str, blocks: list[dict[str, Any]]) -> None:
+        if not blocks:
+            return
+        if self.messages and self.messages[-1]["role"] == role:
+            self.messages[-1]["content"].extend(blocks)
+        else:
+            self.messages.append({"role": role, "content": list(blocks)})
+
+
+class _Encoding:
+    def __init__(self, model: str, media: str, target: Accepts, user: Accepts) -> None:
+        self.model = model
+        self.media = media
+        self.target = target
+        self.user = user
+        self.losses: list[Loss] = []
+        self.system: list[str] = []
+        self.body = _Body()
+        self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
+        self.last_assistant: list[dict[str, Any]] | None = None
+
+    def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
+
+    # ------------------------------------------------------------- messages
+
+    def turn(self, turn: Turn) -> None:
+        m = turn.message
+        if isinstance(m, (SystemMessage, DeveloperMessage)):
+            if self.body.messages:
+                self.lose(
+                    "system-message-moved",
+                    f"{m.role} message {m.id!r} moved to the top-level system prompt "
+                    "(Anthropic takes instructions only there)",
+                )
+            if m.content:
+                self.system.append(m.content)
+        elif isinstance(m, ReasoningMessage):
+            self.reasoning(m)
+        elif isinstance(m, UserMessage):
+            self.flush_thinking()
+            self.last_assistant = None
+            self.body.push("user", self.user_blocks(m))
+        elif isinstance(m, AssistantMessage):
+            self.assistant(turn, m)
+        else:  # activity messages are UI state, never model input
+            pass
+
+    def reasoning(self, m: ReasoningMessage) -> None:
+        if m.encrypted_value is None:
+            self.lose(
+                "reasoning-dropped",
+                f"reasoning message {m.id!r} has no signature, and Anthropic accepts thinking "
+                "only with the signature it issued",
+            )
+            return
+        meta = m.metadata if isinstance(m.metadata, dict) else {}
+        redacted = meta.get(TYPE_KEY) == "redacted_thinking" or (
+            meta.get(TYPE_KEY) != "thinking" and m.content == ""
+        )
+        if redacted:
+            block = {"type": "redacted_thinking", "data": m.encrypted_value}
+        else:
+            block = {"type": "thinking", "thinking": m.content, "signature": m.encrypted_value}
+        if self.last_assistant is not None:
+            # Reasoning recorded after its message's text (interleaved): keep it in that turn,
+            # after the thinking already there.
+            at = sum(
+                1 for b in self.last_assistant if b["type"] in ("thinking", "redacted_thinking")
+            )
+            self.last_assistant.insert(at, block)
+        else:
+            self.thinking.append(block)
+
+    def flush_thinking(self) -> None:
+        if self.thinking:
+            self.lose(
+                "reasoning-dropped",
+                "thinking not followed by an assistant turn has nowhere to go",
+            )
+            self.thinking = []
+
+    def user_blocks(self, m: UserMessage) -> list[dict[str, Any]]:
+        if isinstance(m.content, str):
+            return [{"type": "text", "text": m.content}] if m.content else []
+        fitted = fit_content(list(m.content), self.user)
+        self.losses.extend(fitted.losses)
+        if isinstance(fitted.content, str):
+            return []
+        return parts_to_blocks(fitted.content, f"message {m.id}", self.losses, self.user.target)
+
+    def assistant(self, turn: Turn, m: AssistantMessage) -> None:
+        blocks: list[dict[str, Any]] = list(self.thinking)
+        self.thinking = []
+        if m.content:
+            blocks.append({"type": "text", "text": m.content})
+        results: list[dict[str, Any]] = []
+        relocated: list[ContentPart] = []
+        for call, result in zip(m.tool_calls or [], turn.results, strict=True):
+            meta = call.metadata if isinstance(call.metadata, dict) else {}
+            kind = meta.get(TYPE_KEY)
+            if kind in SERVER_CALL_TYPES:
+                blocks.extend(self.server_call(call, str(kind), meta, result))
+                continue
+            blocks.append(self.tool_use(call, meta))
+            if result is not None:
+                block, moved = self.tool_result(call.id, result)
+                results.append(block)
+                relocated.extend(moved)
+        if not blocks:
+            return
+        self.body.push("assistant", blocks)
+        self.last_assistant = self.body.messages[-1]["content"]
+        if results:
+            extra = parts_to_blocks(relocated, "relocated media", self.losses, self.user.target)
+            self.body.push("user", results + extra)
+            self.last_assistant = None
+
+    def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
+        parsed = parse_arguments_object(call.function.arguments)
+        if parsed is None:
+            self.lose(
+                "arguments-not-object",
+                "Anthropic's tool_use.input must be a JSON object; these arguments are not one, "
+                "so the call goes out with an empty input",
+                call.id,
+            )
+            parsed = {}
+        block: dict[str, Any] = {
+            "type": "tool_use",
+            "id": call.id,
+            "name": call.function.name,
+            "input": parsed,
+        }
+        if isinstance(meta.get(CALLER_KEY), dict):
+            block["caller"] = meta[CALLER_KEY]
+        if isinstance(meta.get(TOOLSET_KEY), str):
+            block["toolset_name"] = meta[TOOLSET_KEY]
+        return block
+
+    def server_call(
+        self, call: ToolCall, kind: str, meta: dict[str, Any], result: ToolMessage | None
+    ) -> list[dict[str, Any]]:
+        raw = None
+        if result is not None and isinstance(result.metadata, dict):
+            raw = result.metadata.get(BLOCK_KEY)
+        if result is not None and not (isinstance(raw, dict) and raw.get("tool_use_id") == call.id):
+            self.lose(
+                "server-tool-call-dropped",
+                "a server-tool call goes back to Anthropic only with the result block it "
+                "returned, which this history does not hold",
+                call.id,
+            )
+            return []
+        block: dict[str, Any] = {
+            "type": kind,
+            "id": call.id,
+            "name": call.function.name,
+            "input": parse_arguments_object(call.function.arguments) or {},
+        }
+        if kind == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
+            block["server_name"] = meta[SERVER_NAME_KEY]
+        if isinstance(meta.get(CALLER_KEY), dict):
+            block["caller"] = meta[CALLER_KEY]
+        return [block] if raw is None else [block, raw]
+
+    def tool_result(
+        self, call_id: str, msg: ToolMessage
+    ) -> tuple[dict[str, Any], list[ContentPart]]:
+        relocate = self.user if self.media == "relocate" else None
+        fitted = fit_content(msg.content, self.target, tool_call_id=call_id, relocate=relocate)
+        self.losses.extend(fitted.losses)
+        value: str | list[dict[str, Any]]
+        if isinstance(fitted.content, str):
+            value = fitted.content
+        else:
+            value = parts_to_blocks(
+                fitted.content, f"tool result {call_id}", self.losses, self.target.target, call_id
+            )
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id}
+        error = msg.error
+        if error is not None:
+            if not value:
+                if error:
+                    value = error  # never is_error with empty content: the error text is it
+                else:
+                    self.lose(
+                        "error-flag-dropped",
+                        "Anthropic rejects is_error with empty content, and the error has no "
+                        "text; the result goes out as an empty success",
+                        call_id,
+                    )
+            elif error and error not in (value if isinstance(value, str) else _texts(value)):
+                blocks = [{"type": "text", "text": value}] if isinstance(value, str) else value
+                value = [*blocks, {"type": "text", "text": error}]
+            if value:
+                block["is_error"] = True
+        if value:
+            block["content"] = value  # an empty result omits content: the documented empty form
+        meta = msg.metadata if isinstance(msg.metadata, dict) else {}
+        if isinstance(meta.get(CACHE_CONTROL_KEY), dict):
+            block["cache_control"] = meta[CACHE_CONTROL_KEY]
+        return block, list(fitted.relocated)
+
+
+def _texts(blocks: list[dict[str, Any]]) -> str:
+    return "".join(b["text"] for b in blocks if b.get("type") == "text")
+
+
+def _tool(tool: Tool) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        out["description"] = tool.description
+    params = tool.parameters if isinstance(tool.parameters, dict) else None
+    out["input_schema"] = params if params is not None else {"type": "object", "properties": {}}
+    return out
+
+
+def encode_request(
+    run_input: RunAgentInput | dict[str, Any],
+    *,
+    model: str,
+    media: Literal["drop", "relocate"] = "drop",
+    losses: list[Loss] | None = None,
+    max_tokens: int | None = None,
+    use_forwarded_props: bool = False,
+    **vendor_options: Any,
+) -> dict[str, Any]:
+    """``RunAgentInput`` -> keyword arguments for ``client.messages.create(...)``.
+
+    ``vendor_options`` (``stream``, ``thinking``, ``tool_choice``, ...) go into
+    the body as given. With ``use_forwarded_props`` the request options that
+    :func:`decode_request` kept in ``forwarded_props["anthropic"]`` come back
+    too (off by default: forwarded props come from the client). Every loss is
+    warned about and, when ``losses`` is a list, appended to it. Raises
+    ``UnansweredToolCall`` when a client tool call has no result, since
+    Anthropic rejects such a request.
+    """
+    ri = (
+        run_input
+        if isinstance(run_input, RunAgentInput)
+        else RunAgentInput.model_validate(run_input)
+    )
+    enc = _Encoding(
+        model,
+        media,
+        accepts(VENDOR, place="tool_result", model=model),
+        accepts(VENDOR, place="user_message", model=model),
+    )
+    paired = pair_history(ri.messages, target=VENDOR, allow_trailing_unanswered=True)
+    enc.losses.extend(paired.losses)
+    missing: list[str] = []
+    for t in paired.turns:
+        if isinstance(t.message, AssistantMessage):
+            for call, res in zip(t.message.tool_calls or [], t.results, strict=True):
+                meta = call.metadata if isinstance(call.metadata, dict) else {}
+                if res is None and meta.get(TYPE_KEY) not in SERVER_CALL_TYPES:
+                    missing.append(call.id)
+    if missing:
+        raise UnansweredToolCall(VENDOR, missing)
+    for t in paired.turns:
+        enc.turn(t)
+    enc.flush_thinking()
+
+    body: dict[str, Any] = {}
+    forwarded = ri.forwarded_props if isinstance(ri.forwarded_props, dict) else {}
+    kept = forwarded.get(VENDOR) if use_forwarded_props else None
+    server_tools: list[Any] = []
+    if isinstance(kept, dict):
+        server_tools = list(kept.get("server_tools") or [])
+        body.update({k: v for k, v in kept.items() if k != "server_tools"})
+    body["model"] = model
+    body["max_tokens"] = max_tokens or body.get("max_tokens") or DEFAULT_MAX_TOKENS
+    if enc.system:
+        body["system"] = (
+            enc.system[0]
+            if len(enc.system) == 1
+            else [{"type": "text", "text": s} for s in enc.system]
+        )
+    body["messages"] = enc.body.messages
+    tools = [_tool(t) for t in ri.tools or []] + server_tools
+    if tools:
+        body["tools"] = tools
+    body.update(vendor_options)
+    if enc.losses:
+        announce(enc.losses)
+        if losses is not None:
+            losses.extend(enc.losses)
+    return body
+
+
+# ======================================================================= decode
+
+
+def _system(value: Any, ids: list[str]) -> list[Message]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [SystemMessage(id=mint_id("msg", *ids, "system"), content=value)] if value else []
+    if not isinstance(value, list):
+        raise VendorDataError(VENDOR, "request.system", "expected a string or a list of blocks")
+    out: list[Message] = []
+    for i, block in enumerate(value):
+        text = require(block, "text", str, VENDOR, f"request.system[{i}]")
+        out.append(SystemMessage(id=mint_id("msg", *ids, "system", i), content=text))
+    return out
+
+
+def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    if not isinstance(content, list):
+        raise VendorDataError(VENDOR, where, "expected a string or a list of blocks")
+    for i, block in enumerate(content):
+        require(block, "type", str, VENDOR, f"{where}[{i}]")
+    return content
+
+
+def _user(content: Any, where: str, mid: str, losses: list[Loss]) -> list[Message]:
+    out: list[Message] = []
+    rest: list[dict[str, Any]] = []
+    for i, block in enumerate(_blocks(content, where)):
+        at = f"{where}[{i}]"
+        if block["type"] != "tool_result":
+            rest.append(block)
+            continue
+        call_id = require(block, "tool_use_id", str, VENDOR, at)
+        raw = block.get("content", "")
+        parts: str | list[ContentPart]
+        if isinstance(raw, str):
+            parts = raw
+        elif isinstance(raw, list):
+            parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
+        else:
+            raise VendorDataError(VENDOR, f"{at}.content", "expected a string or a list of blocks")
+        kw: dict[str, Any] = {}
+        if block.get("is_error") is True:
+            kw["error"] = parts if isinstance(parts, str) else text_of(parts)
+        if isinstance(block.get("cache_control"), dict):
+            kw["metadata"] = {CACHE_CONTROL_KEY: block["cache_control"]}
+        out.append(
+            ToolMessage(id=result_message_id(call_id), tool_call_id=call_id, content=parts, **kw)
+        )
+    if rest:
+        if isinstance(content, str):
+            out.append(UserMessage(id=mid, content=content))
+        else:
+            parts = blocks_to_parts(rest, where, losses)
+            if parts:
+                out.append(UserMessage(id=mid, content=parts))
+    return out
+
+
+def _assistant(content: Any, where: str, mid: str, losses: list[Loss]) -> list[Message]:
+    before: list[Message] = []
+    after: list[Message] = []
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    for i, block in enumerate(_blocks(content, where)):
+        at = f"{where}[{i}]"
+        btype = block["type"]
+        if btype == "text":
+            texts.append(require(block, "text", str, VENDOR, at))
+        elif btype == "thinking":
+            before.append(
+                ReasoningMessage(
+                    id=reasoning_id(mid, i),
+                    content=require(block, "thinking", str, VENDOR, at),
+                    encrypted_value=require(block, "signature", str, VENDOR, at),
+                    metadata={TYPE_KEY: "thinking"},
+                )
+            )
+        elif btype == "redacted_thinking":
+            before.append(
+                ReasoningMessage(
+                    id=reasoning_id(mid, i),
+                    content="",
+                    encrypted_value=require(block, "data", str, VENDOR, at),
+                    metadata={TYPE_KEY: "redacted_thinking"},
+                )
+            )
+        elif btype in CALL_TYPES:
+            given = require(block, "input", dict, VENDOR, at)
+            meta: dict[str, Any] = {}
+            if btype != "tool_use":
+                meta[TYPE_KEY] = btype
+            if isinstance(block.get("server_name"), str):
+                meta[SERVER_NAME_KEY] = block["server_name"]
+            if isinstance(block.get("caller"), dict):
+                meta[CALLER_KEY] = block["caller"]
+            if isinstance(block.get("toolset_name"), str):
+                meta[TOOLSET_KEY] = block["toolset_name"]
+            kw: dict[str, Any] = {"metadata": meta} if meta else {}
+            calls.append(
+                ToolCall(
+                    id=require(block, "id", str, VENDOR, at),
+                    function=FunctionCall(
+                        name=require(block, "name", str, VENDOR, at), arguments=dumps_compact(given)
+                    ),
+                    **kw,
+                )
+            )
+        elif btype.endswith("_tool_result") and "tool_use_id" in block:
+            call_id = require(block, "tool_use_id", str, VENDOR, at)
+            parts, rmeta, error = server_result(block, at, losses)
+            rkw: dict[str, Any] = {"error": error} if error is not None else {}
+            after.append(
+                ToolMessage(
+                    id=result_message_id(call_id),
+                    tool_call_id=call_id,
+                    content=parts,
+                    metadata={**rmeta, BLOCK_KEY: block},
+                    **rkw,
+                )
+            )
+        else:
+            losses.append(
+                Loss(
+                    kind="block-dropped",
+                    target="AG-UI",
+                    reason=f"{at}: a {btype!r} block has no place in AG-UI history",
+                )
+            )
+    akw: dict[str, Any] = {}
+    if calls:
+        akw["tool_calls"] = calls
+    if texts or not calls:
+        akw["content"] = "".join(texts)
+    return [*before, AssistantMessage(id=mid, **akw), *after]
+
+
+def decode_request(
+    body: Any, *, thread_id: str | None = None, run_id: str | None = None
+) -> RunAgentInput:
+    """An Anthropic request body (dict or JSON-able object) -> ``RunAgentInput``.
+
+    Ids Anthropic does not carry are minted from the body, so the same body
+    gives the same input. Request options other than the history (model,
+    max_tokens, thinking, server tools, ...) are kept in
+    ``forwarded_props["anthropic"]``.
+    """
+    data = as_dict(body, VENDOR, "request")
+    raw_messages = require(data, "messages", list, VENDOR, "request")
+    first = dumps_compact(raw_messages[0]) if raw_messages else ""
+    tid = thread_id or mint_id("thread", first)
+    rid = run_id or mint_id("run", dumps_compact(data))
+    losses: list[Loss] = []
+    messages: list[Message] = _system(data.get("system"), [tid])
+    for i, m in enumerate(raw_messages):
+        where = f"request.messages[{i}]"
+        role = require(m, "role", str, VENDOR, where)
+        if "content" not in m:
+            raise VendorDataError(VENDOR, f"{where}.content", "missing")
+        mid = mint_id("msg", rid, i)
+        if role == "user":
+            messages.extend(_user(m["content"], f"{where}.content", mid, losses))
+        elif role == "assistant":
+            messages.extend(_assistant(m["content"], f"{where}.content", mid, losses))
+        elif role == "system":
+            messages.extend(_system(m["content"], [tid, str(i)]))
+        else:
+            raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
+    tools: list[Tool] = []
+    server_tools: list[Any] = []
+    for i, t in enumerate(data.get("tools") or []):
+        where = f"request.tools[{i}]"
+        if not isinstance(t, dict):
+            raise VendorDataError(VENDOR, where, "expected an object")
+        if t.get("type") not in (None, "custom") or "input_schema" not in t:
+            server_tools.append(t)
+            continue
+        tools.append(
+            Tool(
+                name=require(t, "name", str, VENDOR, where),
+                description=str(t["description"]) if isinstance(t.get("description"), str) else "",
+                parameters=t["input_schema"],
+            )
+        )
+    kept = {k: v for k, v in data.items() if k not in _HISTORY_FIELDS}
+    if server_tools:
+        kept["server_tools"] = server_tools
+    if losses:
+        announce(losses)
+    return RunAgentInput(
+        thread_id=tid,
+        run_id=rid,
+        messages=messages,
+        tools=tools,
+        forwarded_props={VENDOR: kept},
+    )
+
+
+def decode_response(response: Any) -> list[BaseEvent]:
+    """One whole (non-streamed) Anthropic Message -> the AG-UI events of its turn."""
+    decoder = Decoder()
+    return [*decoder.feed_response(response), *decoder.close()]
+
+
+__all__ = ["DEFAULT_MAX_TOKENS", "decode_request", "decode_response", "encode_request"]

@@ -1,0 +1,158 @@
+"""Anthropic's SSE framing, the metadata keys toolwire uses for it, and usage accounting.
+
+Anthropic names every SSE event (``event: message_start`` ...) and its SDK acts
+on the name: ``ping`` is skipped, ``error`` is raised, an unnamed event is
+ignored. :func:`sse_chunks` keeps that information in the chunk dicts the
+:class:`~toolwire.adapters.anthropic.stream.Decoder` takes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ag_ui.core import TokenUsage
+
+from toolwire.errors import VendorDataError
+from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
+
+VENDOR = "anthropic"
+
+# Metadata keys (vendor-prefixed, as the protocol asks for invented keys).
+TYPE_KEY = "anthropic.type"  # the vendor block type behind a call, part or reasoning message
+BLOCK_KEY = "anthropic.block"  # a server-tool result block kept verbatim on its tool message
+SERVER_NAME_KEY = "anthropic.server_name"  # mcp_tool_use.server_name
+CALLER_KEY = "anthropic.caller"  # tool_use.caller
+TOOLSET_KEY = "anthropic.toolset_name"  # tool_use.toolset_name
+ERROR_CODE_KEY = "anthropic.error_code"  # *_tool_result_error.error_code
+CITATIONS_KEY = "anthropic.citations"  # citations of one text block
+CACHE_CONTROL_KEY = "anthropic.cache_control"  # tool_result.cache_control
+GROUP_KEY = "anthropic.group"  # which search_result block a text part came from
+CONTEXT_KEY = "anthropic.context"  # document.context
+ENCRYPTED_CONTENT_KEY = "anthropic.encrypted_content"  # web_search_result.encrypted_content
+
+#: Content-block types that are calls Anthropic itself runs (their results arrive in-stream).
+SERVER_CALL_TYPES = ("server_tool_use", "mcp_tool_use")
+CALL_TYPES = ("tool_use", *SERVER_CALL_TYPES)
+
+#: In-stream error types worth retrying (DESIGN.md: an overloaded error inside the stream).
+RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error", "timeout_error"})
+
+
+def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
+    name = ev.event
+    if name is None:
+        raise VendorDataError(
+            VENDOR,
+            f"SSE event {n}",
+            "no 'event:' line; Anthropic names every event and its SDK ignores unnamed ones",
+        )
+    if name == "ping":
+        return {"type": "ping"}
+    try:
+        payload = json.loads(ev.data)
+    except ValueError:
+        if name == "error":  # the SDK raises with the raw text as the message
+            return {"type": "error", "error": {"type": "error", "message": ev.data}}
+        raise VendorDataError(VENDOR, f"SSE event {n} ({name})", "data is not JSON") from None
+    if not isinstance(payload, dict):
+        raise VendorDataError(
+            VENDOR, f"SSE event {n} ({name})", f"data is a {type(payload).__name__}, not an object"
+        )
+    if name == "error" and payload.get("type") != "error":
+        inner = payload.get("error", payload)
+        return {"type": "error", "error": inner}
+    if "type" not in payload:
+        payload["type"] = name
+    return payload
+
+
+def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O)."""
+    parser = SSEParser()
+    n = 0
+    for piece in pieces:
+        for ev in parser.feed(piece):
+            chunk = _chunk(ev, n)
+            n += 1
+            if chunk is not None:
+                yield chunk
+    for ev in parser.close():
+        chunk = _chunk(ev, n)
+        n += 1
+        if chunk is not None:
+            yield chunk
+
+
+def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
+    """An Anthropic SSE body as the chunk dicts :class:`Decoder` takes."""
+    return iter_sse_chunks([body])
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """Anthropic SSE framing: an ``event:`` line naming each payload's type, LF line ends."""
+    return frame_sse(chunks, event_of=lambda payload: payload.get("type"))
+
+
+def _count(usage: dict[str, Any], key: str, where: str) -> int | None:
+    value = usage.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise VendorDataError(VENDOR, f"{where}.{key}", f"expected a token count, got {value!r}")
+    return value
+
+
+def token_usage(usage: dict[str, Any], model: str | None, where: str) -> TokenUsage | None:
+    """Anthropic usage -> ``TokenUsage`` in the protocol's accounting.
+
+    Anthropic reports cache reads and writes *beside* ``input_tokens``; the
+    protocol counts them *inside* ``inputTokens``, so they are added in. A count
+    Anthropic did not send stays absent (never a made-up zero).
+    """
+    base = _count(usage, "input_tokens", where)
+    read = _count(usage, "cache_read_input_tokens", where)
+    write = _count(usage, "cache_creation_input_tokens", where)
+    out = _count(usage, "output_tokens", where)
+    details = usage.get("output_tokens_details")
+    thinking = (
+        _count(details, "thinking_tokens", f"{where}.output_tokens_details")
+        if isinstance(details, dict)
+        else None
+    )
+    kw: dict[str, Any] = {"provider": VENDOR}
+    if model:
+        kw["model"] = model
+    if base is not None:
+        kw["input_tokens"] = base + (read or 0) + (write or 0)
+    if read is not None:
+        kw["cached_input_tokens"] = read
+    if write is not None:
+        kw["cache_write_input_tokens"] = write
+    if out is not None:
+        kw["output_tokens"] = out
+    if thinking is not None:
+        kw["reasoning_tokens"] = thinking
+    if base is not None and out is not None:
+        kw["total_tokens"] = kw["input_tokens"] + out
+    if len(kw) == (2 if model else 1):
+        return None
+    return TokenUsage(**kw)
+
+
+def usage_fields(usage: TokenUsage) -> dict[str, Any]:
+    """``TokenUsage`` -> Anthropic usage fields (cache counts taken back out of the input)."""
+    out: dict[str, Any] = {}
+    read = usage.cached_input_tokens
+    write = usage.cache_write_input_tokens
+    if usage.input_tokens is not None:
+        out["input_tokens"] = max(usage.input_tokens - (read or 0) - (write or 0), 0)
+    if write is not None:
+        out["cache_creation_input_tokens"] = write
+    if read is not None:
+        out["cache_read_input_tokens"] = read
+    out["output_tokens"] = usage.output_tokens or 0
+    if usage.reasoning_tokens is not None:
+        out["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
+    return out
