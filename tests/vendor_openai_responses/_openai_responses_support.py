@@ -123,3 +123,30 @@ def decoded_text(events: list[BaseEvent]) -> str:
 
 def dump(events: list[BaseEvent]) -> list[dict[str, Any]]:
     return [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in events]
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """Validate a request body's ``input`` and ``tools`` against ``openai``'s own param types."""
+    from openai.types.responses.response_input_param import ResponseInputParam
+    from openai.types.responses.tool_param import ToolParam
+    from pydantic import TypeAdapter
+
+    TypeAdapter(ResponseInputParam).validate_python(body["input"])
+    if "tools" in body:
+        TypeAdapter(list[ToolParam]).validate_python(body["tools"])
+
+
+def sent_requests(path: Path, bodies: list[dict[str, Any]]) -> tuple[list[Any], list[Any]]:
+    """Send bodies through the SDK against a cassette; return (results, the JSON bodies sent)."""
+    sent: list[Any] = []
+
+    def keep(request: Any) -> Any:
+        sent.append(json.loads(request.body))
+        return request
+
+    out = []
+    with replay(str(path), allow_playback_repeats=False, before_record_request=keep):
+        c = client()
+        for body in bodies:
+            out.append(create(c, body))
+    return out, sent
