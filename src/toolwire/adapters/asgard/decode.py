@@ -598,20 +598,25 @@ class Decoder(BaseDecoder):
         if sid not in self._subagents_open:
             return []  # never announced (or already closed): nothing to close
         del self._subagents_open[sid]
+        out: list[BaseEvent] = []
+        for mid, text in self._texts.items():
+            if not text.closed and text.owner == sid:
+                out.extend(self._end(mid, text, None))  # nothing outlives its subagent
         if status == "completed":
             kw: dict[str, Any] = {"result": summary} if summary is not None else {}
-            return [SubagentFinishedEvent(subagent_run_id=sid, **kw)]
+            return [*out, SubagentFinishedEvent(subagent_run_id=sid, **kw)]
         if status == "failed":
-            return [SubagentErrorEvent(subagent_run_id=sid, message=summary or "failed")]
+            return [*out, SubagentErrorEvent(subagent_run_id=sid, message=summary or "failed")]
         self._loss(
             "subagent-cancelled",
             "AG-UI 1.0 has no cancelled subagent outcome; reported as SUBAGENT_ERROR "
             "with code 'cancelled'",
         )
         return [
+            *out,
             SubagentErrorEvent(
                 subagent_run_id=sid, message=summary or "cancelled", code="cancelled"
-            )
+            ),
         ]
 
     # ---------------------------------------------------------------- close

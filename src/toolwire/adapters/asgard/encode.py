@@ -321,7 +321,8 @@ class Encoder:
         if owner is None:
             return None
         sub = self._subagents.get(owner)
-        return sub["parentToolUseId"] if sub is not None else None
+        # an unannounced subagent keeps its id: the decoder names subagents by parentToolUseId
+        return str(sub["parentToolUseId"]) if sub is not None else owner
 
     def _on_subagent_started(self, ev: Any) -> list[dict[str, Any]]:
         parent_call = ev.parent_tool_call_id
@@ -329,7 +330,8 @@ class Encoder:
             self._loss(
                 "subagent-dropped",
                 f"subagent {ev.subagent_run_id!r} has no parentToolCallId; Asgard keys a "
-                "subagent by the Agent tool call that spawned it, so its frames go untagged",
+                "subagent by the Agent tool call that spawned it, so no subagent.start is sent "
+                "(its frames carry the subagent id as parentToolUseId)",
             )
             return []
         call = self._calls.get(parent_call)
@@ -510,11 +512,11 @@ class Encoder:
         if isinstance(call.meta.get("reason"), str):
             tool_call["reason"] = call.meta["reason"]
         use_id = call.meta.get("toolUseId")
-        payload: dict[str, Any] = {
-            "processId": pid,
-            "callSeq": seq,
-            "toolUseId": use_id if isinstance(use_id, str) and use_id else call.id,
-        }
+        payload: dict[str, Any] = {"processId": pid, "callSeq": seq}
+        if isinstance(use_id, str) and use_id:
+            payload["toolUseId"] = use_id
+        elif call.id != f"{pid}-{seq}":
+            payload["toolUseId"] = call.id  # the AG-UI id, kept for the way back
         parent = self._parent_tool_use(call.owner)
         if parent is not None:
             payload["parentToolUseId"] = parent

@@ -1,0 +1,63 @@
+"""Any split of an Asgard SSE body into pieces decodes to the same events."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import ALL, replay_cassette
+from toolwire.adapters import asgard
+from toolwire.errors import ToolwireError
+from toolwire.protocol import SSEParser
+
+BODIES = [ex.body for name in ALL for ex in replay_cassette(name)]
+
+
+def decode_pieces(pieces: list[bytes]) -> list[Any]:
+    """Feed the pieces through an incremental SSE parser into one decoder."""
+    parser = SSEParser()
+    d = asgard.Decoder()
+    out: list[Any] = []
+    try:
+        for piece in pieces:
+            for ev in parser.feed(piece):
+                out.extend(d.feed(json.loads(ev.data)))
+        for ev in parser.close():
+            out.extend(d.feed(json.loads(ev.data)))
+        out.extend(d.close())
+    except ToolwireError as exc:  # truncated / in-stream error: the same error either way
+        out.append((type(exc).__name__, str(exc)))
+    return [e if isinstance(e, tuple) else e.model_dump() for e in out]
+
+
+@st.composite
+def split(draw: st.DrawFn) -> tuple[int, list[bytes]]:
+    which = draw(st.integers(0, len(BODIES) - 1))
+    body = BODIES[which]
+    cuts = sorted(draw(st.lists(st.integers(0, len(body)), max_size=40)))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    return which, pieces
+
+
+WHOLE = [decode_pieces([b]) for b in BODIES]
+
+
+@settings(max_examples=300, deadline=None)
+@given(split())
+def test_any_split_gives_identical_events(case: tuple[int, list[bytes]]) -> None:
+    which, pieces = case
+    assert b"".join(pieces) == BODIES[which]
+    assert decode_pieces(pieces) == WHOLE[which]
+
+
+def test_byte_at_a_time_including_multibyte_characters() -> None:
+    body = next(b for b in BODIES if "Ü".encode() in b)
+    assert decode_pieces([body[i : i + 1] for i in range(len(body))]) == decode_pieces([body])
+
+
+def test_crlf_line_ends_decode_the_same() -> None:
+    body = BODIES[0]
+    assert decode_pieces([body.replace(b"\n", b"\r\n")]) == WHOLE[0]
