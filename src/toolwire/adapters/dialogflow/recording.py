@@ -11,7 +11,9 @@ streams saved as JSON / JSONL. How a file becomes runs:
     objects with the same ``textMessageId`` (one reactive query turn) are one
     run; a ``status`` response ends the turn;
   - consecutive bare ``ToolCallInfo`` / ``ToolCallSuggestion`` objects are one
-    run (the ``toolCallInfo`` list of one suggestion);
+    run, the ``toolCallInfo`` list of one suggestion (bare ``ToolCallInfo`` runs
+    are handed to the decoder as one ``GeneratorSuggestion`` chunk
+    ``{"toolCallInfo": [...]}``, so their calls share one assistant message);
   - every other object (``GenerateSuggestionsResponse``, ``AnalyzeContentResponse``,
     ...) is one run.
 
@@ -68,7 +70,13 @@ def group_chunks(objects: list[Any]) -> list[list[dict[str, Any]]]:
             turn = tid
         if k == "reactive" and "status" in item:
             open_ = False
-    return groups
+    return [_as_suggestion(g) for g in groups]
+
+
+def _as_suggestion(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if len(group) > 1 and all("toolCall" in c or "toolCallResult" in c for c in group):
+        return [{"toolCallInfo": group}]
+    return group
 
 
 def _objects(text: str, name: str) -> list[Any]:

@@ -133,7 +133,7 @@ def suggestion_input(
             break
     if params is None and action in ("CONFIRM", "REVISE"):
         original = call.function.arguments if call is not None else df.get("inputParameters")
-        if not isinstance(original, str):
+        if not isinstance(original, str | dict):
             raise UnsupportedInput(
                 f"{where}: {action} without parameters, and the call's original parameters "
                 "are unknown (pass payload.parameters, or the call in messages)"

@@ -22,6 +22,7 @@ else by its content) only adds the result it did not have yet. A call left in
 
 from __future__ import annotations
 
+import json
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, e
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
-from toolwire.protocol.sse import frame_sse, parse_sse
+from toolwire.protocol.sse import frame_sse, iter_sse, parse_sse
 
 from .parts import (
     TARGET,
@@ -117,15 +118,19 @@ class Decoder(BaseDecoder):
     """Sans-I/O decoder of Dialogflow responses (see the module docstring).
 
     ``id_seed`` salts minted ids; pass the run or thread name when several
-    recordings without answer records share one thread.
+    recordings without answer records share one thread. ``prior_call_ids`` are
+    calls an earlier run of the thread already emitted (e.g. the call a
+    confirmation resumed): met again, only their result is emitted.
     """
 
     vendor = VENDOR
 
-    def __init__(self, *, id_seed: str = "") -> None:
+    def __init__(self, *, id_seed: str = "", prior_call_ids: Iterable[str] = ()) -> None:
         super().__init__()
         self._seed = id_seed
         self._seen: dict[str, _Seen] = {}
+        self._prior = set(prior_call_ids)
+        self._activities: set[str] = set()
         self._parent: str | None = None
         self._text: str | None = None
         self._texts = 0
@@ -329,8 +334,7 @@ class Decoder(BaseDecoder):
             update = string(sug.get("textUpdate"), f"{at}.textUpdate")
             if info is None:
                 if update:
-                    self._end_text(out)
-                    out.append(self._activity(update, None))
+                    self._activity(out, update, None)
                 continue
             items.append(_Item(info, f"{at}.toolCallInfo", update or None))
         self._calls(out, items, anchor=anchor)
@@ -339,7 +343,6 @@ class Decoder(BaseDecoder):
         """Emit the new calls of a list (one assistant message), then the new results."""
         if not items:
             return
-        self._end_text(out)
         occurrences: dict[str, int] = {}
         pending: list[tuple[_Seen, dict[str, Any], str]] = []
         updates: list[tuple[str, str]] = []
@@ -358,9 +361,11 @@ class Decoder(BaseDecoder):
             if seen is None:
                 seen = _Seen(call_id, call.name, call.arguments, call.state, call.meta)
                 self._seen[call_id] = seen
-                parent = self._parent or mint_id("msg", self._seed, call_id)
-                self._parent = parent
-                self._emit_call(out, seen, parent, call.timestamp)
+                if call_id not in self._prior:
+                    self._end_text(out)
+                    parent = self._parent or mint_id("msg", self._seed, call_id)
+                    self._parent = parent
+                    self._emit_call(out, seen, parent, call.timestamp)
             elif tc is not None and call.state is not None:
                 seen.state = call.state
             if res is not None and not seen.answered:
@@ -369,7 +374,9 @@ class Decoder(BaseDecoder):
             if item.text_update:
                 updates.append((item.text_update, call_id))
         for text, call_id in updates:
-            out.append(self._activity(text, call_id))
+            self._activity(out, text, call_id)
+        if pending:
+            self._end_text(out)
         for seen, res, where in pending:
             result = read_result(res, where)
             kw: dict[str, Any] = {}
@@ -413,14 +420,19 @@ class Decoder(BaseDecoder):
             out.append(ToolCallArgsEvent(tool_call_id=seen.call_id, delta=seen.arguments))
         out.append(ToolCallEndEvent(tool_call_id=seen.call_id))
 
-    def _activity(self, text: str, call_id: str | None) -> BaseEvent:
+    def _activity(self, out: list[BaseEvent], text: str, call_id: str | None) -> None:
+        """A ``textUpdate`` progress note: an activity, not conversation text (once each)."""
+        mid = mint_id("activity", self._seed, call_id or "", text)
+        if mid in self._activities:
+            return
+        self._activities.add(mid)
         content: dict[str, Any] = {"text": text}
         if call_id is not None:
             content["toolCallId"] = call_id
-        return ActivitySnapshotEvent(
-            message_id=mint_id("activity", self._seed, call_id or "", text),
-            activity_type=TEXT_UPDATE_ACTIVITY,
-            content=content,
+        out.append(
+            ActivitySnapshotEvent(
+                message_id=mid, activity_type=TEXT_UPDATE_ACTIVITY, content=content
+            )
         )
 
     def _delta(self, out: list[BaseEvent], text: str, anchor: tuple[Any, ...]) -> None:
@@ -446,7 +458,7 @@ class Decoder(BaseDecoder):
         meta = dict(seen.meta)
         meta["action"] = seen.name
         if seen.arguments:
-            meta["inputParameters"] = seen.arguments
+            meta["inputParameters"] = json.loads(seen.arguments)
         kw: dict[str, Any] = {}
         details = seen.meta.get("toolDisplayDetails")
         if isinstance(details, str) and details:
@@ -471,13 +483,15 @@ def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[
     return adecode_iter(Decoder(**options), chunks)
 
 
-def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
+def sse_chunks(body: bytes | Iterable[bytes]) -> Iterator[dict[str, Any]]:
     """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
 
-    Dialogflow itself streams over gRPC, not SSE; this reads what :func:`to_sse`
-    writes (and any capture framed the same way).
+    ``body`` is the whole body or its pieces in any split. Dialogflow itself
+    streams over gRPC, not SSE; this reads what :func:`to_sse` writes (and any
+    capture framed the same way).
     """
-    for n, ev in enumerate(parse_sse(body)):
+    events = parse_sse(body) if isinstance(body, bytes | str) else iter_sse(body)
+    for n, ev in enumerate(events):
         if ev.data.strip() in ("", "[DONE]"):
             continue
         try:

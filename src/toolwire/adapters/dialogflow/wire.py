@@ -68,18 +68,22 @@ def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
         from google.protobuf import json_format  # type: ignore[import-untyped]
 
         value = json_format.MessageToDict(pb)
-        return whole_doubles(value)  # type: ignore[no-any-return]
+        return whole_doubles(value, sort=True)  # type: ignore[no-any-return]
     return as_dict(obj, VENDOR, where)
 
 
-def whole_doubles(value: Any) -> Any:
-    """Whole doubles as integers (the SDK holds every ``Struct`` number as a double)."""
+def whole_doubles(value: Any, *, sort: bool = False) -> Any:
+    """Whole doubles as integers (the SDK holds every ``Struct`` number as a double).
+
+    ``sort`` also orders object keys (an SDK ``Struct`` has no order of its own).
+    """
     if isinstance(value, float) and value.is_integer() and abs(value) <= _MAX_EXACT:
         return int(value)
     if isinstance(value, dict):
-        return {k: whole_doubles(v) for k, v in value.items()}
+        keys = sorted(value) if sort else list(value)
+        return {k: whole_doubles(value[k], sort=sort) for k in keys}
     if isinstance(value, list):
-        return [whole_doubles(v) for v in value]
+        return [whole_doubles(v, sort=sort) for v in value]
     return value
 
 
