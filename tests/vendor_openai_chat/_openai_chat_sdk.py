@@ -25,6 +25,7 @@ class SdkCall:
 class SdkChoice:
     text: str = ""
     refusal: str = ""
+    reasoning: str = ""  # a compatible server's reasoning_content (an extra field to the SDK)
     calls: list[SdkCall] = field(default_factory=list)
     finish_reason: str | None = None
 
@@ -58,6 +59,7 @@ def accumulate(chunks: list[ChatCompletionChunk]) -> dict[int, SdkChoice]:
             delta = choice.delta
             acc.text += delta.content or ""
             acc.refusal += delta.refusal or ""
+            acc.reasoning += (delta.model_extra or {}).get("reasoning_content") or ""
             for tc in delta.tool_calls or []:
                 key = (choice.index, tc.index)
                 call = slots.get(key)

@@ -53,6 +53,7 @@ EXPECT = {
     "malformed_arguments.yaml": 1,
     "compat_repeated_ids.yaml": 1,
     "compat_index_reuse.yaml": 1,
+    "compat_reasoning_content.yaml": 1,
     "legacy_function_call.yaml": 1,
     "refusal.yaml": 1,
     "truncated_before_finish.yaml": 1,
@@ -196,3 +197,19 @@ def test_whole_response_and_its_request() -> None:
     again = openai_chat.encode_request(run, model="gpt-4o")
     assert again["messages"] == body["messages"]
     assert again["tools"] == body["tools"]
+
+
+def test_reasoning_content_becomes_a_reasoning_item() -> None:
+    chunks = sdk("compat_reasoning_content.yaml")
+    expected = accumulate(chunks)[0]
+    events = list(openai_chat.decode_stream(chunks))
+    kinds = [e.type.value for e in events]
+    assert kinds[:2] == ["REASONING_START", "REASONING_MESSAGE_START"]
+    thought = "".join(e.delta for e in events if e.type.value == "REASONING_MESSAGE_CONTENT")
+    assert thought == expected.reasoning
+    # the reasoning item ends before the call starts
+    assert kinds.index("REASONING_END") < kinds.index("TOOL_CALL_START")
+    dec = openai_chat.Decoder()
+    for c in chunks:
+        dec.feed(c)
+    assert dec.usage[0].reasoning_tokens == 22 and dec.usage[0].output_tokens == 30

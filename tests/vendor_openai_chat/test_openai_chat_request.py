@@ -66,7 +66,8 @@ def media_history() -> RunAgentInput:
 
 
 def test_calls_then_results_in_call_order_content_null() -> None:
-    body = openai_chat.encode_request(media_history(), model="gpt-4o")
+    with pytest.warns(PartsDroppedWarning):
+        body = openai_chat.encode_request(media_history(), model="gpt-4o")
     roles = [(m["role"], m.get("tool_call_id")) for m in body["messages"]]
     assert roles == [("user", None), ("assistant", None), ("tool", "c1"), ("tool", "c2")]
     assistant = body["messages"][1]
@@ -139,7 +140,8 @@ def test_all_dropped_is_answered_with_empty_string_and_error_reaches_model() -> 
 
 
 def test_error_with_content_keeps_both() -> None:
-    body = openai_chat.encode_request(media_history(), model="gpt-4o-mini", media="relocate")
+    with pytest.warns(PartsDroppedWarning):
+        body = openai_chat.encode_request(media_history(), model="gpt-4o-mini", media="relocate")
     assert body["messages"][3]["content"] == "second\n\nError: timed out"
 
 

@@ -5,7 +5,10 @@ per-call end event, so a call stays open until its choice's ``finish_reason``:
 fragments of several calls may interleave freely. A new ``id`` on an index
 that already holds a call (OpenAI-compatible servers that reuse index 0)
 ends that call and starts the next. A call is announced once both its id and
-its name are known; arguments that come earlier wait for it.
+its name are known; arguments that come earlier wait for it. Reasoning text
+that compatible servers stream (``reasoning_content`` from DeepSeek and vLLM,
+``reasoning`` from OpenRouter and Ollama) becomes a ``REASONING_*`` item that
+ends when the answer (text or a call) begins.
 """
 
 from __future__ import annotations
@@ -15,6 +18,11 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
@@ -32,6 +40,8 @@ from .wire import REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, message_id, stream_error, 
 
 #: Key of the legacy ``function_call`` delta (one per choice, never carries an id).
 _LEGACY = "function_call"
+#: Delta fields compatible servers stream reasoning text in (OpenAI itself streams none).
+_REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 
 @dataclass
@@ -49,6 +59,8 @@ class _Choice:
     index: int
     message_id: str
     text_open: bool = False
+    reasoning_id: str | None = None
+    reasoning_items: int = 0
     slots: dict[int | str, _Call] = field(default_factory=dict)
     open: list[_Call] = field(default_factory=list)
     by_id: dict[str, _Call] = field(default_factory=dict)
@@ -174,6 +186,10 @@ class Decoder(BaseDecoder):
             self.usage = [usage]
 
     def _delta(self, ch: _Choice, delta: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+        for key in _REASONING_FIELDS:
+            thought = delta.get(key)
+            if isinstance(thought, str) and thought:
+                self._reasoning(ch, thought, out)
         content = _str_or_none(delta.get("content"), f"{where}.content")
         if content:
             self._text(ch, content, None, out)
@@ -190,9 +206,25 @@ class Decoder(BaseDecoder):
         if legacy is not None:
             self._fragment(ch, {"index": _LEGACY, "function": legacy}, 0, f"{where}.{_LEGACY}", out)
 
+    def _reasoning(self, ch: _Choice, text: str, out: list[BaseEvent]) -> None:
+        if ch.reasoning_id is None:
+            ch.reasoning_items += 1
+            rid = mint_id("reasoning", ch.message_id, ch.reasoning_items)
+            ch.reasoning_id = rid
+            out.append(ReasoningStartEvent(message_id=rid))
+            out.append(ReasoningMessageStartEvent(message_id=rid))
+        out.append(ReasoningMessageContentEvent(message_id=ch.reasoning_id, delta=text))
+
+    def _end_reasoning(self, ch: _Choice, out: list[BaseEvent]) -> None:
+        if ch.reasoning_id is not None:
+            out.append(ReasoningMessageEndEvent(message_id=ch.reasoning_id))
+            out.append(ReasoningEndEvent(message_id=ch.reasoning_id))
+            ch.reasoning_id = None
+
     def _text(
         self, ch: _Choice, text: str, meta: dict[str, Any] | None, out: list[BaseEvent]
     ) -> None:
+        self._end_reasoning(ch, out)
         if not ch.text_open:
             ch.text_open = True
             out.append(TextMessageStartEvent(message_id=ch.message_id, role="assistant"))
@@ -215,6 +247,7 @@ class Decoder(BaseDecoder):
         name = _str_or_none(fn.get("name"), f"{where}.function.name") or None
         args = _arguments(fn.get("input" if custom else "arguments"), f"{where}.function")
 
+        self._end_reasoning(ch, out)
         call = ch.slots.get(slot)
         if call is not None and call_id is not None and call.id not in (None, call_id):
             # A new id on an index in use: the provider reuses the index for its next call.
@@ -293,6 +326,7 @@ class Decoder(BaseDecoder):
             del ch.slots[call.slot]
 
     def _finish(self, ch: _Choice, reason: str, out: list[BaseEvent]) -> None:
+        self._end_reasoning(ch, out)
         if ch.text_open:
             ch.text_open = False
             out.append(TextMessageEndEvent(message_id=ch.message_id))
@@ -318,7 +352,8 @@ def _arguments(value: Any, where: str) -> str:
 
 def _message_as_delta(message: dict[str, Any], where: str) -> dict[str, Any]:
     """A whole ``ChatCompletionMessage`` in the shape of one delta carrying all of it."""
-    delta: dict[str, Any] = {k: message.get(k) for k in ("content", "refusal", _LEGACY)}
+    keys = (*_REASONING_FIELDS, "content", "refusal", _LEGACY)
+    delta: dict[str, Any] = {k: message.get(k) for k in keys}
     calls = message.get("tool_calls")
     if calls is not None:
         if not isinstance(calls, list):

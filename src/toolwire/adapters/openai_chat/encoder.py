@@ -33,12 +33,6 @@ from toolwire.protocol.machine import StreamMachine
 
 from .wire import REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, completion_usage
 
-_REASONING = {
-    EventType.REASONING_START,
-    EventType.REASONING_MESSAGE_START,
-    EventType.REASONING_ENCRYPTED_VALUE,
-}
-
 
 @dataclass
 class _Choice:
@@ -69,6 +63,7 @@ class Encoder:
         self.losses: list[Loss] = []
         self._machine = StreamMachine()
         self._fresh = True
+        self._reasoning_lost: set[str] = set()
         self._reset()
 
     def _reset(self) -> None:
@@ -133,8 +128,11 @@ class Encoder:
                 "next request (encode_request)",
                 tool_call_id=getattr(ev, "tool_call_id", None),
             )
-        elif ev.type in _REASONING:
-            self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
+        elif ev.type.value.startswith("REASONING"):
+            item = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
+            if item not in self._reasoning_lost:  # one loss per reasoning item
+                self._reasoning_lost.add(item)
+                self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
         return []
 
     def _start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
