@@ -1,0 +1,86 @@
+"""The lead's CLI drives the adapter through the conventions (sse_chunks, load_recording, ...)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import CASSETTES
+
+pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not in this tree")
+
+
+def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=60
+    )
+
+
+def lines(out: bytes) -> list[dict]:
+    return [json.loads(x) for x in out.decode().splitlines() if x.strip()]
+
+
+def test_decode_a_cassette_gives_one_run_per_recorded_run() -> None:
+    res = cli("decode", "--from", "asgard", str(CASSETTES / "consent.yaml"))
+    assert res.returncode == 0, res.stderr
+    events = lines(res.stdout)
+    ends = [e for e in events if e["type"] in ("RUN_FINISHED", "RUN_ERROR")]
+    assert [e["outcome"]["type"] for e in ends] == ["interrupt", "success"]
+    assert len({e["threadId"] for e in events if e["type"] == "RUN_STARTED"}) == 1
+
+
+def test_decode_a_raw_sse_capture_with_two_runs(tmp_path: Path) -> None:
+    import yaml
+
+    doc = yaml.safe_load((CASSETTES / "consent.yaml").read_text())
+    body = "".join(i["response"]["body"]["string"] for i in doc["interactions"])
+    capture = tmp_path / "capture.sse"
+    capture.write_text(body)
+    res = cli("decode", "--from", "asgard", str(capture))
+    assert res.returncode == 0, res.stderr
+    assert sum(e["type"] == "RUN_STARTED" for e in lines(res.stdout)) == 2
+    res = cli("validate", "/dev/stdin", stdin=res.stdout)
+    assert res.returncode == 0, res.stderr
+
+
+def test_decode_encode_and_back(tmp_path: Path) -> None:
+    res = cli("decode", "--from", "asgard", str(CASSETTES / "parallel_calls.yaml"))
+    agui = tmp_path / "run.jsonl"
+    agui.write_bytes(res.stdout)
+    enc = cli("encode", "--to", "asgard", str(agui))
+    assert enc.returncode == 0, enc.stderr
+    sse = tmp_path / "again.sse"
+    sse.write_bytes(enc.stdout)
+    again = cli("decode", "--from", "asgard", str(sse))
+    assert again.returncode == 0, again.stderr
+
+    def calls(evs: list[dict]) -> list[tuple[str, str]]:
+        return [(e["toolCallName"], e["type"]) for e in evs if e["type"] == "TOOL_CALL_START"]
+
+    assert calls(lines(again.stdout)) == calls(lines(res.stdout))
+
+
+def test_requests_both_ways(tmp_path: Path) -> None:
+    import yaml
+
+    doc = yaml.safe_load((CASSETTES / "consent.yaml").read_text())
+    res = cli("decode-request", "--from", "asgard", str(CASSETTES / "consent.yaml"))
+    assert res.returncode == 0, res.stderr
+    inputs = lines(res.stdout)
+    assert len(inputs) == 2
+    ri = tmp_path / "ri.json"
+    ri.write_text(json.dumps(inputs[1]))
+    out = cli("encode-request", "--to", "asgard", "--model", "m", str(ri))
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == json.loads(doc["interactions"][1]["request"]["body"])
+
+
+def test_truncated_capture_is_reported_as_an_error_run() -> None:
+    res = cli("decode", "--from", "asgard", str(CASSETTES / "truncated.yaml"))
+    events = lines(res.stdout)
+    assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "truncated"
