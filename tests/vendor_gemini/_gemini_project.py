@@ -5,9 +5,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from ag_ui.core import BaseEvent
-
 from _gemini_sdk import field
+from ag_ui.core import BaseEvent
 
 
 def request_view(body: dict[str, Any]) -> list[Any]:

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from _gemini_project import b64, calls_of, request_view, text_of_stream
 from _gemini_sdk import CORPUS, model_of, sdk_responses, sdk_wire_request
+
 from toolwire.adapters import gemini
 from toolwire.protocol import frame_run, validate_stream
 from toolwire.recordings import Exchange, load_recording
@@ -87,7 +87,8 @@ def test_recorded_response_decodes_to_what_the_recording_and_the_sdk_hold(
     ]
     ours = calls_of(from_raw)
     assert len(ours) == len(recorded_calls) == len(sdk_calls)
-    for k, ((cid, name, text), rec, fc) in enumerate(zip(ours, recorded_calls, sdk_calls)):
+    triples = zip(ours, recorded_calls, sdk_calls, strict=True)
+    for k, ((cid, name, text), rec, fc) in enumerate(triples):
         assert name == rec["name"] == fc.name
         # argument text: the recorded args object, compact; the SDK parses it to the same value
         expected = json.dumps(rec.get("args", {}), separators=(",", ":"), ensure_ascii=False)

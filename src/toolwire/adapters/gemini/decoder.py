@@ -516,8 +516,10 @@ class Decoder(BaseDecoder):
 def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
     """A ``streamGenerateContent?alt=sse`` body as chunk dicts.
 
-    Like google-genai, a last event without its blank line still counts, and a
-    body that is plain JSON (an error, or a JSON-array stream) is read as such.
+    Like google-genai: a last event without its blank line still counts, and
+    lines that are not ``data:`` lines are a JSON error body the server wrote
+    into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
+    that is plain JSON (an error, or a JSON-array stream) is read as such.
     """
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
@@ -534,6 +536,17 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
             return
     for _event, value in sse_json_objects(body, VENDOR, flush_incomplete=True):
         yield value
+    raw = [
+        line
+        for line in body.decode("utf-8").splitlines()
+        if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
+    ]
+    if raw:
+        try:
+            value = json.loads("\n".join(raw))
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+        yield obj_at(value, "body (text outside data: lines)")
 
 
 def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
