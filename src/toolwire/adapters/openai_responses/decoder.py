@@ -183,6 +183,10 @@ class Decoder(BaseDecoder):
             )
         return []
 
+    def _at(self, path: str = "") -> str:
+        """``chunk N`` (plus a path inside it) for ``require``, which appends the key."""
+        return f"chunk {self.chunk_index}" + (f" {path}" if path else "")
+
     def _note_response(self, response: dict[str, Any]) -> None:
         if isinstance(response.get("id"), str):
             self.response_id = response["id"]
@@ -190,12 +194,12 @@ class Decoder(BaseDecoder):
             self.model = response["model"]
 
     def _on_created(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        resp = require(chunk, "response", dict, VENDOR, self.where("response"))
+        resp = require(chunk, "response", dict, VENDOR, self._at())
         self._note_response(resp)
         return []
 
     def _item_at(self, chunk: dict[str, Any], kind: str | None = None) -> _Open:
-        index = require(chunk, "output_index", int, VENDOR, self.where("output_index"))
+        index = require(chunk, "output_index", int, VENDOR, self._at())
         item = self._items.get(index)
         if item is None:
             raise VendorDataError(
@@ -208,10 +212,10 @@ class Decoder(BaseDecoder):
         return item
 
     def _on_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        index = require(chunk, "output_index", int, VENDOR, self.where("output_index"))
-        item = require(chunk, "item", dict, VENDOR, self.where("item"))
-        kind = require(item, "type", str, VENDOR, self.where("item"))
-        at = self.where("item")
+        index = require(chunk, "output_index", int, VENDOR, self._at())
+        item = require(chunk, "item", dict, VENDOR, self._at())
+        kind = require(item, "type", str, VENDOR, self._at("item"))
+        at = self._at("item")
         if index in self._items:
             raise VendorDataError(VENDOR, self.where("output_index"), f"item {index} added twice")
         if kind == "message":
@@ -243,7 +247,7 @@ class Decoder(BaseDecoder):
 
     def _on_text_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         item = self._item_at(chunk, "text")
-        delta = require(chunk, "delta", str, VENDOR, self.where("delta"))
+        delta = require(chunk, "delta", str, VENDOR, self._at())
         if not delta:
             return []
         item.streamed += len(delta)
@@ -251,7 +255,7 @@ class Decoder(BaseDecoder):
 
     def _on_args_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         item = self._item_at(chunk, "call")
-        delta = require(chunk, "delta", str, VENDOR, self.where("delta"))
+        delta = require(chunk, "delta", str, VENDOR, self._at())
         if not delta:
             return []
         item.streamed += len(delta)
@@ -283,9 +287,9 @@ class Decoder(BaseDecoder):
     def _reasoning_key(self, chunk: dict[str, Any]) -> tuple[_Open, tuple[str, int]]:
         item = self._item_at(chunk, "reasoning")
         if "summary_index" in chunk:
-            n = require(chunk, "summary_index", int, VENDOR, self.where("summary_index"))
+            n = require(chunk, "summary_index", int, VENDOR, self._at())
             return item, ("summary", n)
-        n = require(chunk, "content_index", int, VENDOR, self.where("content_index"))
+        n = require(chunk, "content_index", int, VENDOR, self._at())
         return item, ("content", n)
 
     def _on_reasoning_part_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
@@ -294,7 +298,7 @@ class Decoder(BaseDecoder):
 
     def _on_reasoning_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         item, key = self._reasoning_key(chunk)
-        delta = require(chunk, "delta", str, VENDOR, self.where("delta"))
+        delta = require(chunk, "delta", str, VENDOR, self._at())
         out = self._open_part(item, key)
         if delta:
             assert item.part is not None and item.streamed_parts is not None
@@ -337,9 +341,9 @@ class Decoder(BaseDecoder):
     # item done ---------------------------------------------------------------
 
     def _on_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        body = require(chunk, "item", dict, VENDOR, self.where("item"))
-        kind = require(body, "type", str, VENDOR, self.where("item"))
-        index = require(chunk, "output_index", int, VENDOR, self.where("output_index"))
+        body = require(chunk, "item", dict, VENDOR, self._at())
+        kind = require(body, "type", str, VENDOR, self._at("item"))
+        index = require(chunk, "output_index", int, VENDOR, self._at())
         item = self._items.pop(index, None)
         if item is None:  # a done without an added: read it as both
             opened = self._on_added(chunk)
@@ -347,7 +351,7 @@ class Decoder(BaseDecoder):
         return self._finish(item, body, kind)
 
     def _finish(self, item: _Open, body: dict[str, Any], kind: str) -> list[BaseEvent]:
-        at = self.where("item")
+        at = self._at("item")
         if item.kind == "text":
             text, notes = _message_text(body)
             out: list[BaseEvent] = []
@@ -383,9 +387,12 @@ class Decoder(BaseDecoder):
         if is_output_item(kind, body):
             content, meta, losses = output_item_result(body, at, target=VENDOR)
             announce(losses)
+            ident = body.get("id")
             return [
                 ToolCallResultEvent(
-                    message_id=mint_id("result", body["call_id"]),
+                    message_id=ident
+                    if isinstance(ident, str)
+                    else mint_id("result", body["call_id"]),
                     tool_call_id=body["call_id"],
                     content=content,
                     role="tool",
@@ -422,7 +429,7 @@ class Decoder(BaseDecoder):
                 message if isinstance(message, str) else json.dumps(chunk),
                 retryable=code in _RETRYABLE,
             )
-        resp = require(chunk, "response", dict, VENDOR, self.where("response"))
+        resp = require(chunk, "response", dict, VENDOR, self._at())
         self._note_response(resp)
         usage = usage_of(resp)
         if usage is not None:

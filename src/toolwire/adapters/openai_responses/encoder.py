@@ -514,9 +514,12 @@ def _usage(usage: Any) -> dict[str, Any] | None:
     if not usage:
         return None
     u = usage[0]
+    details: dict[str, Any] = {"cached_tokens": u.cached_input_tokens or 0}
+    if u.cache_write_input_tokens is not None:
+        details["cache_write_tokens"] = u.cache_write_input_tokens
     return {
         "input_tokens": u.input_tokens or 0,
-        "input_tokens_details": {"cached_tokens": u.cached_input_tokens or 0},
+        "input_tokens_details": details,
         "output_tokens": u.output_tokens or 0,
         "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens or 0},
         "total_tokens": u.total_tokens or 0,

@@ -1,0 +1,278 @@
+"""Stream-level properties: any split of the bytes, encode round trips, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from _openai_responses_support import (
+    CORPUS,
+    OURS,
+    client,
+    decoded_calls,
+    dump,
+    exchanges,
+)
+from ag_ui.core import (
+    EventType,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TokenUsage,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolwire.adapters import openai_responses as a
+from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError
+from toolwire.protocol import SSEParser
+from toolwire.testing import replay
+
+GOOD = ["reasoning_parallel_calls", "web_search_sources", "image_generation", "hosted_tools"]
+BODIES = {name: exchanges(OURS / f"{name}.yaml")[0].response_body for name in GOOD}
+
+
+def _decode_bytes(pieces: list[bytes]) -> list[dict[str, Any]]:
+    parser = SSEParser()
+    d = a.Decoder()
+    out = []
+    for piece in pieces:
+        for ev in parser.feed(piece):
+            out += d.feed(json.loads(ev.data))
+    for ev in parser.close():
+        out += d.feed(json.loads(ev.data))
+    out += d.close()
+    return dump(out)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(GOOD), data=st.data())
+def test_any_split_of_the_bytes_gives_the_same_events(name: str, data: Any) -> None:
+    body = BODIES[name]
+    cuts = sorted(data.draw(st.sets(st.integers(1, len(body) - 1), max_size=40)))
+    pieces = [body[i:j] for i, j in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    assert _decode_bytes(pieces) == dump(list(a.decode_stream(a.sse_chunks(body))))
+
+
+# ------------------------------------------------------------ encode round trip
+
+
+def _sdk_parse(body: bytes, tmp_path: Path) -> list[Any]:
+    """``openai`` parsing our SSE bytes, served from a throwaway cassette."""
+    doc = {
+        "version": 1,
+        "interactions": [
+            {
+                "request": {
+                    "method": "POST",
+                    "uri": "https://api.openai.com/v1/responses",
+                    "body": None,
+                    "headers": {},
+                },
+                "response": {
+                    "status": {"code": 200, "message": "OK"},
+                    "headers": {"content-type": ["text/event-stream; charset=utf-8"]},
+                    "body": {"string": body.decode("utf-8")},
+                },
+            }
+        ],
+    }
+    path = tmp_path / "encoded.yaml"
+    path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    with replay(str(path)):
+        return list(client().responses.create(model="gpt-5", input="x", stream=True))
+
+
+def _coalesce(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Join consecutive argument deltas of one call (a hosted item carries its text whole)."""
+    out: list[dict[str, Any]] = []
+    for e in events:
+        if (
+            out
+            and e["type"] == "TOOL_CALL_ARGS"
+            and out[-1]["type"] == "TOOL_CALL_ARGS"
+            and out[-1]["toolCallId"] == e["toolCallId"]
+        ):
+            out[-1] = {**out[-1], "delta": out[-1]["delta"] + e["delta"]}
+        else:
+            out.append(e)
+    return out
+
+
+def _streams() -> list[tuple[str, bytes]]:
+    out = [(n, b) for n, b in BODIES.items()]
+    if CORPUS.is_dir():
+        for path in sorted(CORPUS.glob("*.yaml")):
+            for n, ex in enumerate(exchanges(path)):
+                if ex.is_sse:
+                    out.append((f"{path.stem[:40]}#{n}", ex.response_body))
+    return out
+
+
+@pytest.mark.parametrize("name,body", _streams(), ids=lambda x: x if isinstance(x, str) else "")
+def test_encode_then_sdk_then_decode_gives_the_events_back(
+    name: str, body: bytes, tmp_path: Path
+) -> None:
+    d = a.Decoder()
+    events = [e for c in a.sse_chunks(body) for e in d.feed(c)] + d.close()
+    chunks = list(a.encode_stream(events, response_id=d.response_id))
+    wire = a.to_sse(chunks)
+    sdk = _sdk_parse(wire, tmp_path)
+    assert [e.type for e in sdk] == [c["type"] for c in chunks]
+    final = sdk[-1].response
+    assert final.status == "completed"
+    sdk_calls = [
+        (i.call_id, i.name, i.arguments) for i in final.output if i.type == "function_call"
+    ]
+    plain = {
+        e.tool_call_id
+        for e in events
+        if e.type == EventType.TOOL_CALL_START and "openai.item_type" not in (e.metadata or {})
+    }
+    assert sdk_calls == [c for c in decoded_calls(events) if c[0] in plain]
+    again = list(a.decode_stream(sdk))
+    assert _coalesce(dump(again)) == _coalesce(dump(events))
+
+
+def test_usage_and_outcome_cross_in_the_run_events() -> None:
+    usage = TokenUsage(
+        provider="openai",
+        model="gpt-5",
+        input_tokens=10,
+        output_tokens=5,
+        total_tokens=15,
+        cached_input_tokens=4,
+        reasoning_tokens=2,
+        cache_write_input_tokens=1,
+    )
+    events = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        TextMessageStartEvent(message_id="m1", role="assistant"),
+        TextMessageContentEvent(message_id="m1", delta="hi"),
+        TextMessageEndEvent(message_id="m1"),
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m1"),
+        ToolCallArgsEvent(tool_call_id="c1", delta="{}"),
+        ToolCallEndEvent(tool_call_id="c1"),
+        RunFinishedEvent(thread_id="t", run_id="r", usage=[usage]),
+    ]
+    chunks = list(a.encode_stream(events, model="gpt-5"))
+    d = a.Decoder()
+    turn = [e for c in chunks for e in d.feed(c)] + d.close()
+    assert d.usage == [usage]
+    assert dump(turn)[0]["messageId"] == "m1"
+    assert decoded_calls(turn) == [("c1", "f", "{}")]
+
+
+def test_a_result_of_an_application_tool_is_written_as_an_output_item() -> None:
+    events = [
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m"),
+        ToolCallEndEvent(tool_call_id="c1"),
+        ToolCallResultEvent(message_id="res1", tool_call_id="c1", content="42"),
+    ]
+    chunks = list(a.encode_stream(events))
+    items = [c["item"] for c in chunks if c["type"] == "response.output_item.done"]
+    assert items[1] == {
+        "id": "res1",
+        "type": "function_call_output",
+        "call_id": "c1",
+        "output": "42",
+        "status": "completed",
+    }
+    assert dump(list(a.decode_stream(chunks)))[-1] == {
+        "type": "TOOL_CALL_RESULT",
+        "messageId": "res1",
+        "toolCallId": "c1",
+        "content": "42",
+        "role": "tool",
+        "metadata": {"openai.output_item": items[1]},
+    }
+
+
+# ------------------------------------------------------------------- bad input
+
+
+def _added_call(**item: Any) -> dict[str, Any]:
+    base = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "f",
+        "arguments": "",
+    }
+    return {"type": "response.output_item.added", "output_index": 0, "item": {**base, **item}}
+
+
+@pytest.mark.parametrize(
+    "chunks,where",
+    [
+        ([5], "chunk 0"),
+        ([{"no_type": 1}], "chunk 0.type"),
+        ([{"type": "response.output_item.added", "output_index": 0}], "chunk 0.item"),
+        ([_added_call(call_id=None)], "chunk 0 item.call_id"),
+        (
+            [
+                _added_call(),
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "item_id": "fc_1",
+                    "output_index": 0,
+                    "delta": 3,
+                },
+            ],
+            "chunk 1.delta",
+        ),
+        (
+            [
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "item_id": "fc_9",
+                    "output_index": 9,
+                    "delta": "x",
+                }
+            ],
+            "chunk 0: output_index",
+        ),
+        (
+            [{"type": "response.output_text.delta", "output_index": "0", "delta": "x"}],
+            "chunk 0.output_index",
+        ),
+    ],
+)
+def test_malformed_chunks_name_where_and_what(chunks: list[Any], where: str) -> None:
+    d = a.Decoder()
+    with pytest.raises(VendorDataError) as info:
+        for c in chunks:
+            d.feed(c)
+    assert info.value.where == where
+    assert isinstance(info.value, ToolwireError)
+
+
+def test_unknown_event_types_are_skipped_and_the_stream_still_needs_its_end() -> None:
+    d = a.Decoder()
+    assert d.feed({"type": "response.brand_new_event", "whatever": 1}) == []
+    assert (
+        d.feed(
+            {
+                "type": "response.output_item.added",
+                "output_index": 0,
+                "item": {"type": "brand_new_item", "id": "x"},
+            }
+        )
+        == []
+    )
+    with pytest.raises(TruncatedStream):
+        d.close()
+
+
+def test_bad_sse_payload_is_reported() -> None:
+    with pytest.raises(VendorDataError):
+        list(a.sse_chunks(b"event: x\ndata: {not json\n\n"))
