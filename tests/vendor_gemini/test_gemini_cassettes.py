@@ -6,16 +6,17 @@ adapter. The cases are the ones the recorded corpus lacks (ADAPTERS.md, tests 2)
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _gemini_project import b64, calls_of, text_of_stream
+from _gemini_sdk import OWN, sdk_responses
 from ag_ui.core import AssistantMessage, ReasoningMessage, ToolMessage
 from google.genai import errors as genai_errors
 
-from _gemini_project import b64, calls_of, text_of_stream
-from _gemini_sdk import OWN, sdk_responses
 from toolwire.adapters import gemini
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine, frame_run
 from toolwire.recordings import Exchange, load_recording
@@ -125,7 +126,7 @@ def _assemble(pieces: list[Any]) -> dict[str, Any]:
             if tok:
                 keys.append(int(tok[1:-1]) if tok.startswith("[") else tok)
         node: Any = root
-        for k, nxt in zip(keys[:-1], keys[1:], strict=True):
+        for k, nxt in itertools.pairwise(keys):
             fresh: Any = [] if isinstance(nxt, int) else {}
             if isinstance(node, list):
                 if k == len(node):
@@ -137,7 +138,7 @@ def _assemble(pieces: list[Any]) -> dict[str, Any]:
         if pa.string_value is not None:
             value: Any = pa.string_value
             if open_string == pa.json_path:
-                value = (node[leaf] if not isinstance(node, list) else node[leaf]) + value
+                value = node[leaf] + value
             open_string = pa.json_path if pa.will_continue else None
         elif pa.number_value is not None:
             n = pa.number_value
