@@ -303,13 +303,15 @@ def encode_result(
         return out
     fitted = fit_content(content, accepts, tool_call_id=call_id)
     losses.extend(fitted.losses)
-    kept = fitted.content
-    if isinstance(kept, str):
-        if not (kept == "" and df is not None and df.get("resultUnset")):
-            out["content"] = kept
+    if isinstance(fitted.content, str) or isinstance(content, str):
+        text = fitted.content if isinstance(fitted.content, str) else ""
+        if not (text == "" and df is not None and df.get("resultUnset")):
+            out["content"] = text
         return out
-    texts = [p for p in kept if isinstance(p, TextPart)]
-    media = [p for p in kept if not isinstance(p, TextPart)]
+    gone = {loss.part_index for loss in fitted.losses}
+    kept = [(i, p) for i, p in enumerate(content) if i not in gone]  # original positions
+    texts = [p for _, p in kept if isinstance(p, TextPart)]
+    media = [(i, p) for i, p in kept if not isinstance(p, TextPart)]
     if texts:
         out["content"] = "".join(p.text for p in texts)
         if len(texts) > 1:
@@ -322,21 +324,23 @@ def encode_result(
                     tool_call_id=call_id,
                 )
             )
-        for part in media:
+        for index, part in media:
             losses.append(
-                _drop(
+                part_loss(
                     part,
-                    kept,
-                    call_id,
+                    index,
+                    TARGET,
                     "the result keeps its text, and "
                     "Dialogflow's result holds one string or one blob, not both",
+                    call_id,
                 )
             )
         return out
-    first = media[0]
+    at, first = media[0]
     source = getattr(first, "source", None)
-    if not isinstance(source, DataSource):  # fit_content let only data sources through
-        losses.append(_drop(first, kept, call_id, "only a data source can become rawContent"))
+    if not isinstance(source, DataSource):  # only with a caller's own, wider capabilities
+        reason = "only a data source can become rawContent"
+        losses.append(part_loss(first, at, TARGET, reason, call_id))
         out["content"] = ""
         return out
     data = b64_bytes(source.value, f"tool result {call_id!r}: part data")
@@ -363,8 +367,9 @@ def encode_result(
                 tool_call_id=call_id,
             )
         )
-    for part in media[1:]:
-        losses.append(_drop(part, kept, call_id, "Dialogflow's result holds one blob"))
+    for index, part in media[1:]:
+        reason = "Dialogflow's result holds one blob"
+        losses.append(part_loss(part, index, TARGET, reason, call_id))
     return out
 
 
@@ -373,11 +378,6 @@ def _part_extra_metadata(part: ContentPart) -> list[str]:
     if not isinstance(meta, dict):
         return []
     return [k for k in meta if k != META_KEY]
-
-
-def _drop(part: ContentPart, kept: list[ContentPart], call_id: str, reason: str) -> Loss:
-    index = next(i for i, p in enumerate(kept) if p is part)
-    return part_loss(part, index, TARGET, reason, call_id)
 
 
 def _error_content_losses(content: Content, error: str, call_id: str, losses: list[Loss]) -> None:

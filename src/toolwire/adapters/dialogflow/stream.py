@@ -600,6 +600,13 @@ class Encoder:
                     f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
                     None,
                 )
+        elif t is EventType.ACTIVITY_SNAPSHOT:
+            if getattr(ev, "activity_type", None) == TEXT_UPDATE_ACTIVITY:
+                self._lose(
+                    "text-update-dropped",
+                    "a Dialogflow textUpdate travels on ToolCallSuggestion, not ToolCallInfo",
+                    None,
+                )
         elif t is EventType.RUN_FINISHED:
             outcome = getattr(ev, "outcome", None)
             for intr in getattr(outcome, "interrupts", None) or []:
