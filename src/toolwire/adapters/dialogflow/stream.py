@@ -454,7 +454,6 @@ class Decoder(BaseDecoder):
             self._text = None
 
     def _interrupt(self, seen: _Seen) -> Interrupt:
-        record = seen.meta.get("answerRecord")
         meta = dict(seen.meta)
         meta["action"] = seen.name
         if seen.arguments:
@@ -464,7 +463,7 @@ class Decoder(BaseDecoder):
         if isinstance(details, str) and details:
             kw["message"] = details
         return Interrupt(
-            id=record if isinstance(record, str) else mint_id("interrupt", seen.call_id),
+            id=seen.call_id,  # the answer record, or the minted id of a call without one
             reason=CONFIRMATION_REASON,
             tool_call_id=seen.call_id,
             response_schema=CONFIRMATION_SCHEMA,
@@ -635,11 +634,8 @@ class Encoder:
             return
         self._calls[cid].state = NEEDS_CONFIRMATION
         df = self._calls[cid].metadata.get(META_KEY)
-        record = df.get("answerRecord") if isinstance(df, dict) else None
         lost = []
-        if intr.id != (record if isinstance(record, str) else cid) and not (
-            isinstance(df, dict) and df.get("idMinted")
-        ):
+        if intr.id != cid:  # decoding names the interrupt after its call
             lost.append("id")
         if intr.reason != CONFIRMATION_REASON:
             lost.append("reason")
