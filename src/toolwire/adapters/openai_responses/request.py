@@ -55,12 +55,13 @@ from .parts import to_agui_content, to_vendor_content
 
 
 def encode_request(
-    run_input: RunAgentInput,
+    run_input: RunAgentInput | dict[str, Any],
     *,
     model: str,
     media: str = "drop",
     losses: list[Loss] | None = None,
-    accepts_tool_result: Accepts | None = None,
+    tool_result: Accepts | None = None,
+    user_message: Accepts | None = None,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """``RunAgentInput`` -> the body (``responses.create`` kwargs) for ``model``.
@@ -69,13 +70,17 @@ def encode_request(
     files inside tool results, and nothing it refuses there (audio, video,
     other providers' file handles) is taken in a user message either, so
     ``"relocate"`` moves nothing. Every loss is warned about and appended to
-    ``losses`` when given. ``vendor_options`` are added to the body as they are.
+    ``losses`` when given. ``tool_result`` / ``user_message`` override what the
+    capability table says each place takes. ``vendor_options`` are added to the
+    body as they are.
     """
+    if isinstance(run_input, dict):
+        run_input = RunAgentInput.model_validate(run_input)
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     found: list[Loss] = []
-    tool_accepts = accepts_tool_result or accepts(VENDOR, model=model)
-    user_accepts = accepts(VENDOR, place="user_message", model=model)
+    tool_accepts = tool_result or accepts(VENDOR, model=model)
+    user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
     paired = pair_history(run_input.messages, target=VENDOR)
     found += paired.losses
     items: list[dict[str, Any]] = []
@@ -110,6 +115,10 @@ def encode_request(
 def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
     content, lost = to_vendor_content(m.content, place)
     found += lost
+    if isinstance(content, list):
+        for part in content:
+            if part["type"] == "input_image":
+                part.setdefault("detail", "auto")  # required in a message; the API's default
     return {"role": "user", "content": content}
 
 
@@ -264,6 +273,8 @@ def _tool(t: Tool) -> dict[str, Any]:
         "name": t.name,
         "description": t.description,
         "parameters": t.parameters,
+        # required by the API's type; strict mode would reject most hand-written schemas
+        "strict": False,
     }
     if isinstance(meta.get(TOOL_FIELDS), dict):
         out.update(meta[TOOL_FIELDS])
