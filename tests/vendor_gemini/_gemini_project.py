@@ -38,9 +38,14 @@ def request_view(body: dict[str, Any]) -> list[Any]:
 def _media(p: dict[str, Any]) -> Any:
     blob = field(p, "inlineData")
     if blob is not None:
-        return ("inline", field(blob, "mimeType"), field(blob, "data"))
+        return ("inline", field(blob, "mimeType"), raw_bytes(field(blob, "data")))
     ref = field(p, "fileData")
     return ("file", field(ref, "mimeType"), field(ref, "fileUri"))
+
+
+def raw_bytes(data: str) -> bytes:
+    """Base64 text as bytes, either alphabet (google-genai writes some blobs URL-safe)."""
+    return base64.b64decode(data.replace("-", "+").replace("_", "/"))
 
 
 def calls_of(events: list[BaseEvent]) -> list[tuple[str, str, str]]:

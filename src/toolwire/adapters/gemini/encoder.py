@@ -70,6 +70,7 @@ class Encoder:
         self._grounding: dict[str, Any] | None = None
         self._finished = False
         self._error: dict[str, Any] | None = None
+        self._held: list[dict[str, Any]] = []
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         if self._machine.index == -1:
@@ -91,6 +92,22 @@ class Encoder:
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._event(ev))
+        return self._release(out)
+
+    def _release(self, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Hold chunks until the assistant message id (the ``responseId``) is known.
+
+        Thoughts usually come before the first text or call names the message; the
+        decoder turns ``responseId`` back into that message id, so it must be on
+        every chunk.
+        """
+        self._held.extend(chunks)
+        if self._rid is None:
+            return []
+        out, self._held = self._held, []
+        for chunk in out:
+            if "error" not in chunk:
+                chunk["responseId"] = self._rid
         return out
 
     def close(self) -> list[dict[str, Any]]:
@@ -157,6 +174,8 @@ class Encoder:
         elif t is EventType.RUN_FINISHED:
             if ev.usage:
                 self._usage = from_token_usage(ev.usage[0])
+                if self._model is None and ev.usage[0].model:
+                    self._model = ev.usage[0].model
         elif t is EventType.RUN_ERROR:
             self._error = {"code": 500, "message": ev.message, "status": ev.code or "INTERNAL"}
         return []
@@ -244,8 +263,6 @@ class Encoder:
         chunk: dict[str, Any] = {"candidates": [cand]}
         if self._model:
             chunk["modelVersion"] = self._model
-        if self._rid:
-            chunk["responseId"] = self._rid
         return chunk
 
     def _parts(self, *parts: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,289 @@
+"""Gemini streams: re-chunking, encode round trips through google-genai, bad input.
+
+Re-chunking: any split of the SSE bytes gives the same events. Encoding: our SSE, parsed by
+google-genai, holds the same calls, ids and arguments, and decodes back to the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _gemini_project import calls_of
+from _gemini_sdk import CORPUS, OWN, sdk_parse_sse
+from ag_ui.core import BaseEvent
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolwire.adapters import gemini
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.protocol import SSEParser, frame_run
+from toolwire.recordings import load_recording
+
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "streams"
+
+
+def _bodies() -> list[Any]:
+    out = []
+    for path in sorted(OWN.glob("*.yaml")) + sorted(CORPUS.glob("*.yaml")):
+        for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):
+            if ex.is_sse and "googleapis" in ex.uri and b"\n{" not in ex.response_body:
+                out.append(pytest.param(ex.response_body, id=f"{path.stem[:50]}:{n}"))
+    for name in ("gemini.sse", "vertex_partial_args.sse"):
+        if (REFERENCE / name).is_file():
+            out.append(pytest.param((REFERENCE / name).read_bytes(), id=name))
+    return out
+
+
+BODIES = _bodies()
+
+
+def _dump(events: list[BaseEvent]) -> list[dict[str, Any]]:
+    return [e.model_dump(by_alias=True, exclude_none=True) for e in events]
+
+
+def _decode_pieces(pieces: list[bytes]) -> list[dict[str, Any]]:
+    parser = SSEParser()
+    decoder = gemini.Decoder()
+    events: list[BaseEvent] = []
+    sse = [e for p in pieces for e in parser.feed(p)] + parser.close(flush_incomplete=True)
+    for e in sse:
+        events.extend(decoder.feed(json.loads(e.data)))
+    try:
+        events.extend(decoder.close())
+    except (TruncatedStream, VendorStreamError) as exc:
+        events.append(exc)  # type: ignore[arg-type]
+    return [e.model_dump() if isinstance(e, BaseEvent) else repr(e) for e in events]
+
+
+def test_there_are_streams_to_rechunk() -> None:
+    assert len(BODIES) >= 8
+
+
+@pytest.mark.parametrize("body", BODIES)
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_split_of_the_bytes_gives_identical_events(body: bytes, data: st.DataObject) -> None:
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=12)))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    assert _decode_pieces(pieces) == _decode_pieces([body])
+
+
+def _run(chunks: Any) -> list[BaseEvent]:
+    return list(frame_run(gemini.Decoder(), chunks, thread_id="t", run_id="r"))
+
+
+def _merge_args(dumped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One ARGS per call (Gemini API streams whole calls; Vertex piecewise text is one text)."""
+    out: list[dict[str, Any]] = []
+    for e in dumped:
+        if (
+            e["type"] == "TOOL_CALL_ARGS"
+            and out
+            and out[-1]["type"] == "TOOL_CALL_ARGS"
+            and (out[-1]["toolCallId"] == e["toolCallId"])
+        ):
+            out[-1] = {**out[-1], "delta": out[-1]["delta"] + e["delta"]}
+        else:
+            out.append(e)
+    return out
+
+
+ROUND_TRIP = [
+    "gemini3_parallel_calls_signature.yaml",
+    "vertex_partial_args.yaml",
+    "code_execution.yaml",
+    "grounding.yaml",
+    "gemini3_function_response_media.yaml",
+]
+
+
+@pytest.mark.parametrize("name", ROUND_TRIP)
+def test_encoded_stream_parses_in_the_sdk_and_decodes_back_to_the_same_run(
+    name: str, tmp_path: Path
+) -> None:
+    ex = load_recording((OWN / name).read_bytes(), name)[0]
+    run = _run(gemini.sse_chunks(ex.response_body))
+    assert run[-1].type.value == "RUN_FINISHED"
+    with pytest.warns() if False else _no_warning():
+        body = gemini.to_sse(gemini.encode_stream(run))
+    assert b"\r\n\r\n" in body and all(
+        line.startswith(b"data: ") for line in body.split(b"\r\n") if line
+    )
+    sdk = sdk_parse_sse(tmp_path, body)
+    sdk_calls = [
+        (p.function_call.id, p.function_call.name, p.function_call.args or {})
+        for r in sdk
+        for p in r.candidates[0].content.parts or []
+        if p.function_call
+    ]
+    ours = [(c, n, json.loads(a)) for c, n, a in calls_of(run)]
+    assert sdk_calls == [c for c in ours if c[1] not in ("code_execution", "google_search")]
+    again = _run(sdk)
+    assert _merge_args(_dump(again)) == _merge_args(_dump(run))
+
+
+class _no_warning:
+    def __enter__(self) -> None:
+        import warnings
+
+        self._cm = warnings.catch_warnings()
+        self._cm.__enter__()
+        warnings.simplefilter("error")
+
+    def __exit__(self, *exc: object) -> None:
+        self._cm.__exit__(*exc)
+
+
+def test_what_a_model_stream_cannot_carry_is_a_recorded_loss() -> None:
+    from ag_ui.core import ToolCallEndEvent, ToolCallResultEvent, ToolCallStartEvent
+
+    enc = gemini.Encoder()
+    events = [
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m1"),
+        ToolCallEndEvent(tool_call_id="c1"),
+        ToolCallResultEvent(message_id="t1", tool_call_id="c1", content="client result"),
+    ]
+    with pytest.warns(UserWarning, match="result"):
+        chunks = [c for e in events for c in enc.feed(e)] + enc.close()
+    assert [x.kind for x in enc.losses] == ["result-dropped"]
+    assert chunks[0]["candidates"][0]["content"]["parts"] == [
+        {"functionCall": {"id": "c1", "name": "f", "args": {}}}
+    ]
+    assert chunks[-1]["candidates"][0]["finishReason"] == "STOP"
+
+
+def _chunk(parts: Any, **cand: Any) -> dict[str, Any]:
+    return {
+        "candidates": [{"content": {"role": "model", "parts": parts}, **cand}],
+        "responseId": "r1",
+    }
+
+
+@pytest.mark.parametrize(
+    ("chunks", "where"),
+    [
+        ([{"candidates": {"not": "a list"}}], "chunk 0: candidates"),
+        (
+            [_chunk([{"functionCall": {"name": "f", "args": [1]}}])],
+            r"chunk 0: candidates\[0\]\.content\.parts\[0\]\.functionCall\.args",
+        ),
+        (
+            [_chunk([{"text": "a"}]), _chunk([{"functionCall": {"args": {}}}])],
+            r"chunk 1: candidates\[0\]\.content\.parts\[0\]\.functionCall\.name",
+        ),
+        ([_chunk([{"text": 5}])], r"chunk 0: candidates\[0\]\.content\.parts\[0\]\.text"),
+        (
+            [
+                _chunk([{"functionCall": {"name": "f", "willContinue": True}}]),
+                _chunk(
+                    [
+                        {
+                            "functionCall": {
+                                "partialArgs": [{"jsonPath": "$.a", "numberValue": "x"}],
+                                "willContinue": True,
+                            }
+                        }
+                    ]
+                ),
+            ],
+            r"chunk 1: .*partialArgs\[0\]",
+        ),
+        (
+            [
+                _chunk([{"functionCall": {"name": "f", "willContinue": True}}]),
+                _chunk([{"text": "interleaved"}]),
+            ],
+            "still streaming",
+        ),
+        (["not an object"], "chunk 0"),
+    ],
+)
+def test_bad_input_names_the_chunk_and_field(chunks: list[Any], where: str) -> None:
+    with pytest.raises(VendorDataError, match=where):
+        list(gemini.decode_stream(chunks))
+
+
+def test_unknown_parts_and_fields_are_skipped() -> None:
+    events = list(
+        gemini.decode_stream(
+            [
+                _chunk([{"someFuturePart": {"x": 1}}, {"text": "ok"}], newField=1),
+                _chunk([], finishReason="STOP"),
+            ]
+        )
+    )
+    assert [e.type.value for e in events] == [
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+    ]
+
+
+def test_vendor_error_and_blocked_prompt_raise_with_the_vendor_type() -> None:
+    with pytest.raises(VendorStreamError) as info:
+        list(
+            gemini.decode_stream(
+                [{"error": {"code": 429, "message": "slow down", "status": "RESOURCE_EXHAUSTED"}}]
+            )
+        )
+    assert (info.value.error_type, info.value.message, info.value.retryable) == (
+        "RESOURCE_EXHAUSTED",
+        "slow down",
+        True,
+    )
+    with pytest.raises(VendorStreamError, match="SAFETY"):
+        list(gemini.decode_stream([{"promptFeedback": {"blockReason": "SAFETY"}}]))
+    with pytest.raises(VendorStreamError, match="UNEXPECTED_TOOL_CALL"):
+        list(gemini.decode_stream([_chunk([], finishReason="UNEXPECTED_TOOL_CALL")]))
+
+
+def test_streamed_call_cut_off_is_truncation() -> None:
+    chunks = [_chunk([{"functionCall": {"name": "f", "willContinue": True}}])]
+    with pytest.raises(TruncatedStream):
+        list(gemini.decode_stream(chunks))
+
+
+def test_sse_body_that_is_not_json_names_the_event() -> None:
+    with pytest.raises(VendorDataError, match="SSE event 1"):
+        list(gemini.sse_chunks(b'data: {"a": 1}\r\n\r\ndata: {oops\r\n\r\n'))
+
+
+def test_ids_are_minted_deterministically_for_calls_without_ids() -> None:
+    chunks = [
+        _chunk(
+            [
+                {"functionCall": {"name": "f", "args": {}}},
+                {"functionCall": {"name": "f", "args": {}}},
+            ],
+            finishReason="STOP",
+        )
+    ]
+    first = calls_of(list(gemini.decode_stream(chunks)))
+    assert first == calls_of(list(gemini.decode_stream(chunks)))
+    assert len({c[0] for c in first}) == 2
+
+
+def test_async_and_whole_response_decoding_agree_with_the_stream() -> None:
+    chunks = [
+        _chunk([{"text": "hi "}]),
+        _chunk([{"functionCall": {"id": "c", "name": "f", "args": {"a": 1}}}], finishReason="STOP"),
+    ]
+
+    async def collect() -> list[BaseEvent]:
+        async def gen() -> Any:
+            for c in chunks:
+                yield c
+
+        return [e async for e in gemini.adecode_stream(gen())]
+
+    sync = list(gemini.decode_stream(chunks))
+    assert _dump(asyncio.run(collect())) == _dump(sync)
+    whole = _chunk(
+        [{"text": "hi "}, {"functionCall": {"id": "c", "name": "f", "args": {"a": 1}}}],
+        finishReason="STOP",
+    )
+    assert _dump(gemini.decode_response(whole)) == _dump(sync)
