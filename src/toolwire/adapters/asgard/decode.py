@@ -140,8 +140,10 @@ class Decoder(BaseDecoder):
         self.error_detail: dict[str, Any] | None = None
         self._done = False
         self._failed = False
-        self._texts: dict[str, _Text] = {}
-        self._calls: dict[tuple[str, int], _Call] = {}
+        self._texts: dict[str, _Text] = {}  # open messages and thinking blocks
+        self._closed: set[str] = set()  # ids of finished ones: later frames are dropped
+        self._calls: dict[tuple[str, int], _Call] = {}  # calls still running
+        self._answered: set[tuple[str, int]] = set()
         self._ids: set[str] = set()
         self._by_tool_use: dict[str, str] = {}
         self._lane_msg: dict[str | None, str] = {}
@@ -236,9 +238,8 @@ class Decoder(BaseDecoder):
 
     def _run_done(self) -> list[BaseEvent]:
         out: list[BaseEvent] = []
-        for mid, text in self._texts.items():
-            if not text.closed:
-                out.extend(self._end(mid, text, None))
+        for mid, text in list(self._texts.items()):
+            out.extend(self._end(mid, text, None))
         for step in list(self._steps_open):
             out.append(StepFinishedEvent(step_name=step))
         self._steps_open.clear()
@@ -278,9 +279,11 @@ class Decoder(BaseDecoder):
         mid = require(msg, "messageId", str, self.vendor, mwhere)
         text = _opt_str(msg, "text", mwhere) or ""
         owner = _opt_str(msg, "parentToolUseId", mwhere)
+        if mid in self._closed:
+            return []  # anything after complete is dropped (SDK rule)
         state = self._texts.get(mid)
-        if state is not None and (state.closed or phase == "start"):
-            return []  # a late or repeated start, or anything after complete (SDK rule)
+        if state is not None and phase == "start":
+            return []  # a repeated start
         out: list[BaseEvent] = []
         if state is None:
             state = _Text(kind, owner)
@@ -323,6 +326,8 @@ class Decoder(BaseDecoder):
         self, mid: str, state: _Text, msg: dict[str, Any] | None, *, contradicted: bool = False
     ) -> list[BaseEvent]:
         state.closed = True
+        self._texts.pop(mid, None)
+        self._closed.add(mid)  # only the id stays, to drop late frames
         tag = self._tag(state.owner)
         kw: dict[str, Any] = dict(tag)
         extra = _message_extras(msg, contradicted) if msg is not None else {}
@@ -406,20 +411,26 @@ class Decoder(BaseDecoder):
 
     def _tool_call_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
-        if (fields["processId"], fields["callSeq"]) in self._calls:
+        key = (fields["processId"], fields["callSeq"])
+        if key in self._calls or key in self._answered:
             return []  # a repeated or late start: the SDK keeps the first
         return self._open_call(fields)[1]
 
     def _tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
         out: list[BaseEvent] = []
-        call = self._calls.get((fields["processId"], fields["callSeq"]))
+        key = (fields["processId"], fields["callSeq"])
+        if key in self._answered:
+            return []  # a second complete: the SDK keeps the first
+        call = self._calls.get(key)
         if call is None:
             # The SDK drops a complete with no start; its toolCall is whole, so keep the call.
             call, out = self._open_call(fields)
         if call.completed:
             return []
         call.completed = True
+        del self._calls[key]  # only its key stays, to drop a repeated complete
+        self._answered.add(key)
         result = payload.get("toolCallResult")
         content = result_text(result)
         meta: dict[str, Any] = {"processId": fields["processId"], "callSeq": fields["callSeq"]}
@@ -599,8 +610,8 @@ class Decoder(BaseDecoder):
             return []  # never announced (or already closed): nothing to close
         del self._subagents_open[sid]
         out: list[BaseEvent] = []
-        for mid, text in self._texts.items():
-            if not text.closed and text.owner == sid:
+        for mid, text in list(self._texts.items()):
+            if text.owner == sid:
                 out.extend(self._end(mid, text, None))  # nothing outlives its subagent
         if status == "completed":
             kw: dict[str, Any] = {"result": summary} if summary is not None else {}
