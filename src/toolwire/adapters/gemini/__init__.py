@@ -12,6 +12,7 @@ from toolwire.adapters.gemini.decoder import (
     adecode_stream,
     decode_response,
     decode_stream,
+    is_model_exchange,
     sse_chunks,
 )
 from toolwire.adapters.gemini.encoder import Encoder, encode_stream, to_sse
@@ -26,6 +27,7 @@ __all__ = [
     "decode_stream",
     "encode_request",
     "encode_stream",
+    "is_model_exchange",
     "sse_chunks",
     "to_sse",
 ]

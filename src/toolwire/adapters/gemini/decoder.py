@@ -549,6 +549,12 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
         yield obj_at(value, "body (text outside data: lines)")
 
 
+def is_model_exchange(exchange: Any) -> bool:
+    """A recorded call to ``generateContent``/``streamGenerateContent`` (not a file fetch)."""
+    uri = str(getattr(exchange, "uri", "") or "")
+    return not uri or ":generateContent" in uri or ":streamGenerateContent" in uri
+
+
 def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
     """AG-UI events for an iterable of chunks (SDK responses or dicts)."""
     return decode_iter(Decoder(**options), chunks)
@@ -565,4 +571,11 @@ def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
     return d.feed_response(response) + d.close()
 
 
-__all__ = ["Decoder", "adecode_stream", "decode_response", "decode_stream", "sse_chunks"]
+__all__ = [
+    "Decoder",
+    "adecode_stream",
+    "decode_response",
+    "decode_stream",
+    "is_model_exchange",
+    "sse_chunks",
+]
