@@ -34,7 +34,7 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
-from toolwire.protocol import BaseDecoder, mint_id, parse_sse, require
+from toolwire.protocol import BaseDecoder, SSEEvent, SSEParser, mint_id, require
 
 from .items import call_identity as _identity
 from .items import finish_call, is_call_item, is_output_item, output_item_result
@@ -69,9 +69,21 @@ class _Open:
     streamed_parts: dict[tuple[str, int], int] | None = None
 
 
+#: Bytes handed to the SSE parser at a time: it rescans its buffer for line ends,
+#: so a whole multi-megabyte body at once would cost quadratic time.
+_PIECE = 1 << 14
+
+
+def _events(body: bytes) -> Iterator[SSEEvent]:
+    parser = SSEParser()
+    for start in range(0, len(body), _PIECE):
+        yield from parser.feed(body[start : start + _PIECE])
+    yield from parser.close()
+
+
 def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
     """The JSON payloads of a Responses SSE body, as the dicts :class:`Decoder` takes."""
-    for n, ev in enumerate(parse_sse(body)):
+    for n, ev in enumerate(_events(body)):
         if ev.data.strip() == "[DONE]":
             continue
         try:
