@@ -11,26 +11,31 @@ from hypothesis import strategies as st
 from conftest import ALL, replay_cassette
 from toolwire.adapters import asgard
 from toolwire.errors import ToolwireError
-from toolwire.protocol import SSEParser
+from toolwire.protocol import parse_sse
 
 BODIES = [ex.body for name in ALL for ex in replay_cassette(name)]
 
 
 def decode_pieces(pieces: list[bytes]) -> list[Any]:
-    """Feed the pieces through an incremental SSE parser into one decoder."""
-    parser = SSEParser()
-    d = asgard.Decoder()
+    """The pieces through the adapter's own incremental ``sse_chunks`` into one decoder."""
     out: list[Any] = []
     try:
-        for piece in pieces:
-            for ev in parser.feed(piece):
-                out.extend(d.feed(json.loads(ev.data)))
-        for ev in parser.close():
-            out.extend(d.feed(json.loads(ev.data)))
-        out.extend(d.close())
+        out.extend(asgard.decode_stream(asgard.sse_chunks(iter(pieces))))
     except ToolwireError as exc:  # truncated / in-stream error: the same error either way
         out.append((type(exc).__name__, str(exc)))
     return [e if isinstance(e, tuple) else e.model_dump() for e in out]
+
+
+def test_the_parts_decode_like_a_plain_parse_of_the_whole() -> None:
+    """The reference: frames parsed by the shared whole-body parser and json, not the adapter."""
+    for body in BODIES:
+        want: list[Any] = []
+        try:
+            for ev in asgard.decode_stream([json.loads(e.data) for e in parse_sse(body)]):
+                want.append(ev.model_dump())
+        except ToolwireError as exc:
+            want.append((type(exc).__name__, str(exc)))
+        assert decode_pieces([body]) == want
 
 
 @st.composite

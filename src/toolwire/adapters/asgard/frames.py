@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol.sse import frame_sse, parse_sse
+from toolwire.protocol.sse import frame_sse, iter_sse, parse_sse
 
 VENDOR = "asgard"
 
@@ -84,14 +84,16 @@ def envelope(
     }
 
 
-def sse_chunks(body: bytes | str) -> Iterator[dict[str, Any]]:
-    """An Asgard SSE body as the envelope dicts :class:`Decoder` takes.
+def sse_chunks(body: bytes | str | Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """An Asgard SSE body (whole, or an iterable of byte pieces split anywhere) as the
+    envelope dicts :class:`Decoder` takes.
 
     ``id:`` cursors and comment lines are ignored (the AG-UI binding does not
     resume); a ``data`` payload that is not a JSON object is a ``VendorDataError``
     naming the SSE event's position.
     """
-    for n, ev in enumerate(parse_sse(body)):
+    events = parse_sse(body) if isinstance(body, (bytes, str)) else iter_sse(body)
+    for n, ev in enumerate(events):
         try:
             value = json.loads(ev.data)
         except ValueError as exc:
