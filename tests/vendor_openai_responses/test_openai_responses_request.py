@@ -303,3 +303,14 @@ def test_decode_request_bad_bodies_name_the_place(body: dict[str, Any], where: s
     with pytest.raises(VendorDataError) as info:
         a.decode_request(body)
     assert info.value.where == where
+
+
+def test_a_document_type_openai_does_not_read_is_dropped() -> None:
+    zipped = DocumentPart(source=DataSource(value="UEsD", mime_type="application/zip"))
+    run = _run(
+        AssistantMessage(id="m", tool_calls=[_call("c1")]),
+        ToolMessage(id="t", tool_call_id="c1", content=[TextPart(text="a"), zipped]),
+    )
+    body, losses = _encode(run)
+    assert body["input"][-1]["output"] == [{"type": "input_text", "text": "a"}]
+    assert [(x.part_kind, x.mime_type) for x in losses] == [("document", "application/zip")]

@@ -276,3 +276,27 @@ def test_unknown_event_types_are_skipped_and_the_stream_still_needs_its_end() ->
 def test_bad_sse_payload_is_reported() -> None:
     with pytest.raises(VendorDataError):
         list(a.sse_chunks(b"event: x\ndata: {not json\n\n"))
+
+
+async def test_async_decode_gives_the_same_events() -> None:
+    body = BODIES["hosted_tools"]
+
+    async def chunks() -> Any:
+        for c in a.sse_chunks(body):
+            yield c
+
+    got = [e async for e in a.adecode_stream(chunks())]
+    assert dump(got) == dump(list(a.decode_stream(a.sse_chunks(body))))
+
+
+def test_crlf_line_ends_decode_the_same() -> None:
+    body = BODIES["reasoning_parallel_calls"]
+    crlf = body.replace(b"\n", b"\r\n")
+    assert dump(list(a.decode_stream(a.sse_chunks(crlf)))) == dump(
+        list(a.decode_stream(a.sse_chunks(body)))
+    )
+
+
+def test_a_whole_response_still_in_progress_is_not_success() -> None:
+    with pytest.raises(TruncatedStream):
+        a.decode_response({"id": "resp_bg", "status": "in_progress", "output": []})
