@@ -10,8 +10,8 @@ from ag_ui.core import BaseEvent
 
 from toolwire.adapters.anthropic import Decoder, sse_chunks
 from toolwire.errors import ToolwireError
-from toolwire.protocol.runs import frame_run
 from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.runs import frame_run
 from toolwire.recordings import Exchange
 
 
@@ -109,3 +109,8 @@ def sdk_text(raw: list[Any]) -> str:
         for ev in raw
         if getattr(ev, "type", None) == "content_block_delta" and ev.delta.type == "text_delta"
     )
+
+
+def args_object(text: str) -> Any:
+    """Argument text as the object Anthropic meant: an empty text is an empty input."""
+    return json.loads(text) if text else {}

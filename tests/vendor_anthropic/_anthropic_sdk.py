@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,9 @@ def sdk_responses(path: Path) -> list[Any]:
     """
     out: list[Any] = []
     c = client()
-    with replay(str(path), allow_playback_repeats=False):
+    with replay(str(path), allow_playback_repeats=False), warnings.catch_warnings():
+        # recorded model names the SDK now calls deprecated: not our concern here
+        warnings.simplefilter("ignore", DeprecationWarning)
         for body in request_bodies(path):
             api = c.beta.messages if "mcp_servers" in body else c.messages
             kw = _kwargs(body)
@@ -76,7 +79,8 @@ def sdk_final_messages(path: Path) -> list[Any]:
     """Each streamed interaction accumulated by the SDK's ``messages.stream`` helper."""
     out: list[Any] = []
     c = client()
-    with replay(str(path), allow_playback_repeats=False):
+    with replay(str(path), allow_playback_repeats=False), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
         for body in request_bodies(path):
             kw = _kwargs({k: v for k, v in body.items() if k != "stream"})
             with c.messages.stream(**kw) as s:
@@ -124,3 +128,32 @@ def sdk_accumulate_sse(body: bytes) -> Any:
         model="claude-sonnet-4-6", max_tokens=16, messages=[{"role": "user", "content": "hi"}]
     ) as s:
         return s.get_final_message()
+
+
+def sdk_sent_body(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The JSON body the SDK puts on the wire for ``messages.create(**kwargs)``."""
+    seen: list[bytes] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        seen.append(request.read())
+        return httpx2.Response(
+            200,
+            json={
+                "id": "msg_x",
+                "type": "message",
+                "role": "assistant",
+                "model": kwargs["model"],
+                "content": [],
+                "stop_reason": "end_turn",
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            },
+        )
+
+    c = anthropic.Anthropic(
+        api_key="sk-ant-test",
+        max_retries=0,
+        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
+    )
+    c.messages.create(**_kwargs(kwargs))
+    result: dict[str, Any] = json.loads(seen[0])
+    return result

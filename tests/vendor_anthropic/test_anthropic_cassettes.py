@@ -13,6 +13,7 @@ from pathlib import Path
 import anthropic
 import pytest
 from _anthropic_decode import (
+    args_object,
     calls,
     dump,
     framed,
@@ -77,7 +78,7 @@ def test_sdk_parses_and_decoder_agrees(path: Path) -> None:
             from_sdk = decode_response(got)
             assert dump(ours) == dump(from_sdk)
             expected = [(b.id, b.name, b.input) for b in got.content if b.type == "tool_use"]
-            assert [(i, n, json.loads(a)) for i, n, a in calls(ours)] == expected
+            assert [(i, n, args_object(a)) for i, n, a in calls(ours)] == expected
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
@@ -163,7 +164,7 @@ def test_overloaded_error_mid_stream() -> None:
     (got,) = sdk_responses(path)
     exc = got[-1]
     assert isinstance(exc, anthropic.APIStatusError)
-    events, _, err = run_exchange(exchanges(path.name)[0])
+    _, _, err = run_exchange(exchanges(path.name)[0])
     assert isinstance(err, VendorStreamError)
     assert err.error_type == exc.body["error"]["type"] == "overloaded_error"
     assert err.message == exc.body["error"]["message"]
@@ -237,7 +238,7 @@ def test_web_search_server_tool_becomes_call_and_result() -> None:
         for e in got
         if e.type == "content_block_start" and e.content_block.type == "web_search_tool_result"
     )
-    events, decoder, err = run_exchange(exchanges(path.name)[0])
+    events, _, err = run_exchange(exchanges(path.name)[0])
     assert err is None
     (result,) = [e for e in events if e.type.value == "TOOL_CALL_RESULT"]
     assert result.tool_call_id == result_block.tool_use_id

@@ -209,7 +209,10 @@ class Decoder(BaseDecoder):
         out: list[BaseEvent] = []
         if btype == "text":
             text = require(block, "text", str, VENDOR, at)
-            self._blocks[index] = _Block("text", mid, citations=list(block.get("citations") or []))
+            cites = block.get("citations")
+            self._blocks[index] = _Block(
+                "text", mid, citations=cites if isinstance(cites, list) else []
+            )
             out.append(TextMessageStartEvent(message_id=mid, role="assistant"))
             if text:
                 out.append(TextMessageContentEvent(message_id=mid, delta=text))

@@ -29,6 +29,7 @@ from ag_ui.core import (
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
     CALLER_KEY,
+    CITATIONS_KEY,
     SERVER_CALL_TYPES,
     SERVER_NAME_KEY,
     TOOLSET_KEY,
@@ -67,6 +68,7 @@ class Encoder:
         self.losses: list[Loss] = []
         self._machine = StreamMachine()
         self._machine_started = False
+        self._framed_here = False
         self._lost_kinds: set[str] = set()
         self._reset()
 
@@ -96,17 +98,27 @@ class Encoder:
         ):
             # A bare turn (a decoder's output) has no run framing; verify it inside one.
             self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
+            self._framed_here = True
         self._machine_started = True
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
+            if isinstance(ev, (RunFinishedEvent, RunErrorEvent)):
+                self._framed_here = False
             out.extend(self._event(ev))
         return out
 
     def close(self) -> list[dict[str, Any]]:
         """End of input: finish a message still being built."""
+        out: list[dict[str, Any]] = []
+        if self._framed_here:
+            # Close the run we opened so the machine ends any chunk stream (its END is synthesized).
+            self._framed_here = False
+            for ev in self._machine.feed(RunFinishedEvent(thread_id="toolwire", run_id="encode")):
+                if not isinstance(ev, RunFinishedEvent):
+                    out.extend(self._event(ev))
         if self._active:
-            return self._finish(None)
-        return []
+            out.extend(self._finish(None))
+        return out
 
     # -------------------------------------------------------------- plumbing
 
@@ -240,7 +252,18 @@ class Encoder:
 
     def _on_text_message_end(self, ev: Any) -> list[dict[str, Any]]:
         index = self._texts.pop(ev.message_id, None)
-        return [] if index is None else [{"type": "content_block_stop", "index": index}]
+        if index is None:
+            return []
+        cites = _meta(ev).get(CITATIONS_KEY)
+        out = [
+            {
+                "type": "content_block_delta",
+                "index": index,
+                "delta": {"type": "citations_delta", "citation": c},
+            }
+            for c in (cites if isinstance(cites, list) else [])
+        ]
+        return [*out, {"type": "content_block_stop", "index": index}]
 
     # tool calls
     def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
@@ -359,7 +382,7 @@ class Encoder:
         return [
             {
                 "type": "content_block_delta",
-                "index": index,
+                "index": open_at,
                 "delta": {"type": "signature_delta", "signature": ev.encrypted_value},
             }
         ]

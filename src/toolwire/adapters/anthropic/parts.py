@@ -71,7 +71,8 @@ def _source(block: dict[str, Any], kind: str, where: str) -> MediaPart:
     elif stype == "text":
         data = require(src, "data", str, VENDOR, f"{where}.source")
         encoded = base64.b64encode(data.encode("utf-8")).decode("ascii")
-        source = DataSource(value=encoded, mime_type=src.get("media_type") or PLAIN)
+        mime = src.get("media_type")
+        source = DataSource(value=encoded, mime_type=mime if isinstance(mime, str) else PLAIN)
     elif stype == "url":
         url = require(src, "url", str, VENDOR, f"{where}.source")
         # Anthropic's URL document source is a PDF by definition; an image URL's type is sniffed.
@@ -147,6 +148,18 @@ def blocks_to_parts(
     return parts
 
 
+def _list(value: dict[str, Any], key: str, where: str) -> list[Any]:
+    """An optional list field: absent or null is empty, anything else must be a list."""
+    got = value.get(key)
+    if got is None:
+        return []
+    if not isinstance(got, list):
+        raise VendorDataError(
+            VENDOR, f"{where}.{key}", f"expected a list, got {type(got).__name__}"
+        )
+    return got
+
+
 def _error_result(content: dict[str, Any], where: str) -> tuple[str, dict[str, Any]]:
     code = require(content, "error_code", str, VENDOR, where)
     message = content.get("error_message")
@@ -201,7 +214,7 @@ def server_result(
         stderr = result.get("stderr")
         if isinstance(stderr, str) and stderr:
             parts.append(_text(stderr, {"stream": "stderr"}))
-        for j, out in enumerate(result.get("content") or []):
+        for j, out in enumerate(_list(result, "content", at)):
             fid = require(out, "file_id", str, VENDOR, f"{at}.content[{j}]")
             parts.append(DocumentPart(source=FileSource(value=fid, provider=VENDOR)))
         codes: dict[str, Any] = {}
@@ -222,7 +235,7 @@ def server_result(
         return "", {}, None
     if btype == "tool_search_tool_result":
         result = require(block, "content", dict, VENDOR, where)
-        refs = result.get("tool_references") or []
+        refs = _list(result, "tool_references", at)
         parts = [
             _text(
                 require(r, "tool_name", str, VENDOR, f"{at}.tool_references[{k}]"),

@@ -529,7 +529,10 @@ def decode_request(
             raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
     tools: list[Tool] = []
     server_tools: list[Any] = []
-    for i, t in enumerate(data.get("tools") or []):
+    raw_tools = data.get("tools")
+    if raw_tools is not None and not isinstance(raw_tools, list):
+        raise VendorDataError(VENDOR, "request.tools", "expected a list")
+    for i, t in enumerate(raw_tools or []):
         where = f"request.tools[{i}]"
         if not isinstance(t, dict):
             raise VendorDataError(VENDOR, where, "expected an object")

@@ -1,0 +1,402 @@
+"""Re-chunking, encode round trips through Anthropic's SDK, and bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import pytest
+from _anthropic_decode import calls, dump, run, sdk_calls, sdk_text, text
+from _anthropic_sdk import CASSETTES, CORPUS, sdk_accumulate_sse, sdk_parse_sse
+from ag_ui.core import (
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TokenUsage,
+    ToolCallChunkEvent,
+    ToolCallResultEvent,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.adapters.anthropic import (
+    Decoder,
+    Encoder,
+    decode_stream,
+    encode_stream,
+    iter_sse_chunks,
+    sse_chunks,
+    to_sse,
+)
+from toolwire.errors import (
+    ProtocolViolation,
+    ToolwireError,
+    TruncatedStream,
+    VendorDataError,
+    VendorStreamError,
+)
+from toolwire.losses import ContentLossWarning
+from toolwire.recordings import load_recording
+
+
+def bodies(path: Path) -> list[bytes]:
+    return [e.response_body for e in load_recording(path.read_bytes(), path.name) if e.is_sse]
+
+
+COMPLETE = [
+    (p.stem, b)
+    for p in sorted(CASSETTES.glob("*.yaml"))
+    if p.stem not in ("overloaded_error", "truncated_stream")
+    for b in bodies(p)
+]
+if CORPUS.is_dir():
+    COMPLETE += [(p.stem[:50], b) for p in sorted(CORPUS.glob("*.yaml")) for b in bodies(p)]
+
+
+# ---------------------------------------------------------------- re-chunking
+
+
+@pytest.mark.parametrize(("name", "body"), COMPLETE, ids=[n for n, _ in COMPLETE])
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_any_split_of_the_bytes_gives_the_same_events(name: str, body: bytes, data: Any) -> None:
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=40)))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    whole, _, err1 = run(sse_chunks(body))
+    split, _, err2 = run(iter_sse_chunks(pieces))
+    assert err1 is None and err2 is None
+    assert dump(split) == dump(whole)
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_split_error_stream_still_raises_the_vendor_error(data: Any) -> None:
+    (body,) = bodies(CASSETTES / "overloaded_error.yaml")
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=20)))
+    pieces = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    _, _, err = run(iter_sse_chunks(pieces))
+    assert isinstance(err, VendorStreamError) and err.error_type == "overloaded_error"
+
+
+# ---------------------------------------------------------------- encode round trip
+
+
+@pytest.mark.parametrize(("name", "body"), COMPLETE, ids=[n for n, _ in COMPLETE])
+def test_encode_round_trip_through_the_sdk(name: str, body: bytes) -> None:
+    events, decoder, err = run(sse_chunks(body))
+    assert err is None
+    encoded = to_sse(encode_stream(events, model=decoder.model or "unknown"))
+    # Anthropic's SDK reads our bytes back to the same calls, ids, argument text and text
+    original_raw = sdk_parse_sse(body)
+    again_raw = sdk_parse_sse(encoded)
+    assert sdk_calls(again_raw) == sdk_calls(original_raw)
+    assert sdk_text(again_raw) == sdk_text(original_raw)
+    # and our decoder gives back exactly the events it started from
+    back, _, err2 = run(sse_chunks(encoded))
+    assert err2 is None
+    assert dump(back) == dump(events)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["thinking_tool_use_signature", "web_search_server_tool", "parallel_four_tool_use"],
+)
+def test_sdk_accumulates_our_stream_to_the_same_message(name: str) -> None:
+    (body, *_) = bodies(CASSETTES / f"{name}.yaml")
+    events, _, _ = run(sse_chunks(body))
+    final_in = sdk_accumulate_sse(body)
+    final_out = sdk_accumulate_sse(to_sse(encode_stream(events, model=final_in.model)))
+    assert final_out.id == final_in.id
+    keep = ("type", "id", "name", "input", "text", "thinking", "signature", "tool_use_id", "data")
+    shape_in = [{k: v for k, v in b.model_dump().items() if k in keep} for b in final_in.content]
+    shape_out = [{k: v for k, v in b.model_dump().items() if k in keep} for b in final_out.content]
+    assert shape_out == shape_in
+    assert final_out.stop_reason == final_in.stop_reason
+
+
+def test_run_framing_carries_usage_and_errors() -> None:
+    (body, _) = bodies(CASSETTES / "thinking_tool_use_signature.yaml")
+    events, decoder, _ = run(sse_chunks(body))
+    framed = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        *events,
+        RunFinishedEvent(thread_id="t", run_id="r", usage=decoder.usage),
+    ]
+    back, again, err = run(sse_chunks(to_sse(encode_stream(framed, model=decoder.model))))
+    assert err is None
+    assert dump(back) == dump(events)
+    assert again.usage == decoder.usage
+    failing = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        RunErrorEvent(message="Overloaded", code="overloaded_error"),
+    ]
+    raw = to_sse(encode_stream(failing))
+    assert b"event: error\n" in raw
+    with pytest.raises(anthropic.APIStatusError) as info:
+        sdk_parse_sse(raw)
+    assert info.value.body["error"]["type"] == "overloaded_error"
+
+
+def test_chunk_events_are_expanded_before_encoding() -> None:
+    chunks = list(
+        encode_stream(
+            [
+                ToolCallChunkEvent(
+                    tool_call_id="toolu_c",
+                    tool_call_name="f",
+                    parent_message_id="msg_c",
+                    delta='{"a"',
+                ),
+                ToolCallChunkEvent(delta=": 1}"),
+            ]
+        )
+    )
+    back = list(decode_stream(chunks))
+    assert calls(back) == [("toolu_c", "f", '{"a": 1}')]
+
+
+def test_a_client_tool_result_is_a_reported_loss() -> None:
+    events = [
+        ToolCallChunkEvent(tool_call_id="toolu_x", tool_call_name="f", parent_message_id="m"),
+        ToolCallResultEvent(message_id="r", tool_call_id="toolu_x", content="done"),
+    ]
+    enc = Encoder()
+    with pytest.warns(ContentLossWarning, match="tool-result-dropped"):
+        out = [c for e in events for c in enc.feed(e)] + enc.close()
+    assert [lost.tool_call_id for lost in enc.losses] == ["toolu_x"]
+    assert not any(c.get("content_block", {}).get("type") == "tool_result" for c in out)
+
+
+def test_encoder_refuses_a_malformed_stream() -> None:
+    from ag_ui.core import ToolCallArgsEvent
+
+    with pytest.raises(ProtocolViolation) as info:
+        list(encode_stream([ToolCallArgsEvent(tool_call_id="nope", delta="x")]))
+    assert info.value.code == "tool-call-not-open"
+
+
+def test_usage_maps_back_with_cache_taken_out_of_input() -> None:
+    u = TokenUsage(
+        provider="anthropic",
+        input_tokens=1000,
+        cached_input_tokens=600,
+        cache_write_input_tokens=100,
+        output_tokens=50,
+    )
+    chunks = list(
+        encode_stream(
+            [
+                RunStartedEvent(thread_id="t", run_id="r"),
+                RunFinishedEvent(thread_id="t", run_id="r", usage=[u]),
+            ]
+        )
+    )
+    delta = next(c for c in chunks if c["type"] == "message_delta")
+    assert delta["usage"] == {
+        "input_tokens": 300,
+        "cache_creation_input_tokens": 100,
+        "cache_read_input_tokens": 600,
+        "output_tokens": 50,
+    }
+    d = Decoder()
+    for c in chunks:
+        d.feed(c)
+    d.close()
+    assert d.usage[0].input_tokens == 1000 and d.usage[0].cached_input_tokens == 600
+
+
+# ---------------------------------------------------------------- bad input
+
+
+START = {
+    "type": "message_start",
+    "message": {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [],
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    },
+}
+TOOL = {
+    "type": "content_block_start",
+    "index": 0,
+    "content_block": {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+}
+
+
+@pytest.mark.parametrize(
+    ("chunks", "where"),
+    [
+        ([TOOL], "chunk 0"),  # content before message_start
+        ([START, {"type": "content_block_start", "content_block": {"type": "text"}}], "index"),
+        (
+            [START, {"type": "content_block_delta", "index": 3, "delta": {"type": "text_delta"}}],
+            "index",
+        ),
+        (
+            [
+                START,
+                TOOL,
+                {
+                    "type": "content_block_delta",
+                    "index": 0,
+                    "delta": {"type": "text_delta", "text": "x"},
+                },
+            ],
+            "delta",
+        ),
+        (
+            [
+                START,
+                TOOL,
+                {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta"}},
+            ],
+            "partial_json",
+        ),
+        (
+            [
+                START,
+                {
+                    "type": "content_block_start",
+                    "index": 0,
+                    "content_block": {"type": "tool_use", "name": "f"},
+                },
+            ],
+            "content_block.id",
+        ),
+        ([{"type": "message_start", "message": {"type": "message"}}], "message.id"),
+        ([START, {"type": "message_delta", "usage": {"output_tokens": -1}}], "output_tokens"),
+        ([START, TOOL, {"type": "message_stop"}], "still open"),
+        ([START, TOOL, TOOL], "already open"),
+        ([5], "chunk 0"),
+        ([{"index": 0}], "chunk 0: type"),
+    ],
+)
+def test_malformed_chunks_name_the_chunk_and_field(chunks: list, where: str) -> None:
+    with pytest.raises(VendorDataError) as info:
+        d = Decoder()
+        for c in chunks:
+            d.feed(c)
+    assert where in str(info.value)
+
+
+def test_unknown_event_block_and_delta_types_are_skipped() -> None:
+    chunks = [
+        START,
+        {"type": "future_event", "x": 1},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "hologram"}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "hologram_delta"}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "future_delta"}},
+        {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "hi"}},
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 2},
+        },
+        {"type": "message_stop"},
+    ]
+    events, _, err = run(chunks)
+    assert err is None
+    assert text(events) == "hi"
+    assert [e.type.value for e in events] == [
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",
+    ]
+
+
+def test_sse_without_event_lines_is_refused_clearly() -> None:
+    body = b'data: {"type":"message_stop"}\n\n'
+    with pytest.raises(VendorDataError, match="event:"):
+        list(sse_chunks(body))
+
+
+def test_error_event_with_text_data_still_raises_the_vendor_error() -> None:
+    chunks = list(sse_chunks(b"event: error\ndata: upstream timed out\n\n"))
+    _, _, err = run(chunks)
+    assert isinstance(err, VendorStreamError)
+    assert err.message == "upstream timed out"
+
+
+def test_empty_stream_is_truncated() -> None:
+    _, _, err = run([])
+    assert isinstance(err, TruncatedStream)
+
+
+def test_sdk_objects_and_dicts_give_the_same_events() -> None:
+    (body, *_) = bodies(CASSETTES / "thinking_tool_use_signature.yaml")
+    raw = sdk_parse_sse(body)
+    from_objects = list(decode_stream(raw))
+    from_dicts = list(decode_stream(sse_chunks(body)))
+    assert dump(from_objects) == dump(from_dicts)
+
+
+@pytest.mark.asyncio
+async def test_adecode_stream_over_async_sdk_objects() -> None:
+    from toolwire.adapters.anthropic import adecode_stream
+
+    (body, *_) = bodies(CASSETTES / "parallel_four_tool_use.yaml")
+    raw = sdk_parse_sse(body)
+
+    async def source() -> Any:
+        for ev in raw:
+            yield ev
+
+    got = [e async for e in adecode_stream(source())]
+    assert dump(got) == dump(list(decode_stream(sse_chunks(body))))
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+FUZZED = [
+    "server_tools_mcp_code_execution",
+    "web_search_server_tool",
+    "thinking_tool_use_signature",
+]
+
+
+@pytest.mark.parametrize("name", FUZZED)
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_mangled_chunks_raise_only_toolwire_errors(name: str, data: Any) -> None:
+    """Any field of any chunk replaced by any JSON value: a result or a ToolwireError, never a
+    bare KeyError/TypeError/AttributeError or a pydantic ValidationError."""
+    (body, *_) = bodies(CASSETTES / f"{name}.yaml")
+    chunks = [json.loads(json.dumps(c)) for c in sse_chunks(body)]
+    i = data.draw(st.integers(0, len(chunks) - 1))
+    target = chunks[i]
+    path: list[Any] = []
+    node: Any = target
+    while isinstance(node, dict) and node and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(node)))
+        path.append(key)
+        node = node[key]
+    value = data.draw(JSON_VALUES)
+    if path:
+        parent = target
+        for k in path[:-1]:
+            parent = parent[k]
+        parent[path[-1]] = value
+    else:
+        chunks[i] = value
+    try:
+        d = Decoder()
+        for c in chunks:
+            d.feed(c)
+        d.close()
+    except ToolwireError:
+        pass
