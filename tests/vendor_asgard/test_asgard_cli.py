@@ -84,3 +84,26 @@ def test_truncated_capture_is_reported_as_an_error_run() -> None:
     res = cli("decode", "--from", "asgard", str(CASSETTES / "truncated.yaml"))
     events = lines(res.stdout)
     assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "truncated"
+
+
+def test_json_and_jsonl_captures_decode_like_the_cassette(tmp_path: Path) -> None:
+    import yaml
+
+    doc = yaml.safe_load((CASSETTES / "parallel_calls.yaml").read_text())
+    body = doc["interactions"][0]["response"]["body"]["string"]
+    frames = [json.loads(x[len("data: ") :]) for x in body.split("\n") if x.startswith("data: ")]
+    (tmp_path / "cap.json").write_text(json.dumps(frames))
+    (tmp_path / "cap.jsonl").write_text("".join(json.dumps(f) + "\n" for f in frames))
+
+    def calls(path: Path) -> list[str]:
+        res = cli("decode", "--from", "asgard", str(path))
+        assert res.returncode == 0, res.stderr
+        return [e["toolCallId"] for e in lines(res.stdout) if e["type"] == "TOOL_CALL_START"]
+
+    want = [
+        f"{f['fact']['toolCallStart']['processId']}-{f['fact']['toolCallStart']['callSeq']}"
+        for f in frames
+        if f["eventType"] == "asgard.tool_call.start"
+    ]
+    assert calls(tmp_path / "cap.json") == calls(tmp_path / "cap.jsonl") == want
+    assert calls(CASSETTES / "parallel_calls.yaml") == want
