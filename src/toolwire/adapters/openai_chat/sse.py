@@ -21,10 +21,18 @@ DONE = "[DONE]"
 
 
 def _events(body: bytes | str | Iterable[bytes | str]) -> Iterator[SSEEvent]:
+    """Parse lazily, a line at a time.
+
+    The shared parser rescans its whole buffer for a line end per line, so a
+    large piece fed at once costs time quadratic in its size (and holds every
+    event of it); feeding lines keeps both linear. Any split gives the same
+    events, so splitting here changes nothing else.
+    """
     parser = SSEParser()
     pieces: Iterable[bytes | str] = [body] if isinstance(body, (bytes, str)) else body
     for piece in pieces:
-        yield from parser.feed(piece)
+        for line in piece.splitlines(keepends=True):
+            yield from parser.feed(line)
     yield from parser.close()
 
 
