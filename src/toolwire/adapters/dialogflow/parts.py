@@ -44,15 +44,32 @@ TARGET = "dialogflow"
 
 @dataclass
 class CallIn:
-    """A ``ToolCall`` read from JSON, ready to become START/ARGS/END."""
+    """A ``ToolCall`` read from JSON, ready to become START/ARGS/END.
+
+    The argument text, the timestamp and the content fingerprint are computed
+    only when asked for: a streamed call restated in later chunks needs none.
+    """
 
     name: str
-    arguments: str
     answer_record: str | None
     state: str | None
-    timestamp: int | None
     meta: dict[str, Any] = field(default_factory=dict)  # the "dialogflow" metadata value
-    fingerprint: str = ""
+    params: dict[str, Any] | None = None
+    identity: dict[str, Any] = field(default_factory=dict)  # what the fingerprint hashes
+    where: str = ""
+
+    @property
+    def arguments(self) -> str:
+        return dumps_compact(self.params) if self.params is not None else ""
+
+    @property
+    def timestamp(self) -> int | None:
+        create = self.meta.get("createTime")
+        return timestamp_ms(create, f"{self.where}.createTime") if create is not None else None
+
+    @property
+    def fingerprint(self) -> str:
+        return dumps_compact(self.identity)
 
 
 def _last_segment(resource: str) -> str:
@@ -72,7 +89,6 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
     action = string(tc.get("action"), f"{where}.action")
     params = obj(tc.get("inputParameters"), f"{where}.inputParameters")
     create = string(tc.get("createTime"), f"{where}.createTime")
-    stamp = timestamp_ms(create, f"{where}.createTime") if create is not None else None
     if create is not None:
         meta["createTime"] = create
     answer = string(tc.get("answerRecord"), f"{where}.answerRecord") or None
@@ -88,11 +104,8 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
         name = meta.get("toolDisplayName") or (
             _last_segment(next(iter(source.values()))) if source else ""
         )
-    arguments = dumps_compact(params) if params is not None else ""
-    fingerprint = dumps_compact(
-        {"source": source, "action": action, "inputParameters": params, "createTime": create}
-    )
-    return CallIn(name, arguments, answer, state, stamp, meta, fingerprint)
+    identity = {"source": source, "action": action, "inputParameters": params, "createTime": create}
+    return CallIn(name, answer, state, meta, params, identity, where)
 
 
 def synthesized_call(res: dict[str, Any], where: str) -> CallIn:
@@ -101,9 +114,7 @@ def synthesized_call(res: dict[str, Any], where: str) -> CallIn:
     action = string(res.get("action"), f"{where}.action")
     name = action or (_last_segment(next(iter(source.values()))) if source else "")
     answer = string(res.get("answerRecord"), f"{where}.answerRecord") or None
-    meta: dict[str, Any] = {"synthesized": True}
-    fingerprint = dumps_compact({"result": res})
-    return CallIn(name, "", answer, None, None, meta, fingerprint)
+    return CallIn(name, answer, None, {"synthesized": True}, None, {"result": res}, where)
 
 
 @dataclass

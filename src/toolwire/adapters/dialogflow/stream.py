@@ -102,7 +102,6 @@ class _Seen:
     arguments: str
     state: str | None
     meta: dict[str, Any]
-    answered: bool = False
 
 
 @dataclass
@@ -128,7 +127,8 @@ class Decoder(BaseDecoder):
     def __init__(self, *, id_seed: str = "", prior_call_ids: Iterable[str] = ()) -> None:
         super().__init__()
         self._seed = id_seed
-        self._seen: dict[str, _Seen] = {}
+        self._seen: dict[str, _Seen] = {}  # emitted calls still waiting for their result
+        self._answered: set[str] = set()  # answered calls: only their id is kept
         self._prior = set(prior_call_ids)
         self._activities: set[str] = set()
         self._parent: str | None = None
@@ -199,7 +199,7 @@ class Decoder(BaseDecoder):
         out: list[BaseEvent] = []
         self._end_text(out)
         for seen in self._seen.values():
-            if seen.state == NEEDS_CONFIRMATION and not seen.answered:
+            if seen.state == NEEDS_CONFIRMATION:
                 self.interrupts.append(self._interrupt(seen))
         return out
 
@@ -357,6 +357,10 @@ class Decoder(BaseDecoder):
                 else synthesized_call(res or {}, f"{item.where}.toolCallResult")
             )
             call_id = self._call_id(call, anchor, occurrences)
+            if item.text_update:
+                updates.append((item.text_update, call_id))
+            if call_id in self._answered:
+                continue
             seen = self._seen.get(call_id)
             if seen is None:
                 seen = _Seen(call_id, call.name, call.arguments, call.state, call.meta)
@@ -368,11 +372,10 @@ class Decoder(BaseDecoder):
                     self._emit_call(out, seen, parent, call.timestamp)
             elif tc is not None and call.state is not None:
                 seen.state = call.state
-            if res is not None and not seen.answered:
-                seen.answered = True
+            if res is not None:
+                del self._seen[call_id]
+                self._answered.add(call_id)
                 pending.append((seen, res, f"{item.where}.toolCallResult"))
-            if item.text_update:
-                updates.append((item.text_update, call_id))
         for text, call_id in updates:
             self._activity(out, text, call_id)
         if pending:
