@@ -34,7 +34,7 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
-from toolwire.protocol import BaseDecoder, SSEEvent, SSEParser, mint_id, require
+from toolwire.protocol import BaseDecoder, iter_sse, mint_id, require
 
 from .items import call_identity as _identity
 from .items import finish_call, is_call_item, is_output_item, output_item_result
@@ -74,16 +74,10 @@ class _Open:
 _PIECE = 1 << 14
 
 
-def _events(body: bytes) -> Iterator[SSEEvent]:
-    parser = SSEParser()
-    for start in range(0, len(body), _PIECE):
-        yield from parser.feed(body[start : start + _PIECE])
-    yield from parser.close()
-
-
 def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
     """The JSON payloads of a Responses SSE body, as the dicts :class:`Decoder` takes."""
-    for n, ev in enumerate(_events(body)):
+    pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
+    for n, ev in enumerate(iter_sse(pieces)):
         if ev.data.strip() == "[DONE]":
             continue
         try:

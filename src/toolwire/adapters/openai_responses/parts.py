@@ -23,7 +23,13 @@ from ag_ui.core import (
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol import Accepts, fit_content, require
-from toolwire.protocol.parts import Content, kind_for_mime, media_part
+from toolwire.protocol.parts import (
+    Content,
+    kind_for_mime,
+    media_part,
+    parse_data_url,
+    to_data_url,
+)
 
 from .keys import DETAIL, PROVIDER, VENDOR
 
@@ -46,23 +52,12 @@ _EXT_MIME = {
 }
 
 
-def split_data_url(url: str) -> tuple[str, str] | None:
-    """``(mime, base64)`` of a ``data:<mime>;base64,<data>`` URL, else ``None``."""
-    if not url.startswith("data:"):
-        return None
-    head, sep, data = url[5:].partition(",")
-    if not sep or not head.endswith(";base64"):
-        return None
-    mime = head[: -len(";base64")] or "application/octet-stream"
-    return mime, data
-
-
 def data_url(source: DataSource) -> str:
-    return f"data:{source.mime_type};base64,{source.value}"
+    return to_data_url(source.mime_type, source.value)
 
 
 def _source(value: str, where: str, mime_hint: str | None) -> DataSource | UrlSource:
-    parsed = split_data_url(value)
+    parsed = parse_data_url(value)
     if parsed is not None:
         return DataSource(value=parsed[1], mime_type=parsed[0])
     if value.startswith("data:"):
@@ -105,7 +100,7 @@ def to_agui_part(part: Any, where: str) -> ContentPart | None:
         hint = _mime_from_name(name)
         if isinstance(part.get("file_data"), str):
             value = part["file_data"]
-            parsed = split_data_url(value)
+            parsed = parse_data_url(value)
             if parsed is not None:
                 src = DataSource(value=parsed[1], mime_type=parsed[0])
             else:
@@ -211,7 +206,6 @@ def to_vendor_content(
 
 __all__ = [
     "data_url",
-    "split_data_url",
     "to_agui_content",
     "to_agui_part",
     "to_vendor_content",
