@@ -279,9 +279,9 @@ ev2 = [
     ),
     MSTOP,
 ]
-write(
-    "thinking_tool_use_signature.yaml", [interaction(req1, sse(ev1)), interaction(req2, sse(ev2))]
-)
+write("thinking_tool_use_signature.yaml", [interaction(req1, sse(ev1))])
+# the next turn: the thinking block goes back with its signature, followed by both results
+write("thinking_tool_results_followup.yaml", [interaction(req2, sse(ev2))])
 
 # 2. web search server tool (+ citations on the answer)
 reqw = {

@@ -187,7 +187,8 @@ def test_redacted_and_signed_thinking_round_trip() -> None:
 def test_continuation_after_a_decoded_thinking_turn_matches_the_recorded_request() -> None:
     """Stream 1 decoded to history + the tool results = the request the client sent next."""
     path = CASSETTES / "thinking_tool_use_signature.yaml"
-    first, second = request_bodies(path)
+    (first,) = request_bodies(path)
+    (second,) = request_bodies(CASSETTES / "thinking_tool_results_followup.yaml")
     machine = StreamMachine()
     framed(load_recording(path.read_bytes(), path.name)[0], machine)
     recorded_results = second["messages"][2]["content"]

@@ -117,7 +117,7 @@ def test_sdk_accumulates_our_stream_to_the_same_message(name: str) -> None:
 
 
 def test_run_framing_carries_usage_and_errors() -> None:
-    (body, _) = bodies(CASSETTES / "thinking_tool_use_signature.yaml")
+    (body,) = bodies(CASSETTES / "thinking_tool_use_signature.yaml")
     events, decoder, _ = run(sse_chunks(body))
     framed = [
         RunStartedEvent(thread_id="t", run_id="r"),
