@@ -165,8 +165,10 @@ class Decoder(BaseDecoder):
             cid = chunk.get("id")
             if isinstance(cid, str) and cid:
                 self.completion_id = cid
-        if self.model is None and isinstance(chunk.get("model"), str):
-            self.model = chunk["model"]
+        if self.model is None:
+            model = chunk.get("model")
+            if isinstance(model, str) and model:  # Azure's first chunk has model ""
+                self.model = model
 
     def _choice(self, index: Any, where: str) -> _Choice:
         if isinstance(index, bool) or not isinstance(index, int) or index < 0:
