@@ -89,7 +89,7 @@ def test_corpus_has_tool_requests() -> None:
     assert len(REQUESTS) >= 10
 
 
-@pytest.mark.parametrize("name,n,body", REQUESTS, ids=lambda x: str(x)[:60])
+@pytest.mark.parametrize("name,n,body", REQUESTS, ids=[f"{r[0][:60]}#{r[1]}" for r in REQUESTS])
 def test_request_survives_decode_then_encode(name, n, body) -> None:  # type: ignore[no-untyped-def]
     run_input = a.decode_request(body)
     again = a.encode_request(run_input, model=body["model"])

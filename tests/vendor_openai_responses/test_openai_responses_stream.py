@@ -300,3 +300,20 @@ def test_crlf_line_ends_decode_the_same() -> None:
 def test_a_whole_response_still_in_progress_is_not_success() -> None:
     with pytest.raises(TruncatedStream):
         a.decode_response({"id": "resp_bg", "status": "in_progress", "output": []})
+
+
+def test_the_adapter_works_without_the_openai_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['openai'] = None\n"
+        "from toolwire.adapters import openai_responses as a\n"
+        "import pathlib\n"
+        f"body = pathlib.Path({str(OURS / 'image_generation.yaml')!r}).read_bytes()\n"
+        "from toolwire.recordings import load_recording\n"
+        "ex = load_recording(body, 'x.yaml')[0]\n"
+        "print(len(list(a.decode_stream(a.sse_chunks(ex.response_body)))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "4"  # START, ARGS, END, RESULT
