@@ -12,6 +12,7 @@ from openai import OpenAI
 
 from toolwire.adapters import openai_chat
 from toolwire.errors import TruncatedStream, VendorStreamError
+from toolwire.losses import PartsDroppedWarning
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
@@ -213,3 +214,34 @@ def test_reasoning_content_becomes_a_reasoning_item() -> None:
     for c in chunks:
         dec.feed(c)
     assert dec.usage[0].reasoning_tokens == 22 and dec.usage[0].output_tokens == 30
+
+
+def _media_in_tool_results() -> tuple[Any, dict[str, Any]]:
+    """The cassette's history with its relocated media put back into the tool results:
+    images to the chart call, documents to the report call."""
+    body, _ = load("relocated_media.yaml")
+    run = openai_chat.decode_request(body)
+    *history, moved = run.messages
+    chart, report = history[3], history[4]
+    images = [p for p in moved.content if p.type == "image"]
+    documents = [p for p in moved.content if p.type == "document"]
+    history[3] = chart.model_copy(update={"content": [*chart.content, *images]})
+    history[4] = report.model_copy(update={"content": [*report.content, *documents]})
+    return run.model_copy(update={"messages": history}), body
+
+
+def test_tool_result_media_relocates_to_the_recorded_request() -> None:
+    """Media of each source kind in tool results, relocated, gives the request the SDK sent."""
+    run, body = _media_in_tool_results()
+    losses: list[Any] = []
+    again = openai_chat.encode_request(run, model="gpt-4o", media="relocate", losses=losses)
+    assert again["messages"] == body["messages"]
+    assert losses == []
+
+
+def test_tool_result_media_dropped_by_default() -> None:
+    run, body = _media_in_tool_results()
+    with pytest.warns(PartsDroppedWarning) as caught:
+        again = openai_chat.encode_request(run, model="gpt-4o")
+    assert again["messages"] == body["messages"][:-1]  # no user message after the results
+    assert len(caught) == 4
