@@ -334,3 +334,16 @@ def test_resent_calls_never_carry_streaming_fields() -> None:
     kwargs, _ = _encode(gemini.decode_request(body), "gemini-3-pro-preview")
     text = json.dumps(sdk_wire_request(kwargs))  # the Gemini API converter raises on them too
     assert "partial" not in text.lower() and "willContinue" not in text
+
+
+def test_sdk_objects_decode_like_the_json_they_stand_for() -> None:
+    from google.genai import types
+
+    ex = load_recording((OWN / "gemini3_function_response_media.yaml").read_bytes(), "x.yaml")[0]
+    body = ex.request_body
+    contents = [types.Content.model_validate(c) for c in body["contents"]]
+    tools = [types.Tool.model_validate(t) for t in body["tools"]]
+    config = types.GenerateContentConfig(tools=tools)
+    from_sdk = gemini.decode_request({"model": "m", "contents": contents, "config": config})
+    assert from_sdk.messages == gemini.decode_request(body).messages
+    assert [t.name for t in from_sdk.tools or []] == ["get_radar", "get_report"]

@@ -42,6 +42,7 @@ def media_to_ag(part: dict[str, Any], where: str, backend: str) -> MediaPart | N
         data = str_at(get(blob, "data"), f"{where}.inlineData.data", optional=False)
         mime = str_at(get(blob, "mimeType"), f"{where}.inlineData.mimeType", optional=False)
         assert data is not None and mime is not None
+        data = data.replace("-", "+").replace("_", "/")  # SDK objects dump bytes URL-safe
         return media_part(DataSource(value=data, mime_type=mime), metadata=_meta(blob))
     ref = get(part, "fileData")
     if ref is not None:
