@@ -317,3 +317,36 @@ def test_the_adapter_works_without_the_openai_sdk() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "4"  # START, ARGS, END, RESULT
+
+
+@pytest.mark.parametrize(
+    "code,message,last,error_type,vendor_message",
+    [
+        (
+            "incomplete",
+            "openai_responses: incomplete: max_output_tokens",
+            "response.incomplete",
+            "incomplete",
+            "max_output_tokens",
+        ),
+        ("server_error", "boom", "response.failed", "server_error", "boom"),
+    ],
+)
+def test_run_error_becomes_a_failed_or_incomplete_response(
+    code: str, message: str, last: str, error_type: str, vendor_message: str
+) -> None:
+    from ag_ui.core import RunErrorEvent
+
+    from toolwire.errors import VendorStreamError
+
+    events = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        TextMessageStartEvent(message_id="m1", role="assistant"),
+        TextMessageContentEvent(message_id="m1", delta="partial"),
+        RunErrorEvent(message=message, code=code),
+    ]
+    chunks = list(a.encode_stream(events))
+    assert chunks[-1]["type"] == last
+    with pytest.raises(VendorStreamError) as info:
+        list(a.decode_stream(chunks))
+    assert (info.value.error_type, info.value.message) == (error_type, vendor_message)
