@@ -1,0 +1,79 @@
+"""The CLI wired for Anthropic: the README's main job and the other commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from _anthropic_sdk import CASSETTES, request_bodies, sdk_parse_sse
+
+cli = pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not installed")
+
+from _anthropic_decode import sdk_calls  # noqa: E402
+
+from toolwire.protocol.machine import validate_stream  # noqa: E402
+from toolwire.recordings import load_recording  # noqa: E402
+
+MAIN_JOB = CASSETTES / "thinking_tool_use_signature.yaml"
+
+
+def _lines(text: str) -> list[dict]:
+    return [json.loads(x) for x in text.splitlines() if x.strip()]
+
+
+def test_main_job_decodes_to_one_complete_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["decode", "--from", "anthropic", str(MAIN_JOB)]) == 0
+    events = _lines(capsys.readouterr().out)
+    validate_stream(events)
+    kinds = [e["type"] for e in events]
+    assert kinds[0] == "RUN_STARTED" and events[0]["protocolVersion"] == "1.0"
+    assert kinds[-1] == "RUN_FINISHED" and kinds.count("RUN_STARTED") == 1
+    for needed in ("REASONING_ENCRYPTED_VALUE", "TEXT_MESSAGE_CONTENT", "TOOL_CALL_ARGS"):
+        assert needed in kinds
+    (body,) = [e.response_body for e in load_recording(MAIN_JOB.read_bytes(), MAIN_JOB.name)]
+    expected = [c[0] for c in sdk_calls(sdk_parse_sse(body))]
+    assert events[-1]["outcome"]["pendingToolCallIds"] == expected
+
+
+def test_decode_reports_vendor_errors_as_run_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(["decode", "--from", "anthropic", str(CASSETTES / "overloaded_error.yaml")]) == 0
+    )
+    events = _lines(capsys.readouterr().out)
+    assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "overloaded_error"
+
+
+def test_encode_gives_sse_the_sdk_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["decode", "--from", "anthropic", str(MAIN_JOB)]) == 0
+    decoded = tmp_path / "run.jsonl"
+    decoded.write_text(capsys.readouterr().out)
+    out = tmp_path / "out.sse"
+    with out.open("w") as fh:
+        import contextlib
+
+        with contextlib.redirect_stdout(fh):
+            assert cli.main(["encode", "--to", "anthropic", str(decoded)]) == 0
+    raw = sdk_parse_sse(out.read_bytes())
+    (body,) = [e.response_body for e in load_recording(MAIN_JOB.read_bytes(), MAIN_JOB.name)]
+    assert sdk_calls(raw) == sdk_calls(sdk_parse_sse(body))
+
+
+def test_request_commands_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (body,) = request_bodies(CASSETTES / "tool_result_media.yaml")
+    assert (
+        cli.main(
+            ["decode-request", "--from", "anthropic", str(CASSETTES / "tool_result_media.yaml")]
+        )
+        == 0
+    )
+    run_input = tmp_path / "input.json"
+    run_input.write_text(capsys.readouterr().out)
+    assert (
+        cli.main(["encode-request", "--to", "anthropic", "--model", body["model"], str(run_input)])
+        == 0
+    )
+    again = json.loads(capsys.readouterr().out)
+    from _anthropic_norm import normalize
+
+    assert normalize(again) == normalize(body)

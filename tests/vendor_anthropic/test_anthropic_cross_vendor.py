@@ -1,0 +1,129 @@
+"""Cross-vendor: histories decoded from Anthropic encode to every other vendor as requests that
+keep that vendor's pairing rules (every call answered, in the place the vendor requires).
+
+The rules checked are the vendors' documented ones (vendor-wire-formats.md §2B, §3B, §5B).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+from _anthropic_decode import framed
+from _anthropic_sdk import CASSETTES, request_bodies
+from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage, UserMessage
+
+from toolwire import adapters
+from toolwire.adapters.anthropic import decode_request
+from toolwire.protocol.machine import StreamMachine
+from toolwire.recordings import load_recording
+
+TARGETS = {
+    "openai_chat": "gpt-4o",
+    "openai_responses": "gpt-5",
+    "gemini": "gemini-3-pro-preview",
+}
+
+
+def _from_stream(name: str) -> RunAgentInput:
+    """A decoded Anthropic turn, every pending call answered, and the user speaking again."""
+    path = CASSETTES / f"{name}.yaml"
+    machine = StreamMachine()
+    for ex in load_recording(path.read_bytes(), path.name):
+        framed(ex, machine)
+    history: list[Any] = [UserMessage(id="u0", content="Go."), *machine.messages]
+    answered = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
+    for m in list(history):
+        if isinstance(m, AssistantMessage):
+            for c in m.tool_calls or []:
+                if c.id not in answered:
+                    history.append(ToolMessage(id=f"r-{c.id}", tool_call_id=c.id, content="ok"))
+    history.append(UserMessage(id="u1", content="Thanks."))
+    return RunAgentInput(thread_id="t", run_id="r", messages=history, tools=[])
+
+
+def _histories() -> list[Any]:
+    out = [
+        pytest.param(_from_stream(n), id=f"stream:{n}")
+        for n in (
+            "thinking_tool_use_signature",
+            "parallel_four_tool_use",
+            "web_search_server_tool",
+            "server_tools_mcp_code_execution",
+        )
+    ]
+    for name in ("tool_result_media", "thinking_tool_results_followup"):
+        for body in request_bodies(CASSETTES / f"{name}.yaml"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out.append(pytest.param(decode_request(body), id=f"request:{name}"))
+    return out
+
+
+def _call_ids(ri: RunAgentInput) -> list[str]:
+    return [
+        c.id for m in ri.messages if isinstance(m, AssistantMessage) for c in m.tool_calls or []
+    ]
+
+
+def check_openai_chat(body: dict[str, Any]) -> list[str]:
+    msgs = body["messages"]
+    seen: list[str] = []
+    for i, m in enumerate(msgs):
+        if m["role"] == "assistant" and m.get("tool_calls"):
+            ids = [c["id"] for c in m["tool_calls"]]
+            following = msgs[i + 1 : i + 1 + len(ids)]
+            assert [f["role"] for f in following] == ["tool"] * len(ids)
+            assert sorted(f["tool_call_id"] for f in following) == sorted(ids)
+            seen += ids
+    return seen
+
+
+def check_openai_responses(body: dict[str, Any]) -> list[str]:
+    items = body["input"]
+    calls = [(i, it["call_id"]) for i, it in enumerate(items) if it.get("type") == "function_call"]
+    outs = {
+        it["call_id"]: i for i, it in enumerate(items) if it.get("type") == "function_call_output"
+    }
+    for i, cid in calls:
+        assert cid in outs and outs[cid] > i
+    return [cid for _, cid in calls]
+
+
+def check_gemini(body: dict[str, Any]) -> list[str]:
+    contents = body["contents"]
+    seen: list[str] = []
+    for i, c in enumerate(contents):
+        calls = [p["function_call"] for p in c["parts"] if "function_call" in p]
+        if c["role"] == "model" and calls:
+            nxt = contents[i + 1]
+            answers = [p["function_response"] for p in nxt["parts"] if "function_response" in p]
+            assert nxt["role"] == "user"
+            assert [a.get("id") for a in answers] == [k.get("id") for k in calls]
+            assert [a["name"] for a in answers] == [k["name"] for k in calls]
+            seen += [k.get("id") for k in calls]
+    return seen
+
+
+CHECKS = {
+    "openai_chat": check_openai_chat,
+    "openai_responses": check_openai_responses,
+    "gemini": check_gemini,
+}
+
+HISTORIES = _histories()
+
+
+@pytest.mark.parametrize("target", sorted(TARGETS))
+@pytest.mark.parametrize("history", HISTORIES)
+def test_anthropic_history_keeps_the_targets_pairing_rules(
+    history: RunAgentInput, target: str
+) -> None:
+    assert _call_ids(history)
+    adapter = adapters.get(target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = adapter.encode_request(history, model=TARGETS[target])
+    answered = CHECKS[target](body)
+    assert sorted(answered) == sorted(_call_ids(history))
