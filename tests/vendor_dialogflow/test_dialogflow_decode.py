@@ -282,3 +282,25 @@ def test_a_confirmation_call_that_got_its_result_is_not_an_interrupt() -> None:
             )
         )
     assert decoder.interrupts == []
+
+
+def test_two_responses_on_one_thread_get_distinct_message_ids() -> None:
+    from toolwire.cli import decode_runs
+
+    def reply(n: int) -> dict[str, Any]:
+        return {
+            "replyText": "Sure.",
+            "message": {"name": f"projects/p/conversations/c/messages/{n}"},
+        }
+
+    data = "\n".join(json.dumps(reply(n)) for n in (1, 2)).encode()
+    events = list(decode_runs(dialogflow, data, "two.jsonl"))
+    validate_stream(events)
+    ids = [e.message_id for e in events if e.type is EventType.TEXT_MESSAGE_START]
+    assert len(ids) == len(set(ids)) == 2
+
+
+def test_a_response_without_suggestions_is_known_and_empty() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _decode([{"message": {"name": "m", "content": "hi"}}]) == []

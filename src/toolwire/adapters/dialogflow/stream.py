@@ -170,7 +170,13 @@ class Decoder(BaseDecoder):
                 self._generator(out, gs, f"{where}.generatorSuggestion", (where,))
         elif any(
             k in chunk
-            for k in ("humanAgentSuggestionResults", "endUserSuggestionResults", "replyText")
+            for k in (
+                "humanAgentSuggestionResults",
+                "endUserSuggestionResults",
+                "replyText",
+                "automatedAgentReply",
+                "message",
+            )
         ):
             self._analyze(out, chunk, where)
         elif "companionSuggestion" in chunk:
@@ -233,12 +239,14 @@ class Decoder(BaseDecoder):
         if free is not None:
             text = string(free.get("response"), f"{where}.freeFormSuggestion.response")
             if text:
-                self._whole_text(out, text, anchor)
+                self._whole_text(out, text, (*anchor, text))
 
     def _analyze(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
         reply = string(chunk.get("replyText"), f"{where}.replyText")
         if reply:
-            self._whole_text(out, reply, (where, "replyText"))
+            message = obj(chunk.get("message"), f"{where}.message") or {}
+            name = string(message.get("name"), f"{where}.message.name") or ""
+            self._whole_text(out, reply, (name, "replyText", reply))
         for key in ("humanAgentSuggestionResults", "endUserSuggestionResults"):
             for i, raw in enumerate(lst(chunk.get(key), f"{where}.{key}")):
                 result = obj(raw, f"{where}.{key}[{i}]", optional=False)
