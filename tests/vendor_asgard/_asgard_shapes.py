@@ -116,6 +116,16 @@ PAYLOADS: dict[str, tuple[str, Any]] = {
             "summary": (str, OPT),
         },
     ),
+    "asgard.message.user": (  # UserMessageEventData, on a GET rejoin only
+        "messageUser",
+        {
+            "messageId": str,
+            "text": str,
+            "identityHint": (str, OPT),
+            "customMessageId": (str, OPT),
+            "blobIds": ([str], OPT),
+        },
+    ),
     "asgard.completion_model.usage": (
         "completionModelUsage",
         {

@@ -34,7 +34,8 @@ def dumps(events: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    "name", ["parallel_calls.yaml", "consent.yaml", "subagents.yaml", "edge_cases.yaml"]
+    "name",
+    ["parallel_calls.yaml", "consent.yaml", "subagents.yaml", "edge_cases.yaml", "rejoin.yaml"],
 )
 @pytest.mark.parametrize("call_ids", ["process_seq", "tool_use_id"])
 def test_decode_encode_decode_is_identity(name: str, call_ids: str) -> None:

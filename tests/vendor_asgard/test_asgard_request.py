@@ -18,13 +18,13 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from conftest import ALL, replay_cassette
+from conftest import POSTS, replay_cassette
 from toolwire import PartsDroppedWarning
 from toolwire.adapters import asgard
 from toolwire.errors import UnsupportedInput
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", POSTS)
 def test_recorded_requests_survive_decode_then_encode(name: str) -> None:
     for ex in replay_cassette(name):
         run_input = asgard.decode_request(ex.request)

@@ -14,13 +14,16 @@ from typing import Any, Literal
 
 from ag_ui.core import (
     BaseEvent,
+    EventType,
     Interrupt,
+    MessagesSnapshotEvent,
     RawEvent,
     ReasoningEndEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
+    RunStartedEvent,
     StepFinishedEvent,
     StepStartedEvent,
     SubagentErrorEvent,
@@ -42,7 +45,7 @@ from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, as_dict, decode_iter, require
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.runs import frame_run
 
 from . import frames as f
@@ -125,8 +128,11 @@ class Decoder(BaseDecoder):
         call_ids: CallIds = "process_seq",
         qualify_with_run: bool = False,
         used_ids: Collection[str] = (),
+        rejoin: bool | None = None,
     ) -> None:
         super().__init__()
+        self.rejoin = rejoin
+        self._snapshot: StreamMachine | None = None
         if call_ids not in ("process_seq", "tool_use_id"):
             raise ValueError(f"call_ids must be 'process_seq' or 'tool_use_id', not {call_ids!r}")
         self.call_ids: CallIds = call_ids
@@ -154,6 +160,7 @@ class Decoder(BaseDecoder):
         self._attributed: set[str] = set()
         self._interrupts: dict[str, Interrupt] = {}
         self._usage: list[TokenUsage] = []
+        self._seen_content = False
 
     # ------------------------------------------------------------------ feed
 
@@ -187,7 +194,28 @@ class Decoder(BaseDecoder):
             raise VendorDataError(
                 self.vendor, where, f"expected an object, got {type(payload).__name__}"
             )
-        return self._dispatch(et, payload, where)
+        if self._snapshot is None and (
+            self.rejoin or (self.rejoin is None and et == f.MESSAGE_USER and not self._seen_content)
+        ):
+            self._snapshot = StreamMachine()
+            self._snapshot.feed(
+                RunStartedEvent(thread_id=self.thread_id or "", run_id=self.run_id or "")
+            )
+        if et != f.RUN_INIT:
+            self._seen_content = True
+        events = self._dispatch(et, payload, where)
+        if self._snapshot is None:
+            return events
+        # a rejoin restates history: one MESSAGES_SNAPSHOT, not streaming triads (§3.4)
+        out: list[BaseEvent] = []
+        for ev in events:
+            if ev.type is EventType.RAW:
+                out.append(ev)
+            else:
+                self._snapshot.feed(ev)
+        if self._done:
+            out.append(MessagesSnapshotEvent(messages=self._snapshot.messages))
+        return out
 
     def _envelope(self, chunk: dict[str, Any]) -> None:
         if self.run_id is None and isinstance(chunk.get("requestId"), str):
@@ -221,6 +249,8 @@ class Decoder(BaseDecoder):
         if et == f.TOOL_CALL_CONSENT:
             self._consent(payload, where)
             return []
+        if et == f.MESSAGE_USER:
+            return self._user(payload, where)
         if et == f.USAGE:
             self._add_usage(payload, where)
             return []
@@ -454,6 +484,23 @@ class Decoder(BaseDecoder):
         )
         if self._lane_msg.get(call.owner) == call.parent:
             del self._lane_msg[call.owner]  # the next call belongs to the next assistant turn
+        return out
+
+    def _user(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        """The user's own turn, replayed on a rejoin: restated in the snapshot."""
+        mid = require(payload, "messageId", str, self.vendor, where)
+        text = _opt_str(payload, "text", where) or ""
+        if self._snapshot is None or mid in self._closed:
+            return []  # not a rejoin: a live stream never carries it
+        self._closed.add(mid)
+        out: list[BaseEvent] = [TextMessageStartEvent(message_id=mid, role="user")]
+        if text:
+            out.append(TextMessageContentEvent(message_id=mid, delta=text))
+        meta = {
+            k: payload[k] for k in ("customMessageId", "identityHint", "blobIds") if payload.get(k)
+        }
+        end_kw: dict[str, Any] = {"metadata": {META: meta}} if meta else {}
+        out.append(TextMessageEndEvent(message_id=mid, **end_kw))
         return out
 
     # -------------------------------------------------------------- consent

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import (
+    AssistantMessage,
     BaseEvent,
     EventType,
     RunErrorEvent,
@@ -22,6 +23,7 @@ from ag_ui.core import (
     RunFinishedInterruptOutcome,
     RunStartedEvent,
     TokenUsage,
+    UserMessage,
 )
 
 from toolwire.capabilities import accepts
@@ -38,7 +40,6 @@ from .values import asgard_meta, result_value
 _NO_CARRIER = {
     EventType.STATE_SNAPSHOT,
     EventType.STATE_DELTA,
-    EventType.MESSAGES_SNAPSHOT,
     EventType.ACTIVITY_SNAPSHOT,
     EventType.ACTIVITY_DELTA,
     EventType.CUSTOM,
@@ -304,6 +305,45 @@ class Encoder:
             self._frame(f.TOOL_CALL_CONSENT, {"processId": pid, "pendingCalls": calls})
             for pid, calls in by_process.items()
         ]
+
+    def _on_messages_snapshot(self, ev: Any) -> list[dict[str, Any]]:
+        """Restated history, the way an Asgard rejoin replays it: ``message.user`` for the
+        user's turns, one ``message.complete`` per bot message (tool calls are not persisted
+        by the platform, so they are not restated)."""
+        out: list[dict[str, Any]] = []
+        skipped: list[str] = []
+        for m in ev.messages:
+            meta = asgard_meta(m.metadata)
+            if isinstance(m, UserMessage):
+                fitted = fit_content(m.content, accepts("asgard", place="user_message"))
+                self._losses(fitted.losses)
+                text, more = flatten(fitted.content, target="asgard")
+                self._losses(more)
+                user: dict[str, Any] = {"messageId": m.id, "text": text}
+                for key in ("customMessageId", "identityHint", "blobIds"):
+                    if key in meta:
+                        user[key] = meta[key]
+                out.append(self._frame(f.MESSAGE_USER, user))
+            elif isinstance(m, AssistantMessage):
+                if m.content:
+                    msg = _Msg("text", m.subagent_run_id, [m.content])
+                    body = self._message(m.id, msg, m.content, None)
+                    body["template"] = {"type": "TEXT", "text": m.content, "quickReplies": []}
+                    for key in ("template", "payload", "replyToCustomMessageId", "isDebug"):
+                        if key in meta:
+                            body[key] = meta[key]
+                    out.append(self._frame(f.MESSAGE_COMPLETE, {"message": body}))
+                if m.tool_calls:
+                    skipped.append(f"the tool calls of {m.id!r}")
+            else:
+                skipped.append(f"a {m.role} message {m.id!r}")
+        if skipped:
+            self._loss(
+                "snapshot-items-dropped",
+                "an Asgard transcript restates user and bot messages only; not restated: "
+                + ", ".join(skipped),
+            )
+        return out
 
     # ----------------------------------------------------------- steps
 

@@ -34,6 +34,7 @@ TOOL_CALL_CONSENT = "asgard.tool_call.consent"
 SUBAGENT_START = "asgard.subagent.start"
 SUBAGENT_COMPLETE = "asgard.subagent.complete"
 USAGE = "asgard.completion_model.usage"
+MESSAGE_USER = "asgard.message.user"  # only on a GET rejoin replay
 
 #: ``eventType`` -> its ``fact`` key (TS ``Fact``, Go ``GenericBotSseEventFact``).
 FACT_KEY: dict[str, str] = {
@@ -54,6 +55,7 @@ FACT_KEY: dict[str, str] = {
     SUBAGENT_START: "subagentStart",
     SUBAGENT_COMPLETE: "subagentComplete",
     USAGE: "completionModelUsage",
+    MESSAGE_USER: "messageUser",
 }
 
 #: The consent answers the platform takes (TS ``ToolCallConsentResult``).
