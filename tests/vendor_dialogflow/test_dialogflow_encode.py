@@ -356,3 +356,27 @@ def test_encoder_takes_dicts_and_chunk_events_like_models() -> None:
         (chunk,) = list(dialogflow.encode_stream(chunked))
     assert chunk == {"toolCall": {"action": "h", "inputParameters": {"a": 1}, "answerRecord": "c9"}}
     assert EventType.TOOL_CALL_CHUNK.value == "TOOL_CALL_CHUNK"
+
+
+@pytest.mark.parametrize("name", ["tool_call_infos.json", "reactive_confirmation.jsonl"])
+def test_decode_of_encode_gives_the_same_events_when_there_is_no_text(name: str) -> None:
+    def run(chunks: list[Any]) -> list[dict[str, Any]]:
+        events = frame_run(dialogflow.Decoder(), chunks, thread_id="t", run_id="r")
+        return [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in events]
+
+    first = list(decode_runs(dialogflow, (CASSETTES / name).read_bytes(), name))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ContentLossWarning)  # the textUpdate has no carrier
+        infos = list(dialogflow.encode_stream(first))
+    again = run([{"toolCallInfo": infos}])
+    original = [e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in first]
+    original = [e for e in original if e["type"] != "ACTIVITY_SNAPSHOT"]
+    for events in (original, again):
+        for e in events:
+            e.pop("threadId", None)
+            e.pop("runId", None)
+    if name.endswith(".jsonl"):  # a streamed call is anchored to its turn, not to the list
+        assert [e["type"] for e in again] == [e["type"] for e in original]
+        assert again[-1]["outcome"]["interrupts"] == original[-1]["outcome"]["interrupts"]
+    else:
+        assert again == original
