@@ -314,3 +314,21 @@ def test_a_document_type_openai_does_not_read_is_dropped() -> None:
     body, losses = _encode(run)
     assert body["input"][-1]["output"] == [{"type": "input_text", "text": "a"}]
     assert [(x.part_kind, x.mime_type) for x in losses] == [("document", "application/zip")]
+
+
+def test_minted_ids_are_stable_across_the_requests_of_a_conversation() -> None:
+    first = {"model": "m", "input": [{"role": "user", "content": "hi"}]}
+    later = {
+        "model": "m",
+        "input": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "hello"},
+            {"role": "user", "content": "more"},
+        ],
+    }
+    one, two = a.decode_request(first), a.decode_request(later)
+    assert one.messages[0].id == two.messages[0].id
+    assert one.thread_id == two.thread_id and one.run_id != two.run_id
+    assert len({m.id for m in two.messages}) == 3
+    again = a.decode_request(later)
+    assert [m.id for m in again.messages] == [m.id for m in two.messages]

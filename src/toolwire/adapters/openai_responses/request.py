@@ -316,7 +316,10 @@ def decode_request(
 ) -> RunAgentInput:
     """A Responses request body (dict or SDK kwargs) -> ``RunAgentInput``.
 
-    Ids the body lacks are minted from the body's content. Keys other than
+    Ids the body lacks are minted from stable inputs: a message's from its
+    position and content (so the same history gets the same ids in every
+    request of a conversation), the thread's from the instructions and the
+    first input item, the run's from the whole body. Keys other than
     ``input`` and ``tools`` go to ``forwarded_props["openai_responses"]``.
     """
     req = as_dict(body, VENDOR, "request")
@@ -328,7 +331,7 @@ def decode_request(
         raise VendorDataError(VENDOR, "request.input", "expected a string or a list")
     b = _Builder()
     for i, raw in enumerate(raw_input):
-        _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", seed, i))
+        _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", i, dumps_compact(raw)))
     b.flush()
     tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(req.get("tools") or [])]
     rest = {k: v for k, v in req.items() if k not in ("input", "tools")}
@@ -339,11 +342,16 @@ def decode_request(
         kw["forwarded_props"] = {VENDOR: rest}
     announce(b.losses)
     return RunAgentInput(
-        thread_id=thread_id or mint_id("thread", seed),
+        thread_id=thread_id or _thread_id(req, raw_input),
         run_id=run_id or mint_id("run", seed),
         messages=b.messages,
         **kw,
     )
+
+
+def _thread_id(req: dict[str, Any], items: list[Any]) -> str:
+    first = dumps_compact(items[0]) if items else ""
+    return mint_id("thread", dumps_compact(req.get("instructions")), first)
 
 
 def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
@@ -433,6 +441,8 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
         a["metadata"] = meta
         return
     b.flush()
+    if isinstance(raw.get("id"), str):
+        minted = raw["id"]  # a stored input message keeps its id
     agui, lost = to_agui_content(content, f"{where}.content", target="AG-UI")
     b.losses += lost
     if role == "user":
