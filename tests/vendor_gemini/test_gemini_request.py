@@ -347,3 +347,23 @@ def test_sdk_objects_decode_like_the_json_they_stand_for() -> None:
     from_sdk = gemini.decode_request({"model": "m", "contents": contents, "config": config})
     assert from_sdk.messages == gemini.decode_request(body).messages
     assert [t.name for t in from_sdk.tools or []] == ["get_radar", "get_report"]
+
+
+def test_vertex_gcs_media_request_round_trips_through_the_vertex_wire() -> None:
+    ex = load_recording((OWN / "vertex_function_response_gcs.yaml").read_bytes(), "x.yaml")[0]
+    body = ex.request_body
+    ri = gemini.decode_request(body, backend="vertex")
+    tool = next(m for m in ri.messages if isinstance(m, ToolMessage))
+    assert isinstance(tool.content, list)
+    gcs = tool.content[1]
+    assert isinstance(gcs, DocumentPart) and isinstance(gcs.source, FileSource)
+    assert (gcs.source.value, gcs.source.provider) == ("gs://scans/scan-7.pdf", "vertex")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        kwargs = gemini.encode_request(ri, model="gemini-3-pro-preview", backend="vertex")
+    assert request_view(sdk_wire_request(kwargs, vertex=True)) == request_view(body)
+    # the same history on the Gemini API: a gs:// object is not a file it can resolve
+    with pytest.warns(PartsDroppedWarning, match="file handle"):
+        api = gemini.encode_request(ri, model="gemini-3-pro-preview")
+    fr = _response_turn(sdk_wire_request(api))[0]["functionResponse"]
+    assert [list(p) for p in fr["parts"]] == [["inline_data"]]
