@@ -7,7 +7,14 @@ without a start opens the message lazily, a complete is self-sufficient.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Collection, Iterable, Iterator
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Collection,
+    Iterable,
+    Iterator,
+)
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Literal
@@ -161,6 +168,7 @@ class Decoder(BaseDecoder):
         self._interrupts: dict[str, Interrupt] = {}
         self._usage: list[TokenUsage] = []
         self._seen_content = False
+        self._handlers = self._table()
 
     # ------------------------------------------------------------------ feed
 
@@ -194,16 +202,14 @@ class Decoder(BaseDecoder):
             raise VendorDataError(
                 self.vendor, where, f"expected an object, got {type(payload).__name__}"
             )
-        if self._snapshot is None and (
-            self.rejoin or (self.rejoin is None and et == f.MESSAGE_USER and not self._seen_content)
-        ):
-            self._snapshot = StreamMachine()
-            self._snapshot.feed(
-                RunStartedEvent(thread_id=self.thread_id or "", run_id=self.run_id or "")
-            )
-        if et != f.RUN_INIT:
+        if not self._seen_content and et != f.RUN_INIT:
             self._seen_content = True
-        events = self._dispatch(et, payload, where)
+            if self.rejoin or (self.rejoin is None and et == f.MESSAGE_USER):
+                self._snapshot = StreamMachine()
+                self._snapshot.feed(
+                    RunStartedEvent(thread_id=self.thread_id or "", run_id=self.run_id or "")
+                )
+        events = self._handlers[et](payload, where)
         if self._snapshot is None:
             return events
         # a rejoin restates history: one MESSAGES_SNAPSHOT, not streaming triads (§3.4)
@@ -231,38 +237,32 @@ class Decoder(BaseDecoder):
             if meta:
                 self.run_metadata = {META: meta}
 
-    def _dispatch(self, et: str, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        if et == f.RUN_INIT:
-            return []
-        if et == f.RUN_DONE:
-            return self._run_done()
-        if et == f.RUN_ERROR:
-            self._run_error(payload, where)
-        if et in (f.MESSAGE_START, f.MESSAGE_DELTA, f.MESSAGE_COMPLETE):
-            return self._message("text", et.rsplit(".", 1)[1], payload, where)
-        if et in (f.THINKING_START, f.THINKING_DELTA, f.THINKING_COMPLETE):
-            return self._message("thinking", et.rsplit(".", 1)[1], payload, where)
-        if et == f.TOOL_CALL_START:
-            return self._tool_call_start(payload, where)
-        if et == f.TOOL_CALL_COMPLETE:
-            return self._tool_call_complete(payload, where)
-        if et == f.TOOL_CALL_CONSENT:
-            self._consent(payload, where)
-            return []
-        if et == f.MESSAGE_USER:
-            return self._user(payload, where)
-        if et == f.USAGE:
-            self._add_usage(payload, where)
-            return []
-        if et == f.PROCESS_START:
-            return self._process_start(payload, where)
-        if et == f.PROCESS_COMPLETE:
-            return self._process_complete(payload, where)
-        if et == f.SUBAGENT_START:
-            return self._subagent_start(payload, where)
-        if et == f.SUBAGENT_COMPLETE:
-            return self._subagent_complete(payload, where)
-        return []  # pragma: no cover - FACT_KEY and this table list the same types
+    def _table(self) -> dict[str, Callable[[dict[str, Any], str], list[BaseEvent]]]:
+        """``eventType`` -> its handler (one lookup per frame, not a chain of tests)."""
+
+        def message(kind: str, phase: str) -> Callable[[dict[str, Any], str], list[BaseEvent]]:
+            return lambda payload, where: self._message(kind, phase, payload, where)
+
+        return {
+            f.RUN_INIT: lambda payload, where: [],
+            f.RUN_DONE: lambda payload, where: self._run_done(),
+            f.RUN_ERROR: self._run_error,
+            f.MESSAGE_START: message("text", "start"),
+            f.MESSAGE_DELTA: message("text", "delta"),
+            f.MESSAGE_COMPLETE: message("text", "complete"),
+            f.THINKING_START: message("thinking", "start"),
+            f.THINKING_DELTA: message("thinking", "delta"),
+            f.THINKING_COMPLETE: message("thinking", "complete"),
+            f.TOOL_CALL_START: self._tool_call_start,
+            f.TOOL_CALL_COMPLETE: self._tool_call_complete,
+            f.TOOL_CALL_CONSENT: self._consent,
+            f.MESSAGE_USER: self._user,
+            f.USAGE: self._add_usage,
+            f.PROCESS_START: self._process_start,
+            f.PROCESS_COMPLETE: self._process_complete,
+            f.SUBAGENT_START: self._subagent_start,
+            f.SUBAGENT_COMPLETE: self._subagent_complete,
+        }
 
     # ------------------------------------------------------------- run end
 
@@ -289,7 +289,7 @@ class Decoder(BaseDecoder):
         self.interrupts = list(self._interrupts.values())
         return out
 
-    def _run_error(self, payload: dict[str, Any], where: str) -> None:
+    def _run_error(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         err = payload.get("error")
         if not isinstance(err, dict):
             raise VendorDataError(self.vendor, f"{where}.error", "missing or not an object")
@@ -505,7 +505,7 @@ class Decoder(BaseDecoder):
 
     # -------------------------------------------------------------- consent
 
-    def _consent(self, payload: dict[str, Any], where: str) -> None:
+    def _consent(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = require(payload, "processId", str, self.vendor, where)
         pending = require(payload, "pendingCalls", list, self.vendor, where)
         asked: list[Interrupt] = []
@@ -562,10 +562,11 @@ class Decoder(BaseDecoder):
                 assert it.metadata is not None
                 it.metadata[META]["alreadyAllowedCalls"] = allowed
             self._interrupts[it.id] = it
+        return []
 
     # ------------------------------------------------------ usage, steps
 
-    def _add_usage(self, payload: dict[str, Any], where: str) -> None:
+    def _add_usage(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         kw: dict[str, Any] = {}
         model = _opt_str(payload, "completionModelName", where)
         if model:
@@ -580,6 +581,7 @@ class Decoder(BaseDecoder):
                 kw[dst] = value
         self._usage.append(TokenUsage(**kw))
         self.usage = aggregate_token_usage(self._usage)
+        return []
 
     def _process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = require(payload, "processId", str, self.vendor, where)
