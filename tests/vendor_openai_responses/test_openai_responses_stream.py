@@ -350,3 +350,18 @@ def test_run_error_becomes_a_failed_or_incomplete_response(
     with pytest.raises(VendorStreamError) as info:
         list(a.decode_stream(chunks))
     assert (info.value.error_type, info.value.message) == (error_type, vendor_message)
+
+
+def test_chunk_events_as_dicts_are_expanded_and_checked() -> None:
+    from toolwire.errors import ProtocolViolation
+
+    events = [
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "toolCallName": "f", "delta": '{"a":'},
+        {"type": "TOOL_CALL_CHUNK", "delta": "1}"},
+    ]
+    chunks = list(a.encode_stream(events))
+    (item,) = [c["item"] for c in chunks if c["type"] == "response.output_item.done"]
+    assert (item["call_id"], item["name"], item["arguments"]) == ("c1", "f", '{"a":1}')
+    assert chunks[-1]["type"] == "response.completed"
+    with pytest.raises(ProtocolViolation):
+        list(a.encode_stream([{"type": "TOOL_CALL_ARGS", "toolCallId": "nope", "delta": "x"}]))

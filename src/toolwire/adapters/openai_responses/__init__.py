@@ -29,8 +29,13 @@ def adecode_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
     return adecode_iter(Decoder(), chunks)
 
 
-def encode_stream(events: Iterable[BaseEvent], **options: Any) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> Responses stream-event dicts; ``options`` go to :class:`Encoder`."""
+def encode_stream(
+    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
+) -> Iterator[dict[str, Any]]:
+    """AG-UI events (models or dicts, any form) -> Responses stream-event dicts.
+
+    ``options`` (``model``, ``created_at``, ``response_id``) go to :class:`Encoder`.
+    """
     return encode_iter(Encoder(**options), events)
 
 

@@ -34,8 +34,9 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
+from toolwire.errors import ProtocolViolation
 from toolwire.losses import announce
-from toolwire.protocol import frame_sse, mint_id
+from toolwire.protocol import StreamMachine, frame_sse, mint_id
 
 from .items import SERVER_RUN
 from .keys import ANNOTATIONS, FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PHASE, REASONING_PART, VENDOR
@@ -80,6 +81,9 @@ class Encoder:
         self._calls: dict[str, _Item] = {}  # deferred calls waiting for a result
         self._output: list[tuple[int, dict[str, Any]]] = []
         self._next_index = 0
+        self._machine = StreamMachine()
+        self._fresh = True
+        self._bare = False
 
     # --------------------------------------------------------------- framing
 
@@ -140,8 +144,24 @@ class Encoder:
 
     # ------------------------------------------------------------------ feed
 
-    def feed(self, event: BaseEvent) -> list[dict[str, Any]]:
-        """One AG-UI event (explicit form) -> Responses stream events."""
+    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        """One AG-UI event (a model or its JSON dict, explicit or chunk form) -> stream events.
+
+        A :class:`~toolwire.protocol.StreamMachine` expands chunks and checks the
+        sequence first; a bare turn (no ``RUN_STARTED``) is taken as one run.
+        """
+        if self._fresh:
+            self._fresh = False
+            kind = event.get("type") if isinstance(event, dict) else event.type
+            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
+                self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
+                self._bare = True
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out += self._on(ev)
+        return out
+
+    def _on(self, event: BaseEvent) -> list[dict[str, Any]]:
         t = event.type
         if t == EventType.RUN_STARTED:
             assert isinstance(event, RunStartedEvent)
@@ -161,7 +181,17 @@ class Encoder:
 
     def close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a response still open is completed."""
-        return self._finish("completed") if self._resp is not None else []
+        out: list[dict[str, Any]] = []
+        if self._bare and self._resp is not None:
+            self._bare = False
+            try:  # ends any chunk stream still open (its END is synthesized)
+                tail = self._machine.feed(RunFinishedEvent(thread_id="toolwire", run_id="encode"))
+            except ProtocolViolation:
+                tail = []  # explicit items left open: closed below, as a cut-off turn
+            out += [c for ev in tail if ev.type != EventType.RUN_FINISHED for c in self._on(ev)]
+        if self._resp is not None:
+            out += self._finish("completed")
+        return out
 
     # ------------------------------------------------------------------ text
 
