@@ -224,6 +224,9 @@ class Decoder(BaseDecoder):
         return out
 
     def _envelope(self, chunk: dict[str, Any]) -> None:
+        """The run's identity, from the first frame that carries it (every frame repeats it)."""
+        if self.run_id is not None and self.thread_id is not None:
+            return
         if self.run_id is None and isinstance(chunk.get("requestId"), str):
             self.run_id = chunk["requestId"]
         if self.thread_id is None and isinstance(chunk.get("customChannelId"), str):
