@@ -202,3 +202,22 @@ def test_an_open_explicit_run_is_not_closed_for_it() -> None:
     assert [f["eventType"] for f in frames] == ["asgard.run.init"]
     with pytest.raises(TruncatedStream, match=r"no asgard\.run\.done"):
         list(asgard.decode_stream(frames))
+
+
+def test_a_late_run_error_after_run_finished_opens_no_new_run() -> None:
+    from ag_ui.core import RunErrorEvent
+
+    enc = asgard.Encoder()
+    frames: list[dict[str, Any]] = []
+    for ev in (
+        RunStartedEvent(thread_id="t", run_id="r"),
+        RunFinishedEvent(thread_id="t", run_id="r"),
+        RunErrorEvent(message="late failure", code="E"),
+    ):
+        frames += enc.feed(ev)
+    frames += enc.close()
+    assert [f["eventType"] for f in frames] == [
+        "asgard.run.init",
+        "asgard.run.done",
+        "asgard.run.error",
+    ]

@@ -111,7 +111,8 @@ class Encoder:
         """One AG-UI event (model or dict; chunks are expanded) -> Asgard frames."""
         out: list[dict[str, Any]] = []
         first_type = event.get("type") if isinstance(event, dict) else event.type
-        if not self._in_run and first_type not in (EventType.RUN_STARTED, "RUN_STARTED"):
+        idle = not self._in_run and not self._machine.runs
+        if idle and first_type not in (EventType.RUN_STARTED, "RUN_STARTED"):
             start = RunStartedEvent(thread_id=self._thread_id, run_id=self._run_id)
             self._implicit = True
             for ev in self._machine.feed(start):
