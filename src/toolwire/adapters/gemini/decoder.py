@@ -164,11 +164,15 @@ class Decoder(BaseDecoder):
                         )
                     )
             grounding = get(cand, "groundingMetadata")
-            if isinstance(grounding, dict):
+            if grounding is not None:
+                at = f"{where}.groundingMetadata"
+                obj_at(grounding, at)
+                list_at(get(grounding, "webSearchQueries"), f"{at}.webSearchQueries")
+                list_at(get(grounding, "groundingChunks"), f"{at}.groundingChunks")
                 self._grounding = grounding
-            reason = get(cand, "finishReason")
-            if reason is not None:
-                self.finish_reason = str(reason)
+            finish = str_at(get(cand, "finishReason"), f"{where}.finishReason")
+            if finish is not None:
+                self.finish_reason = finish
                 msg = get(cand, "finishMessage")
                 self.finish_message = msg if isinstance(msg, str) else None
         return out
@@ -193,14 +197,14 @@ class Decoder(BaseDecoder):
             return self._text(text, sig)
         if has(part, "executableCode"):
             return self._executable_code(
-                obj_at(get(part, "executableCode"), f"{where}.executableCode"), sig
+                obj_at(get(part, "executableCode"), f"{where}.executableCode"), sig, where
             )
         if has(part, "codeExecutionResult"):
             return self._code_result(
                 obj_at(get(part, "codeExecutionResult"), f"{where}.codeExecutionResult"), where
             )
         if has(part, "toolCall"):
-            return self._server_call(obj_at(get(part, "toolCall"), f"{where}.toolCall"), sig)
+            return self._server_call(obj_at(get(part, "toolCall"), f"{where}.toolCall"), sig, where)
         if has(part, "toolResponse"):
             return self._server_result(
                 obj_at(get(part, "toolResponse"), f"{where}.toolResponse"), where
@@ -353,15 +357,18 @@ class Decoder(BaseDecoder):
             self._streamed = None
         return out
 
-    def _executable_code(self, code: dict[str, Any], sig: str | None) -> list[BaseEvent]:
+    def _executable_code(
+        self, code: dict[str, Any], sig: str | None, where: str
+    ) -> list[BaseEvent]:
         out = self._end_open()
         call_id = self._new_call_id(get(code, "id"), "gemini_code")
         self._last_code_call = call_id
         out.extend(self._start(call_id, CODE_EXECUTION, sig, {PART_KEY: "executableCode"}))
         args: dict[str, Any] = {}
         for key in ("language", "code"):
-            if get(code, key) is not None:
-                args[key] = get(code, key)
+            value = str_at(get(code, key), f"{where}.executableCode.{key}")
+            if value is not None:
+                args[key] = value
         out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact(args)))
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
@@ -372,8 +379,8 @@ class Decoder(BaseDecoder):
             raise VendorDataError(
                 VENDOR, f"{where}.codeExecutionResult", "a result with no executableCode before it"
             )
-        outcome = get(result, "outcome")
-        output = get(result, "output") or ""
+        outcome = str_at(get(result, "outcome"), f"{where}.codeExecutionResult.outcome")
+        output = str_at(get(result, "output"), f"{where}.codeExecutionResult.output") or ""
         meta: dict[str, Any] = {PART_KEY: "codeExecutionResult"}
         if outcome is not None:
             meta[OUTCOME_KEY] = outcome
@@ -391,7 +398,10 @@ class Decoder(BaseDecoder):
         )
         return out
 
-    def _server_call(self, call: dict[str, Any], sig: str | None) -> list[BaseEvent]:
+    def _server_call(self, call: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
+        args = get(call, "args")
+        if args is not None:
+            obj_at(args, f"{where}.toolCall.args")
         out = self._end_open()
         call_id = self._new_call_id(get(call, "id"), "gemini_tool")
         self._last_server_call = call_id
@@ -402,9 +412,7 @@ class Decoder(BaseDecoder):
         name = str(tool_type).lower() if tool_type else "server_tool"
         out.extend(self._start(call_id, name, sig, meta))
         out.append(
-            ToolCallArgsEvent(
-                tool_call_id=call_id, delta=dumps_compact(canonical(get(call, "args") or {}))
-            )
+            ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact(canonical(args or {})))
         )
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
@@ -413,12 +421,15 @@ class Decoder(BaseDecoder):
         call_id = get(resp, "id") or self._last_server_call
         if not isinstance(call_id, str):
             raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
+        response = get(resp, "response")
+        if response is not None:
+            obj_at(response, f"{where}.toolResponse.response")
         out = self._end_open()
         out.append(
             ToolCallResultEvent(
                 message_id=mint_id("gemini_result", call_id),
                 tool_call_id=call_id,
-                content=dumps_compact(canonical(get(resp, "response") or {})),
+                content=dumps_compact(canonical(response or {})),
                 role="tool",
                 metadata={PART_KEY: "toolResponse"},
             )

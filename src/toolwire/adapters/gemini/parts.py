@@ -19,6 +19,7 @@ from toolwire.adapters.gemini.wire import (
     VENDOR,
     canonical,
     get,
+    list_at,
     obj_at,
     str_at,
 )
@@ -119,7 +120,7 @@ def response_to_content(
         text = dumps_compact(canonical(response))
         meta[RESPONSE_FORM_KEY] = FORM_OBJECT
     media: list[ContentPart] = []
-    for k, item in enumerate(get(fr, "parts") or []):
+    for k, item in enumerate(list_at(get(fr, "parts"), f"{where}.parts")):
         at = f"{where}.parts[{k}]"
         got = media_to_ag(obj_at(item, at), at, backend)
         if got is None:

@@ -519,7 +519,11 @@ def _model_content(
             cid = str_at(get(code, "id"), f"{at}.executableCode.id") or mint_id(
                 "gemini_code", i, len(calls) + 1
             )
-            args = {k: get(code, k) for k in ("language", "code") if get(code, k) is not None}
+            args = {
+                k: str_at(get(code, k), f"{at}.executableCode.{k}")
+                for k in ("language", "code")
+                if get(code, k) is not None
+            }
             calls.append(
                 ToolCall(
                     id=cid,
