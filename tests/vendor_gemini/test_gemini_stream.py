@@ -287,3 +287,26 @@ def test_async_and_whole_response_decoding_agree_with_the_stream() -> None:
         finishReason="STOP",
     )
     assert _dump(gemini.decode_response(whole)) == _dump(sync)
+
+
+def test_a_signature_sent_before_its_call_still_rides_on_the_call() -> None:
+    from ag_ui.core import (
+        ReasoningEncryptedValueEvent,
+        ToolCallArgsEvent,
+        ToolCallEndEvent,
+        ToolCallStartEvent,
+    )
+
+    events = [
+        ReasoningEncryptedValueEvent(subtype="tool-call", entity_id="c1", encrypted_value="c2ln"),
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m1"),
+        ToolCallArgsEvent(tool_call_id="c1", delta='{"a":1}'),
+        ToolCallEndEvent(tool_call_id="c1"),
+    ]
+    chunks = list(gemini.encode_stream(events))
+    part = chunks[0]["candidates"][0]["content"]["parts"][0]
+    assert part == {
+        "functionCall": {"id": "c1", "name": "f", "args": {"a": 1}},
+        "thoughtSignature": "c2ln",
+    }
+    assert chunks[0]["responseId"] == "m1"

@@ -71,6 +71,7 @@ class Encoder:
         self._finished = False
         self._error: dict[str, Any] | None = None
         self._held: list[dict[str, Any]] = []
+        self._early_sigs: dict[str, str] = {}
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         if self._machine.index == -1:
@@ -161,6 +162,7 @@ class Encoder:
             self._calls[ev.tool_call_id] = _Call(
                 ev.tool_call_id, ev.tool_call_name, dict(ev.metadata or {})
             )
+            self._calls[ev.tool_call_id].signature = self._early_sigs.pop(ev.tool_call_id, None)
         elif t is EventType.TOOL_CALL_ARGS:
             self._calls[ev.tool_call_id].args.append(ev.delta)
             self._calls[ev.tool_call_id].metadata.update(ev.metadata or {})
@@ -214,6 +216,9 @@ class Encoder:
             call = self._calls.get(ev.entity_id)
             if call is not None:
                 call.signature = ev.encrypted_value
+                return []
+            if ev.entity_id not in self._sent:  # the call is still to come
+                self._early_sigs[ev.entity_id] = ev.encrypted_value
                 return []
             self._lose(
                 "signature-dropped",
