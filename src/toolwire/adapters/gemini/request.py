@@ -108,6 +108,8 @@ def encode_request(
     (by default: as the model's family in ``capabilities/data/gemini.json`` says).
     Every loss is warned about and, when ``losses`` is a list, appended to it.
     """
+    if media not in ("drop", "relocate"):
+        raise UnsupportedInput(f"gemini: media must be 'drop' or 'relocate', not {media!r}")
     if backend not in ("gemini_api", "vertex"):
         raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
     ri = (
