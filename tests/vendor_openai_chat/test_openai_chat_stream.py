@@ -176,6 +176,24 @@ def test_conflicting_name_on_a_continuation_is_an_error() -> None:
         list(openai_chat.decode_stream([frag("a"), frag("b")]))
 
 
+def test_a_call_that_never_gets_a_name_is_an_error() -> None:
+    nameless = {"index": 0, "id": "call_1", "function": {"arguments": "{}"}}
+    chunks = [
+        {"id": "c", "choices": [{"index": 0, "delta": {"tool_calls": [nameless]}}]},
+        {"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
+    ]
+    with pytest.raises(VendorDataError, match=r"chunk 0: choices\[0\]\.delta\.tool_calls\[0\]"):
+        list(openai_chat.decode_stream(chunks))
+    whole = {"id": "c", "choices": [{"message": {"tool_calls": [nameless]}}]}
+    with pytest.raises(VendorDataError, match=r"response\.choices\[0\]\.message\.tool_calls"):
+        openai_chat.decode_response(whole)
+
+
+def test_non_json_request_values_are_reported() -> None:
+    with pytest.raises(VendorDataError, match="not JSON data"):
+        openai_chat.decode_request({"messages": [{"role": "user", "content": "hi", "x": object()}]})
+
+
 def test_not_json_sse_data_names_the_event() -> None:
     with pytest.raises(VendorDataError, match="SSE event 1"):
         list(openai_chat.sse_chunks(b'data: {"id":"c","choices":[]}\n\ndata: {oops\n\n'))
@@ -238,3 +256,29 @@ def test_async_decode_matches_sync() -> None:
         return [e async for e in openai_chat.adecode_stream(gen())]
 
     assert asyncio.run(run()) == list(openai_chat.decode_stream(chunks))
+
+
+_JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 3) | st.sampled_from(["", "x", "user", "tool"]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(
+        st.sampled_from(
+            ["role", "content", "messages", "tool_calls", "tool_call_id", "id", "function",
+             "name", "arguments", "type", "text", "image_url", "url", "file", "file_data",
+             "choices", "message", "finish_reason", "tools", "index", "error"]
+        ),
+        inner,
+        max_size=4,
+    ),
+    max_leaves=14,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(_JSONISH)
+def test_garbage_bodies_raise_only_toolwire_errors(value: Any) -> None:
+    for fn in (openai_chat.decode_request, openai_chat.decode_response):
+        try:
+            fn(value)
+        except ToolwireError:
+            pass

@@ -47,6 +47,7 @@ _REASONING_FIELDS = ("reasoning_content", "reasoning")
 @dataclass
 class _Call:
     slot: int | str
+    where: str  # the fragment that opened it, for errors found later
     id: str | None = None
     name: str | None = None
     custom: bool = False
@@ -152,7 +153,8 @@ class Decoder(BaseDecoder):
             message = raw.get("message")
             if not isinstance(message, dict):
                 raise VendorDataError(VENDOR, f"{where}.message", "missing or not an object")
-            self._delta(choice, _message_as_delta(message, f"{where}.message"), where, out)
+            where = f"{where}.message"
+            self._delta(choice, _message_as_delta(message, where), where, out)
             reason = _str_or_none(raw.get("finish_reason"), f"{where}.finish_reason")
             self._finish(choice, reason or "stop", out)
         self._take_usage(body, "response.usage")
@@ -258,7 +260,7 @@ class Decoder(BaseDecoder):
         if call is None:
             call = ch.by_id.get(call_id) if call_id is not None else None
             if call is None:
-                call = _Call(slot)
+                call = _Call(slot, where)
             elif call not in ch.open:  # the same call again, after another took its index
                 out.append(self._start_event(ch, call))
                 ch.open.append(call)
@@ -313,11 +315,7 @@ class Decoder(BaseDecoder):
     def _end(self, ch: _Choice, call: _Call, out: list[BaseEvent]) -> None:
         if not call.started:
             if call.name is None:
-                raise VendorDataError(
-                    VENDOR,
-                    self.where(f"choices[{ch.index}].tool_calls[{call.slot}]"),
-                    "the call ended without a function name",
-                )
+                raise VendorDataError(VENDOR, call.where, "the call ended without a function name")
             if call.id is None:
                 call.id = mint_id("call", ch.message_id, call.slot, ch.ordinal)
             self._open(ch, call, out)

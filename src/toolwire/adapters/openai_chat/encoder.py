@@ -78,7 +78,7 @@ class Encoder:
         if self._fresh:
             self._fresh = False
             kind = event.get("type") if isinstance(event, dict) else event.type
-            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
+            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
                 self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):

@@ -266,14 +266,22 @@ def decode_request(
     rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
     if rest:
         kw["forwarded_props"] = rest
-    first = dumps_compact(raw_messages[:1])
+    first = _json(raw_messages[:1], "request.messages[0]")
     return RunAgentInput(
         thread_id=thread_id or mint_id("thread", VENDOR, first),
-        run_id=run_id or mint_id("run", VENDOR, dumps_compact(raw_messages)),
+        run_id=run_id or mint_id("run", VENDOR, _json(raw_messages, "request.messages")),
         protocol_version=PROTOCOL_VERSION,
         messages=messages,
         **kw,
     )
+
+
+def _json(value: Any, where: str) -> str:
+    """Compact JSON of a request value (ids are minted from it)."""
+    try:
+        return dumps_compact(value)
+    except (TypeError, ValueError) as exc:
+        raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
 def _decode_messages(raw: list[Any]) -> list[Message]:
@@ -284,7 +292,7 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
         if not isinstance(m, dict):
             raise VendorDataError(VENDOR, where, "expected an object")
         role = m.get("role")
-        mid = mint_id("msg", VENDOR, i, dumps_compact(m))
+        mid = mint_id("msg", VENDOR, i, _json(m, where))
         name = m.get("name") if isinstance(m.get("name"), str) else None
         named: dict[str, Any] = {"name": name} if name else {}
         content = m.get("content")
