@@ -47,9 +47,10 @@ from toolwire.adapters.gemini.wire import (
     list_at,
     model_name,
     obj_at,
+    snake,
     str_at,
 )
-from toolwire.capabilities import accepts, family
+from toolwire.capabilities import Place, accepts, family, table
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import (
@@ -60,6 +61,7 @@ from toolwire.protocol import (
     mint_id,
     pair_history,
     parse_arguments_object,
+    text_of,
 )
 
 Backend = Literal["gemini_api", "vertex"]
@@ -68,19 +70,17 @@ Backend = Literal["gemini_api", "vertex"]
 #: (a call made by another vendor, or typed by hand).
 SKIP_SIGNATURE = "skip_thought_signature_validator"
 
-#: ``forwarded_props["gemini"]`` carries what AG-UI has no field for, so a decoded request
-#: encodes back whole: ``generation_config``, ``tool_config``, ``safety_settings`` and
-#: ``builtin_tools`` (tools other than function declarations, e.g. ``googleSearch``).
+# ``forwarded_props["gemini"]`` carries what AG-UI has no field for, so a decoded request
+# encodes back whole: ``generation_config``, ``tool_config``, ``safety_settings`` and
+# ``builtin_tools`` (tools other than function declarations, e.g. ``googleSearch``).
 
 
 # ------------------------------------------------------------------ encoding
 
 
-def target_accepts(model: str | None, backend: str, place: str = "tool_result") -> Accepts:
+def target_accepts(model: str | None, backend: str, place: Place = "tool_result") -> Accepts:
     """What ``model`` on ``backend`` takes in ``place``, with that backend's file handles."""
-    base = accepts(VENDOR, place=place, model=model_name(model), backend=backend)  # type: ignore[arg-type]
-    from toolwire.capabilities import table
-
+    base = accepts(VENDOR, place=place, model=model_name(model), backend=backend)
     by_backend = table(VENDOR).get("file_providers_by_backend", {})
     providers = by_backend.get(backend)
     label = f"gemini {backend} ({model_name(model)})" if model else f"gemini {backend}"
@@ -271,10 +271,10 @@ def _model_turn(
         if kind == "toolCall":
             body: dict[str, Any] = {"id": call.id, "args": args}
             if (call.metadata or {}).get(TOOL_TYPE_KEY):
-                body["tool_type"] = call.metadata[TOOL_TYPE_KEY]  # type: ignore[index]
+                body["tool_type"] = (call.metadata or {})[TOOL_TYPE_KEY]
             parts.append(_signed({"tool_call": body}, call.encrypted_value))
             if result is not None:
-                resp = parse_arguments_object(_text(result.content)) or {}
+                resp = parse_arguments_object(text_of(result.content)) or {}
                 parts.append(
                     {
                         "tool_response": {
@@ -320,18 +320,12 @@ def _signed(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
     return part
 
 
-def _text(content: Any) -> str:
-    from toolwire.protocol import text_of
-
-    return text_of(content)
-
-
 def _code_result(result: ToolMessage) -> dict[str, Any]:
     meta = result.metadata or {}
     body: dict[str, Any] = {}
     outcome = meta.get(OUTCOME_KEY) or ("OUTCOME_FAILED" if result.error else "OUTCOME_OK")
     body["outcome"] = outcome
-    body["output"] = _text(result.content) or (result.error or "")
+    body["output"] = text_of(result.content) or (result.error or "")
     return body
 
 
@@ -461,8 +455,6 @@ def _err(err: str | None) -> dict[str, Any]:
 
 
 def _snake_key(name: str) -> str:
-    from toolwire.adapters.gemini.wire import snake
-
     return snake(name)
 
 
@@ -631,10 +623,9 @@ def _user_content(
             if media is not None:
                 rest.append(media)
     if rest:
-        only_text = all(isinstance(p, TextPart) for p in rest)
         user: Any = rest
-        if only_text and len(rest) == 1:
-            user = rest[0].text  # type: ignore[union-attr]
+        if len(rest) == 1 and isinstance(rest[0], TextPart):
+            user = rest[0].text
         out.append(UserMessage(id=mint_id("gemini_msg", i, "user"), content=user))
     return out, left
 
