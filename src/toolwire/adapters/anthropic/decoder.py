@@ -41,6 +41,7 @@ from toolwire.adapters.anthropic.wire import (
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
+    plain,
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -69,6 +70,16 @@ class _Block:
     citations: list[Any] = field(default_factory=list)
 
 
+#: delta type -> (the block kind it belongs to, the field holding its text)
+_DELTAS: dict[str, tuple[str, str]] = {
+    "text_delta": ("text", "text"),
+    "citations_delta": ("text", "citation"),
+    "input_json_delta": ("call", "partial_json"),
+    "thinking_delta": ("thinking", "thinking"),
+    "signature_delta": ("thinking", "signature"),
+}
+
+
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
     return btype.endswith("_tool_result") and "tool_use_id" in block
 
@@ -95,6 +106,16 @@ class Decoder(BaseDecoder):
         self._stopped = False
 
     # ------------------------------------------------------------ driving
+
+    def feed(self, chunk: Any) -> list[BaseEvent]:
+        """One stream event: an SDK event object or its JSON dict."""
+        if type(chunk) is not dict:
+            if hasattr(chunk, "model_fields_set"):
+                chunk = plain(chunk)
+            else:
+                return super().feed(chunk)  # the shared path names what is wrong
+        self.chunk_index += 1
+        return self._feed(chunk)
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole (non-streamed) Message -> the same events its stream would give."""
@@ -129,14 +150,14 @@ class Decoder(BaseDecoder):
             etype = str(err["type"]) if isinstance(err.get("type"), str) else "error"
             message = str(err["message"]) if isinstance(err.get("message"), str) else str(err)
             raise VendorStreamError(VENDOR, etype, message, retryable=etype in RETRYABLE_ERRORS)
-        handler = getattr(self, "_on_" + ctype, None)
+        handler = _HANDLERS.get(ctype)
         if handler is None:
             return []  # an event type this version does not know: skipped
         if ctype != "message_start" and self.message_id is None:
             raise VendorDataError(VENDOR, self.where("type"), f"{ctype} before message_start")
         if self._stopped:
             raise VendorDataError(VENDOR, self.where("type"), f"{ctype} after message_stop")
-        out: list[BaseEvent] = handler(chunk)
+        out: list[BaseEvent] = handler(self, chunk)
         return out
 
     def _close(self) -> list[BaseEvent]:
@@ -192,10 +213,12 @@ class Decoder(BaseDecoder):
     # ------------------------------------------------------------ blocks
 
     def _index(self, chunk: dict[str, Any]) -> int:
-        index = require(chunk, "index", int, VENDOR, self.where(str(chunk.get("type"))))
-        if isinstance(index, bool) or index < 0:
+        index = chunk.get("index")
+        if type(index) is not int or index < 0:  # bool is not a block index either
+            if "index" not in chunk:
+                raise VendorDataError(VENDOR, self.where(f"{chunk.get('type')}.index"), "missing")
             raise VendorDataError(VENDOR, self.where("index"), f"not a block index: {index!r}")
-        return int(index)
+        return index
 
     def _on_content_block_start(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         index = self._index(chunk)
@@ -295,37 +318,37 @@ class Decoder(BaseDecoder):
 
     def _on_content_block_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         index, block = self._open(chunk)
-        delta = require(chunk, "delta", dict, VENDOR, self.where("content_block_delta"))
-        at = self.where("delta")
-        dtype = require(delta, "type", str, VENDOR, at)
+        delta = chunk.get("delta")
+        if not isinstance(delta, dict):
+            delta = require(chunk, "delta", dict, VENDOR, self.where("content_block_delta"))
+        dtype = delta.get("type")
         if block.kind == "skip":
             return []
-        want = {
-            "text_delta": ("text",),
-            "citations_delta": ("text",),
-            "input_json_delta": ("call",),
-            "thinking_delta": ("thinking",),
-            "signature_delta": ("thinking",),
-        }.get(dtype)
-        if want is None:
+        spec = _DELTAS.get(dtype) if isinstance(dtype, str) else None
+        if spec is None:
+            if not isinstance(dtype, str):
+                require(delta, "type", str, VENDOR, self.where("delta"))
             return []  # a delta type this version does not know
-        if block.kind not in want:
-            raise VendorDataError(VENDOR, at, f"{dtype} for block {index}, a {block.kind} block")
-        if dtype == "text_delta":
-            text = require(delta, "text", str, VENDOR, at)
-            return [TextMessageContentEvent(message_id=block.ident, delta=text)] if text else []
-        if dtype == "input_json_delta":
-            part = require(delta, "partial_json", str, VENDOR, at)
-            return [ToolCallArgsEvent(tool_call_id=block.ident, delta=part)] if part else []
-        if dtype == "thinking_delta":
-            text = require(delta, "thinking", str, VENDOR, at)
-            return (
-                [ReasoningMessageContentEvent(message_id=block.ident, delta=text)] if text else []
+        kind, field = spec
+        if block.kind != kind:
+            raise VendorDataError(
+                VENDOR, self.where("delta"), f"{dtype} for block {index}, a {block.kind} block"
             )
-        if dtype == "signature_delta":
-            block.signature.append(require(delta, "signature", str, VENDOR, at))
+        value = delta.get(field)
+        if dtype == "citations_delta":
+            block.citations.append(value)
             return []
-        block.citations.append(delta.get("citation"))
+        if not isinstance(value, str):
+            value = require(delta, field, str, VENDOR, self.where("delta"))
+        if not value:
+            return []
+        if kind == "call":
+            return [ToolCallArgsEvent(tool_call_id=block.ident, delta=value)]
+        if kind == "text":
+            return [TextMessageContentEvent(message_id=block.ident, delta=value)]
+        if dtype == "thinking_delta":
+            return [ReasoningMessageContentEvent(message_id=block.ident, delta=value)]
+        block.signature.append(value)
         return []
 
     def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
@@ -351,5 +374,9 @@ class Decoder(BaseDecoder):
             return out
         return []
 
+
+_HANDLERS: dict[str, Any] = {
+    name[len("_on_") :]: fn for name, fn in vars(Decoder).items() if name.startswith("_on_")
+}
 
 __all__ = ["Decoder", "reasoning_id", "result_message_id"]
