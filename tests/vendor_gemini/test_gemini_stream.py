@@ -310,3 +310,28 @@ def test_a_signature_sent_before_its_call_still_rides_on_the_call() -> None:
         "thoughtSignature": "c2ln",
     }
     assert chunks[0]["responseId"] == "m1"
+
+
+def test_a_stream_without_response_id_mints_the_same_message_id_from_sdk_objects() -> None:
+    from google.genai import types
+
+    raw = [
+        {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {"text": "hi", "thoughtSignature": "c2lnKz8+"},
+                            {"functionCall": {"name": "f", "args": {"n": 3}}},
+                        ],
+                    },
+                    "finishReason": "STOP",
+                }
+            ]
+        }
+    ]
+    sdk = [types.GenerateContentResponse.model_validate(c) for c in raw]
+    from_raw = _dump(list(gemini.decode_stream(raw)))
+    assert from_raw[0]["messageId"].startswith("gemini_msg_")
+    assert _dump(list(gemini.decode_stream(sdk))) == from_raw

@@ -123,8 +123,7 @@ class Decoder(BaseDecoder):
             if isinstance(rid, str) and rid:
                 self.message_id = rid
             else:
-                seed = json.dumps(canonical(chunk.get("candidates")), sort_keys=True)
-                self.message_id = mint_id("gemini_msg", seed)
+                self.message_id = mint_id("gemini_msg", _seed(chunk))
         model = get(chunk, "modelVersion")
         if isinstance(model, str) and model:
             self.model = model
@@ -522,6 +521,25 @@ class Decoder(BaseDecoder):
             str(error.get("message", "")),
             retryable=isinstance(code, int) and code in _RETRYABLE,
         )
+
+
+def _seed(chunk: dict[str, Any]) -> str:
+    """Stable text for minting a message id from a chunk with no ``responseId``.
+
+    Only what SDK objects and plain JSON spell alike: the parts' text and calls.
+    """
+    seen: list[Any] = []
+    cands = chunk.get("candidates")
+    for cand in cands if isinstance(cands, list) else []:
+        content = cand.get("content") if isinstance(cand, dict) else None
+        parts = get(content, "parts") if isinstance(content, dict) else None
+        for part in parts if isinstance(parts, list) else []:
+            if not isinstance(part, dict):
+                continue
+            fc = get(part, "functionCall")
+            call = [get(fc, "name"), canonical(get(fc, "args"))] if isinstance(fc, dict) else None
+            seen.append([part.get("text"), call])
+    return json.dumps(seen, sort_keys=True, default=str)
 
 
 def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
