@@ -282,3 +282,19 @@ def test_garbage_bodies_raise_only_toolwire_errors(value: Any) -> None:
             fn(value)
         except ToolwireError:
             pass
+
+
+def test_imports_and_decodes_without_the_sdk() -> None:
+    """The adapter needs no openai package: run it where importing openai fails."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['openai'] = None\n"
+        "from toolwire.adapters import openai_chat as oc\n"
+        "chunks = [{'id': 'c', 'choices': [{'index': 0, 'delta': {'content': 'hi'},"
+        " 'finish_reason': 'stop'}]}]\n"
+        "print(len(list(oc.decode_stream(chunks))), sys.modules['openai'])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["3", "None"]
