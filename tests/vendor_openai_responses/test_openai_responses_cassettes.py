@@ -318,3 +318,29 @@ def test_reasoning_history_keeps_encrypted_value() -> None:
     assert reasoning[0].encrypted_value == "gAAAAfull-encrypted-reasoning=="
     assert [m.metadata["openai.item_id"] for m in reasoning] == ["rs_001", "rs_001"]
     assert RESULT_ERROR_KEY == "toolwire.error"
+
+
+def test_application_answers_to_custom_and_computer_calls_take_their_own_item_types() -> None:
+    path = OURS / "hosted_tools.yaml"
+    _, machine = _history(path)
+    items = final_items(payloads(exchanges(path)[0].response_body))
+    custom, computer = items[3], items[4]
+    shot = ImagePart(source=DataSource(value="iVBO", mime_type="image/png"))
+    answers = [
+        ToolMessage(id="a1", tool_call_id=custom["call_id"], content="1 row"),
+        ToolMessage(id="a2", tool_call_id=computer["call_id"], content=[shot]),
+    ]
+    run = RunAgentInput(thread_id="t", run_id="r", messages=[*machine.messages, *answers])
+    body = a.encode_request(run, model="computer-use-preview")
+    sdk_accepts(body)
+    sent = body["input"]
+    assert {k: sent[-4][k] for k in ("type", "id", "call_id", "name", "input")} == {
+        k: custom[k] for k in ("type", "id", "call_id", "name", "input")
+    }
+    assert sent[-3] == computer
+    assert sent[-2] == {"type": "custom_tool_call_output", "call_id": "call_C1", "output": "1 row"}
+    assert sent[-1] == {
+        "type": "computer_call_output",
+        "call_id": computer["call_id"],
+        "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,iVBO"},
+    }
