@@ -307,11 +307,22 @@ class Decoder(BaseDecoder):
     def _message(
         self, kind: str, phase: str, payload: dict[str, Any], where: str
     ) -> list[BaseEvent]:
-        msg = require(payload, "message", dict, self.vendor, where)
-        mwhere = f"{where}.message"
-        mid = require(msg, "messageId", str, self.vendor, mwhere)
-        text = _opt_str(msg, "text", mwhere) or ""
-        owner = _opt_str(msg, "parentToolUseId", mwhere)
+        msg = payload.get("message")
+        mid = msg.get("messageId") if isinstance(msg, dict) else None
+        text = msg.get("text") if isinstance(msg, dict) else None
+        owner = msg.get("parentToolUseId") if isinstance(msg, dict) else None
+        if not (
+            isinstance(mid, str)
+            and (text is None or isinstance(text, str))
+            and (owner is None or isinstance(owner, str))
+        ):  # the slow path names what is wrong
+            msg = require(payload, "message", dict, self.vendor, where)
+            require(msg, "messageId", str, self.vendor, f"{where}.message")
+            _opt_str(msg, "text", f"{where}.message")
+            _opt_str(msg, "parentToolUseId", f"{where}.message")
+        assert isinstance(msg, dict) and isinstance(mid, str)
+        text = text or ""
+        owner = owner or None
         if mid in self._closed:
             return []  # anything after complete is dropped (SDK rule)
         state = self._texts.get(mid)
