@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _openai_chat_sdk import SdkChoice, accumulate, from_completion
-from _openai_chat_support import CORPUS, summarize
+from _openai_chat_sdk import SdkChoice, accumulate, from_completion, stream_body
+from _openai_chat_support import CORPUS, dumped, summarize
 from ag_ui.core import AssistantMessage, TextPart, ToolMessage, UserMessage
 from openai import OpenAI
 
@@ -167,3 +167,30 @@ def test_relocated_media_in_corpus_decodes_to_parts() -> None:
             if isinstance(m, UserMessage) and not isinstance(m.content, str):
                 kinds.extend(p.type for p in m.content if not isinstance(p, TextPart))
     assert "image" in kinds and "document" in kinds
+
+
+STREAMED = [
+    (path.name, n, ex.response_body)
+    for path in FILES
+    for n, ex in enumerate(exchanges(path))
+    if ex.is_sse
+]
+
+
+@pytest.mark.parametrize(
+    "name,n,body", STREAMED, ids=[f"{name[:50]}#{n}" for name, n, _ in STREAMED]
+)
+def test_recorded_streams_encode_back(name: str, n: int, body: bytes) -> None:
+    """decode -> encode_stream -> to_sse: the SDK reads the same calls, ids, arguments and text,
+    and decoding our bytes gives the same events."""
+    events = list(openai_chat.decode_stream(openai_chat.sse_chunks(body)))
+    ours = openai_chat.to_sse(openai_chat.encode_stream(events))
+    want, got = accumulate(stream_body(body)), accumulate(stream_body(ours))
+    assert got.keys() == want.keys()
+    for index, choice in want.items():
+        assert [(c.id, c.name, c.arguments) for c in got[index].calls] == [
+            (c.id, c.name, c.arguments) for c in choice.calls
+        ]
+        assert got[index].text == choice.text
+    again = list(openai_chat.decode_stream(openai_chat.sse_chunks(ours)))
+    assert dumped(again) == dumped(events)

@@ -28,6 +28,8 @@ STREAMS = {
     for p in sorted(PROJECT_CASSETTES.glob("*.yaml"))
     if p.name not in ("relocated_media.yaml", "in_stream_error.yaml")
 }
+if REFERENCE_STREAM.is_file():
+    STREAMS["reference.sse"] = REFERENCE_STREAM.read_bytes()
 
 
 def decode_lenient(body: bytes | list[bytes]) -> list[Any]:
@@ -66,10 +68,7 @@ def test_reading_stops_at_done() -> None:
 
 
 def _sources() -> list[tuple[str, bytes]]:
-    out = [(n, b) for n, b in STREAMS.items() if "truncated" not in n and "done_without" not in n]
-    if REFERENCE_STREAM.is_file():
-        out.append(("reference", REFERENCE_STREAM.read_bytes()))
-    return out
+    return [(n, b) for n, b in STREAMS.items() if "truncated" not in n and "done_without" not in n]
 
 
 @pytest.mark.parametrize("name,body", _sources(), ids=[n for n, _ in _sources()])
