@@ -400,3 +400,21 @@ def test_mangled_chunks_raise_only_toolwire_errors(name: str, data: Any) -> None
         d.close()
     except ToolwireError:
         pass
+
+
+def test_the_sdk_helper_stream_decodes_like_the_raw_one() -> None:
+    import httpx2
+
+    (body,) = bodies(CASSETTES / "thinking_tool_use_signature.yaml")
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    client = anthropic.Anthropic(
+        api_key="sk-ant-test", http_client=httpx2.Client(transport=httpx2.MockTransport(handler))
+    )
+    with client.messages.stream(
+        model="claude-sonnet-4-6", max_tokens=16, messages=[{"role": "user", "content": "hi"}]
+    ) as s:
+        from_helper = list(decode_stream(s))
+    assert dump(from_helper) == dump(list(decode_stream(sse_chunks(body))))
