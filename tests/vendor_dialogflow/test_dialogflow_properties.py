@@ -21,7 +21,10 @@ df = pytest.importorskip(
 )
 
 dialogflow = adapters.get("dialogflow")
-LINES = recording_objects(CASSETTES / "reactive_turn.jsonl")
+# a streamed turn, then bare infos with non-ASCII text (splits may fall inside a character)
+LINES = recording_objects(CASSETTES / "reactive_turn.jsonl") + recording_objects(
+    CASSETTES / "tool_call_infos.json"
+)
 BODY = dialogflow.to_sse(LINES)
 
 
@@ -43,6 +46,7 @@ def test_any_split_of_the_sse_bytes_gives_the_same_events(cuts: list[int]) -> No
 def test_the_sse_body_holds_the_recorded_lines() -> None:
     assert list(dialogflow.sse_chunks(BODY)) == LINES
     assert len(WHOLE) > 10
+    assert "Zürich".encode() in BODY
 
 
 # ----------------------------------------------------------------- round trip
