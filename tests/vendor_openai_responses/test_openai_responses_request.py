@@ -83,7 +83,11 @@ def test_tool_result_parts_are_fitted_and_losses_announced() -> None:
         "output": [
             {"type": "input_text", "text": "see"},
             {"type": "input_image", "image_url": "data:image/png;base64,iVBO"},
-            {"type": "input_file", "file_data": "data:text/plain;base64,aGk="},
+            {
+                "type": "input_file",
+                "file_data": "data:text/plain;base64,aGk=",
+                "filename": "file.txt",
+            },
         ],
     }
 
@@ -332,3 +336,20 @@ def test_minted_ids_are_stable_across_the_requests_of_a_conversation() -> None:
     assert len({m.id for m in two.messages}) == 3
     again = a.decode_request(later)
     assert [m.id for m in again.messages] == [m.id for m in two.messages]
+
+
+def test_inline_file_data_always_carries_a_file_name() -> None:
+    # OpenAI requires filename next to file_data and reads the type from its extension
+    named = DocumentPart(
+        source=DataSource(value="JVBE", mime_type="application/pdf"),
+        metadata={"filename": "q3.pdf"},
+    )
+    unnamed = DocumentPart(source=DataSource(value="JVBE", mime_type="application/pdf"))
+    nameless = DocumentPart(source=DataSource(value="eA==", mime_type="text/x-unheard-of"))
+    run = _run(
+        AssistantMessage(id="m", tool_calls=[_call("c1")]),
+        ToolMessage(id="t", tool_call_id="c1", content=[named, unnamed, nameless]),
+    )
+    body, losses = _encode(run)
+    assert [p.get("filename") for p in body["input"][-1]["output"]] == ["q3.pdf", "file.pdf"]
+    assert [(x.part_index, x.mime_type) for x in losses] == [(2, "text/x-unheard-of")]

@@ -9,6 +9,7 @@ a plain URL or an OpenAI ``file-…`` id; those map onto ``DataSource``,
 
 from __future__ import annotations
 
+import mimetypes
 from typing import Any
 
 from ag_ui.core import (
@@ -23,6 +24,7 @@ from ag_ui.core import (
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol import Accepts, fit_content, require
+from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.parts import (
     Content,
     kind_for_mime,
@@ -49,7 +51,36 @@ _EXT_MIME = {
     "jpeg": "image/jpeg",
     "gif": "image/gif",
     "webp": "image/webp",
+    "py": "text/x-python",
+    "js": "application/javascript",
+    "ts": "application/typescript",
+    "sh": "application/x-sh",
+    "tex": "application/x-tex",
+    "yaml": "application/x-yaml",
+    "xml": "application/xml",
+    "rtf": "application/rtf",
 }
+_MIME_EXT = {mime: ext for ext, mime in reversed(list(_EXT_MIME.items()))}
+
+
+def inline_file_name(part: ContentPart) -> str | None:
+    """The ``filename`` an inline ``input_file`` is sent with.
+
+    OpenAI requires one next to ``file_data`` and reads the file type from its
+    extension, so a part without a name gets ``file.<ext>`` for its MIME type
+    (``None`` when no extension is known: the part cannot be sent inline).
+    """
+    meta = part.metadata if isinstance(part.metadata, dict) else {}
+    if isinstance(meta.get("filename"), str) and meta["filename"]:
+        return str(meta["filename"])
+    source = getattr(part, "source", None)
+    mime = (source.mime_type if source is not None else None) or ""
+    mime = mime.split(";", 1)[0].strip().lower()
+    ext = _MIME_EXT.get(mime)
+    if ext is None:
+        guessed = mimetypes.guess_extension(mime) if mime else None
+        ext = guessed[1:] if guessed else None
+    return f"file.{ext}" if ext else None
 
 
 def data_url(source: DataSource) -> str:
@@ -171,9 +202,13 @@ def to_vendor_part(part: ContentPart) -> dict[str, Any] | None:
         out["file_id"] = src.value
     elif isinstance(src, DataSource):
         out["file_data"] = data_url(src)
+        name = inline_file_name(part)
+        if name is None:
+            return None
+        out["filename"] = name
     else:
         out["file_url"] = src.value
-    if isinstance(meta.get("filename"), str):
+    if isinstance(meta.get("filename"), str) and "filename" not in out:
         out["filename"] = meta["filename"]
     if isinstance(meta.get(DETAIL), str):
         out["detail"] = meta[DETAIL]
@@ -198,14 +233,23 @@ def to_vendor_content(
         if error:
             return (f"Error: {error}\n\n{kept}" if kept else f"Error: {error}"), fitted.losses
         return kept, fitted.losses
-    out = [p for p in (to_vendor_part(x) for x in kept) if p is not None]
+    losses = list(fitted.losses)
+    out: list[dict[str, Any]] = []
+    for index, part in enumerate(kept):
+        mapped = to_vendor_part(part)
+        if mapped is not None:
+            out.append(mapped)
+        elif not isinstance(part, TextPart):
+            reason = "inline file data needs a file name whose extension OpenAI knows"
+            losses.append(part_loss(part, index, accepts.target, reason, tool_call_id))
     if error:
         out.insert(0, {"type": "input_text", "text": f"Error: {error}"})
-    return (out if out else ""), fitted.losses
+    return (out if out else ""), losses
 
 
 __all__ = [
     "data_url",
+    "inline_file_name",
     "to_agui_content",
     "to_agui_part",
     "to_vendor_content",
