@@ -226,3 +226,21 @@ def _model_for(name: str) -> str:
         "openai_responses": "gpt-4o",
         "gemini": "gemini-3-flash-preview",
     }.get(name, "default")
+
+
+def test_a_permissive_tool_result_table_still_cannot_put_media_in_a_tool_message() -> None:
+    """A caller's own table may claim images fit; the wire holds text only: dropped, reported."""
+    from toolwire.protocol.fitting import Accepts, PartRule
+
+    lenient = Accepts(target="custom", rules=(PartRule(kind="image"),))
+    history = run(
+        AssistantMessage(id="a", tool_calls=[call("c1")]),
+        ToolMessage(id="t", tool_call_id="c1", content=[MEDIA[0], MEDIA[1]]),
+    )
+    losses: list[Loss] = []
+    with pytest.warns(PartsDroppedWarning, match="holds text only"):
+        body = openai_chat.encode_request(
+            history, model="gpt-4o", tool_result=lenient, losses=losses
+        )
+    assert body["messages"][1]["content"] == [{"type": "text", "text": "two charts"}]
+    assert [(x.part_kind, x.tool_call_id) for x in losses] == [("image", "c1")]

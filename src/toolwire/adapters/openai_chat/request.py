@@ -79,7 +79,7 @@ def encode_request(
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m, lost))
+            messages.append(_assistant(m))
             moved: list[ContentPart] = []
             for result in turn.results:
                 assert result is not None  # pair_history raised for unanswered calls
@@ -93,7 +93,7 @@ def encode_request(
                 moved.extend(fitted.relocated)
                 messages.append(_tool(result, fitted.content, lost))
             if moved:
-                parts = _user_parts(moved, in_user, None, lost)
+                parts = _user_parts(moved, in_user, lost)
                 if parts:
                     messages.append({"role": "user", "content": parts})
         elif isinstance(m, UserMessage):
@@ -156,7 +156,7 @@ def _encrypted(m: Message, lost: list[Loss]) -> None:
                 lost.append(_loss("encrypted-value-dropped", why, c.id))
 
 
-def _assistant(m: AssistantMessage, lost: list[Loss]) -> dict[str, Any]:
+def _assistant(m: AssistantMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant"}
     calls = m.tool_calls or []
     # A tool-call turn sends content null, not "": several compatible servers mishandle "".
@@ -181,12 +181,24 @@ def _call(c: ToolCall) -> dict[str, Any]:
 
 
 def _tool(result: ToolMessage, content: Any, lost: list[Loss]) -> dict[str, Any]:
-    """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
+    """One ``role:"tool"`` message; the error travels in the text (the API has no flag).
+
+    Only text fits on the wire here; a media part a caller's own ``tool_result``
+    table let through is still dropped, and reported.
+    """
     body: str | list[dict[str, Any]]
     if isinstance(content, str):
         body = content
     else:
-        body = [text_part(p.text) for p in content if isinstance(p, TextPart)]
+        body = []
+        for i, p in enumerate(content):
+            if isinstance(p, TextPart):
+                body.append(text_part(p.text))
+            else:
+                why = "a role:tool message holds text only"
+                lost.append(part_loss(p, i, VENDOR, why, result.tool_call_id))
+        if not body:
+            body = ""  # every part dropped: still answered
     if result.error:
         note = f"Error: {result.error}"
         if isinstance(body, list):
@@ -202,19 +214,19 @@ def _user(m: UserMessage, in_user: Accepts, lost: list[Loss]) -> dict[str, Any]:
         fitted = fit_content(content, in_user)
         lost.extend(fitted.losses)
         kept = fitted.content
-        content = kept if isinstance(kept, str) else _user_parts(kept, in_user, None, lost)
+        content = kept if isinstance(kept, str) else _user_parts(kept, in_user, lost)
     return _named({"role": "user", "content": content}, m)
 
 
 def _user_parts(
-    parts: list[ContentPart], in_user: Accepts, call_id: str | None, lost: list[Loss]
+    parts: list[ContentPart], in_user: Accepts, lost: list[Loss]
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, p in enumerate(parts):
         mapped = to_vendor(p)
         if mapped is None:
             why = "the Chat Completions wire has no shape for this part and source"
-            lost.append(part_loss(p, i, in_user.target, why, call_id))
+            lost.append(part_loss(p, i, in_user.target, why, None))
         else:
             out.append(mapped)
     return out
