@@ -36,8 +36,7 @@ from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, iter_sse, mint_id, require
 
-from .items import call_identity as _identity
-from .items import finish_call, is_call_item, is_output_item, output_item_result
+from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
 
 #: Events that end a response; anything after them is ignored.
@@ -237,7 +236,7 @@ class Decoder(BaseDecoder):
             self._items[index] = _Open("reasoning", rid, streamed_parts={})
             return [ReasoningStartEvent(message_id=rid)]
         if is_call_item(kind, item):
-            call = _identity(item, at)
+            call = call_identity(item, at)
             self._items[index] = _Open("call", call.id)
             parent = self._parent or mint_id("msg", self.response_id or "", "calls")
             return [

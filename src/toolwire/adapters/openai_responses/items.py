@@ -27,7 +27,7 @@ from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact, require
 from toolwire.protocol.parts import Content
 
 from .keys import FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER, VENDOR
-from .parts import _source, to_agui_content
+from .parts import to_agui_content, url_source
 
 #: Tools OpenAI runs itself: the item carries the result.
 SERVER_RUN = frozenset(
@@ -176,7 +176,7 @@ def hosted_result(item: dict[str, Any], where: str) -> tuple[Content, dict[str, 
             if out.get("type") == "logs":
                 parts.append(TextPart(text=require(out, "logs", str, VENDOR, at)))
             elif out.get("type") == "image":
-                src = _source(require(out, "url", str, VENDOR, at), at, None)
+                src = url_source(require(out, "url", str, VENDOR, at), at, None)
                 parts.append(ImagePart(source=src))
     elif kind == "image_generation_call":
         if isinstance(item.get("result"), str) and item["result"]:
@@ -211,7 +211,9 @@ def output_item_result(
         if isinstance(output.get("file_id"), str):
             src: Any = FileSource(value=output["file_id"], provider=PROVIDER)
         else:
-            src = _source(require(output, "image_url", str, VENDOR, f"{where}.output"), where, None)
+            src = url_source(
+                require(output, "image_url", str, VENDOR, f"{where}.output"), where, None
+            )
         return [ImagePart(source=src)], meta, []
     rest = {k: v for k, v in item.items() if k not in ("type", "id", "call_id", "status")}
     return (dumps_compact(rest) if rest else ""), meta, []

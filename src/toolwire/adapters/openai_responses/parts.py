@@ -87,7 +87,8 @@ def data_url(source: DataSource) -> str:
     return to_data_url(source.mime_type, source.value)
 
 
-def _source(value: str, where: str, mime_hint: str | None) -> DataSource | UrlSource:
+def url_source(value: str, where: str, mime_hint: str | None) -> DataSource | UrlSource:
+    """A URL as a source: a base64 data URL becomes a `DataSource`, anything else a `UrlSource`."""
     parsed = parse_data_url(value)
     if parsed is not None:
         return DataSource(value=parsed[1], mime_type=parsed[0])
@@ -116,7 +117,7 @@ def to_agui_part(part: Any, where: str) -> ContentPart | None:
         return TextPart(text=require(part, "text", str, VENDOR, where))
     if kind == "input_image":
         if isinstance(part.get("image_url"), str):
-            src: DataSource | UrlSource | FileSource = _source(part["image_url"], where, None)
+            src: DataSource | UrlSource | FileSource = url_source(part["image_url"], where, None)
         elif isinstance(part.get("file_id"), str):
             src = FileSource(value=part["file_id"], provider=PROVIDER)
         else:
@@ -137,7 +138,7 @@ def to_agui_part(part: Any, where: str) -> ContentPart | None:
             else:
                 src = DataSource(value=value, mime_type=hint or "application/octet-stream")
         elif isinstance(part.get("file_url"), str):
-            src = _source(part["file_url"], f"{where}.file_url", hint)
+            src = url_source(part["file_url"], f"{where}.file_url", hint)
         elif isinstance(part.get("file_id"), str):
             src = FileSource(value=part["file_id"], provider=PROVIDER, mime_type=hint)
         else:
@@ -254,4 +255,5 @@ __all__ = [
     "to_agui_part",
     "to_vendor_content",
     "to_vendor_part",
+    "url_source",
 ]
