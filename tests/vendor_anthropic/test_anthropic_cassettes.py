@@ -296,3 +296,19 @@ def test_non_streamed_response_decodes_like_its_stream() -> None:
         message.content[1].name,
         message.content[1].input,
     )
+
+
+def test_only_messages_calls_are_model_turns() -> None:
+    from toolwire.adapters.anthropic import is_model_exchange
+    from toolwire.recordings import Exchange
+
+    def ex(uri: str) -> Exchange:
+        return Exchange(response_body=b"", uri=uri)
+
+    assert is_model_exchange(ex("https://api.anthropic.com/v1/messages"))
+    assert is_model_exchange(ex("https://api.anthropic.com/v1/messages?beta=true"))
+    assert not is_model_exchange(ex("https://api.anthropic.com/v1/messages/count_tokens"))
+    assert not is_model_exchange(ex("https://api.anthropic.com/v1/files"))
+    assert is_model_exchange(ex(""))  # an .sse capture or JSONL chunks
+    for path in ALL:
+        assert all(is_model_exchange(e) for e in load_recording(path.read_bytes(), path.name))

@@ -450,3 +450,37 @@ def test_mangled_request_bodies_raise_only_toolwire_errors(data: Any) -> None:
             encode_request(ri, model=MODEL)
         except ToolwireError:
             pass
+
+
+def test_empty_search_result_text_is_not_sent_as_an_empty_block() -> None:
+    meta = {"anthropic.type": "search_result", "url": "https://e.com/a", "title": "A"}
+    content = [TextPart(text="", metadata=meta), TextPart(text="snippet", metadata=meta)]
+    body = encode_request(
+        one_call_history(ToolMessage(id="t", tool_call_id="toolu_1", content=content)),
+        model=MODEL,
+    )
+    assert result_block(body)["content"] == [
+        {
+            "type": "search_result",
+            "source": "https://e.com/a",
+            "title": "A",
+            "content": [{"type": "text", "text": "snippet"}],
+        }
+    ]
+
+
+def test_the_adapter_imports_without_the_sdk() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['anthropic'] = None\n"
+        "from toolwire import adapters\n"
+        "a = adapters.get('anthropic')\n"
+        "evs = list(a.decode_stream([{'type': 'message_start', 'message': {'id': 'm'}},"
+        " {'type': 'message_stop'}]))\n"
+        "assert 'anthropic' not in [k for k, v in sys.modules.items() if v is not None]\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "ok"

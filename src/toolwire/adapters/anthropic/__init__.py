@@ -16,7 +16,12 @@ from ag_ui.core import BaseEvent
 from toolwire.adapters.anthropic.decoder import Decoder
 from toolwire.adapters.anthropic.encoder import Encoder, encode_stream
 from toolwire.adapters.anthropic.request import decode_request, decode_response, encode_request
-from toolwire.adapters.anthropic.wire import iter_sse_chunks, sse_chunks, to_sse
+from toolwire.adapters.anthropic.wire import (
+    is_model_exchange,
+    iter_sse_chunks,
+    sse_chunks,
+    to_sse,
+)
 from toolwire.protocol.decoding import adecode_iter, decode_iter
 
 
@@ -39,6 +44,7 @@ __all__ = [
     "decode_stream",
     "encode_request",
     "encode_stream",
+    "is_model_exchange",
     "iter_sse_chunks",
     "sse_chunks",
     "to_sse",

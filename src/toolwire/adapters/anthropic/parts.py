@@ -359,6 +359,8 @@ def parts_to_blocks(
             and isinstance(meta.get("title"), str)
         ):
             key = (meta.get(GROUP_KEY), meta["url"], meta["title"])
+            if part.text == "":
+                continue  # Anthropic rejects empty text blocks, inside a search result too
             if group == key and blocks and blocks[-1]["type"] == "search_result":
                 blocks[-1]["content"].append({"type": "text", "text": part.text})
             else:

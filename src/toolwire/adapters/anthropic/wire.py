@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from ag_ui.core import TokenUsage
 
@@ -38,6 +39,18 @@ CALL_TYPES = ("tool_use", *SERVER_CALL_TYPES)
 
 #: In-stream error types worth retrying (DESIGN.md: an overloaded error inside the stream).
 RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error", "timeout_error"})
+
+
+def is_model_exchange(exchange: Any) -> bool:
+    """True for a Messages call; False for other recorded calls (token counts, files, models).
+
+    A recording without a URI (an ``.sse`` capture, JSONL chunks) is taken as a model turn.
+    """
+    uri = str(getattr(exchange, "uri", "") or "")
+    if not uri:
+        return True
+    path = urlsplit(uri).path.rstrip("/")
+    return path.endswith("/messages")
 
 
 def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
