@@ -245,3 +245,14 @@ def test_tool_result_media_dropped_by_default() -> None:
         again = openai_chat.encode_request(run, model="gpt-4o")
     assert again["messages"] == body["messages"][:-1]  # no user message after the results
     assert len(caught) == 4
+
+
+def test_the_sdk_stream_helper_events_decode_like_the_chunks() -> None:
+    """``client.chat.completions.stream()`` yields ChunkEvent & co: same events as the chunks."""
+    from _openai_chat_sdk import client_for_body
+
+    _, body = load("parallel_three_interleaved.yaml")
+    with client_for_body(body).chat.completions.stream(model="gpt-4o", messages=[]) as stream:
+        helper = list(stream)
+    assert {e.type for e in helper} >= {"chunk", "content.delta"}
+    assert list(openai_chat.decode_stream(helper)) == events_of("parallel_three_interleaved.yaml")

@@ -91,6 +91,25 @@ class Decoder(BaseDecoder):
         self.model: str | None = None
         self._choices: dict[int, _Choice] = {}
 
+    def feed(self, chunk: Any) -> list[BaseEvent]:
+        """One chunk (SDK object or dict) -> AG-UI events.
+
+        Also takes the events of the SDK's ``chat.completions.stream()`` helper:
+        its ``chunk`` events are unwrapped (without dumping the growing
+        snapshot), and the others, which restate what the chunks say, are skipped.
+        """
+        if isinstance(chunk, dict):
+            kind, choices = chunk.get("type"), chunk.get("choices")
+        else:
+            kind, choices = getattr(chunk, "type", None), getattr(chunk, "choices", None)
+        if isinstance(kind, str) and choices is None:
+            if kind == "chunk":
+                inner = chunk.get("chunk") if isinstance(chunk, dict) else chunk.chunk
+                return super().feed(inner)
+            self.chunk_index += 1
+            return []
+        return super().feed(chunk)
+
     @property
     def finish_reasons(self) -> dict[int, str]:
         return {i: c.finish_reason for i, c in self._choices.items() if c.finish_reason}
