@@ -55,6 +55,15 @@ def _pick(data: dict[str, Any], model: str | None, backend: str | None) -> dict[
     return dict(fallback)
 
 
+def _file_providers(data: dict[str, Any], backend: str | None) -> list[str]:
+    """Whose file handles the target resolves: per backend when the table says so."""
+    by_backend = data.get("file_providers_by_backend", {})
+    chosen = backend or data.get("default_backend")
+    if chosen in by_backend:
+        return list(by_backend[chosen])
+    return list(data.get("file_providers", []))
+
+
 def accepts_from_table(
     data: dict[str, Any], place: Place, model: str | None = None, backend: str | None = None
 ) -> Accepts:
@@ -71,6 +80,8 @@ def accepts_from_table(
         for r in spec.get("rules", [])
     )
     label = data["target"]
+    if backend:
+        label += f" {backend}"
     if model:
         label += f" ({model})"
     if place == "user_message":
@@ -79,7 +90,7 @@ def accepts_from_table(
         target=label,
         rules=rules,
         text=bool(spec.get("text", True)),
-        file_providers=tuple(data.get("file_providers", [])),
+        file_providers=tuple(_file_providers(data, backend)),
         upgrade=fam.get("upgrade") or data.get("upgrade"),
     )
 

@@ -28,7 +28,11 @@ def markdown() -> str:
     ]
     for target in TARGETS:
         data = table(target)
-        providers = ", ".join(data.get("file_providers", [])) or "none"
+        by_backend = data.get("file_providers_by_backend", {})
+        if by_backend:
+            providers = "; ".join(f"{b}: {', '.join(p)}" for b, p in by_backend.items())
+        else:
+            providers = ", ".join(data.get("file_providers", [])) or "none"
         for fam in data["families"]:
             patterns = ", ".join(f"`{p}`" for p in fam.get("match", ["*"]))
             backend = f" [{fam['backend']}]" if fam.get("backend") else ""

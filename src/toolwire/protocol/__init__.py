@@ -29,6 +29,7 @@ from toolwire.protocol.sse import (
     frame_sse,
     iter_sse,
     parse_sse,
+    sse_json_objects,
 )
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "parse_parts",
     "parse_sse",
     "require",
+    "sse_json_objects",
     "text_of",
     "validate_stream",
 ]

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Literal
 
 from ag_ui.core import (
@@ -50,7 +49,7 @@ from toolwire.adapters.gemini.wire import (
     snake,
     str_at,
 )
-from toolwire.capabilities import Place, accepts, family, table
+from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import (
@@ -79,18 +78,8 @@ SKIP_SIGNATURE = "skip_thought_signature_validator"
 
 
 def target_accepts(model: str | None, backend: str, place: Place = "tool_result") -> Accepts:
-    """What ``model`` on ``backend`` takes in ``place``, with that backend's file handles."""
-    base = accepts(VENDOR, place=place, model=model_name(model), backend=backend)
-    by_backend = table(VENDOR).get("file_providers_by_backend", {})
-    providers = by_backend.get(backend)
-    label = f"gemini {backend} ({model_name(model)})" if model else f"gemini {backend}"
-    if place == "user_message":
-        label += " user message"
-    return dataclasses.replace(
-        base,
-        target=label,
-        file_providers=tuple(providers) if providers is not None else base.file_providers,
-    )
+    """What ``model`` on ``backend`` takes in ``place`` (file handles follow the backend)."""
+    return accepts(VENDOR, place=place, model=model_name(model), backend=backend)
 
 
 def encode_request(
