@@ -256,3 +256,20 @@ def test_the_sdk_stream_helper_events_decode_like_the_chunks() -> None:
         helper = list(stream)
     assert {e.type for e in helper} >= {"chunk", "content.delta"}
     assert list(openai_chat.decode_stream(helper)) == events_of("parallel_three_interleaved.yaml")
+
+
+async def test_async_sdk_stream_decodes_like_the_sync_one() -> None:
+    import httpx2
+    from openai import AsyncOpenAI
+
+    _, body = load("two_choices.yaml")
+
+    async def handler(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
+
+    transport = httpx2.MockTransport(handler)
+    client = AsyncOpenAI(api_key="test-key", http_client=httpx2.AsyncClient(transport=transport))
+    stream = await client.chat.completions.create(model="gpt-4o", messages=[], stream=True)
+    events = [e async for e in openai_chat.adecode_stream(stream)]
+    assert events == events_of("two_choices.yaml")
+    await client.close()
