@@ -89,3 +89,18 @@ def test_calls_pending_at_the_end_of_the_history_are_allowed() -> None:
     assert paired.turns[1].unanswered == ["c1"]
     with pytest.raises(UnansweredToolCall):
         pair_history(history, target="x", allow_trailing_unanswered=False)
+
+
+def test_targets_without_adjacency_rules_may_keep_unanswered_calls() -> None:
+    history = [
+        AssistantMessage(id="a1", tool_calls=[_call("c1")]),
+        UserMessage(id="u2", content="next"),
+    ]
+    paired = pair_history(history, target="dialogflow", allow_unanswered=True)
+    assert paired.turns[0].unanswered == ["c1"]
+
+
+def test_gemini_file_handles_follow_the_backend() -> None:
+    api = accepts("gemini", model="gemini-3-pro-preview", backend="gemini_api")
+    vertex = accepts("gemini", model="gemini-3-pro-preview", backend="vertex")
+    assert "vertex" in vertex.file_providers and "vertex" not in api.file_providers

@@ -292,3 +292,19 @@ def test_message_ids_are_unique_within_the_thread() -> None:
         )
         == "duplicate-message-id"
     )
+
+
+def test_a_cancelled_turn_ends_the_run_with_the_cancelled_outcome() -> None:
+    from ag_ui.core import RunFinishedCancelledOutcome, RunFinishedEvent
+
+    from toolwire.protocol.decoding import BaseDecoder
+    from toolwire.protocol.runs import frame_run
+
+    class Cancelling(BaseDecoder):
+        def _feed(self, chunk: dict[str, Any]) -> list[Any]:
+            self.cancelled = True
+            return []
+
+    events = list(frame_run(Cancelling(), [{}], thread_id="t", run_id="r"))
+    assert isinstance(events[-1], RunFinishedEvent)
+    assert isinstance(events[-1].outcome, RunFinishedCancelledOutcome)

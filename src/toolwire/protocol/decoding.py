@@ -41,7 +41,8 @@ class BaseDecoder:
 
     After :meth:`close`, ``usage`` holds the run's token usage and
     ``interrupts`` any interrupt the vendor asked for (the run framer puts both
-    on ``RUN_FINISHED``). ``result`` is an optional run result.
+    on ``RUN_FINISHED``); ``cancelled`` says the vendor cancelled the turn.
+    ``result`` is an optional run result.
     """
 
     vendor: str = "vendor"
@@ -50,6 +51,8 @@ class BaseDecoder:
         self.usage: list[TokenUsage] = []
         self.interrupts: list[Interrupt] = []
         self.result: Any = None
+        #: the vendor says the turn was cancelled: the run ends with the cancelled outcome
+        self.cancelled = False
         self.chunk_index = -1
         self.closed = False
 

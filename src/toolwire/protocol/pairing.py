@@ -43,14 +43,19 @@ class Paired:
 
 
 def pair_history(
-    messages: Sequence[Message], *, target: str, allow_trailing_unanswered: bool = True
+    messages: Sequence[Message],
+    *,
+    target: str,
+    allow_trailing_unanswered: bool = True,
+    allow_unanswered: bool = False,
 ) -> Paired:
     """Group every tool message under the assistant message that made its call.
 
     A result whose call is not in the history is dropped with a loss (no vendor
     accepts an orphan result). An unanswered call raises
     :class:`~toolwire.errors.UnansweredToolCall`, except in the last assistant
-    turn when ``allow_trailing_unanswered`` (the application has yet to answer).
+    turn when ``allow_trailing_unanswered`` (the application has yet to answer),
+    or anywhere when ``allow_unanswered`` (a target without adjacency rules).
     """
     owner: dict[str, int] = {}
     turns: list[Turn] = []
@@ -99,7 +104,7 @@ def pair_history(
         if allow_trailing_unanswered and i == last_with_calls and i == len(turns) - 1:
             continue
         missing.extend(t.unanswered)
-    if missing:
+    if missing and not allow_unanswered:
         raise UnansweredToolCall(target, missing)
     return Paired(turns, losses)
 

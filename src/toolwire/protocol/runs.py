@@ -1,8 +1,8 @@
 """Framing a decoded vendor turn as one complete AG-UI run.
 
 ``RUN_STARTED`` (with the protocol version this stream speaks), the turn's
-events, then ``RUN_FINISHED`` with the outcome — interrupt when the decoder
-asked for one, else success with the calls left pending — and usage; or
+events, then ``RUN_FINISHED`` with the outcome — cancelled or interrupt when
+the decoder says so, else success with the calls left pending — and usage; or
 ``RUN_ERROR`` when decoding failed (a vendor error, a truncated stream). The
 machine checks every event on the way out.
 """
@@ -17,6 +17,7 @@ from ag_ui.core import (
     BaseEvent,
     RunAgentInput,
     RunErrorEvent,
+    RunFinishedCancelledOutcome,
     RunFinishedEvent,
     RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
@@ -69,7 +70,9 @@ def frame_run(
         yield from m.feed(RunErrorEvent(message=str(exc), code=error_code(exc), **err_kw))
         return
     outcome: Any
-    if decoder.interrupts:
+    if decoder.cancelled:
+        outcome = RunFinishedCancelledOutcome()
+    elif decoder.interrupts:
         outcome = RunFinishedInterruptOutcome(interrupts=decoder.interrupts)
     else:
         pending = m.pending_tool_call_ids
