@@ -194,3 +194,58 @@ def test_recorded_streams_encode_back(name: str, n: int, body: bytes) -> None:
         assert got[index].text == choice.text
     again = list(openai_chat.decode_stream(openai_chat.sse_chunks(ours)))
     assert dumped(again) == dumped(events)
+
+
+def _continuations() -> list[tuple[str, int]]:
+    """(file, i) where request i+1 continues request i's conversation after response i."""
+    out = []
+    for path in FILES:
+        exs = exchanges(path)
+        for i in range(len(exs) - 1):
+            now, nxt = exs[i].request_body["messages"], exs[i + 1].request_body["messages"]
+            if len(nxt) > len(now) and nxt[: len(now)] == now:
+                out.append((path.name, i))
+    return out
+
+
+CONTINUED = _continuations()
+
+
+@pytest.mark.parametrize("name,i", CONTINUED, ids=[f"{n[:50]}#{i}" for n, i in CONTINUED])
+def test_decoded_calls_are_the_ones_the_client_sent_back(name: str, i: int) -> None:
+    """The history our decoder assembles from response i holds exactly the calls (ids, names,
+    argument bytes) the recorded client put in request i+1."""
+    exs = exchanges(CORPUS / name)
+    ex = exs[i]
+    machine = StreamMachine()
+    if ex.is_sse:
+        run = frame_run(
+            openai_chat.Decoder(),
+            openai_chat.sse_chunks(ex.response_body),
+            thread_id="t",
+            run_id="r",
+            machine=machine,
+        )
+    else:
+        run = frame_run(
+            openai_chat.Decoder(),
+            [],
+            thread_id="t",
+            run_id="r",
+            whole_response=ex.response_json(),
+            machine=machine,
+        )
+    list(run)
+    ours = [
+        (c.id, c.function.name, c.function.arguments)
+        for m in machine.messages
+        if isinstance(m, AssistantMessage)
+        for c in m.tool_calls or []
+    ]
+    sent_back = exs[i + 1].request_body["messages"][len(ex.request_body["messages"])]
+    assert sent_back["role"] == "assistant"
+    theirs = [
+        (c["id"], c["function"]["name"], c["function"]["arguments"])
+        for c in sent_back.get("tool_calls") or []
+    ]
+    assert ours == theirs
