@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,9 @@ from ag_ui.core import BaseEvent
 from ag_ui.encoder import EventEncoder
 
 from toolwire.errors import VendorDataError
+
+
+_EOL = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -76,20 +80,13 @@ class SSEParser:
         start = 0
         n = len(buf)
         while start < n:
-            cr = buf.find("\r", start)
-            lf = buf.find("\n", start)
-            if cr == -1 and lf == -1:
+            m = _EOL.search(buf, start)
+            if m is None:
                 break
-            if cr != -1 and (lf == -1 or cr < lf):
-                if cr + 1 == n and not final:
-                    break  # a CR at the end may be the first half of CRLF
-                end = cr
-                nxt = cr + 2 if cr + 1 < n and buf[cr + 1] == "\n" else cr + 1
-            else:
-                end = lf
-                nxt = lf + 1
-            self._line(buf[start:end], out)
-            start = nxt
+            if m.end() == n and m.group() == "\r" and not final:
+                break  # a CR at the end may be the first half of CRLF
+            self._line(buf[start : m.start()], out)
+            start = m.end()
         self._buffer = buf[start:]
         return out
 
