@@ -308,3 +308,28 @@ def test_a_cancelled_turn_ends_the_run_with_the_cancelled_outcome() -> None:
     events = list(frame_run(Cancelling(), [{}], thread_id="t", run_id="r"))
     assert isinstance(events[-1], RunFinishedEvent)
     assert isinstance(events[-1].outcome, RunFinishedCancelledOutcome)
+
+
+def test_who_issued_an_encrypted_value_reaches_its_entity_and_gates_reuse() -> None:
+    from toolwire.protocol.signatures import (
+        ENCRYPTED_BY_KEY,
+        encrypted_value_event,
+        usable_encrypted,
+    )
+
+    m = StreamMachine()
+    m.feed(run_started())
+    m.feed(encrypted_value_event("tool-call", "c1", "sig", "anthropic"))  # before the call
+    for e in (start("c1", parent="m1"), end("c1"), run_finished()):
+        m.feed(e)
+    msg = m.messages[0]
+    assert isinstance(msg, AssistantMessage) and msg.tool_calls
+    call = msg.tool_calls[0]
+    assert call.encrypted_value == "sig"
+    assert call.metadata == {ENCRYPTED_BY_KEY: "anthropic"}
+    losses: list[Any] = []
+    kw: dict[str, Any] = {"target": "gemini", "entity": "c1", "losses": losses}
+    assert usable_encrypted("sig", call.metadata, "anthropic", **kw) == "sig"
+    assert usable_encrypted("sig", None, "google", **kw) == "sig"  # unmarked: passed on
+    assert usable_encrypted("sig", call.metadata, "google", **kw) is None
+    assert [x.kind for x in losses] == ["encrypted-value-dropped"]

@@ -174,7 +174,7 @@ class StreamMachine:
         self._msgs: dict[str, _Msg] = {}
         self._order: list[str] = []
         self._last_assistant: str | None = None
-        self._pending_encrypted: dict[tuple[str, str], str] = {}
+        self._pending_encrypted: dict[tuple[str, str], ReasoningEncryptedValueEvent] = {}
         self.runs: list[RunStartedEvent] = []
         self.finished: RunFinishedEvent | None = None
         self.error: RunErrorEvent | None = None
@@ -590,12 +590,17 @@ class StreamMachine:
         self._continuation_owner(self._open_reasoning_msgs.pop(ev.message_id), ev, "its owner")
 
     def _on_reasoning_encrypted_value(self, ev: ReasoningEncryptedValueEvent) -> None:
+        # The event's metadata (e.g. who issued the value) merges into the entity it names.
         if ev.subtype == "tool-call" and ev.entity_id in self._calls:
-            self._calls[ev.entity_id].encrypted = ev.encrypted_value
+            call = self._calls[ev.entity_id]
+            call.encrypted = ev.encrypted_value
+            self._merge(call.metadata, ev)
         elif ev.subtype == "message" and ev.entity_id in self._msgs:
-            self._msgs[ev.entity_id].encrypted = ev.encrypted_value
+            msg = self._msgs[ev.entity_id]
+            msg.encrypted = ev.encrypted_value
+            self._merge(msg.metadata, ev)
         else:
-            self._pending_encrypted[(ev.subtype, ev.entity_id)] = ev.encrypted_value
+            self._pending_encrypted[(ev.subtype, ev.entity_id)] = ev
 
     # tool calls
     def _on_tool_call_start(self, ev: ToolCallStartEvent) -> None:
@@ -631,7 +636,8 @@ class StreamMachine:
             self._attach(call)
             enc = self._pending_encrypted.pop(("tool-call", cid), None)
             if enc is not None:
-                call.encrypted = enc
+                call.encrypted = enc.encrypted_value
+                self._merge(call.metadata, enc)
         self._open_calls[cid] = call
         if cid not in self._run_started_calls:
             self._run_started_calls.append(cid)
@@ -683,7 +689,8 @@ class StreamMachine:
         msg = _Msg(mid, role, owner)
         enc = self._pending_encrypted.pop(("message", mid), None)
         if enc is not None:
-            msg.encrypted = enc
+            msg.encrypted = enc.encrypted_value
+            self._merge(msg.metadata, enc)
         self._msgs[mid] = msg
         self._order.append(mid)
         if role in ("user", "tool"):

@@ -19,7 +19,6 @@ from ag_ui.encoder import EventEncoder
 
 from toolwire.errors import VendorDataError
 
-
 _EOL = re.compile(r"\r\n|\r|\n")
 
 
