@@ -67,7 +67,8 @@ def frame_run(
             yield from m.feed(ev)
     except (VendorStreamError, TruncatedStream) as exc:
         err_kw: dict[str, Any] = {"usage": decoder.usage} if decoder.usage else {}
-        yield from m.feed(RunErrorEvent(message=str(exc), code=error_code(exc), **err_kw))
+        message = exc.message if isinstance(exc, VendorStreamError) else str(exc)
+        yield from m.feed(RunErrorEvent(message=message, code=error_code(exc), **err_kw))
         return
     outcome: Any
     if decoder.cancelled:
