@@ -86,6 +86,7 @@ def test_media_dropped_with_warning_by_default() -> None:
         (p.type, p.source.type) for p in MEDIA[1:]
     }
     assert all(x.tool_call_id == "c1" for x in losses)
+    assert all('media="relocate"' in (x.upgrade or "") for x in losses)  # the way to keep them
 
 
 def test_relocate_moves_what_a_user_message_takes() -> None:
@@ -105,6 +106,7 @@ def test_relocate_moves_what_a_user_message_takes() -> None:
         {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBE",
                                   "filename": "document.pdf"}},
     ]  # fmt: skip
+    assert all('media="relocate"' not in (x.upgrade or "") for x in losses)  # it was asked for
     # dropped: an image file handle (image_url takes no file id), another provider's handle,
     # audio (gpt-4o takes none), video
     assert [(x.part_kind, x.source_kind) for x in losses] == [

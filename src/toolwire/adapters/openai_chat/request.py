@@ -12,6 +12,7 @@ nothing is answered with ``""``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ag_ui.core import (
@@ -33,7 +34,7 @@ from ag_ui.core import (
 )
 from pydantic import ValidationError
 
-from toolwire.capabilities import accepts
+from toolwire.capabilities import accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
@@ -71,7 +72,7 @@ def encode_request(
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     run = _run_input(run_input)
-    in_tool = tool_result or accepts(VENDOR, place="tool_result", model=model)
+    in_tool = tool_result or _tool_result_accepts(model, media)
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
     paired = pair_history(run.messages, target=VENDOR, allow_trailing_unanswered=False)
     lost: list[Loss] = list(paired.losses)
@@ -122,6 +123,19 @@ def encode_request(
     if losses is not None:
         losses.extend(lost)
     return body
+
+
+#: The hint for a part that not even a user message takes, once relocation was asked for.
+_BEYOND_RELOCATION = "use the Responses API, which takes images and files in tool output"
+
+
+def _tool_result_accepts(model: str, media: str) -> Accepts:
+    """The table's tool-result place; with relocation asked for, the drop hint stops
+    suggesting it (the model family's own hint, if it has one, still applies)."""
+    place = accepts(VENDOR, place="tool_result", model=model)
+    if media != "relocate":
+        return place
+    return replace(place, upgrade=family(VENDOR, model).get("upgrade") or _BEYOND_RELOCATION)
 
 
 def _run_input(value: RunAgentInput | dict[str, Any]) -> RunAgentInput:
