@@ -418,3 +418,14 @@ def test_the_sdk_helper_stream_decodes_like_the_raw_one() -> None:
     ) as s:
         from_helper = list(decode_stream(s))
     assert dump(from_helper) == dump(list(decode_stream(sse_chunks(body))))
+
+
+def test_an_open_call_at_the_end_of_input_is_not_turned_into_success() -> None:
+    (body,) = bodies(CASSETTES / "truncated_stream.yaml")
+    events, _, err = run(sse_chunks(body))
+    assert isinstance(err, TruncatedStream)
+    chunks = list(encode_stream(events))
+    assert chunks[-1]["type"] != "message_stop"
+    again, _, err2 = run(chunks)
+    assert isinstance(err2, TruncatedStream)
+    assert dump(again) == dump(events)

@@ -86,7 +86,6 @@ class Encoder:
         self._client_calls = 0
         self._thinking: dict[str, int] = {}  # open thinking blocks (content or awaiting signature)
         self._redacted: set[str] = set()
-        self._skipped: set[str] = set()
 
     # ---------------------------------------------------------------- API
 
@@ -108,16 +107,25 @@ class Encoder:
         return out
 
     def close(self) -> list[dict[str, Any]]:
-        """End of input: finish a message still being built."""
+        """End of input: finish a message still being built.
+
+        A text or call the input left open is not closed for it: the output then
+        ends without ``message_stop``, which Anthropic's consumers read as a cut
+        stream, as the input was.
+        """
         out: list[dict[str, Any]] = []
         if self._framed_here:
-            # Close the run we opened so the machine ends any chunk stream (its END is synthesized).
+            # End the run we opened so the machine closes any chunk stream (its END is
+            # synthesized); RUN_ERROR ends it without claiming the open items finished.
             self._framed_here = False
-            for ev in self._machine.feed(RunFinishedEvent(thread_id="toolwire", run_id="encode")):
-                if not isinstance(ev, RunFinishedEvent):
+            end = RunErrorEvent(message="end of input", code="toolwire.end")
+            for ev in self._machine.feed(end):
+                if ev is not end:
                     out.extend(self._event(ev))
-        if self._active:
+        if self._active and not self._texts and not self._calls:
             out.extend(self._finish(None))
+        elif self._active:
+            out.extend(self._route([]))
         return out
 
     # -------------------------------------------------------------- plumbing
@@ -227,7 +235,6 @@ class Encoder:
     # text
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
         if ev.role not in (None, "assistant"):
-            self._skipped.add(ev.message_id)
             self._lose(
                 "text-dropped",
                 f"a {ev.role} text message cannot be part of an Anthropic assistant response",
@@ -269,7 +276,6 @@ class Encoder:
     def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
         cid = ev.tool_call_id
         if cid in self._call_types:
-            self._skipped.add(cid)
             self._lose(
                 "tool-call-reopen-dropped",
                 "an Anthropic tool_use block cannot be reopened once stopped; the further "
@@ -277,7 +283,6 @@ class Encoder:
                 cid,
             )
             return []
-        self._skipped.discard(cid)
         self._learn(ev.parent_message_id, cid)
         meta = _meta(ev)
         btype = meta.get(TYPE_KEY)
