@@ -77,3 +77,23 @@ def test_request_commands_round_trip(tmp_path: Path, capsys: pytest.CaptureFixtu
     from _anthropic_norm import normalize
 
     assert normalize(again) == normalize(body)
+
+
+REFERENCE = (
+    Path(__file__).resolve().parents[3] / "shared" / "reference" / "streams" / "anthropic.sse"
+)
+
+
+@pytest.mark.skipif(not REFERENCE.is_file(), reason="../shared/reference is absent")
+def test_decode_of_a_raw_sse_capture(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["decode", "--from", "anthropic", str(REFERENCE)]) == 0
+    events = _lines(capsys.readouterr().out)
+    validate_stream(events)
+    starts = [e for e in events if e["type"] == "TOOL_CALL_START"]
+    expected = sdk_calls(sdk_parse_sse(REFERENCE.read_bytes()))
+    assert [(s["toolCallId"], s["toolCallName"]) for s in starts] == [c[:2] for c in expected]
+    args = {}
+    for e in events:
+        if e["type"] == "TOOL_CALL_ARGS":
+            args[e["toolCallId"]] = args.get(e["toolCallId"], "") + e["delta"]
+    assert [args.get(c[0], "") for c in expected] == [c[2] for c in expected]
