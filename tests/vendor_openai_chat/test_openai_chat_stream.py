@@ -297,3 +297,10 @@ def test_imports_and_decodes_without_the_sdk() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["3", "None"]
+
+
+def test_to_sse_takes_sdk_objects_too() -> None:
+    body = STREAMS["parallel_three_interleaved.yaml"]
+    objects = stream_body(body)
+    again = openai_chat.to_sse(objects)
+    assert accumulate(stream_body(again)) == accumulate(objects)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 
 from .wire import VENDOR
@@ -59,9 +60,10 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
         yield value
 
 
-def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
-    """Chunk dicts as the API frames them: ``data: {...}`` blocks, then ``data: [DONE]``."""
-    return frame_sse(chunks, done=DONE)
+def to_sse(chunks: Iterable[Any]) -> bytes:
+    """Chunks (dicts or SDK objects) as the API frames them: ``data: {...}`` blocks, then
+    ``data: [DONE]``."""
+    return frame_sse((as_dict(c, VENDOR) for c in chunks), done=DONE)
 
 
 __all__ = ["DONE", "sse_chunks", "to_sse"]
