@@ -7,6 +7,7 @@ the vendors' documented ones (vendor-wire-formats.md §2B, §3B, §4B, §5B).
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,8 @@ def _histories() -> list[Any]:
                     warnings.simplefilter("ignore")
                     run_input = adapter.decode_request(body)
                 if any(isinstance(m, ToolMessage) for m in run_input.messages):
-                    out.append(pytest.param(run_input, id=f"{vendor}:{path.stem[:50]}:{n}"))
+                    ident = f"{vendor}:{path.stem[:50]}:{n}"
+                    out.append(pytest.param(vendor, run_input, id=ident))
     return out
 
 
@@ -155,9 +157,9 @@ CHECKS = {
 
 
 @pytest.mark.parametrize("target", VENDORS)
-@pytest.mark.parametrize("run_input", HISTORIES)
+@pytest.mark.parametrize(("source", "run_input"), HISTORIES)
 def test_history_encodes_to_every_vendor_with_every_call_answered_in_place(
-    run_input: RunAgentInput, target: str
+    source: str, run_input: RunAgentInput, target: str
 ) -> None:
     adapter = adapters.get(target)
     with warnings.catch_warnings():
@@ -168,5 +170,54 @@ def test_history_encodes_to_every_vendor_with_every_call_answered_in_place(
 
 
 def test_the_corpus_holds_histories_with_results_from_every_vendor() -> None:
-    seen = {p.id.split(":")[0] for p in HISTORIES}
+    seen = {p.values[0] for p in HISTORIES}
     assert seen == set(VENDORS)
+
+
+PROVIDERS = {
+    "anthropic": "anthropic",
+    "openai_chat": "openai",
+    "openai_responses": "openai",
+    "gemini": "google",
+}
+
+
+def _encrypted(run_input: RunAgentInput) -> list[str]:
+    values = []
+    for m in run_input.messages:
+        value = getattr(m, "encrypted_value", None)
+        if value:
+            values.append(value)
+        for c in getattr(m, "tool_calls", None) or []:
+            if c.encrypted_value:
+                values.append(c.encrypted_value)
+    return values
+
+
+SIGNED = [
+    pytest.param(source, target, run_input, id=f"{p.id}->{target}")
+    for p in HISTORIES
+    for source, run_input in [p.values]
+    for target in VENDORS
+    if _encrypted(run_input)  # type: ignore[arg-type]
+    and (target == source or PROVIDERS[target] != PROVIDERS[source])  # type: ignore[index]
+]
+
+
+@pytest.mark.parametrize(("source", "target", "run_input"), SIGNED)
+def test_signatures_go_back_to_their_vendor_and_never_to_another(
+    source: str, target: str, run_input: RunAgentInput
+) -> None:
+    adapter = adapters.get(target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = json.dumps(adapter.encode_request(run_input, model=MODELS[target]))
+    present = [v for v in _encrypted(run_input) if v in body]
+    if target == source:
+        assert present == _encrypted(run_input)
+    else:
+        assert present == []
+
+
+def test_the_corpus_holds_signed_histories_from_two_vendors() -> None:
+    assert len({p.values[0] for p in SIGNED}) >= 2

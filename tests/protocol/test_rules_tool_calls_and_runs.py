@@ -333,3 +333,34 @@ def test_who_issued_an_encrypted_value_reaches_its_entity_and_gates_reuse() -> N
     assert usable_encrypted("sig", None, "google", **kw) == "sig"  # unmarked: passed on
     assert usable_encrypted("sig", call.metadata, "google", **kw) is None
     assert [x.kind for x in losses] == ["encrypted-value-dropped"]
+
+
+def test_histories_are_marked_and_foreign_values_stripped_with_a_loss() -> None:
+    from ag_ui.core import FunctionCall, ReasoningMessage, ToolCall
+
+    from toolwire.protocol.signatures import issued_by, mark_history, strip_foreign
+
+    history = [
+        ReasoningMessage(id="r1", content="think", encrypted_value="sig-r"),
+        AssistantMessage(
+            id="a1",
+            tool_calls=[
+                ToolCall(
+                    id="c1",
+                    function=FunctionCall(name="f", arguments="{}"),
+                    encrypted_value="sig-c",
+                )
+            ],
+        ),
+    ]
+    marked = mark_history(history, "anthropic")
+    assert issued_by(marked[0].metadata) == "anthropic"  # type: ignore[union-attr]
+    losses: list[Any] = []
+    same = strip_foreign(marked, "anthropic", target="anthropic", losses=losses)
+    assert same == marked and losses == []
+    other = strip_foreign(marked, "google", target="gemini", losses=losses)
+    assert other[0].encrypted_value is None  # type: ignore[union-attr]
+    assert isinstance(other[1], AssistantMessage) and other[1].tool_calls
+    assert other[1].tool_calls[0].encrypted_value is None
+    assert len(losses) == 2
+    assert history[0].encrypted_value == "sig-r"  # the caller's history is not changed

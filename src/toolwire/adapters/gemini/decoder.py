@@ -17,7 +17,6 @@ from typing import Any
 from ag_ui.core import (
     BaseEvent,
     ContentPart,
-    ReasoningEncryptedValueEvent,
     ReasoningEndEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
@@ -43,6 +42,7 @@ from toolwire.adapters.gemini.wire import (
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
+    PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
     b64_signature,
@@ -63,6 +63,7 @@ from toolwire.protocol import (
     dumps_compact,
     mint_id,
 )
+from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.
@@ -233,9 +234,7 @@ class Decoder(BaseDecoder):
                 self._text_open = True
             out.append(TextMessageContentEvent(message_id=mid, delta=text))
         if sig is not None:
-            out.append(
-                ReasoningEncryptedValueEvent(subtype="message", entity_id=mid, encrypted_value=sig)
-            )
+            out.append(encrypted_value_event("message", mid, sig, PROVIDER))
         return out
 
     def _thought(self, text: str, sig: str | None) -> list[BaseEvent]:
@@ -253,11 +252,7 @@ class Decoder(BaseDecoder):
         if sig is not None:
             entity = self._reasoning_id or self._last_reasoning_id
             assert entity is not None
-            out.append(
-                ReasoningEncryptedValueEvent(
-                    subtype="message", entity_id=entity, encrypted_value=sig
-                )
-            )
+            out.append(encrypted_value_event("message", entity, sig, PROVIDER))
         return out
 
     def _end_text(self) -> list[BaseEvent]:
@@ -294,11 +289,7 @@ class Decoder(BaseDecoder):
             )
         ]
         if sig is not None:
-            out.append(
-                ReasoningEncryptedValueEvent(
-                    subtype="tool-call", entity_id=call_id, encrypted_value=sig
-                )
-            )
+            out.append(encrypted_value_event("tool-call", call_id, sig, PROVIDER))
         return out
 
     def _function_call(self, fc: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
@@ -338,11 +329,7 @@ class Decoder(BaseDecoder):
             streamed = self._streamed = _Streamed(call_id, name, given)
             sig = None
         if sig is not None:
-            out.append(
-                ReasoningEncryptedValueEvent(
-                    subtype="tool-call", entity_id=streamed.call_id, encrypted_value=sig
-                )
-            )
+            out.append(encrypted_value_event("tool-call", streamed.call_id, sig, PROVIDER))
         for k, piece in enumerate(pieces):
             at = f"{where}.functionCall.partialArgs[{k}]"
             delta = streamed.writer.piece(obj_at(piece, at), at)

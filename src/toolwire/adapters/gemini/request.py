@@ -37,6 +37,7 @@ from toolwire.adapters.gemini.wire import (
     CODE_EXECUTION,
     OUTCOME_KEY,
     PART_KEY,
+    PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
     b64_signature,
@@ -62,6 +63,7 @@ from toolwire.protocol import (
     parse_arguments_object,
     text_of,
 )
+from toolwire.protocol.signatures import mark_history, strip_foreign
 
 Backend = Literal["gemini_api", "vertex"]
 
@@ -115,7 +117,7 @@ def encode_request(
 
     system: list[dict[str, Any]] = []
     history: list[Message] = []
-    for m in ri.messages:
+    for m in strip_foreign(ri.messages, PROVIDER, target=VENDOR, losses=lost):
         if isinstance(m, (SystemMessage, DeveloperMessage)):
             system.append({"text": m.content})
         else:
@@ -427,7 +429,7 @@ def decode_request(
     return RunAgentInput(
         thread_id=thread_id,
         run_id=run_id,
-        messages=messages,
+        messages=mark_history(messages, PROVIDER),
         tools=tools,
         context=[],
         state=None,

@@ -16,7 +16,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    ReasoningEncryptedValueEvent,
     ReasoningEndEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
@@ -35,6 +34,7 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, iter_sse, mint_id, require
+from toolwire.protocol.signatures import encrypted_value_event
 
 from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
@@ -335,11 +335,7 @@ class Decoder(BaseDecoder):
             out += self._close_part(item)
         enc = body.get("encrypted_content")
         if isinstance(enc, str) and enc:
-            out.append(
-                ReasoningEncryptedValueEvent(
-                    subtype="message", entity_id=item.ident, encrypted_value=enc
-                )
-            )
+            out.append(encrypted_value_event("message", item.ident, enc, PROVIDER))
         out.append(ReasoningEndEvent(message_id=item.ident))
         return out
 

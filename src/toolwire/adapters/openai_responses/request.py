@@ -32,6 +32,7 @@ from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
 from toolwire.protocol.parts import text_of
+from toolwire.protocol.signatures import mark_history, strip_foreign
 
 from .decoder import Decoder
 from .encoder import _first_image_data
@@ -44,6 +45,7 @@ from .keys import (
     ITEM_TYPE,
     OUTPUT_ITEM,
     PHASE,
+    PROVIDER,
     REASONING_PART,
     TOOL,
     TOOL_FIELDS,
@@ -81,7 +83,8 @@ def encode_request(
     found: list[Loss] = []
     tool_accepts = tool_result or accepts(VENDOR, model=model)
     user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
-    paired = pair_history(run_input.messages, target=VENDOR)
+    history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
+    paired = pair_history(history, target=VENDOR)
     found += paired.losses
     items: list[dict[str, Any]] = []
     for turn in paired.turns:
@@ -344,7 +347,7 @@ def decode_request(
     return RunAgentInput(
         thread_id=thread_id or _thread_id(req, raw_input),
         run_id=run_id or mint_id("run", seed),
-        messages=b.messages,
+        messages=mark_history(b.messages, PROVIDER),
         **kw,
     )
 
