@@ -484,3 +484,70 @@ def test_the_adapter_imports_without_the_sdk() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "ok"
+
+
+def test_signatures_are_marked_as_anthropics_and_foreign_ones_are_not_sent() -> None:
+    from toolwire.protocol.signatures import issued_by
+
+    path = CASSETTES / "thinking_tool_use_signature.yaml"
+    machine = StreamMachine()
+    framed(load_recording(path.read_bytes(), path.name)[0], machine)
+    (reasoning,) = [m for m in machine.messages if isinstance(m, ReasoningMessage)]
+    assert issued_by(reasoning.metadata) == "anthropic"
+    foreign = ReasoningMessage(
+        id="r-openai",
+        content="summary",
+        encrypted_value="gAAAAB-openai-encrypted",
+        metadata={"toolwire.encryptedBy": "openai"},
+    )
+    history = [
+        UserMessage(id="u", content="Hi"),
+        foreign,
+        AssistantMessage(id="a", content="Hello"),
+    ]
+    losses: list[Loss] = []
+    with pytest.warns(ContentLossWarning):
+        body = encode_request(run_input(history), model=MODEL, losses=losses)
+    assert body["messages"][1]["content"] == [{"type": "text", "text": "Hello"}]
+    assert "encrypted-value-dropped" in [lost.kind for lost in losses]
+    assert "gAAAAB" not in json.dumps(body)
+
+
+def test_signed_thinking_with_empty_text_stays_a_thinking_block() -> None:
+    chunks = [
+        {"type": "message_start", "message": {"id": "msg_e", "model": "m"}},
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "signature_delta", "signature": "EqSIG"},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "content_block_start",
+            "index": 1,
+            "content_block": {"type": "text", "text": "Hi"},
+        },
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 3},
+        },
+        {"type": "message_stop"},
+    ]
+    from toolwire.adapters.anthropic import Decoder
+    from toolwire.protocol.runs import frame_run
+
+    machine = StreamMachine()
+    list(frame_run(Decoder(), chunks, thread_id="t", run_id="r", machine=machine))
+    history = [UserMessage(id="u", content="Hi"), *machine.messages]
+    body = encode_request(run_input(history), model=MODEL)
+    assert body["messages"][1]["content"] == [
+        {"type": "thinking", "thinking": "", "signature": "EqSIG"},
+        {"type": "text", "text": "Hi"},
+    ]

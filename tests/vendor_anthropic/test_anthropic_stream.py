@@ -429,3 +429,31 @@ def test_an_open_call_at_the_end_of_input_is_not_turned_into_success() -> None:
     again, _, err2 = run(chunks)
     assert isinstance(err2, TruncatedStream)
     assert dump(again) == dump(events)
+
+
+def test_a_foreign_encrypted_value_is_not_sent_as_a_signature() -> None:
+    from ag_ui.core import (
+        ReasoningEncryptedValueEvent,
+        ReasoningEndEvent,
+        ReasoningMessageEndEvent,
+        ReasoningMessageStartEvent,
+        ReasoningStartEvent,
+    )
+
+    events = [
+        ReasoningStartEvent(message_id="rs"),
+        ReasoningMessageStartEvent(message_id="rs", role="reasoning"),
+        ReasoningMessageEndEvent(message_id="rs"),
+        ReasoningEncryptedValueEvent(
+            subtype="message",
+            entity_id="rs",
+            encrypted_value="gAAAAB-openai",
+            metadata={"toolwire.encryptedBy": "openai"},
+        ),
+        ReasoningEndEvent(message_id="rs"),
+    ]
+    enc = Encoder()
+    with pytest.warns(ContentLossWarning, match="encrypted"):
+        out = [c for e in events for c in enc.feed(e)] + enc.close()
+    assert "gAAAAB" not in json.dumps(out)
+    assert [lost.kind for lost in enc.losses] == ["encrypted-value-dropped"]

@@ -50,6 +50,7 @@ from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.decoding import BaseDecoder, as_dict, require
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.signatures import mark
 
 
 def reasoning_id(message_id: str, index: int) -> str:
@@ -69,6 +70,8 @@ class _Block:
     signature: list[str] = field(default_factory=list)
     citations: list[Any] = field(default_factory=list)
 
+
+_BLOCK_TYPES = {"thinking": "thinking", "redacted": "redacted_thinking"}
 
 #: delta type -> (the block kind it belongs to, the field holding its text)
 _DELTAS: dict[str, tuple[str, str]] = {
@@ -367,7 +370,11 @@ class Decoder(BaseDecoder):
             if value:
                 out.append(
                     ReasoningEncryptedValueEvent(
-                        subtype="message", entity_id=block.ident, encrypted_value=value
+                        subtype="message",
+                        entity_id=block.ident,
+                        encrypted_value=value,
+                        # who issued it (only Anthropic can use it) and which block it restores
+                        metadata=mark({TYPE_KEY: _BLOCK_TYPES[block.kind]}, VENDOR),
                     )
                 )
             out.append(ReasoningEndEvent(message_id=block.ident))

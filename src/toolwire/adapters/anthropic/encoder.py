@@ -41,6 +41,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.decoding import encode_iter
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.signatures import usable_encrypted
 
 _SILENT = {
     EventType.STEP_STARTED,
@@ -369,6 +370,17 @@ class Encoder:
                 "value has no place in its stream",
                 ev.entity_id,
             )
+            return []
+        kept = usable_encrypted(
+            ev.encrypted_value,
+            _meta(ev),
+            VENDOR,
+            target=VENDOR,
+            entity=f"reasoning message {ev.entity_id!r}",
+            losses=self.losses,
+        )
+        if kept is None:
+            announce(self.losses[-1:])
             return []
         rid = ev.entity_id
         if rid in self._redacted:

@@ -50,6 +50,7 @@ from toolwire.protocol.fitting import Accepts, fit_content
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.pairing import Turn, pair_history
 from toolwire.protocol.parts import text_of
+from toolwire.protocol.signatures import mark_history, strip_foreign
 
 DEFAULT_MAX_TOKENS = 4096
 #: Request fields kept in ``forwarded_props["anthropic"]`` by ``decode_request``.
@@ -314,7 +315,9 @@ def encode_request(
         accepts(VENDOR, place="tool_result", model=model),
         accepts(VENDOR, place="user_message", model=model),
     )
-    paired = pair_history(ri.messages, target=VENDOR, allow_trailing_unanswered=True)
+    # Signatures and encrypted reasoning another provider issued are useless here (a loss each).
+    own = strip_foreign(ri.messages, VENDOR, target=VENDOR, losses=enc.losses)
+    paired = pair_history(own, target=VENDOR, allow_trailing_unanswered=True)
     enc.losses.extend(paired.losses)
     missing: list[str] = []
     for t in paired.turns:
@@ -546,6 +549,7 @@ def decode_request(
                 parameters=t["input_schema"],
             )
         )
+    messages = mark_history(messages, VENDOR)  # these signatures are Anthropic's own
     kept = {k: v for k, v in data.items() if k not in _HISTORY_FIELDS}
     if server_tools:
         kept["server_tools"] = server_tools
