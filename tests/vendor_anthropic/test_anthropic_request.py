@@ -551,3 +551,25 @@ def test_signed_thinking_with_empty_text_stays_a_thinking_block() -> None:
         {"type": "thinking", "thinking": "", "signature": "EqSIG"},
         {"type": "text", "text": "Hi"},
     ]
+
+
+def test_an_encrypted_value_on_a_tool_call_is_a_reported_loss() -> None:
+    signed = ToolCall(
+        id="toolu_1",
+        function=FunctionCall(name="get_weather", arguments='{"city":"Paris"}'),
+        encrypted_value="CiQB-gemini-thought-signature",
+    )
+    ri = run_input(
+        [
+            UserMessage(id="u1", content="Weather?"),
+            AssistantMessage(id="a1", tool_calls=[signed]),
+            ToolMessage(id="t", tool_call_id="toolu_1", content="sunny"),
+        ]
+    )
+    losses: list[Loss] = []
+    with pytest.warns(ContentLossWarning, match="encrypted-value-dropped"):
+        body = encode_request(ri, model=MODEL, losses=losses)
+    assert "CiQB" not in json.dumps(body)
+    assert [(lost.kind, lost.tool_call_id) for lost in losses] == [
+        ("encrypted-value-dropped", "toolu_1")
+    ]

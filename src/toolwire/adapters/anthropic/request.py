@@ -185,6 +185,13 @@ class _Encoding:
             self.last_assistant = None
 
     def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
+        if call.encrypted_value is not None:
+            self.lose(
+                "encrypted-value-dropped",
+                "Anthropic signs thinking blocks, not tool calls; the call's encrypted value "
+                "has no place in the request",
+                call.id,
+            )
         parsed = parse_arguments_object(call.function.arguments)
         if parsed is None:
             self.lose(
