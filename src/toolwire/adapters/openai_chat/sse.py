@@ -24,10 +24,10 @@ DONE = "[DONE]"
 def _events(body: bytes | str | Iterable[bytes | str]) -> Iterator[SSEEvent]:
     """Parse lazily, a line at a time.
 
-    The shared parser rescans its whole buffer for a line end per line, so a
-    large piece fed at once costs time quadratic in its size (and holds every
-    event of it); feeding lines keeps both linear. Any split gives the same
-    events, so splitting here changes nothing else.
+    The shared parser returns every event of a piece at once, so a whole body
+    fed in one go would hold all its events before the first is decoded;
+    feeding lines keeps memory flat and hands each event over as soon as its
+    bytes are in. Any split gives the same events, so this changes nothing else.
     """
     parser = SSEParser()
     pieces: Iterable[bytes | str] = [body] if isinstance(body, (bytes, str)) else body
