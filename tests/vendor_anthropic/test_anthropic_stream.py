@@ -457,3 +457,20 @@ def test_a_foreign_encrypted_value_is_not_sent_as_a_signature() -> None:
         out = [c for e in events for c in enc.feed(e)] + enc.close()
     assert "gAAAAB" not in json.dumps(out)
     assert [lost.kind for lost in enc.losses] == ["encrypted-value-dropped"]
+
+
+@pytest.mark.asyncio
+async def test_adecode_stream_over_the_async_sdk_replaying_a_cassette() -> None:
+    from _anthropic_sdk import request_bodies
+
+    from toolwire.adapters.anthropic import adecode_stream
+    from toolwire.testing import replay
+
+    path = CASSETTES / "web_search_server_tool.yaml"
+    (request,) = request_bodies(path)
+    client = anthropic.AsyncAnthropic(api_key="sk-ant-test", max_retries=0)
+    with replay(str(path), allow_playback_repeats=False):
+        stream = await client.messages.create(**request)
+        got = [e async for e in adecode_stream(stream)]
+    (body,) = bodies(path)
+    assert dump(got) == dump(list(decode_stream(sse_chunks(body))))
