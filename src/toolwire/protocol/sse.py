@@ -140,18 +140,33 @@ def iter_sse(pieces: Iterable[bytes | str]) -> Iterator[SSEEvent]:
 
 
 def sse_json_objects(
-    body: bytes | str,
+    body: bytes | str | Iterable[bytes | str],
     vendor: str,
     *,
     stop_at: str | None = None,
     flush_incomplete: bool = False,
 ) -> Iterator[tuple[SSEEvent, dict[str, Any]]]:
-    """Each SSE event of a vendor body with its ``data`` parsed as a JSON object.
+    """Each SSE event of a vendor body with its ``data`` parsed as a JSON object, lazily.
 
-    Stops at a ``data`` line starting with ``stop_at`` (OpenAI's ``[DONE]``).
-    A payload that is not a JSON object raises ``VendorDataError`` naming the event.
+    ``body`` is the whole body or an iterable of byte pieces (memory stays flat
+    either way). Stops at a ``data`` line starting with ``stop_at`` (OpenAI's
+    ``[DONE]``). A payload that is not a JSON object raises ``VendorDataError``
+    naming the event.
     """
-    for n, ev in enumerate(parse_sse(body, flush_incomplete=flush_incomplete)):
+    pieces: Iterable[bytes | str]
+    if isinstance(body, (bytes, str)):
+        pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
+    else:
+        pieces = body
+    parser = SSEParser()
+    n = 0
+
+    def events() -> Iterator[SSEEvent]:
+        for piece in pieces:
+            yield from parser.feed(piece)
+        yield from parser.close(flush_incomplete=flush_incomplete)
+
+    for ev in events():
         if stop_at is not None and ev.data.startswith(stop_at):
             return
         try:
@@ -163,9 +178,11 @@ def sse_json_objects(
             raise VendorDataError(
                 vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}"
             )
+        n += 1
         yield ev, value
 
 
+_PIECE = 1 << 16
 _ENCODER = EventEncoder()
 
 
