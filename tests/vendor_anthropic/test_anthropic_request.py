@@ -573,3 +573,24 @@ def test_an_encrypted_value_on_a_tool_call_is_a_reported_loss() -> None:
     assert [(lost.kind, lost.tool_call_id) for lost in losses] == [
         ("encrypted-value-dropped", "toolu_1")
     ]
+
+
+@pytest.mark.parametrize("name", ["thinking_tool_use_signature", "parallel_four_tool_use"])
+def test_decoded_turn_goes_back_as_the_sdk_would_send_it(name: str) -> None:
+    """The assistant turn we build from a decoded stream equals ``Message.to_param()`` of the
+    SDK's own accumulation of that stream (what the SDK sends back on the next turn)."""
+    path = CASSETTES / f"{name}.yaml"
+    final = sdk_final_messages(path)[0]
+    expected = [b.model_dump(exclude_none=True) for b in final.to_param()["content"]]
+    machine = StreamMachine()
+    framed(load_recording(path.read_bytes(), path.name)[0], machine)
+    history = [UserMessage(id="u", content="Go."), *machine.messages]
+    for m in machine.messages:
+        if isinstance(m, AssistantMessage):
+            history += [
+                ToolMessage(id=f"r{c.id}", tool_call_id=c.id, content="ok")
+                for c in m.tool_calls or []
+            ]
+    body = encode_request(run_input(history), model=MODEL)
+    assert body["messages"][1]["role"] == "assistant"
+    assert body["messages"][1]["content"] == expected
