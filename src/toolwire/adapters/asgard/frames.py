@@ -8,12 +8,10 @@ JSON (``eventType``), never in an SSE ``event:`` line. The envelope carries a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from toolwire.errors import VendorDataError
-from toolwire.protocol.sse import frame_sse, iter_sse, parse_sse
+from toolwire.protocol.sse import frame_sse, sse_json_objects
 
 VENDOR = "asgard"
 
@@ -86,7 +84,7 @@ def envelope(
     }
 
 
-def sse_chunks(body: bytes | str | Iterable[bytes]) -> Iterator[dict[str, Any]]:
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """An Asgard SSE body (whole, or an iterable of byte pieces split anywhere) as the
     envelope dicts :class:`Decoder` takes.
 
@@ -94,18 +92,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes]) -> Iterator[dict[str, Any]]:
     resume); a ``data`` payload that is not a JSON object is a ``VendorDataError``
     naming the SSE event's position.
     """
-    events = parse_sse(body) if isinstance(body, (bytes, str)) else iter_sse(body)
-    for n, ev in enumerate(events):
-        try:
-            value = json.loads(ev.data)
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, f"SSE event {n}: data", f"not JSON: {exc}") from None
-        if not isinstance(value, dict):
-            raise VendorDataError(
-                VENDOR,
-                f"SSE event {n}: data",
-                f"expected a JSON object, got {type(value).__name__}",
-            )
+    for _, value in sse_json_objects(body, VENDOR):
         yield value
 
 

@@ -10,7 +10,7 @@ whatever the deltas did not carry (a whole response has no deltas at all).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,8 +33,9 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
-from toolwire.protocol import BaseDecoder, iter_sse, mint_id, require
+from toolwire.protocol import BaseDecoder, mint_id, require
 from toolwire.protocol.signatures import encrypted_value_event
+from toolwire.protocol.sse import sse_json_objects
 
 from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
@@ -73,18 +74,9 @@ class _Open:
 _PIECE = 1 << 14
 
 
-def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The JSON payloads of a Responses SSE body, as the dicts :class:`Decoder` takes."""
-    pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
-    for n, ev in enumerate(iter_sse(pieces)):
-        if ev.data.strip() == "[DONE]":
-            continue
-        try:
-            value = json.loads(ev.data)
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, f"SSE event {n}: data", f"not JSON: {exc}") from None
-        if not isinstance(value, dict):
-            raise VendorDataError(VENDOR, f"SSE event {n}: data", "not a JSON object")
+    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
         yield value
 
 
