@@ -127,3 +127,36 @@ def test_anthropic_history_keeps_the_targets_pairing_rules(
         body = adapter.encode_request(history, model=TARGETS[target])
     answered = CHECKS[target](body)
     assert sorted(answered) == sorted(_call_ids(history))
+
+
+GATEWAY = [
+    ("openai_chat", "parallel_three_interleaved.yaml"),
+    ("openai_responses", "reasoning_parallel_calls.yaml"),
+    ("gemini", "gemini3_parallel_calls_signature.yaml"),
+]
+
+
+@pytest.mark.parametrize(("vendor", "name"), GATEWAY)
+def test_other_vendors_streams_re_encode_as_anthropic_streams(vendor: str, name: str) -> None:
+    """The gateway direction: a run decoded from another vendor, served as Anthropic SSE that
+    Anthropic's SDK reads back with the same calls, ids and argument text."""
+    from _anthropic_decode import calls, sdk_calls
+    from _anthropic_sdk import sdk_parse_sse
+
+    from toolwire.adapters.anthropic import encode_stream, to_sse
+    from toolwire.protocol.runs import frame_run
+
+    path = CASSETTES.parent / vendor / name
+    if not path.is_file():
+        pytest.skip(f"{path} is not in this checkout")
+    adapter = adapters.get(vendor)
+    (ex, *_) = [e for e in load_recording(path.read_bytes(), path.name) if e.is_sse]
+    chunks = adapter.sse_chunks(ex.response_body)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        events = list(frame_run(adapter.Decoder(), chunks, thread_id="t", run_id="r"))
+        sse = to_sse(encode_stream(events))
+    raw = sdk_parse_sse(sse)
+    expected = calls(events)
+    assert expected, "the source run has tool calls"
+    assert sdk_calls(raw) == expected
