@@ -24,6 +24,7 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.parts import parse_data_url, to_data_url
 
 from .wire import DETAIL_KEY, FILENAME_KEY, PROVIDER, VENDOR
 
@@ -35,21 +36,6 @@ _FORMAT_OF_MIME = {
     "audio/mpeg": "mp3",
     "audio/mp3": "mp3",
 }
-
-
-def parse_data_url(url: str) -> tuple[str, str] | None:
-    """``data:<mime>;base64,<data>`` -> ``(mime, data)``; ``None`` for anything else."""
-    if not url.startswith("data:"):
-        return None
-    head, sep, data = url[5:].partition(",")
-    if not sep or not head.endswith(";base64"):
-        return None
-    mime = head[: -len(";base64")] or "application/octet-stream"
-    return mime, data
-
-
-def data_url(mime: str, data: str) -> str:
-    return f"data:{mime};base64,{data}"
 
 
 def _meta(part: ContentPart) -> dict[str, Any]:
@@ -144,7 +130,7 @@ def to_vendor(part: ContentPart) -> dict[str, Any] | None:
     src = part.source
     if isinstance(part, ImagePart):
         if isinstance(src, DataSource):
-            url = data_url(src.mime_type, src.value)
+            url = to_data_url(src.mime_type, src.value)
         elif isinstance(src, UrlSource):
             url = src.value
         else:
@@ -166,7 +152,7 @@ def to_vendor(part: ContentPart) -> dict[str, Any] | None:
         elif isinstance(src, DataSource):
             # The API refuses file_data without a filename; name it by its type only.
             ext = mimetypes.guess_extension(src.mime_type) or ""
-            file = {"file_data": data_url(src.mime_type, src.value)}
+            file = {"file_data": to_data_url(src.mime_type, src.value)}
             name = name if isinstance(name, str) and name else f"document{ext}"
         else:
             return None
@@ -176,4 +162,4 @@ def to_vendor(part: ContentPart) -> dict[str, Any] | None:
     return None
 
 
-__all__ = ["content_to_agui", "data_url", "parse_data_url", "text_part", "to_agui", "to_vendor"]
+__all__ = ["content_to_agui", "text_part", "to_agui", "to_vendor"]
