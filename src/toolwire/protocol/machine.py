@@ -511,16 +511,35 @@ class StreamMachine:
         self._open_steps.clear()
         self._subagents_open.clear()
 
+    # open/continue/close bookkeeping shared by steps, messages and reasoning
+    def _opening(
+        self, table: dict[str, str | None], key: str, code: str, what: str, ev: BaseEvent
+    ) -> None:
+        if key in table:
+            self._fail(code, f"{what} {key!r} is open")
+        table[key] = _owner(ev)
+
+    def _continuing(
+        self,
+        table: dict[str, str | None],
+        key: str,
+        code: str,
+        what: str,
+        ev: BaseEvent,
+        *,
+        close: bool = False,
+    ) -> None:
+        if key not in table:
+            self._fail(code, f"{ev.type.value} for {what} {key!r}, which is not open")
+        owner = table.pop(key) if close else table[key]
+        self._continuation_owner(owner, ev, f"the owner of {what} {key!r}")
+
     # steps and subagents
     def _on_step_started(self, ev: Any) -> None:
-        if ev.step_name in self._open_steps:
-            self._fail("step-already-open", f"step {ev.step_name!r} is running")
-        self._open_steps[ev.step_name] = _owner(ev)
+        self._opening(self._open_steps, ev.step_name, "step-already-open", "step", ev)
 
     def _on_step_finished(self, ev: Any) -> None:
-        if ev.step_name not in self._open_steps:
-            self._fail("step-not-open", f"step {ev.step_name!r} is not running")
-        self._continuation_owner(self._open_steps.pop(ev.step_name), ev, "its step's owner")
+        self._continuing(self._open_steps, ev.step_name, "step-not-open", "step", ev, close=True)
 
     def _on_subagent_started(self, ev: Any) -> None:
         if ev.subagent_run_id in self._subagents_seen:
@@ -535,9 +554,7 @@ class StreamMachine:
 
     # text messages
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> None:
-        if ev.message_id in self._open_messages:
-            self._fail("message-already-open", f"message {ev.message_id!r} is open")
-        self._open_messages[ev.message_id] = _owner(ev)
+        self._opening(self._open_messages, ev.message_id, "message-already-open", "message", ev)
         msg = self._msgs.get(ev.message_id)
         if msg is None:
             msg = self._new_msg(ev.message_id, ev.role or "assistant", _owner(ev))
@@ -547,47 +564,52 @@ class StreamMachine:
             self._last_assistant = msg.id
 
     def _on_text_message_content(self, ev: TextMessageContentEvent) -> None:
-        if ev.message_id not in self._open_messages:
-            self._fail("message-not-open", f"content for message {ev.message_id!r}, not open")
-        self._continuation_owner(self._open_messages[ev.message_id], ev, "its message's owner")
+        self._continuing(self._open_messages, ev.message_id, "message-not-open", "message", ev)
         msg = self._msgs[ev.message_id]
         msg.content.append(ev.delta)
         self._merge(msg.metadata, ev)
 
     def _on_text_message_end(self, ev: TextMessageEndEvent) -> None:
-        if ev.message_id not in self._open_messages:
-            self._fail("message-not-open", f"end of message {ev.message_id!r}, not open")
-        self._continuation_owner(self._open_messages.pop(ev.message_id), ev, "its message's owner")
+        self._continuing(
+            self._open_messages, ev.message_id, "message-not-open", "message", ev, close=True
+        )
         self._merge(self._msgs[ev.message_id].metadata, ev)
 
     # reasoning
     def _on_reasoning_start(self, ev: Any) -> None:
-        if ev.message_id in self._open_reasoning:
-            self._fail("message-already-open", f"reasoning {ev.message_id!r} is open")
-        self._open_reasoning[ev.message_id] = _owner(ev)
+        self._opening(self._open_reasoning, ev.message_id, "message-already-open", "reasoning", ev)
 
     def _on_reasoning_end(self, ev: Any) -> None:
-        if ev.message_id not in self._open_reasoning:
-            self._fail("message-not-open", f"REASONING_END for {ev.message_id!r}, not open")
-        self._continuation_owner(self._open_reasoning.pop(ev.message_id), ev, "its owner")
+        self._continuing(
+            self._open_reasoning, ev.message_id, "message-not-open", "reasoning", ev, close=True
+        )
 
     def _on_reasoning_message_start(self, ev: ReasoningMessageStartEvent) -> None:
-        if ev.message_id in self._open_reasoning_msgs:
-            self._fail("message-already-open", f"reasoning message {ev.message_id!r} is open")
-        self._open_reasoning_msgs[ev.message_id] = _owner(ev)
+        self._opening(
+            self._open_reasoning_msgs,
+            ev.message_id,
+            "message-already-open",
+            "reasoning message",
+            ev,
+        )
         msg = self._msgs.get(ev.message_id) or self._new_msg(ev.message_id, "reasoning", _owner(ev))
         self._merge(msg.metadata, ev)
 
     def _on_reasoning_message_content(self, ev: ReasoningMessageContentEvent) -> None:
-        if ev.message_id not in self._open_reasoning_msgs:
-            self._fail("message-not-open", f"content for reasoning {ev.message_id!r}, not open")
-        self._continuation_owner(self._open_reasoning_msgs[ev.message_id], ev, "its owner")
+        self._continuing(
+            self._open_reasoning_msgs, ev.message_id, "message-not-open", "reasoning message", ev
+        )
         self._msgs[ev.message_id].content.append(ev.delta)
 
     def _on_reasoning_message_end(self, ev: ReasoningMessageEndEvent) -> None:
-        if ev.message_id not in self._open_reasoning_msgs:
-            self._fail("message-not-open", f"end of reasoning {ev.message_id!r}, not open")
-        self._continuation_owner(self._open_reasoning_msgs.pop(ev.message_id), ev, "its owner")
+        self._continuing(
+            self._open_reasoning_msgs,
+            ev.message_id,
+            "message-not-open",
+            "reasoning message",
+            ev,
+            close=True,
+        )
 
     def _on_reasoning_encrypted_value(self, ev: ReasoningEncryptedValueEvent) -> None:
         # The event's metadata (e.g. who issued the value) merges into the entity it names.
