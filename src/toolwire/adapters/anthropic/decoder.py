@@ -83,6 +83,22 @@ _DELTAS: dict[str, tuple[str, str]] = {
 }
 
 
+def _delta_dict(event: Any) -> dict[str, Any]:
+    """An SDK ``content_block_delta`` as its wire dict, reading the one field that matters."""
+    delta = getattr(event, "delta", None)
+    dtype = getattr(delta, "type", None)
+    spec = _DELTAS.get(dtype) if isinstance(dtype, str) else None
+    if spec is None or spec[1] == "citation":
+        out: dict[str, Any] = plain(event)
+        return out
+    field = spec[1]
+    return {
+        "type": "content_block_delta",
+        "index": getattr(event, "index", None),
+        "delta": {"type": dtype, field: getattr(delta, field, None)},
+    }
+
+
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
     return btype.endswith("_tool_result") and "tool_use_id" in block
 
@@ -113,7 +129,9 @@ class Decoder(BaseDecoder):
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: an SDK event object or its JSON dict."""
         if type(chunk) is not dict:
-            if hasattr(chunk, "model_fields_set"):
+            if getattr(chunk, "type", None) == "content_block_delta":
+                chunk = _delta_dict(chunk)  # most of a stream: read without a full dump
+            elif hasattr(chunk, "model_fields_set"):
                 chunk = plain(chunk)
             else:
                 return super().feed(chunk)  # the shared path names what is wrong
