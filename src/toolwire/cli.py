@@ -112,38 +112,45 @@ def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
     return exchanges
 
 
+def _run_input(
+    adapter: ModuleType, ex: Exchange, thread_id: str, run_id: str
+) -> RunAgentInput | None:
+    """The recorded request as the run's input, when the adapter can read it."""
+    if not isinstance(ex.request_body, dict) or not hasattr(adapter, "decode_request"):
+        return None
+    try:
+        with warnings.catch_warnings():
+            # losses of the restated input are not losses of the decoded turn
+            warnings.simplefilter("ignore", ToolwireWarning)
+            run_input: RunAgentInput = adapter.decode_request(ex.request_body)
+    except ToolwireError:
+        return None
+    return run_input.model_copy(update={"thread_id": thread_id, "run_id": run_id})
+
+
 def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEvent]:
-    """Every vendor response in a recording as one complete AG-UI run, one thread."""
+    """Every vendor response in a recording as one complete AG-UI run, one thread.
+
+    The run's input is the recorded request (when there is one), so a consumer
+    sees what the model was asked as well as what it answered.
+    """
     thread_id = mint_id("thread", hashlib.sha256(data).hexdigest())
     machine = StreamMachine()
     for n, ex in enumerate(_exchanges(adapter, data, name)):
         run_id = mint_id("run", thread_id, n)
+        kw: dict[str, Any] = {
+            "thread_id": thread_id,
+            "run_id": run_id,
+            "machine": machine,
+            "run_input": _run_input(adapter, ex, thread_id, run_id),
+        }
         decoder = adapter.Decoder()
         if ex.content_type == "application/jsonl":
-            yield from frame_run(
-                decoder,
-                jsonl_chunks(ex.response_body),
-                thread_id=thread_id,
-                run_id=run_id,
-                machine=machine,
-            )
+            yield from frame_run(decoder, jsonl_chunks(ex.response_body), **kw)
         elif ex.is_sse:
-            yield from frame_run(
-                decoder,
-                adapter.sse_chunks(ex.response_body),
-                thread_id=thread_id,
-                run_id=run_id,
-                machine=machine,
-            )
+            yield from frame_run(decoder, adapter.sse_chunks(ex.response_body), **kw)
         else:
-            yield from frame_run(
-                decoder,
-                [],
-                thread_id=thread_id,
-                run_id=run_id,
-                whole_response=ex.response_json(),
-                machine=machine,
-            )
+            yield from frame_run(decoder, [], whole_response=ex.response_json(), **kw)
 
 
 def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:

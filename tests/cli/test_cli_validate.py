@@ -124,3 +124,19 @@ def test_unknown_adapter_is_a_clear_error(
     path = _write(tmp_path, [])
     assert main(["decode", "--from", "nobody", path]) == 1
     assert "unknown adapter 'nobody'" in capsys.readouterr().err
+
+
+def test_decode_restates_the_recorded_request_as_the_runs_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cassette = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
+    assert main(["decode", "--from", "anthropic", str(cassette)]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    starts = [e for e in events if e["type"] == "RUN_STARTED"]
+    assert starts, "one run per recorded response"
+    for start in starts:
+        assert start["protocolVersion"] == "1.0"
+        assert start["input"]["runId"] == start["runId"]
+        assert start["input"]["threadId"] == start["threadId"]
+    first_user = starts[0]["input"]["messages"][0]
+    assert first_user["role"] == "user" and "Paris" in first_user["content"]
