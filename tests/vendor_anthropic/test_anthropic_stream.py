@@ -474,3 +474,90 @@ async def test_adecode_stream_over_the_async_sdk_replaying_a_cassette() -> None:
         got = [e async for e in adecode_stream(stream)]
     (body,) = bodies(path)
     assert dump(got) == dump(list(decode_stream(sse_chunks(body))))
+
+
+def _one_block_stream(block: Any) -> list[Any]:
+    if isinstance(block, dict):
+        start: Any = {"type": "content_block_start", "index": 0, "content_block": block}
+    else:  # an SDK block: the whole event as the SDK's own object
+        from anthropic.types import RawContentBlockStartEvent
+
+        start = RawContentBlockStartEvent(type="content_block_start", index=0, content_block=block)
+    return [
+        START,
+        start,
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 1},
+        },
+        {"type": "message_stop"},
+    ]
+
+
+def test_code_execution_text_editor_and_tool_search_results_as_parts() -> None:
+    """Result blocks built with the SDK's own types, decoded to parts."""
+    from anthropic.types import (
+        CodeExecutionOutputBlock,
+        CodeExecutionResultBlock,
+        CodeExecutionToolResultBlock,
+        TextEditorCodeExecutionToolResultBlock,
+        TextEditorCodeExecutionViewResultBlock,
+        ToolSearchToolResultBlock,
+        ToolSearchToolSearchResultBlock,
+    )
+    from anthropic.types.tool_reference_block import ToolReferenceBlock
+
+    code = CodeExecutionToolResultBlock(
+        type="code_execution_tool_result",
+        tool_use_id="srvtoolu_code",
+        content=CodeExecutionResultBlock(
+            type="code_execution_result",
+            stdout="hello\n",
+            stderr="warn\n",
+            return_code=0,
+            content=[CodeExecutionOutputBlock(type="code_execution_output", file_id="file_011out")],
+        ),
+    )
+    view = TextEditorCodeExecutionToolResultBlock(
+        type="text_editor_code_execution_tool_result",
+        tool_use_id="srvtoolu_view",
+        content=TextEditorCodeExecutionViewResultBlock(
+            type="text_editor_code_execution_view_result",
+            content="line 1\nline 2",
+            file_type="text",
+        ),
+    )
+    search = ToolSearchToolResultBlock(
+        type="tool_search_tool_result",
+        tool_use_id="srvtoolu_search",
+        content=ToolSearchToolSearchResultBlock(
+            type="tool_search_tool_search_result",
+            tool_references=[ToolReferenceBlock(type="tool_reference", tool_name="get_rate")],
+        ),
+    )
+    (r_code,) = [e for e in run(_one_block_stream(code))[0] if e.type.value == "TOOL_CALL_RESULT"]
+    assert [p.text for p in r_code.content[:2]] == [code.content.stdout, code.content.stderr]
+    assert r_code.content[2].source.value == code.content.content[0].file_id
+    assert r_code.content[2].source.provider == "anthropic"
+    assert r_code.metadata["anthropic.return_code"] == code.content.return_code
+    (r_view,) = [e for e in run(_one_block_stream(view))[0] if e.type.value == "TOOL_CALL_RESULT"]
+    assert r_view.content[0].text == view.content.content
+    (r_search,) = [
+        e for e in run(_one_block_stream(search))[0] if e.type.value == "TOOL_CALL_RESULT"
+    ]
+    assert [p.text for p in r_search.content] == ["get_rate"]
+    # the same objects fed as SDK models give the same events
+    for block in (code, view, search):
+        from_dicts = run(_one_block_stream(block.model_dump(exclude_none=True)))[0]
+        assert dump(from_dicts) == dump(run(_one_block_stream(block))[0])
+
+
+def test_an_unknown_result_type_still_answers_its_call() -> None:
+    block = {"type": "future_tool_result", "tool_use_id": "srvtoolu_f", "content": {"x": 1}}
+    events, _, err = run(_one_block_stream(block))
+    assert err is None
+    (result,) = [e for e in events if e.type.value == "TOOL_CALL_RESULT"]
+    assert result.tool_call_id == "srvtoolu_f" and result.content == ""
+    assert result.metadata["anthropic.block"] == block
