@@ -97,3 +97,18 @@ def test_decode_of_a_raw_sse_capture(capsys: pytest.CaptureFixture[str]) -> None
         if e["type"] == "TOOL_CALL_ARGS":
             args[e["toolCallId"]] = args.get(e["toolCallId"], "") + e["delta"]
     assert [args.get(c[0], "") for c in expected] == [c[2] for c in expected]
+
+
+def test_legacy_flattens_server_tool_results(capsys: pytest.CaptureFixture[str]) -> None:
+    path = CASSETTES / "web_search_server_tool.yaml"
+    assert cli.main(["decode", "--from", "anthropic", "--legacy", str(path)]) == 0
+    events = _lines(capsys.readouterr().out)
+    (result,) = [e for e in events if e["type"] == "TOOL_CALL_RESULT"]
+    (ex,) = load_recording(path.read_bytes(), path.name)
+    (block,) = [
+        e.content_block
+        for e in sdk_parse_sse(ex.response_body)
+        if e.type == "content_block_start" and e.content_block.type == "web_search_tool_result"
+    ]
+    # a peer before content parts gets the text parts (the hits' titles) joined, nothing else
+    assert result["content"] == "".join(h.title for h in block.content)
