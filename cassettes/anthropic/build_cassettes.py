@@ -44,7 +44,7 @@ def interaction(req, body_text, ctype="text/event-stream; charset=utf-8", code=2
         f"    body: '{req_json}'\n"
         "    headers:\n"
         "      content-type:\n      - application/json\n"
-        "      anthropic-version:\n      - '2023-06-01'\n"
+        "      anthropic-version:\n      - '2026-10-21'\n"
         "    method: POST\n"
         f"    uri: {URI}\n"
         "  response:\n"
