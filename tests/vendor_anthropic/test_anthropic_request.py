@@ -594,3 +594,12 @@ def test_decoded_turn_goes_back_as_the_sdk_would_send_it(name: str) -> None:
     body = encode_request(run_input(history), model=MODEL)
     assert body["messages"][1]["role"] == "assistant"
     assert body["messages"][1]["content"] == expected
+
+
+def test_a_malformed_run_input_is_a_toolwire_error() -> None:
+    from toolwire.errors import UnsupportedInput
+
+    with pytest.raises(UnsupportedInput, match="messages"):
+        encode_request(
+            {"threadId": "t", "runId": "r", "messages": [{"role": "robot"}]}, model=MODEL
+        )

@@ -27,6 +27,7 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
+from pydantic import ValidationError
 
 from toolwire.adapters.anthropic.decoder import Decoder, reasoning_id, result_message_id
 from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, server_result
@@ -42,7 +43,7 @@ from toolwire.adapters.anthropic.wire import (
     VENDOR,
 )
 from toolwire.capabilities import accepts
-from toolwire.errors import UnansweredToolCall, VendorDataError
+from toolwire.errors import UnansweredToolCall, UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.decoding import as_dict, require
@@ -291,6 +292,17 @@ def _tool(tool: Tool) -> dict[str, Any]:
     return out
 
 
+def _run_input(value: RunAgentInput | dict[str, Any]) -> RunAgentInput:
+    if isinstance(value, RunAgentInput):
+        return value
+    try:
+        return RunAgentInput.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        raise UnsupportedInput(f"not a RunAgentInput: {where}: {first['msg']}") from None
+
+
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -311,11 +323,7 @@ def encode_request(
     ``UnansweredToolCall`` when a client tool call has no result, since
     Anthropic rejects such a request.
     """
-    ri = (
-        run_input
-        if isinstance(run_input, RunAgentInput)
-        else RunAgentInput.model_validate(run_input)
-    )
+    ri = _run_input(run_input)
     enc = _Encoding(
         model,
         media,
