@@ -348,3 +348,12 @@ def test_a_result_after_a_chunked_call_closes_it_first() -> None:
     )
     types = [e["type"] for e in out]
     assert types.index("TOOL_CALL_END") < types.index("TOOL_CALL_RESULT")
+
+
+def test_a_bare_turn_machine_needs_no_run_started_and_end_turn_closes_chunk_streams() -> None:
+    m = StreamMachine(run_open=True)
+    out = m.feed(chunk(toolCallId="c1", toolCallName="f", delta="{}"))
+    assert [e.type.value for e in out] == ["TOOL_CALL_START", "TOOL_CALL_ARGS"]
+    assert [e.type.value for e in m.end_turn()] == ["TOOL_CALL_END"]
+    assert m.end_turn() == []
+    assert m.pending_tool_call_ids == ["c1"]

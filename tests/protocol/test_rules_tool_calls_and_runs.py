@@ -364,3 +364,19 @@ def test_histories_are_marked_and_foreign_values_stripped_with_a_loss() -> None:
     assert other[1].tool_calls[0].encrypted_value is None
     assert len(losses) == 2
     assert history[0].encrypted_value == "sig-r"  # the caller's history is not changed
+
+
+def test_how_the_vendor_ended_the_turn_rides_on_run_finished_metadata() -> None:
+    from ag_ui.core import RunFinishedEvent
+
+    from toolwire.protocol.decoding import BaseDecoder
+    from toolwire.protocol.runs import frame_run
+
+    class Stopping(BaseDecoder):
+        def _feed(self, chunk: dict[str, Any]) -> list[Any]:
+            self.run_metadata["acme.stop_reason"] = chunk["stop"]
+            return []
+
+    events = list(frame_run(Stopping(), [{"stop": "max_tokens"}], thread_id="t", run_id="r"))
+    assert isinstance(events[-1], RunFinishedEvent)
+    assert events[-1].metadata == {"acme.stop_reason": "max_tokens"}

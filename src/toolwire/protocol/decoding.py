@@ -53,6 +53,9 @@ class BaseDecoder:
         self.result: Any = None
         #: the vendor says the turn was cancelled: the run ends with the cancelled outcome
         self.cancelled = False
+        #: vendor facts about how the turn ended (e.g. a stop reason), vendor-prefixed keys;
+        #: the run framer puts them on ``RUN_FINISHED.metadata``
+        self.run_metadata: dict[str, Any] = {}
         self.chunk_index = -1
         self.closed = False
 

@@ -157,9 +157,11 @@ def _owner(event: BaseEvent) -> str | None:
 class StreamMachine:
     """Consume an AG-UI stream event by event; see the module docstring."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, run_open: bool = False) -> None:
+        """``run_open`` starts inside a run: for a bare turn (a decoder's output) that has
+        no ``RUN_STARTED`` of its own; :meth:`end_turn` closes it."""
         self.index = -1
-        self._run: str = "idle"  # idle | active | finished | errored
+        self._run: str = "active" if run_open else "idle"  # idle | active | finished | errored
         self._lanes: dict[str | None, _Chunking] = {}
         self._open_calls: dict[str, _Call] = {}
         self._calls: dict[str, _Call] = {}
@@ -213,6 +215,16 @@ class StreamMachine:
                 "the stream ended without RUN_FINISHED or RUN_ERROR: never read as success",
                 index=self.index,
             )
+
+    def end_turn(self) -> list[BaseEvent]:
+        """The ``*_END`` events that close every chunk stream still being expanded.
+
+        For a bare turn with no run event to close them; the machine stays usable.
+        """
+        out = [self._synth_end(self._lanes.pop(lane)) for lane in list(self._lanes)]
+        for ev in out:
+            self._verify(ev)
+        return out
 
     @property
     def pending_tool_call_ids(self) -> list[str]:
@@ -599,7 +611,9 @@ class StreamMachine:
         self._continuing(
             self._open_reasoning_msgs, ev.message_id, "message-not-open", "reasoning message", ev
         )
-        self._msgs[ev.message_id].content.append(ev.delta)
+        msg = self._msgs[ev.message_id]
+        msg.content.append(ev.delta)
+        self._merge(msg.metadata, ev)
 
     def _on_reasoning_message_end(self, ev: ReasoningMessageEndEvent) -> None:
         self._continuing(
@@ -610,6 +624,7 @@ class StreamMachine:
             ev,
             close=True,
         )
+        self._merge(self._msgs[ev.message_id].metadata, ev)
 
     def _on_reasoning_encrypted_value(self, ev: ReasoningEncryptedValueEvent) -> None:
         # The event's metadata (e.g. who issued the value) merges into the entity it names.

@@ -83,6 +83,8 @@ def frame_run(
         fin_kw["usage"] = decoder.usage
     if decoder.result is not None:
         fin_kw["result"] = decoder.result
+    if decoder.run_metadata:
+        fin_kw["metadata"] = dict(decoder.run_metadata)
     yield from m.feed(
         RunFinishedEvent(thread_id=thread_id, run_id=run_id, outcome=outcome, **fin_kw)
     )
