@@ -140,3 +140,44 @@ def test_decode_restates_the_recorded_request_as_the_runs_input(
         assert start["input"]["threadId"] == start["threadId"]
     first_user = starts[0]["input"]["messages"][0]
     assert first_user["role"] == "user" and "Paris" in first_user["content"]
+
+
+@pytest.mark.parametrize(
+    ("vendor", "name"),
+    [
+        ("anthropic", "thinking_tool_use_signature.yaml"),
+        ("anthropic", "parallel_four_tool_use.yaml"),
+        ("gemini", "gemini3_parallel_calls_signature.yaml"),
+        ("openai_chat", "two_choices.yaml"),
+    ],
+)
+def test_how_the_vendor_ended_each_turn_reaches_run_finished(
+    vendor: str, name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.protocol.sse import parse_sse
+    from toolwire.recordings import load_recording
+
+    path = ROOT / "cassettes" / vendor / name
+    expected = []
+    for ex in load_recording(path.read_bytes(), name):
+        payloads = [json.loads(e.data) for e in parse_sse(ex.response_body) if e.data[:1] == "{"]
+        if vendor == "anthropic":
+            reasons = [p["delta"]["stop_reason"] for p in payloads if p["type"] == "message_delta"]
+            expected.append({"anthropic.stop_reason": reasons[-1]})
+        elif vendor == "gemini":
+            reasons = [
+                c["finishReason"] for p in payloads for c in p["candidates"] if "finishReason" in c
+            ]
+            expected.append({"gemini.finishReason": reasons[-1]})
+        else:
+            by_choice = {
+                c["index"]: c["finish_reason"]
+                for p in payloads
+                for c in p.get("choices", [])
+                if c.get("finish_reason")
+            }
+            expected.append({"openai.finish_reasons": [by_choice[i] for i in sorted(by_choice)]})
+    assert main(["decode", "--from", vendor, str(path)]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    got = [e.get("metadata") for e in events if e["type"] == "RUN_FINISHED"]
+    assert got == expected

@@ -210,6 +210,7 @@ class Decoder(BaseDecoder):
         delta = chunk.get("delta")
         if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
             self.stop_reason = delta["stop_reason"]
+            self.run_metadata["anthropic.stop_reason"] = self.stop_reason
         usage = chunk.get("usage")
         if isinstance(usage, dict):
             self._take_usage(usage, "usage")

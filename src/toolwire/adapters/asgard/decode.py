@@ -147,7 +147,7 @@ class Decoder(BaseDecoder):
         self.used_ids = frozenset(used_ids)
         self.thread_id: str | None = None
         self.run_id: str | None = None
-        self.run_metadata: dict[str, Any] = {}
+        self.envelope_metadata: dict[str, Any] = {}
         self.losses: list[Loss] = []
         self.already_allowed: list[dict[str, Any]] = []
         self.error_detail: dict[str, Any] | None = None
@@ -231,14 +231,14 @@ class Decoder(BaseDecoder):
             self.run_id = chunk["requestId"]
         if self.thread_id is None and isinstance(chunk.get("customChannelId"), str):
             self.thread_id = chunk["customChannelId"] or None
-        if not self.run_metadata:
+        if not self.envelope_metadata:
             meta = {
                 k: chunk[k]
                 for k in ("namespace", "botProviderName", "traceId")
                 if isinstance(chunk.get(k), str) and chunk[k]
             }
             if meta:
-                self.run_metadata = {META: meta}
+                self.envelope_metadata = {META: meta}
 
     def _table(self) -> dict[str, Callable[[dict[str, Any], str], list[BaseEvent]]]:
         """``eventType`` -> its handler (one lookup per frame, not a chain of tests)."""

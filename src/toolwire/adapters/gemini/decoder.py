@@ -447,6 +447,8 @@ class Decoder(BaseDecoder):
                 self.finish_reason,
                 self.finish_message or f"Gemini ended the turn with {self.finish_reason}",
             )
+        if self.finish_reason is not None:
+            self.run_metadata[FINISH_KEY] = self.finish_reason
         out = self._end_reasoning()
         if self._text_open:
             self._text_open = False

@@ -149,6 +149,9 @@ class Decoder(BaseDecoder):
         if cut:
             which = ", ".join(str(i) for i in cut)
             raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
+        self.run_metadata["openai.finish_reasons"] = [
+            self._choices[i].finish_reason for i in sorted(self._choices)
+        ]
         return []
 
     # ------------------------------------------------------- whole response
