@@ -1,8 +1,10 @@
 """Cross-vendor: a history decoded from one vendor's recorded request encodes to every other
-vendor as a request that satisfies that vendor's pairing rules (every call answered, in place).
+vendor as a request that satisfies that vendor's pairing rules (every call answered, in place),
+and carries signatures back to their own vendor only.
 
-The histories come from the real requests in the read-only conformance corpus; the rules are
-the vendors' documented ones (vendor-wire-formats.md §2B, §3B, §4B, §5B).
+The histories come from the real requests in the read-only conformance corpus and from our
+own hand-built cassettes; the rules are the vendors' documented ones
+(vendor-wire-formats.md §2B, §3B, §4B, §5B).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage
 from toolwire import adapters
 from toolwire.recordings import load_recording
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "cassettes"
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "conformance" / "cassettes"
+OURS = ROOT / "cassettes"
 if not CORPUS.is_dir():
     pytest.skip(f"conformance corpus not found at {CORPUS}", allow_module_level=True)
 
@@ -35,7 +39,8 @@ def _histories() -> list[Any]:
     out = []
     for vendor in VENDORS:
         adapter = adapters.get(vendor)
-        for path in sorted((CORPUS / vendor).glob("*.yaml")):
+        paths = sorted((CORPUS / vendor).glob("*.yaml")) + sorted((OURS / vendor).glob("*.yaml"))
+        for path in paths:
             for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):
                 body = ex.request_body
                 if not isinstance(body, dict):
@@ -44,7 +49,8 @@ def _histories() -> list[Any]:
                     warnings.simplefilter("ignore")
                     run_input = adapter.decode_request(body)
                 if any(isinstance(m, ToolMessage) for m in run_input.messages):
-                    ident = f"{vendor}:{path.stem[:50]}:{n}"
+                    origin = "ours" if path.is_relative_to(OURS) else "corpus"
+                    ident = f"{vendor}:{origin}:{path.stem[:50]}:{n}"
                     out.append(pytest.param(vendor, run_input, id=ident))
     return out
 
