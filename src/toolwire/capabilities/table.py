@@ -20,6 +20,20 @@ def _rules(spec: dict[str, object]) -> str:
     return "text; " + "; ".join(cells)
 
 
+HEADER = """# What each target takes
+
+Generated from `src/toolwire/capabilities/data/*.json` by
+`python -m toolwire.capabilities.table > docs/capabilities.md`; a test keeps the two equal.
+Each row is a model family (shell patterns on the model name, first match wins; `*` is the
+default an unknown model falls back to). A cell lists part kinds with their MIME types and
+source kinds (data / url / file); "file handles from" names whose provider file handles the
+target resolves. Text is always taken. What a row does not list is dropped with a
+`PartsDroppedWarning`, or moved to a user message with `media="relocate"` where the user
+message takes it.
+
+"""
+
+
 def markdown() -> str:
     """One row per target family: what a tool result and a user message take."""
     lines = [
@@ -41,7 +55,10 @@ def markdown() -> str:
                 f"{_rules(fam.get('tool_result', {}))} | {_rules(fam.get('user_message', {}))} | "
                 f"{providers} |"
             )
-    return "\n".join(lines) + "\n"
+    return HEADER + "\n".join(lines) + "\n"
 
 
 __all__ = ["TARGETS", "markdown"]
+
+if __name__ == "__main__":  # pragma: no cover
+    print(markdown(), end="")
