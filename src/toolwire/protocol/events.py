@@ -10,6 +10,7 @@ deprecation list still converts to absent (with a warning).
 from __future__ import annotations
 
 import warnings
+from functools import cache
 from typing import Any
 
 from ag_ui.core import BaseEvent, Event, EventType
@@ -37,6 +38,7 @@ _PART_TYPES = {"text", "image", "audio", "video", "document"}
 _SOURCE_TYPES = {"data", "url", "file"}
 
 
+@cache
 def _fields_of(event_type: str) -> dict[str, bool]:
     """Wire names of the event class's fields -> whether the field is required."""
     cls = _CLASS_BY_TYPE[event_type]
