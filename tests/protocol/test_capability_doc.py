@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from toolwire.capabilities import table
-from toolwire.capabilities.table import TARGETS, markdown
+from toolwire.capabilities.render import TARGETS, markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "capabilities.md"
 
 
 def test_the_capability_doc_is_the_data_rendered() -> None:
     assert DOC.read_text(encoding="utf-8") == markdown(), (
-        "regenerate: python -m toolwire.capabilities.table > docs/capabilities.md"
+        "regenerate: python -m toolwire.capabilities.render > docs/capabilities.md"
     )
 
 

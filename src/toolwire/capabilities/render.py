@@ -23,7 +23,7 @@ def _rules(spec: dict[str, object]) -> str:
 HEADER = """# What each target takes
 
 Generated from `src/toolwire/capabilities/data/*.json` by
-`python -m toolwire.capabilities.table > docs/capabilities.md`; a test keeps the two equal.
+`python -m toolwire.capabilities.render > docs/capabilities.md`; a test keeps the two equal.
 Each row is a model family (shell patterns on the model name, first match wins; `*` is the
 default an unknown model falls back to). A cell lists part kinds with their MIME types and
 source kinds (data / url / file); "file handles from" names whose provider file handles the
