@@ -285,3 +285,24 @@ def test_bare_tool_call_infos_make_one_run_with_one_assistant_message() -> None:
     assert base64.b64decode(part.source.value) == base64.b64decode(
         raw[1]["toolCallResult"]["rawContent"]
     )
+
+
+def test_a_cancelled_status_ends_the_run_cancelled_after_closing_what_is_open() -> None:
+    # seed-peers §2.5: CANCELLED (google.rpc.Code 1) after cancel_reactive_query ->
+    # RUN_FINISHED{outcome: cancelled}, after closing everything open; never an error, never success
+    name = "reactive_cancelled.jsonl"
+    events = _file_events(name)
+    validate_stream(events)
+    line = recording_objects(CASSETTES / name)[-1]
+    assert line["status"]["code"] == 1
+    assert not [e for e in events if e.type is EventType.RUN_ERROR]
+    last = events[-1]
+    assert last.type is EventType.RUN_FINISHED
+    assert last.outcome is not None and last.outcome.type == "cancelled"
+    kinds = [e.type for e in events]
+    assert kinds.count(EventType.TEXT_MESSAGE_START) == kinds.count(EventType.TEXT_MESSAGE_END) == 1
+    texts = "".join(e.delta for e in events if e.type is EventType.TEXT_MESSAGE_CONTENT)
+    assert texts == recording_objects(CASSETTES / name)[0]["responseChunk"]
+    (start,) = [e for e in events if e.type is EventType.TOOL_CALL_START]
+    assert start.tool_call_id.endswith("ar-r-30")
+    assert not [e for e in events if e.type is EventType.TOOL_CALL_RESULT]

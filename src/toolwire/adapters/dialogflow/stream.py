@@ -310,7 +310,11 @@ class Decoder(BaseDecoder):
         status = obj(chunk.get("status"), f"{where}.status")
         if status is not None:
             code = enum_name(status.get("code", 0), RPC_CODES, f"{where}.status.code") or "OK"
-            if code != "OK":
+            if code == "CANCELLED":
+                # the answer to cancel_reactive_query: the run ends cancelled (close() closes
+                # what is open), neither an error nor a success
+                self.cancelled = True
+            elif code != "OK":
                 message = string(status.get("message"), f"{where}.status.message") or ""
                 raise VendorStreamError(VENDOR, code, message, retryable=code == "UNAVAILABLE")
             self._final = True
