@@ -18,13 +18,13 @@ from types import ModuleType
 from typing import Any, TextIO
 
 from ag_ui.core import BaseEvent, RunAgentInput
-from pydantic import ValidationError
 
 from toolwire import adapters
 from toolwire.errors import ProtocolViolation, ToolwireError
 from toolwire.losses import ToolwireWarning
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse
@@ -182,13 +182,7 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     adapter = _adapter(args.vendor)
-    obj = _json_text(_read(args.file), args.file)
-    try:
-        run_input = RunAgentInput.model_validate(obj)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(x) for x in first["loc"])
-        raise CliError(f"{args.file}: not a RunAgentInput: {loc}: {first['msg']}") from None
+    run_input = as_run_input(_json_text(_read(args.file), args.file), args.file)
     body = adapter.encode_request(run_input, model=args.model, media=args.media)
     out.write(json.dumps(body, ensure_ascii=False, indent=2) + "\n")
     return 0

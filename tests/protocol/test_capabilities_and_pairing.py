@@ -104,3 +104,14 @@ def test_gemini_file_handles_follow_the_backend() -> None:
     api = accepts("gemini", model="gemini-3-pro-preview", backend="gemini_api")
     vertex = accepts("gemini", model="gemini-3-pro-preview", backend="vertex")
     assert "vertex" in vertex.file_providers and "vertex" not in api.file_providers
+
+
+def test_a_run_input_that_is_not_one_is_a_toolwire_error_naming_the_field() -> None:
+    from toolwire.protocol.inputs import as_run_input
+
+    with pytest.raises(UnsupportedInput, match="messages"):
+        as_run_input({"threadId": "t", "runId": "r", "messages": "x"}, "anthropic")
+    with pytest.raises(UnsupportedInput, match="got str"):
+        as_run_input("nope")
+    ok = as_run_input({"threadId": "t", "runId": "r", "messages": []})
+    assert as_run_input(ok) is ok

@@ -13,6 +13,7 @@ from toolwire.protocol.downgrade import downgrade_event, downgrade_stream
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.fitting import Accepts, Fitted, PartRule, fit_content, flatten
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import (
     RESULT_ERROR_KEY,
     VIOLATION_CODES,
@@ -46,6 +47,7 @@ __all__ = [
     "Turn",
     "adecode_iter",
     "as_dict",
+    "as_run_input",
     "decode_iter",
     "downgrade_event",
     "downgrade_stream",
