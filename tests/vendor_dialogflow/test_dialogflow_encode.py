@@ -380,3 +380,28 @@ def test_decode_of_encode_gives_the_same_events_when_there_is_no_text(name: str)
         assert again[-1]["outcome"]["interrupts"] == original[-1]["outcome"]["interrupts"]
     else:
         assert again == original
+
+
+def test_encode_history_answers_each_call_once_and_keeps_the_first_result() -> None:
+    # decisions.md: a second result for one call is dropped with a loss, the first is kept;
+    # a result listed before its call still answers that call (and only that call)
+    call = {"id": "c1", "function": {"name": "f", "arguments": "{}"}}
+    history = [
+        ToolMessage(id="t0", tool_call_id="c1", content="early"),
+        AssistantMessage(id="a1", tool_calls=[call]),
+        ToolMessage(id="t1", tool_call_id="z", content="orphan"),
+        ToolMessage(id="t2", tool_call_id="z", content="orphan again"),
+    ]
+    losses: list[Loss] = []
+    with pytest.warns(ContentLossWarning, match="duplicate-result-dropped"):
+        doc = dialogflow.encode_history(history, losses=losses)
+    assert doc["toolCallInfo"] == [
+        {
+            "toolCall": {"action": "f", "inputParameters": {}, "answerRecord": "c1"},
+            "toolCallResult": {"action": "f", "content": "early"},
+        },
+        {"toolCallResult": {"content": "orphan"}},
+    ]
+    assert [(loss.kind, loss.tool_call_id) for loss in losses] == [
+        ("duplicate-result-dropped", "z")
+    ]

@@ -35,6 +35,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.pairing import pair_history
 
 from .parts import TARGET, encode_call, encode_result
 from .stream import Decoder
@@ -294,10 +295,11 @@ def encode_history(
 ) -> dict[str, Any]:
     """AG-UI history -> ``GeneratorSuggestion`` JSON ``{"toolCallInfo": [...]}``.
 
-    Each call is paired with its result by id; a call without one is
-    ``{toolCall}`` alone, a result whose call is absent ``{toolCallResult}``
-    alone. Text, reasoning and other messages have no place in ToolCallInfo and
-    are recorded as losses.
+    Each call is paired with its result (``pair_history``: the first result
+    is kept, a second is a loss); a call without one is ``{toolCall}`` alone,
+    a result whose call is absent ``{toolCallResult}`` alone, where it stands.
+    Text, reasoning and other messages have no place in ToolCallInfo and are
+    recorded as losses.
     """
     from pydantic import TypeAdapter
 
@@ -305,14 +307,25 @@ def encode_history(
         m if not isinstance(m, dict) else TypeAdapter(Message).validate_python(m) for m in messages
     ]
     target = accepts or capability(TARGET)
-    found: list[Loss] = []
-    # ToolCallInfo pairs a call and its result inside one object and has no
-    # adjacency rule, so unanswered calls anywhere and results whose call is not
-    # in the history are both representable (pair_history would refuse the first).
-    results: dict[str, ToolMessage] = {}
+    # ToolCallInfo pairs a call and its result inside one object and has no adjacency
+    # rule: unanswered calls anywhere are representable, and so is a result whose call
+    # is not in the history (sent alone, where it stands, instead of dropped).
+    paired = pair_history(parsed, target=TARGET, allow_unanswered=True)
+    found = [loss for loss in paired.losses if loss.kind != "orphan-result-dropped"]
+    owned = {
+        c.id
+        for t in paired.turns
+        if isinstance(t.message, AssistantMessage)
+        for c in t.message.tool_calls or []
+    }
+    turns = iter(paired.turns)  # one per message that is not a tool message, in order
+    orphans: set[str] = set()
+    infos: list[dict[str, Any]] = []
     for m in parsed:
         if isinstance(m, ToolMessage):
-            if m.tool_call_id in results:
+            if m.tool_call_id in owned:
+                continue
+            if m.tool_call_id in orphans:
                 found.append(
                     Loss(
                         kind="duplicate-result-dropped",
@@ -322,14 +335,10 @@ def encode_history(
                     )
                 )
                 continue
-            results[m.tool_call_id] = m
-    infos: list[dict[str, Any]] = []
-    called: set[str] = set()
-    for m in parsed:
-        if isinstance(m, ToolMessage):
-            if m.tool_call_id not in called:
-                infos.append({"toolCallResult": _result_json(m, None, target, found)})
+            orphans.add(m.tool_call_id)
+            infos.append({"toolCallResult": _result_json(m, None, target, found)})
             continue
+        turn = next(turns)
         text = m.content if isinstance(getattr(m, "content", None), str) else ""
         if isinstance(m, ReasoningMessage) or text:
             found.append(
@@ -342,8 +351,7 @@ def encode_history(
             )
         if not isinstance(m, AssistantMessage):
             continue
-        for call in m.tool_calls or []:
-            called.add(call.id)
+        for call, result in zip(m.tool_calls or [], turn.results, strict=True):
             info: dict[str, Any] = {}
             df = (call.metadata or {}).get(META_KEY)
             if not (isinstance(df, dict) and df.get("synthesized")):
@@ -354,7 +362,6 @@ def encode_history(
                     call.metadata,
                     losses=found,
                 )
-            result = results.get(call.id)
             if result is not None:
                 info["toolCallResult"] = _result_json(result, call.function.name, target, found)
             infos.append(info)
