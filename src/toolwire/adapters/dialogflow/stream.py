@@ -50,7 +50,7 @@ from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, e
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
-from toolwire.protocol.sse import frame_sse, iter_sse, parse_sse
+from toolwire.protocol.sse import frame_sse, sse_json_objects
 
 from .parts import (
     TARGET,
@@ -497,23 +497,15 @@ def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[
     return adecode_iter(Decoder(**options), chunks)
 
 
-def sse_chunks(body: bytes | Iterable[bytes]) -> Iterator[dict[str, Any]]:
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
 
-    ``body`` is the whole body or its pieces in any split. Dialogflow itself
+    ``body`` is the whole body or its pieces in any split (read lazily by the
+    shared ``sse_json_objects``; a ``[DONE]`` line ends it). Dialogflow itself
     streams over gRPC, not SSE; this reads what :func:`to_sse` writes (and any
     capture framed the same way).
     """
-    events = parse_sse(body) if isinstance(body, bytes | str) else iter_sse(body)
-    for n, ev in enumerate(events):
-        if ev.data.strip() in ("", "[DONE]"):
-            continue
-        try:
-            value = ev.json()
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, f"SSE event {n}", f"data is not JSON: {exc}") from None
-        if not isinstance(value, dict):
-            raise VendorDataError(VENDOR, f"SSE event {n}", "data is not a JSON object")
+    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
         yield value
 
 
