@@ -38,6 +38,7 @@ from toolwire.errors import (
     VendorStreamError,
 )
 from toolwire.losses import ContentLossWarning
+from toolwire.protocol.runs import frame_run
 from toolwire.recordings import load_recording
 
 
@@ -114,6 +115,47 @@ def test_sdk_accumulates_our_stream_to_the_same_message(name: str) -> None:
     shape_out = [{k: v for k, v in b.model_dump().items() if k in keep} for b in final_out.content]
     assert shape_out == shape_in
     assert final_out.stop_reason == final_in.stop_reason
+
+
+@pytest.mark.parametrize(("name", "body"), COMPLETE, ids=[n for n, _ in COMPLETE])
+def test_a_framed_run_encodes_back_to_the_recorded_stop_reason(name: str, body: bytes) -> None:
+    # frame_run puts the decoder's stop reason on RUN_FINISHED.metadata; the encoder must
+    # send that one back (max_tokens, pause_turn, stop_sequence ...), not guess from the calls.
+    decoder = Decoder()
+    framed = list(frame_run(decoder, sse_chunks(body), thread_id="t", run_id="r"))
+    assert isinstance(framed[-1], RunFinishedEvent)
+    encoded = to_sse(encode_stream(framed, model=decoder.model or "m"))
+    # read by the SDK's raw parser (its accumulator refuses the malformed-arguments cassette)
+    (end_in,) = [e.delta for e in sdk_parse_sse(body) if e.type == "message_delta"]
+    (end_out,) = [e.delta for e in sdk_parse_sse(encoded) if e.type == "message_delta"]
+    assert (end_out.stop_reason, end_out.stop_sequence) == (
+        end_in.stop_reason,
+        end_in.stop_sequence,
+    )
+
+
+def test_a_stop_sequence_round_trips() -> None:
+    stream = [
+        {
+            "type": "message_start",
+            "message": {"id": "msg_s", "model": "m", "content": [], "usage": {"input_tokens": 3}},
+        },
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "A"}},
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "stop_sequence", "stop_sequence": "END"},
+            "usage": {"output_tokens": 2},
+        },
+        {"type": "message_stop"},
+    ]
+    body = to_sse(stream)
+    final_in = sdk_accumulate_sse(body)
+    assert (final_in.stop_reason, final_in.stop_sequence) == ("stop_sequence", "END")
+    framed = list(frame_run(Decoder(), sse_chunks(body), thread_id="t", run_id="r"))
+    final_out = sdk_accumulate_sse(to_sse(encode_stream(framed, model="m")))
+    assert (final_out.stop_reason, final_out.stop_sequence) == ("stop_sequence", "END")
 
 
 def test_run_framing_carries_usage_and_errors() -> None:

@@ -38,6 +38,8 @@ from toolwire.adapters.anthropic.wire import (
     RETRYABLE_ERRORS,
     SERVER_CALL_TYPES,
     SERVER_NAME_KEY,
+    STOP_REASON_KEY,
+    STOP_SEQUENCE_KEY,
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
@@ -210,7 +212,9 @@ class Decoder(BaseDecoder):
         delta = chunk.get("delta")
         if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
             self.stop_reason = delta["stop_reason"]
-            self.run_metadata["anthropic.stop_reason"] = self.stop_reason
+            self.run_metadata[STOP_REASON_KEY] = self.stop_reason
+        if isinstance(delta, dict) and isinstance(delta.get("stop_sequence"), str):
+            self.run_metadata[STOP_SEQUENCE_KEY] = delta["stop_sequence"]
         usage = chunk.get("usage")
         if isinstance(usage, dict):
             self._take_usage(usage, "usage")

@@ -32,6 +32,8 @@ from toolwire.adapters.anthropic.wire import (
     CITATIONS_KEY,
     SERVER_CALL_TYPES,
     SERVER_NAME_KEY,
+    STOP_REASON_KEY,
+    STOP_SEQUENCE_KEY,
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
@@ -221,11 +223,20 @@ class Encoder:
         if ev is not None and ev.usage:
             picked = next((u for u in ev.usage if u.provider == VENDOR), ev.usage[0])
             usage = usage_fields(picked)
-        stop = "tool_use" if self._client_calls else "end_turn"
+        # The stop reason the run states (a decoded Anthropic turn's, via RUN_FINISHED.metadata:
+        # max_tokens, pause_turn, refusal ...), else what the message's calls imply.
+        stated = _meta(ev) if ev is not None else {}
+        stop = stated.get(STOP_REASON_KEY)
+        if not isinstance(stop, str):
+            stop = "tool_use" if self._client_calls else "end_turn"
+        sequence = stated.get(STOP_SEQUENCE_KEY)
         out.append(
             {
                 "type": "message_delta",
-                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "delta": {
+                    "stop_reason": stop,
+                    "stop_sequence": sequence if isinstance(sequence, str) else None,
+                },
                 "usage": usage,
             }
         )

@@ -32,6 +32,9 @@ CACHE_CONTROL_KEY = "anthropic.cache_control"  # tool_result.cache_control
 GROUP_KEY = "anthropic.group"  # which search_result block a text part came from
 CONTEXT_KEY = "anthropic.context"  # document.context
 ENCRYPTED_CONTENT_KEY = "anthropic.encrypted_content"  # web_search_result.encrypted_content
+# RUN_FINISHED.metadata: how the message ended (message_delta.delta), put there by frame_run
+STOP_REASON_KEY = "anthropic.stop_reason"
+STOP_SEQUENCE_KEY = "anthropic.stop_sequence"
 
 #: Content-block types that are calls Anthropic itself runs (their results arrive in-stream).
 SERVER_CALL_TYPES = ("server_tool_use", "mcp_tool_use")
