@@ -367,3 +367,64 @@ def test_vertex_gcs_media_request_round_trips_through_the_vertex_wire() -> None:
         api = gemini.encode_request(ri, model="gemini-3-pro-preview")
     fr = _response_turn(sdk_wire_request(api))[0]["functionResponse"]
     assert [list(p) for p in fr["parts"]] == [["inline_data"]]
+
+
+def test_a_signature_that_came_on_a_text_part_goes_back_on_the_text_part() -> None:
+    # A Gemini 3 model turn as the wire holds it (vendor-wire-formats.md §5): a signed text
+    # part before a signed call, and a later turn whose signature rode on an empty last part.
+    sent = [
+        {"role": "user", "parts": [{"text": "weather?"}]},
+        {
+            "role": "model",
+            "parts": [
+                {"text": "Let me check.", "thoughtSignature": "dGV4dC1zaWc="},
+                {
+                    "functionCall": {"id": "c1", "name": "get", "args": {"q": 1}},
+                    "thoughtSignature": "Y2FsbC1zaWc=",
+                },
+            ],
+        },
+        {
+            "role": "user",
+            "parts": [
+                {"functionResponse": {"id": "c1", "name": "get", "response": {"output": "sun"}}}
+            ],
+        },
+        {"role": "model", "parts": [{"text": "", "thoughtSignature": "ZW5kLXNpZw=="}]},
+        {"role": "user", "parts": [{"text": "thanks"}]},
+    ]
+    ri = gemini.decode_request({"contents": sent})
+    body, losses = _encode(ri, "gemini-3-pro-preview")
+    assert sdk_wire_request(body)["contents"] == sent
+    assert losses == []
+
+
+def test_a_streamed_text_signature_reaches_the_next_request_on_the_text_part() -> None:
+    from ag_ui.core import RunAgentInput as Input
+
+    from toolwire.protocol import StreamMachine, frame_run
+
+    text = {"text": "Let me check.", "thoughtSignature": "dGV4dC1zaWc="}
+    call = {"functionCall": {"id": "c1", "name": "get", "args": {"q": 1}}}
+    chunks = [
+        {"responseId": "r1", "candidates": [{"content": {"role": "model", "parts": [text]}}]},
+        {
+            "responseId": "r1",
+            "candidates": [{"content": {"role": "model", "parts": [call]}, "finishReason": "STOP"}],
+        },
+    ]
+    machine = StreamMachine()
+    list(frame_run(gemini.Decoder(), chunks, thread_id="t", run_id="r", machine=machine))
+    machine.close()
+    history = [
+        UserMessage(id="u1", content="weather?"),
+        *machine.messages,
+        ToolMessage(id="t1", tool_call_id="c1", content="sun"),
+    ]
+    body, _ = _encode(
+        Input(thread_id="t", run_id="r", messages=history, tools=[], context=[]),
+        "gemini-3-pro-preview",
+    )
+    model_turn = sdk_wire_request(body)["contents"][1]
+    assert model_turn["parts"][0] == text
+    assert model_turn["parts"][1]["functionCall"] == call["functionCall"]

@@ -335,3 +335,18 @@ def test_a_stream_without_response_id_mints_the_same_message_id_from_sdk_objects
     from_raw = _dump(list(gemini.decode_stream(raw)))
     assert from_raw[0]["messageId"].startswith("gemini_msg_")
     assert _dump(list(gemini.decode_stream(sdk))) == from_raw
+
+
+def test_how_the_turn_ended_reaches_run_finished_and_goes_back_on_the_wire(
+    tmp_path: Path,
+) -> None:
+    run = _run(
+        [_chunk([{"text": "The answer is"}]), _chunk([{"text": " cut"}], finishReason="MAX_TOKENS")]
+    )
+    assert run[-1].type.value == "RUN_FINISHED"
+    assert run[-1].metadata == {"gemini.finishReason": "MAX_TOKENS"}
+    sdk = sdk_parse_sse(tmp_path, gemini.to_sse(gemini.encode_stream(run)))
+    assert [r.candidates[0].finish_reason for r in sdk if r.candidates[0].finish_reason] == [
+        "MAX_TOKENS"
+    ]
+    assert _dump(_run(sdk))[-1]["metadata"] == {"gemini.finishReason": "MAX_TOKENS"}

@@ -4,7 +4,8 @@ Gemini streams whole function calls, so a call is buffered from
 ``TOOL_CALL_START`` to ``TOOL_CALL_END`` and sent as one ``functionCall`` part
 (its thought signature on the same part). Text and thoughts go out as they
 come. Code execution goes back to ``executableCode``/``codeExecutionResult``.
-The last chunk carries ``finishReason`` and the usage.
+The last chunk carries ``finishReason`` (``RUN_FINISHED.metadata``'s
+``gemini.finishReason`` when it names a normal end, else ``STOP``) and the usage.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from ag_ui.core import (
 
 from toolwire.adapters.gemini.usage import from_token_usage
 from toolwire.adapters.gemini.wire import (
+    FINISH_KEY,
     GROUNDING_KEY,
+    NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
     TOOL_TYPE_KEY,
@@ -69,6 +72,7 @@ class Encoder:
         self._usage: dict[str, Any] | None = None
         self._grounding: dict[str, Any] | None = None
         self._finished = False
+        self._finish = "STOP"
         self._error: dict[str, Any] | None = None
         self._held: list[dict[str, Any]] = []
         self._early_sigs: dict[str, str] = {}
@@ -125,7 +129,7 @@ class Encoder:
             return [{"error": self._error}]
         cand: dict[str, Any] = {
             "content": {"role": "model", "parts": []},
-            "finishReason": "STOP",
+            "finishReason": self._finish,
             "index": 0,
         }
         if self._grounding is not None:
@@ -174,6 +178,9 @@ class Encoder:
         elif t is EventType.TOOL_CALL_RESULT:
             return self._result(ev)
         elif t is EventType.RUN_FINISHED:
+            finish = (ev.metadata or {}).get(FINISH_KEY)
+            if finish in NORMAL_FINISH:  # how the decoded turn ended (e.g. MAX_TOKENS)
+                self._finish = finish
             if ev.usage:
                 self._usage = from_token_usage(ev.usage[0])
                 if self._model is None and ev.usage[0].model:

@@ -20,7 +20,7 @@ PART_KEY = "gemini.part"  # which Gemini part a vendor-executed call came from
 OUTCOME_KEY = "gemini.outcome"  # codeExecutionResult.outcome
 TOOL_TYPE_KEY = "gemini.toolType"  # server-side toolCall.toolType
 GROUNDING_KEY = "gemini.groundingMetadata"  # a candidate's groundingMetadata, whole
-FINISH_KEY = "gemini.finishReason"  # a finish reason other than STOP
+FINISH_KEY = "gemini.finishReason"  # how the turn ended (on RUN_FINISHED.metadata)
 RESPONSE_FORM_KEY = "gemini.responseForm"  # how functionResponse.response was shaped
 DISPLAY_NAME_KEY = "gemini.displayName"  # inline_data / file_data display_name
 
