@@ -603,3 +603,85 @@ def test_a_malformed_run_input_is_a_toolwire_error() -> None:
         encode_request(
             {"threadId": "t", "runId": "r", "messages": [{"role": "robot"}]}, model=MODEL
         )
+
+
+def test_thinking_between_calls_keeps_its_signature_in_the_turn() -> None:
+    """Interleaved thinking (thinking, call, thinking, call in one message): the history the
+    stream machine assembles holds the second thinking block *after* the assistant message.
+    It still goes back in that turn, with its signature, thinking blocks in their original
+    order; AG-UI history has no place for its position among the calls, so it leads them."""
+    from _anthropic_sdk import sdk_accumulate_sse
+
+    from toolwire.adapters.anthropic import decode_stream, to_sse
+
+    def start(i: int, block: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "content_block_start", "index": i, "content_block": block}
+
+    def delta(i: int, d: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "content_block_delta", "index": i, "delta": d}
+
+    def stop(i: int) -> dict[str, Any]:
+        return {"type": "content_block_stop", "index": i}
+
+    def thinking(i: int, text: str, sig: str) -> list[dict[str, Any]]:
+        return [
+            start(i, {"type": "thinking", "thinking": "", "signature": ""}),
+            delta(i, {"type": "thinking_delta", "thinking": text}),
+            delta(i, {"type": "signature_delta", "signature": sig}),
+            stop(i),
+        ]
+
+    def tool_use(i: int, cid: str, args: str) -> list[dict[str, Any]]:
+        block = {"type": "tool_use", "id": cid, "name": "get_weather", "input": {}}
+        return [
+            start(i, block),
+            delta(i, {"type": "input_json_delta", "partial_json": args}),
+            stop(i),
+        ]
+
+    chunks = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg_il",
+                "type": "message",
+                "role": "assistant",
+                "model": MODEL,
+                "content": [],
+                "usage": {"input_tokens": 9, "output_tokens": 1},
+            },
+        },
+        *thinking(0, "Paris first.", "EsigA"),
+        *tool_use(1, "toolu_p", '{"city":"Paris"}'),
+        *thinking(2, "Now Tokyo.", "EsigB"),
+        *tool_use(3, "toolu_t", '{"city":"Tokyo"}'),
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use"},
+            "usage": {"output_tokens": 40},
+        },
+        {"type": "message_stop"},
+    ]
+    sent_back = sdk_accumulate_sse(to_sse(chunks)).to_param()["content"]
+    expected = [b.model_dump(exclude_none=True) for b in sent_back]
+    machine = StreamMachine(run_open=True)
+    for ev in decode_stream(chunks):
+        machine.feed(ev)
+    history = [
+        UserMessage(id="u", content="Weather in Paris, then Tokyo?"),
+        *machine.messages,
+        ToolMessage(id="rp", tool_call_id="toolu_p", content="18C"),
+        ToolMessage(id="rt", tool_call_id="toolu_t", content="24C"),
+    ]
+    losses: list[Loss] = []
+    body = encode_request(run_input(history), model=MODEL, losses=losses)
+    assert [x.kind for x in losses] == []
+    turn = body["messages"][1]["content"]
+    assert [b for b in turn if b["type"] == "thinking"] == [
+        b for b in expected if b["type"] == "thinking"
+    ]
+    assert [b for b in turn if b["type"] == "tool_use"] == [
+        b for b in expected if b["type"] == "tool_use"
+    ]
+    assert [b["type"] for b in turn] == ["thinking", "thinking", "tool_use", "tool_use"]
+    assert [b["tool_use_id"] for b in body["messages"][2]["content"]] == ["toolu_p", "toolu_t"]

@@ -86,7 +86,6 @@ class _Encoding:
         self.system: list[str] = []
         self.body = _Body()
         self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
-        self.last_assistant: list[dict[str, Any]] | None = None
 
     def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
@@ -108,7 +107,6 @@ class _Encoding:
             self.reasoning(m)
         elif isinstance(m, UserMessage):
             self.flush_thinking()
-            self.last_assistant = None
             self.body.push("user", self.user_blocks(m))
         elif isinstance(m, AssistantMessage):
             self.assistant(turn, m)
@@ -131,15 +129,7 @@ class _Encoding:
             block = {"type": "redacted_thinking", "data": m.encrypted_value}
         else:
             block = {"type": "thinking", "thinking": m.content, "signature": m.encrypted_value}
-        if self.last_assistant is not None:
-            # Reasoning recorded after its message's text (interleaved): keep it in that turn,
-            # after the thinking already there.
-            at = sum(
-                1 for b in self.last_assistant if b["type"] in ("thinking", "redacted_thinking")
-            )
-            self.last_assistant.insert(at, block)
-        else:
-            self.thinking.append(block)
+        self.thinking.append(block)
 
     def flush_thinking(self) -> None:
         if self.thinking:
@@ -179,11 +169,9 @@ class _Encoding:
         if not blocks:
             return
         self.body.push("assistant", blocks)
-        self.last_assistant = self.body.messages[-1]["content"]
         if results:
             extra = parts_to_blocks(relocated, "relocated media", self.losses, self.user.target)
             self.body.push("user", results + extra)
-            self.last_assistant = None
 
     def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
         if call.encrypted_value is not None:
@@ -283,6 +271,26 @@ def _texts(blocks: list[dict[str, Any]]) -> str:
     return "".join(b["text"] for b in blocks if b.get("type") == "text")
 
 
+def _reasoning_first(messages: list[Message]) -> list[Message]:
+    """Reasoning that directly follows an assistant message moved to just before it.
+
+    A stream's history holds an assistant message from its first text or call on, so a
+    thinking block that came later in the same response (interleaved thinking) follows the
+    message there; it belongs to that turn, and must not be taken for the next turn's
+    (pairing moves the tool results that separate the two). Thinking keeps its order.
+    """
+    out: list[Message] = []
+    at: int | None = None  # where the last assistant message sits in ``out``
+    for m in messages:
+        if isinstance(m, ReasoningMessage) and at is not None:
+            out.insert(at, m)
+            at += 1
+            continue
+        at = len(out) if isinstance(m, AssistantMessage) else None
+        out.append(m)
+    return out
+
+
 def _tool(tool: Tool) -> dict[str, Any]:
     out: dict[str, Any] = {"name": tool.name}
     if tool.description:
@@ -332,7 +340,7 @@ def encode_request(
     )
     # Signatures and encrypted reasoning another provider issued are useless here (a loss each).
     own = strip_foreign(ri.messages, VENDOR, target=VENDOR, losses=enc.losses)
-    paired = pair_history(own, target=VENDOR, allow_trailing_unanswered=True)
+    paired = pair_history(_reasoning_first(own), target=VENDOR, allow_trailing_unanswered=True)
     enc.losses.extend(paired.losses)
     missing: list[str] = []
     for t in paired.turns:
