@@ -143,3 +143,26 @@ def test_foreign_history_gets_an_sdk_key_and_keeps_its_id_in_tool_use_id() -> No
     again = asgard.from_conversation(out, call_ids="tool_use_id")
     assert [c.id for c in again[0].tool_calls or []] == ["toolu_A", "toolu_B"]
     assert again[1].error == "boom"
+
+
+def test_to_conversation_keeps_the_first_result_and_reports_what_it_drops() -> None:
+    # decisions.md: a second result for one call is dropped with a loss and the first is kept;
+    # a result whose call is not in the history is dropped with a loss
+    history = [
+        AssistantMessage(
+            id="msg_1",
+            tool_calls=[ToolCall(id="toolu_A", function=FunctionCall(name="f", arguments="{}"))],
+        ),
+        ToolMessage(id="t1", tool_call_id="toolu_A", content='{"n": 1}'),
+        ToolMessage(id="t2", tool_call_id="toolu_A", content='{"n": 2}'),
+        ToolMessage(id="t3", tool_call_id="toolu_gone", content="orphan"),
+    ]
+    losses: list[Any] = []
+    with pytest.warns(Warning, match="duplicate-result-dropped"):
+        out = asgard.to_conversation(history, losses=losses)
+    (entry_a,) = out
+    assert entry_a["result"] == {"n": 1}
+    assert sorted((loss.kind, loss.tool_call_id) for loss in losses) == [
+        ("duplicate-result-dropped", "toolu_A"),
+        ("orphan-result-dropped", "toolu_gone"),
+    ]

@@ -25,6 +25,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
 from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.pairing import pair_history
 from toolwire.protocol.parts import text_of
 
 from .frames import TOOL_CALL_COMPLETE, TOOL_CALL_START, VENDOR
@@ -161,9 +162,12 @@ def to_conversation(
     A call not made on Asgard gets ``processId`` = its assistant message id and
     ``callSeq`` = its position, and keeps its AG-UI id in ``toolUseId``.
     """
-    lost: list[Loss] = []
+    # a conversation holds pending calls anywhere; the first result of a call is kept, a
+    # second one and a result whose call is absent are losses (pair_history's rule)
+    paired = pair_history(messages, target="asgard", allow_unanswered=True)
+    lost: list[Loss] = list(paired.losses)
     answers: dict[str, ToolMessage] = {
-        m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)
+        r.tool_call_id: r for t in paired.turns for r in t.results if r is not None
     }
     out: list[dict[str, Any]] = []
     for m in messages:
