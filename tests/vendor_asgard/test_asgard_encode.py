@@ -221,3 +221,47 @@ def test_a_late_run_error_after_run_finished_opens_no_new_run() -> None:
         "asgard.run.done",
         "asgard.run.error",
     ]
+
+
+def test_metadata_from_other_vendors_is_a_reported_loss_not_a_silent_one() -> None:
+    # seed-peers §3.5 / issue 7: what Asgard cannot carry is a loss with a warning. Frames have
+    # no metadata field: another vendor's facts on a call, a result or the run cannot travel.
+    from ag_ui.core import TokenUsage
+
+    events = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", metadata={"openai": {"x": 1}}),
+        ToolCallArgsEvent(tool_call_id="c1", delta="{}"),
+        ToolCallEndEvent(tool_call_id="c1"),
+        ToolCallResultEvent(
+            message_id="m1",
+            tool_call_id="c1",
+            content="ok",
+            metadata={"anthropic.block": {"type": "web_search_tool_result"}},
+        ),
+        RunFinishedEvent(
+            thread_id="t",
+            run_id="r",
+            usage=[TokenUsage(model="m", input_tokens=3, output_tokens=4, total_tokens=7)],
+            metadata={"anthropic.stop_reason": "tool_use"},
+        ),
+    ]
+    enc = asgard.Encoder()
+    with pytest.warns(ContentLossWarning, match="metadata-dropped"):
+        frames = [f for e in events for f in enc.feed(e)] + enc.close()
+    for n, frame in enumerate(frames):
+        check_frame(frame, f"frame {n}")
+    dropped = [(loss.kind, loss.tool_call_id) for loss in enc.losses]
+    assert dropped == [
+        ("metadata-dropped", "c1"),
+        ("metadata-dropped", "c1"),
+        ("metadata-dropped", None),
+    ]
+    reasons = " ".join(loss.reason for loss in enc.losses)
+    for key in ("'openai'", "'anthropic.block'", "'anthropic.stop_reason'"):
+        assert key in reasons
+    # the usage itself travels (model and the three counts): no loss for it
+    (usage,) = [
+        f["fact"]["completionModelUsage"] for f in frames if f["eventType"].endswith("usage")
+    ]
+    assert (usage["inputTokens"], usage["outputTokens"], usage["totalTokens"]) == (3, 4, 7)

@@ -35,7 +35,7 @@ from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.parts import text_of
 
 from . import frames as f
-from .values import asgard_meta, result_value
+from .values import META, asgard_meta, result_value
 
 _NO_CARRIER = {
     EventType.STATE_SNAPSHOT,
@@ -46,6 +46,8 @@ _NO_CARRIER = {
     EventType.RAW,
     EventType.REASONING_ENCRYPTED_VALUE,
 }
+
+_CALL_EVENTS = {EventType.TOOL_CALL_START, EventType.TOOL_CALL_ARGS, EventType.TOOL_CALL_END}
 
 
 @dataclass
@@ -104,6 +106,7 @@ class Encoder:
         self._next_seq: dict[str, int] = {}
         self._subagents: dict[str, dict[str, Any]] = {}
         self._dropped_types: set[str] = set()
+        self._dropped_meta: set[tuple[str, str, str]] = set()
 
     # ----------------------------------------------------------------- public
 
@@ -158,6 +161,8 @@ class Encoder:
 
     def _translate(self, ev: BaseEvent) -> list[dict[str, Any]]:
         t = ev.type
+        if ev.metadata and t not in _NO_CARRIER:
+            self._foreign_metadata(ev)
         handler = getattr(self, "_on_" + t.value.lower(), None)
         if handler is not None:
             result: list[dict[str, Any]] = handler(ev)
@@ -165,6 +170,26 @@ class Encoder:
         if t in _NO_CARRIER:
             return self._no_carrier(ev)
         return []
+
+    def _foreign_metadata(self, ev: BaseEvent) -> None:
+        """Metadata keys other than ``asgard`` and the error key: frames have no place for them."""
+        assert ev.metadata is not None
+        extra = [k for k in ev.metadata if k not in (META, RESULT_ERROR_KEY)]
+        if not extra:
+            return
+        call_id = getattr(ev, "tool_call_id", None)
+        family = "call" if ev.type in _CALL_EVENTS else ev.type.value
+        owner = call_id or getattr(ev, "message_id", None) or getattr(ev, "step_name", None) or ""
+        new = [k for k in extra if (family, owner, k) not in self._dropped_meta]
+        if not new:
+            return
+        self._dropped_meta.update((family, owner, k) for k in new)
+        what = "tool call" if family == "call" else ev.type.value
+        self._loss(
+            "metadata-dropped",
+            f"{what} metadata keys {', '.join(map(repr, new))} have no place in an Asgard frame",
+            call_id,
+        )
 
     def _no_carrier(self, ev: BaseEvent) -> list[dict[str, Any]]:
         raw = getattr(ev, "event", None)
