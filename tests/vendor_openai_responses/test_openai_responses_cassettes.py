@@ -344,3 +344,42 @@ def test_application_answers_to_custom_and_computer_calls_take_their_own_item_ty
         "call_id": computer["call_id"],
         "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,iVBO"},
     }
+
+
+BUILT_IN = [
+    ("web_search_sources.yaml", "web_search_call"),
+    ("hosted_tools.yaml", "file_search_call"),
+    ("hosted_tools.yaml", "code_interpreter_call"),
+    ("image_generation.yaml", "image_generation_call"),
+    ("hosted_tools.yaml", "mcp_call"),
+]
+
+
+@pytest.mark.parametrize(("name", "kind"), BUILT_IN, ids=[k for _, k in BUILT_IN])
+def test_a_built_in_tool_item_is_a_call_with_its_result_and_goes_back_as_the_same_item(
+    name: str, kind: str
+) -> None:
+    path = OURS / name
+    events, raw, d = _decode(path)
+    (item,) = [i for i in final_items(raw) if i["type"] == kind]
+    # decode: a call (id = the item id) and, for it, a TOOL_CALL_RESULT with parts
+    starts = [e for e in events if e.type == EventType.TOOL_CALL_START]
+    assert item["id"] in [e.tool_call_id for e in starts]
+    (result,) = [
+        e for e in events if e.type == EventType.TOOL_CALL_RESULT and e.tool_call_id == item["id"]
+    ]
+    assert isinstance(result.content, list) and result.content
+    # the stream direction: encoding the events writes the same output item
+    chunks = a.encode_stream(events, response_id=d.response_id)
+    done = [c["item"] for c in chunks if c["type"] == "response.output_item.done"]
+    assert [i for i in done if i.get("id") == item["id"]] == [item]
+    # the request direction: the history resends the item whole, and reads back the same
+    _, machine = _history(path)
+    ri = RunAgentInput(
+        thread_id="t", run_id="r", messages=machine.messages, tools=[], context=[], state=None
+    )
+    body = a.encode_request(ri, model="gpt-5")
+    sdk_accepts(body)
+    assert [i for i in body["input"] if i.get("id") == item["id"]] == [item]
+    again = a.encode_request(a.decode_request(body), model="gpt-5")
+    assert [i for i in again["input"] if i.get("id") == item["id"]] == [item]

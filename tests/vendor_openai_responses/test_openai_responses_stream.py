@@ -365,3 +365,65 @@ def test_chunk_events_as_dicts_are_expanded_and_checked() -> None:
     assert chunks[-1]["type"] == "response.completed"
     with pytest.raises(ProtocolViolation):
         list(a.encode_stream([{"type": "TOOL_CALL_ARGS", "toolCallId": "nope", "delta": "x"}]))
+
+
+def test_a_failed_built_in_call_says_so_in_its_content_too() -> None:
+    # docs/decisions.md: the error rides in metadata, and the content carries the error
+    # text when there is nothing else, so a consumer that ignores metadata sees the failure.
+    # The error shapes are openai's own (``McpToolCallError``), checked by ``Response``.
+    from openai.types.responses import Response
+
+    from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine, frame_run
+
+    def mcp(ident: str, error: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": ident,
+            "type": "mcp_call",
+            "status": "failed",
+            "name": "lookup",
+            "server_label": "crm",
+            "arguments": "{}",
+            "output": None,
+            "error": error,
+        }
+
+    tool_error = {
+        "type": "mcp_tool_execution_error",
+        "content": [{"type": "text", "text": "no customer 7"}],
+    }
+    http_error = {"type": "http_error", "code": 503, "message": "crm is down"}
+    ws = {
+        "id": "ws_9",
+        "type": "web_search_call",
+        "status": "failed",
+        "action": {"type": "search", "query": "crm status"},
+    }
+    response = Response.model_validate(
+        {
+            "id": "resp_9",
+            "object": "response",
+            "created_at": 0,
+            "model": "gpt-5",
+            "status": "completed",
+            "output": [mcp("mcp_1", tool_error), mcp("mcp_2", http_error), ws],
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+        }
+    )
+    events = a.decode_response(response)
+    results = {e.tool_call_id: e for e in events if e.type == EventType.TOOL_CALL_RESULT}
+    assert results["mcp_1"].content == "no customer 7"
+    assert results["mcp_2"].content == "crm is down"
+    for r in results.values():
+        assert r.content and r.content == r.metadata[RESULT_ERROR_KEY]
+    body = response.model_dump(mode="json")
+    stream = [
+        {"type": f"response.output_item.{step}", "output_index": i, "item": item}
+        for i, item in enumerate(body["output"])
+        for step in ("added", "done")
+    ] + [{"type": "response.completed", "response": body}]
+    machine = StreamMachine()
+    list(frame_run(a.Decoder(), stream, thread_id="t", run_id="r", machine=machine))
+    (tool,) = [m for m in machine.messages if m.role == "tool" and m.tool_call_id == "mcp_2"]
+    assert (tool.content, tool.error) == ("crm is down", "crm is down")

@@ -140,12 +140,24 @@ def finish_call(item: dict[str, Any], where: str) -> Call:
 
 
 def _error_text(error: Any) -> str | None:
+    """A hosted call's ``error`` as text: a string, an error's ``message``, or the text
+    of an MCP tool execution error's ``content`` (its MCP content items)."""
     if error is None:
         return None
     if isinstance(error, str):
         return error
-    if isinstance(error, dict) and isinstance(error.get("message"), str):
-        return str(error["message"])
+    if isinstance(error, dict):
+        if isinstance(error.get("message"), str):
+            return str(error["message"])
+        content = error.get("content")
+        if isinstance(content, str) and content:
+            return content
+        if isinstance(content, list):
+            texts = [
+                c["text"] for c in content if isinstance(c, dict) and isinstance(c.get("text"), str)
+            ]
+            if texts:
+                return "\n".join(texts)
     return dumps_compact(error)
 
 
@@ -193,6 +205,8 @@ def hosted_result(item: dict[str, Any], where: str) -> tuple[Content, dict[str, 
         error = f"{kind} failed"
     if error is not None:
         meta[RESULT_ERROR_KEY] = error
+        if not parts:  # the content says it too (docs/decisions.md), for readers of text only
+            return error, meta
     return (parts if parts else ""), meta
 
 
