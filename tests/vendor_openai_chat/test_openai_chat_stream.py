@@ -104,6 +104,48 @@ def test_encode_round_trip(name: str, body: bytes) -> None:
         assert dumped(again) == dumped(events)
 
 
+def _length_cut_stream() -> bytes:
+    """Two choices; choice 0 stops at max_tokens in the middle of a call (finish "length")."""
+    head = {"id": "chatcmpl-len", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    call = {"index": 0, "id": "call_len", "type": "function"}
+    deltas = [
+        (0, {"role": "assistant", "content": None}, None),
+        (0, {"tool_calls": [{**call, "function": {"name": "f", "arguments": '{"a": '}}]}, None),
+        (1, {"role": "assistant", "content": "Done."}, None),
+        (0, {}, "length"),
+        (1, {}, "content_filter"),
+    ]
+    chunks = [
+        {**head, "choices": [{"index": i, "delta": d, "logprobs": None, "finish_reason": f}]}
+        for i, d, f in deltas
+    ]
+    return openai_chat.to_sse(chunks)
+
+
+@pytest.mark.parametrize(
+    "name,body",
+    [*_sources(), ("length_cut", _length_cut_stream())],
+    ids=[*(n for n, _ in _sources()), "length_cut"],
+)
+def test_a_framed_run_encodes_back_to_the_recorded_finish_reasons(name: str, body: bytes) -> None:
+    # frame_run puts each choice's finish_reason on RUN_FINISHED.metadata; the encoder sends
+    # those back ("length" says the output was cut), not a guess from the calls.
+    from toolwire.protocol.runs import frame_run
+
+    dec = openai_chat.Decoder()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ContentLossWarning)  # reasoning_content has no place
+        framed = list(frame_run(dec, openai_chat.sse_chunks(body), thread_id="t", run_id="r"))
+        sse = openai_chat.to_sse(openai_chat.encode_stream(framed, model="gpt-4o"))
+    assert isinstance(framed[-1], RunFinishedEvent)
+    original = {i: c.finish_reason for i, c in accumulate(stream_body(body)).items()}
+    if name == "legacy_function_call.yaml":
+        # the encoder writes the legacy call as a tool_calls entry; its finish says so
+        original = {i: "tool_calls" for i in original}
+    ours = {i: c.finish_reason for i, c in accumulate(stream_body(sse)).items()}
+    assert ours == original
+
+
 def test_encode_run_with_usage_result_and_error() -> None:
     events: list[Any] = [
         RunStartedEvent(thread_id="t", run_id="r1"),

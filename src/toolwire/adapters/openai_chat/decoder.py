@@ -36,7 +36,15 @@ from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.ids import mint_id
 
-from .wire import REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, message_id, stream_error, token_usage
+from .wire import (
+    FINISH_REASONS_KEY,
+    REFUSAL_KEY,
+    TOOL_TYPE_KEY,
+    VENDOR,
+    message_id,
+    stream_error,
+    token_usage,
+)
 
 #: Key of the legacy ``function_call`` delta (one per choice, never carries an id).
 _LEGACY = "function_call"
@@ -149,7 +157,7 @@ class Decoder(BaseDecoder):
         if cut:
             which = ", ".join(str(i) for i in cut)
             raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
-        self.run_metadata["openai.finish_reasons"] = [
+        self.run_metadata[FINISH_REASONS_KEY] = [
             self._choices[i].finish_reason for i in sorted(self._choices)
         ]
         return []

@@ -31,7 +31,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
-from .wire import REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, completion_usage
+from .wire import FINISH_REASONS_KEY, REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, completion_usage
 
 
 @dataclass
@@ -187,8 +187,10 @@ class Encoder:
         }
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
+        stated = _stated_finish_reasons(ev, len(self._choices))
         out = [
-            self._chunk(c, {}, "tool_calls" if c.calls else "stop") for c in self._choices.values()
+            self._chunk(c, {}, stated.get(c.index) or ("tool_calls" if c.calls else "stop"))
+            for c in self._choices.values()
         ]
         usage = completion_usage(list(ev.usage or [])) if ev is not None else None
         if usage is not None:
@@ -204,6 +206,24 @@ class Encoder:
         loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
         self.losses.append(loss)
         announce([loss], stacklevel=4)
+
+
+def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[int, str]:
+    """The finish reasons a run states (``RUN_FINISHED.metadata``, one per choice, as the
+    decoder puts them there), by choice index; empty when it states none or not one each.
+
+    A legacy ``function_call`` finish becomes ``tool_calls``: the call goes out as a
+    ``tool_calls`` entry.
+    """
+    meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
+    reasons = meta.get(FINISH_REASONS_KEY)
+    if not isinstance(reasons, list) or len(reasons) != choices:
+        return {}
+    return {
+        i: ("tool_calls" if r == "function_call" else r)
+        for i, r in enumerate(reasons)
+        if isinstance(r, str) and r
+    }
 
 
 __all__ = ["Encoder"]

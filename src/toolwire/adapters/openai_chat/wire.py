@@ -31,6 +31,8 @@ FORMAT_KEY = "openai.format"
 DETAIL_KEY = "openai.detail"
 #: Media-part metadata: a file's name (the key the AG-UI compatibility boundary uses too).
 FILENAME_KEY = "filename"
+#: ``RUN_FINISHED`` metadata: each choice's ``finish_reason``, in choice order.
+FINISH_REASONS_KEY = "openai.finish_reasons"
 
 #: In-stream error types worth a retry before anything was emitted.
 _RETRYABLE = frozenset(
@@ -137,6 +139,7 @@ def stream_error(error: Any) -> VendorStreamError:
 __all__ = [
     "DETAIL_KEY",
     "FILENAME_KEY",
+    "FINISH_REASONS_KEY",
     "FORMAT_KEY",
     "PROVIDER",
     "REFUSAL_KEY",
