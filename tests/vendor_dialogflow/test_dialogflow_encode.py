@@ -91,7 +91,10 @@ def test_decoded_recordings_encode_back_to_the_recorded_tool_call_infos(name: st
     assert [_sdk(c) for c in got] == [
         _sdk(i) for i in sorted(expected, key=lambda i: _key(_norm(i)))
     ]
-    assert {loss.kind for loss in losses} <= {"text-message-dropped", "text-update-dropped"}
+    allowed = {"text-message-dropped", "text-update-dropped"}
+    if any(e.type is EventType.RUN_ERROR for e in events):
+        allowed.add("run-error-dropped")  # a failed run: ToolCallInfo cannot say so
+    assert {loss.kind for loss in losses} <= allowed
 
 
 def _norm(info: dict[str, Any]) -> dict[str, Any]:
@@ -405,3 +408,39 @@ def test_encode_history_answers_each_call_once_and_keeps_the_first_result() -> N
     assert [(loss.kind, loss.tool_call_id) for loss in losses] == [
         ("duplicate-result-dropped", "z")
     ]
+
+
+def test_usage_run_metadata_and_a_run_error_are_reported_losses() -> None:
+    # ToolCallInfo holds a call and its result only: the run's usage, its vendor facts (a stop
+    # reason) and its failure have no field, so each is a loss with a warning, never silent
+    from ag_ui.core import RunErrorEvent, TokenUsage
+
+    call = [
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f"),
+        ToolCallArgsEvent(tool_call_id="c1", delta="{}"),
+        ToolCallEndEvent(tool_call_id="c1"),
+    ]
+    usage = [TokenUsage(provider="anthropic", input_tokens=3, output_tokens=4, total_tokens=7)]
+    finished = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        *call,
+        RunFinishedEvent(
+            thread_id="t",
+            run_id="r",
+            usage=usage,
+            metadata={"anthropic.stop_reason": "tool_use"},
+        ),
+    ]
+    (chunk,), losses = _encode(finished)
+    assert chunk["toolCall"]["answerRecord"] == "c1"
+    assert [loss.kind for loss in losses] == ["usage-dropped", "metadata-dropped"]
+    assert "'anthropic.stop_reason'" in losses[1].reason
+    failed = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        *call,
+        RunErrorEvent(message="overloaded", code="overloaded_error"),
+    ]
+    with pytest.warns(ContentLossWarning, match="run-error-dropped"):
+        (chunk,) = list(dialogflow.encode_stream(failed, losses=(losses := [])))
+    assert [loss.kind for loss in losses] == ["run-error-dropped"]
+    assert "overloaded" in losses[0].reason

@@ -534,8 +534,9 @@ class Encoder:
     ``state: NEEDS_CONFIRMATION`` when the run's interrupt outcome names them.
     What ToolCallInfo cannot hold (text and reasoning messages, arguments that
     are not a JSON object, parts beyond one string or one blob, foreign
-    metadata, interrupt fields beyond the state) is recorded in ``losses`` and
-    warned about. Events may be models or dicts, a whole run or just a turn.
+    metadata, interrupt fields beyond the state, the run's usage, metadata and
+    failure) is recorded in ``losses`` and warned about. Events may be models
+    or dicts, a whole run or just a turn.
     """
 
     def __init__(self, *, accepts: Accepts | None = None, losses: list[Loss] | None = None) -> None:
@@ -617,10 +618,28 @@ class Encoder:
             outcome = getattr(ev, "outcome", None)
             for intr in getattr(outcome, "interrupts", None) or []:
                 self._interrupt(intr)
+            self._run_end(ev)
             return self._flush()
         elif t is EventType.RUN_ERROR:
+            self._lose(
+                "run-error-dropped",
+                f"the run failed ({getattr(ev, 'code', None) or 'no code'}: "
+                f"{getattr(ev, 'message', '')}); ToolCallInfo has no field for a failed run",
+                None,
+            )
+            self._run_end(ev)
             return self._flush()
         return []
+
+    def _run_end(self, ev: BaseEvent) -> None:
+        """Usage and vendor facts of the run: ToolCallInfo has no field for either."""
+        if getattr(ev, "usage", None):
+            self._lose("usage-dropped", "ToolCallInfo has no field for token usage", None)
+        if ev.metadata:
+            keys = ", ".join(map(repr, ev.metadata))
+            self._lose(
+                "metadata-dropped", f"run metadata keys {keys} have no Dialogflow field", None
+            )
 
     def _merge(self, call: _Out, ev: BaseEvent) -> None:
         if ev.metadata:
