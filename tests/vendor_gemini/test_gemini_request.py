@@ -428,3 +428,26 @@ def test_a_streamed_text_signature_reaches_the_next_request_on_the_text_part() -
     model_turn = sdk_wire_request(body)["contents"][1]
     assert model_turn["parts"][0] == text
     assert model_turn["parts"][1]["functionCall"] == call["functionCall"]
+
+
+def test_a_failed_code_run_without_output_reads_as_its_outcome_and_goes_back_without_one() -> None:
+    sent = [
+        {"role": "user", "parts": [{"text": "loop"}]},
+        {
+            "role": "model",
+            "parts": [
+                {"executableCode": {"language": "PYTHON", "code": "while True: pass"}},
+                {"codeExecutionResult": {"outcome": "OUTCOME_DEADLINE_EXCEEDED"}},
+                {"text": "It timed out."},
+            ],
+        },
+        {"role": "user", "parts": [{"text": "ok"}]},
+    ]
+    ri = gemini.decode_request({"contents": sent})
+    (tool,) = [m for m in ri.messages if isinstance(m, ToolMessage)]
+    assert (tool.content, tool.error) == ("OUTCOME_DEADLINE_EXCEEDED",) * 2
+    body, _ = _encode(ri, "gemini-2.5-flash")
+    parts = sdk_wire_request(body)["contents"][1]["parts"]
+    (result,) = [p["codeExecutionResult"] for p in parts if "codeExecutionResult" in p]
+    assert result["outcome"] == "OUTCOME_DEADLINE_EXCEEDED"
+    assert result.get("output", "") == ""

@@ -350,3 +350,19 @@ def test_how_the_turn_ended_reaches_run_finished_and_goes_back_on_the_wire(
         "MAX_TOKENS"
     ]
     assert _dump(_run(sdk))[-1]["metadata"] == {"gemini.finishReason": "MAX_TOKENS"}
+
+
+def test_a_failed_code_run_without_output_says_so_in_its_content(tmp_path: Path) -> None:
+    # docs/decisions.md: the content carries the error text when there is nothing else.
+    # google-genai's CodeExecutionResult: ``output`` is optional ("stderr or other description").
+    code = {"executableCode": {"id": "x1", "language": "PYTHON", "code": "while True: pass"}}
+    failed = {"codeExecutionResult": {"id": "x1", "outcome": "OUTCOME_DEADLINE_EXCEEDED"}}
+    run = _run([_chunk([code, failed], finishReason="STOP")])
+    (result,) = [e for e in run if e.type.value == "TOOL_CALL_RESULT"]
+    assert result.content == "OUTCOME_DEADLINE_EXCEEDED"
+    assert result.metadata["toolwire.error"] == "OUTCOME_DEADLINE_EXCEEDED"
+    sdk = sdk_parse_sse(tmp_path, gemini.to_sse(gemini.encode_stream(run)))
+    back = [p.code_execution_result for r in sdk for p in r.candidates[0].content.parts or []]
+    back = [b for b in back if b is not None]
+    assert [(b.outcome, b.output or "") for b in back] == [("OUTCOME_DEADLINE_EXCEEDED", "")]
+    assert _dump(_run(sdk)) == _dump(run)

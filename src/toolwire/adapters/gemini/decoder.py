@@ -371,7 +371,8 @@ class Decoder(BaseDecoder):
         if outcome is not None:
             meta[OUTCOME_KEY] = outcome
         if outcome not in (None, "OUTCOME_OK"):
-            meta[RESULT_ERROR_KEY] = output or str(outcome)
+            # the error, and the content too when there is no output (docs/decisions.md)
+            output = meta[RESULT_ERROR_KEY] = output or str(outcome)
         out = self._end_open()
         out.append(
             ToolCallResultEvent(

@@ -22,6 +22,7 @@ from ag_ui.core import (
     RunStartedEvent,
 )
 
+from toolwire.adapters.gemini.parts import code_output
 from toolwire.adapters.gemini.usage import from_token_usage
 from toolwire.adapters.gemini.wire import (
     FINISH_KEY,
@@ -251,7 +252,7 @@ class Encoder:
             body: dict[str, Any] = {"id": ev.tool_call_id}
             if meta.get(OUTCOME_KEY):
                 body["outcome"] = meta[OUTCOME_KEY]
-            body["output"] = text_of(ev.content)
+            body["output"] = code_output(text_of(ev.content), meta.get(OUTCOME_KEY))
             return [self._parts({"codeExecutionResult": body})]
         if kind == "toolResponse":
             resp = parse_arguments_object(text_of(ev.content))

@@ -95,6 +95,14 @@ def data_url_to_source(part: ContentPart) -> ContentPart:
     return part.model_copy(update={"source": DataSource(value=data, mime_type=mime)})
 
 
+def code_output(text: str, outcome: Any) -> str:
+    """``codeExecutionResult.output`` for a result's text: a failed run without output was
+    decoded with its outcome as the text (the content says it failed), so that is ``""``."""
+    if outcome not in (None, "OUTCOME_OK") and text == outcome:
+        return ""
+    return text
+
+
 def response_to_content(
     fr: dict[str, Any], where: str, backend: str
 ) -> tuple[Content, str | None, dict[str, Any]]:
@@ -165,6 +173,7 @@ __all__ = [
     "FILE_PROVIDER",
     "FORM_OBJECT",
     "FORM_OUTPUT_JSON",
+    "code_output",
     "content_to_response",
     "data_url_to_source",
     "media_from_ag",

@@ -27,6 +27,7 @@ from ag_ui.core import (
 )
 
 from toolwire.adapters.gemini.parts import (
+    code_output,
     content_to_response,
     data_url_to_source,
     media_from_ag,
@@ -316,7 +317,8 @@ def _code_result(result: ToolMessage) -> dict[str, Any]:
     body: dict[str, Any] = {}
     outcome = meta.get(OUTCOME_KEY) or ("OUTCOME_FAILED" if result.error else "OUTCOME_OK")
     body["outcome"] = outcome
-    body["output"] = text_of(result.content) or (result.error or "")
+    text = text_of(result.content) or (result.error or "")
+    body["output"] = code_output(text, meta.get(OUTCOME_KEY))
     return body
 
 
@@ -534,7 +536,7 @@ def _model_content(
                 ToolMessage(
                     id=mint_id("gemini_result", target),
                     tool_call_id=target,
-                    content=output,
+                    content=err or output,  # as the stream decoder: the error when no output
                     metadata=meta,
                     **_err(err),
                 )
