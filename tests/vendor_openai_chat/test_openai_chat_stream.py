@@ -146,6 +146,37 @@ def test_a_framed_run_encodes_back_to_the_recorded_finish_reasons(name: str, bod
     assert ours == original
 
 
+def test_a_later_choice_that_speaks_first_keeps_its_index_and_the_completion_id() -> None:
+    # n=2: the choices' deltas interleave, and nothing makes choice 0 speak first
+    head = {"id": "chatcmpl-n2late", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+    call = {"index": 0, "id": "call_late", "type": "function"}
+    deltas = [
+        (0, {"role": "assistant", "content": ""}, None),
+        (1, {"role": "assistant", "content": ""}, None),
+        (1, {"tool_calls": [{**call, "function": {"name": "f", "arguments": "{}"}}]}, None),
+        (0, {"content": "Choice zero."}, None),
+        (1, {}, "tool_calls"),
+        (0, {}, "stop"),
+    ]
+    body = openai_chat.to_sse(
+        {**head, "choices": [{"index": i, "delta": d, "logprobs": None, "finish_reason": f}]}
+        for i, d, f in deltas
+    )
+    events = list(openai_chat.decode_stream(openai_chat.sse_chunks(body)))
+    sse = openai_chat.to_sse(openai_chat.encode_stream(events, model="m"))
+    original, ours = stream_body(body), stream_body(sse)
+    assert {c.id for c in ours} == {c.id for c in original} == {"chatcmpl-n2late"}
+    want, got = accumulate(original), accumulate(ours)
+    assert sorted(got) == sorted(want) == [0, 1]
+    for index, choice in want.items():
+        assert got[index].text == choice.text
+        assert [(c.id, c.name, c.arguments) for c in got[index].calls] == [
+            (c.id, c.name, c.arguments) for c in choice.calls
+        ]
+    again = list(openai_chat.decode_stream(openai_chat.sse_chunks(sse)))
+    assert summarize(again) == summarize(events)
+
+
 def test_encode_run_with_usage_result_and_error() -> None:
     events: list[Any] = [
         RunStartedEvent(thread_id="t", run_id="r1"),

@@ -37,6 +37,8 @@ from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.ids import mint_id
 
 from .wire import (
+    CHOICE_KEY,
+    COMPLETION_ID_KEY,
     FINISH_REASONS_KEY,
     REFUSAL_KEY,
     TOOL_TYPE_KEY,
@@ -261,7 +263,9 @@ class Decoder(BaseDecoder):
         self._end_reasoning(ch, out)
         if not ch.text_open:
             ch.text_open = True
-            out.append(TextMessageStartEvent(message_id=ch.message_id, role="assistant"))
+            start = self._choice_meta(ch)
+            skw: dict[str, Any] = {"metadata": start} if start else {}
+            out.append(TextMessageStartEvent(message_id=ch.message_id, role="assistant", **skw))
         kw: dict[str, Any] = {"metadata": meta} if meta else {}
         out.append(TextMessageContentEvent(message_id=ch.message_id, delta=text, **kw))
 
@@ -333,8 +337,17 @@ class Decoder(BaseDecoder):
             out.append(ToolCallArgsEvent(tool_call_id=call.id, delta="".join(call.waiting)))
             call.waiting = []
 
+    def _choice_meta(self, ch: _Choice) -> dict[str, Any]:
+        """Which choice (and completion) a start event belongs to, for choices after the first."""
+        if ch.index == 0 or self.completion_id is None:
+            return {}
+        return {CHOICE_KEY: ch.index, COMPLETION_ID_KEY: self.completion_id}
+
     def _start_event(self, ch: _Choice, call: _Call) -> ToolCallStartEvent:
-        kw: dict[str, Any] = {"metadata": {TOOL_TYPE_KEY: "custom"}} if call.custom else {}
+        meta = self._choice_meta(ch)
+        if call.custom:
+            meta[TOOL_TYPE_KEY] = "custom"
+        kw: dict[str, Any] = {"metadata": meta} if meta else {}
         return ToolCallStartEvent(
             tool_call_id=call.id or "",
             tool_call_name=call.name or "",

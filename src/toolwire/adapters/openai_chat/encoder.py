@@ -31,7 +31,15 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
-from .wire import FINISH_REASONS_KEY, REFUSAL_KEY, TOOL_TYPE_KEY, VENDOR, completion_usage
+from .wire import (
+    CHOICE_KEY,
+    COMPLETION_ID_KEY,
+    FINISH_REASONS_KEY,
+    REFUSAL_KEY,
+    TOOL_TYPE_KEY,
+    VENDOR,
+    completion_usage,
+)
 
 
 @dataclass
@@ -96,7 +104,7 @@ class Encoder:
             if ev.role not in (None, "assistant"):
                 self._lose("message-dropped", f"a {ev.role} text message is not model output")
                 return []
-            return self._announce(self._choice(ev.message_id))
+            return self._announce(self._choice(ev.message_id, ev.metadata))
         if isinstance(ev, TextMessageContentEvent):
             choice = self._choices.get(ev.message_id)
             if choice is None or not ev.delta:
@@ -139,7 +147,7 @@ class Encoder:
         if ev.tool_call_id in self._slots:  # a reopened call continues at its index
             return []
         parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
-        choice = self._choice(parent)
+        choice = self._choice(parent, ev.metadata)
         custom = bool(ev.metadata and ev.metadata.get(TOOL_TYPE_KEY) == "custom")
         slot = _Slot(choice, choice.calls, custom)
         choice.calls += 1
@@ -153,14 +161,33 @@ class Encoder:
 
     # ------------------------------------------------------------- helpers
 
-    def _choice(self, message_id: str) -> _Choice:
+    def _choice(self, message_id: str, metadata: Any = None) -> _Choice:
+        """The choice of an assistant message, numbered in the order messages appear;
+        a decoded choice *i* > 0 says its index and the completion id in its metadata
+        (it may speak before choice 0 does)."""
         self._last_message = message_id
         choice = self._choices.get(message_id)
-        if choice is None:
-            if self._completion_id is None:
-                self._completion_id = message_id
-            choice = _Choice(len(self._choices))
-            self._choices[message_id] = choice
+        if choice is not None:
+            return choice
+        meta = metadata if isinstance(metadata, dict) else {}
+        stated, completion = meta.get(CHOICE_KEY), meta.get(COMPLETION_ID_KEY)
+        taken = {c.index for c in self._choices.values()}
+        if (
+            type(stated) is int
+            and stated > 0
+            and stated not in taken
+            and isinstance(completion, str)
+            and self._completion_id in (None, completion)
+        ):
+            self._completion_id = completion
+            index = stated
+        elif self._completion_id is None or message_id == self._completion_id:
+            self._completion_id = message_id
+            index = 0 if 0 not in taken else max(taken) + 1
+        else:
+            index = next(i for i in range(len(taken) + 1) if i not in taken)
+        choice = _Choice(index)
+        self._choices[message_id] = choice
         return choice
 
     def _announce(self, choice: _Choice) -> list[dict[str, Any]]:

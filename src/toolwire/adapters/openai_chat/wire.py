@@ -33,6 +33,10 @@ DETAIL_KEY = "openai.detail"
 FILENAME_KEY = "filename"
 #: ``RUN_FINISHED`` metadata: each choice's ``finish_reason``, in choice order.
 FINISH_REASONS_KEY = "openai.finish_reasons"
+#: Start-event metadata of choice *i* > 0 (``n > 1``): its index and the completion id, which
+#: its (minted) message id does not tell, so an encoder numbers it as the vendor did.
+CHOICE_KEY = "openai.choice"
+COMPLETION_ID_KEY = "openai.completion_id"
 
 #: In-stream error types worth a retry before anything was emitted.
 _RETRYABLE = frozenset(
@@ -137,6 +141,8 @@ def stream_error(error: Any) -> VendorStreamError:
 
 
 __all__ = [
+    "CHOICE_KEY",
+    "COMPLETION_ID_KEY",
     "DETAIL_KEY",
     "FILENAME_KEY",
     "FINISH_REASONS_KEY",
