@@ -1,0 +1,100 @@
+"""The lead's CLI drives the Responses adapter (decode, validate, encode, both request verbs).
+
+Expected values come from the cassettes themselves (their ``data:`` lines and recorded
+request bodies, read with ``json.loads``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _openai_responses_support import OURS, exchanges, final_items, payloads
+
+pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not in this tree")
+
+
+def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.run(
+        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+def lines(out: bytes) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in out.decode().splitlines() if x.strip()]
+
+
+def calls(events: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    names: dict[str, str] = {}
+    args: dict[str, str] = {}
+    for e in events:
+        if e["type"] == "TOOL_CALL_START":
+            names[e["toolCallId"]] = e["toolCallName"]
+            args[e["toolCallId"]] = ""
+        elif e["type"] == "TOOL_CALL_ARGS":
+            args[e["toolCallId"]] += e["delta"]
+    return [(c, names[c], a) for c, a in args.items()]
+
+
+def test_decode_a_cassette_validate_encode_and_decode_again(tmp_path: Path) -> None:
+    path = OURS / "reasoning_parallel_calls.yaml"
+    items = final_items(payloads(exchanges(path)[0].response_body))
+    recorded = sorted(
+        (i["call_id"], i["name"], i["arguments"]) for i in items if i["type"] == "function_call"
+    )
+    res = cli("decode", "--from", "openai_responses", str(path))
+    assert res.returncode == 0, res.stderr
+    events = lines(res.stdout)
+    assert events[0]["type"] == "RUN_STARTED" and events[0]["protocolVersion"]
+    assert events[-1]["type"] == "RUN_FINISHED"
+    assert sorted(calls(events)) == recorded
+    assert cli("validate", "/dev/stdin", stdin=res.stdout).returncode == 0
+    sse = cli("decode", "--from", "openai_responses", "--sse", str(path))
+    assert sse.returncode == 0 and sse.stdout.startswith(b"data: {"), sse.stderr
+    agui = tmp_path / "run.jsonl"
+    agui.write_bytes(res.stdout)
+    enc = cli("encode", "--to", "openai_responses", str(agui))
+    assert enc.returncode == 0, enc.stderr
+    assert enc.stdout.startswith(b"event: response.created\n")
+    wire = tmp_path / "again.sse"
+    wire.write_bytes(enc.stdout)
+    again = cli("decode", "--from", "openai_responses", str(wire))
+    assert again.returncode == 0, again.stderr
+    assert sorted(calls(lines(again.stdout))) == recorded
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [("incomplete.yaml", "incomplete"), ("truncated.yaml", "truncated")],
+)
+def test_a_turn_that_did_not_complete_ends_in_run_error(name: str, code: str) -> None:
+    res = cli("decode", "--from", "openai_responses", str(OURS / name))
+    assert res.returncode == 0, res.stderr
+    last = lines(res.stdout)[-1]
+    assert (last["type"], last["code"]) == ("RUN_ERROR", code)
+
+
+def test_decode_request_then_encode_request(tmp_path: Path) -> None:
+    path = OURS / "tool_output_media.yaml"
+    (ex,) = exchanges(path)
+    sent = ex.request_body
+    assert isinstance(sent, dict)
+    req = cli("decode-request", "--from", "openai_responses", str(path))
+    assert req.returncode == 0, req.stderr
+    (run_input,) = lines(req.stdout)
+    file = tmp_path / "input.json"
+    file.write_text(json.dumps(run_input))
+    body = cli("encode-request", "--to", "openai_responses", "--model", sent["model"], str(file))
+    assert body.returncode == 0, body.stderr
+    out = json.loads(body.stdout)
+    wanted = [
+        i for i in sent["input"] if i.get("type") in ("function_call", "function_call_output")
+    ]
+    assert [
+        i for i in out["input"] if i.get("type") in ("function_call", "function_call_output")
+    ] == wanted
