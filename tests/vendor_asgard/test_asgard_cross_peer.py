@@ -5,7 +5,11 @@ and nothing is lost that both ends can hold.
 The Anthropic side is a stream written in the documented wire shape (vendor-wire-formats.md
 §4A), parsed by Anthropic's own SDK and decoded from the SDK's event objects. Tool results are
 what the agent that ran the tools adds to the AG-UI run; the confirmation is the run's
-interrupt outcome. Expected values are the ones written in the stream and the events below.
+interrupt outcome; each run's usage and stop reason are what the Anthropic decoder reports.
+Expected values are the ones written in the stream and the events below. What the Anthropic
+end holds and Asgard can too (calls, ids, arguments, results, the error, the text, the usage
+counts and model) arrives; what Asgard cannot hold (the usage's provider, the stop reason) is a
+reported loss. ToolCallInfo holds calls, results, the error and the confirmation state only.
 """
 
 from __future__ import annotations
@@ -124,11 +128,19 @@ def through_sdk(body: bytes) -> list[Any]:
         return list(stream)
 
 
+def decode_turn(body: bytes) -> tuple[list[Any], dict[str, Any]]:
+    """The Anthropic turn's events, and what its decoder says about the run's end (usage and
+    the stop reason), as ``RUN_FINISHED`` keyword arguments."""
+    d = anthropic.Decoder()
+    events = [e for chunk in through_sdk(body) for e in d.feed(chunk)] + d.close()
+    return events, {"usage": d.usage, "metadata": d.run_metadata}
+
+
 def conversation() -> list[Any]:
     """The AG-UI conversation: run 1 (two parallel calls, both answered, one with an error),
     run 2 (a third call the user must confirm first)."""
-    turn1 = list(anthropic.decode_stream(through_sdk(TURN_1)))
-    turn2 = list(anthropic.decode_stream(through_sdk(TURN_2)))
+    turn1, end1 = decode_turn(TURN_1)
+    turn2, end2 = decode_turn(TURN_2)
     return [
         RunStartedEvent(thread_id="th-1", run_id="run-1"),
         *turn1,
@@ -141,7 +153,9 @@ def conversation() -> list[Any]:
             content="unknown city: Atlantis",
             metadata={RESULT_ERROR_KEY: "unknown city: Atlantis"},
         ),
-        RunFinishedEvent(thread_id="th-1", run_id="run-1", outcome=RunFinishedSuccessOutcome()),
+        RunFinishedEvent(
+            thread_id="th-1", run_id="run-1", outcome=RunFinishedSuccessOutcome(), **end1
+        ),
         RunStartedEvent(thread_id="th-1", run_id="run-2"),
         *turn2,
         RunFinishedEvent(
@@ -157,6 +171,7 @@ def conversation() -> list[Any]:
                     )
                 ]
             ),
+            **end2,
         ),
     ]
 
@@ -171,6 +186,9 @@ RESULTS = {
     "toolu_01AAA": ({"tempC": 21, "sky": "clear"}, None),
     "toolu_01BBB": ("unknown city: Atlantis", "unknown city: Atlantis"),
 }
+#: The assistant text and the usage the Anthropic stream holds (both runs: 100 in, 40 out).
+TEXT = "Both."
+USAGE = ("claude-sonnet-4-5", 100, 40, 140)
 
 
 def history(events: list[Any]) -> tuple[list[Any], list[Any], list[Any]]:
@@ -194,8 +212,28 @@ def parsed(text: str) -> Any:
         return text
 
 
+def texts(events: list[Any]) -> list[str]:
+    return [
+        x.content
+        for x in validate_stream(events).messages
+        if isinstance(x, AssistantMessage) and x.content
+    ]
+
+
+def usages(events: list[Any]) -> list[tuple[Any, ...]]:
+    return [
+        (u.model, u.input_tokens, u.output_tokens, u.total_tokens)
+        for e in events
+        if isinstance(e, RunFinishedEvent)
+        for u in e.usage or []
+    ]
+
+
 def test_the_ag_ui_conversation_holds_what_was_written() -> None:
-    calls, tools, interrupts = history(conversation())
+    events = conversation()
+    assert texts(events) == [TEXT]
+    assert usages(events) == [USAGE, USAGE]
+    calls, tools, interrupts = history(events)
     assert [(c.id, c.function.name, json.loads(c.function.arguments)) for c in calls] == CALLS
     assert {t.tool_call_id: (parsed(t.content), t.error) for t in tools} == RESULTS
     assert [(i.id, i.tool_call_id) for i in interrupts] == [("toolu_01CCC", "toolu_01CCC")]
@@ -209,9 +247,17 @@ def test_asgard_frames_carry_the_whole_conversation() -> None:
         frames = [f for e in events for f in enc.feed(e)] + enc.close()
     for n, frame in enumerate(frames):
         check_frame(frame, f"frame {n}")
-    # nothing about a call, a result or the confirmation was lost on the way
+    # nothing about a call, a result or the confirmation was lost on the way; the only losses
+    # are what an Asgard frame cannot hold: the usage's provider and the stop reason
     assert [loss for loss in enc.losses if loss.tool_call_id is not None] == []
-    assert enc.losses == []
+    assert [loss.kind for loss in enc.losses] == [
+        "metadata-dropped",
+        "usage-fields-dropped",
+        "metadata-dropped",
+        "usage-fields-dropped",
+    ]
+    assert all("anthropic.stop_reason" in loss.reason for loss in enc.losses[::2])
+    assert all("provider" in loss.reason for loss in enc.losses[1::2])
     starts = [f["fact"]["toolCallStart"] for f in frames if f["eventType"].endswith("call.start")]
     assert [
         (s["toolUseId"], s["toolCall"]["toolName"], s["toolCall"]["parameter"]) for s in starts
@@ -242,6 +288,8 @@ def test_asgard_frames_carry_the_whole_conversation() -> None:
     assert [(i.id, i.tool_call_id, i.message) for i in interrupts] == [
         ("toolu_01CCC", "toolu_01CCC", "Book 2 seats to Paris?")
     ]
+    assert texts(runs) == [TEXT]
+    assert usages(runs) == [USAGE, USAGE]
 
 
 def test_dialogflow_tool_call_info_carries_what_it_can_hold() -> None:
@@ -258,6 +306,18 @@ def test_dialogflow_tool_call_info_carries_what_it_can_hold() -> None:
         if "toolCall" in i
     ]
     assert actions == [(name, args) for _, name, args in CALLS]
+    # every ToolCallInfo is one google-cloud-dialogflow reads
+    df = pytest.importorskip("google.cloud.dialogflow_v2", reason="google-cloud-dialogflow")
+    for info in infos:
+        df.GeneratorSuggestion.ToolCallInfo.from_json(json.dumps(info))
+    # what is lost is what ToolCallInfo has no field for: the text, usage, the stop reason,
+    # and the interrupt's reason and message (the call's state says it waits for a human)
+    assert sorted({loss.kind for loss in losses}) == [
+        "interrupt-reshaped",
+        "metadata-dropped",
+        "text-message-dropped",
+        "usage-dropped",
+    ]
     assert all(loss.tool_call_id is None or loss.kind == "interrupt-reshaped" for loss in losses)
     m = StreamMachine()
     m.feed(RunStartedEvent(thread_id="t", run_id="r"))

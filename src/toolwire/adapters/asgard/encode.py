@@ -179,7 +179,19 @@ class Encoder:
             return
         call_id = getattr(ev, "tool_call_id", None)
         family = "call" if ev.type in _CALL_EVENTS else ev.type.value
-        owner = call_id or getattr(ev, "message_id", None) or getattr(ev, "step_name", None) or ""
+        owner = next(
+            (
+                v
+                for v in (
+                    call_id,
+                    getattr(ev, "message_id", None),
+                    getattr(ev, "step_name", None),
+                    getattr(ev, "subagent_run_id", None),
+                )
+                if isinstance(v, str)
+            ),
+            self._req,  # the run's own events: once per run
+        )
         new = [k for k in extra if (family, owner, k) not in self._dropped_meta]
         if not new:
             return
