@@ -129,6 +129,21 @@ def test_audio_relocates_for_an_audio_model() -> None:
     ]
 
 
+@pytest.mark.parametrize("model", ["gpt-3.5-turbo", "o3-mini", "gpt-4-0613"])
+def test_relocation_moves_nothing_for_a_model_whose_user_messages_take_no_media(model: str) -> None:
+    # these models have no vision or audio input (reference section 7): relocating would only
+    # move the parts into a message the model cannot read either
+    losses: list[Loss] = []
+    with pytest.warns(PartsDroppedWarning):
+        body = openai_chat.encode_request(
+            media_history(), model=model, media="relocate", losses=losses
+        )
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "tool", "tool"]
+    assert body["messages"][2]["content"] == [{"type": "text", "text": "two charts"}]
+    assert len(losses) == len(MEDIA) - 1  # every media part, each named
+    assert all("vision model" in (x.upgrade or "") for x in losses)
+
+
 def test_all_dropped_is_answered_with_empty_string_and_error_reaches_model() -> None:
     history = run(
         AssistantMessage(id="a", tool_calls=[call("c1"), call("c2")]),
