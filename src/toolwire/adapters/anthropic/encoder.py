@@ -98,8 +98,8 @@ class Encoder:
             isinstance(event, RunStartedEvent)
             or (isinstance(event, dict) and event.get("type") == "RUN_STARTED")
         ):
-            # A bare turn (a decoder's output) has no run framing; verify it inside one.
-            self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
+            # A bare turn (a decoder's output) has no run framing: the machine starts inside one.
+            self._machine = StreamMachine(run_open=True)
             self._framed_here = True
         self._machine_started = True
         out: list[dict[str, Any]] = []
@@ -118,13 +118,11 @@ class Encoder:
         """
         out: list[dict[str, Any]] = []
         if self._framed_here:
-            # End the run we opened so the machine closes any chunk stream (its END is
-            # synthesized); RUN_ERROR ends it without claiming the open items finished.
+            # A bare turn that did not end itself: close its chunk streams (their END is
+            # synthesized), without claiming the explicit items it left open finished.
             self._framed_here = False
-            end = RunErrorEvent(message="end of input", code="toolwire.end")
-            for ev in self._machine.feed(end):
-                if ev is not end:
-                    out.extend(self._event(ev))
+            for ev in self._machine.end_turn():
+                out.extend(self._event(ev))
         if self._active and not self._texts and not self._calls:
             out.extend(self._finish(None))
         elif self._active:

@@ -20,7 +20,6 @@ from ag_ui.core import (
     EventType,
     RunErrorEvent,
     RunFinishedEvent,
-    RunStartedEvent,
     TextMessageContentEvent,
     TextMessageStartEvent,
     ToolCallArgsEvent,
@@ -87,7 +86,7 @@ class Encoder:
             self._fresh = False
             kind = event.get("type") if isinstance(event, dict) else event.type
             if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
-                self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
+                self._machine = StreamMachine(run_open=True)  # a bare turn: already in a run
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._on(ev))
