@@ -366,3 +366,55 @@ def test_a_failed_code_run_without_output_says_so_in_its_content(tmp_path: Path)
     back = [b for b in back if b is not None]
     assert [(b.outcome, b.output or "") for b in back] == [("OUTCOME_DEADLINE_EXCEEDED", "")]
     assert _dump(_run(sdk)) == _dump(run)
+
+
+def test_a_bare_turn_in_chunk_form_still_sends_its_call(tmp_path: Path) -> None:
+    # AG-UI: a TOOL_CALL_CHUNK stream ends implicitly (here: at the end of the turn).
+    turn = [
+        {"type": "TEXT_MESSAGE_CHUNK", "messageId": "m1", "role": "assistant", "delta": "On it."},
+        {
+            "type": "TOOL_CALL_CHUNK",
+            "toolCallId": "c1",
+            "toolCallName": "get",
+            "parentMessageId": "m1",
+            "delta": '{"q":',
+        },
+        {"type": "TOOL_CALL_CHUNK", "toolCallId": "c1", "delta": "1}"},
+    ]
+    enc = gemini.Encoder()
+    with _no_warning():
+        chunks = [c for e in turn for c in enc.feed(e)] + enc.close()
+    assert enc.losses == []
+    sdk = sdk_parse_sse(tmp_path, gemini.to_sse(chunks))
+    parts = [p for r in sdk for p in r.candidates[0].content.parts or []]
+    assert [p.text for p in parts if p.text] == ["On it."]
+    assert [
+        (p.function_call.id, p.function_call.name, p.function_call.args)
+        for p in parts
+        if p.function_call
+    ] == [("c1", "get", {"q": 1})]
+    assert {r.response_id for r in sdk} == {"m1"}
+
+
+def test_thoughts_are_sent_even_when_no_message_names_the_turn(tmp_path: Path) -> None:
+    thinking = [
+        {"type": "REASONING_START", "messageId": "r1"},
+        {"type": "REASONING_MESSAGE_START", "messageId": "r1", "role": "reasoning"},
+        {"type": "REASONING_MESSAGE_CONTENT", "messageId": "r1", "delta": "Let me think."},
+        {"type": "REASONING_MESSAGE_END", "messageId": "r1"},
+        {"type": "REASONING_END", "messageId": "r1"},
+    ]
+    run = [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}, *thinking]
+    finished = list(
+        gemini.encode_stream([*run, {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"}])
+    )
+    sdk = sdk_parse_sse(tmp_path, gemini.to_sse(finished))
+    thoughts = [p.text for r in sdk for p in r.candidates[0].content.parts or [] if p.thought]
+    assert thoughts == ["Let me think."]
+    failed = list(
+        gemini.encode_stream([*run, {"type": "RUN_ERROR", "message": "boom", "code": "INTERNAL"}])
+    )
+    assert [c["candidates"][0]["content"]["parts"] for c in failed[:-1]] == [
+        [{"text": "Let me think.", "thought": True}]
+    ]
+    assert failed[-1]["error"]["message"] == "boom"

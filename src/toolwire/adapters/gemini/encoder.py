@@ -18,8 +18,6 @@ from ag_ui.core import (
     BaseEvent,
     EventType,
     ReasoningEncryptedValueEvent,
-    RunAgentInput,
-    RunStartedEvent,
 )
 
 from toolwire.adapters.gemini.parts import code_output
@@ -67,7 +65,8 @@ class Encoder:
         self.losses: list[Loss] = []
         self._rid = response_id
         self._model = model_version
-        self._machine = StreamMachine()
+        self._machine: StreamMachine | None = None
+        self._bare = False
         self._calls: dict[str, _Call] = {}
         self._sent: dict[str, _Call] = {}
         self._usage: dict[str, Any] | None = None
@@ -79,40 +78,31 @@ class Encoder:
         self._early_sigs: dict[str, str] = {}
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
-        if self._machine.index == -1:
+        if self._machine is None:
             kind = event.get("type") if isinstance(event, dict) else event.type
-            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
-                self._machine.feed(
-                    RunStartedEvent(
-                        thread_id="toolwire",
-                        run_id="toolwire",
-                        input=RunAgentInput(
-                            thread_id="toolwire",
-                            run_id="toolwire",
-                            messages=[],
-                            tools=[],
-                            context=[],
-                        ),
-                    )
-                )
+            # a bare turn (a decoder's output, no RUN_STARTED) is checked as one run
+            self._bare = kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR)
+            self._machine = StreamMachine(run_open=self._bare)
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._event(ev))
         return self._release(out)
 
-    def _release(self, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _release(
+        self, chunks: list[dict[str, Any]], *, final: bool = False
+    ) -> list[dict[str, Any]]:
         """Hold chunks until the assistant message id (the ``responseId``) is known.
 
         Thoughts usually come before the first text or call names the message; the
         decoder turns ``responseId`` back into that message id, so it must be on
-        every chunk.
+        every chunk. At the end (``final``) what is held goes out in any case.
         """
         self._held.extend(chunks)
-        if self._rid is None:
+        if self._rid is None and not final:
             return []
         out, self._held = self._held, []
         for chunk in out:
-            if "error" not in chunk:
+            if "error" not in chunk and self._rid is not None:
                 chunk["responseId"] = self._rid
         return out
 
@@ -120,6 +110,11 @@ class Encoder:
         if self._finished:
             return []
         self._finished = True
+        tail: list[dict[str, Any]] = []
+        if self._bare and self._machine is not None:
+            # chunk-form calls and messages end with the turn (the machine synthesizes END)
+            for ev in self._machine.end_turn():
+                tail.extend(self._event(ev))
         for call in self._calls.values():
             self._lose(
                 "call-unfinished",
@@ -127,7 +122,7 @@ class Encoder:
                 "the call never ended, so Gemini cannot carry it (it sends whole calls only)",
             )
         if self._error is not None:
-            return [{"error": self._error}]
+            return [*self._release(tail, final=True), {"error": self._error}]
         cand: dict[str, Any] = {
             "content": {"role": "model", "parts": []},
             "finishReason": self._finish,
@@ -138,7 +133,7 @@ class Encoder:
         chunk = self._chunk(cand)
         if self._usage:
             chunk["usageMetadata"] = self._usage
-        return [chunk]
+        return self._release([*tail, chunk], final=True)
 
     # ---------------------------------------------------------------- events
 
