@@ -33,16 +33,14 @@ from ag_ui.core import (
 from toolwire.adapters.anthropic.parts import server_result
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
-    CALLER_KEY,
     CITATIONS_KEY,
     RETRYABLE_ERRORS,
     SERVER_CALL_TYPES,
-    SERVER_NAME_KEY,
     STOP_REASON_KEY,
     STOP_SEQUENCE_KEY,
-    TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
+    call_metadata,
     plain,
     token_usage,
 )
@@ -298,15 +296,7 @@ class Decoder(BaseDecoder):
     ) -> list[BaseEvent]:
         cid = require(block, "id", str, VENDOR, at)
         name = require(block, "name", str, VENDOR, at)
-        meta: dict[str, Any] = {}
-        if btype != "tool_use":
-            meta[TYPE_KEY] = btype
-        if isinstance(block.get("server_name"), str):
-            meta[SERVER_NAME_KEY] = block["server_name"]
-        if isinstance(block.get("caller"), dict):
-            meta[CALLER_KEY] = block["caller"]
-        if isinstance(block.get("toolset_name"), str):
-            meta[TOOLSET_KEY] = block["toolset_name"]
+        meta = call_metadata(btype, block)
         self._blocks[index] = _Block("call", cid)
         kw: dict[str, Any] = {"metadata": meta} if meta else {}
         out: list[BaseEvent] = [

@@ -41,6 +41,7 @@ from toolwire.adapters.anthropic.wire import (
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
+    call_metadata,
 )
 from toolwire.capabilities import accepts
 from toolwire.errors import UnansweredToolCall, UnsupportedInput, VendorDataError
@@ -474,15 +475,7 @@ def _assistant(content: Any, where: str, mid: str, losses: list[Loss]) -> list[M
             )
         elif btype in CALL_TYPES:
             given = require(block, "input", dict, VENDOR, at)
-            meta: dict[str, Any] = {}
-            if btype != "tool_use":
-                meta[TYPE_KEY] = btype
-            if isinstance(block.get("server_name"), str):
-                meta[SERVER_NAME_KEY] = block["server_name"]
-            if isinstance(block.get("caller"), dict):
-                meta[CALLER_KEY] = block["caller"]
-            if isinstance(block.get("toolset_name"), str):
-                meta[TOOLSET_KEY] = block["toolset_name"]
+            meta = call_metadata(btype, block)
             kw: dict[str, Any] = {"metadata": meta} if meta else {}
             calls.append(
                 ToolCall(

@@ -44,6 +44,20 @@ CALL_TYPES = ("tool_use", *SERVER_CALL_TYPES)
 RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error", "timeout_error"})
 
 
+def call_metadata(btype: str, block: dict[str, Any]) -> dict[str, Any]:
+    """What a call block carries beyond id, name and input, as call metadata (decode side)."""
+    meta: dict[str, Any] = {}
+    if btype != "tool_use":
+        meta[TYPE_KEY] = btype
+    if isinstance(block.get("server_name"), str):
+        meta[SERVER_NAME_KEY] = block["server_name"]
+    if isinstance(block.get("caller"), dict):
+        meta[CALLER_KEY] = block["caller"]
+    if isinstance(block.get("toolset_name"), str):
+        meta[TOOLSET_KEY] = block["toolset_name"]
+    return meta
+
+
 def is_model_exchange(exchange: Any) -> bool:
     """True for a Messages call; False for other recorded calls (token counts, files, models).
 
