@@ -166,3 +166,24 @@ def test_a_history_without_resume_entries_sends_nothing_and_says_so() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert dialogflow.encode_request(_input([])) == {"requests": []}
+
+
+def test_the_recorded_text_input_is_the_runs_user_message_and_goes_back_unchanged() -> None:
+    # AnalyzeContentRequest.textInput is the participant's turn: the run's input must hold it
+    doc = yaml.safe_load((CASSETTES / NAME).read_text("utf-8"))
+    recorded: dict[str, Any] = json.loads(doc["interactions"][0]["request"]["body"])
+    text = recorded["textInput"]["text"]
+    run_input = dialogflow.decode_request(recorded)
+    (user,) = run_input.messages
+    assert (user.role, user.content) == ("user", text)
+    body = dialogflow.encode_request(run_input)
+    assert body == {"requests": [recorded]}
+    # an AnalyzeContentRequest (StreamingReactiveCompanionSuggestionsRequest.textInput is a
+    # plain string, not a TextInput)
+    (req,) = body["requests"]
+    df.AnalyzeContentRequest.from_json(json.dumps(req))
+    # the CLI's run input restates it too
+    events = list(decode_runs(dialogflow, (CASSETTES / NAME).read_bytes(), NAME))
+    started = events[0]
+    assert started.input is not None
+    assert [m.content for m in started.input.messages] == [text]

@@ -4,8 +4,9 @@ Dialogflow keeps the conversation on its side, so the only tool-call material
 a client sends is the answer to a confirmation: ``SuggestionInput{answerRecord,
 action, parameters, sendTime}``, on an ``AnalyzeContentRequest`` or a
 ``StreamingReactiveCompanionSuggestionsRequest``. :func:`encode_request` maps the
-``resume`` entries of a ``RunAgentInput`` to such requests; :func:`decode_request`
-maps them back. :func:`encode_history` is the AG-UI history as a
+``resume`` entries of a ``RunAgentInput`` to such requests (and a trailing user
+message to an ``AnalyzeContentRequest.textInput``); :func:`decode_request` maps
+them back. :func:`encode_history` is the AG-UI history as a
 ``GeneratorSuggestion`` ``{toolCallInfo: [...]}`` (for a store, a few-shot
 example, or a UI that renders ToolCallInfo).
 """
@@ -26,6 +27,7 @@ from ag_ui.core import (
     RunAgentInput,
     ToolCall,
     ToolMessage,
+    UserMessage,
 )
 from pydantic import ValidationError
 
@@ -33,7 +35,7 @@ from toolwire.capabilities import accepts as capability
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
-from toolwire.protocol.fitting import Accepts
+from toolwire.protocol.fitting import Accepts, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.pairing import pair_history
 
@@ -169,8 +171,12 @@ def encode_request(
     ``SuggestionInput`` per request). ``interrupts`` (the previous run's) and
     the calls in ``messages`` locate each entry's call; ``participant`` defaults
     to ``forwardedProps.dialogflow.participant``; ``send_time`` (RFC 3339) is
-    added only when given, so the output is deterministic. ``model`` and
-    ``media`` are accepted for the common adapter signature and unused.
+    added only when given, so the output is deterministic. A history that
+    ends with a user message adds one more request, ``{participant?,
+    textInput: {text, languageCode?}}`` (an ``AnalyzeContentRequest``: the
+    participant's new turn, its text parts joined; Dialogflow keeps the rest
+    of the conversation). ``model`` is accepted for the common adapter
+    signature and unused; the user message is fitted with ``media="drop"``.
     """
     del model, media
     ri = _run_input(run_input)
@@ -193,7 +199,22 @@ def encode_request(
         req["suggestionInput"] = si
         requests.append(req)
     found: list[Loss] = []
-    if not ri.resume and any(isinstance(m, AssistantMessage) and m.tool_calls for m in ri.messages):
+    last = ri.messages[-1] if ri.messages else None
+    if isinstance(last, UserMessage):  # a new participant turn: AnalyzeContentRequest.textInput
+        fitted = fit_content(last.content, capability(TARGET, place="user_message"))
+        found.extend(fitted.losses)
+        text, more = flatten(fitted.content, target=TARGET)
+        found.extend(more)
+        text_input: dict[str, Any] = {"text": text}
+        df_meta = (last.metadata or {}).get(META_KEY)
+        if isinstance(df_meta, dict) and isinstance(df_meta.get("languageCode"), str):
+            text_input["languageCode"] = df_meta["languageCode"]
+        req = {"participant": who} if isinstance(who, str) else {}
+        req["textInput"] = text_input
+        requests.append(req)
+    elif not ri.resume and any(
+        isinstance(m, AssistantMessage) and m.tool_calls for m in ri.messages
+    ):
         found.append(
             Loss(
                 kind="history-not-sent",
@@ -228,9 +249,17 @@ def decode_request(
     else:
         reqs, where = [doc], ["request"]
     entries: list[ResumeEntry] = []
+    messages: list[Message] = []
     participants: set[str] = set()
+    seed = json.dumps(doc, sort_keys=True, default=str)
     for req, at in zip(reqs, where, strict=True):
         assert req is not None
+        text_input = obj(req.get("textInput"), f"{at}.textInput")
+        if text_input is not None:
+            text = string(text_input.get("text"), f"{at}.textInput.text") or ""
+            lang = string(text_input.get("languageCode"), f"{at}.textInput.languageCode")
+            mkw: dict[str, Any] = {"metadata": {META_KEY: {"languageCode": lang}}} if lang else {}
+            messages.append(UserMessage(id=mint_id("msg", seed, at), content=text, **mkw))
         si = (
             req
             if "answerRecord" in req
@@ -264,14 +293,13 @@ def decode_request(
         )
     if len(participants) > 1:
         raise UnsupportedInput("requests for several participants cannot be one run")
-    seed = json.dumps(doc, sort_keys=True, default=str)
     extra: dict[str, Any] = {}
     if participants:
         extra["forwarded_props"] = {META_KEY: {"participant": next(iter(participants))}}
     return RunAgentInput(
         thread_id=thread_id or mint_id("thread", seed),
         run_id=run_id or mint_id("run", seed),
-        messages=[],
+        messages=messages,
         resume=entries,
         **extra,
     )
