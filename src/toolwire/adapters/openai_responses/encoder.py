@@ -34,7 +34,6 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
-from toolwire.errors import ProtocolViolation
 from toolwire.losses import announce
 from toolwire.protocol import StreamMachine, frame_sse, mint_id
 
@@ -81,8 +80,7 @@ class Encoder:
         self._calls: dict[str, _Item] = {}  # deferred calls waiting for a result
         self._output: list[tuple[int, dict[str, Any]]] = []
         self._next_index = 0
-        self._machine = StreamMachine()
-        self._fresh = True
+        self._machine: StreamMachine | None = None
         self._bare = False
 
     # --------------------------------------------------------------- framing
@@ -150,12 +148,10 @@ class Encoder:
         A :class:`~toolwire.protocol.StreamMachine` expands chunks and checks the
         sequence first; a bare turn (no ``RUN_STARTED``) is taken as one run.
         """
-        if self._fresh:
-            self._fresh = False
+        if self._machine is None:
             kind = event.get("type") if isinstance(event, dict) else event.type
-            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
-                self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="encode"))
-                self._bare = True
+            self._bare = kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR)
+            self._machine = StreamMachine(run_open=self._bare)
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out += self._on(ev)
@@ -182,13 +178,11 @@ class Encoder:
     def close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a response still open is completed."""
         out: list[dict[str, Any]] = []
-        if self._bare and self._resp is not None:
+        if self._bare and self._resp is not None and self._machine is not None:
             self._bare = False
-            try:  # ends any chunk stream still open (its END is synthesized)
-                tail = self._machine.feed(RunFinishedEvent(thread_id="toolwire", run_id="encode"))
-            except ProtocolViolation:
-                tail = []  # explicit items left open: closed below, as a cut-off turn
-            out += [c for ev in tail if ev.type != EventType.RUN_FINISHED for c in self._on(ev)]
+            # ends any chunk stream still open (its END is synthesized); explicit items
+            # left open are closed below, as a cut-off turn
+            out += [c for ev in self._machine.end_turn() for c in self._on(ev)]
         if self._resp is not None:
             out += self._finish("completed")
         return out
