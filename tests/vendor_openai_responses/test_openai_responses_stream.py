@@ -427,3 +427,49 @@ def test_a_failed_built_in_call_says_so_in_its_content_too() -> None:
     list(frame_run(a.Decoder(), stream, thread_id="t", run_id="r", machine=machine))
     (tool,) = [m for m in machine.messages if m.role == "tool" and m.tool_call_id == "mcp_2"]
     assert (tool.content, tool.error) == ("crm is down", "crm is down")
+
+
+def test_a_cancelled_response_ends_the_run_cancelled_not_truncated() -> None:
+    # ``Response.status`` ``cancelled`` (openai's own type; a background response that
+    # ``responses.cancel`` stopped) is the AG-UI cancelled outcome, with what it produced.
+    from openai.types.responses import Response
+
+    from toolwire.protocol import frame_run
+
+    response = Response.model_validate(
+        {
+            "id": "resp_c",
+            "object": "response",
+            "created_at": 0,
+            "model": "gpt-5",
+            "status": "cancelled",
+            "output": [
+                {
+                    "id": "msg_c",
+                    "type": "message",
+                    "role": "assistant",
+                    "status": "incomplete",
+                    "content": [{"type": "output_text", "text": "Work", "annotations": []}],
+                }
+            ],
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "usage": {
+                "input_tokens": 5,
+                "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
+                "output_tokens": 1,
+                "output_tokens_details": {"reasoning_tokens": 0},
+                "total_tokens": 6,
+            },
+        }
+    )
+    d = a.Decoder()
+    events = d.feed_response(response) + d.close()
+    assert d.cancelled
+    assert "".join(e.delta for e in events if e.type == EventType.TEXT_MESSAGE_CONTENT) == "Work"
+    assert d.usage[0].total_tokens == 6
+    body = response.model_dump(mode="json")
+    run = list(frame_run(a.Decoder(), [], whole_response=body, thread_id="t", run_id="r"))
+    assert run[-1].type == EventType.RUN_FINISHED
+    assert run[-1].outcome.type == "cancelled"

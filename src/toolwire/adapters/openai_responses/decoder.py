@@ -128,7 +128,8 @@ class Decoder(BaseDecoder):
     :meth:`close`, ``usage`` holds the terminal event's usage. An ``error``
     event, ``response.failed`` and ``response.incomplete`` raise
     :class:`~toolwire.errors.VendorStreamError`; a stream without a terminal
-    event raises :class:`~toolwire.errors.TruncatedStream` from ``close()``.
+    event raises :class:`~toolwire.errors.TruncatedStream` from ``close()``. A whole
+    response with status ``cancelled`` sets ``cancelled`` (the run's cancelled outcome).
     """
 
     vendor = VENDOR
@@ -157,6 +158,12 @@ class Decoder(BaseDecoder):
         status = body.get("status")
         if status in ("completed", "incomplete", "failed"):
             events += self.feed({"type": f"response.{status}", "response": body})
+        elif status == "cancelled":  # a background response stopped by responses.cancel
+            self._ended = self.cancelled = True
+            usage = usage_of(body)
+            if usage is not None:
+                self.usage = [usage]
+            events += self._flush_open()
         else:
             self.closed = True
             raise TruncatedStream(VENDOR, f"the response has status {status!r}, not a final one")
