@@ -227,6 +227,11 @@ class StreamMachine:
         return out
 
     @property
+    def call_ids(self) -> frozenset[str]:
+        """Every tool call id the thread has seen so far (for decoders that must not reuse one)."""
+        return frozenset(self._calls)
+
+    @property
     def pending_tool_call_ids(self) -> list[str]:
         """Calls the current (or last) run started and did not answer, in order."""
         return [c for c in self._run_started_calls if c not in self._run_answered]
