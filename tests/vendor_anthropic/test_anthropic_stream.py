@@ -603,3 +603,21 @@ def test_an_unknown_result_type_still_answers_its_call() -> None:
     (result,) = [e for e in events if e.type.value == "TOOL_CALL_RESULT"]
     assert result.tool_call_id == "srvtoolu_f" and result.content == ""
     assert result.metadata["anthropic.block"] == block
+
+
+@pytest.mark.parametrize(
+    ("usage", "field"),
+    [
+        ({"input_tokens": 2**53}, "input_tokens"),
+        ({"input_tokens": 2**52, "cache_read_input_tokens": 2**52}, "input_tokens"),
+        ({"input_tokens": 1, "output_tokens": 2**53 - 1}, "total"),
+    ],
+)
+def test_token_counts_past_what_usage_can_hold_are_a_vendor_data_error(
+    usage: dict[str, int], field: str
+) -> None:
+    # TokenUsage counts are JSON-safe integers (at most 2**53 - 1): a count, or a sum of counts,
+    # beyond that is bad vendor data, reported as such rather than as a pydantic error
+    start = {"type": "message_start", "message": {"id": "m", "content": [], "usage": usage}}
+    with pytest.raises(VendorDataError, match=field):
+        list(decode_stream([start]))

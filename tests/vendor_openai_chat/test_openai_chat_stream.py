@@ -377,3 +377,18 @@ def test_to_sse_takes_sdk_objects_too() -> None:
     objects = stream_body(body)
     again = openai_chat.to_sse(objects)
     assert accumulate(stream_body(again)) == accumulate(objects)
+
+
+@pytest.mark.parametrize(
+    ("usage", "field"),
+    [
+        ({"prompt_tokens": 2**53}, "prompt_tokens"),
+        ({"completion_tokens_details": {"reasoning_tokens": 2**60}}, "reasoning_tokens"),
+    ],
+)
+def test_token_counts_past_what_usage_can_hold_are_a_vendor_data_error(
+    usage: dict[str, Any], field: str
+) -> None:
+    # TokenUsage counts are JSON-safe integers (at most 2**53 - 1)
+    with pytest.raises(VendorDataError, match=field):
+        list(openai_chat.decode_stream([{"id": "c", "choices": [], "usage": usage}]))

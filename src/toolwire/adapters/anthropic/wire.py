@@ -142,13 +142,23 @@ def plain(value: Any) -> Any:
     return value
 
 
+#: The largest count ``TokenUsage`` holds (its counts are JSON-safe integers).
+MAX_COUNT = 2**53 - 1
+
+
 def _count(usage: dict[str, Any], key: str, where: str) -> int | None:
     value = usage.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
         raise VendorDataError(VENDOR, f"{where}.{key}", f"expected a token count, got {value!r}")
     return value
+
+
+def _within(total: int, what: str, where: str) -> int:
+    if total > MAX_COUNT:
+        raise VendorDataError(VENDOR, where, f"{what} ({total}) is past any real token count")
+    return total
 
 
 def token_usage(usage: dict[str, Any], model: str | None, where: str) -> TokenUsage | None:
@@ -172,7 +182,9 @@ def token_usage(usage: dict[str, Any], model: str | None, where: str) -> TokenUs
     if model:
         kw["model"] = model
     if base is not None:
-        kw["input_tokens"] = base + (read or 0) + (write or 0)
+        kw["input_tokens"] = _within(
+            base + (read or 0) + (write or 0), "input_tokens with the cache counts", where
+        )
     if read is not None:
         kw["cached_input_tokens"] = read
     if write is not None:
@@ -182,7 +194,7 @@ def token_usage(usage: dict[str, Any], model: str | None, where: str) -> TokenUs
     if thinking is not None:
         kw["reasoning_tokens"] = thinking
     if base is not None and out is not None:
-        kw["total_tokens"] = kw["input_tokens"] + out
+        kw["total_tokens"] = _within(kw["input_tokens"] + out, "the total", where)
     if len(kw) == (2 if model else 1):
         return None
     return TokenUsage(**kw)

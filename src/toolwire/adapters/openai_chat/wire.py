@@ -53,11 +53,17 @@ def message_id(completion_id: str, choice: int) -> str:
     return completion_id if choice == 0 else mint_id("msg", completion_id, "choice", choice)
 
 
+#: The largest count ``TokenUsage`` holds (its counts are JSON-safe integers).
+MAX_COUNT = 2**53 - 1
+
+
 def _count(value: Any, where: str) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise VendorDataError(VENDOR, where, f"expected a non-negative integer, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise VendorDataError(
+            VENDOR, where, f"expected a token count (0 to 2**53 - 1), got {value!r}"
+        )
     return value
 
 
