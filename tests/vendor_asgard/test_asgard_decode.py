@@ -393,6 +393,20 @@ def test_truncation_and_in_stream_error() -> None:
             },
             "chunk 1: fact.completionModelUsage.inputTokens",
         ),
+        (  # TokenUsage counts are JSON-safe integers: 0 .. 2**53 - 1
+            {
+                "eventType": "asgard.completion_model.usage",
+                "fact": {"completionModelUsage": {"outputTokens": 2**53}},
+            },
+            "chunk 1: fact.completionModelUsage.outputTokens",
+        ),
+        (
+            {
+                "eventType": "asgard.completion_model.usage",
+                "fact": {"completionModelUsage": {"totalTokens": -1}},
+            },
+            "chunk 1: fact.completionModelUsage.totalTokens",
+        ),
         (
             {
                 "eventType": "asgard.subagent.complete",

@@ -592,6 +592,10 @@ class Decoder(BaseDecoder):
         ):
             value = _opt_int(payload, src, where)
             if value is not None:
+                if not 0 <= value < 2**53:  # TokenUsage counts are JSON-safe integers
+                    raise VendorDataError(
+                        self.vendor, f"{where}.{src}", f"{value} is not a token count (0..2**53-1)"
+                    )
                 kw[dst] = value
         self._usage.append(TokenUsage(**kw))
         self.usage = aggregate_token_usage(self._usage)
