@@ -29,6 +29,7 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
+from toolwire.protocol.decoding import encode_iter
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -677,10 +678,7 @@ def encode_stream(
     events: Iterable[BaseEvent | dict[str, Any]], **options: Any
 ) -> Iterator[dict[str, Any]]:
     """AG-UI events -> Asgard envelope dicts (``options`` go to :class:`Encoder`)."""
-    enc = Encoder(**options)
-    for ev in events:
-        yield from enc.feed(ev)
-    yield from enc.close()
+    return encode_iter(Encoder(**options), events)
 
 
 __all__ = ["Encoder", "encode_stream"]
