@@ -110,3 +110,12 @@ def test_last_user_text_is_sent_and_losses_are_reported() -> None:
         "result-dropped",
         "tools-dropped",
     ]
+
+
+def test_a_run_input_dict_works_like_the_model_and_a_malformed_one_is_named() -> None:
+    # DESIGN.md: bad input is a toolwire.errors exception, never a bare AttributeError
+    ri = base(messages=[UserMessage(id="u1", content="hi")])
+    as_dict = ri.model_dump(mode="json", by_alias=True)
+    assert asgard.encode_request(as_dict, model="m") == asgard.encode_request(ri, model="m")
+    with pytest.raises(UnsupportedInput, match="messages"):
+        asgard.encode_request({"threadId": "t", "runId": "r", "messages": 5}, model="m")

@@ -19,6 +19,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.decoding import require
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
 
 from .decode import Decoder
 from .frames import CONSENT_RESULTS, VENDOR
@@ -47,7 +48,7 @@ def _consent(entry: ResumeEntry) -> dict[str, Any]:
 
 
 def encode_request(
-    run_input: RunAgentInput,
+    run_input: RunAgentInput | dict[str, Any],
     *,
     model: str | None = None,
     media: str = "drop",
@@ -60,8 +61,10 @@ def encode_request(
     ``model`` is not sent (the bot provider picks it); ``media`` only ``"drop"``
     (Asgard takes no media inline: files travel as uploaded ``blobIds``).
     ``already_allowed`` names consent calls that needed no answer: each is
-    answered ``ALLOW_ONCE``, as the SDK does.
+    answered ``ALLOW_ONCE``, as the SDK does. ``run_input`` may be the model or its
+    JSON dict.
     """
+    run_input = as_run_input(run_input, VENDOR)
     lost: list[Loss] = []
     extra = (
         (run_input.forwarded_props or {}).get("asgard")
