@@ -29,7 +29,6 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from pydantic import ValidationError
 
 from toolwire.capabilities import accepts as capability
 from toolwire.errors import UnsupportedInput, VendorDataError
@@ -37,6 +36,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
 from toolwire.protocol.fitting import Accepts, fit_content, flatten
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history
 
 from .parts import TARGET, encode_call, encode_result
@@ -44,15 +44,6 @@ from .stream import Decoder
 from .wire import ACTIONS, META_KEY, VENDOR, enum_name, lst, obj, string, to_json_dict
 
 _SENDABLE = ("CONFIRM", "REVISE", "CANCEL", "ACTION_UNSPECIFIED")
-
-
-def _run_input(run_input: RunAgentInput | dict[str, Any]) -> RunAgentInput:
-    if isinstance(run_input, RunAgentInput):
-        return run_input
-    try:
-        return RunAgentInput.model_validate(run_input)
-    except ValidationError as exc:
-        raise UnsupportedInput(f"not a RunAgentInput: {exc.errors()[0]['msg']}") from None
 
 
 def _calls(messages: Sequence[Message]) -> tuple[dict[str, ToolCall], dict[str, ToolCall]]:
@@ -179,7 +170,7 @@ def encode_request(
     signature and unused; the user message is fitted with ``media="drop"``.
     """
     del model, media
-    ri = _run_input(run_input)
+    ri = as_run_input(run_input, VENDOR)
     by_id, by_record = _calls(ri.messages)
     by_interrupt = {i.id: i for i in interrupts or []}
     props = ri.forwarded_props if isinstance(ri.forwarded_props, dict) else {}
