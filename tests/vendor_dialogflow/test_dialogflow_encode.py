@@ -94,6 +94,8 @@ def test_decoded_recordings_encode_back_to_the_recorded_tool_call_infos(name: st
     allowed = {"text-message-dropped", "text-update-dropped"}
     if any(e.type is EventType.RUN_ERROR for e in events):
         allowed.add("run-error-dropped")  # a failed run: ToolCallInfo cannot say so
+    if any(getattr(getattr(e, "outcome", None), "type", None) == "cancelled" for e in events):
+        allowed.add("outcome-cancelled-dropped")  # nor that it was cancelled
     assert {loss.kind for loss in losses} <= allowed
 
 
@@ -444,3 +446,14 @@ def test_usage_run_metadata_and_a_run_error_are_reported_losses() -> None:
         (chunk,) = list(dialogflow.encode_stream(failed, losses=(losses := [])))
     assert [loss.kind for loss in losses] == ["run-error-dropped"]
     assert "overloaded" in losses[0].reason
+
+
+def test_a_cancelled_run_is_a_reported_loss() -> None:
+    # the decoder ends a cancelled reactive query with the cancelled outcome; ToolCallInfo
+    # cannot say a run was cancelled, so encoding it says so instead of passing for success
+    name = "reactive_cancelled.jsonl"
+    events = list(decode_runs(dialogflow, (CASSETTES / name).read_bytes(), name))
+    assert events[-1].outcome.type == "cancelled"
+    chunks, losses = _encode(events)
+    assert [c["toolCall"]["action"] for c in chunks] == ["get_invoice"]
+    assert "outcome-cancelled-dropped" in [loss.kind for loss in losses]

@@ -618,6 +618,12 @@ class Encoder:
             outcome = getattr(ev, "outcome", None)
             for intr in getattr(outcome, "interrupts", None) or []:
                 self._interrupt(intr)
+            if getattr(outcome, "type", None) == "cancelled":
+                self._lose(
+                    "outcome-cancelled-dropped",
+                    "the run was cancelled; ToolCallInfo has no field for a cancelled run",
+                    None,
+                )
             self._run_end(ev)
             return self._flush()
         elif t is EventType.RUN_ERROR:
