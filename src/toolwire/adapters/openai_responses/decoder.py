@@ -427,7 +427,7 @@ class Decoder(BaseDecoder):
                 VENDOR,
                 code if isinstance(code, str) and code else "error",
                 message if isinstance(message, str) else json.dumps(chunk),
-                retryable=code in _RETRYABLE,
+                retryable=isinstance(code, str) and code in _RETRYABLE,
             )
         resp = require(chunk, "response", dict, VENDOR, self._at())
         self._note_response(resp)

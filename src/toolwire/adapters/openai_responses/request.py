@@ -336,7 +336,10 @@ def decode_request(
     for i, raw in enumerate(raw_input):
         _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", i, dumps_compact(raw)))
     b.flush()
-    tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(req.get("tools") or [])]
+    raw_tools = req.get("tools") or []
+    if not isinstance(raw_tools, list):
+        raise VendorDataError(VENDOR, "request.tools", "expected a list")
+    tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
     rest = {k: v for k, v in req.items() if k not in ("input", "tools")}
     kw: dict[str, Any] = {}
     if tools:
