@@ -17,6 +17,7 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
+from toolwire.protocol.usage import summed_count, token_count
 
 VENDOR = "anthropic"
 
@@ -142,23 +143,12 @@ def plain(value: Any) -> Any:
     return value
 
 
-#: The largest count ``TokenUsage`` holds (its counts are JSON-safe integers).
-MAX_COUNT = 2**53 - 1
-
-
 def _count(usage: dict[str, Any], key: str, where: str) -> int | None:
-    value = usage.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise VendorDataError(VENDOR, f"{where}.{key}", f"expected a token count, got {value!r}")
-    return value
+    return token_count(usage.get(key), VENDOR, f"{where}.{key}")
 
 
 def _within(total: int, what: str, where: str) -> int:
-    if total > MAX_COUNT:
-        raise VendorDataError(VENDOR, where, f"{what} ({total}) is past any real token count")
-    return total
+    return summed_count(total, VENDOR, where, what)
 
 
 def token_usage(usage: dict[str, Any], model: str | None, where: str) -> TokenUsage | None:

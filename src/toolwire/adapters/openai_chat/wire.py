@@ -13,6 +13,7 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError, VendorStreamError
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.usage import token_count
 
 #: The adapter name used in errors, losses and capability lookups.
 VENDOR = "openai_chat"
@@ -53,18 +54,8 @@ def message_id(completion_id: str, choice: int) -> str:
     return completion_id if choice == 0 else mint_id("msg", completion_id, "choice", choice)
 
 
-#: The largest count ``TokenUsage`` holds (its counts are JSON-safe integers).
-MAX_COUNT = 2**53 - 1
-
-
 def _count(value: Any, where: str) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-        raise VendorDataError(
-            VENDOR, where, f"expected a token count (0 to 2**53 - 1), got {value!r}"
-        )
-    return value
+    return token_count(value, VENDOR, where)
 
 
 def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
