@@ -27,7 +27,6 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from pydantic import ValidationError
 
 from toolwire.adapters.anthropic.decoder import Decoder, reasoning_id, result_message_id
 from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, server_result
@@ -44,12 +43,13 @@ from toolwire.adapters.anthropic.wire import (
     call_metadata,
 )
 from toolwire.capabilities import accepts
-from toolwire.errors import UnansweredToolCall, UnsupportedInput, VendorDataError
+from toolwire.errors import UnansweredToolCall, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import Accepts, fit_content
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
@@ -301,17 +301,6 @@ def _tool(tool: Tool) -> dict[str, Any]:
     return out
 
 
-def _run_input(value: RunAgentInput | dict[str, Any]) -> RunAgentInput:
-    if isinstance(value, RunAgentInput):
-        return value
-    try:
-        return RunAgentInput.model_validate(value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"])
-        raise UnsupportedInput(f"not a RunAgentInput: {where}: {first['msg']}") from None
-
-
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -332,7 +321,7 @@ def encode_request(
     ``UnansweredToolCall`` when a client tool call has no result, since
     Anthropic rejects such a request.
     """
-    ri = _run_input(run_input)
+    ri = as_run_input(run_input, VENDOR)
     enc = _Encoding(
         model,
         media,

@@ -32,7 +32,6 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from pydantic import ValidationError
 
 from toolwire.capabilities import accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
@@ -41,6 +40,7 @@ from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import Accepts, fit_content, part_loss
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history
 from toolwire.protocol.parts import text_of
 
@@ -71,7 +71,7 @@ def encode_request(
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
-    run = _run_input(run_input)
+    run = as_run_input(run_input, VENDOR)
     in_tool = tool_result or _tool_result_accepts(model, media)
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
     paired = pair_history(run.messages, target=VENDOR, allow_trailing_unanswered=False)
@@ -136,17 +136,6 @@ def _tool_result_accepts(model: str, media: str) -> Accepts:
     if media != "relocate":
         return place
     return replace(place, upgrade=family(VENDOR, model).get("upgrade") or _BEYOND_RELOCATION)
-
-
-def _run_input(value: RunAgentInput | dict[str, Any]) -> RunAgentInput:
-    if isinstance(value, RunAgentInput):
-        return value
-    try:
-        return RunAgentInput.model_validate(value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(x) for x in first["loc"])
-        raise UnsupportedInput(f"{VENDOR}: not a RunAgentInput: {loc}: {first['msg']}") from None
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
