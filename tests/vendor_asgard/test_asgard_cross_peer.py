@@ -311,7 +311,8 @@ def test_dialogflow_tool_call_info_carries_what_it_can_hold() -> None:
     for info in infos:
         df.GeneratorSuggestion.ToolCallInfo.from_json(json.dumps(info))
     # what is lost is what ToolCallInfo has no field for: the text, usage, the stop reason,
-    # and the interrupt's reason and message (the call's state says it waits for a human)
+    # and the interrupt's reason (the call's state says it waits for a human; the message
+    # travels as the call's toolDisplayDetails)
     assert sorted({loss.kind for loss in losses}) == [
         "interrupt-reshaped",
         "metadata-dropped",
@@ -338,6 +339,7 @@ def test_dialogflow_tool_call_info_carries_what_it_can_hold() -> None:
     d.close()
     (confirm,) = d.interrupts
     assert confirm.tool_call_id == "toolu_01CCC"
+    assert confirm.message == "Book 2 seats to Paris?"  # carried as toolDisplayDetails
 
 
 def test_both_ends_agree_on_everything_they_both_hold() -> None:
@@ -368,14 +370,14 @@ def test_both_ends_agree_on_everything_they_both_hold() -> None:
     dfl_err = ["error" in i["toolCallResult"] for i in infos if "toolCallResult" in i]
     assert asg_err == dfl_err == [False, True]
     asg_confirm = [
-        c["toolName"]
+        (c["toolName"], c["reason"])
         for f in frames
         if f["eventType"] == "asgard.tool_call.consent"
         for c in f["fact"]["toolCallConsent"]["pendingCalls"]
     ]
     dfl_confirm = [
-        i["toolCall"]["action"]
+        (i["toolCall"]["action"], i["toolCall"]["toolDisplayDetails"])
         for i in infos
         if i.get("toolCall", {}).get("state") == "NEEDS_CONFIRMATION"
     ]
-    assert asg_confirm == dfl_confirm == ["book_flight"]
+    assert asg_confirm == dfl_confirm == [("book_flight", "Book 2 seats to Paris?")]

@@ -313,7 +313,8 @@ def test_interrupt_fields_dialogflow_cannot_hold_are_reported() -> None:
     chunks, losses = _encode(events)
     assert chunks[0]["toolCall"]["state"] == "NEEDS_CONFIRMATION"
     assert [loss.kind for loss in losses] == ["interrupt-reshaped", "interrupt-dropped"]
-    assert "id, reason, message" in losses[0].reason
+    assert "its id, reason has no" in losses[0].reason  # the message became toolDisplayDetails
+    assert chunks[0]["toolCall"]["toolDisplayDetails"] == "OK?"
 
 
 def test_encode_history_matches_the_stream_encoder_and_the_sdk_reads_it() -> None:
@@ -457,3 +458,42 @@ def test_a_cancelled_run_is_a_reported_loss() -> None:
     chunks, losses = _encode(events)
     assert [c["toolCall"]["action"] for c in chunks] == ["get_invoice"]
     assert "outcome-cancelled-dropped" in [loss.kind for loss in losses]
+
+
+def test_a_confirmation_message_travels_as_tool_display_details_and_comes_back() -> None:
+    # the decoder reads a NEEDS_CONFIRMATION call's toolDisplayDetails as the interrupt's
+    # message (seed-peers §2.5); the encoder writes it there when the call has none
+    def run(details: str | None) -> list[BaseEvent]:
+        meta = {"metadata": {"dialogflow": {"toolDisplayDetails": details}}} if details else {}
+        return [
+            RunStartedEvent(thread_id="t", run_id="r"),
+            ToolCallStartEvent(tool_call_id="c1", tool_call_name="book", **meta),
+            ToolCallArgsEvent(tool_call_id="c1", delta='{"seats": 2}'),
+            ToolCallEndEvent(tool_call_id="c1"),
+            RunFinishedEvent(
+                thread_id="t",
+                run_id="r",
+                outcome=RunFinishedInterruptOutcome(
+                    interrupts=[
+                        Interrupt(
+                            id="c1",
+                            reason=dialogflow.CONFIRMATION_REASON,
+                            tool_call_id="c1",
+                            message="Book 2 seats?",
+                        )
+                    ]
+                ),
+            ),
+        ]
+
+    (chunk,), losses = _encode(run(None))
+    assert losses == []
+    assert chunk["toolCall"]["toolDisplayDetails"] == "Book 2 seats?"
+    back = list(frame_run(dialogflow.Decoder(), [chunk], thread_id="t", run_id="r"))
+    (intr,) = back[-1].outcome.interrupts
+    assert (intr.id, intr.tool_call_id, intr.message) == ("c1", "c1", "Book 2 seats?")
+    # a call with details of its own keeps them; the other message is a reported loss
+    (chunk,), losses = _encode(run("Books seats on a flight"))
+    assert chunk["toolCall"]["toolDisplayDetails"] == "Books seats on a flight"
+    assert [loss.kind for loss in losses] == ["interrupt-reshaped"]
+    assert "its message has no" in losses[0].reason

@@ -664,8 +664,14 @@ class Encoder:
                 cid,
             )
             return
-        self._calls[cid].state = NEEDS_CONFIRMATION
-        df = self._calls[cid].metadata.get(META_KEY)
+        call = self._calls[cid]
+        call.state = NEEDS_CONFIRMATION
+        df = call.metadata.get(META_KEY)
+        if intr.message is not None and not (isinstance(df, dict) and "toolDisplayDetails" in df):
+            # what the decoder reads back as the interrupt's message (a new dict: the event's
+            # metadata is not ours to change)
+            df = {**(df if isinstance(df, dict) else {}), "toolDisplayDetails": intr.message}
+            call.metadata = {**call.metadata, META_KEY: df}
         lost = []
         if intr.id != cid:  # decoding names the interrupt after its call
             lost.append("id")
