@@ -188,10 +188,11 @@ class Encoder:
                     getattr(ev, "message_id", None),
                     getattr(ev, "step_name", None),
                     getattr(ev, "subagent_run_id", None),
+                    getattr(ev, "run_id", None),
                 )
                 if isinstance(v, str)
             ),
-            self._req,  # the run's own events: once per run
+            self._req,  # RUN_ERROR: the run it ends
         )
         new = [k for k in extra if (family, owner, k) not in self._dropped_meta]
         if not new:
