@@ -205,6 +205,15 @@ def _stop(parts: list[Any], **cand: Any) -> list[dict[str, Any]]:
         (_stop([{"toolCall": {"args": 5}}]), "toolCall.args"),
         (_stop([{"toolCall": {}}, {"toolResponse": {"response": 5}}]), "toolResponse.response"),
         ([{"candidates": [{"content": {"parts": []}, "finishReason": {"a": 1}}]}], "finishReason"),
+        (  # beyond what AG-UI's TokenUsage holds (a JSON-safe integer)
+            [
+                {
+                    "candidates": [{"content": {"parts": []}, "finishReason": "STOP"}],
+                    "usageMetadata": {"promptTokenCount": 2**53},
+                }
+            ],
+            "usageMetadata",
+        ),
     ],
 )
 def test_found_by_fuzzing_decoder(chunks: list[Any], where: str) -> None:

@@ -179,3 +179,9 @@ def test_an_error_event_with_a_code_that_is_not_text_is_still_the_vendor_error()
 def test_tools_that_are_not_a_list_name_the_field() -> None:
     with pytest.raises(VendorDataError, match=r"request\.tools"):
         a.decode_request({"model": "gpt-5", "input": "hi", "tools": True})
+
+
+def test_a_count_beyond_what_token_usage_holds_names_the_usage() -> None:
+    d = a.Decoder()
+    with pytest.raises(VendorDataError, match="usage"):
+        d.feed({"type": "response.completed", "response": {"usage": {"input_tokens": 2**53}}})

@@ -10,8 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from ag_ui.core import TokenUsage
+from pydantic import ValidationError
 
-from toolwire.adapters.gemini.wire import PROVIDER, get
+from toolwire.adapters.gemini.wire import PROVIDER, VENDOR, get
+from toolwire.errors import VendorDataError
 
 _COUNTS = (
     "promptTokenCount",
@@ -57,7 +59,11 @@ def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
     ):
         if value is not None:
             kw[name] = value
-    return TokenUsage(**kw)
+    try:
+        return TokenUsage(**kw)
+    except ValidationError as exc:  # e.g. a count beyond a JSON-safe integer
+        reason = exc.errors()[0]["msg"] if exc.errors() else str(exc)
+        raise VendorDataError(VENDOR, "usageMetadata", reason) from None
 
 
 def from_token_usage(usage: TokenUsage) -> dict[str, Any]:

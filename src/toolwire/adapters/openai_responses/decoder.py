@@ -30,6 +30,7 @@ from ag_ui.core import (
     ToolCallResultEvent,
     ToolCallStartEvent,
 )
+from pydantic import ValidationError
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
@@ -104,7 +105,11 @@ def usage_of(response: dict[str, Any]) -> TokenUsage | None:
     out = usage.get("output_tokens_details")
     if isinstance(out, dict) and isinstance(out.get("reasoning_tokens"), int):
         kw["reasoning_tokens"] = out["reasoning_tokens"]
-    return TokenUsage(**kw)
+    try:
+        return TokenUsage(**kw)
+    except ValidationError as exc:  # e.g. a negative count, or one beyond a JSON-safe integer
+        reason = exc.errors()[0]["msg"] if exc.errors() else str(exc)
+        raise VendorDataError(VENDOR, "response.usage", reason) from None
 
 
 def _message_text(item: dict[str, Any]) -> tuple[str, list[Any]]:
