@@ -11,8 +11,6 @@ import pytest
 
 from conftest import CASSETTES
 
-pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not in this tree")
-
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -109,12 +107,6 @@ def test_json_and_jsonl_captures_decode_like_the_cassette(tmp_path: Path) -> Non
     assert calls(CASSETTES / "parallel_calls.yaml") == want
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs a shared change: toolwire.cli.decode_runs builds each run's Decoder() without "
-    "the call ids earlier runs of the thread already used, so a processId repeated across runs "
-    "(seed-peers §3.6 #3) gives one call id twice in a thread",
-)
 def test_a_process_id_repeated_across_runs_still_gives_thread_unique_call_ids(
     tmp_path: Path,
 ) -> None:
@@ -144,3 +136,24 @@ def test_a_process_id_repeated_across_runs_still_gives_thread_unique_call_ids(
     events = lines(res.stdout)
     starts = [e["toolCallId"] for e in events if e["type"] == "TOOL_CALL_START"]
     assert len(starts) == len(set(starts)) == 2
+
+
+def test_a_run_error_carries_the_platforms_whole_error_object_in_metadata(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from toolwire.cli import main
+    from toolwire.recordings import load_recording
+
+    path = CASSETTES / "run_error.yaml"
+    (ex,) = load_recording(path.read_bytes(), path.name)
+    frames = [
+        json.loads(line[6:])
+        for line in ex.response_body.decode().splitlines()
+        if line.startswith("data: ")
+    ]
+    recorded = next(f["fact"]["runError"]["error"] for f in frames if f["fact"].get("runError"))
+    assert main(["decode", "--from", "asgard", str(path)]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    (err,) = [e for e in events if e["type"] == "RUN_ERROR"]
+    assert err["code"] == recorded["code"] and err["message"] == recorded["message"]
+    assert err["metadata"] == {"asgard.error": recorded}

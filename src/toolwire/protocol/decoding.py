@@ -56,6 +56,11 @@ class BaseDecoder:
         #: vendor facts about how the turn ended (e.g. a stop reason), vendor-prefixed keys;
         #: the run framer puts them on ``RUN_FINISHED.metadata``
         self.run_metadata: dict[str, Any] = {}
+        #: vendor facts about a failure (the run framer puts them on ``RUN_ERROR.metadata``)
+        self.error_metadata: dict[str, Any] = {}
+        #: tool call ids the thread already holds (earlier runs); a decoder that derives ids
+        #: from vendor fields that may repeat (Asgard, Dialogflow) must not reuse one
+        self.known_call_ids: frozenset[str] = frozenset()
         self.chunk_index = -1
         self.closed = False
 

@@ -50,6 +50,7 @@ def frame_run(
 ) -> Iterator[BaseEvent]:
     """Yield one complete, verified AG-UI run for one vendor turn."""
     m = machine or StreamMachine()
+    decoder.known_call_ids = decoder.known_call_ids | m.call_ids
     kw: dict[str, Any] = {"input": run_input} if run_input is not None else {}
     started = RunStartedEvent(
         thread_id=thread_id, run_id=run_id, protocol_version=PROTOCOL_VERSION, **kw
@@ -67,6 +68,8 @@ def frame_run(
             yield from m.feed(ev)
     except (VendorStreamError, TruncatedStream) as exc:
         err_kw: dict[str, Any] = {"usage": decoder.usage} if decoder.usage else {}
+        if decoder.error_metadata:
+            err_kw["metadata"] = dict(decoder.error_metadata)
         message = exc.message if isinstance(exc, VendorStreamError) else str(exc)
         yield from m.feed(RunErrorEvent(message=message, code=error_code(exc), **err_kw))
         return

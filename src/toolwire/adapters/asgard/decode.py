@@ -299,6 +299,7 @@ class Decoder(BaseDecoder):
         message = _opt_str(err, "message", f"{where}.error") or "run error"
         code = _opt_str(err, "code", f"{where}.error") or "asgard.run.error"
         self.error_detail = err
+        self.error_metadata = {f"{META}.error": err}
         self._failed = True
         raise VendorStreamError(self.vendor, code, message)
 
@@ -410,7 +411,8 @@ class Decoder(BaseDecoder):
             base = fields["toolUseId"]
             if base in self._ids:
                 base = f"{fields['processId']}-{fields['callSeq']}"
-        if self.qualify_with_run or base in self.used_ids or base in self._ids:
+        taken = base in self.used_ids or base in self.known_call_ids or base in self._ids
+        if self.qualify_with_run or taken:
             base = f"{self.run_id or ''}:{base}"
         return base
 

@@ -377,7 +377,7 @@ class Decoder(BaseDecoder):
             if seen is None:
                 seen = _Seen(call_id, call.name, call.arguments, call.state, call.meta)
                 self._seen[call_id] = seen
-                if call_id not in self._prior:
+                if call_id not in self._prior and call_id not in self.known_call_ids:
                     self._end_text(out)
                     parent = self._parent or mint_id("msg", self._seed, call_id)
                     self._parent = parent
