@@ -64,6 +64,7 @@ from toolwire.protocol import (
     parse_arguments_object,
     text_of,
 )
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
 Backend = Literal["gemini_api", "vertex"]
@@ -104,11 +105,7 @@ def encode_request(
         raise UnsupportedInput(f"gemini: media must be 'drop' or 'relocate', not {media!r}")
     if backend not in ("gemini_api", "vertex"):
         raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
-    ri = (
-        run_input
-        if isinstance(run_input, RunAgentInput)
-        else RunAgentInput.model_validate(run_input)
-    )
+    ri = as_run_input(run_input, VENDOR)
     fam = family(VENDOR, model_name(model), backend)
     ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
     needs_sig = fam.get("thought_signatures") == "required"

@@ -10,10 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from ag_ui.core import TokenUsage
-from pydantic import ValidationError
 
 from toolwire.adapters.gemini.wire import PROVIDER, VENDOR, get
-from toolwire.errors import VendorDataError
+from toolwire.protocol.usage import summed_count, token_count
 
 _COUNTS = (
     "promptTokenCount",
@@ -31,22 +30,21 @@ def has_counts(meta: dict[str, Any]) -> bool:
 
 
 def _count(meta: dict[str, Any], key: str) -> int | None:
-    value = get(meta, key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        return None
-    return int(value)
+    return token_count(get(meta, key), VENDOR, f"usageMetadata.{key}")
 
 
-def _add(a: int | None, b: int | None) -> int | None:
+def _add(a: int | None, b: int | None, what: str) -> int | None:
     if a is None:
         return b
-    return a if b is None else a + b
+    return a if b is None else summed_count(a + b, VENDOR, "usageMetadata", what)
 
 
 def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
-    prompt = _add(_count(meta, "promptTokenCount"), _count(meta, "toolUsePromptTokenCount"))
+    prompt = _add(
+        _count(meta, "promptTokenCount"), _count(meta, "toolUsePromptTokenCount"), "input"
+    )
     thoughts = _count(meta, "thoughtsTokenCount")
-    output = _add(_count(meta, "candidatesTokenCount"), thoughts)
+    output = _add(_count(meta, "candidatesTokenCount"), thoughts, "output")
     kw: dict[str, Any] = {"provider": PROVIDER}
     if model:
         kw["model"] = model
@@ -59,11 +57,7 @@ def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
     ):
         if value is not None:
             kw[name] = value
-    try:
-        return TokenUsage(**kw)
-    except ValidationError as exc:  # e.g. a count beyond a JSON-safe integer
-        reason = exc.errors()[0]["msg"] if exc.errors() else str(exc)
-        raise VendorDataError(VENDOR, "usageMetadata", reason) from None
+    return TokenUsage(**kw)
 
 
 def from_token_usage(usage: TokenUsage) -> dict[str, Any]:

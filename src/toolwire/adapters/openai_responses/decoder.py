@@ -30,13 +30,13 @@ from ag_ui.core import (
     ToolCallResultEvent,
     ToolCallStartEvent,
 )
-from pydantic import ValidationError
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, mint_id, require
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
+from toolwire.protocol.usage import token_count
 
 from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
@@ -94,22 +94,20 @@ def usage_of(response: dict[str, Any]) -> TokenUsage | None:
         ("output_tokens", "output_tokens"),
         ("total_tokens", "total_tokens"),
     ):
-        if isinstance(usage.get(src), int):
-            kw[dst] = usage[src]
-    inp = usage.get("input_tokens_details")
-    if isinstance(inp, dict):
-        if isinstance(inp.get("cached_tokens"), int):
-            kw["cached_input_tokens"] = inp["cached_tokens"]
-        if isinstance(inp.get("cache_write_tokens"), int):
-            kw["cache_write_input_tokens"] = inp["cache_write_tokens"]
-    out = usage.get("output_tokens_details")
-    if isinstance(out, dict) and isinstance(out.get("reasoning_tokens"), int):
-        kw["reasoning_tokens"] = out["reasoning_tokens"]
-    try:
-        return TokenUsage(**kw)
-    except ValidationError as exc:  # e.g. a negative count, or one beyond a JSON-safe integer
-        reason = exc.errors()[0]["msg"] if exc.errors() else str(exc)
-        raise VendorDataError(VENDOR, "response.usage", reason) from None
+        value = token_count(usage.get(src), VENDOR, f"response.usage.{src}")
+        if value is not None:
+            kw[dst] = value
+    for group, src, dst in (
+        ("input_tokens_details", "cached_tokens", "cached_input_tokens"),
+        ("input_tokens_details", "cache_write_tokens", "cache_write_input_tokens"),
+        ("output_tokens_details", "reasoning_tokens", "reasoning_tokens"),
+    ):
+        details = usage.get(group)
+        if isinstance(details, dict):
+            value = token_count(details.get(src), VENDOR, f"response.usage.{group}.{src}")
+            if value is not None:
+                kw[dst] = value
+    return TokenUsage(**kw)
 
 
 def _message_text(item: dict[str, Any]) -> tuple[str, list[Any]]:

@@ -31,6 +31,7 @@ from toolwire.capabilities import accepts
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
+from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -76,8 +77,7 @@ def encode_request(
     capability table says each place takes. ``vendor_options`` are added to the
     body as they are.
     """
-    if isinstance(run_input, dict):
-        run_input = RunAgentInput.model_validate(run_input)
+    run_input = as_run_input(run_input, VENDOR)
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     found: list[Loss] = []
