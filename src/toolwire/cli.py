@@ -181,10 +181,19 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
+    """One request body per RunAgentInput: a JSON document, or JSONL as decode-request prints."""
     adapter = _adapter(args.vendor)
-    run_input = as_run_input(_json_text(_read(args.file), args.file), args.file)
-    body = adapter.encode_request(run_input, model=args.model, media=args.media)
-    out.write(json.dumps(body, ensure_ascii=False, indent=2) + "\n")
+    data = _read(args.file)
+    try:
+        inputs = [json.loads(data)]
+    except ValueError:
+        inputs = list(_event_objects(data, args.file))  # JSONL, one input per line
+    for n, obj in enumerate(inputs):
+        where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
+        run_input = as_run_input(obj, where)
+        body = adapter.encode_request(run_input, model=args.model, media=args.media)
+        out.write(json.dumps(body, ensure_ascii=False, indent=None if len(inputs) > 1 else 2))
+        out.write("\n")
     return 0
 
 
@@ -242,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="drop",
         help="media a tool result cannot hold: drop it (default) or move it to a user message",
     )
-    er.add_argument("file", help="RunAgentInput JSON")
+    er.add_argument("file", help="RunAgentInput JSON, or JSONL of them (one body per line out)")
     er.set_defaults(func=cmd_encode_request)
 
     dr = sub.add_parser("decode-request", help="vendor request body JSON -> RunAgentInput JSON")

@@ -181,3 +181,33 @@ def test_how_the_vendor_ended_each_turn_reaches_run_finished(
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     got = [e.get("metadata") for e in events if e["type"] == "RUN_FINISHED"]
     assert got == expected
+
+
+def test_decode_request_output_feeds_encode_request_one_body_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from toolwire.recordings import load_recording
+
+    recorded = []
+    lines = []
+    for name in ("thinking_tool_use_signature.yaml", "parallel_four_tool_use.yaml"):
+        cassette = ROOT / "cassettes" / "anthropic" / name
+        recorded += [e.request_body for e in load_recording(cassette.read_bytes(), name)]
+        assert main(["decode-request", "--from", "anthropic", str(cassette)]) == 0
+        lines += capsys.readouterr().out.splitlines()
+    jsonl = tmp_path / "inputs.jsonl"
+    jsonl.write_text("\n".join(lines) + "\n")
+    assert len(lines) == len(recorded) > 1
+    assert main(["encode-request", "--to", "anthropic", "--model", "m", str(jsonl)]) == 0
+    bodies = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+    def blocks(messages: list[dict[str, object]]) -> list[dict[str, object]]:
+        # Anthropic's string content is shorthand for one text block
+        return [
+            {**m, "content": [{"type": "text", "text": m["content"]}]}
+            if isinstance(m["content"], str)
+            else m
+            for m in messages
+        ]
+
+    assert [blocks(b["messages"]) for b in bodies] == [blocks(r["messages"]) for r in recorded]
