@@ -42,6 +42,14 @@ def _recorded_chunks(ex: Exchange) -> list[dict[str, Any]]:
 
 
 def test_every_cassette_is_a_gemini_stream() -> None:
+    # each records one streamGenerateContent call answered with SSE data: lines of JSON
+    for path in CASSETTES:
+        (ex,) = load_recording(path.read_bytes(), path.name)
+        assert ":streamGenerateContent" in ex.uri and "alt=sse" in ex.uri, path.name
+        assert ex.is_sse, path.name
+        chunks = _recorded_chunks(ex)
+        assert chunks, path.name
+        assert all(isinstance(c, dict) for c in chunks), path.name
     assert {p.name for p in CASSETTES} >= {
         "gemini3_parallel_calls_signature.yaml",
         "vertex_partial_args.yaml",

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from _gemini_sdk import CORPUS, OWN
 
-pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not in this tree")
+import toolwire.cli  # noqa: F401  (in the tree: a broken import must fail, not skip)
 
 
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -46,7 +47,9 @@ def test_decode_skips_recorded_calls_that_are_not_model_turns() -> None:
 
 
 def test_decode_then_encode_gives_gemini_sse_that_decodes_to_the_same_calls(tmp_path: Path) -> None:
-    res = cli("decode", "--from", "gemini", str(OWN / "vertex_partial_args.yaml"))
+    cassette = OWN / "vertex_partial_args.yaml"
+    res = cli("decode", "--from", "gemini", str(cassette))
+    assert res.returncode == 0, res.stderr
     agui = tmp_path / "run.jsonl"
     agui.write_bytes(res.stdout)
     enc = cli("encode", "--to", "gemini", str(agui))
@@ -64,6 +67,18 @@ def test_decode_then_encode_gives_gemini_sse_that_decodes_to_the_same_calls(tmp_
                 args[e["toolCallId"]] = args.get(e["toolCallId"], "") + e["delta"]
         return sorted(args.items())
 
+    # the call ids are the ones the cassette's functionCall parts name (read here with yaml
+    # and json, not the adapter), so an empty decode cannot pass as a round trip
+    body = yaml.safe_load(cassette.read_text("utf-8"))["interactions"][0]["response"]["body"]
+    recorded_ids = [
+        p["functionCall"]["id"]
+        for line in body["string"].splitlines()
+        if line.startswith("data: ")
+        for p in json.loads(line[6:])["candidates"][0]["content"]["parts"]
+        if "id" in p.get("functionCall", {})
+    ]
+    assert recorded_ids == ["fc-trip", "fc-note"]
+    assert [cid for cid, _ in calls(res.stdout)] == sorted(recorded_ids)
     assert calls(again.stdout) == calls(res.stdout)
 
 
