@@ -151,33 +151,44 @@ def test_decoded_history_holds_what_the_recording_holds(name: str) -> None:
         return str(src.rsplit("/", 1)[1])
 
     if name.endswith(".jsonl"):
-        distinct = {json.dumps(i.get("toolCall"), sort_keys=True): i for i in recorded}
-        expected_names = sorted(name_of(i) for i in distinct.values())
+        # a reactive stream restates a call in later chunks, then with its result: one call,
+        # in the position it was first listed, holding the last (most complete) listing
+        distinct: dict[str, dict[str, Any]] = {}
+        for i in recorded:
+            distinct[json.dumps(i.get("toolCall"), sort_keys=True)] = i
+        infos = list(distinct.values())
     else:
-        expected_names = sorted(name_of(i) for i in recorded)
-    assert names == expected_names
-    for info in recorded:
-        tc = info.get("toolCall")
-        if tc is not None and tc.get("answerRecord"):
-            call = calls[tc["answerRecord"]]
-            assert call.function.name == tc["action"]
-            params = tc.get("inputParameters")
-            assert call.function.arguments == ("" if params is None else compact(params))
-            res = info.get("toolCallResult")
-            if res is None:
-                continue
-            if call.id not in results:  # a run that errored before reaching it
-                assert any(e.type is EventType.RUN_ERROR for e in events)
-                continue
-            msg = results[call.id]
-            kind, value = _expected_result(res)
-            if kind == "bytes":
-                assert isinstance(msg.content, list) and len(msg.content) == 1
-                source = msg.content[0].source
-                assert base64.b64decode(source.value) == value
-            else:
-                assert msg.content == value
-                assert msg.error == (value if kind == "error" else None)
+        infos = recorded
+    assert names == sorted(name_of(i) for i in infos)
+    # every call, with or without an answer record, in recorded order: its name, its
+    # arguments (compact JSON of inputParameters, "" when there are none) and its result
+    ordered = [
+        c for m in machine.messages if isinstance(m, AssistantMessage) for c in m.tool_calls or []
+    ]
+    assert len(ordered) == len(infos)
+    for call, info in zip(ordered, infos, strict=True):
+        tc = info.get("toolCall") or {}
+        assert call.function.name == name_of(info)
+        if tc.get("answerRecord"):
+            assert call.id == tc["answerRecord"]
+        params = tc.get("inputParameters")
+        assert call.function.arguments == ("" if params is None else compact(params))
+        res = info.get("toolCallResult")
+        if res is None:
+            assert call.id not in results
+            continue
+        if call.id not in results:  # a run that errored before reaching it
+            assert any(e.type is EventType.RUN_ERROR for e in events)
+            continue
+        msg = results[call.id]
+        kind, value = _expected_result(res)
+        if kind == "bytes":
+            assert isinstance(msg.content, list) and len(msg.content) == 1
+            source = msg.content[0].source
+            assert base64.b64decode(source.value) == value
+        else:
+            assert msg.content == value
+            assert msg.error == (value if kind == "error" else None)
 
 
 def test_the_parallel_calls_share_one_assistant_message_and_the_text_follows() -> None:

@@ -79,15 +79,23 @@ def _answered(target: str, body: dict[str, Any]) -> list[str]:
         contents = body["contents"]
         for i, c in enumerate(contents):
             calls = [
-                p for p in c.get("parts", []) if p.get("functionCall") or p.get("function_call")
+                p.get("functionCall") or p["function_call"]
+                for p in c.get("parts", [])
+                if p.get("functionCall") or p.get("function_call")
             ]
             if c.get("role") == "model" and calls:
-                nxt = contents[i + 1]["parts"]
+                nxt = contents[i + 1]
                 answers = [
-                    p for p in nxt if p.get("functionResponse") or p.get("function_response")
+                    p.get("functionResponse") or p["function_response"]
+                    for p in nxt["parts"]
+                    if p.get("functionResponse") or p.get("function_response")
                 ]
-                assert len(answers) == len(calls)
-                out += [str(len(out) + k) for k in range(len(calls))]
+                # Gemini 3 is sent the call ids: each answer names its call, in call order
+                assert nxt["role"] == "user"
+                assert [(a["id"], a["name"]) for a in answers] == [
+                    (f["id"], f["name"]) for f in calls
+                ]
+                out += [f["id"] for f in calls]
     return out
 
 
@@ -101,4 +109,5 @@ def test_dialogflow_history_encodes_to_each_vendor_with_every_call_answered(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         body = adapters.get(target).encode_request(ri, model=TARGETS[target])
-    assert len(_answered(target, body)) == len(_calls(ri))
+    # the ids the request answers are the decoded calls' ids, in order (not just as many)
+    assert _answered(target, body) == _calls(ri)
