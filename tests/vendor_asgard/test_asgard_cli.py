@@ -24,10 +24,17 @@ def lines(out: bytes) -> list[dict]:
 
 
 def test_decode_a_cassette_gives_one_run_per_recorded_run() -> None:
+    import yaml
+
+    doc = yaml.safe_load((CASSETTES / "consent.yaml").read_text())
+    bodies = [i["response"]["body"]["string"] for i in doc["interactions"]]
     res = cli("decode", "--from", "asgard", str(CASSETTES / "consent.yaml"))
     assert res.returncode == 0, res.stderr
     events = lines(res.stdout)
     ends = [e for e in events if e["type"] in ("RUN_FINISHED", "RUN_ERROR")]
+    # one run per recorded POST; the first stops at its consent frame, the second does not
+    assert len(ends) == len(bodies) == 2
+    assert ["asgard.tool_call.consent" in b for b in bodies] == [True, False]
     assert [e["outcome"]["type"] for e in ends] == ["interrupt", "success"]
     assert len({e["threadId"] for e in events if e["type"] == "RUN_STARTED"}) == 1
 
@@ -47,7 +54,10 @@ def test_decode_a_raw_sse_capture_with_two_runs(tmp_path: Path) -> None:
 
 
 def test_decode_encode_and_back(tmp_path: Path) -> None:
+    import yaml
+
     res = cli("decode", "--from", "asgard", str(CASSETTES / "parallel_calls.yaml"))
+    assert res.returncode == 0, res.stderr
     agui = tmp_path / "run.jsonl"
     agui.write_bytes(res.stdout)
     enc = cli("encode", "--to", "asgard", str(agui))
@@ -57,10 +67,30 @@ def test_decode_encode_and_back(tmp_path: Path) -> None:
     again = cli("decode", "--from", "asgard", str(sse))
     assert again.returncode == 0, again.stderr
 
-    def calls(evs: list[dict]) -> list[tuple[str, str]]:
-        return [(e["toolCallName"], e["type"]) for e in evs if e["type"] == "TOOL_CALL_START"]
+    def calls(evs: list[dict]) -> list[tuple[str, dict]]:
+        names: dict[str, str] = {}
+        args: dict[str, str] = {}
+        for e in evs:
+            if e["type"] == "TOOL_CALL_START":
+                names[e["toolCallId"]] = e["toolCallName"]
+                args[e["toolCallId"]] = ""
+            elif e["type"] == "TOOL_CALL_ARGS":
+                args[e["toolCallId"]] += e["delta"]
+        return [(names[c], json.loads(args[c])) for c in names]
 
-    assert calls(lines(again.stdout)) == calls(lines(res.stdout))
+    # the calls the cassette's tool_call.start frames hold (read with yaml and json)
+    doc = yaml.safe_load((CASSETTES / "parallel_calls.yaml").read_text())
+    body = doc["interactions"][0]["response"]["body"]["string"]
+    frames = [json.loads(x[len("data: ") :]) for x in body.split("\n") if x.startswith("data: ")]
+    recorded = [
+        (s["toolCall"]["toolName"], s["toolCall"]["parameter"])
+        for f in frames
+        if f["eventType"] == "asgard.tool_call.start"
+        for s in [f["fact"]["toolCallStart"]]
+    ]
+    assert len(recorded) == 3
+    assert calls(lines(res.stdout)) == recorded
+    assert calls(lines(again.stdout)) == recorded
 
 
 def test_requests_both_ways(tmp_path: Path) -> None:
@@ -80,8 +110,11 @@ def test_requests_both_ways(tmp_path: Path) -> None:
 
 def test_truncated_capture_is_reported_as_an_error_run() -> None:
     res = cli("decode", "--from", "asgard", str(CASSETTES / "truncated.yaml"))
+    assert res.returncode == 0, res.stderr  # a truncated run is data, not a CLI failure
     events = lines(res.stdout)
+    assert events[0]["type"] == "RUN_STARTED"
     assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "truncated"
+    assert not [e for e in events if e["type"] == "RUN_FINISHED"]
 
 
 def test_json_and_jsonl_captures_decode_like_the_cassette(tmp_path: Path) -> None:

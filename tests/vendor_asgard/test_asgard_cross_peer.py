@@ -31,13 +31,9 @@ from ag_ui.core import (
     ToolMessage,
 )
 
-from toolwire.adapters import asgard
+from toolwire.adapters import anthropic, asgard, dialogflow
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine, validate_stream
 
-anthropic = pytest.importorskip("toolwire.adapters.anthropic", reason="Anthropic adapter missing")
-dialogflow = pytest.importorskip(
-    "toolwire.adapters.dialogflow", reason="Dialogflow adapter missing"
-)
 anthropic_sdk = pytest.importorskip("anthropic", reason="the anthropic SDK (extra) is needed")
 httpx2 = pytest.importorskip("httpx2", reason="the anthropic SDK's HTTP client is needed")
 

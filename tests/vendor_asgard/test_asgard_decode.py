@@ -193,6 +193,8 @@ def test_thinking_becomes_reasoning() -> None:
         "REASONING_MESSAGE_END",
         "REASONING_END",
     ]
+    # the complete frame's text is the reasoning (its start frame held none)
+    assert [e["delta"] for e in ev if e["type"] == "REASONING_MESSAGE_CONTENT"] == ["why"]
 
 
 def test_open_items_are_closed_at_run_done() -> None:
