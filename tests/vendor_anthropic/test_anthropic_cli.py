@@ -6,14 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from _anthropic_decode import sdk_calls
 from _anthropic_sdk import CASSETTES, request_bodies, sdk_parse_sse
 
-cli = pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not installed")
-
-from _anthropic_decode import sdk_calls  # noqa: E402
-
-from toolwire.protocol.machine import validate_stream  # noqa: E402
-from toolwire.recordings import load_recording  # noqa: E402
+from toolwire import cli
+from toolwire.protocol.machine import validate_stream
+from toolwire.recordings import load_recording
 
 MAIN_JOB = CASSETTES / "thinking_tool_use_signature.yaml"
 

@@ -10,10 +10,9 @@ import pytest
 from _openai_chat_sdk import accumulate, stream_body
 from _openai_chat_support import PROJECT_CASSETTES
 
+from toolwire import cli
 from toolwire.protocol.machine import validate_stream
 from toolwire.recordings import load_recording
-
-cli = pytest.importorskip("toolwire.cli", reason="the toolwire CLI module is not installed")
 
 PARALLEL = PROJECT_CASSETTES / "parallel_three_interleaved.yaml"
 TWO = PROJECT_CASSETTES / "two_choices.yaml"
