@@ -18,7 +18,8 @@ import json
 import warnings
 from typing import Any
 
-import pytest
+import anthropic as anthropic_sdk  # dev dependencies: never skipped
+import httpx2
 from _asgard_shapes import check_frame
 from ag_ui.core import (
     AssistantMessage,
@@ -30,12 +31,10 @@ from ag_ui.core import (
     ToolCallResultEvent,
     ToolMessage,
 )
+from google.cloud import dialogflow_v2 as df
 
 from toolwire.adapters import anthropic, asgard, dialogflow
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine, validate_stream
-
-anthropic_sdk = pytest.importorskip("anthropic", reason="the anthropic SDK (extra) is needed")
-httpx2 = pytest.importorskip("httpx2", reason="the anthropic SDK's HTTP client is needed")
 
 
 def sse(*events: dict[str, Any]) -> bytes:
@@ -303,7 +302,6 @@ def test_dialogflow_tool_call_info_carries_what_it_can_hold() -> None:
     ]
     assert actions == [(name, args) for _, name, args in CALLS]
     # every ToolCallInfo is one google-cloud-dialogflow reads
-    df = pytest.importorskip("google.cloud.dialogflow_v2", reason="google-cloud-dialogflow")
     for info in infos:
         df.GeneratorSuggestion.ToolCallInfo.from_json(json.dumps(info))
     # what is lost is what ToolCallInfo has no field for: the text, usage, the stop reason,

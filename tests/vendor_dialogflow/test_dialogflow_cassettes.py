@@ -16,16 +16,13 @@ import pytest
 import yaml
 from _dialogflow_helpers import CASSETTES, RECORDINGS, compact, infos_of, recording_objects
 from ag_ui.core import AssistantMessage, BaseEvent, EventType, ToolMessage
+from google.auth.credentials import AnonymousCredentials
+from google.cloud import dialogflow_v2 as df  # a dev dependency: never skipped
 
 from toolwire import adapters
 from toolwire.cli import decode_runs
 from toolwire.protocol import frame_run, validate_stream
 from toolwire.testing import replay
-
-df = pytest.importorskip(
-    "google.cloud.dialogflow_v2", reason="google-cloud-dialogflow not installed"
-)
-from google.auth.credentials import AnonymousCredentials  # noqa: E402
 
 dialogflow = adapters.get("dialogflow")
 YAMLS = [n for n in RECORDINGS if n.endswith(".yaml")]

@@ -21,14 +21,11 @@ from ag_ui.core import (
     ToolCallResultEvent,
     ToolMessage,
 )
+from google.cloud import dialogflow_v2 as df  # a dev dependency: never skipped
 
 from toolwire import adapters
 from toolwire.losses import Loss
 from toolwire.protocol import RESULT_ERROR_KEY, frame_run, validate_stream
-
-df = pytest.importorskip(
-    "google.cloud.dialogflow_v2", reason="google-cloud-dialogflow not installed"
-)
 
 anthropic = adapters.get("anthropic")
 dialogflow = adapters.get("dialogflow")

@@ -12,15 +12,12 @@ from typing import Any
 import pytest
 from _dialogflow_helpers import CASSETTES, recording_objects
 from ag_ui.core import BaseEvent, EventType
+from google.cloud import dialogflow_v2 as df  # a dev dependency: never skipped
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import UnrecognizedMaterialWarning
 from toolwire.protocol import frame_run, validate_stream
-
-df = pytest.importorskip(
-    "google.cloud.dialogflow_v2", reason="google-cloud-dialogflow not installed"
-)
 
 dialogflow = adapters.get("dialogflow")
 

@@ -31,15 +31,12 @@ from ag_ui.core import (
     UrlSource,
 )
 from ag_ui.core import DataSource as Data
+from google.cloud import dialogflow_v2 as df  # a dev dependency: never skipped
 
 from toolwire import adapters
 from toolwire.cli import decode_runs
 from toolwire.losses import ContentLossWarning, Loss, PartsDroppedWarning
 from toolwire.protocol import RESULT_ERROR_KEY, frame_run, validate_stream
-
-df = pytest.importorskip(
-    "google.cloud.dialogflow_v2", reason="google-cloud-dialogflow not installed"
-)
 
 dialogflow = adapters.get("dialogflow")
 PNG = (  # a 1x1 PNG

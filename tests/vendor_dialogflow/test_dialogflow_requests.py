@@ -10,16 +10,13 @@ import pytest
 import yaml
 from _dialogflow_helpers import CASSETTES
 from ag_ui.core import ResumeEntry, RunAgentInput
+from google.cloud import dialogflow_v2 as df  # a dev dependency: never skipped
 
 from toolwire import adapters
 from toolwire.cli import decode_runs
 from toolwire.errors import UnsupportedInput
 from toolwire.losses import ContentLossWarning, Loss
 from toolwire.protocol import validate_stream
-
-df = pytest.importorskip(
-    "google.cloud.dialogflow_v2", reason="google-cloud-dialogflow not installed"
-)
 
 dialogflow = adapters.get("dialogflow")
 NAME = "analyze_content_confirmation.yaml"
