@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import openai
@@ -91,28 +92,51 @@ def _decode_bytes_lenient(name: str) -> list[Any]:
     return [e for c in openai_chat.sse_chunks(load(name)[1]) for e in dec.feed(c)]
 
 
+def recorded_chunks(name: str) -> list[dict[str, Any]]:
+    """The cassette's SSE ``data:`` payloads, read with ``json.loads`` (no toolwire parsing)."""
+    return [
+        json.loads(line[5:])
+        for line in load(name)[1].decode("utf-8").splitlines()
+        if line.startswith("data:") and line[5:].strip() != "[DONE]"
+    ]
+
+
+def recorded_usage(name: str) -> tuple[str, dict[str, Any]]:
+    """(model, usage) of the cassette's one usage chunk."""
+    (chunk,) = [c for c in recorded_chunks(name) if c.get("usage")]
+    return chunk["model"], chunk["usage"]
+
+
 def test_interleaved_calls_stay_open_until_finish() -> None:
-    events = events_of("parallel_three_interleaved.yaml")
+    name = "parallel_three_interleaved.yaml"
+    events = events_of(name)
     kinds = [e.type.value for e in events]
     first_end = kinds.index("TOOL_CALL_END")
     assert "TOOL_CALL_ARGS" not in kinds[first_end:]  # nothing ends before the last fragment
-    assert kinds.count("TOOL_CALL_START") == 3
+    (choice,) = accumulate(sdk(name)).values()
+    assert len(choice.calls) == 3
+    starts = [e.tool_call_id for e in events if e.type.value == "TOOL_CALL_START"]
+    ends = [e.tool_call_id for e in events if e.type.value == "TOOL_CALL_END"]
+    assert starts == [c.id for c in choice.calls] and sorted(ends) == sorted(starts)
 
 
 def test_usage_follows_openai_accounting() -> None:
+    name = "parallel_three_interleaved.yaml"
     dec = openai_chat.Decoder()
-    for c in openai_chat.sse_chunks(load("parallel_three_interleaved.yaml")[1]):
+    for c in openai_chat.sse_chunks(load(name)[1]):
         dec.feed(c)
     dec.close()
     (u,) = dec.usage
-    # from the cassette's usage chunk: prompt 120 (96 cached), completion 64, total 184
+    model, usage = recorded_usage(name)
+    # OpenAI counts cached tokens inside prompt_tokens: input is prompt_tokens as sent
     assert (u.input_tokens, u.cached_input_tokens, u.output_tokens, u.total_tokens) == (
-        120,
-        96,
-        64,
-        184,
+        usage["prompt_tokens"],
+        usage["prompt_tokens_details"]["cached_tokens"],
+        usage["completion_tokens"],
+        usage["total_tokens"],
     )
-    assert u.provider == "openai" and u.model == "gpt-4o-2024-08-06"
+    assert u.cached_input_tokens  # the cassette does have a cache hit to check
+    assert u.provider == "openai" and u.model == model
     assert u.cache_write_input_tokens is None  # not given: absent, never 0
 
 
@@ -129,20 +153,29 @@ def test_two_choices_are_two_messages() -> None:
     )
     assert events[-1].type.value == "RUN_FINISHED"
     assistants = [m for m in machine.messages if m.role == "assistant"]
-    # choice 0 (text + one call) first, then choice 1 (two calls), as in the cassette
+    # choice 0 (text + one call) first, then choice 1 (two calls), as the SDK reads them
+    expected = accumulate(sdk("two_choices.yaml"))
+    assert sorted(expected) == [0, 1]
     assert [[c.id for c in m.tool_calls or []] for m in assistants] == [
-        ["call_tw_n1_a"],
-        ["call_tw_n2_a", "call_tw_n2_b"],
+        [c.id for c in expected[i].calls] for i in (0, 1)
     ]
-    assert assistants[0].content == "Checking Oslo." and not assistants[1].content
+    assert [(c.function.name, c.function.arguments) for c in assistants[1].tool_calls] == [
+        (c.name, c.arguments) for c in expected[1].calls
+    ]
+    assert expected[0].text and not expected[1].text
+    assert assistants[0].content == expected[0].text and not assistants[1].content
 
 
 def test_malformed_and_empty_arguments_pass_through() -> None:
-    calls = summarize(events_of("malformed_arguments.yaml"))["chatcmpl-twMalformed"].calls
-    assert calls == [
-        ("call_tw_bad_1", "get_weather", '{"city": "Paris", }'),
-        ("call_tw_bad_2", "get_location", ""),
-    ]
+    name = "malformed_arguments.yaml"
+    chunks = sdk(name)
+    (choice,) = accumulate(chunks).values()
+    expected = [(c.id, c.name, c.arguments) for c in choice.calls]
+    # the cassette holds one call whose text is not JSON and one with no text at all
+    with pytest.raises(ValueError):
+        json.loads(expected[0][2])
+    assert [c[2] for c in expected[1:]] == [""]
+    assert summarize(events_of(name))[chunks[0].id].calls == expected
 
 
 @pytest.mark.parametrize("name", ["truncated_before_finish.yaml", "done_without_finish.yaml"])
@@ -213,7 +246,9 @@ def test_reasoning_content_becomes_a_reasoning_item() -> None:
     dec = openai_chat.Decoder()
     for c in chunks:
         dec.feed(c)
-    assert dec.usage[0].reasoning_tokens == 22 and dec.usage[0].output_tokens == 30
+    _, usage = recorded_usage("compat_reasoning_content.yaml")
+    assert dec.usage[0].reasoning_tokens == usage["completion_tokens_details"]["reasoning_tokens"]
+    assert dec.usage[0].output_tokens == usage["completion_tokens"]
 
 
 def _media_in_tool_results() -> tuple[Any, dict[str, Any]]:
