@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from toolwire.adapters import gemini
@@ -95,6 +95,70 @@ json_values = st.recursive(
 )
 
 
+# Values of the right type, mixed in below beside arbitrary JSON: with arbitrary JSON alone almost
+# every example stops at its first type check (of 400 Gemini-shaped streams none held text, and
+# no request held an answered call), so the paths behind the checks were never fuzzed.
+names = st.sampled_from(["f", "g"])
+call_ids = st.sampled_from(["c1", "c2"])
+piece = st.fixed_dictionaries(
+    {"jsonPath": st.sampled_from(["$.a", "$.a[0]", "$.b", "$.b.c"])},
+    optional={
+        "stringValue": st.text(max_size=3),
+        "numberValue": st.integers(-3, 3),
+        "boolValue": st.booleans(),
+        "willContinue": st.booleans(),
+    },
+)
+function_call = st.fixed_dictionaries(
+    {"name": names},
+    optional={
+        "id": call_ids,
+        "args": st.dictionaries(st.sampled_from(["a", "b"]), json_values, max_size=2),
+        "willContinue": st.booleans(),
+        "partialArgs": st.lists(piece, max_size=3),
+    },
+)
+function_response = st.fixed_dictionaries(
+    {"name": names},
+    optional={
+        "id": call_ids,
+        "response": st.dictionaries(st.sampled_from(["output", "error", "x"]), json_values),
+    },
+)
+WELL_TYPED: dict[str, Any] = {
+    "text": st.text(max_size=5),
+    "thought": st.booleans(),
+    "thoughtSignature": st.sampled_from(["c2ln", "dGhpbms="]),
+    "functionCall": function_call,
+    "functionResponse": function_response,
+    "executableCode": st.fixed_dictionaries(
+        {"code": st.text(max_size=5)}, optional={"language": st.just("PYTHON")}
+    ),
+    "codeExecutionResult": st.fixed_dictionaries(
+        {"outcome": st.sampled_from(["OUTCOME_OK", "OUTCOME_FAILED"])},
+        optional={"output": st.text(max_size=5)},
+    ),
+    "inlineData": st.fixed_dictionaries(
+        {"mimeType": st.just("image/png"), "data": st.just("aGk=")}
+    ),
+    "fileData": st.fixed_dictionaries(
+        {"mimeType": st.just("application/pdf"), "fileUri": st.just("gs://b/x.pdf")}
+    ),
+}
+
+
+def _value(key: str) -> Any:
+    return st.one_of(WELL_TYPED[key], json_values) if key in WELL_TYPED else json_values
+
+
+def _parts(keys: tuple[str, ...]) -> Any:
+    """A part that is one well-typed field, or any mix of the fields with any values."""
+    typed = [k for k in keys if k in WELL_TYPED]
+    single = st.sampled_from(typed).flatmap(lambda k: st.fixed_dictionaries({k: WELL_TYPED[k]}))
+    mixed = st.fixed_dictionaries({}, optional={k: _value(k) for k in keys})
+    return st.one_of(single, mixed)
+
+
 def _decode(chunks: list[Any]) -> None:
     try:
         list(gemini.decode_stream(chunks))
@@ -108,20 +172,16 @@ def test_decoder_raises_only_toolwire_errors(chunks: list[Any]) -> None:
     _decode(chunks)
 
 
-part = st.fixed_dictionaries(
-    {},
-    optional={
-        k: json_values
-        for k in (
-            "text",
-            "functionCall",
-            "thoughtSignature",
-            "thought",
-            "executableCode",
-            "codeExecutionResult",
-            "partialArgs",
-        )
-    },
+part = _parts(
+    (
+        "text",
+        "functionCall",
+        "thoughtSignature",
+        "thought",
+        "executableCode",
+        "codeExecutionResult",
+        "partialArgs",
+    )
 )
 chunk = st.fixed_dictionaries(
     {
@@ -146,51 +206,106 @@ def test_decoder_with_gemini_shaped_chunks_raises_only_toolwire_errors(chunks: l
     _decode(chunks)
 
 
+request_part = _parts(
+    (
+        "text",
+        "functionCall",
+        "functionResponse",
+        "thoughtSignature",
+        "inlineData",
+        "fileData",
+        "executableCode",
+        "codeExecutionResult",
+    )
+)
 content = st.fixed_dictionaries(
-    {
-        "role": st.sampled_from(["user", "model"]),
-        "parts": st.lists(
-            st.fixed_dictionaries(
-                {},
-                optional={
-                    k: json_values
-                    for k in (
-                        "text",
-                        "functionCall",
-                        "functionResponse",
-                        "thoughtSignature",
-                        "inlineData",
-                        "fileData",
-                        "executableCode",
-                        "codeExecutionResult",
-                    )
-                },
-            ),
-            max_size=3,
-        ),
-    },
+    {"role": st.sampled_from(["user", "model"]), "parts": st.lists(request_part, max_size=3)},
+)
+
+
+@st.composite
+def answered_turns(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A model turn of calls and the user turn answering them (by name, by id or wrongly),
+    each with any parts beside: random turns alone almost never pair a response with a call."""
+    calls = draw(st.lists(function_call, min_size=1, max_size=3))
+    answers = []
+    for c in draw(st.permutations(calls)):
+        fr = draw(function_response)
+        fr["name"] = draw(st.sampled_from([c["name"], "other"]))
+        if "id" in c and draw(st.booleans()):
+            fr["id"] = c["id"]
+        answers.append({"functionResponse": fr})
+    extra = st.lists(request_part, max_size=1)
+    return [
+        {"role": "user", "parts": [{"text": "go"}]},
+        {"role": "model", "parts": [*draw(extra), *({"functionCall": c} for c in calls)]},
+        {"role": "user", "parts": [*answers, *draw(extra)]},
+    ]
+
+
+request_bodies = st.one_of(
+    json_values,
+    st.fixed_dictionaries(
+        {
+            "contents": st.one_of(
+                st.lists(content, max_size=4),
+                st.tuples(answered_turns(), st.lists(content, max_size=2)).map(
+                    lambda t: t[0] + t[1]
+                ),
+            )
+        },
+        optional={
+            "systemInstruction": json_values,
+            "tools": json_values,
+            "config": json_values,
+        },
+    ),
 )
 
 
 @settings(max_examples=400)
-@given(
-    st.one_of(
-        json_values,
-        st.fixed_dictionaries(
-            {"contents": st.lists(content, max_size=4)},
-            optional={
-                "systemInstruction": json_values,
-                "tools": json_values,
-                "config": json_values,
-            },
-        ),
-    )
-)
+@given(request_bodies)
 def test_decode_request_raises_only_toolwire_errors(body: Any) -> None:
     try:
         gemini.decode_request(body)
     except ToolwireError:
         pass
+
+
+def _decoded_kinds(chunks: list[Any]) -> set[str]:
+    try:
+        return {e.type.value for e in gemini.decode_stream(chunks)}
+    except ToolwireError:
+        return set()
+
+
+def _answered_request(body: Any) -> bool:
+    try:
+        ri = gemini.decode_request(body)
+    except ToolwireError:
+        return False
+    return any(m.role == "tool" for m in ri.messages)
+
+
+_REACH = settings(max_examples=3000, database=None, deadline=None)
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "TEXT_MESSAGE_CONTENT",
+        "REASONING_ENCRYPTED_VALUE",
+        "TOOL_CALL_ARGS",
+        "TOOL_CALL_RESULT",
+    ],
+)
+def test_the_chunk_strategy_reaches_streams_that_decode_to(kind: str) -> None:
+    # the fuzz above says little if no generated stream gets past the type checks
+    find(st.lists(chunk, max_size=4), lambda c: kind in _decoded_kinds(c), settings=_REACH)
+
+
+def test_the_request_strategy_reaches_answered_calls() -> None:
+    find(request_bodies, _answered_request, settings=_REACH)
 
 
 def _stop(parts: list[Any], **cand: Any) -> list[dict[str, Any]]:
