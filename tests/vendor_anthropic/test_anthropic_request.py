@@ -422,27 +422,37 @@ JSON_VALUES = st.recursive(
 )
 
 
+def json_paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (keys and list indexes), the value itself included."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k in sorted(node):
+            out += json_paths(node[k], (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += json_paths(v, (*prefix, i))
+    return out
+
+
+MEDIA_BODY = request_bodies(CASSETTES / "tool_result_media.yaml")[0]
+MEDIA_PATHS = json_paths(MEDIA_BODY)
+
+
 @settings(max_examples=300, deadline=None)
-@given(data=st.data())
-def test_mangled_request_bodies_raise_only_toolwire_errors(data: Any) -> None:
-    (body,) = request_bodies(CASSETTES / "tool_result_media.yaml")
-    node: Any = json.loads(json.dumps(body))
-    root = node
-    path: list[Any] = []
-    while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
-        key = data.draw(
-            st.sampled_from(sorted(node))
-            if isinstance(node, dict)
-            else st.integers(0, len(node) - 1)
-        )
-        path.append(key)
-        node = node[key]
-    if not path:
-        return
-    parent = root
-    for k in path[:-1]:
-        parent = parent[k]
-    parent[path[-1]] = data.draw(JSON_VALUES)
+@given(path=st.sampled_from(MEDIA_PATHS), value=JSON_VALUES)
+def test_mangled_request_bodies_raise_only_toolwire_errors(
+    path: tuple[Any, ...], value: Any
+) -> None:
+    """Any one place of a recorded body (every depth equally likely, down to a media block's
+    source fields) replaced by any JSON value: a result or a ToolwireError, never a bare one."""
+    root: Any = json.loads(json.dumps(MEDIA_BODY))
+    if path:
+        parent = root
+        for k in path[:-1]:
+            parent = parent[k]
+        parent[path[-1]] = value
+    else:
+        root = value
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

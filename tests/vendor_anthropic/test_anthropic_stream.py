@@ -411,30 +411,38 @@ FUZZED = [
 ]
 
 
-@pytest.mark.parametrize("name", FUZZED)
-@settings(max_examples=300, deadline=None)
-@given(data=st.data())
-def test_mangled_chunks_raise_only_toolwire_errors(name: str, data: Any) -> None:
-    """Any field of any chunk replaced by any JSON value: a result or a ToolwireError, never a
-    bare KeyError/TypeError/AttributeError or a pydantic ValidationError."""
+def _json_paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON value (keys and list indexes), the value itself included."""
+    out = [prefix]
+    if isinstance(node, dict):
+        for k in sorted(node):
+            out += _json_paths(node[k], (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _json_paths(v, (*prefix, i))
+    return out
+
+
+def _fuzz_chunks(name: str) -> list[Any]:
     (body, *_) = bodies(CASSETTES / f"{name}.yaml")
-    chunks = [json.loads(json.dumps(c)) for c in sse_chunks(body)]
-    i = data.draw(st.integers(0, len(chunks) - 1))
-    target = chunks[i]
-    path: list[Any] = []
-    node: Any = target
-    while isinstance(node, dict) and node and data.draw(st.booleans()):
-        key = data.draw(st.sampled_from(sorted(node)))
-        path.append(key)
-        node = node[key]
-    value = data.draw(JSON_VALUES)
-    if path:
-        parent = target
-        for k in path[:-1]:
-            parent = parent[k]
-        parent[path[-1]] = value
-    else:
-        chunks[i] = value
+    return [json.loads(json.dumps(c)) for c in sse_chunks(body)]
+
+
+FUZZ_PATHS = [(name, p) for name in FUZZED for p in _json_paths(_fuzz_chunks(name)) if p]
+
+
+@settings(max_examples=900, deadline=None)
+@given(where=st.sampled_from(FUZZ_PATHS), value=JSON_VALUES)
+def test_mangled_chunks_raise_only_toolwire_errors(where: tuple[str, Any], value: Any) -> None:
+    """Any one place of any chunk (every depth equally likely, lists included) replaced by any
+    JSON value: a result or a ToolwireError, never a bare KeyError/TypeError/AttributeError
+    or a pydantic ValidationError."""
+    name, path = where
+    chunks = _fuzz_chunks(name)
+    parent: Any = chunks
+    for k in path[:-1]:
+        parent = parent[k]
+    parent[path[-1]] = value
     try:
         d = Decoder()
         for c in chunks:
