@@ -4,6 +4,7 @@ place, in call order."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import Any
 
@@ -104,14 +105,26 @@ def test_gemini_history_encodes_back_to_gemini() -> None:
         body = gemini.encode_request(run_input, model="gemini-3-pro-preview")
     contents = body["contents"]
     answered: list[str] = []
+    code_runs = 0
     for i, c in enumerate(contents):
         calls = [p["function_call"]["id"] for p in c["parts"] if "function_call" in p]
         code = [p for p in c["parts"] if "executable_code" in p]
         results = [p for p in c["parts"] if "code_execution_result" in p]
         assert len(code) == len(results)  # vendor-run code keeps its result in the model turn
+        code_runs += len(code)
         if calls:
             nxt = contents[i + 1]
             assert nxt["role"] == "user"
             assert [p["function_response"]["id"] for p in nxt["parts"]] == calls
             answered += calls
     assert answered == [i for i in ids if not i.startswith("gemini_code")]
+    # as many code runs go back as the code_execution cassette records (read with json here)
+    ex = load_recording((OWN / "code_execution.yaml").read_bytes(), "code_execution.yaml")[0]
+    recorded = [
+        p
+        for line in ex.response_body.decode("utf-8").splitlines()
+        if line.startswith("data: ")
+        for p in json.loads(line[6:])["candidates"][0]["content"]["parts"]
+        if "executableCode" in p
+    ]
+    assert code_runs == len(recorded) == 2
