@@ -18,7 +18,16 @@ from toolwire.adapters import gemini
 from toolwire.adapters.gemini.partial_args import ArgsWriter, parse_json_path
 from toolwire.errors import VendorDataError
 
-keys = st.text(min_size=1, max_size=6).filter(lambda k: k.isidentifier())
+# member names of any text (not only identifiers): spaces, dots, brackets, quotes and
+# backslashes need the bracket form of a path, ``$['a b']`` (RFC 9535, quotes escaped)
+keys = st.one_of(
+    st.text(min_size=1, max_size=6).filter(lambda k: k.isidentifier()),
+    st.text(
+        st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from(list(".[]'\\\" $")),
+        min_size=1,
+        max_size=6,
+    ),
+)
 leaves = st.one_of(
     st.text(max_size=12),
     st.integers(-(2**40), 2**40),
@@ -39,8 +48,14 @@ values = st.recursive(
 objects = st.dictionaries(keys, values, min_size=0, max_size=4)
 
 
+def _name(s: str) -> str:
+    if s.isidentifier():
+        return f".{s}"
+    return "['" + s.replace("\\", "\\\\").replace("'", "\\'") + "']"
+
+
 def _path(segs: list[Any]) -> str:
-    return "$" + "".join(f"[{s}]" if isinstance(s, int) else f".{s}" for s in segs)
+    return "$" + "".join(f"[{s}]" if isinstance(s, int) else _name(s) for s in segs)
 
 
 def _pieces(value: Any, segs: list[Any], cuts: st.DataObject) -> list[dict[str, Any]]:
