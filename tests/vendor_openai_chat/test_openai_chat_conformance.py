@@ -98,8 +98,32 @@ def test_runs_validate(path: Path) -> None:
             )
         events = list(run)
         assert events[-1].type.value == "RUN_FINISHED"
-        assert events[-1].usage is None or events[-1].usage[0].provider == "openai"
+        recorded = _recorded_usage(ex)
+        if recorded is None:
+            assert not events[-1].usage
+        else:
+            (u,) = events[-1].usage
+            assert u.provider == "openai"
+            assert (u.input_tokens, u.output_tokens) == (
+                recorded["prompt_tokens"],
+                recorded["completion_tokens"],
+            )
     machine.close()
+
+
+def _recorded_usage(ex: Exchange) -> dict[str, Any] | None:
+    """The usage object the recording itself holds (read with json.loads), if any."""
+    if not ex.is_sse:
+        usage: dict[str, Any] | None = ex.response_json().get("usage")
+        return usage
+    found = [
+        json.loads(line[5:])["usage"]
+        for line in ex.response_body.decode("utf-8").splitlines()
+        if line.startswith("data:") and line[5:].strip() != "[DONE]" and '"usage"' in line
+    ]
+    found = [u for u in found if u]
+    assert len(found) <= 1
+    return found[0] if found else None
 
 
 def _requests_with_tools() -> list[tuple[str, int, dict[str, Any]]]:
