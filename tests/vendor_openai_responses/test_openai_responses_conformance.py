@@ -63,7 +63,18 @@ def test_replays_through_sdk_and_decoder(path) -> None:  # type: ignore[no-untyp
             frame_run(a.Decoder(), chunks, thread_id="t", run_id=f"r{n}", whole_response=whole)
         )
         machine = validate_stream(run)
-        assert machine.finished is not None
+        assert run[-1].type.value == "RUN_FINISHED"
+        # the usage the recording's terminal response holds, as the run's token counts
+        final = whole if whole is not None else raw[-1]["response"]
+        if final.get("usage"):
+            (u,) = run[-1].usage
+            assert (u.input_tokens, u.output_tokens, u.total_tokens) == (
+                final["usage"]["input_tokens"],
+                final["usage"]["output_tokens"],
+                final["usage"]["total_tokens"],
+            )
+        else:
+            assert not run[-1].usage
         history = [c.id for m in machine.messages for c in getattr(m, "tool_calls", None) or []]
         assert history == [c[0] for c in decoded_calls(from_raw)]
         assert set(recorded_calls(items)) <= set(decoded_calls(from_raw))
