@@ -7,7 +7,7 @@ import warnings
 from typing import Any
 
 import pytest
-from _openai_responses_support import OURS, exchanges
+from _openai_responses_support import OURS, exchanges, final_items, payloads
 from ag_ui.core import RunAgentInput, ToolMessage, UserMessage
 
 from toolwire import adapters
@@ -26,7 +26,14 @@ def _history() -> tuple[RunAgentInput, list[str]]:
                 a.Decoder(), a.sse_chunks(ex.response_body), thread_id="t", run_id=name, machine=m
             )
         )
-        ids += [e.tool_call_id for e in run if e.type == "TOOL_CALL_START"]
+        started = [e.tool_call_id for e in run if e.type == "TOOL_CALL_START"]
+        # every call item the recording completed, by its call_id (a built-in item: its id)
+        items = final_items(payloads(ex.response_body))
+        assert started == [
+            i.get("call_id") or i["id"] for i in items if i["type"].endswith("_call")
+        ]
+        assert started, f"{name} holds calls"
+        ids += started
         messages += m.messages
         messages += [
             ToolMessage(id=f"ans_{c}", tool_call_id=c, content="done")
