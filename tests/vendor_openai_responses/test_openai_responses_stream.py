@@ -169,6 +169,13 @@ def test_usage_and_outcome_cross_in_the_run_events() -> None:
     assert d.usage == [usage]
     assert dump(turn)[0]["messageId"] == "m1"
     assert decoded_calls(turn) == [("c1", "f", "{}")]
+    # the outcome: framed again, the run finishes with the unanswered call pending
+    from toolwire.protocol import frame_run
+
+    again = list(frame_run(a.Decoder(), chunks, thread_id="t", run_id="r2"))
+    assert again[-1].type == EventType.RUN_FINISHED
+    assert again[-1].outcome.pending_tool_call_ids == ["c1"]
+    assert again[-1].usage == [usage]
 
 
 def test_a_result_of_an_application_tool_is_written_as_an_output_item() -> None:
