@@ -308,6 +308,11 @@ def test_the_request_strategy_reaches_answered_calls() -> None:
     find(request_bodies, _answered_request, settings=_REACH)
 
 
+# numbers JSON cannot hold (json.loads reads "NaN" and "Infinity", SDK objects hold them)
+_NAN = float("nan")
+_INF_CALL = {"name": "f", "args": {"a": float("inf")}}
+
+
 def _stop(parts: list[Any], **cand: Any) -> list[dict[str, Any]]:
     return [{"candidates": [{"content": {"parts": parts}, "finishReason": "STOP", **cand}]}]
 
@@ -320,6 +325,12 @@ def _stop(parts: list[Any], **cand: Any) -> list[dict[str, Any]]:
         (_stop([{"toolCall": {"args": 5}}]), "toolCall.args"),
         (_stop([{"toolCall": {}}, {"toolResponse": {"response": 5}}]), "toolResponse.response"),
         ([{"candidates": [{"content": {"parts": []}, "finishReason": {"a": 1}}]}], "finishReason"),
+        (_stop([{"functionCall": _INF_CALL}]), r"parts\[0\]\.functionCall\.args"),
+        (_stop([{"toolCall": {"args": {"a": _NAN}}}]), "toolCall.args"),
+        (
+            _stop([{"toolCall": {}}, {"toolResponse": {"response": {"a": _NAN}}}]),
+            "toolResponse.response",
+        ),
         (  # beyond what AG-UI's TokenUsage holds (a JSON-safe integer)
             [
                 {
@@ -361,6 +372,24 @@ _CALL = {"role": "model", "parts": [{"functionCall": {"name": "f"}}]}
         (
             {"contents": [{"role": "user", "parts": [{"inlineData": {"data": 5}}]}]},
             r"inlineData\.data",
+        ),
+        (  # was a bare ValueError out of json.dumps
+            {"contents": [{"role": "model", "parts": [{"functionCall": _INF_CALL}]}]},
+            r"contents\[0\]\.parts\[0\]\.functionCall\.args",
+        ),
+        (
+            {
+                "contents": [
+                    _CALL,
+                    {
+                        "role": "user",
+                        "parts": [
+                            {"functionResponse": {"name": "f", "response": {"output": [_NAN]}}}
+                        ],
+                    },
+                ]
+            },
+            r"functionResponse\.response",
         ),
     ],
 )

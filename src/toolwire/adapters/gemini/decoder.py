@@ -49,6 +49,7 @@ from toolwire.adapters.gemini.wire import (
     canonical,
     get,
     has,
+    json_text,
     list_at,
     obj_at,
     str_at,
@@ -322,7 +323,7 @@ class Decoder(BaseDecoder):
                 args = get(fc, "args")
                 if args is not None:
                     obj_at(args, f"{where}.functionCall.args")
-                text = dumps_compact(canonical(args if args is not None else {}))
+                text = json_text(args if args is not None else {}, f"{where}.functionCall.args")
                 out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=text))
                 out.append(ToolCallEndEvent(tool_call_id=call_id))
                 return out
@@ -399,7 +400,9 @@ class Decoder(BaseDecoder):
         name = str(tool_type).lower() if tool_type else "server_tool"
         out.extend(self._start(call_id, name, sig, meta))
         out.append(
-            ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact(canonical(args or {})))
+            ToolCallArgsEvent(
+                tool_call_id=call_id, delta=json_text(args or {}, f"{where}.toolCall.args")
+            )
         )
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
@@ -416,7 +419,7 @@ class Decoder(BaseDecoder):
             ToolCallResultEvent(
                 message_id=mint_id("gemini_result", call_id),
                 tool_call_id=call_id,
-                content=dumps_compact(canonical(response or {})),
+                content=json_text(response or {}, f"{where}.toolResponse.response"),
                 role="tool",
                 metadata={PART_KEY: "toolResponse"},
             )

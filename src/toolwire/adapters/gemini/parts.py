@@ -17,14 +17,14 @@ from toolwire.adapters.gemini.wire import (
     DISPLAY_NAME_KEY,
     RESPONSE_FORM_KEY,
     VENDOR,
-    canonical,
     get,
+    json_text,
     list_at,
     obj_at,
     str_at,
 )
 from toolwire.errors import VendorDataError
-from toolwire.protocol import dumps_compact, media_part, text_of
+from toolwire.protocol import media_part, text_of
 from toolwire.protocol.parts import Content, MediaPart, parse_data_url
 
 #: ``RESPONSE_FORM_KEY`` values: how the text maps back to ``functionResponse.response``.
@@ -116,16 +116,16 @@ def response_to_content(
     if keys and keys <= {"output", "error"}:
         if "error" in response:
             err = response["error"]
-            error = err if isinstance(err, str) else dumps_compact(canonical(err))
+            error = err if isinstance(err, str) else json_text(err, f"{where}.response.error")
         if "output" in response:
             out = response["output"]
             if isinstance(out, str):
                 text = out
             else:
-                text = dumps_compact(canonical(out))
+                text = json_text(out, f"{where}.response.output")
                 meta[RESPONSE_FORM_KEY] = FORM_OUTPUT_JSON
     elif keys:
-        text = dumps_compact(canonical(response))
+        text = json_text(response, f"{where}.response")
         meta[RESPONSE_FORM_KEY] = FORM_OBJECT
     media: list[ContentPart] = []
     for k, item in enumerate(list_at(get(fr, "parts"), f"{where}.parts")):

@@ -42,9 +42,9 @@ from toolwire.adapters.gemini.wire import (
     TOOL_TYPE_KEY,
     VENDOR,
     b64_signature,
-    canonical,
     get,
     has,
+    json_text,
     list_at,
     model_name,
     obj_at,
@@ -487,8 +487,9 @@ def _model_content(
                 "gemini_call", i, len(calls) + 1
             )
             args = get(fc, "args")
-            text = dumps_compact(
-                canonical(obj_at(args, f"{at}.functionCall.args") if args is not None else {})
+            text = json_text(
+                obj_at(args, f"{at}.functionCall.args") if args is not None else {},
+                f"{at}.functionCall.args",
             )
             calls.append(
                 ToolCall(

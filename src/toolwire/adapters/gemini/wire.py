@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.arguments import dumps_compact
 
 VENDOR = "gemini"
 PROVIDER = "google"
@@ -85,6 +86,16 @@ def canonical(value: Any) -> Any:
     if isinstance(value, list):
         return [canonical(v) for v in value]
     return value
+
+
+def json_text(value: Any, where: str) -> str:
+    """``value`` as compact JSON text (``canonical`` numbers); a value JSON cannot hold (a NaN
+    or an infinity: ``json.loads`` reads them, SDK objects hold them) is a VendorDataError
+    naming the field, never a bare ValueError."""
+    try:
+        return dumps_compact(canonical(value))
+    except ValueError as exc:
+        raise VendorDataError(VENDOR, where, f"not JSON: {exc}") from None
 
 
 def b64_signature(value: Any, where: str) -> str | None:
