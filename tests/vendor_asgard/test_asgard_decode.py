@@ -422,6 +422,20 @@ def test_truncation_and_in_stream_error() -> None:
             {"eventType": "asgard.run.error", "fact": {"runError": {}}},
             "chunk 1: fact.runError.error",
         ),
+        (  # numbers JSON cannot hold (json.loads reads NaN/Infinity): were a bare ValueError
+            {
+                "eventType": "asgard.tool_call.start",
+                "fact": {"toolCallStart": call("p", 0, "t", {"a": float("inf")})},
+            },
+            "chunk 1: fact.toolCallStart.toolCall.parameter",
+        ),
+        (
+            {
+                "eventType": "asgard.tool_call.complete",
+                "fact": {"toolCallComplete": call("p", 0, "t", {}, toolCallResult=[float("nan")])},
+            },
+            "chunk 1: fact.toolCallComplete.toolCallResult",
+        ),
     ],
 )
 def test_malformed_frames_name_the_chunk_and_field(frame: dict[str, Any], where: str) -> None:

@@ -94,6 +94,12 @@ def test_tool_use_id_mode_and_malformed_entries() -> None:
     assert [c.id for c in msgs[1].tool_calls or []][-1] == "toolu_9"
     with pytest.raises(VendorDataError, match=r"conversation\[0\]\.isComplete"):
         asgard.from_conversation([{**entry("p", 0, "t"), "isComplete": "no"}])
+    # numbers JSON cannot hold: a VendorDataError naming the field, not a bare ValueError
+    with pytest.raises(VendorDataError, match=r"conversation\[0\]\.parameter"):
+        asgard.from_conversation([entry("p", 0, "t", parameter={"q": float("inf")})])
+    bad = entry("p", 0, "t", isComplete=True, result={"n": float("nan")})
+    with pytest.raises(VendorDataError, match=r"conversation\[0\]\.result"):
+        asgard.from_conversation([bad])
 
 
 def test_round_trip_through_ag_ui_keeps_every_field_the_sdk_stores() -> None:

@@ -192,6 +192,14 @@ def test_unknown_chunks_are_skipped_with_a_warning() -> None:
         ({"toolCallInfo": ["x"]}, "chunk 0.toolCallInfo[0]"),
         ({"generatorSuggestionAnswers": {"a": 1}}, "chunk 0.generatorSuggestionAnswers"),
         ({"textMessageId": "q", "responseChunk": 3}, "chunk 0.responseChunk"),
+        (  # a number JSON cannot hold (json.loads reads "Infinity"): was a bare ValueError
+            {"toolCall": {"action": "f", "inputParameters": {"a": [float("inf")]}}},
+            "chunk 0.toolCall.inputParameters",
+        ),
+        (
+            {"toolCall": {"action": "f", "inputParameters": {"a": float("nan")}}},
+            "chunk 0.toolCall.inputParameters",
+        ),
     ],
 )
 def test_malformed_input_names_the_chunk_and_field(chunk: dict[str, Any], where: str) -> None:

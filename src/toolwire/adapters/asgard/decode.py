@@ -400,6 +400,7 @@ class Decoder(BaseDecoder):
             "toolName": require(tc, "toolName", str, self.vendor, twhere),
             "toolsetName": _opt_str(tc, "toolsetName", twhere) or "",
             "parameter": tc.get("parameter"),
+            "parameterAt": f"{twhere}.parameter",
             "reason": _opt_str(tc, "reason", twhere),
             "toolUseId": _opt_str(payload, "toolUseId", where),
             "parentToolUseId": _opt_str(payload, "parentToolUseId", where),
@@ -449,7 +450,9 @@ class Decoder(BaseDecoder):
         if fields["parameter"] is not None:
             out.append(
                 ToolCallArgsEvent(
-                    tool_call_id=cid, delta=arguments_text(fields["parameter"]), **tag
+                    tool_call_id=cid,
+                    delta=arguments_text(fields["parameter"], fields["parameterAt"]),
+                    **tag,
                 )
             )
         out.append(ToolCallEndEvent(tool_call_id=cid, **tag))
@@ -478,7 +481,7 @@ class Decoder(BaseDecoder):
         del self._calls[key]  # only its key stays, to drop a repeated complete
         self._answered.add(key)
         result = payload.get("toolCallResult")
-        content = result_text(result)
+        content = result_text(result, f"{where}.toolCallResult")
         meta: dict[str, Any] = {"processId": fields["processId"], "callSeq": fields["callSeq"]}
         if isinstance(payload.get("isError"), bool):
             meta["isError"] = payload["isError"]

@@ -137,13 +137,16 @@ def _call(item: dict[str, Any], where: str, call_ids: str) -> tuple[ToolCall, To
     param = item.get("parameter")
     call = ToolCall(
         id=cid,
-        function=FunctionCall(name=name, arguments="" if param is None else arguments_text(param)),
+        function=FunctionCall(
+            name=name,
+            arguments="" if param is None else arguments_text(param, f"{where}.parameter"),
+        ),
         metadata={META: meta},
     )
     if not complete:
         return call, None  # pending: the call is left unanswered
     result = item.get("result")
-    content = result_text(result)
+    content = result_text(result, f"{where}.result")
     rmeta = {k: item[k] for k in _RESULT_META if item.get(k) is not None}
     kw: dict[str, Any] = {"metadata": {META: rmeta}} if rmeta else {}
     if is_error({"isError": item.get("isError"), "toolCallResult": result}):

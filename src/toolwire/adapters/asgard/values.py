@@ -10,18 +10,28 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 
 #: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
 META = "asgard"
 
 
-def arguments_text(parameter: Any) -> str:
+def _json(value: Any, where: str) -> str:
+    """Compact JSON text; a NaN or an infinity (``json.loads`` reads them, JSON cannot hold
+    them) is a VendorDataError naming the field, never a bare ValueError."""
+    try:
+        return dumps_compact(value)
+    except ValueError as exc:
+        raise VendorDataError("asgard", where, f"not JSON: {exc}") from None
+
+
+def arguments_text(parameter: Any, where: str = "parameter") -> str:
     """A call's ``parameter`` as argument text (compact JSON, key order kept)."""
-    return dumps_compact(parameter)
+    return _json(parameter, where)
 
 
-def result_text(result: Any) -> str:
+def result_text(result: Any, where: str = "toolCallResult") -> str:
     """A ``toolCallResult`` as result content: a string as it is, other JSON as compact text.
 
     ``null`` (Go ``interface{}`` left empty) is the empty string: the call is
@@ -31,7 +41,7 @@ def result_text(result: Any) -> str:
         return ""
     if isinstance(result, str):
         return result
-    return dumps_compact(result)
+    return _json(result, where)
 
 
 def result_value(text: str) -> Any:
