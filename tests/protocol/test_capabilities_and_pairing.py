@@ -115,3 +115,15 @@ def test_a_run_input_that_is_not_one_is_a_toolwire_error_naming_the_field() -> N
         as_run_input("nope")
     ok = as_run_input({"threadId": "t", "runId": "r", "messages": []})
     assert as_run_input(ok) is ok
+
+
+def test_values_json_cannot_hold_are_a_vendor_data_error_not_a_value_error() -> None:
+    import math
+
+    from toolwire.errors import VendorDataError
+    from toolwire.protocol.arguments import dumps_compact
+
+    assert dumps_compact({"a": [1, "é"]}) == '{"a":[1,"é"]}'
+    for bad in ({"a": math.nan}, {"a": math.inf}, {"a": b"x"}):
+        with pytest.raises(VendorDataError, match=r"anthropic: content\[0\]\.input"):
+            dumps_compact(bad, "anthropic", "content[0].input")

@@ -695,3 +695,26 @@ def test_thinking_between_calls_keeps_its_signature_in_the_turn() -> None:
     ]
     assert [b["type"] for b in turn] == ["thinking", "thinking", "tool_use", "tool_use"]
     assert [b["tool_use_id"] for b in body["messages"][2]["content"]] == ["toolu_p", "toolu_t"]
+
+
+def test_an_input_json_cannot_hold_is_a_vendor_data_error_naming_the_block() -> None:
+    import math
+
+    from toolwire.adapters import anthropic as adapter
+    from toolwire.errors import VendorDataError
+
+    block = {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"a": math.nan}}
+    response = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "m",
+        "content": [block],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    with pytest.raises(VendorDataError, match=r"anthropic: .*input: not JSON data"):
+        adapter.decode_response(response)
+    request = {"model": "m", "messages": [{"role": "assistant", "content": [block]}]}
+    with pytest.raises(VendorDataError, match=r"anthropic: request.*not JSON data"):
+        adapter.decode_request(request)

@@ -5,10 +5,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from toolwire.errors import VendorDataError
 
-def dumps_compact(value: Any) -> str:
-    """Compact, stable JSON text (key order kept, no ASCII escaping)."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
+    """Compact, stable JSON text (key order kept, no ASCII escaping).
+
+    A value JSON cannot hold (NaN, infinity, a non-JSON object: parsed vendor data can
+    carry them) is a ``VendorDataError`` naming ``where``, never a bare ``ValueError``.
+    """
+    try:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    except (ValueError, TypeError, RecursionError) as exc:
+        raise VendorDataError(vendor, where, f"not JSON data: {exc}") from None
 
 
 def parse_arguments_object(text: str) -> dict[str, Any] | None:

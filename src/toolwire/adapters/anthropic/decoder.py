@@ -308,7 +308,11 @@ class Decoder(BaseDecoder):
         if given is not None and not isinstance(given, dict):
             raise VendorDataError(VENDOR, f"{at}.input", "expected an object")
         if given:  # a whole input up front (non-streamed responses, some proxies)
-            out.append(ToolCallArgsEvent(tool_call_id=cid, delta=dumps_compact(given)))
+            out.append(
+                ToolCallArgsEvent(
+                    tool_call_id=cid, delta=dumps_compact(given, VENDOR, f"{at}.input")
+                )
+            )
         return out
 
     def _result(self, block: dict[str, Any], at: str) -> ToolCallResultEvent:

@@ -470,7 +470,8 @@ def _assistant(content: Any, where: str, mid: str, losses: list[Loss]) -> list[M
                 ToolCall(
                     id=require(block, "id", str, VENDOR, at),
                     function=FunctionCall(
-                        name=require(block, "name", str, VENDOR, at), arguments=dumps_compact(given)
+                        name=require(block, "name", str, VENDOR, at),
+                        arguments=dumps_compact(given, VENDOR, f"{at}.input"),
                     ),
                     **kw,
                 )
@@ -516,9 +517,9 @@ def decode_request(
     """
     data = as_dict(body, VENDOR, "request")
     raw_messages = require(data, "messages", list, VENDOR, "request")
-    first = dumps_compact(raw_messages[0]) if raw_messages else ""
+    first = dumps_compact(raw_messages[0], VENDOR, "request.messages[0]") if raw_messages else ""
     tid = thread_id or mint_id("thread", first)
-    rid = run_id or mint_id("run", dumps_compact(data))
+    rid = run_id or mint_id("run", dumps_compact(data, VENDOR, "request"))
     losses: list[Loss] = []
     messages: list[Message] = _system(data.get("system"), [tid])
     for i, m in enumerate(raw_messages):

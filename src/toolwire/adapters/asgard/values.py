@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 
 #: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
@@ -20,10 +19,7 @@ META = "asgard"
 def _json(value: Any, where: str) -> str:
     """Compact JSON text; a NaN or an infinity (``json.loads`` reads them, JSON cannot hold
     them) is a VendorDataError naming the field, never a bare ValueError."""
-    try:
-        return dumps_compact(value)
-    except ValueError as exc:
-        raise VendorDataError("asgard", where, f"not JSON: {exc}") from None
+    return dumps_compact(value, "asgard", where)
 
 
 def arguments_text(parameter: Any, where: str = "parameter") -> str:

@@ -89,10 +89,8 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
     action = string(tc.get("action"), f"{where}.action")
     params = obj(tc.get("inputParameters"), f"{where}.inputParameters")
     if params is not None:
-        try:  # argument text is JSON: a NaN or an infinity (json.loads reads them) is not
-            dumps_compact(params)
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, f"{where}.inputParameters", f"not JSON: {exc}") from None
+        # argument text is JSON: a NaN or an infinity (json.loads reads them) is not
+        dumps_compact(params, VENDOR, f"{where}.inputParameters")
     create = string(tc.get("createTime"), f"{where}.createTime")
     if create is not None:
         meta["createTime"] = create

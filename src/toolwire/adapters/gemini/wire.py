@@ -92,10 +92,7 @@ def json_text(value: Any, where: str) -> str:
     """``value`` as compact JSON text (``canonical`` numbers); a value JSON cannot hold (a NaN
     or an infinity: ``json.loads`` reads them, SDK objects hold them) is a VendorDataError
     naming the field, never a bare ValueError."""
-    try:
-        return dumps_compact(canonical(value))
-    except ValueError as exc:
-        raise VendorDataError(VENDOR, where, f"not JSON: {exc}") from None
+    return dumps_compact(canonical(value), VENDOR, where)
 
 
 def b64_signature(value: Any, where: str) -> str | None:

@@ -326,7 +326,7 @@ def decode_request(
     ``input`` and ``tools`` go to ``forwarded_props["openai_responses"]``.
     """
     req = as_dict(body, VENDOR, "request")
-    seed = mint_id("req", dumps_compact(req))
+    seed = mint_id("req", dumps_compact(req, VENDOR, "request"))
     raw_input = req.get("input", [])
     if isinstance(raw_input, str):
         raw_input = [{"role": "user", "content": raw_input}]
