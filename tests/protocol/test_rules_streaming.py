@@ -357,3 +357,14 @@ def test_a_bare_turn_machine_needs_no_run_started_and_end_turn_closes_chunk_stre
     assert [e.type.value for e in m.end_turn()] == ["TOOL_CALL_END"]
     assert m.end_turn() == []
     assert m.pending_tool_call_ids == ["c1"]
+
+
+def test_an_auto_machine_takes_a_bare_turn_or_a_framed_run() -> None:
+    bare = StreamMachine(run_open="auto")
+    bare.feed(start("c1"))
+    assert bare.bare and [e.type.value for e in bare.end_turn()] == []
+    framed = StreamMachine(run_open="auto")
+    framed.feed(run_started())
+    assert not framed.bare
+    with pytest.raises(ProtocolViolation):
+        framed.feed(run_started("r2"))  # still a real run: the lifecycle rules hold

@@ -12,7 +12,7 @@ violation is a :class:`~toolwire.errors.ProtocolViolation` with a stable code
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ag_ui.core import (
     AssistantMessage,
@@ -157,11 +157,14 @@ def _owner(event: BaseEvent) -> str | None:
 class StreamMachine:
     """Consume an AG-UI stream event by event; see the module docstring."""
 
-    def __init__(self, *, run_open: bool = False) -> None:
+    def __init__(self, *, run_open: bool | Literal["auto"] = False) -> None:
         """``run_open`` starts inside a run: for a bare turn (a decoder's output) that has
-        no ``RUN_STARTED`` of its own; :meth:`end_turn` closes it."""
+        no ``RUN_STARTED`` of its own; :meth:`end_turn` closes it. ``"auto"`` decides from
+        the first event (an encoder that takes either); ``bare`` says which it was."""
         self.index = -1
-        self._run: str = "active" if run_open else "idle"  # idle | active | finished | errored
+        self._auto = run_open == "auto"
+        self.bare = run_open is True
+        self._run: str = "active" if self.bare else "idle"  # idle | active | finished | errored
         self._lanes: dict[str | None, _Chunking] = {}
         self._open_calls: dict[str, _Call] = {}
         self._calls: dict[str, _Call] = {}
@@ -189,6 +192,11 @@ class StreamMachine:
         parsed = parse_event(event, self.index)
         if parsed is None:
             return []
+        if self._auto:
+            self._auto = False
+            if parsed.type not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
+                self.bare = True
+                self._run = "active"
         out: list[BaseEvent] = []
         if parsed.type not in _CHUNK_TYPES:
             self._check_not_chunked(parsed)

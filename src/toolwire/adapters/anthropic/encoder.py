@@ -69,9 +69,8 @@ class Encoder:
     def __init__(self, *, model: str = "unknown") -> None:
         self.model = model
         self.losses: list[Loss] = []
-        self._machine = StreamMachine()
-        self._machine_started = False
-        self._framed_here = False
+        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._framed_here = False  # inside a bare turn's implicit run
         self._lost_kinds: set[str] = set()
         self._reset()
 
@@ -94,16 +93,12 @@ class Encoder:
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event -> the Anthropic events it becomes (possibly none yet)."""
-        if not self._machine_started and not (
-            isinstance(event, RunStartedEvent)
-            or (isinstance(event, dict) and event.get("type") == "RUN_STARTED")
-        ):
-            # A bare turn (a decoder's output) has no run framing: the machine starts inside one.
-            self._machine = StreamMachine(run_open=True)
-            self._framed_here = True
-        self._machine_started = True
+        was_bare = self._machine.bare
         out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
+        expanded = self._machine.feed(event)
+        if self._machine.bare and not was_bare:  # the first event told: a bare turn
+            self._framed_here = True
+        for ev in expanded:
             if isinstance(ev, (RunFinishedEvent, RunErrorEvent)):
                 self._framed_here = False
             out.extend(self._event(ev))

@@ -65,8 +65,7 @@ class Encoder:
         self.losses: list[Loss] = []
         self._rid = response_id
         self._model = model_version
-        self._machine: StreamMachine | None = None
-        self._bare = False
+        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
         self._calls: dict[str, _Call] = {}
         self._sent: dict[str, _Call] = {}
         self._usage: dict[str, Any] | None = None
@@ -78,11 +77,6 @@ class Encoder:
         self._early_sigs: dict[str, str] = {}
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
-        if self._machine is None:
-            kind = event.get("type") if isinstance(event, dict) else event.type
-            # a bare turn (a decoder's output, no RUN_STARTED) is checked as one run
-            self._bare = kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR)
-            self._machine = StreamMachine(run_open=self._bare)
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._event(ev))
@@ -111,7 +105,7 @@ class Encoder:
             return []
         self._finished = True
         tail: list[dict[str, Any]] = []
-        if self._bare and self._machine is not None:
+        if self._machine.bare:
             # chunk-form calls and messages end with the turn (the machine synthesizes END)
             for ev in self._machine.end_turn():
                 tail.extend(self._event(ev))

@@ -68,8 +68,7 @@ class Encoder:
         self.model = model
         self.created = created
         self.losses: list[Loss] = []
-        self._machine = StreamMachine()
-        self._fresh = True
+        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
         self._reasoning_lost: set[str] = set()
         self._reset()
 
@@ -82,11 +81,6 @@ class Encoder:
     # ----------------------------------------------------------------- API
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
-        if self._fresh:
-            self._fresh = False
-            kind = event.get("type") if isinstance(event, dict) else event.type
-            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
-                self._machine = StreamMachine(run_open=True)  # a bare turn: already in a run
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._on(ev))

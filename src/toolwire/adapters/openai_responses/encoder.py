@@ -80,8 +80,7 @@ class Encoder:
         self._calls: dict[str, _Item] = {}  # deferred calls waiting for a result
         self._output: list[tuple[int, dict[str, Any]]] = []
         self._next_index = 0
-        self._machine: StreamMachine | None = None
-        self._bare = False
+        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
 
     # --------------------------------------------------------------- framing
 
@@ -148,10 +147,6 @@ class Encoder:
         A :class:`~toolwire.protocol.StreamMachine` expands chunks and checks the
         sequence first; a bare turn (no ``RUN_STARTED``) is taken as one run.
         """
-        if self._machine is None:
-            kind = event.get("type") if isinstance(event, dict) else event.type
-            self._bare = kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR)
-            self._machine = StreamMachine(run_open=self._bare)
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out += self._on(ev)
@@ -178,8 +173,7 @@ class Encoder:
     def close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a response still open is completed."""
         out: list[dict[str, Any]] = []
-        if self._bare and self._resp is not None and self._machine is not None:
-            self._bare = False
+        if self._machine.bare and self._resp is not None:
             # ends any chunk stream still open (its END is synthesized); explicit items
             # left open are closed below, as a cut-off turn
             out += [c for ev in self._machine.end_turn() for c in self._on(ev)]
