@@ -144,7 +144,8 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
             "machine": machine,
             "run_input": _run_input(adapter, ex, thread_id, run_id),
         }
-        decoder = adapter.Decoder()
+        options = getattr(adapter, "decoder_options", None)  # what the request implies
+        decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
         if ex.content_type == "application/jsonl":
             yield from frame_run(decoder, jsonl_chunks(ex.response_body), **kw)
         elif ex.is_sse:

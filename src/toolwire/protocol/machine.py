@@ -51,6 +51,7 @@ from ag_ui.core import (
 from toolwire.errors import ProtocolViolation
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.limits import check
 from toolwire.protocol.versions import check_declared
 
 #: Metadata key under which toolwire carries a tool result's error text on
@@ -88,6 +89,7 @@ VIOLATION_CODES: dict[str, str] = {
     "pending-tool-calls-mismatch": "a stated pendingToolCallIds list differs from the stream",
     "interrupt-id-duplicate": "two interrupts of one run share an id",
     "duplicate-message-id": "a new message reuses the id of another message in the thread",
+    "tool-call-parent-not-assistant": "a tool call's parentMessageId names a non-assistant message",
     "truncated": "the stream ended with a run still active (no terminal event)",
 }
 
@@ -132,6 +134,7 @@ class _Call:
     arguments: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
     encrypted: str | None = None
+    size: int = 0  # characters of argument text so far
 
 
 @dataclass
@@ -174,7 +177,8 @@ class StreamMachine:
         self._open_steps: dict[str, str | None] = {}
         self._subagents_open: set[str] = set()
         self._subagents_seen: set[str] = set()
-        self._run_started_calls: list[str] = []
+        # calls the run started, in order (a dict: an ordered set, O(1) membership)
+        self._run_started_calls: dict[str, None] = {}
         self._run_answered: set[str] = set()
         self._msgs: dict[str, _Msg] = {}
         self._order: list[str] = []
@@ -233,6 +237,23 @@ class StreamMachine:
         for ev in out:
             self._verify(ev)
         return out
+
+    def end_input(self) -> list[BaseEvent]:
+        """The encoders' truncation rule, at the end of their input.
+
+        A bare turn (no ``RUN_*`` events: a decoder's output) has no terminal event of
+        its own, so its chunk streams are closed (:meth:`end_turn`). A framed run still
+        active was cut before its terminal event: that is ``ProtocolViolation("truncated")``,
+        never encoded as the vendor's success; no input at all is truncated too.
+        """
+        if self.bare:
+            return self.end_turn()
+        if self.index < 0:
+            raise ProtocolViolation(
+                "truncated", "no events: nothing says the run happened, let alone ended"
+            )
+        self.close()
+        return []
 
     @property
     def call_ids(self) -> frozenset[str]:
@@ -487,7 +508,7 @@ class StreamMachine:
         self._open_steps.clear()
         self._subagents_open.clear()
         self._subagents_seen.clear()
-        self._run_started_calls = []
+        self._run_started_calls = {}
         self._run_answered = set()
         self.finished = None
         self.error = None
@@ -581,6 +602,13 @@ class StreamMachine:
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> None:
         self._opening(self._open_messages, ev.message_id, "message-already-open", "message", ev)
         msg = self._msgs.get(ev.message_id)
+        role = ev.role or "assistant"
+        if msg is not None and msg.role != role:
+            self._fail(
+                "duplicate-message-id",
+                f"a {role} text message reuses messageId {ev.message_id!r} of a {msg.role} "
+                "message; the history cannot hold both",
+            )
         if msg is None:
             msg = self._new_msg(ev.message_id, ev.role or "assistant", _owner(ev))
             msg.name = ev.name
@@ -617,7 +645,13 @@ class StreamMachine:
             "reasoning message",
             ev,
         )
-        msg = self._msgs.get(ev.message_id) or self._new_msg(ev.message_id, "reasoning", _owner(ev))
+        msg = self._msgs.get(ev.message_id)
+        if msg is not None and msg.role != "reasoning":
+            self._fail(
+                "duplicate-message-id",
+                f"a reasoning message reuses messageId {ev.message_id!r} of a {msg.role} message",
+            )
+        msg = msg or self._new_msg(ev.message_id, "reasoning", _owner(ev))
         self._merge(msg.metadata, ev)
 
     def _on_reasoning_message_content(self, ev: ReasoningMessageContentEvent) -> None:
@@ -660,6 +694,12 @@ class StreamMachine:
         tag = _owner(ev)
         parent = ev.parent_message_id
         if parent is not None and parent in self._msgs:
+            if self._msgs[parent].role != "assistant":
+                self._fail(
+                    "tool-call-parent-not-assistant",
+                    f"tool call {cid!r} names parentMessageId {parent!r}, a "
+                    f"{self._msgs[parent].role} message; only an assistant message makes calls",
+                )
             powner = self._msgs[parent].owner
             if tag is not None and powner != tag:
                 self._fail(
@@ -689,8 +729,7 @@ class StreamMachine:
                 call.encrypted = enc.encrypted_value
                 self._merge(call.metadata, enc)
         self._open_calls[cid] = call
-        if cid not in self._run_started_calls:
-            self._run_started_calls.append(cid)
+        self._run_started_calls.setdefault(cid)
         self._merge(call.metadata, ev)
 
     def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> None:
@@ -700,6 +739,8 @@ class StreamMachine:
             return
         self._continuation_owner(call.owner, ev, "its TOOL_CALL_START's owner")
         call.arguments.append(ev.delta)
+        call.size += len(ev.delta)
+        check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
         self._merge(call.metadata, ev)
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> None:

@@ -133,6 +133,8 @@ class Encoder:
             fin = RunFinishedEvent(thread_id=self._thread_id, run_id=self._run_id)
             for ev in self._machine.feed(fin):
                 out.extend(self._translate(ev))
+        if not self._implicit:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         return out
 
     # --------------------------------------------------------------- framing

@@ -198,6 +198,8 @@ class Decoder(BaseDecoder):
     def _close(self) -> list[BaseEvent]:
         if self._deferred is not None:
             raise self._deferred
+        if self.chunk_index < 0:
+            raise TruncatedStream(VENDOR, "the stream ended before its first response")
         if self._streamed and not self._final:
             raise TruncatedStream(
                 VENDOR, "the reactive stream ended without isFinal or a status response"
@@ -544,6 +546,7 @@ class Encoder:
         self.losses: list[Loss] = losses if losses is not None else []
         self._machine = StreamMachine()
         self._primed = False
+        self._implicit = False  # the input is a bare turn: the encoder opened its run
         self._calls: dict[str, _Out] = {}
         self._text: dict[str, bool] = {}
         self._reasoning: set[str] = set()
@@ -554,6 +557,7 @@ class Encoder:
             self._primed = True
             kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
             if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
+                self._implicit = True
                 self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="toolwire"))
         start = len(self.losses)
         out: list[dict[str, Any]] = []
@@ -564,6 +568,8 @@ class Encoder:
 
     def close(self) -> list[dict[str, Any]]:
         """End of stream: every call not yet emitted, as ``{toolCall}`` alone."""
+        if not self._implicit:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         start = len(self.losses)
         out = self._flush()
         announce(self.losses[start:])

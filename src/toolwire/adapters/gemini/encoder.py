@@ -105,10 +105,10 @@ class Encoder:
             return []
         self._finished = True
         tail: list[dict[str, Any]] = []
-        if self._machine.bare:
-            # chunk-form calls and messages end with the turn (the machine synthesizes END)
-            for ev in self._machine.end_turn():
-                tail.extend(self._event(ev))
+        # chunk-form calls and messages of a bare turn end with it (the machine synthesizes
+        # END); a framed run cut before its terminal event raises instead of finishing STOP
+        for ev in self._machine.end_input():
+            tail.extend(self._event(ev))
         for call in self._calls.values():
             self._lose(
                 "call-unfinished",

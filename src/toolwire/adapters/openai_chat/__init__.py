@@ -16,7 +16,7 @@ from ag_ui.core import BaseEvent
 
 from toolwire.protocol.decoding import adecode_iter, decode_iter, encode_iter
 
-from .decoder import Decoder
+from .decoder import Decoder, decoder_options
 from .encoder import Encoder
 from .request import decode_request, decode_response, encode_request
 from .sse import sse_chunks, to_sse
@@ -44,6 +44,7 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "decoder_options",
     "encode_request",
     "encode_stream",
     "sse_chunks",

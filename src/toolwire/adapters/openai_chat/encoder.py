@@ -87,8 +87,10 @@ class Encoder:
         return out
 
     def close(self) -> list[dict[str, Any]]:
-        """End of the events: finish every choice still open."""
-        return self._finish(None)
+        """End of the events: finish every choice still open (a framed run cut before its
+        terminal event raises ``ProtocolViolation("truncated")``, never ``[DONE]``)."""
+        out = [c for ev in self._machine.end_input() for c in self._on(ev)]
+        return out + self._finish(None)
 
     # ------------------------------------------------------------ dispatch
 

@@ -177,7 +177,7 @@ class Decoder(BaseDecoder):
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         kind = require(chunk, "type", str, VENDOR, f"chunk {self.chunk_index}")
         if self._ended:
-            return []
+            return self.after_end("the response's terminal event")
         handler = _HANDLERS.get(kind)
         if handler is None:
             return []  # an event type this decoder does not need (or does not know)

@@ -173,6 +173,8 @@ class Encoder:
     def close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a response still open is completed."""
         out: list[dict[str, Any]] = []
+        if not self._machine.bare:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         if self._machine.bare and self._resp is not None:
             # ends any chunk stream still open (its END is synthesized); explicit items
             # left open are closed below, as a cut-off turn
