@@ -7,13 +7,14 @@ body stored as a YAML mapping).
 
 from __future__ import annotations
 
-import gzip
 import json
 import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import ToolwireError, UnsupportedInput
+from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.limits import check, limits
 
 
 @dataclass
@@ -37,9 +38,9 @@ class Exchange:
 
     def response_json(self) -> Any:
         try:
-            return json.loads(self.response_body)
-        except ValueError as exc:
-            raise UnsupportedInput(f"{self.uri or 'response'}: body is not JSON: {exc}") from None
+            return load_json(self.response_body, "recording", self.uri or "response")
+        except ToolwireError as exc:
+            raise UnsupportedInput(f"{self.uri or 'response'}: body: {exc}") from None
 
 
 def _as_bytes(value: Any) -> bytes:
@@ -55,16 +56,23 @@ def _as_bytes(value: Any) -> bytes:
 def _decompress(body: bytes, encoding: str) -> bytes:
     enc = encoding.lower()
     if "gzip" in enc or body[:2] == b"\x1f\x8b":
-        try:
-            return gzip.decompress(body)
-        except (OSError, EOFError):
-            return body
+        return _inflate(body, 16 + zlib.MAX_WBITS)
     if "deflate" in enc:
-        try:
-            return zlib.decompress(body)
-        except zlib.error:
-            return body
+        return _inflate(body, zlib.MAX_WBITS)
     return body
+
+
+def _inflate(body: bytes, wbits: int) -> bytes:
+    """Decompressed ``body``, never more than ``limits().max_recording_bytes`` (a small
+    compressed body can expand without bound); the body as it is when it does not inflate."""
+    cap = limits().max_recording_bytes
+    inflater = zlib.decompressobj(wbits)
+    try:
+        out = inflater.decompress(body, cap + 1)
+    except zlib.error:
+        return body
+    check("max_recording_bytes", len(out), "a compressed recorded body")
+    return out
 
 
 def _header(headers: Any, name: str) -> str:
@@ -96,7 +104,7 @@ def _request_body(req: dict[str, Any]) -> Any:
         return None
     data = _decompress(_as_bytes(raw), _header(req.get("headers"), "content-encoding"))
     try:
-        return json.loads(data)
+        return load_json(data, "recording", "request body")
     except ValueError:
         return None
 
@@ -111,6 +119,9 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
             raise UnsupportedInput(f"interaction {i} is not a mapping")
         req = inter.get("request") or {}
         resp = inter.get("response") or {}
+        for side, part in (("request", req), ("response", resp)):
+            if not isinstance(part, dict):
+                raise UnsupportedInput(f"interaction {i}: {side} is not a mapping")
         headers = resp.get("headers") or {}
         if "parsed_body" in resp:
             body = _as_bytes(json.dumps(resp["parsed_body"]))
@@ -123,14 +134,18 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
             ctype = _header(headers, "content-type")
         status = resp.get("status", {})
         code = status.get("code", 200) if isinstance(status, dict) else 200
+        if isinstance(code, str) and code.strip().isdigit():
+            code = int(code)
+        if not isinstance(code, int) or isinstance(code, bool):
+            raise UnsupportedInput(f"interaction {i}: response.status.code is not a number")
         out.append(
             Exchange(
                 response_body=body,
                 content_type=ctype,
-                status=int(code),
+                status=code,
                 method=str(req.get("method", "POST")),
                 uri=str(req.get("uri", "")),
-                request_body=_request_body(req) if isinstance(req, dict) else None,
+                request_body=_request_body(req),
                 headers=_headers(headers),
             )
         )
@@ -139,24 +154,17 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
 
 def load_recording(data: bytes, name: str = "") -> list[Exchange]:
     """A recording file's exchanges: a cassette (YAML), an SSE capture, JSON or JSONL."""
-    text = data.decode("utf-8", errors="strict") if data else ""
+    check("max_recording_bytes", len(data), name or "the recording")
+    text = decode_utf8(data, "recording", name or "input") if data else ""
     stripped = text.lstrip()
     low = name.lower()
     if low.endswith((".yaml", ".yml")) or stripped.startswith(("interactions:", "version:")):
-        try:
-            import yaml
-        except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
-            raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise UnsupportedInput(f"{name or 'input'}: not valid YAML: {exc}") from None
-        return cassette_exchanges(doc)
+        return cassette_exchanges(load_yaml(text, name))
     if low.endswith(".sse") or stripped.startswith(("data:", "event:", ":")):
         return [Exchange(response_body=data, content_type="text/event-stream")]
     if stripped.startswith("{") or stripped.startswith("["):
         try:
-            whole = json.loads(text)
+            whole = load_json(text, "recording", name or "input")
         except ValueError:
             whole = None
         if whole is not None:
@@ -169,13 +177,41 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
 def jsonl_chunks(body: bytes) -> list[Any]:
     """Each non-empty line of a JSONL body, parsed."""
     out = []
-    for n, line in enumerate(body.decode("utf-8").splitlines(), 1):
+    for n, line in enumerate(decode_utf8(body, "recording", "JSONL body").splitlines(), 1):
         if line.strip():
-            try:
-                out.append(json.loads(line))
-            except ValueError as exc:
-                raise UnsupportedInput(f"line {n}: not JSON: {exc}") from None
+            out.append(load_json(line, "recording", f"JSONL line {n}"))
     return out
 
 
-__all__ = ["Exchange", "cassette_exchanges", "jsonl_chunks", "load_recording"]
+def load_yaml(text: str, name: str = "") -> Any:
+    """A cassette's YAML document, read safely: no ``!!python`` tags (PyYAML's safe loader)
+    and no aliases, so a few hundred bytes cannot expand to gigabytes ("billion laughs") or
+    to a value that contains itself. vcrpy writes no aliases, so real cassettes never
+    hold one; every error is an ``UnsupportedInput`` naming the file and line."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
+        raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
+
+    class NoAliasLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise yaml.composer.ComposerError(
+                    None,
+                    None,
+                    f"alias *{event.anchor} refused (recordings hold none)",
+                    event.start_mark,
+                )
+            return super().compose_node(parent, index)
+
+    try:
+        return yaml.load(text, Loader=NoAliasLoader)
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(exc).split())
+        raise UnsupportedInput(f"{name or 'input'}: not a readable cassette: {reason}") from None
+    except RecursionError:
+        raise UnsupportedInput(f"{name or 'input'}: YAML nested too deeply") from None
+
+
+__all__ = ["Exchange", "cassette_exchanges", "jsonl_chunks", "load_recording", "load_yaml"]

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.jsontext import load_json
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -29,8 +30,8 @@ def parse_arguments_object(text: str) -> dict[str, Any] | None:
     if text.strip() == "":
         return {}
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+        value = load_json(text, "input", "arguments")
+    except ValueError:
         return None
     return value if isinstance(value, dict) else None
 

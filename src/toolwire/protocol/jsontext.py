@@ -21,25 +21,30 @@ from toolwire.protocol.limits import limits
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def decode_utf8(data: bytes, vendor: str, where: str) -> str:
+class JSONTextError(VendorDataError, ValueError):
+    """Text that is not (acceptable) JSON. Also a ``ValueError``, so a reader that tries
+    JSON and falls back to another format on ``ValueError`` keeps working."""
+
+
+def decode_utf8(data: bytes, vendor: str = "input", where: str = "text") -> str:
     """``data`` as text (a leading BOM dropped), or a ``VendorDataError`` naming the byte."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         what = "ends inside a UTF-8 character" if exc.end == len(data) else "is not UTF-8"
-        raise VendorDataError(vendor, where, f"{what} (byte {exc.start})") from None
+        raise JSONTextError(vendor, where, f"{what} (byte {exc.start})") from None
 
 
-def load_json(data: bytes | str, vendor: str, where: str) -> Any:
+def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text") -> Any:
     """Parse JSON text or bytes under the rules above."""
     text = decode_utf8(data, vendor, where) if isinstance(data, bytes) else data
     try:
         value = json.loads(text)
     except RecursionError:
         cap = limits().max_json_depth
-        raise VendorDataError(vendor, where, f"JSON nested deeper than {cap} levels") from None
+        raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels") from None
     except ValueError as exc:
-        raise VendorDataError(vendor, where, f"not JSON: {exc}") from None
+        raise JSONTextError(vendor, where, f"not JSON: {exc}") from None
     return checked(value, vendor, where)
 
 
@@ -73,7 +78,7 @@ def checked(value: Any, vendor: str, where: str) -> Any:
         else:
             continue
         if depth >= cap:
-            raise VendorDataError(vendor, where, f"JSON nested deeper than {cap} levels")
+            raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels")
         for key, child in children:
             if isinstance(key, str) and not found and _SURROGATE.search(key):
                 found = True
@@ -111,4 +116,12 @@ def dumps_safe(value: Any, **kwargs: Any) -> str:
     return json.dumps(value, ensure_ascii=True, **kwargs)
 
 
-__all__ = ["checked", "decode_utf8", "dumps_safe", "has_surrogate", "load_json", "scrub"]
+__all__ = [
+    "JSONTextError",
+    "checked",
+    "decode_utf8",
+    "dumps_safe",
+    "has_surrogate",
+    "load_json",
+    "scrub",
+]

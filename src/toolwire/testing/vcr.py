@@ -13,6 +13,8 @@ from typing import Any
 
 import yaml
 
+from toolwire.recordings import load_yaml
+
 #: Headers that carry credentials; filtered whenever we record.
 FILTER_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie")
 
@@ -29,7 +31,7 @@ class ParsedBodySerializer:
 
     @staticmethod
     def deserialize(cassette_string: str) -> dict[str, Any]:
-        data: dict[str, Any] = yaml.safe_load(cassette_string)
+        data: dict[str, Any] = load_yaml(cassette_string, "cassette")  # no aliases
         for inter in data.get("interactions", []):
             for side in ("request", "response"):
                 part = inter.get(side, {})

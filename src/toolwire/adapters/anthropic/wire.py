@@ -8,7 +8,6 @@ ignored. :func:`sse_chunks` keeps that information in the chunk dicts the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,6 +15,7 @@ from urllib.parse import urlsplit
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
 
@@ -82,7 +82,7 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
     if name == "ping":
         return {"type": "ping"}
     try:
-        payload = json.loads(ev.data)
+        payload = load_json(ev.data, VENDOR, f"SSE event {n} ({name})")
     except ValueError:
         if name == "error":  # the SDK raises with the raw text as the message
             return {"type": "error", "error": {"type": "error", "message": ev.data}}
@@ -101,7 +101,7 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O)."""
-    parser = SSEParser()
+    parser = SSEParser(VENDOR)
     n = 0
     for piece in pieces:
         for ev in parser.feed(piece):

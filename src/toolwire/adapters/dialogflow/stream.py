@@ -22,7 +22,6 @@ else by its content) only adds the result it did not have yet. A call left in
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.sse import frame_sse, sse_json_objects
 
@@ -474,7 +474,9 @@ class Decoder(BaseDecoder):
         meta = dict(seen.meta)
         meta["action"] = seen.name
         if seen.arguments:
-            meta["inputParameters"] = json.loads(seen.arguments)
+            meta["inputParameters"] = load_json(
+                seen.arguments, VENDOR, f"tool call {seen.call_id!r}: arguments"
+            )
         kw: dict[str, Any] = {}
         details = seen.meta.get("toolDisplayDetails")
         if isinstance(details, str) and details:

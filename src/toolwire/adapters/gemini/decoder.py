@@ -64,6 +64,7 @@ from toolwire.protocol import (
     dumps_compact,
     mint_id,
 )
+from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 
@@ -546,7 +547,7 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         try:
-            whole = json.loads(stripped)
+            whole = load_json(stripped, VENDOR, "body")
         except ValueError:
             whole = None
         if isinstance(whole, dict):
@@ -560,12 +561,12 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
         yield value
     raw = [
         line
-        for line in body.decode("utf-8").splitlines()
+        for line in decode_utf8(body, VENDOR, "body").splitlines()
         if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
     ]
     if raw:
         try:
-            value = json.loads("\n".join(raw))
+            value = load_json("\n".join(raw), VENDOR, "body (text outside data: lines)")
         except ValueError as exc:
             raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
         yield obj_at(value, "body (text outside data: lines)")
