@@ -1,6 +1,12 @@
 """Pure AG-UI logic shared by every adapter: no vendor knowledge, no I/O."""
 
-from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.arguments import (
+    REPEATED_KEYS,
+    dumps_compact,
+    parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
+)
 from toolwire.protocol.decoding import (
     BaseDecoder,
     adecode_iter,
@@ -14,6 +20,8 @@ from toolwire.protocol.events import parse_event
 from toolwire.protocol.fitting import Accepts, Fitted, PartRule, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.limits import Limits, configure, limits
 from toolwire.protocol.machine import (
     RESULT_ERROR_KEY,
     VIOLATION_CODES,
@@ -22,6 +30,7 @@ from toolwire.protocol.machine import (
 )
 from toolwire.protocol.pairing import Paired, Turn, pair_history
 from toolwire.protocol.parts import media_part, parse_parts, text_of
+from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import (
     SSEEvent,
@@ -34,11 +43,13 @@ from toolwire.protocol.sse import (
 )
 
 __all__ = [
+    "REPEATED_KEYS",
     "RESULT_ERROR_KEY",
     "VIOLATION_CODES",
     "Accepts",
     "BaseDecoder",
     "Fitted",
+    "Limits",
     "Paired",
     "PartRule",
     "SSEEvent",
@@ -48,7 +59,9 @@ __all__ = [
     "adecode_iter",
     "as_dict",
     "as_run_input",
+    "configure",
     "decode_iter",
+    "decode_utf8",
     "downgrade_event",
     "downgrade_stream",
     "dumps_compact",
@@ -59,6 +72,8 @@ __all__ = [
     "frame_run",
     "frame_sse",
     "iter_sse",
+    "limits",
+    "load_json",
     "media_part",
     "mint_id",
     "pair_history",
@@ -66,6 +81,9 @@ __all__ = [
     "parse_event",
     "parse_parts",
     "parse_sse",
+    "redact",
+    "repeated_keys",
+    "repeated_keys_reason",
     "require",
     "sse_json_objects",
     "text_of",

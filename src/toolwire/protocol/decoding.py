@@ -161,6 +161,20 @@ def require(
     return got
 
 
+def list_at(value: dict[str, Any], key: str, vendor: str, where: str) -> list[Any]:
+    """``value[key]`` as a list: ``[]`` when absent or null, else a ``VendorDataError``
+    naming the place when it is not a list (so ``for x in item.get(key) or []`` never
+    iterates a string or fails on a number)."""
+    got = value.get(key)
+    if got is None:
+        return []
+    if not isinstance(got, list):
+        raise VendorDataError(
+            vendor, f"{where}.{key}", f"expected a list, got {type(got).__name__}"
+        )
+    return got
+
+
 Factory = Callable[[], BaseDecoder]
 
 __all__ = [
@@ -170,5 +184,6 @@ __all__ = [
     "as_dict",
     "decode_iter",
     "encode_iter",
+    "list_at",
     "require",
 ]

@@ -8,16 +8,21 @@ from ag_ui.core import RunAgentInput
 from pydantic import ValidationError
 
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol.jsontext import checked
 
 
 def as_run_input(value: Any, who: str = "toolwire") -> RunAgentInput:
     """``value`` as a ``RunAgentInput``; ``UnsupportedInput`` naming the first bad field."""
     if isinstance(value, RunAgentInput):
+        # the free-form JSON a model holds: bounded nesting, so no encoder recurses too deep
+        free = [value.state, value.forwarded_props, [t.parameters for t in value.tools or []]]
+        checked(free, who, "RunAgentInput")
         return value
     if not isinstance(value, dict):
         raise UnsupportedInput(
             f"{who}: not a RunAgentInput: expected an object, got {type(value).__name__}"
         )
+    value = checked(value, who, "RunAgentInput")
     try:
         return RunAgentInput.model_validate(value)
     except ValidationError as exc:

@@ -28,7 +28,12 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce
-from toolwire.protocol.arguments import parse_arguments_object
+from toolwire.protocol.arguments import (
+    REPEATED_KEYS,
+    parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
+)
 from toolwire.protocol.decoding import encode_iter
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
@@ -114,7 +119,7 @@ class Encoder:
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event (model or dict; chunks are expanded) -> Asgard frames."""
         out: list[dict[str, Any]] = []
-        first_type = event.get("type") if isinstance(event, dict) else event.type
+        first_type = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
         idle = not self._in_run and not self._machine.runs
         if idle and first_type not in (EventType.RUN_STARTED, "RUN_STARTED"):
             start = RunStartedEvent(thread_id=self._thread_id, run_id=self._run_id)
@@ -656,25 +661,9 @@ class Encoder:
 
 def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:
     """Report arguments whose JSON repeats a key: an object keeps only the last."""
-    dup: list[str] = []
-
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: set[str] = set()
-        for k, _ in pairs:
-            if k in seen:
-                dup.append(k)
-            seen.add(k)
-        return dict(pairs)
-
-    if text.strip():
-        json.loads(text, object_pairs_hook=hook)
-    if dup:
-        enc._loss(
-            "arguments-duplicate-keys",
-            f"the arguments repeat key(s) {', '.join(sorted(set(dup)))}; Asgard's parameter "
-            "object keeps only the last value of each",
-            call_id,
-        )
+    keys = repeated_keys(text)
+    if keys:
+        enc._loss(REPEATED_KEYS, repeated_keys_reason(keys, "Asgard's parameter"), call_id)
 
 
 def encode_stream(

@@ -14,9 +14,9 @@ from typing import Any
 from ag_ui.core import BaseEvent, ResumeEntry, RunAgentInput, ToolMessage, UserMessage
 
 from toolwire.capabilities import accepts
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
-from toolwire.protocol.decoding import require
+from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
@@ -139,17 +139,25 @@ def encode_request(
 
 def decode_request(body: dict[str, Any], **_: Any) -> RunAgentInput:
     """A ``FetchSsePayload`` -> ``RunAgentInput`` (user text, or consent answers as ``resume``)."""
+    body = as_dict(body, VENDOR, "request")
     channel = require(body, "customChannelId", str, VENDOR, "request")
     text = body.get("text", "")
     if not isinstance(text, str):
         raise UnsupportedInput("asgard: request.text: expected a string")
     mid = body.get("customMessageId")
+    if mid is not None and not isinstance(mid, str):
+        got = type(mid).__name__
+        raise VendorDataError(VENDOR, "request.customMessageId", f"expected a string, got {got}")
     messages: list[Any] = []
     if text:
         uid = mid if isinstance(mid, str) and mid else mint_id("msg", channel, text)
         messages.append(UserMessage(id=uid, content=text))
     resume: list[ResumeEntry] = []
-    for n, item in enumerate(body.get("toolCallConsents") or []):
+    consents = body.get("toolCallConsents") or []
+    if not isinstance(consents, list):
+        got = type(consents).__name__
+        raise VendorDataError(VENDOR, "request.toolCallConsents", f"expected a list, got {got}")
+    for n, item in enumerate(consents):
         where = f"request.toolCallConsents[{n}]"
         tcid = require(item, "toolCallId", str, VENDOR, where)
         result = require(item, "result", str, VENDOR, where)

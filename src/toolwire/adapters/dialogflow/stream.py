@@ -44,7 +44,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
+from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce, snapshot_dropped
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
@@ -615,6 +615,8 @@ class Encoder:
                     f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
                     None,
                 )
+        elif t is EventType.MESSAGES_SNAPSHOT:
+            self.losses.append(snapshot_dropped(TARGET, "ToolCallInfo"))  # announced by feed
         elif t is EventType.ACTIVITY_SNAPSHOT:
             if getattr(ev, "activity_type", None) == TEXT_UPDATE_ACTIVITY:
                 self._lose(

@@ -31,13 +31,16 @@ from toolwire.adapters.gemini.wire import (
     TOOL_TYPE_KEY,
     VENDOR,
 )
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol import (
+    REPEATED_KEYS,
     RESULT_ERROR_KEY,
     StreamMachine,
     encode_iter,
     frame_sse,
     parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
     text_of,
 )
 
@@ -133,7 +136,11 @@ class Encoder:
 
     def _event(self, ev: Any) -> list[dict[str, Any]]:
         t = ev.type
-        if t is EventType.TEXT_MESSAGE_START:
+        if t is EventType.MESSAGES_SNAPSHOT:
+            loss = snapshot_dropped(VENDOR, "a Gemini stream")
+            self.losses.append(loss)
+            announce([loss], stacklevel=4)
+        elif t is EventType.TEXT_MESSAGE_START:
             self._take_id(ev.message_id)
         elif t is EventType.TEXT_MESSAGE_CONTENT:
             self._take_id(ev.message_id)
@@ -183,6 +190,9 @@ class Encoder:
         text = "".join(call.args)
         kind = call.metadata.get(PART_KEY)
         args = parse_arguments_object(text)
+        keys = repeated_keys(text)
+        if keys:
+            self._lose(REPEATED_KEYS, call.id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:
             self._lose(
                 "arguments-not-object",

@@ -26,7 +26,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
@@ -124,7 +124,11 @@ class Encoder:
             self._reset()
             error = {"message": ev.message, "type": ev.code or "server_error"}
             return [{"error": error}]
-        if ev.type is EventType.TOOL_CALL_RESULT:
+        if ev.type is EventType.MESSAGES_SNAPSHOT:
+            loss = snapshot_dropped(VENDOR, "a completion stream")
+            self.losses.append(loss)
+            announce([loss], stacklevel=4)
+        elif ev.type is EventType.TOOL_CALL_RESULT:
             self._lose(
                 "tool-result-dropped",
                 "a completion stream carries the model's output only; results go in the "

@@ -34,6 +34,7 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, mint_id, require
+from toolwire.protocol.decoding import list_at
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 from toolwire.protocol.usage import token_count
@@ -113,12 +114,12 @@ def usage_of(response: dict[str, Any]) -> TokenUsage | None:
 def _message_text(item: dict[str, Any]) -> tuple[str, list[Any]]:
     text: list[str] = []
     notes: list[Any] = []
-    for part in item.get("content") or []:
+    for part in list_at(item, "content", VENDOR, "item"):
         if not isinstance(part, dict):
             continue
         if part.get("type") == "output_text" and isinstance(part.get("text"), str):
             text.append(part["text"])
-            notes.extend(part.get("annotations") or [])
+            notes.extend(list_at(part, "annotations", VENDOR, "item.content[]"))
         elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
             text.append(part["refusal"])
     return "".join(text), notes
@@ -321,7 +322,7 @@ class Decoder(BaseDecoder):
         out = self._close_part(item)
         streamed = item.streamed_parts or {}
         for field, label in (("summary", "summary"), ("content", "content")):
-            for n, part in enumerate(body.get(field) or []):
+            for n, part in enumerate(list_at(body, field, VENDOR, self.where("item"))):
                 text = part.get("text") if isinstance(part, dict) else None
                 if not isinstance(text, str):
                     raise VendorDataError(VENDOR, self.where(f"item.{field}[{n}].text"), "missing")

@@ -34,8 +34,9 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
-from toolwire.losses import announce
+from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol import StreamMachine, frame_sse, mint_id
+from toolwire.protocol.machine import RESULT_ERROR_KEY
 
 from .items import SERVER_RUN
 from .keys import ANNOTATIONS, FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PHASE, REASONING_PART, VENDOR
@@ -73,6 +74,8 @@ class Encoder:
         self.model = model
         self.created_at = created_at
         self.response_id = response_id
+        #: what the stream could not carry (each also warned about)
+        self.losses: list[Loss] = []
         self._resp: str | None = None
         self._seq = 0
         self._responses = 0
@@ -185,8 +188,24 @@ class Encoder:
 
     # ------------------------------------------------------------------ text
 
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
+        self.losses.append(loss)
+        announce([loss], stacklevel=5)
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        loss = snapshot_dropped(VENDOR, "a Responses stream")
+        self.losses.append(loss)
+        announce([loss], stacklevel=4)
+        return []
+
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
         if ev.role not in (None, "assistant"):
+            self._lose(
+                "message-dropped",
+                f"a {ev.role} text message ({ev.message_id!r}) is not model output; a "
+                "Responses stream carries the model's items only (history: encode_request)",
+            )
             return []
         body: dict[str, Any] = {
             "id": ev.message_id,
@@ -354,6 +373,14 @@ class Encoder:
             ev.content, accepts(VENDOR), tool_call_id=ev.tool_call_id
         )
         announce(losses)
+        self.losses.extend(losses)
+        if isinstance(meta.get(RESULT_ERROR_KEY), str):
+            self._lose(
+                "result-error-dropped",
+                f"function_call_output has no error field; the error text "
+                f"{meta[RESULT_ERROR_KEY]!r} is not sent (the output is)",
+                ev.tool_call_id,
+            )
         body = {
             "id": ev.message_id,
             "type": "function_call_output",
