@@ -83,10 +83,10 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
         return {"type": "ping"}
     try:
         payload = load_json(ev.data, VENDOR, f"SSE event {n} ({name})")
-    except ValueError:
+    except VendorDataError as exc:
         if name == "error":  # the SDK raises with the raw text as the message
             return {"type": "error", "error": {"type": "error", "message": ev.data}}
-        raise VendorDataError(VENDOR, f"SSE event {n} ({name})", "data is not JSON") from None
+        raise VendorDataError(VENDOR, f"SSE event {n} ({name})", f"data: {exc.reason}") from None
     if not isinstance(payload, dict):
         raise VendorDataError(
             VENDOR, f"SSE event {n} ({name})", f"data is a {type(payload).__name__}, not an object"
