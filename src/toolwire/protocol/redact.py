@@ -34,7 +34,7 @@ _HEADER = re.compile(
     r"(?i)([\"']?)(" + "|".join(re.escape(h) for h in SECRET_HEADERS) + r")\1"
     r"(\s*:\s*\[?\s*[\"']?)([^\"'\]\r\n,}]+)"
 )
-_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{4,}")
+_BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
 _TOKENS = re.compile(r"\b(sk-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z._-]{16,})")
 
 

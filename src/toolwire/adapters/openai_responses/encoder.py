@@ -174,7 +174,8 @@ class Encoder:
         return out + list(handler(event))
 
     def close(self) -> list[dict[str, Any]]:
-        """End of the AG-UI stream: a response still open is completed."""
+        """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
+        before its terminal event raises ``ProtocolViolation("truncated")``."""
         out: list[dict[str, Any]] = []
         if not self._machine.bare:
             self._machine.end_input()  # a framed run cut before its terminal event raises
