@@ -51,8 +51,10 @@ def chunks_of(adapter: ModuleType, ex: Exchange) -> list[Any] | None:
 
 
 def decode_exchange(adapter: ModuleType, ex: Exchange) -> list[Any]:
-    """One exchange decoded as the CLI does it (a complete run, or RUN_ERROR)."""
-    decoder = adapter.Decoder()
+    """One exchange decoded as the CLI does it (a complete run, or RUN_ERROR; the decoder
+    told what the recorded request implies)."""
+    options = getattr(adapter, "decoder_options", None)
+    decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
     kw: dict[str, Any] = {"thread_id": "t", "run_id": "r"}
     if ex.content_type == "application/jsonl":
         return list(frame_run(decoder, jsonl_chunks(ex.response_body), **kw))
@@ -94,4 +96,24 @@ def samples(vendor: str) -> Samples:
                 out.runs.append(run)
     for name, got in (("exchanges", out.exchanges), ("runs", out.runs)):
         assert got, f"{vendor}: the cassettes gave no {name}"
+    return out
+
+
+SHARED_CASSETTES = ROOT.parent / "shared" / "conformance" / "cassettes"
+
+
+@cache
+def conformance_exchanges(vendor: str) -> list[Exchange]:
+    """The model exchanges of the real recordings in ``../shared/conformance`` (read in place,
+    never copied), for the vendors that have some; ``[]`` for the others."""
+    folder = SHARED_CASSETTES / vendor
+    if not folder.is_dir():
+        return []
+    adapter = adapters.get(vendor)
+    out: list[Exchange] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for path in sorted(folder.glob("*.yaml")):
+            out.extend(_exchanges(adapter, path.read_bytes(), path.name))
+    assert out, f"{vendor}: {folder} holds no model exchange"
     return out

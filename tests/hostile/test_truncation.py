@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
-from _samples import VENDORS, decode_exchange, samples
+from _samples import VENDORS, conformance_exchanges, decode_exchange, samples
 from ag_ui.core import EventType
-from test_fuzz_harness import run_cli
+from test_fuzz_harness import EXAMPLES, run_cli
 
 from toolwire import adapters
 from toolwire.adapters import dialogflow, openai_chat
@@ -105,3 +107,69 @@ def test_a_body_cut_inside_a_utf8_character_is_a_toolwire_error(vendor: str) -> 
         assert events[-1].type is EventType.RUN_ERROR, "a cut body must not finish the run"
         assert "UTF-8" in events[-1].message
     assert tried
+
+
+def _cut_points(size: int, count: int = EXAMPLES) -> range:
+    """Evenly spread offsets: ``count`` per body (by default 20, 600 when thorough)."""
+    return range(0, size, max(1, size // count))
+
+
+def decode_quietly(adapter: Any, ex: Any) -> list[Any]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return decode_exchange(adapter, ex)
+
+
+def comparable(events: list[Any], *, without_usage: bool) -> list[dict[str, Any]]:
+    dumped = [e.model_dump() for e in events]
+    if without_usage:
+        dumped[-1].pop("usage", None)
+    return dumped
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_a_cut_recording_never_reads_as_a_different_success(vendor: str) -> None:
+    """Cut every recorded body at spread offsets: the run is a toolwire error or RUN_ERROR,
+    or it finishes exactly as the whole body does (the cut fell after the terminal event).
+
+    One known gap is allowed for: an OpenAI Chat stream whose request did not ask for usage
+    reads as success when cut after every ``finish_reason`` but before a usage chunk some
+    compatible servers send anyway (nothing in the stream says one is coming; the SDK reads
+    it the same way); the run is then the same but for its usage.
+    """
+    cuts = check_cuts(vendor, samples(vendor).exchanges, EXAMPLES)
+    assert cuts >= EXAMPLES
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "gemini", "openai_chat", "openai_responses"])
+def test_a_cut_real_recording_never_reads_as_a_different_success(vendor: str) -> None:
+    """The same over the real traffic in ../shared/conformance (fewer cuts per body)."""
+    exchanges = conformance_exchanges(vendor)
+    assert check_cuts(vendor, exchanges, max(3, EXAMPLES // 5)) >= len(exchanges)
+
+
+def check_cuts(vendor: str, exchanges: list[Any], count: int) -> int:
+    """Cut each finished exchange at ``count`` offsets; returns how many cuts were decoded."""
+    adapter = adapters.get(vendor)
+    cuts = 0
+    for ex in exchanges:
+        try:
+            whole = decode_quietly(adapter, ex)
+        except ToolwireError:
+            continue
+        if whole[-1].type is not EventType.RUN_FINISHED:
+            continue
+        options = getattr(adapter, "decoder_options", None)
+        lax = vendor == "openai_chat" and not (options and options(ex.request_body))
+        expected = comparable(whole, without_usage=lax)
+        for cut in _cut_points(len(ex.response_body), count):
+            cuts += 1
+            try:
+                got = decode_quietly(
+                    adapter, dataclasses.replace(ex, response_body=ex.response_body[:cut])
+                )
+            except ToolwireError:
+                continue
+            if got[-1].type is EventType.RUN_FINISHED:
+                assert comparable(got, without_usage=lax) == expected, f"{ex.uri}: cut at {cut}"
+    return cuts
