@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import io
+import json
 import tempfile
 import time
 import warnings
@@ -154,3 +155,43 @@ def test_mutated_recording_files_through_the_cli(vendor: str, data: st.DataObjec
         assert out == "", "stdout must stay empty when the command fails"
         assert err.count("\n") == 1 and err.startswith("toolwire: "), err
         assert "Traceback" not in err
+
+
+def _jsonl(events: list[dict[str, Any]]) -> bytes:
+    return "".join(json.dumps(e) + "\n" for e in events).encode()
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+@FUZZ
+@given(data=st.data())
+def test_mutated_event_files_through_the_cli(vendor: str, data: st.DataObject) -> None:
+    """A decoded run (JSONL) or a run input (JSON), mutated at the byte level, to ``validate``,
+    ``encode``, ``encode-request`` and ``decode-request``: exit 0, or 1 with one line."""
+    s = samples(vendor)
+    runs = [_jsonl(run) for run in s.runs]
+    inputs = [json.dumps(ri).encode() for ri in s.inputs] or runs
+    requests = [json.dumps(body).encode() for body in s.requests] or runs
+    command = data.draw(st.sampled_from(["validate", "encode", "encode-request", "decode-request"]))
+    source = {
+        "validate": runs,
+        "encode": runs,
+        "encode-request": inputs,
+        "decode-request": requests,
+    }
+    body = data.draw(byte_level(source[command]))
+    argv = {
+        "validate": ["validate"],
+        "encode": ["encode", "--to", vendor],
+        "encode-request": ["encode-request", "--to", vendor, "--model", MODEL[vendor]],
+        "decode-request": ["decode-request", "--from", vendor],
+    }[command]
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "input.json"
+        target.write_bytes(body)
+        start = time.perf_counter()
+        code, out, err = run_cli([*argv, str(target)])
+        took = time.perf_counter() - start
+    assert took < CASE_SECONDS, f"{vendor} {command}: {took:.1f} s on one case"
+    assert code in (0, 1), err
+    if code == 1:
+        assert out == "" and err.count("\n") == 1 and err.startswith("toolwire: "), err
