@@ -21,7 +21,6 @@ from toolwire.protocol.decoding import require
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_agui
 from toolwire.protocol.machine import RESULT_ERROR_KEY
-from toolwire.protocol.parts import text_of
 
 from .parts import decode_block, encode_part
 from .wire import (
@@ -57,7 +56,8 @@ def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = No
         part = decode_block(block, f"result.content[{i}]")
         if part is not None:
             parts.append(part)
-    error = text_of(parts) if is_error else None
+    # the error is what the text blocks say (the same text the way back compares with)
+    error = _texts(dicts) if is_error else None
     metadata: dict[str, Any] = {}
     if "structuredContent" in r:
         value = r["structuredContent"]
@@ -96,6 +96,10 @@ def _restated(value: Any, blocks: list[dict[str, Any]]) -> bool:
     return False
 
 
+def _texts(blocks: list[dict[str, Any]]) -> str:
+    return "".join(b["text"] for b in blocks if b.get("type") == "text")
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -123,14 +127,13 @@ def encode_result(message: Any, *, losses: list[Loss] | None = None) -> dict[str
         out["structuredContent"] = meta[STRUCTURED_KEY]
     if m.error is not None:
         out["isError"] = True
-        texts = "".join(b["text"] for b in content if b["type"] == "text")
-        if m.error and m.error not in texts:
+        if m.error and m.error not in _texts(content):
             content.append({"type": "text", "text": m.error})
     if META_KEY in meta:
         out["_meta"] = meta[META_KEY]
     for key, value in meta.items():
         wire = key[len(PREFIX) :]
-        if key.startswith(PREFIX) and wire not in _MAPPED and "." not in wire:
+        if key.startswith(PREFIX) and wire not in _MAPPED:
             out[wire] = value
     foreign = [repr(k) for k in meta if not k.startswith(PREFIX) and k != RESULT_ERROR_KEY]
     if foreign:

@@ -121,7 +121,7 @@ def encode_call(call: Any, *, losses: list[Loss] | None = None) -> dict[str, Any
     meta = c.metadata or {}
     for key, value in meta.items():
         wire = key[len(PREFIX) :]
-        if key.startswith(PREFIX) and wire not in _CALL_MAPPED and "." not in wire:
+        if key.startswith(PREFIX) and wire not in _CALL_MAPPED:
             out[wire] = value
     _report(meta, (), f"tool call {c.function.name!r}", c.id, losses, c.encrypted_value)
     return out
