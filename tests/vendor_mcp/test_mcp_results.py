@@ -571,3 +571,20 @@ def test_errors_are_toolwire_errors() -> None:
     assert issubclass(VendorDataError, ToolwireError) and issubclass(
         UnsupportedInput, ToolwireError
     )
+
+
+@pytest.mark.parametrize(
+    "kw", [{"tool_call_id": 5}, {"tool_call_id": None}, {"tool_call_id": "c", "message_id": 7}]
+)
+def test_ids_that_are_not_strings_are_refused(kw: dict[str, Any]) -> None:
+    with pytest.raises(UnsupportedInput, match="must be a string"):
+        m.decode_result(_result(), **kw)
+
+
+def test_deeply_nested_text_is_not_a_crash() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    msg = m.decode_result(
+        _result({"type": "text", "text": deep}, structuredContent=[]), tool_call_id="c"
+    )
+    assert msg.content[0].text == deep  # type: ignore[union-attr]
+    assert msg.content[-1].text == "[]"  # type: ignore[union-attr]

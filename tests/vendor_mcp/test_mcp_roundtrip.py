@@ -152,3 +152,38 @@ calls = st.fixed_dictionaries(
 @given(calls)
 def test_calls_round_trip(params: dict[str, Any]) -> None:
     assert m.encode_call(m.decode_call(params, tool_call_id="c")) == params
+
+
+agui_parts = st.one_of(
+    st.fixed_dictionaries({"type": st.just("text"), "text": words}),
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(["image", "audio"]),
+            "source": st.fixed_dictionaries(
+                {"type": st.just("data"), "value": b64, "mimeType": mimes}
+            ),
+        }
+    ),
+)
+
+
+@given(st.lists(agui_parts, max_size=5), st.none() | words)
+def test_agui_text_image_audio_to_mcp_and_back(
+    parts: list[dict[str, Any]], error: str | None
+) -> None:
+    """A part born in AG-UI that MCP holds as a block of its own comes back as it was."""
+    msg = {"id": "t", "role": "tool", "toolCallId": "c1", "content": parts}
+    if error is not None:
+        msg["error"] = error
+    result = m.encode_result(msg)
+    back = m.decode_result(result, tool_call_id="c1", message_id="t")
+    dumped = back.model_dump(mode="json", by_alias=True, exclude_none=True)
+    appended = error and error not in "".join(p["text"] for p in parts if p["type"] == "text")
+    assert dumped["content"] == (
+        parts + ([{"type": "text", "text": error}] if appended else []) or ""
+    )
+    assert back.error == (
+        None
+        if error is None
+        else "".join(b["text"] for b in result["content"] if b["type"] == "text")
+    )

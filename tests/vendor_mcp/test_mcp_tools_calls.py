@@ -213,3 +213,8 @@ def test_foreign_call_metadata_and_signatures_are_losses() -> None:
 def test_malformed_calls(params: Any, error: type[Exception], where: str) -> None:
     with pytest.raises(error, match=where):
         m.decode_call(params, tool_call_id="c")
+
+
+def test_a_call_id_that_is_not_a_string_is_refused() -> None:
+    with pytest.raises(UnsupportedInput, match="tool_call_id must be a string"):
+        m.decode_call(CALL, tool_call_id=3)  # type: ignore[arg-type]

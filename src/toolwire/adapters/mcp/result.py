@@ -31,6 +31,7 @@ from .wire import (
     TYPE_KEY,
     VENDOR,
     as_json,
+    ids,
     optional,
 )
 
@@ -41,6 +42,7 @@ _MAPPED = frozenset({"content", "isError", "resultType", "structuredContent", "_
 def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = None) -> ToolMessage:
     """An MCP ``CallToolResult`` (SDK model or dict) as the AG-UI tool message answering
     ``tool_call_id``; its id is ``message_id`` or one minted from the call id."""
+    ids(tool_call_id=tool_call_id, message_id=message_id)
     r = as_json(result, "result")
     kind = optional(r, "resultType", str, "result")
     if kind not in (None, "complete"):
@@ -88,11 +90,10 @@ def _restated(value: Any, blocks: list[dict[str, Any]]) -> bool:
         if b.get("type") != "text" or not isinstance(b.get("text"), str):
             continue
         try:
-            got = json.loads(b["text"])
+            if _canonical(json.loads(b["text"])) == want:
+                return True
         except (ValueError, RecursionError):
             continue
-        if _canonical(got) == want:
-            return True
     return False
 
 

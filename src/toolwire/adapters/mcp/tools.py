@@ -18,7 +18,7 @@ from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.decoding import require
 from toolwire.protocol.inputs import as_agui
 
-from .wire import PREFIX, VENDOR, as_json, optional, strip_unknown, unprefixed
+from .wire import PREFIX, VENDOR, as_json, ids, optional, strip_unknown, unprefixed
 
 #: Tool fields kept as ``mcp.<field>`` metadata (AG-UI's Tool has name, description,
 #: parameters only); ``execution`` is the SDK's field for revisions before 2026-07-28.
@@ -88,6 +88,7 @@ def decode_call(params: Any, *, tool_call_id: str) -> ToolCall:
     MCP gives the call no id of its own (the JSON-RPC id belongs to the transport),
     so the caller names it with ``tool_call_id``.
     """
+    ids(tool_call_id=tool_call_id)
     p = as_json(params, "params")
     if "method" in p:
         if p["method"] != "tools/call":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from toolwire.errors import VendorDataError
+from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import UnrecognizedMaterialWarning
 
 VENDOR = "mcp"
@@ -61,6 +61,13 @@ def optional(value: dict[str, Any], key: str, kind: type | tuple[type, ...], whe
     return got
 
 
+def ids(**given: Any) -> None:
+    """The caller's ids are strings (``None`` where one is optional), else ``UnsupportedInput``."""
+    for name, value in given.items():
+        if not isinstance(value, str) and not (value is None and name != "tool_call_id"):
+            raise UnsupportedInput(f"mcp: {name} must be a string, got {type(value).__name__}")
+
+
 def strip_unknown(value: dict[str, Any], known: frozenset[str], where: str) -> None:
     """Warn about properties the revision does not describe (they are not carried)."""
     for key in value:
@@ -95,6 +102,7 @@ __all__ = [
     "URI_KEY",
     "VENDOR",
     "as_json",
+    "ids",
     "optional",
     "prefixed",
     "strip_unknown",
