@@ -3,7 +3,7 @@
 TypedDict params (Anthropic, OpenAI) are validated with pydantic and must come
 back unchanged: a key the SDK's types do not know would be dropped and show up as
 a difference. Gemini's pydantic models forbid unknown fields outright. The
-Anthropic and OpenAI bodies are also sent through the real client (to an httpx
+Anthropic and both OpenAI bodies are also sent through the real client (to an httpx
 mock transport, no network) and must reach the wire as they are.
 """
 
@@ -29,6 +29,7 @@ def materialize(value: Any) -> Any:
 
 
 def _same(adapter: TypeAdapter[Any], value: Any) -> None:
+    # the adapter must outlive the lazy iterators it returns (pydantic-core needs it)
     assert materialize(adapter.validate_python(value)) == value
 
 
@@ -97,11 +98,30 @@ def check_openai_chat(body: dict[str, Any]) -> None:
 
 
 def check_openai_responses(body: dict[str, Any]) -> None:
+    import openai
     from openai.types.responses.response_input_param import ResponseInputParam
     from openai.types.responses.tool_param import ToolParam
 
     _same(TypeAdapter(ResponseInputParam), body["input"])
     _same(TypeAdapter(list[ToolParam]), body["tools"])
+    reply = {
+        "id": "resp_x",
+        "object": "response",
+        "created_at": 1,
+        "model": body["model"],
+        "status": "completed",
+        "output": [],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    }
+    sent = _sent(
+        lambda h: openai.OpenAI(api_key="test-key", max_retries=0, http_client=h),
+        lambda c: c.responses.create,
+        body,
+        reply,
+    )
+    assert sent == body
 
 
 def check_gemini(body: dict[str, Any]) -> None:

@@ -346,3 +346,14 @@ def test_openai_chat_tool_messages_hold_text_only(session: Any) -> None:
         for p in m["content"]
     ]
     assert {p["type"] for p in user_parts} >= {"image_url", "file"}
+
+
+@pytest.mark.parametrize("target", list(MODELS))
+def test_the_sdk_checks_can_fail(session: Any, target: str) -> None:
+    """A field the vendor's types do not know, in the first message, is caught."""
+    body = _with_warnings_silenced(target, session[0])
+    key = {"anthropic": "messages", "openai_chat": "messages", "openai_responses": "input"}
+    first = body[key.get(target, "contents")][0]
+    first["toolwire_bogus"] = 1
+    with pytest.raises((AssertionError, ValueError)):
+        CHECKS[target](body)
