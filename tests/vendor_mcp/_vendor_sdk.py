@@ -33,95 +33,92 @@ def _same(adapter: TypeAdapter[Any], value: Any) -> None:
     assert materialize(adapter.validate_python(value)) == value
 
 
-def _sent(make_client: Any, call: Any, body: dict[str, Any], reply: dict[str, Any]) -> Any:
+def _sends_unchanged(client: Any, path: str, body: dict[str, Any], reply: dict[str, Any]) -> None:
+    """``client(http_client)``'s ``path`` method (``"messages.create"``) puts ``body`` on
+    the wire unchanged."""
     seen: list[bytes] = []
 
     def handler(request: httpx2.Request) -> httpx2.Response:
         seen.append(request.read())
         return httpx2.Response(200, json=reply)
 
-    client = make_client(httpx2.Client(transport=httpx2.MockTransport(handler)))
-    call(client)(**body)
-    return json.loads(seen[0])
+    method = client(httpx2.Client(transport=httpx2.MockTransport(handler)))
+    for name in path.split("."):
+        method = getattr(method, name)
+    method(**body)
+    assert json.loads(seen[0]) == body
 
 
-def check_anthropic(body: dict[str, Any]) -> None:
+def _openai(http_client: Any) -> Any:
+    import openai
+
+    return openai.OpenAI(api_key="test-key", max_retries=0, http_client=http_client)
+
+
+def _anthropic(http_client: Any) -> Any:
     import anthropic
-    from anthropic.types import MessageParam, ToolParam
 
-    _same(TypeAdapter(list[MessageParam]), body["messages"])
-    _same(TypeAdapter(list[ToolParam]), body["tools"])
-    reply = {
+    return anthropic.Anthropic(api_key="sk-ant-test", max_retries=0, http_client=http_client)
+
+
+#: the smallest reply each SDK parses (the request is what is checked)
+_REPLIES: dict[str, dict[str, Any]] = {
+    "anthropic": {
         "id": "msg_x",
         "type": "message",
         "role": "assistant",
-        "model": body["model"],
         "content": [],
         "stop_reason": "end_turn",
         "usage": {"input_tokens": 1, "output_tokens": 1},
-    }
-    sent = _sent(
-        lambda h: anthropic.Anthropic(api_key="sk-ant-test", max_retries=0, http_client=h),
-        lambda c: c.messages.create,
-        body,
-        reply,
-    )
-    assert sent == body
-
-
-def check_openai_chat(body: dict[str, Any]) -> None:
-    import openai
-    from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
-
-    _same(TypeAdapter(list[ChatCompletionMessageParam]), body["messages"])
-    _same(TypeAdapter(list[ChatCompletionToolParam]), body["tools"])
-    reply = {
+    },
+    "openai_chat": {
         "id": "chatcmpl-x",
         "object": "chat.completion",
         "created": 1,
-        "model": body["model"],
         "choices": [
-            {
-                "index": 0,
-                "finish_reason": "stop",
-                "message": {"role": "assistant", "content": "ok"},
-            }
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}
         ],
-    }
-    sent = _sent(
-        lambda h: openai.OpenAI(api_key="test-key", max_retries=0, http_client=h),
-        lambda c: c.chat.completions.create,
-        body,
-        reply,
-    )
-    assert sent == body
-
-
-def check_openai_responses(body: dict[str, Any]) -> None:
-    import openai
-    from openai.types.responses.response_input_param import ResponseInputParam
-    from openai.types.responses.tool_param import ToolParam
-
-    _same(TypeAdapter(ResponseInputParam), body["input"])
-    _same(TypeAdapter(list[ToolParam]), body["tools"])
-    reply = {
+    },
+    "openai_responses": {
         "id": "resp_x",
         "object": "response",
         "created_at": 1,
-        "model": body["model"],
         "status": "completed",
         "output": [],
         "parallel_tool_calls": True,
         "tool_choice": "auto",
         "tools": [],
-    }
-    sent = _sent(
-        lambda h: openai.OpenAI(api_key="test-key", max_retries=0, http_client=h),
-        lambda c: c.responses.create,
-        body,
-        reply,
-    )
-    assert sent == body
+    },
+}
+
+
+def _reply(target: str, body: dict[str, Any]) -> dict[str, Any]:
+    return {**_REPLIES[target], "model": body["model"]}
+
+
+def check_anthropic(body: dict[str, Any]) -> None:
+    from anthropic.types import MessageParam, ToolParam
+
+    _same(TypeAdapter(list[MessageParam]), body["messages"])
+    _same(TypeAdapter(list[ToolParam]), body["tools"])
+    _sends_unchanged(_anthropic, "messages.create", body, _reply("anthropic", body))
+
+
+def check_openai_chat(body: dict[str, Any]) -> None:
+    from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
+
+    _same(TypeAdapter(list[ChatCompletionMessageParam]), body["messages"])
+    _same(TypeAdapter(list[ChatCompletionToolParam]), body["tools"])
+    _sends_unchanged(_openai, "chat.completions.create", body, _reply("openai_chat", body))
+
+
+def check_openai_responses(body: dict[str, Any]) -> None:
+    from openai.types.responses.response_input_param import ResponseInputParam
+    from openai.types.responses.tool_param import ToolParam
+
+    _same(TypeAdapter(ResponseInputParam), body["input"])
+    _same(TypeAdapter(list[ToolParam]), body["tools"])
+    _sends_unchanged(_openai, "responses.create", body, _reply("openai_responses", body))
 
 
 def check_gemini(body: dict[str, Any]) -> None:

@@ -92,29 +92,20 @@ DECODE_ROWS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
             },
         },
     ),
-    (
-        "embedded image blob",
-        {
-            "type": "resource",
-            "resource": {"uri": "s3://b/x.png", "mimeType": "image/png", "blob": "iVBO"},
-        },
-        {
-            "type": "image",
-            "source": {"type": "data", "value": "iVBO", "mimeType": "image/png"},
-            "metadata": {"mcp.type": "resource", "mcp.uri": "s3://b/x.png"},
-        },
-    ),
-    (
-        "embedded audio blob",
-        {
-            "type": "resource",
-            "resource": {"uri": "a://1", "mimeType": "audio/mpeg", "blob": "SUQz"},
-        },
-        {
-            "type": "audio",
-            "source": {"type": "data", "value": "SUQz", "mimeType": "audio/mpeg"},
-            "metadata": {"mcp.type": "resource", "mcp.uri": "a://1"},
-        },
+    *(
+        (
+            f"embedded {kind} blob",
+            {"type": "resource", "resource": {"uri": uri, "mimeType": mime, "blob": "QUJD"}},
+            {
+                "type": kind,
+                "source": {"type": "data", "value": "QUJD", "mimeType": mime},
+                "metadata": {"mcp.type": "resource", "mcp.uri": uri},
+            },
+        )
+        for kind, mime, uri in [
+            ("image", "image/png", "s3://b/x.png"),
+            ("audio", "audio/mpeg", "a://1"),
+        ]
     ),
     (
         "embedded video blob with the contents' _meta",
