@@ -213,6 +213,16 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_mcp_result(args: argparse.Namespace, out: TextIO) -> int:
+    """An MCP CallToolResult JSON -> the AG-UI ToolMessage answering ``--tool-call-id``."""
+    result = _json_text(_read(args.file), args.file)
+    message = adapters.get("mcp").decode_result(
+        result, tool_call_id=args.tool_call_id, message_id=args.message_id
+    )
+    out.write(message.model_dump_json(by_alias=True, exclude_none=True) + "\n")
+    return 0
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -258,6 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
     dr.add_argument("file", help="a request body JSON, or a cassette (every request in it)")
     dr.set_defaults(func=cmd_decode_request)
+    mr = sub.add_parser("mcp-result", help="MCP CallToolResult JSON -> AG-UI ToolMessage JSON")
+    mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
+    mr.add_argument("--message-id", help="the tool message's id (default: minted from the call)")
+    mr.add_argument("file", help="a CallToolResult JSON ('-' for stdin)")
+    mr.set_defaults(func=cmd_mcp_result)
     # `serve` (DESIGN.md) joins here with toolwire.server.
     return p
 
