@@ -26,9 +26,8 @@ from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse
-from toolwire.recordings import Exchange, jsonl_chunks, load_recording
+from toolwire.recordings import Exchange, frame_exchange, model_exchanges
 
 
 class CliError(Exception):
@@ -103,15 +102,6 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
-    loader = getattr(adapter, "load_recording", None)
-    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
-    keep = getattr(adapter, "is_model_exchange", None)
-    if keep is not None:
-        exchanges = [e for e in exchanges if keep(e)]
-    return exchanges
-
-
 def _run_input(
     adapter: ModuleType, ex: Exchange, thread_id: str, run_id: str
 ) -> RunAgentInput | None:
@@ -136,7 +126,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
     """
     thread_id = mint_id("thread", hashlib.sha256(data).hexdigest())
     machine = StreamMachine()
-    for n, ex in enumerate(_exchanges(adapter, data, name)):
+    for n, ex in enumerate(model_exchanges(adapter, data, name)):
         run_id = mint_id("run", thread_id, n)
         kw: dict[str, Any] = {
             "thread_id": thread_id,
@@ -144,13 +134,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
             "machine": machine,
             "run_input": _run_input(adapter, ex, thread_id, run_id),
         }
-        decoder = adapter.Decoder()
-        if ex.content_type == "application/jsonl":
-            yield from frame_run(decoder, jsonl_chunks(ex.response_body), **kw)
-        elif ex.is_sse:
-            yield from frame_run(decoder, adapter.sse_chunks(ex.response_body), **kw)
-        else:
-            yield from frame_run(decoder, [], whole_response=ex.response_json(), **kw)
+        yield from frame_exchange(adapter, ex, **kw)
 
 
 def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:
@@ -203,7 +187,7 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     text = data.decode("utf-8", errors="replace").lstrip()
     bodies: list[Any]
     if args.file.endswith((".yaml", ".yml")) or text.startswith(("interactions:", "version:")):
-        bodies = [e.request_body for e in _exchanges(adapter, data, args.file)]
+        bodies = [e.request_body for e in model_exchanges(adapter, data, args.file)]
         bodies = [b for b in bodies if isinstance(b, dict)]
     else:
         bodies = [_json_text(data, args.file)]
