@@ -13,6 +13,7 @@ import json
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
@@ -197,6 +198,30 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Serve until interrupted (toolwire.server needs the ``server`` extra).
+
+    ``--provider NAME`` picks the config's agents named NAME or of provider NAME, and serves
+    a provider no configured agent has with its defaults.
+    """
+    try:
+        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config
+        from toolwire.server.running import serve
+    except ImportError as exc:
+        need = "serve needs the server extra (pip install 'toolwire[server]')"
+        raise CliError(f"{need}: {exc}") from None
+    config = load_config(args.config) if args.config else ServerConfig()
+    if args.provider:
+        agents: dict[str, AgentConfig] = {}
+        for name in args.provider:
+            mine = [a for a in config.agents if name in (a.name, a.provider)]
+            for agent in mine or [AgentConfig(name=name, provider=name)]:
+                agents.setdefault(agent.name, agent)
+        config = replace(config, agents=tuple(agents.values()))
+    serve(create_app(config), args.host, args.port)
+    return 0
+
+
 # ---------------------------------------------------------------------- main
 
 
@@ -242,7 +267,18 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
     dr.add_argument("file", help="a request body JSON, or a cassette (every request in it)")
     dr.set_defaults(func=cmd_decode_request)
-    # `serve` (DESIGN.md) joins here with toolwire.server.
+    sv = sub.add_parser("serve", help="an AG-UI endpoint per provider, and the inspector page")
+    sv.add_argument(
+        "--provider",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="serve this provider as an agent (repeatable; default: replay)",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--config", metavar="FILE", help="agents and limits (TOML or JSON)")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

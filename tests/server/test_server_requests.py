@@ -178,7 +178,8 @@ def test_config_errors_name_the_field(tmp_path: Path) -> None:
 def test_import_toolwire_imports_no_server_part() -> None:
     code = (
         "import sys, toolwire, toolwire.cli\n"
-        "bad = [m for m in ('starlette', 'uvicorn', 'agui_inspector', 'toolwire.server') if m in sys.modules]\n"
+        "parts = ('starlette', 'uvicorn', 'agui_inspector', 'toolwire.server')\n"
+        "bad = [m for m in parts if m in sys.modules]\n"
         "print(bad)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

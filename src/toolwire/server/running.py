@@ -7,6 +7,7 @@ run may never end by itself; so the server's own shutdown ends every open stream
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Any
 
@@ -38,6 +39,12 @@ def make_server(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> Se
 def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Serve until interrupted; says on stderr where to open the page."""
     server = make_server(app, host, port)
+    runs = logging.getLogger("toolwire.server")
+    if not runs.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        runs.addHandler(handler)
+        runs.setLevel(logging.INFO)
     page = app.state.toolwire.config.inspector
     shown = f"[{host}]" if ":" in host else host
     where = f"http://{shown}:{port}"
