@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import httpx
 import yaml
 from starlette.applications import Starlette
 
+from toolwire import cli
 from toolwire.protocol.sse import parse_sse
 from toolwire.server.running import Server, make_server
 
@@ -85,3 +87,45 @@ def live_server(app: Starlette) -> Iterator[tuple[Server, str]]:
 
 def asgi_client(app: Starlette) -> httpx.AsyncClient:
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://toolwire")
+
+
+def recorded_calls(vendor_events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
+    """(id, name, input) of each tool_use block of a recorded Anthropic stream."""
+    calls: dict[int, list[Any]] = {}
+    for e in vendor_events:
+        if e["type"] == "content_block_start" and e["content_block"]["type"] == "tool_use":
+            block = e["content_block"]
+            calls[e["index"]] = [block["id"], block["name"], ""]
+        elif e["type"] == "content_block_delta" and e["delta"]["type"] == "input_json_delta":
+            calls[e["index"]][2] += e["delta"]["partial_json"]
+    return [(i, n, json.loads(a)) for i, n, a in calls.values()]
+
+
+def recorded_text(vendor_events: list[dict[str, Any]]) -> str:
+    return "".join(
+        e["delta"]["text"]
+        for e in vendor_events
+        if e["type"] == "content_block_delta" and e["delta"]["type"] == "text_delta"
+    )
+
+
+def calls(events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
+    names = {e["toolCallId"]: e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"}
+    args: dict[str, str] = {k: "" for k in names}
+    for e in events:
+        if e["type"] == "TOOL_CALL_ARGS":
+            args[e["toolCallId"]] += e["delta"]
+    return [(k, names[k], json.loads(args[k])) for k in names]
+
+
+def text(events: list[dict[str, Any]]) -> str:
+    return "".join(e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT")
+
+
+def demo_input() -> dict[str, Any]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli.main(["decode", "--from", "anthropic", str(DEMO)]) == 0
+    first = json.loads(out.getvalue().splitlines()[0])
+    assert first["type"] == "RUN_STARTED"
+    return dict(first["input"])

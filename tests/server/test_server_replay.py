@@ -6,72 +6,36 @@ never from the server's own output.
 
 from __future__ import annotations
 
-import io
-import json
-from contextlib import redirect_stdout
-from typing import Any
+from _serve import (
+    DEMO,
+    FRONTEND,
+    asgi_client,
+    calls,
+    demo_input,
+    events_of,
+    recorded_calls,
+    recorded_sse_events,
+    recorded_text,
+    run_input,
+    text,
+)
 
-from _serve import DEMO, FRONTEND, asgi_client, events_of, recorded_sse_events, run_input
-
-from toolwire import cli
 from toolwire.protocol.machine import StreamMachine
 from toolwire.server import create_app
 
 
-def _recorded_calls(vendor_events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
-    """(id, name, input) of each tool_use block of a recorded Anthropic stream."""
-    calls: dict[int, list[Any]] = {}
-    for e in vendor_events:
-        if e["type"] == "content_block_start" and e["content_block"]["type"] == "tool_use":
-            block = e["content_block"]
-            calls[e["index"]] = [block["id"], block["name"], ""]
-        elif e["type"] == "content_block_delta" and e["delta"]["type"] == "input_json_delta":
-            calls[e["index"]][2] += e["delta"]["partial_json"]
-    return [(i, n, json.loads(a)) for i, n, a in calls.values()]
-
-
-def _recorded_text(vendor_events: list[dict[str, Any]]) -> str:
-    return "".join(
-        e["delta"]["text"]
-        for e in vendor_events
-        if e["type"] == "content_block_delta" and e["delta"]["type"] == "text_delta"
-    )
-
-
-def _calls(events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
-    names = {e["toolCallId"]: e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"}
-    args: dict[str, str] = {k: "" for k in names}
-    for e in events:
-        if e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] += e["delta"]
-    return [(k, names[k], json.loads(args[k])) for k in names]
-
-
-def _text(events: list[dict[str, Any]]) -> str:
-    return "".join(e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT")
-
-
-def _demo_input() -> dict[str, Any]:
-    out = io.StringIO()
-    with redirect_stdout(out):
-        assert cli.main(["decode", "--from", "anthropic", str(DEMO)]) == 0
-    first = json.loads(out.getvalue().splitlines()[0])
-    assert first["type"] == "RUN_STARTED"
-    return dict(first["input"])
-
-
 async def test_the_demo_input_plays_the_demo_recording() -> None:
     async with asgi_client(create_app()) as client:
-        r = await client.post("/agents/replay", json=_demo_input())
+        r = await client.post("/agents/replay", json=demo_input())
     assert r.status_code == 200
     assert r.headers["content-type"].startswith("text/event-stream")
     events = events_of(r.text)
     assert events[0]["type"] == "RUN_STARTED" and events[-1]["type"] == "RUN_FINISHED"
     recorded = recorded_sse_events(DEMO)[0]
-    assert _calls(events) == _recorded_calls(recorded)
-    assert _text(events) == _recorded_text(recorded)
+    assert calls(events) == recorded_calls(recorded)
+    assert text(events) == recorded_text(recorded)
     pending = events[-1]["outcome"]["pendingToolCallIds"]
-    assert pending == [c[0] for c in _recorded_calls(recorded)]
+    assert pending == [c[0] for c in recorded_calls(recorded)]
     StreamMachine().feed_all(events)  # a valid AG-UI stream
 
 
@@ -81,11 +45,11 @@ async def test_a_frontend_tool_conversation_plays_turn_after_turn() -> None:
     question = {"id": "u1", "role": "user", "content": "Please make my page background dark slate."}
     async with asgi_client(create_app()) as client:
         first = events_of((await client.post("/agents/replay", json=run_input([question]))).text)
-        assert _calls(first) == _recorded_calls(turns[0])
-        assert _text(first) == _recorded_text(turns[0])
+        assert calls(first) == recorded_calls(turns[0])
+        assert text(first) == recorded_text(turns[0])
         machine = StreamMachine()
         machine.feed_all(first)
-        (call_id, _, _) = _calls(first)[0]
+        (call_id, _, _) = calls(first)[0]
         history = (
             machine.messages
         )  # the input's messages and the assistant turn, as a UI keeps them
@@ -100,8 +64,8 @@ async def test_a_frontend_tool_conversation_plays_turn_after_turn() -> None:
             (await client.post("/agents/replay", json=run_input(messages, run="r2"))).text
         )
         assert second[-1]["type"] == "RUN_FINISHED", second[-1]
-        assert _text(second) == _recorded_text(turns[1])
-        assert _calls(second) == []
+        assert text(second) == recorded_text(turns[1])
+        assert calls(second) == []
 
         wrong = [*messages[:-1], {**answer, "content": "it is pink now"}]
         third = events_of(
@@ -115,7 +79,7 @@ async def test_a_frontend_tool_conversation_plays_turn_after_turn() -> None:
 
 async def test_replay_from_a_configured_cassette_only() -> None:
     app = create_app({"agents": [{"provider": "replay", "cassettes": [str(FRONTEND)]}]})
-    demo = _demo_input()
+    demo = demo_input()
     async with asgi_client(app) as client:
         r = await client.post("/agents/replay", json=demo)
     events = events_of(r.text)

@@ -74,11 +74,10 @@ class EventStreamResponse(Response):
         agent: str,
         redact: Callable[[str], str],
     ) -> None:
-        super().__init__(
-            status_code=200,
-            headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
-            media_type=self.media_type,
-        )
+        # no super().__init__: a body-less Response would declare content-length: 0
+        self.status_code = 200
+        self.background = None
+        self.init_headers({"cache-control": "no-cache", "x-accel-buffering": "no"})
         self.events = events
         self.run_input = run_input
         self.hub = hub
@@ -114,21 +113,27 @@ class EventStreamResponse(Response):
             await send({"type": "http.response.body", "body": body, "more_body": True})
 
     async def _pump(self, send: Send) -> None:
-        try:
-            async for event in self.events:
-                await self._send_events(send, [event])
-            if not self.ended:
-                await self._send_events(
-                    send, self._error("incomplete", "the provider ended without finishing the run")
+        """Send the provider's events; a provider failure ends the run with RUN_ERROR."""
+        while True:
+            try:
+                event = await self.events.__anext__()
+            except StopAsyncIteration:
+                break
+            except ToolwireError as exc:
+                await self._send_events(send, self._error(error_code(exc), str(exc)))
+                return
+            except Exception as exc:  # an SDK's own error type: the run ends, the server stays
+                reason = self.redact(f"{type(exc).__name__}: {exc}")
+                log.warning(
+                    "agent %s: run %s failed: %s", self.agent, self.run_input.run_id, reason
                 )
-        except ToolwireError as exc:
-            await self._send_events(send, self._error(error_code(exc), str(exc)))
-        except OSError:
-            raise
-        except Exception as exc:  # an SDK's own error type: the run ends, the server stays up
-            reason = self.redact(f"{type(exc).__name__}: {exc}")
-            log.warning("agent %s: run %s failed: %s", self.agent, self.run_input.run_id, reason)
-            await self._send_events(send, self._error("provider_error", reason))
+                await self._send_events(send, self._error("provider_error", reason))
+                return
+            await self._send_events(send, [event])
+        if not self.ended:
+            await self._send_events(
+                send, self._error("incomplete", "the provider ended without finishing the run")
+            )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await send(
