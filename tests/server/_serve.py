@@ -22,6 +22,7 @@ from toolwire.server.running import Server, make_server
 
 REPO = Path(__file__).resolve().parents[2]
 CASSETTES = REPO / "cassettes"
+CONFORMANCE = REPO.parent / "shared" / "conformance" / "cassettes"  # read-only, never copied
 DEMO = CASSETTES / "anthropic" / "thinking_tool_use_signature.yaml"
 FRONTEND = CASSETTES / "anthropic" / "frontend_tool_conversation.yaml"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from toolwire.driver.failures import redact
 from toolwire.errors import UnsupportedInput
 from toolwire.protocol.inputs import as_run_input
 from toolwire.server.config import ServerConfig, checked, config_from_mapping
@@ -36,15 +37,14 @@ class _BadRequest(Exception):
         self.status, self.error, self.reason = status, error, reason
 
 
-def _redactor(provider: Provider) -> Any:
+def _redactor(provider: Provider) -> Callable[[str], str]:
     values = secrets(provider.config)
 
-    def redact(text: str) -> str:
-        for value in values:
-            text = text.replace(value, "[redacted]")
-        return text
+    def redact_text(text: str) -> str:
+        out: str = redact(text, values)
+        return out
 
-    return redact
+    return redact_text
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
+from toolwire.errors import UnsupportedInput
 from toolwire.server.config import DEFAULT_MODELS, PROVIDERS, AgentConfig
 
 
@@ -74,21 +75,17 @@ class VendorProvider:
         return None
 
     async def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
-        import toolwire
+        from toolwire.driver import arun
 
         key = self._key()
-        if key is None:  # checked before the stream; the environment may change
-            raise RuntimeError(self.unavailable())
+        if key is None:  # checked before the stream; the environment may have changed since
+            raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
         client = _client(self.config.provider, key, self.config.base_url)
-        arun = toolwire.arun  # type: ignore[attr-defined]
-        stream = arun(
-            client, run_input, model=self.model, vendor=self.adapter, **dict(self.config.params)
-        )
-        try:
+        model = self.model or DEFAULT_MODELS[self.config.provider]
+        params = dict(self.config.params)
+        async with arun(client, run_input, model=model, vendor=self.adapter, **params) as stream:
             async for event in stream:
                 yield event
-        finally:
-            await stream.aclose()
 
 
 def build_provider(config: AgentConfig) -> Provider:

@@ -4,7 +4,8 @@ The provider's events go out as AG-UI SSE while two watchers wait beside them: t
 going away (the vendor call is cancelled and closed at once, not at the next event) and the
 server shutting down (the open run ends with ``RUN_ERROR`` so a UI never waits on a dead
 stream). A failure after the stream started is a ``RUN_ERROR`` too; its message goes through
-``redact`` so a key an SDK quoted never reaches the client or the log.
+``redact``, and so does every event sent, so a key an SDK quoted (OpenAI's 401 message
+does) never reaches the client or the log.
 """
 
 from __future__ import annotations
@@ -103,13 +104,13 @@ class EventStreamResponse(Response):
                     protocol_version=PROTOCOL_VERSION,
                 )
             )
-        out.append(RunErrorEvent(message=self.redact(message), code=code))
+        out.append(RunErrorEvent(message=message, code=code))  # redacted as it is sent
         return out
 
     async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
         for event in events:
             self._note(event)
-            body = encode_agui_event(event).encode("utf-8")
+            body = self.redact(encode_agui_event(event)).encode("utf-8")
             await send({"type": "http.response.body", "body": body, "more_body": True})
 
     async def _pump(self, send: Send) -> None:
