@@ -51,7 +51,11 @@ def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> None:
     if page:
         sys.stderr.write(f"toolwire serve: open {where}{page.rstrip('/')}/ in a browser\n")
     sys.stderr.write(f"toolwire serve: AG-UI endpoints at {where}/agents/NAME (GET /agents)\n")
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: a normal stop
+        pass
+    sys.stderr.write("toolwire serve: stopped\n")
 
 
 __all__ = ["Server", "make_server", "serve"]
