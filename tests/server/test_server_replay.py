@@ -6,7 +6,9 @@ never from the server's own output.
 
 from __future__ import annotations
 
+import pytest
 from _serve import (
+    CASSETTES,
     DEMO,
     FRONTEND,
     asgi_client,
@@ -14,6 +16,7 @@ from _serve import (
     demo_input,
     events_of,
     recorded_calls,
+    recorded_requests,
     recorded_sse_events,
     recorded_text,
     run_input,
@@ -22,6 +25,7 @@ from _serve import (
 
 from toolwire.protocol.machine import StreamMachine
 from toolwire.server import create_app
+from toolwire.server.replay import index_recordings, replay_client
 
 
 async def test_the_demo_input_plays_the_demo_recording() -> None:
@@ -85,3 +89,38 @@ async def test_replay_from_a_configured_cassette_only() -> None:
     events = events_of(r.text)
     assert events[-1]["type"] == "RUN_ERROR"
     assert "(2 compared)" in events[-1]["message"]
+
+
+async def test_a_recorded_vendor_error_replays_as_run_error() -> None:
+    """overloaded_error.yaml: text, then Anthropic's in-stream error event, read by the SDK."""
+    cassette = CASSETTES / "anthropic" / "overloaded_error.yaml"
+    (recorded_error,) = [e for e in recorded_sse_events(cassette)[0] if e["type"] == "error"]
+    app = create_app({"agents": [{"provider": "replay", "cassettes": [str(cassette)]}]})
+    async with asgi_client(app) as client:
+        question = recorded_requests(cassette)[0]["messages"][0]["content"]
+        r = await client.post(
+            "/agents/replay", json=run_input([{"id": "u1", "role": "user", "content": question}])
+        )
+    events = events_of(r.text)
+    assert events[-1]["type"] == "RUN_ERROR"
+    assert events[-1]["code"] == recorded_error["error"]["type"]
+    assert events[-1]["message"] == recorded_error["error"]["message"]
+    assert text(events) == recorded_text(recorded_sse_events(cassette)[0])
+
+
+async def test_the_replaying_transport_checks_what_the_sdk_really_sent() -> None:
+    """The vendor SDK's own request must be the recorded one, or the SDK gets a 400 naming why."""
+    import anthropic
+
+    turn = next(t for t in index_recordings([FRONTEND]) if t.source.endswith("#0"))
+    client = replay_client(turn)
+    recorded = recorded_requests(FRONTEND)[0]
+    async with await client.messages.create(**recorded) as stream:
+        kinds = [event.type async for event in stream]
+    assert kinds == [e["type"] for e in recorded_sse_events(FRONTEND)[0]]
+    with pytest.raises(anthropic.BadRequestError) as info:
+        await client.messages.create(
+            **{**recorded, "messages": [{"role": "user", "content": "hm"}]}
+        )
+    assert "frontend_tool_conversation.yaml#0" in str(info.value)
+    assert 'now "hm"' in str(info.value)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire.errors import UnsupportedInput
-from toolwire.server.config import DEFAULT_MODELS, PROVIDERS, AgentConfig
+from toolwire.server.config import DEFAULT_MODELS, PROVIDERS, AgentConfig, ConfigError
 
 
 class Provider(Protocol):
@@ -54,6 +54,14 @@ def _client(provider: str, key: str, base_url: str | None) -> Any:
     return genai.Client(api_key=key, http_options=options)
 
 
+async def aclose_client(client: Any) -> None:
+    """Close an SDK client made for one run (its connections with it)."""
+    aio = getattr(client, "aio", None)  # google-genai: the async side closes apart
+    closer = getattr(aio, "aclose", None) if aio is not None else getattr(client, "close", None)
+    if closer is not None:
+        await closer()
+
+
 class VendorProvider:
     """A vendor behind ``toolwire.arun``: model and params from the config."""
 
@@ -83,18 +91,24 @@ class VendorProvider:
         client = _client(self.config.provider, key, self.config.base_url)
         model = self.model or DEFAULT_MODELS[self.config.provider]
         params = dict(self.config.params)
-        async with arun(client, run_input, model=model, vendor=self.adapter, **params) as stream:
-            async for event in stream:
-                yield event
+        try:
+            async with arun(client, run_input, model=model, vendor=self.adapter, **params) as run:
+                async for event in run:
+                    yield event
+        finally:
+            await aclose_client(client)
 
 
 def build_provider(config: AgentConfig) -> Provider:
     """The provider object for one configured agent."""
     if config.provider == "replay":
-        from toolwire.server.replay import ReplayProvider
-
+        try:
+            from toolwire.server.replay import ReplayProvider
+        except ImportError as exc:  # it plays each recording through its vendor's SDK
+            need = "the replay provider needs the vendor SDKs: pip install 'toolwire[server,all]'"
+            raise ConfigError(f"config: agent {config.name!r}: {need} ({exc})") from None
         return ReplayProvider(config)
     return VendorProvider(config)
 
 
-__all__ = ["Provider", "VendorProvider", "build_provider", "secrets"]
+__all__ = ["Provider", "VendorProvider", "aclose_client", "build_provider", "secrets"]

@@ -1,14 +1,17 @@
 """The replay provider: answers from recorded vendor conversations, offline, with no key.
 
-It is a provider like the others: the incoming ``RunAgentInput`` is encoded into each
+It is a provider like the others. The incoming ``RunAgentInput`` is encoded into each
 recording's vendor request with that vendor's adapter, and the recorded request whose
-conversation it equals (``toolwire.matching``: as data, first difference named) gives the
-response, decoded by the same adapter into a complete AG-UI run. So a recorded multi-turn
-conversation plays turn after turn from a UI: turn 2 matches only when the UI sends back
-turn 1's calls and the results the recording holds.
+conversation it equals (``toolwire.matching``: as data, first difference named) is the turn
+to play. The turn then runs the way a real one does: ``toolwire.arun`` over the vendor's own
+async SDK client, whose HTTP goes to a :class:`ReplayTransport` that checks the SDK's actual
+request against the recording (as vcrpy does) and answers with the recorded response. So a
+recorded multi-turn conversation plays turn after turn from a UI: turn 2 matches only when the
+UI sends back turn 1's calls and the results the recording holds.
 
 Only the conversation is compared (the keys in ``CONVERSATION``): the model, sampling options
 and tool declarations are the recording's, and a page declares its tools its own way.
+Recorded whole-message (non-streamed) answers are left out, since ``toolwire.arun`` streams.
 """
 
 from __future__ import annotations
@@ -20,14 +23,17 @@ from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import httpx2
 from ag_ui.core import PROTOCOL_VERSION, BaseEvent, RunAgentInput, RunErrorEvent, RunStartedEvent
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.matching import request_difference
-from toolwire.recordings import Exchange, frame_exchange, model_exchanges
+from toolwire.recordings import Exchange, model_exchanges
 from toolwire.server.config import AgentConfig, ConfigError
+from toolwire.server.providers import aclose_client
 
 #: vendor -> the request body keys that hold the conversation
 CONVERSATION: dict[str, tuple[str, ...]] = {
@@ -59,6 +65,23 @@ class RecordedTurn:
     model: str
     recorded: dict[str, Any]  # the recorded conversation, as recorded
     restated: dict[str, Any] | None  # the same after decode_request -> encode_request
+
+    def difference(self, method: str, uri: str, live: dict[str, Any]) -> str | None:
+        """Why a live conversation is not this turn's (first difference), or None if it is."""
+        why: str | None = "no recorded conversation"
+        for recorded in (self.recorded, self.restated):
+            if recorded is not None:
+                why = request_difference(
+                    self.exchange.method,
+                    self.exchange.uri,
+                    _as_body(recorded),
+                    method,
+                    uri,
+                    _as_body(live),
+                )
+                if why is None:
+                    return None
+        return why
 
 
 def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
@@ -109,6 +132,8 @@ def index_recordings(paths: Iterable[Path]) -> list[RecordedTurn]:
             body = ex.request_body
             if not isinstance(body, dict):
                 continue  # a response without its request cannot be matched
+            if not (ex.is_sse or ex.status >= 400):
+                continue  # a whole-message answer: toolwire.arun always streams
             model = str(body.get("model") or f"{vendor}-recorded")
             turns.append(
                 RecordedTurn(
@@ -137,6 +162,70 @@ def _nearness(recorded: dict[str, Any], live: dict[str, Any]) -> tuple[int, int]
             pairs = enumerate(zip(a, b, strict=False))
             common += next((i for i, (x, y) in pairs if x != y), min(len(a), len(b)))
     return same, common
+
+
+#: response headers of a recording that describe the recorded transfer, not the body served
+_TRANSFER = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection"})
+
+
+class ReplayTransport(httpx2.AsyncBaseTransport):
+    """Answers the vendor SDK's request with the recorded response, if it is the recorded one.
+
+    The SDK's own request (its body as sent) is compared with the recording, as vcrpy
+    compares a live request with a cassette; a request that differs gets a 400 in the
+    vendor's error shape naming the first difference, which the run reports as RUN_ERROR.
+    """
+
+    def __init__(self, turn: RecordedTurn) -> None:
+        self.turn = turn
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        raw = await request.aread()
+        try:
+            live = _conversation(self.turn.vendor, json.loads(raw) if raw else None)
+        except ValueError:
+            live = {}
+        why = self.turn.difference(request.method, str(request.url), live)
+        if why is not None:
+            error = {"type": "replay_mismatch", "message": f"{self.turn.source}: {why}"}
+            return httpx2.Response(400, json={"type": "error", "error": error}, request=request)
+        ex = self.turn.exchange
+        headers = [(k, v) for k, vs in ex.headers.items() if k.lower() not in _TRANSFER for v in vs]
+        return httpx2.Response(
+            ex.status, headers=headers, content=ex.response_body, request=request
+        )
+
+
+#: what each SDK appends to its base URL before the recorded path
+_ENDPOINTS = {
+    "anthropic": "/v1/messages",
+    "openai_chat": "/chat/completions",
+    "openai_responses": "/responses",
+}
+
+
+def replay_client(turn: RecordedTurn) -> Any:
+    """The vendor's own async SDK client, its HTTP served by a :class:`ReplayTransport`."""
+    http = httpx2.AsyncClient(transport=ReplayTransport(turn))
+    parts = urlsplit(turn.exchange.uri)
+    origin = f"{parts.scheme or 'https'}://{parts.netloc or 'replay.invalid'}"
+    path = parts.path
+    suffix = _ENDPOINTS.get(turn.vendor, "")
+    base = origin + (path[: -len(suffix)] if suffix and path.endswith(suffix) else "")
+    key = "replay-needs-no-key"
+    if turn.vendor == "anthropic":
+        import anthropic
+
+        return anthropic.AsyncAnthropic(api_key=key, base_url=base, http_client=http, max_retries=0)
+    if turn.vendor in ("openai_chat", "openai_responses"):
+        import openai
+
+        return openai.AsyncOpenAI(api_key=key, base_url=base, http_client=http, max_retries=0)
+    from google import genai
+    from google.genai import types
+
+    options = types.HttpOptions(base_url=origin, httpx_async_client=http)
+    return genai.Client(api_key=key, http_options=options)
 
 
 class ReplayProvider:
@@ -172,16 +261,9 @@ class ReplayProvider:
             live = encoded[key]
             if isinstance(live, str):
                 continue  # this vendor cannot take this conversation at all
-            uri = turn.exchange.uri
-            why = None
-            for recorded in (turn.recorded, turn.restated):
-                if recorded is None:
-                    continue
-                why = request_difference(
-                    turn.exchange.method, uri, _as_body(recorded), "POST", uri, _as_body(live)
-                )
-                if why is None:
-                    return turn, turn.source
+            why = turn.difference("POST", turn.exchange.uri, live)
+            if why is None:
+                return turn, turn.source
             score = _nearness(turn.recorded, live)
             if score > nearest[0]:
                 nearest = (score, f"{turn.source}: {why}")
@@ -191,6 +273,8 @@ class ReplayProvider:
         )
 
     async def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        from toolwire.driver import RetryPolicy, arun
+
         turn, why = self.match(run_input)
         if turn is None:
             yield RunStartedEvent(
@@ -201,16 +285,17 @@ class ReplayProvider:
             )
             yield RunErrorEvent(message=why, code="replay_no_match")
             return
-        run = frame_exchange(
-            adapters.get(turn.vendor),
-            turn.exchange,
-            thread_id=run_input.thread_id,
-            run_id=run_input.run_id,
-            run_input=run_input,
-        )
-        for event in run:
-            yield event
-            await asyncio.sleep(self.config.pace)  # 0: still lets a disconnect or shutdown in
+        client = replay_client(turn)
+        once = RetryPolicy(attempts=1)  # a recorded failure is the answer, not worth a retry
+        try:
+            async with arun(
+                client, run_input, model=turn.model, vendor=turn.vendor, retry=once
+            ) as run:
+                async for event in run:
+                    yield event
+                    await asyncio.sleep(self.config.pace)  # 0 still lets a disconnect in
+        finally:
+            await aclose_client(client)
 
 
 __all__ = [
