@@ -183,23 +183,31 @@ def _from_the_vendor(event: dict[str, Any]) -> bool:
     return event["type"] != "RUN_STARTED"  # the vendor's stream is under way
 
 
+def _open_slow_run(vendor: FakeVendor, base: str, client: httpx.Client) -> Any:
+    body = run_input([{"id": "u1", "role": "user", "content": "hi"}])
+    return client.stream("POST", f"{base}/agents/anthropic", json=body)
+
+
+def _vendor_outcome(vendor: FakeVendor) -> str:
+    """How the vendor's one reply ended, once it has (FakeVendor notes it as it happens)."""
+    deadline = time.monotonic() + 10
+    while vendor.requests[0].outcome == "pending" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return vendor.requests[0].outcome
+
+
 def test_a_client_that_goes_away_stops_the_vendor_call() -> None:
     reply = _slow_reply(RECORDINGS["anthropic"], delay=0.3)
     with (
         FakeVendor([reply]) as vendor,
         live_server(_app("anthropic", vendor.base_url)) as (_, base),
     ):
-        with httpx.Client(timeout=30) as client:
-            body = run_input([{"id": "u1", "role": "user", "content": "hi"}])
-            with client.stream("POST", f"{base}/agents/anthropic", json=body) as response:
-                seen = _read_until(response.iter_lines(), _from_the_vendor)
-                assert seen[0]["type"] == "RUN_STARTED" and len(seen) == 2
-        deadline = time.monotonic() + 10
-        while vendor.requests[0].outcome == "pending" and time.monotonic() < deadline:
-            time.sleep(0.05)
-        request = vendor.requests[0]
-    assert request.outcome == "client_gone"
-    assert request.chunks_sent < len(reply.chunks)
+        with httpx.Client(timeout=30) as client, _open_slow_run(vendor, base, client) as response:
+            seen = _read_until(response.iter_lines(), _from_the_vendor)
+            assert seen[0]["type"] == "RUN_STARTED" and len(seen) == 2
+        outcome = _vendor_outcome(vendor)
+    assert outcome == "client_gone"
+    assert vendor.requests[0].chunks_sent < len(reply.chunks)
 
 
 def test_shutdown_ends_an_open_run_with_run_error() -> None:
@@ -208,20 +216,15 @@ def test_shutdown_ends_an_open_run_with_run_error() -> None:
         FakeVendor([reply]) as vendor,
         live_server(_app("anthropic", vendor.base_url)) as (server, base),
     ):
-        with httpx.Client(timeout=30) as client:
-            body = run_input([{"id": "u1", "role": "user", "content": "hi"}])
-            with client.stream("POST", f"{base}/agents/anthropic", json=body) as response:
-                lines = response.iter_lines()
-                first = _read_until(lines, _from_the_vendor)
-                stopper = threading.Timer(0.2, lambda: setattr(server, "should_exit", True))
-                stopper.start()
-                rest = _read_until(lines, lambda e: e["type"] in ("RUN_FINISHED", "RUN_ERROR"))
-                tail = list(lines)
+        with httpx.Client(timeout=30) as client, _open_slow_run(vendor, base, client) as response:
+            lines = response.iter_lines()
+            first = _read_until(lines, _from_the_vendor)
+            stopper = threading.Timer(0.2, lambda: setattr(server, "should_exit", True))
+            stopper.start()
+            rest = _read_until(lines, lambda e: e["type"] in ("RUN_FINISHED", "RUN_ERROR"))
+            tail = list(lines)
         stopper.join()
-        deadline = time.monotonic() + 10
-        while vendor.requests[0].outcome == "pending" and time.monotonic() < deadline:
-            time.sleep(0.05)
-        outcome = vendor.requests[0].outcome
+        outcome = _vendor_outcome(vendor)
     events = first + rest
     assert events[0]["type"] == "RUN_STARTED"
     assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "server_shutdown"
