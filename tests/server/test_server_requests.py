@@ -88,8 +88,10 @@ async def test_unknown_agent_and_missing_key(
 async def test_after_the_stream_starts_a_failure_is_run_error(
     app_config: dict[str, object],
 ) -> None:
-    r = await _post(create_app(app_config), "/agents/replay", json=HELLO)
+    proto = {"accept": "application/vnd.ag-ui.event+proto"}  # not offered: SSE all the same
+    r = await _post(create_app(app_config), "/agents/replay", json=HELLO, headers=proto)
     assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/event-stream")
     events = events_of(r.text)
     assert [e["type"] for e in events] == ["RUN_STARTED", "RUN_ERROR"]
     assert events[0]["threadId"] == "t1" and events[0]["runId"] == "r1"

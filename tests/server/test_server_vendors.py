@@ -230,3 +230,37 @@ def test_shutdown_ends_an_open_run_with_run_error() -> None:
     assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "server_shutdown"
     assert not [line for line in tail if line.startswith("data:")]
     assert outcome == "client_gone"
+
+
+async def test_what_the_vendor_cannot_take_reaches_the_ui_as_a_loss_event() -> None:
+    """A file handle of another provider in a tool result: dropped, and the UI is told."""
+    image = {"type": "image", "source": {"type": "file", "value": "file-x", "provider": "gemini"}}
+    messages = [
+        {"id": "u1", "role": "user", "content": "look"},
+        {
+            "id": "a1",
+            "role": "assistant",
+            "toolCalls": [
+                {"id": "c1", "type": "function", "function": {"name": "snap", "arguments": "{}"}}
+            ],
+        },
+        {
+            "id": "t1",
+            "role": "tool",
+            "toolCallId": "c1",
+            "content": [{"type": "text", "text": "ok"}, image],
+        },
+    ]
+    with FakeVendor(replies_from_cassette(RECORDINGS["openai_chat"])[:1]) as vendor:
+        async with asgi_client(_app("openai_chat", vendor.base_url)) as client:
+            with pytest.warns(Warning):
+                r = await client.post("/agents/openai_chat", json=run_input(messages))
+        sent = json.loads(vendor.requests[0].body)
+    events = events_of(r.text)
+    (loss,) = [e for e in events if e["type"] == "CUSTOM" and e["name"] == "toolwire.losses"]
+    assert events[-1]["type"] == "RUN_FINISHED" and events[-2] is loss
+    assert "file-x" not in json.dumps(sent)
+    dropped = [x for x in loss["value"] if x["kind"] == "part-dropped"]
+    assert [(x["toolCallId"], x["partIndex"], x["partKind"]) for x in dropped][:1] == [
+        ("c1", 1, "image")
+    ]

@@ -92,7 +92,9 @@ class VendorProvider:
         model = self.model or DEFAULT_MODELS[self.config.provider]
         params = dict(self.config.params)
         try:
-            async with arun(client, run_input, model=model, vendor=self.adapter, **params) as run:
+            async with arun(
+                client, run_input, model=model, vendor=self.adapter, forward_losses=True, **params
+            ) as run:
                 async for event in run:
                     yield event
         finally:

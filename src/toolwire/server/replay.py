@@ -289,7 +289,12 @@ class ReplayProvider:
         once = RetryPolicy(attempts=1)  # a recorded failure is the answer, not worth a retry
         try:
             async with arun(
-                client, run_input, model=turn.model, vendor=turn.vendor, retry=once
+                client,
+                run_input,
+                model=turn.model,
+                vendor=turn.vendor,
+                retry=once,
+                forward_losses=True,
             ) as run:
                 async for event in run:
                     yield event
