@@ -263,15 +263,15 @@ def split_half(reply: Reply) -> int:
 
 __all__ = [
     "CASES",
-    "aclose_client",
-    "close_client",
     "CASE_IDS",
     "CASSETTES",
     "KEY",
     "Case",
+    "aclose_client",
     "broken_reply",
     "check_run",
     "clean_reply",
+    "close_client",
     "comparable",
     "dump",
     "error_before_first_delta",
