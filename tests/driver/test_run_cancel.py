@@ -38,19 +38,28 @@ def _served_to_a_closed_client(fv: FakeVendor, total: int) -> None:
     assert seen.chunks_sent < total
 
 
-@params
-def test_closing_the_sync_iterator_closes_the_sdk_response(case: Case) -> None:
+def _stopped(case: Case, stop: str, **kw: Any) -> list[Any]:
+    """A sync run read until the turn's first content, then ``close()``d or ``cancel()``led
+    (and read on); the server must see the client go."""
     reply = _slow(case)
+    got: list[Any] = []
     with FakeVendor([reply], timeout=30) as fv:
         client = case.client(fv.base_url, False)
-        events = toolwire.run(client, make_input(case), model=case.model, **case.kwargs)
-        got = []
+        events = toolwire.run(client, make_input(case), model=case.model, **case.kwargs, **kw)
         for ev in events:
             got.append(ev)
             if ev.type in TURN:
-                break
+                if stop == "close":
+                    break
+                events.cancel()
         events.close()
         _served_to_a_closed_client(fv, len(reply.chunks))
+    return got
+
+
+@params
+def test_closing_the_sync_iterator_closes_the_sdk_response(case: Case) -> None:
+    got = _stopped(case, "close")
     assert got[-1].type in TURN
 
 
@@ -92,18 +101,7 @@ async def test_cancelling_the_task_closes_the_sdk_response(case: Case) -> None:
 
 @params
 def test_cancel_with_on_cancel_finish_ends_the_run_cancelled(case: Case, tmp_path: Path) -> None:
-    reply = _slow(case)
-    with FakeVendor([reply], timeout=30) as fv:
-        client = case.client(fv.base_url, False)
-        events = toolwire.run(
-            client, make_input(case), model=case.model, on_cancel="finish", **case.kwargs
-        )
-        got: list[Any] = []
-        for ev in events:
-            got.append(ev)
-            if ev.type in TURN:
-                events.cancel()
-        _served_to_a_closed_client(fv, len(reply.chunks))
+    got = _stopped(case, "cancel", on_cancel="finish")
     check_run(got, tmp_path)
     assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)
     # what came before the cancel is the start of the real turn, nothing else
@@ -114,16 +112,7 @@ def test_cancel_with_on_cancel_finish_ends_the_run_cancelled(case: Case, tmp_pat
 
 @params
 def test_cancel_with_on_cancel_close_just_ends(case: Case) -> None:
-    reply = _slow(case)
-    with FakeVendor([reply], timeout=30) as fv:
-        client = case.client(fv.base_url, False)
-        events = toolwire.run(client, make_input(case), model=case.model, **case.kwargs)
-        got = []
-        for ev in events:
-            got.append(ev)
-            if ev.type in TURN:
-                events.cancel()
-        _served_to_a_closed_client(fv, len(reply.chunks))
+    got = _stopped(case, "cancel")
     assert got[-1].type in TURN  # nothing after the cancel
 
 

@@ -64,6 +64,13 @@ def _run(case: Case, replies: list[Reply], is_async: bool, **kw: Any) -> tuple[l
     return events, fv
 
 
+def _same_as_clean(case: Case, events: list[Any], fv: Any, tmp_path: Path, attempts: int) -> None:
+    """A valid run equal to the offline decode of the clean recording, after ``attempts``."""
+    check_run(events, tmp_path)
+    assert comparable(events) == comparable(offline(case, case.clean))
+    assert len(fv.requests) == attempts
+
+
 params = pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 modes = pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
 
@@ -74,9 +81,7 @@ def test_a_clean_turn_is_the_offline_decode_of_the_same_bytes(
     case: Case, is_async: bool, tmp_path: Path
 ) -> None:
     events, fv = _run(case, [clean_reply(case)], is_async)
-    check_run(events, tmp_path)
-    assert comparable(events) == comparable(offline(case, case.clean))
-    assert len(fv.requests) == 1
+    _same_as_clean(case, events, fv, tmp_path, 1)
     finished = events[-1]
     assert finished.type == EventType.RUN_FINISHED
     calls = [ev.tool_call_id for ev in events if ev.type == EventType.TOOL_CALL_START]
@@ -99,9 +104,7 @@ def test_429_with_retry_after_then_200_is_retried_once(
     replies = [error_reply(case, 429, **{"retry-after-ms": "40"}), clean_reply(case)]
     with caplog.at_level(logging.INFO, logger="toolwire.driver"):
         events, fv = _run(case, replies, is_async)
-    check_run(events, tmp_path)
-    assert comparable(events) == comparable(offline(case, case.clean))
-    assert len(fv.requests) == 2
+    _same_as_clean(case, events, fv, tmp_path, 2)
     waits = [r.getMessage() for r in caplog.records if "retrying in" in r.getMessage()]
     assert len(waits) == 1 and waits[0].endswith("retrying in 0.040s")
 
@@ -114,9 +117,7 @@ def test_529_twice_then_200_takes_three_attempts(
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     replies = [error_reply(case, 529, overloaded), error_reply(case, 529, overloaded)]
     events, fv = _run(case, [*replies, clean_reply(case)], is_async)
-    check_run(events, tmp_path)
-    assert comparable(events) == comparable(offline(case, case.clean))
-    assert len(fv.requests) == 3
+    _same_as_clean(case, events, fv, tmp_path, 3)
 
 
 @params
@@ -144,9 +145,7 @@ def test_an_in_stream_error_before_the_first_delta_is_retried(
     case: Case, is_async: bool, tmp_path: Path
 ) -> None:
     events, fv = _run(case, [error_before_first_delta(case), clean_reply(case)], is_async)
-    check_run(events, tmp_path)
-    assert comparable(events) == comparable(offline(case, case.clean))
-    assert len(fv.requests) == 2
+    _same_as_clean(case, events, fv, tmp_path, 2)
 
 
 @params
@@ -192,9 +191,7 @@ def test_a_reset_before_any_byte_of_the_body_is_retried(
     reply = clean_reply(case)
     cut_reply = Reply(status=200, headers=reply.headers, chunks=reply.chunks, reset_after=0)
     events, fv = _run(case, [cut_reply, clean_reply(case)], is_async)
-    check_run(events, tmp_path)
-    assert comparable(events) == comparable(offline(case, case.clean))
-    assert len(fv.requests) == 2
+    _same_as_clean(case, events, fv, tmp_path, 2)
 
 
 @params
@@ -234,9 +231,8 @@ def test_a_401_echoing_the_key_never_puts_it_in_the_run(
 @modes
 def test_a_slow_trickle_gives_the_same_run(case: Case, is_async: bool, tmp_path: Path) -> None:
     events, fv = _run(case, [clean_reply(case, delay=0.01)], is_async)
-    check_run(events, tmp_path)
-    assert comparable(events) == comparable(offline(case, case.clean))
-    assert len(fv.requests) == 1 and fv.requests[0].outcome == "complete"
+    _same_as_clean(case, events, fv, tmp_path, 1)
+    assert fv.requests[0].outcome == "complete"
 
 
 @params

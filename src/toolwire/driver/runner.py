@@ -59,7 +59,6 @@ class _Run:
         self,
         client: Any,
         run_input: Any,
-        *,
         model: str,
         vendor: str | None,
         api: str | None,
@@ -430,18 +429,8 @@ def run(
     UI as a ``CUSTOM`` event named ``toolwire.losses`` just before the terminal event.
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
-    state = _Run(
-        client,
-        run_input,
-        model=model,
-        vendor=vendor,
-        api=api,
-        retry=retry,
-        losses=losses,
-        on_cancel=on_cancel,
-        forward_losses=forward_losses,
-        params=vendor_params,
-    )
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    state = _Run(client, run_input, *args)
     if state.plan.is_async:
         raise UnsupportedInput(
             f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
@@ -464,18 +453,8 @@ def arun(
 ) -> AsyncRunEvents:
     """:func:`run` over an async client (``AsyncAnthropic``, ``AsyncOpenAI``,
     ``genai.Client(...).aio`` or a ``genai.Client``, whose ``.aio`` is used)."""
-    state = _Run(
-        client,
-        run_input,
-        model=model,
-        vendor=vendor,
-        api=api,
-        retry=retry,
-        losses=losses,
-        on_cancel=on_cancel,
-        forward_losses=forward_losses,
-        params=vendor_params,
-    )
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    state = _Run(client, run_input, *args)
     if not state.plan.is_async and state.plan.vendor != "gemini":
         raise UnsupportedInput(
             f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"
