@@ -18,6 +18,7 @@ from _driver_support import (
     clean_reply,
     comparable,
     offline,
+    run_input,
     split_half,
 )
 from ag_ui.core import BaseEvent, EventType
@@ -141,3 +142,35 @@ async def _async_sdk_stream(case: Case, client: Any) -> Any:
 
 def _no_retries(case: Case, client: Any) -> Any:
     return client if case.vendor == "gemini" else client.with_options(max_retries=0)
+
+
+@pytest.mark.parametrize("cassette", ["clean", "broken"])
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_the_sdk_objects_path_of_the_driver(
+    cassette: str, is_async: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AnthropicBedrock streams AWS event-stream frames, not SSE, so the driver reads the
+    SDK's event objects for it: the same path, forced on a plain Anthropic client."""
+    import asyncio
+
+    import toolwire
+    from toolwire.driver import vendors
+
+    monkeypatch.setattr(vendors, "_is_bedrock", lambda client: True)
+    case = CASES[0]
+    reply = clean_reply(case) if cassette == "clean" else broken_reply(case)
+    with FakeVendor([reply]) as fv:
+        client = case.client(fv.base_url, is_async)
+        ri = run_input(case)
+        if is_async:
+
+            async def collect() -> list[BaseEvent]:
+                return [ev async for ev in toolwire.arun(client, ri, model=case.model)]
+
+            events = asyncio.run(collect())
+        else:
+            events = list(toolwire.run(client, ri, model=case.model))
+    check_run(events, tmp_path)
+    expected = offline(case, case.clean if cassette == "clean" else case.broken)
+    assert comparable(events) == comparable(expected)
+    assert len(fv.requests) == 1
