@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toolwire.driver.failures import redact
+from toolwire.driver.secrets import redact
 from toolwire.errors import UnsupportedInput
 from toolwire.protocol.inputs import as_run_input
 from toolwire.server.config import ServerConfig, checked, config_from_mapping
