@@ -30,6 +30,7 @@ from _serve import (
 )
 from _vendor_sdk import sdk_calls
 
+from toolwire.protocol.machine import StreamMachine
 from toolwire.server import create_app
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette
 
@@ -228,6 +229,7 @@ def test_shutdown_ends_an_open_run_with_run_error() -> None:
     events = first + rest
     assert events[0]["type"] == "RUN_STARTED"
     assert events[-1]["type"] == "RUN_ERROR" and events[-1]["code"] == "server_shutdown"
+    StreamMachine().feed_all(events)  # a run ended by RUN_ERROR mid-stream is still valid AG-UI
     assert not [line for line in tail if line.startswith("data:")]
     assert outcome == "client_gone"
 
