@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -184,9 +185,18 @@ def _from_the_vendor(event: dict[str, Any]) -> bool:
     return event["type"] != "RUN_STARTED"  # the vendor's stream is under way
 
 
-def _open_slow_run(vendor: FakeVendor, base: str, client: httpx.Client) -> Any:
+@contextmanager
+def _slow_run(delay: float) -> Iterator[tuple[FakeVendor, Any, Reply, httpx.Response]]:
+    """A run over a vendor that trickles its recording: (vendor, server, reply, response)."""
+    reply = _slow_reply(RECORDINGS["anthropic"], delay=delay)
     body = run_input([{"id": "u1", "role": "user", "content": "hi"}])
-    return client.stream("POST", f"{base}/agents/anthropic", json=body)
+    with (
+        FakeVendor([reply]) as vendor,
+        live_server(_app("anthropic", vendor.base_url)) as (server, base),
+        httpx.Client(timeout=30) as client,
+        client.stream("POST", f"{base}/agents/anthropic", json=body) as response,
+    ):
+        yield vendor, server, reply, response
 
 
 def _vendor_outcome(vendor: FakeVendor) -> str:
@@ -198,32 +208,23 @@ def _vendor_outcome(vendor: FakeVendor) -> str:
 
 
 def test_a_client_that_goes_away_stops_the_vendor_call() -> None:
-    reply = _slow_reply(RECORDINGS["anthropic"], delay=0.3)
-    with (
-        FakeVendor([reply]) as vendor,
-        live_server(_app("anthropic", vendor.base_url)) as (_, base),
-    ):
-        with httpx.Client(timeout=30) as client, _open_slow_run(vendor, base, client) as response:
-            seen = _read_until(response.iter_lines(), _from_the_vendor)
-            assert seen[0]["type"] == "RUN_STARTED" and len(seen) == 2
+    with _slow_run(delay=0.3) as (vendor, _, reply, response):
+        seen = _read_until(response.iter_lines(), _from_the_vendor)
+        assert seen[0]["type"] == "RUN_STARTED" and len(seen) == 2
+        response.close()  # the client goes away; both servers are still up
         outcome = _vendor_outcome(vendor)
     assert outcome == "client_gone"
     assert vendor.requests[0].chunks_sent < len(reply.chunks)
 
 
 def test_shutdown_ends_an_open_run_with_run_error() -> None:
-    reply = _slow_reply(RECORDINGS["anthropic"], delay=0.5)
-    with (
-        FakeVendor([reply]) as vendor,
-        live_server(_app("anthropic", vendor.base_url)) as (server, base),
-    ):
-        with httpx.Client(timeout=30) as client, _open_slow_run(vendor, base, client) as response:
-            lines = response.iter_lines()
-            first = _read_until(lines, _from_the_vendor)
-            stopper = threading.Timer(0.2, lambda: setattr(server, "should_exit", True))
-            stopper.start()
-            rest = _read_until(lines, lambda e: e["type"] in ("RUN_FINISHED", "RUN_ERROR"))
-            tail = list(lines)
+    with _slow_run(delay=0.5) as (vendor, server, _, response):
+        lines = response.iter_lines()
+        first = _read_until(lines, _from_the_vendor)
+        stopper = threading.Timer(0.2, lambda: setattr(server, "should_exit", True))
+        stopper.start()
+        rest = _read_until(lines, lambda e: e["type"] in ("RUN_FINISHED", "RUN_ERROR"))
+        tail = list(lines)
         stopper.join()
         outcome = _vendor_outcome(vendor)
     events = first + rest
