@@ -15,10 +15,9 @@ from types import ModuleType
 from typing import Any
 
 from toolwire import adapters
-from toolwire.cli import _exchanges, decode_runs
+from toolwire.cli import decode_runs
 from toolwire.errors import ToolwireError
-from toolwire.protocol.runs import frame_run
-from toolwire.recordings import Exchange, jsonl_chunks
+from toolwire.recordings import Exchange, frame_exchange, jsonl_chunks, model_exchanges
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
@@ -51,16 +50,8 @@ def chunks_of(adapter: ModuleType, ex: Exchange) -> list[Any] | None:
 
 
 def decode_exchange(adapter: ModuleType, ex: Exchange) -> list[Any]:
-    """One exchange decoded as the CLI does it (a complete run, or RUN_ERROR; the decoder
-    told what the recorded request implies)."""
-    options = getattr(adapter, "decoder_options", None)
-    decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
-    kw: dict[str, Any] = {"thread_id": "t", "run_id": "r"}
-    if ex.content_type == "application/jsonl":
-        return list(frame_run(decoder, jsonl_chunks(ex.response_body), **kw))
-    if ex.is_sse:
-        return list(frame_run(decoder, adapter.sse_chunks(ex.response_body), **kw))
-    return list(frame_run(decoder, [], whole_response=ex.response_json(), **kw))
+    """One exchange decoded as the CLI does it (a complete run, or RUN_ERROR)."""
+    return list(frame_exchange(adapter, ex, thread_id="t", run_id="r"))
 
 
 @cache
@@ -72,7 +63,7 @@ def samples(vendor: str) -> Samples:
         for path in recording_files(vendor):
             data = path.read_bytes()
             out.files.append(path)
-            exchanges = _exchanges(adapter, data, path.name)
+            exchanges = model_exchanges(adapter, data, path.name)
             out.exchanges.extend(exchanges)
             for ex in exchanges:
                 try:
@@ -114,6 +105,6 @@ def conformance_exchanges(vendor: str) -> list[Exchange]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for path in sorted(folder.glob("*.yaml")):
-            out.extend(_exchanges(adapter, path.read_bytes(), path.name))
+            out.extend(model_exchanges(adapter, path.read_bytes(), path.name))
     assert out, f"{vendor}: {folder} holds no model exchange"
     return out

@@ -226,14 +226,18 @@ def sse_json_objects(
                 )
                 announce([loss], stacklevel=3)
             return
-        value = load_json(ev.data, vendor, f"SSE event {n}: data")
-        if not isinstance(value, dict):
-            got = type(value).__name__
-            raise VendorDataError(
-                vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}"
-            )
+        value = json_object(ev, vendor, n)
         n += 1
         yield ev, value
+
+
+def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
+    """Event ``n``'s ``data`` as a JSON object, or a ``VendorDataError`` naming the event."""
+    value = load_json(ev.data, vendor, f"SSE event {n}: data")
+    if not isinstance(value, dict):
+        got = type(value).__name__
+        raise VendorDataError(vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}")
+    return value
 
 
 _PIECE = 1 << 16
@@ -299,6 +303,7 @@ __all__ = [
     "event_json",
     "frame_sse",
     "iter_sse",
+    "json_object",
     "parse_sse",
     "sse_json_objects",
 ]
