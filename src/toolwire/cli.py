@@ -28,7 +28,7 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse
-from toolwire.recordings import Exchange, jsonl_chunks, load_recording
+from toolwire.recordings import Exchange, jsonl_chunks, load_recording, select_model_exchanges
 
 
 class CliError(Exception):
@@ -104,12 +104,17 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    """The recording's model exchanges (the adapter's ``MODEL_ROUTE``); the rest is
+    skipped with one line on stderr, and a recording with none is an error."""
     loader = getattr(adapter, "load_recording", None)
     exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
-    keep = getattr(adapter, "is_model_exchange", None)
-    if keep is not None:
-        exchanges = [e for e in exchanges if keep(e)]
-    return exchanges
+    selected = select_model_exchanges(exchanges, adapter.MODEL_ROUTE)
+    report = selected.report()
+    if not selected.exchanges and exchanges:
+        raise CliError(f"{name}: no {adapter.MODEL_ROUTE.vendor} model call in it; {report}")
+    if report:
+        sys.stderr.write(f"toolwire: {name}: {report}\n")
+    return selected.exchanges
 
 
 def _run_input(

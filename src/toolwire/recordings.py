@@ -10,8 +10,10 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from toolwire.errors import UnsupportedInput
 
@@ -178,4 +180,90 @@ def jsonl_chunks(body: bytes) -> list[Any]:
     return out
 
 
-__all__ = ["Exchange", "cassette_exchanges", "jsonl_chunks", "load_recording"]
+# ------------------------------------------------------------ model exchanges
+
+
+@dataclass(frozen=True)
+class ModelRoute:
+    """Where a vendor's model turns are, by HTTP method and the end of the URL path.
+
+    A recording of a whole agent run interleaves the model calls with other traffic
+    (telemetry uploads, an MCP server, token fetches, search APIs); a route picks the
+    model calls out under any host and any path prefix (Azure deployments,
+    OpenAI-compatible servers, proxies). ``suffixes`` match the path's end
+    (``/chat/completions``); ``verbs`` match a Google-style ``:verb`` closing the
+    last path segment (``models/x:streamGenerateContent``).
+    """
+
+    vendor: str
+    suffixes: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ()
+    method: str = "POST"
+
+    def why_not(self, exchange: Exchange) -> str | None:
+        """None for a model exchange; otherwise what it is instead (for the skip report)."""
+        if not exchange.uri:
+            return None  # an .sse capture or JSONL chunks: nothing but the model turn
+        method = exchange.method.upper()
+        path = urlsplit(exchange.uri).path.rstrip("/")
+        if method != self.method:
+            return f"{method} {path or '/'}"
+        last = path.rsplit("/", 1)[-1]
+        verb = last.rsplit(":", 1)[1] if ":" in last else None
+        if any(path.endswith(s) for s in self.suffixes) or verb in self.verbs:
+            return None
+        return f"{method} {path or '/'}"
+
+    def admits(self, exchange: Exchange) -> bool:
+        return self.why_not(exchange) is None
+
+
+@dataclass
+class Selected:
+    """A recording's model exchanges, and what was skipped (``method path`` each)."""
+
+    exchanges: list[Exchange]
+    skipped: list[str] = field(default_factory=list)
+    total: int = 0
+
+    def report(self) -> str | None:
+        """One line saying how many interactions were skipped and what they were."""
+        if not self.skipped:
+            return None
+        counts: dict[str, int] = {}
+        for what in self.skipped:
+            counts[what] = counts.get(what, 0) + 1
+        shown = ", ".join(f"{n} x {what}" if n > 1 else what for what, n in counts.items())
+        return (
+            f"skipped {len(self.skipped)} of {self.total} recorded interactions that are not "
+            f"model calls: {shown}"
+        )
+
+
+def select_model_exchanges(exchanges: Sequence[Exchange], route: ModelRoute) -> Selected:
+    """The exchanges ``route`` admits, in order; the rest named in ``skipped``.
+
+    A skipped interaction is never parsed, so a gzip, protobuf or HTML body there is
+    no error. Only the method and path are reported (never a query string, which may
+    hold a key).
+    """
+    kept: list[Exchange] = []
+    skipped: list[str] = []
+    for ex in exchanges:
+        why = route.why_not(ex)
+        if why is None:
+            kept.append(ex)
+        else:
+            skipped.append(why)
+    return Selected(kept, skipped, len(exchanges))
+
+
+__all__ = [
+    "Exchange",
+    "ModelRoute",
+    "Selected",
+    "cassette_exchanges",
+    "jsonl_chunks",
+    "load_recording",
+    "select_model_exchanges",
+]

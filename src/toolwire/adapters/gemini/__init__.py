@@ -17,8 +17,10 @@ from toolwire.adapters.gemini.decoder import (
 )
 from toolwire.adapters.gemini.encoder import Encoder, encode_stream, to_sse
 from toolwire.adapters.gemini.request import decode_request, encode_request
+from toolwire.adapters.gemini.wire import MODEL_ROUTE
 
 __all__ = [
+    "MODEL_ROUTE",
     "Decoder",
     "Encoder",
     "adecode_stream",

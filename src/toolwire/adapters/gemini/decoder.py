@@ -39,6 +39,7 @@ from toolwire.adapters.gemini.wire import (
     FINISH_KEY,
     GOOGLE_SEARCH,
     GROUNDING_KEY,
+    MODEL_ROUTE,
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
@@ -66,6 +67,7 @@ from toolwire.protocol import (
 )
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
+from toolwire.recordings import Exchange
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.
 _RETRYABLE = {408, 429, 500, 502, 503, 504}
@@ -571,10 +573,9 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
         yield obj_at(value, "body (text outside data: lines)")
 
 
-def is_model_exchange(exchange: Any) -> bool:
-    """A recorded call to ``generateContent``/``streamGenerateContent`` (not a file fetch)."""
-    uri = str(getattr(exchange, "uri", "") or "")
-    return not uri or ":generateContent" in uri or ":streamGenerateContent" in uri
+def is_model_exchange(exchange: Exchange) -> bool:
+    """A recorded ``generateContent``/``streamGenerateContent`` call (:data:`MODEL_ROUTE`)."""
+    return MODEL_ROUTE.admits(exchange)
 
 
 def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:

@@ -12,8 +12,12 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.recordings import ModelRoute
 
 VENDOR = "gemini"
+#: Gemini API and Vertex model calls (``models/M:generateContent``, streamed or not), not
+#: ``:countTokens``, file uploads or fetches of a ``fileUri``.
+MODEL_ROUTE = ModelRoute(VENDOR, verbs=("generateContent", "streamGenerateContent"))
 PROVIDER = "google"
 
 #: Metadata keys toolwire puts on AG-UI items that came from Gemini.

@@ -14,9 +14,13 @@ from ag_ui.core import TokenUsage
 from toolwire.errors import VendorDataError, VendorStreamError
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.usage import token_count
+from toolwire.recordings import ModelRoute
 
 #: The adapter name used in errors, losses and capability lookups.
 VENDOR = "openai_chat"
+#: Chat Completions under any host and prefix: OpenAI's ``/v1``, Azure's
+#: ``/openai/deployments/D``, and OpenAI-compatible servers (``/api/v1``, ``/openai/v1``...).
+MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/chat/completions",))
 #: ``TokenUsage.provider`` and the issuer of the file handles this API resolves.
 PROVIDER = "openai"
 
