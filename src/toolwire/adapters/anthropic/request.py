@@ -33,6 +33,7 @@ from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, 
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
     CACHE_CONTROL_KEY,
+    CALL_ID_RULE,
     CALL_TYPES,
     CALLER_KEY,
     SERVER_CALL_TYPES,
@@ -46,6 +47,7 @@ from toolwire.capabilities import accepts
 from toolwire.errors import UnansweredToolCall, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import Accepts, fit_content
 from toolwire.protocol.ids import mint_id
@@ -87,6 +89,7 @@ class _Encoding:
         self.system: list[str] = []
         self.body = _Body()
         self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
+        self.ids = IdMapper(CALL_ID_RULE)
 
     def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
@@ -193,7 +196,7 @@ class _Encoding:
             parsed = {}
         block: dict[str, Any] = {
             "type": "tool_use",
-            "id": call.id,
+            "id": self.ids(call.id, call.metadata),
             "name": call.function.name,
             "input": parsed,
         }
@@ -242,7 +245,7 @@ class _Encoding:
             value = parts_to_blocks(
                 fitted.content, f"tool result {call_id}", self.losses, self.target.target, call_id
             )
-        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id}
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.ids(call_id)}
         error = msg.error
         if error is not None:
             if not value:
@@ -341,9 +344,11 @@ def encode_request(
                     missing.append(call.id)
     if missing:
         raise UnansweredToolCall(VENDOR, missing)
+    enc.ids.know(history_call_ids(own))
     for t in paired.turns:
         enc.turn(t)
     enc.flush_thinking()
+    enc.losses.extend(enc.ids.losses)
 
     body: dict[str, Any] = {}
     forwarded = ri.forwarded_props if isinstance(ri.forwarded_props, dict) else {}

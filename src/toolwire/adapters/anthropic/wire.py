@@ -15,6 +15,7 @@ from typing import Any
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.callids import IdRule
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
@@ -62,6 +63,14 @@ def call_metadata(btype: str, block: dict[str, Any]) -> dict[str, Any]:
 #: Messages calls, under any host and prefix, and Vertex AI's raw predict for Claude
 #: (not ``/v1/messages/count_tokens``, files or models).
 MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/messages",), verbs=("rawPredict", "streamRawPredict"))
+
+
+#: ``tool_use.id`` / ``tool_result.tool_use_id``: 400 "String should match pattern
+#: '^[a-zA-Z0-9_-]+$'"; 64 characters is the length Claude's toolUseId takes on Bedrock
+#: (Anthropic documents no longer one), kept as the safe bound.
+CALL_ID_RULE = IdRule(
+    VENDOR, max_length=64, pattern=r"[a-zA-Z0-9_-]+", source="Messages request validation"
+)
 
 
 def is_model_exchange(exchange: Exchange) -> bool:

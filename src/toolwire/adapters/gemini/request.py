@@ -35,6 +35,7 @@ from toolwire.adapters.gemini.parts import (
     response_to_content,
 )
 from toolwire.adapters.gemini.wire import (
+    CALL_ID_RULE,
     CODE_EXECUTION,
     OUTCOME_KEY,
     PART_KEY,
@@ -64,6 +65,7 @@ from toolwire.protocol import (
     parse_arguments_object,
     text_of,
 )
+from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -107,7 +109,7 @@ def encode_request(
         raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
     ri = as_run_input(run_input, VENDOR)
     fam = family(VENDOR, model_name(model), backend)
-    ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
+    with_ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
     needs_sig = fam.get("thought_signatures") == "required"
     in_result = target_accepts(model, backend)
     in_user = target_accepts(model, backend, "user_message")
@@ -122,6 +124,7 @@ def encode_request(
             history.append(m)
     paired = pair_history(history, target=VENDOR, allow_trailing_unanswered=False)
     lost.extend(paired.losses)
+    ids = IdMapper(CALL_ID_RULE, history_call_ids(history)) if with_ids else None
 
     contents: list[dict[str, Any]] = []
     thoughts: list[dict[str, Any]] = []
@@ -179,6 +182,8 @@ def encode_request(
                 "for AG-UI context entries; put them in a system message to send them",
             )
         )
+    if ids is not None:
+        lost.extend(ids.losses)
     announce(lost)
     if losses is not None:
         losses.extend(lost)
@@ -214,7 +219,7 @@ def _model_turn(
     m: AssistantMessage,
     results: list[ToolMessage | None],
     thoughts: list[dict[str, Any]],
-    ids: bool,
+    ids: IdMapper | None,
     needs_sig: bool,
     in_result: Accepts,
     in_user: Accepts,
@@ -275,8 +280,8 @@ def _model_turn(
                 )
             continue
         fc: dict[str, Any] = {"name": call.function.name, "args": args}
-        if ids:
-            fc["id"] = call.id
+        if ids is not None:
+            fc["id"] = ids(call.id, call.metadata)
         signed = signed or bool(call.encrypted_value)
         parts.append(_signed({"function_call": fc}, call.encrypted_value))
         assert result is not None  # pair_history raised for unanswered calls
@@ -322,7 +327,7 @@ def _code_result(result: ToolMessage) -> dict[str, Any]:
 def _answer(
     call: ToolCall,
     result: ToolMessage,
-    ids: bool,
+    ids: IdMapper | None,
     in_result: Accepts,
     in_user: Accepts,
     media: str,
@@ -338,8 +343,8 @@ def _answer(
     lost.extend(fitted.losses)
     kept = fitted.content
     fr: dict[str, Any] = {"name": call.function.name}
-    if ids:
-        fr["id"] = call.id
+    if ids is not None:
+        fr["id"] = ids(call.id)
     fr["response"] = content_to_response(kept, result.error, result.metadata)
     media_parts = (
         [media_from_ag(p) for p in kept if not isinstance(p, TextPart)]

@@ -37,6 +37,7 @@ from toolwire.capabilities import accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import Accepts, fit_content, part_loss
 from toolwire.protocol.ids import mint_id
@@ -46,7 +47,7 @@ from toolwire.protocol.parts import text_of
 
 from .decoder import Decoder
 from .parts import content_to_agui, text_part, to_vendor
-from .wire import FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
+from .wire import CALL_ID_RULE, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
 
 # ------------------------------------------------------------------ encode
 
@@ -76,11 +77,12 @@ def encode_request(
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
     paired = pair_history(run.messages, target=VENDOR, allow_trailing_unanswered=False)
     lost: list[Loss] = list(paired.losses)
+    ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
     messages: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m))
+            messages.append(_assistant(m, ids))
             moved: list[ContentPart] = []
             for result in turn.results:
                 assert result is not None  # pair_history raised for unanswered calls
@@ -92,7 +94,7 @@ def encode_request(
                 )
                 lost.extend(fitted.losses)
                 moved.extend(fitted.relocated)
-                messages.append(_tool(result, fitted.content, lost))
+                messages.append(_tool(result, fitted.content, lost, ids))
             if moved:
                 parts = _user_parts(moved, in_user, lost)
                 if parts:
@@ -119,6 +121,7 @@ def encode_request(
             )
         )
     body.update(vendor_options)
+    lost.extend(ids.losses)
     announce(lost)
     if losses is not None:
         losses.extend(lost)
@@ -159,31 +162,31 @@ def _encrypted(m: Message, lost: list[Loss]) -> None:
                 lost.append(_loss("encrypted-value-dropped", why, c.id))
 
 
-def _assistant(m: AssistantMessage) -> dict[str, Any]:
+def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant"}
     calls = m.tool_calls or []
     # A tool-call turn sends content null, not "": several compatible servers mishandle "".
     out["content"] = m.content if m.content else (None if calls else "")
     if calls:
-        out["tool_calls"] = [_call(c) for c in calls]
+        out["tool_calls"] = [_call(c, ids(c.id, c.metadata)) for c in calls]
     return _named(out, m)
 
 
-def _call(c: ToolCall) -> dict[str, Any]:
+def _call(c: ToolCall, call_id: str) -> dict[str, Any]:
     meta = c.metadata if isinstance(c.metadata, dict) else {}
     if meta.get(TOOL_TYPE_KEY) == "custom":
         custom = {"name": c.function.name, "input": c.function.arguments}
-        return {"id": c.id, "type": "custom", "custom": custom}
+        return {"id": call_id, "type": "custom", "custom": custom}
     # Empty argument text becomes "{}": the request wants a JSON object there.
     args = c.function.arguments if c.function.arguments.strip() else "{}"
     return {
-        "id": c.id,
+        "id": call_id,
         "type": "function",
         "function": {"name": c.function.name, "arguments": args},
     }
 
 
-def _tool(result: ToolMessage, content: Any, lost: list[Loss]) -> dict[str, Any]:
+def _tool(result: ToolMessage, content: Any, lost: list[Loss], ids: IdMapper) -> dict[str, Any]:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag).
 
     Only text fits on the wire here; a media part a caller's own ``tool_result``
@@ -208,7 +211,7 @@ def _tool(result: ToolMessage, content: Any, lost: list[Loss]) -> dict[str, Any]
             body = [*body, text_part(note)]
         else:
             body = f"{body}\n\n{note}" if body else note
-    return {"role": "tool", "tool_call_id": result.tool_call_id, "content": body}
+    return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "content": body}
 
 
 def _user(m: UserMessage, in_user: Accepts, lost: list[Loss]) -> dict[str, Any]:

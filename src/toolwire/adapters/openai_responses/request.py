@@ -31,6 +31,7 @@ from toolwire.capabilities import accepts
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
+from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
@@ -40,6 +41,7 @@ from .encoder import _first_image_data
 from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import (
     ANNOTATIONS,
+    CALL_ID_RULE,
     FIELDS,
     ITEM,
     ITEM_ID,
@@ -86,11 +88,12 @@ def encode_request(
     history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
     paired = pair_history(history, target=VENDOR)
     found += paired.losses
+    ids = IdMapper(CALL_ID_RULE, history_call_ids(history))
     items: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
-            items += _assistant_items(m, turn.results, tool_accepts, found)
+            items += _assistant_items(m, turn.results, tool_accepts, found, ids)
         elif isinstance(m, ReasoningMessage):
             _reasoning_item(m, items, found)
         elif isinstance(m, UserMessage):
@@ -109,6 +112,7 @@ def encode_request(
     if run_input.tools:
         body["tools"] = [_tool(t) for t in run_input.tools]
     body.update(vendor_options)
+    found += ids.losses
     announce(found)
     if losses is not None:
         losses.extend(found)
@@ -156,6 +160,7 @@ def _assistant_items(
     results: list[ToolMessage | None],
     place: Accepts,
     found: list[Loss],
+    ids: IdMapper,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     meta = m.metadata or {}
@@ -181,15 +186,18 @@ def _assistant_items(
         else:
             out.append({"role": "assistant", "content": m.content})
     calls = m.tool_calls or []
-    for call, result in zip(calls, results or [None] * len(calls), strict=True):
-        out.append(_call_item(call, result, found))
-    for call, result in zip(calls, results or [None] * len(calls), strict=True):
+    sent = [ids(c.id, c.metadata) for c in calls]
+    for call, cid, result in zip(calls, sent, results or [None] * len(calls), strict=True):
+        out.append(_call_item(call, cid, result, found))
+    for call, cid, result in zip(calls, sent, results or [None] * len(calls), strict=True):
         if result is not None:
-            out += _result_items(call, result, place, found)
+            out += _result_items(call, cid, result, place, found)
     return out
 
 
-def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) -> dict[str, Any]:
+def _call_item(
+    call: ToolCall, cid: str, result: ToolMessage | None, found: list[Loss]
+) -> dict[str, Any]:
     meta = call.metadata or {}
     kind = meta.get(ITEM_TYPE)
     whole = meta.get(ITEM)
@@ -209,12 +217,12 @@ def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) ->
             item["result"] = _first_image_data(result.content) if result else None
         return item
     if kind == "custom_tool_call":
-        item = {"type": "custom_tool_call", "call_id": call.id, "name": call.function.name}
+        item = {"type": "custom_tool_call", "call_id": cid, "name": call.function.name}
         item["input"] = call.function.arguments
     else:
         item = {
             "type": "function_call",
-            "call_id": call.id,
+            "call_id": cid,
             "name": call.function.name,
             "arguments": call.function.arguments,
         }
@@ -226,7 +234,7 @@ def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) ->
 
 
 def _result_items(
-    call: ToolCall, result: ToolMessage, place: Accepts, found: list[Loss]
+    call: ToolCall, cid: str, result: ToolMessage, place: Accepts, found: list[Loss]
 ) -> list[dict[str, Any]]:
     meta = result.metadata or {}
     cmeta = call.metadata or {}
@@ -251,16 +259,16 @@ def _result_items(
         if shot is not None:
             screenshot = {k: v for k, v in shot.items() if k in ("image_url", "file_id")}
             screenshot["type"] = "computer_screenshot"
-            return [{"type": "computer_call_output", "call_id": call.id, "output": screenshot}]
+            return [{"type": "computer_call_output", "call_id": cid, "output": screenshot}]
     if isinstance(kind, str) and kind.endswith("_call"):
         text = content if isinstance(content, str) else text_of(_texts(content))
-        return [{"type": f"{kind}_output", "call_id": call.id, "output": text}]
+        return [{"type": f"{kind}_output", "call_id": cid, "output": text}]
     out_type = (
         "custom_tool_call_output"
         if cmeta.get(ITEM_TYPE) == "custom_tool_call"
         else "function_call_output"
     )
-    return [{"type": out_type, "call_id": call.id, "output": content}]
+    return [{"type": out_type, "call_id": cid, "output": content}]
 
 
 def _texts(parts: list[dict[str, Any]]) -> str:
