@@ -46,6 +46,7 @@ def test_every_cassette_is_tested() -> None:
     assert {p.name for p in FILES} == set(EXPECT) | {
         "in_stream_error.yaml",
         "relocated_media.yaml",
+        "n2_repeated_id.yaml",  # test_openai_chat_repeated_ids.py
     }
 
 
