@@ -1,6 +1,7 @@
 """toolwire: tool calls and tool results between AG-UI 1.0 and model vendors, both ways."""
 
 from toolwire.errors import (
+    DuplicateToolCallId,
     ProtocolViolation,
     ToolwireError,
     TruncatedStream,
@@ -22,6 +23,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ContentLossWarning",
+    "DuplicateToolCallId",
     "Loss",
     "PartsDroppedWarning",
     "ProtocolViolation",

@@ -196,10 +196,19 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        body = adapter.encode_request(run_input, model=args.model, media=args.media)
+        kw: dict[str, Any] = {}
+        if args.unanswered != "error" or args.unanswered_text is not None:
+            if args.vendor not in _UNANSWERED_TARGETS:
+                raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
+            kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
+        body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
         out.write(json.dumps(body, ensure_ascii=False, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
+
+
+#: The model adapters whose encode_request takes ``unanswered`` (the peers answer no calls).
+_UNANSWERED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
 
 def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
@@ -255,6 +264,17 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("drop", "relocate"),
         default="drop",
         help="media a tool result cannot hold: drop it (default) or move it to a user message",
+    )
+    er.add_argument(
+        "--unanswered",
+        choices=("error", "drop", "answer"),
+        default="error",
+        help="a call with no result: refuse (default), drop it, or answer it as failed",
+    )
+    er.add_argument(
+        "--unanswered-text",
+        metavar="TEXT",
+        help="the failure text --unanswered answer gives each such call (toolwire invents none)",
     )
     er.add_argument("file", help="RunAgentInput JSON, or JSONL of them (one body per line out)")
     er.set_defaults(func=cmd_encode_request)

@@ -63,6 +63,7 @@ from toolwire.protocol import (
     mint_id,
     pair_history,
     parse_arguments_object,
+    settle_unanswered,
     text_of,
 )
 from toolwire.protocol.callids import IdMapper, history_call_ids
@@ -96,12 +97,18 @@ def encode_request(
     losses: list[Loss] | None = None,
     backend: Backend = "gemini_api",
     call_ids: bool | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
 ) -> dict[str, Any]:
     """``generate_content`` kwargs (``model``, ``contents``, ``config``) for an AG-UI history.
 
     ``call_ids`` overrides whether ``functionCall``/``functionResponse`` carry ids
     (by default: as the model's family in ``capabilities/data/gemini.json`` says).
     Every loss is warned about and, when ``losses`` is a list, appended to it.
+    A function call with no result (Gemini wants as many responses as calls):
+    ``unanswered`` ``"error"`` raises, ``"drop"`` removes it, ``"answer"`` answers it as
+    failed with ``unanswered_text`` (``settle_unanswered``); Gemini's own code runs and
+    grounding are never touched.
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"gemini: media must be 'drop' or 'relocate', not {media!r}")
@@ -122,7 +129,10 @@ def encode_request(
             system.append({"text": m.content})
         else:
             history.append(m)
-    paired = pair_history(history, target=VENDOR, allow_trailing_unanswered=False)
+    paired = pair_history(history, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(
+        paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_vendor_run
+    )
     lost.extend(paired.losses)
     ids = IdMapper(CALL_ID_RULE, history_call_ids(history)) if with_ids else None
 
@@ -191,6 +201,15 @@ def encode_request(
     if config:
         body["config"] = config
     return body
+
+
+def _vendor_run(call: ToolCall) -> bool:
+    """Code execution, grounding and built-in tool calls: Gemini answers them itself."""
+    return (call.metadata or {}).get(PART_KEY) in (
+        "executableCode",
+        "groundingMetadata",
+        "toolCall",
+    )
 
 
 def _declaration(tool: Tool) -> dict[str, Any]:

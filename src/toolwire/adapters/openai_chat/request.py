@@ -42,7 +42,7 @@ from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import Accepts, fit_content, part_loss
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import pair_history
+from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 
 from .decoder import Decoder
@@ -60,6 +60,8 @@ def encode_request(
     losses: list[Loss] | None = None,
     tool_result: Accepts | None = None,
     user_message: Accepts | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """A ``chat.completions.create`` body (``model``, ``messages``, ``tools``, options).
@@ -67,15 +69,17 @@ def encode_request(
     ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` /
     ``user_message`` override what the capability table says ``model``
     takes. Every loss is warned about and appended to ``losses`` when given.
-    Raises ``UnansweredToolCall`` when a call has no result: the API rejects
-    such a request.
+    A call with no result is rejected by the API: ``unanswered`` says what to do
+    (``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
+    ``"answer"`` answers it as failed with ``unanswered_text``; see ``settle_unanswered``).
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     run = as_run_input(run_input, VENDOR)
     in_tool = tool_result or _tool_result_accepts(model, media)
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
-    paired = pair_history(run.messages, target=VENDOR, allow_trailing_unanswered=False)
+    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
     lost: list[Loss] = list(paired.losses)
     ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
     messages: list[dict[str, Any]] = []

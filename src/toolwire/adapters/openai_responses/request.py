@@ -31,8 +31,9 @@ from toolwire.capabilities import accepts
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
-from toolwire.protocol.callids import IdMapper, history_call_ids
+from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.pairing import settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -67,6 +68,8 @@ def encode_request(
     losses: list[Loss] | None = None,
     tool_result: Accepts | None = None,
     user_message: Accepts | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """``RunAgentInput`` -> the body (``responses.create`` kwargs) for ``model``.
@@ -77,7 +80,10 @@ def encode_request(
     ``"relocate"`` moves nothing. Every loss is warned about and appended to
     ``losses`` when given. ``tool_result`` / ``user_message`` override what the
     capability table says each place takes. ``vendor_options`` are added to the
-    body as they are.
+    body as they are. A ``function_call`` (or other client call) with no output is
+    rejected by the API: ``unanswered`` ``"error"`` raises ``UnansweredToolCall``,
+    ``"drop"`` removes the call, ``"answer"`` answers it as failed with
+    ``unanswered_text`` (``settle_unanswered``); hosted tools are never touched.
     """
     run_input = as_run_input(run_input, VENDOR)
     if media not in ("drop", "relocate"):
@@ -86,7 +92,10 @@ def encode_request(
     tool_accepts = tool_result or accepts(VENDOR, model=model)
     user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
     history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
-    paired = pair_history(history, target=VENDOR)
+    paired = pair_history(history, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(
+        paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_hosted
+    )
     found += paired.losses
     ids = IdMapper(CALL_ID_RULE, history_call_ids(history))
     items: list[dict[str, Any]] = []
@@ -117,6 +126,11 @@ def encode_request(
     if losses is not None:
         losses.extend(found)
     return body
+
+
+def _hosted(call: ToolCall) -> bool:
+    """A tool OpenAI runs itself: its item holds its own result."""
+    return (call.metadata or {}).get(ITEM_TYPE) in SERVER_RUN
 
 
 def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
@@ -302,6 +316,7 @@ class _Builder:
     messages: list[Message] = field(default_factory=list)
     losses: list[Loss] = field(default_factory=list)
     assistant: dict[str, Any] | None = None
+    ids: CallIds = field(default_factory=lambda: CallIds(VENDOR))  # repeats stay apart
 
     def flush(self) -> None:
         a, self.assistant = self.assistant, None
@@ -388,6 +403,9 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
         a = b.assistant
         if a is None:
             a = b.open_assistant(mint_id("msg", call.id))
+        vendor_id = call.id
+        call.id = b.ids.assign(vendor_id)
+        call.metadata.update(b.ids.metadata(call.id, vendor_id))
         kw: dict[str, Any] = {"metadata": call.metadata} if call.metadata else {}
         fn = FunctionCall(name=call.name, arguments=call.arguments)
         a["calls"].append(ToolCall(id=call.id, function=fn, **kw))
@@ -406,7 +424,7 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
             )
     elif is_output_item(kind, raw):
         b.flush()
-        call_id = raw["call_id"]
+        call_id = b.ids.answer(raw["call_id"]) or raw["call_id"]
         ident = raw["id"] if isinstance(raw.get("id"), str) else mint_id("result", call_id)
         if kind in ("function_call_output", "custom_tool_call_output"):
             if "output" not in raw:
