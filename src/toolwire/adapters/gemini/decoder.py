@@ -65,6 +65,7 @@ from toolwire.protocol import (
     dumps_compact,
     mint_id,
 )
+from toolwire.protocol.callids import CallIds
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 from toolwire.recordings import Exchange
@@ -94,6 +95,8 @@ class Decoder(BaseDecoder):
 
     def __init__(self, *, response_id: str | None = None) -> None:
         super().__init__()
+        self._ids = CallIds(VENDOR)  # Gemini 3 names calls; a repeat gets its own id
+        self._given: dict[str, str] = {}  # AG-UI id -> the vendor's, where they differ
         self.message_id: str | None = response_id
         self.model: str | None = None
         self.finish_reason: str | None = None
@@ -279,12 +282,24 @@ class Decoder(BaseDecoder):
     def _new_call_id(self, given: Any, prefix: str) -> str:
         self._calls += 1
         if isinstance(given, str) and given:
-            return given
+            cid = self._ids.assign(given, self.known_call_ids)  # a repeated id stays apart
+            self._given[cid] = given
+            return cid
         return mint_id(prefix, self._mid(), self._calls)
+
+    def _answers(self, given: Any, last: str | None) -> Any:
+        """The call a result with the vendor's id ``given`` answers (else the last one)."""
+        if isinstance(given, str) and given:
+            return self._ids.answer(given) or given
+        return last
 
     def _start(
         self, call_id: str, name: str, sig: str | None, metadata: dict[str, Any] | None = None
     ) -> list[BaseEvent]:
+        metadata = {
+            **(metadata or {}),
+            **self._ids.metadata(call_id, self._given.get(call_id, call_id)),
+        }
         kw: dict[str, Any] = {"metadata": metadata} if metadata else {}
         out: list[BaseEvent] = [
             ToolCallStartEvent(
@@ -363,7 +378,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _code_result(self, result: dict[str, Any], where: str) -> list[BaseEvent]:
-        call_id = get(result, "id") or self._last_code_call
+        call_id = self._answers(get(result, "id"), self._last_code_call)
         if not isinstance(call_id, str):
             raise VendorDataError(
                 VENDOR, f"{where}.codeExecutionResult", "a result with no executableCode before it"
@@ -410,7 +425,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _server_result(self, resp: dict[str, Any], where: str) -> list[BaseEvent]:
-        call_id = get(resp, "id") or self._last_server_call
+        call_id = self._answers(get(resp, "id"), self._last_server_call)
         if not isinstance(call_id, str):
             raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
         response = get(resp, "response")
