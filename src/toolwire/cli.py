@@ -152,7 +152,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
         decoder = adapter.Decoder()
         if ex.content_type == "application/jsonl":
             yield from frame_run(decoder, jsonl_chunks(ex.response_body), **kw)
-        elif ex.is_sse:
+        elif ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
             yield from frame_run(decoder, adapter.sse_chunks(ex.response_body), **kw)
         else:
             yield from frame_run(decoder, [], whole_response=ex.response_json(), **kw)

@@ -13,6 +13,8 @@ from toolwire.adapters.gemini.decoder import (
     decode_response,
     decode_stream,
     is_model_exchange,
+    is_streamed,
+    iter_chunks,
     sse_chunks,
 )
 from toolwire.adapters.gemini.encoder import Encoder, encode_stream, to_sse
@@ -30,6 +32,8 @@ __all__ = [
     "encode_request",
     "encode_stream",
     "is_model_exchange",
+    "is_streamed",
+    "iter_chunks",
     "sse_chunks",
     "to_sse",
 ]
