@@ -270,7 +270,10 @@ def test_tool_result_media_relocates_to_the_recorded_request() -> None:
     """Media of each source kind in tool results, relocated, gives the request the SDK sent."""
     run, body = _media_in_tool_results()
     losses: list[Any] = []
-    again = openai_chat.encode_request(run, model="gpt-4o", media="relocate", losses=losses)
+    # the recorded request carries no labels (test_relocated_media_labels.py has those)
+    again = openai_chat.encode_request(
+        run, model="gpt-4o", media="relocate", losses=losses, media_label=None
+    )
     assert again["messages"] == body["messages"]
     assert losses == []
 

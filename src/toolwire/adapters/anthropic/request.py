@@ -49,7 +49,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict, require
-from toolwire.protocol.fitting import Accepts, fit_content
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
@@ -90,6 +90,7 @@ class _Encoding:
         self.body = _Body()
         self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
         self.ids = IdMapper(CALL_ID_RULE)
+        self.media_label: str | None = DEFAULT_MEDIA_LABEL
 
     def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
@@ -169,7 +170,13 @@ class _Encoding:
             if result is not None:
                 block, moved = self.tool_result(call.id, result)
                 results.append(block)
-                relocated.extend(moved)
+                relocated += labelled(
+                    moved,
+                    self.media_label,
+                    tool_call_id=self.ids(call.id),
+                    tool_name=call.function.name,
+                    target=VENDOR,
+                )
         if not blocks:
             return
         self.body.push("assistant", blocks)
@@ -320,6 +327,7 @@ def encode_request(
     use_forwarded_props: bool = False,
     unanswered: str = "error",
     unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """``RunAgentInput`` -> keyword arguments for ``client.messages.create(...)``.
@@ -331,7 +339,9 @@ def encode_request(
     warned about and, when ``losses`` is a list, appended to it. A client tool
     call with no result is rejected by Anthropic: ``unanswered`` ``"error"`` raises
     ``UnansweredToolCall``, ``"drop"`` removes the call, ``"answer"`` answers it
-    ``is_error`` with ``unanswered_text`` (``settle_unanswered``).
+    ``is_error`` with ``unanswered_text`` (``settle_unanswered``). With
+    ``media="relocate"`` each call's moved media follows a ``media_label`` text naming
+    the call (``{tool_call_id}``, ``{tool_name}``; None: no label).
     """
     ri = as_run_input(run_input, VENDOR)
     enc = _Encoding(
@@ -340,6 +350,7 @@ def encode_request(
         accepts(VENDOR, place="tool_result", model=model),
         accepts(VENDOR, place="user_message", model=model),
     )
+    enc.media_label = media_label
     # Signatures and encrypted reasoning another provider issued are useless here (a loss each).
     own = strip_foreign(ri.messages, VENDOR, target=VENDOR, losses=enc.losses)
     paired = pair_history(_reasoning_first(own), target=VENDOR, allow_unanswered=True)

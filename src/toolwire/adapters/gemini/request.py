@@ -67,6 +67,7 @@ from toolwire.protocol import (
     text_of,
 )
 from toolwire.protocol.callids import IdMapper, history_call_ids
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -99,6 +100,7 @@ def encode_request(
     call_ids: bool | None = None,
     unanswered: str = "error",
     unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
 ) -> dict[str, Any]:
     """``generate_content`` kwargs (``model``, ``contents``, ``config``) for an AG-UI history.
 
@@ -108,7 +110,9 @@ def encode_request(
     A function call with no result (Gemini wants as many responses as calls):
     ``unanswered`` ``"error"`` raises, ``"drop"`` removes it, ``"answer"`` answers it as
     failed with ``unanswered_text`` (``settle_unanswered``); Gemini's own code runs and
-    grounding are never touched.
+    grounding are never touched. With ``media="relocate"`` each call's moved media
+    follows a ``media_label`` text naming the call (``{tool_call_id}``, ``{tool_name}``;
+    None: no label).
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"gemini: media must be 'drop' or 'relocate', not {media!r}")
@@ -149,7 +153,15 @@ def encode_request(
         if isinstance(m, AssistantMessage):
             contents.extend(
                 _model_turn(
-                    m, turn.results, thoughts, ids, needs_sig, in_result, in_user, media, lost
+                    m,
+                    turn.results,
+                    thoughts,
+                    ids,
+                    needs_sig,
+                    in_result,
+                    in_user,
+                    (media, media_label),
+                    lost,
                 )
             )
             thoughts = []
@@ -242,7 +254,7 @@ def _model_turn(
     needs_sig: bool,
     in_result: Accepts,
     in_user: Accepts,
-    media: str,
+    media: tuple[str, str | None],
     lost: list[Loss],
 ) -> list[dict[str, Any]]:
     parts = list(thoughts)
@@ -349,15 +361,16 @@ def _answer(
     ids: IdMapper | None,
     in_result: Accepts,
     in_user: Accepts,
-    media: str,
+    media: tuple[str, str | None],
     siblings: list[dict[str, Any]],
     lost: list[Loss],
 ) -> dict[str, Any]:
     content = result.content
     if isinstance(content, list):
         content = [data_url_to_source(p) for p in content]
+    how, label = media
     fitted = fit_content(
-        content, in_result, tool_call_id=call.id, relocate=in_user if media == "relocate" else None
+        content, in_result, tool_call_id=call.id, relocate=in_user if how == "relocate" else None
     )
     lost.extend(fitted.losses)
     kept = fitted.content
@@ -372,7 +385,11 @@ def _answer(
     )
     if media_parts:
         fr["parts"] = media_parts
-    siblings.extend(media_from_ag(p) for p in fitted.relocated)
+    sent = ids(call.id) if ids is not None else call.id
+    for p in labelled(
+        fitted.relocated, label, tool_call_id=sent, tool_name=call.function.name, target=VENDOR
+    ):
+        siblings.append({"text": p.text} if isinstance(p, TextPart) else media_from_ag(p))
     return {"function_response": fr}
 
 

@@ -39,7 +39,13 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict
-from toolwire.protocol.fitting import Accepts, fit_content, part_loss
+from toolwire.protocol.fitting import (
+    DEFAULT_MEDIA_LABEL,
+    Accepts,
+    fit_content,
+    labelled,
+    part_loss,
+)
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
@@ -62,6 +68,7 @@ def encode_request(
     user_message: Accepts | None = None,
     unanswered: str = "error",
     unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """A ``chat.completions.create`` body (``model``, ``messages``, ``tools``, options).
@@ -72,6 +79,8 @@ def encode_request(
     A call with no result is rejected by the API: ``unanswered`` says what to do
     (``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
     ``"answer"`` answers it as failed with ``unanswered_text``; see ``settle_unanswered``).
+    With ``media="relocate"`` each call's moved media follows a ``media_label`` text
+    naming the call (a template of ``{tool_call_id}`` and ``{tool_name}``; None: no label).
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
@@ -88,6 +97,7 @@ def encode_request(
         if isinstance(m, AssistantMessage):
             messages.append(_assistant(m, ids))
             moved: list[ContentPart] = []
+            names = {c.id: c.function.name for c in m.tool_calls or []}
             for result in turn.results:
                 assert result is not None  # pair_history raised for unanswered calls
                 fitted = fit_content(
@@ -97,8 +107,14 @@ def encode_request(
                     relocate=in_user if media == "relocate" else None,
                 )
                 lost.extend(fitted.losses)
-                moved.extend(fitted.relocated)
                 messages.append(_tool(result, fitted.content, lost, ids))
+                moved += labelled(
+                    fitted.relocated,
+                    media_label,
+                    tool_call_id=ids(result.tool_call_id),
+                    tool_name=names.get(result.tool_call_id, ""),
+                    target=VENDOR,
+                )
             if moved:
                 parts = _user_parts(moved, in_user, lost)
                 if parts:
