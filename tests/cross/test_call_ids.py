@@ -1,6 +1,6 @@
 """Swapping providers mid-thread: one vendor's call ids sent to another that refuses them.
 
-Real ids that break another target's documented rule: a Responses ``call_id`` of 53
+Real ids that break another target's documented rule: a Responses-style ``call_id`` of 57
 characters (Chat takes 40), Kimi/DeepSeek ``functions.Bash:0`` and MCP-style dotted ids
 (Anthropic takes ``[a-zA-Z0-9_-]``), a Dialogflow answer record name (slashes, 64+). Every
 encoder, requests and streams, must send a conforming id instead: deterministic, the call
@@ -22,20 +22,15 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from vendor_rules import ID_RULES, check_id, check_request
+from vendor_rules import ID_RULES, MODELS, check_id, check_request
 
 from toolwire import adapters
 from toolwire.protocol.callids import IdMapper, IdRule
 
-TARGETS = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai_chat": "gpt-4o",
-    "openai_responses": "gpt-5",
-    "gemini": "gemini-3-pro-preview",
-}
+TARGETS = MODELS
 
 FOREIGN = [
-    "call_8Jq2mVxZ0cT6bLkR1nYwP4sA_fc_68a1b2c3d4e5f60718293a4b",  # 53: a Responses call_id
+    "call_8Jq2mVxZ0cT6bLkR1nYwP4sA_fc_68a1b2c3d4e5f60718293a4b",  # 57: Responses-style
     "functions.Bash:0",  # Kimi K2 / DeepSeek
     "mcp.github/search_issues#1",
     "projects/acme/locations/global/answerRecords/ar-0000000000000000000000000001",

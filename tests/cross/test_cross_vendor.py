@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage
-from vendor_rules import check_request
+from vendor_rules import MODELS, check_request
 
 from toolwire import adapters
 from toolwire.recordings import load_recording
@@ -28,12 +28,6 @@ if not CORPUS.is_dir():
     pytest.skip(f"conformance corpus not found at {CORPUS}", allow_module_level=True)
 
 VENDORS = ("anthropic", "openai_chat", "openai_responses", "gemini")
-MODELS = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai_chat": "gpt-4o",
-    "openai_responses": "gpt-5",
-    "gemini": "gemini-3-pro-preview",
-}
 
 
 def _histories() -> list[Any]:

@@ -22,17 +22,12 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from vendor_rules import check_request
+from vendor_rules import MODELS, check_request
 
 from toolwire import adapters, cli
 from toolwire.errors import UnansweredToolCall, UnsupportedInput
 
-TARGETS = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai_chat": "gpt-4o",
-    "openai_responses": "gpt-5",
-    "gemini": "gemini-3-pro-preview",
-}
+TARGETS = MODELS
 TEXT = "The user did not confirm; the call was not run."
 
 

@@ -19,6 +19,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+#: A model of each target that the cross-vendor tests encode for.
+MODELS = {
+    "anthropic": "claude-sonnet-4-5",
+    "openai_chat": "gpt-4o",
+    "openai_responses": "gpt-5",
+    "gemini": "gemini-3-pro-preview",
+}
+
 #: (max length, full-match pattern) of a tool call id, per target, as documented.
 ID_RULES: dict[str, tuple[int | None, str | None]] = {
     # "Invalid 'messages[i].tool_calls[0].id': string too long. Expected ... maximum length 40"
@@ -204,4 +212,4 @@ def sent_ids(target: str, ids: list[str], losses: list[Any]) -> list[str]:
     return out
 
 
-__all__ = ["CHECKS", "ID_RULES", "check_id", "check_request", "sent_ids"]
+__all__ = ["CHECKS", "ID_RULES", "MODELS", "check_id", "check_request", "sent_ids"]
