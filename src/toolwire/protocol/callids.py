@@ -79,9 +79,6 @@ class CallIds:
                 return agui
         return calls[-1]
 
-    def repeated(self, vendor_id: str) -> bool:
-        return len(self._calls.get(vendor_id, ())) > 1
-
 
 # ------------------------------------------------------------------ encoding
 
@@ -115,10 +112,6 @@ class IdRule:
         return out
 
 
-#: A target with no documented rule beyond "a string".
-ANY_ID = IdRule("any")
-
-
 @dataclass
 class IdMapper:
     """One request's (or stream's) map from AG-UI call ids to ids ``rule`` accepts.
@@ -133,8 +126,8 @@ class IdMapper:
     rule: IdRule
     thread_ids: set[str] = field(default_factory=set)
     losses: list[Loss] = field(default_factory=list)
-    _out: dict[str, str] = field(default_factory=dict)
-    _sent: set[str] = field(default_factory=set)
+    _out: dict[str, str] = field(default_factory=dict, init=False)
+    _sent: set[str] = field(default_factory=set, init=False)
 
     def know(self, ids: Iterable[str]) -> None:
         self.thread_ids.update(ids)
@@ -201,21 +194,4 @@ def history_call_ids(messages: Iterable[Any]) -> set[str]:
     return out
 
 
-def call_metadata(messages: Iterable[Any]) -> dict[str, Any]:
-    """Each call id's metadata in a history (what :class:`IdMapper` reads a vendor id from)."""
-    out: dict[str, Any] = {}
-    for m in messages:
-        for c in getattr(m, "tool_calls", None) or []:
-            out.setdefault(c.id, c.metadata)
-    return out
-
-
-__all__ = [
-    "ANY_ID",
-    "VENDOR_ID_KEY",
-    "CallIds",
-    "IdMapper",
-    "IdRule",
-    "call_metadata",
-    "history_call_ids",
-]
+__all__ = ["VENDOR_ID_KEY", "CallIds", "IdMapper", "IdRule", "history_call_ids"]
