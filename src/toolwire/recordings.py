@@ -10,12 +10,16 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
+from ag_ui.core import BaseEvent
+
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol.runs import frame_run
 
 
 @dataclass
@@ -258,12 +262,46 @@ def select_model_exchanges(exchanges: Sequence[Exchange], route: ModelRoute) -> 
     return Selected(kept, skipped, len(exchanges))
 
 
+def recorded_model_calls(adapter: ModuleType, data: bytes, name: str) -> Selected:
+    """A file's recorded model calls, read the way ``adapter`` reads its recordings.
+
+    An adapter may bring its own ``load_recording``; its ``MODEL_ROUTE`` picks the model
+    calls, and what else the recording holds is named in ``skipped``.
+    """
+    loader = getattr(adapter, "load_recording", None)
+    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
+    return select_model_exchanges(exchanges, adapter.MODEL_ROUTE)
+
+
+def model_exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    """The recorded model turns of one file (other traffic skipped; see
+    :func:`recorded_model_calls` for what was skipped)."""
+    return recorded_model_calls(adapter, data, name).exchanges
+
+
+def frame_exchange(adapter: ModuleType, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
+    """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through).
+
+    A body that is no SSE may still be a stream (Gemini's JSON-array framing): an adapter
+    says so with ``is_streamed``.
+    """
+    decoder = adapter.Decoder()
+    if ex.content_type == "application/jsonl":
+        return frame_run(decoder, jsonl_chunks(ex.response_body), **frame_kw)
+    if ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
+        return frame_run(decoder, adapter.sse_chunks(ex.response_body), **frame_kw)
+    return frame_run(decoder, [], whole_response=ex.response_json(), **frame_kw)
+
+
 __all__ = [
     "Exchange",
     "ModelRoute",
     "Selected",
     "cassette_exchanges",
+    "frame_exchange",
     "jsonl_chunks",
     "load_recording",
+    "model_exchanges",
+    "recorded_model_calls",
     "select_model_exchanges",
 ]
