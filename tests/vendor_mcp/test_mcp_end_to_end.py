@@ -16,8 +16,8 @@ from typing import Any, TypedDict
 
 import mcp.types as mt
 import pytest
-from _media import b64, pdf, png, wav
 from _mcp_vendor_checks import CHECKS
+from _media import b64, pdf, png, wav
 from ag_ui.core import (
     AssistantMessage,
     FunctionCall,
