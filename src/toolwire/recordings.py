@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit
 
 from ag_ui.core import BaseEvent
 
-from toolwire.errors import ToolwireError, UnsupportedInput
+from toolwire.errors import LimitExceeded, ToolwireError, UnsupportedInput
 from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.limits import check, limits
 from toolwire.protocol.runs import frame_run
@@ -189,29 +190,53 @@ def jsonl_chunks(body: bytes) -> list[Any]:
 
 
 def load_yaml(text: str, name: str = "") -> Any:
-    """A cassette's YAML document, read safely: no ``!!python`` tags (PyYAML's safe loader)
-    and no aliases, so a few hundred bytes cannot expand to gigabytes ("billion laughs") or
-    to a value that contains itself. vcrpy writes no aliases, so real cassettes never
-    hold one; every error is an ``UnsupportedInput`` naming the file and line."""
+    """A cassette's YAML document, read safely: no ``!!python`` tags (PyYAML's safe loader),
+    no alias to a node that contains it (a value that holds itself), and no more than
+    ``limits().max_yaml_nodes`` nodes once aliases are expanded, so a few hundred bytes
+    cannot grow to gigabytes ("billion laughs") in whatever walks the data later.
+    ``yaml.safe_dump`` writes an alias for an object it meets twice, so aliases as such
+    are allowed. Every error is an ``UnsupportedInput`` naming the file and line."""
     try:
         import yaml
     except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
         raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
 
-    class NoAliasLoader(yaml.SafeLoader):
+    class BoundedLoader(yaml.SafeLoader):
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.open_anchors: set[str] = set()  # anchors whose node is being composed
+            self.sizes: dict[int, int] = {}  # id(node) -> nodes once expanded
+
         def compose_node(self, parent: Any, index: Any) -> Any:
-            if self.check_event(yaml.AliasEvent):
-                event = self.peek_event()  # type: ignore[no-untyped-call]
-                raise yaml.composer.ComposerError(
-                    None,
-                    None,
-                    f"alias *{event.anchor} refused (recordings hold none)",
-                    event.start_mark,
-                )
-            return super().compose_node(parent, index)
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            anchor = event.anchor
+            if isinstance(event, yaml.AliasEvent):
+                if anchor in self.open_anchors:
+                    raise yaml.composer.ComposerError(
+                        None,
+                        None,
+                        f"alias *{anchor} refers to itself",
+                        event.start_mark,  # type: ignore[arg-type]
+                    )
+                return super().compose_node(parent, index)
+            if anchor is not None:
+                self.open_anchors.add(anchor)
+            node = super().compose_node(parent, index)
+            self.open_anchors.discard(anchor)
+            if isinstance(node, yaml.SequenceNode):
+                children = node.value
+            elif isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = []
+            size = 1 + sum(self.sizes.get(id(c), 1) for c in children)
+            self.sizes[id(node)] = size
+            if size > limits().max_yaml_nodes:
+                raise LimitExceeded("max_yaml_nodes", limits().max_yaml_nodes, name or "input")
+            return node
 
     try:
-        return yaml.load(text, Loader=NoAliasLoader)
+        return yaml.load(text, Loader=BoundedLoader)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
         raise UnsupportedInput(f"{name or 'input'}: not a readable cassette: {reason}") from None
@@ -219,40 +244,127 @@ def load_yaml(text: str, name: str = "") -> Any:
         raise UnsupportedInput(f"{name or 'input'}: YAML nested too deeply") from None
 
 
-def model_exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
-    """The recorded model turns of one file, read the way ``adapter`` reads its recordings.
+# ------------------------------------------------------------ model exchanges
 
-    An adapter may bring its own ``load_recording`` and skip calls that are no model turn
-    (``is_model_exchange``: uploads, token counts).
+
+@dataclass(frozen=True)
+class ModelRoute:
+    """Where a vendor's model turns are, by HTTP method and the end of the URL path.
+
+    A recording of a whole agent run interleaves the model calls with other traffic
+    (telemetry uploads, an MCP server, token fetches, search APIs); a route picks the
+    model calls out under any host and any path prefix (Azure deployments,
+    OpenAI-compatible servers, proxies). ``suffixes`` match the path's end
+    (``/chat/completions``); ``verbs`` match a Google-style ``:verb`` closing the
+    last path segment (``models/x:streamGenerateContent``).
+    """
+
+    vendor: str
+    suffixes: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ()
+    method: str = "POST"
+
+    def why_not(self, exchange: Exchange) -> str | None:
+        """None for a model exchange; otherwise what it is instead (for the skip report)."""
+        if not exchange.uri:
+            return None  # an .sse capture or JSONL chunks: nothing but the model turn
+        method = exchange.method.upper()
+        path = urlsplit(exchange.uri).path.rstrip("/")
+        if method != self.method:
+            return f"{method} {path or '/'}"
+        last = path.rsplit("/", 1)[-1]
+        verb = last.rsplit(":", 1)[1] if ":" in last else None
+        if any(path.endswith(s) for s in self.suffixes) or verb in self.verbs:
+            return None
+        return f"{method} {path or '/'}"
+
+    def admits(self, exchange: Exchange) -> bool:
+        return self.why_not(exchange) is None
+
+
+@dataclass
+class Selected:
+    """A recording's model exchanges, and what was skipped (``method path`` each)."""
+
+    exchanges: list[Exchange]
+    skipped: list[str] = field(default_factory=list)
+    total: int = 0
+
+    def report(self) -> str | None:
+        """One line saying how many interactions were skipped and what they were."""
+        if not self.skipped:
+            return None
+        counts: dict[str, int] = {}
+        for what in self.skipped:
+            counts[what] = counts.get(what, 0) + 1
+        shown = ", ".join(f"{n} x {what}" if n > 1 else what for what, n in counts.items())
+        return (
+            f"skipped {len(self.skipped)} of {self.total} recorded interactions that are not "
+            f"model calls: {shown}"
+        )
+
+
+def select_model_exchanges(exchanges: Sequence[Exchange], route: ModelRoute) -> Selected:
+    """The exchanges ``route`` admits, in order; the rest named in ``skipped``.
+
+    A skipped interaction is never parsed, so a gzip, protobuf or HTML body there is
+    no error. Only the method and path are reported (never a query string, which may
+    hold a key).
+    """
+    kept: list[Exchange] = []
+    skipped: list[str] = []
+    for ex in exchanges:
+        why = route.why_not(ex)
+        if why is None:
+            kept.append(ex)
+        else:
+            skipped.append(why)
+    return Selected(kept, skipped, len(exchanges))
+
+
+def recorded_model_calls(adapter: ModuleType, data: bytes, name: str) -> Selected:
+    """A file's recorded model calls, read the way ``adapter`` reads its recordings.
+
+    An adapter may bring its own ``load_recording``; its ``MODEL_ROUTE`` picks the model
+    calls, and what else the recording holds is named in ``skipped``.
     """
     loader = getattr(adapter, "load_recording", None)
     exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
-    keep = getattr(adapter, "is_model_exchange", None)
-    if keep is not None:
-        exchanges = [e for e in exchanges if keep(e)]
-    return exchanges
+    return select_model_exchanges(exchanges, adapter.MODEL_ROUTE)
+
+
+def model_exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    """The recorded model turns of one file (other traffic skipped; see
+    :func:`recorded_model_calls` for what was skipped)."""
+    return recorded_model_calls(adapter, data, name).exchanges
 
 
 def frame_exchange(adapter: ModuleType, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
     """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through).
 
-    The decoder is told what the recorded request implies (``decoder_options``: an OpenAI
-    Chat request that asked for usage expects its usage chunk)."""
+    A body that is no SSE may still be a stream (Gemini's JSON-array framing): an adapter
+    says so with ``is_streamed``. The decoder is told what the recorded request implies
+    (``decoder_options``: an OpenAI Chat request that asked for usage expects its chunk).
+    """
     options = getattr(adapter, "decoder_options", None)
     decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
     if ex.content_type == "application/jsonl":
         return frame_run(decoder, jsonl_chunks(ex.response_body), **frame_kw)
-    if ex.is_sse:
+    if ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
         return frame_run(decoder, adapter.sse_chunks(ex.response_body), **frame_kw)
     return frame_run(decoder, [], whole_response=ex.response_json(), **frame_kw)
 
 
 __all__ = [
     "Exchange",
+    "ModelRoute",
+    "Selected",
     "cassette_exchanges",
     "frame_exchange",
     "jsonl_chunks",
     "load_recording",
     "load_yaml",
     "model_exchanges",
+    "recorded_model_calls",
+    "select_model_exchanges",
 ]

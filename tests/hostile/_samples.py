@@ -79,6 +79,8 @@ def samples(vendor: str) -> Samples:
                     except ToolwireError:
                         continue
                     out.inputs.append(ri.model_dump(mode="json", by_alias=True, exclude_none=True))
+            if not exchanges:
+                continue  # no model call in it (e.g. an Asgard rejoin GET): nothing to decode
             run = [
                 e.model_dump(mode="json", by_alias=True, exclude_none=True)
                 for e in decode_runs(adapter, data, path.name)

@@ -7,6 +7,7 @@ from toolwire.protocol.arguments import (
     repeated_keys,
     repeated_keys_reason,
 )
+from toolwire.protocol.callids import VENDOR_ID_KEY, CallIds, IdMapper, IdRule
 from toolwire.protocol.decoding import (
     BaseDecoder,
     adecode_iter,
@@ -28,7 +29,7 @@ from toolwire.protocol.machine import (
     StreamMachine,
     validate_stream,
 )
-from toolwire.protocol.pairing import Paired, Turn, pair_history
+from toolwire.protocol.pairing import Paired, Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import media_part, parse_parts, text_of
 from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import frame_run
@@ -45,10 +46,14 @@ from toolwire.protocol.sse import (
 __all__ = [
     "REPEATED_KEYS",
     "RESULT_ERROR_KEY",
+    "VENDOR_ID_KEY",
     "VIOLATION_CODES",
     "Accepts",
     "BaseDecoder",
+    "CallIds",
     "Fitted",
+    "IdMapper",
+    "IdRule",
     "Limits",
     "Paired",
     "PartRule",
@@ -85,6 +90,7 @@ __all__ = [
     "repeated_keys",
     "repeated_keys_reason",
     "require",
+    "settle_unanswered",
     "sse_json_objects",
     "text_of",
     "validate_stream",

@@ -26,6 +26,8 @@ class Limits:
     max_event_chars: int = 256 * _MiB
     #: bytes a recording may expand to (decompressed bodies, the YAML text)
     max_recording_bytes: int = 1024 * _MiB
+    #: nodes of a YAML recording once its aliases are expanded
+    max_yaml_nodes: int = 5_000_000
 
 
 _current = Limits()

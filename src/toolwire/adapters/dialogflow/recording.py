@@ -32,7 +32,7 @@ from toolwire.recordings import Exchange, jsonl_chunks
 from toolwire.recordings import load_recording as load_generic
 
 from .stream import _REACTIVE_KEYS, sse_chunks
-from .wire import VENDOR
+from .wire import MODEL_ROUTE, VENDOR
 
 
 def _kind(chunk: dict[str, Any]) -> str:
@@ -125,8 +125,8 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
     if low.endswith((".yaml", ".yml", ".sse")) or not stripped.startswith(("{", "[")):
         out: list[Exchange] = []
         for ex in load_generic(data, name):
-            if ex.is_sse or not ex.response_body.strip():
-                out.append(ex)
+            if not MODEL_ROUTE.admits(ex) or ex.is_sse or not ex.response_body.strip():
+                out.append(ex)  # other traffic is passed on untouched (the caller skips it)
                 continue
             body = decode_utf8(ex.response_body, VENDOR, ex.uri or "response body")
             for group in group_chunks(_objects(body, ex.uri)):
@@ -153,8 +153,8 @@ def exchange_chunks(exchange: Exchange) -> list[dict[str, Any]]:
 
 
 def is_model_exchange(exchange: Exchange) -> bool:
-    """Whether a recorded call is a Dialogflow API call (not, say, an OAuth token fetch)."""
-    return not exchange.uri or "dialogflow.googleapis.com" in exchange.uri
+    """Whether a recorded call is a Dialogflow call with tool calls (:data:`MODEL_ROUTE`)."""
+    return MODEL_ROUTE.admits(exchange)
 
 
 __all__ = ["exchange_chunks", "group_chunks", "is_model_exchange", "load_recording"]
