@@ -117,6 +117,34 @@ def test_cancel_with_on_cancel_close_just_ends(case: Case) -> None:
 
 
 @params
+async def test_cancelling_with_on_cancel_finish_sends_the_end_then_is_cancelled(
+    case: Case, tmp_path: Path
+) -> None:
+    reply = _slow(case)
+    got: list[Any] = []
+    with FakeVendor([reply], timeout=30) as fv:
+        client = case.client(fv.base_url, True)
+        events = toolwire.arun(
+            client, make_input(case), model=case.model, on_cancel="finish", **case.kwargs
+        )
+
+        async def consume() -> None:
+            async for ev in events:
+                got.append(ev)
+
+        task = asyncio.create_task(consume())
+        while not any(ev.type in TURN for ev in got):
+            await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task  # the cancellation went on once the run was ended
+        await asyncio.to_thread(_served_to_a_closed_client, fv, len(reply.chunks))
+    check_run(got, tmp_path)
+    assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)
+    assert any(ev.type in TURN for ev in got[:-1])
+
+
+@params
 async def test_a_timeout_with_on_cancel_finish_sends_the_end_then_times_out(
     case: Case, tmp_path: Path
 ) -> None:
@@ -127,10 +155,13 @@ async def test_a_timeout_with_on_cancel_finish_sends_the_end_then_times_out(
         events = toolwire.arun(
             client, make_input(case), model=case.model, on_cancel="finish", **case.kwargs
         )
-        with pytest.raises(TimeoutError):
-            async with asyncio.timeout(0.4):
-                async for ev in events:
-                    got.append(ev)
+
+        async def consume() -> None:
+            async for ev in events:
+                got.append(ev)
+
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(consume(), 1.0)  # the stream takes about 2 s
         await asyncio.to_thread(_served_to_a_closed_client, fv, len(reply.chunks))
     check_run(got, tmp_path)
     assert got[-1].type == EventType.RUN_FINISHED
