@@ -315,3 +315,37 @@ def test_malformed_vendor_data_is_run_error_not_retried(tmp_path: Path) -> None:
     err = events[-1]
     assert err.type == EventType.RUN_ERROR and err.code == "VendorDataError"
     assert "SSE event 0" in err.message and len(fv.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("case", "make", "path"),
+    [
+        (
+            OPENAI_RESPONSES,
+            lambda u: openai.AzureOpenAI(
+                api_key=KEY, api_version="2025-04-01-preview", azure_endpoint=u
+            ),
+            "/openai/responses?api-version=2025-04-01-preview",
+        ),
+        (
+            ANTHROPIC,
+            lambda u: anthropic.AnthropicVertex(
+                access_token=KEY, region="us-east5", project_id="p", base_url=u
+            ),
+            "/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5"
+            ":streamRawPredict",
+        ),
+        (
+            GEMINI,
+            lambda u: genai.Client(vertexai=True, api_key=KEY, http_options={"base_url": u}),
+            "/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+        ),
+    ],
+    ids=["azure-openai", "anthropic-vertex", "gemini-vertex"],
+)
+def test_the_cloud_variants_of_the_clients(case: Any, make: Any, path: str, tmp_path: Path) -> None:
+    with FakeVendor([clean_reply(case)]) as fv:
+        events = list(toolwire.run(make(fv.base_url), run_input(case), model=case.model))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert fv.requests[0].path.endswith(path)
