@@ -166,3 +166,23 @@ async def test_a_timeout_with_on_cancel_finish_sends_the_end_then_times_out(
     check_run(got, tmp_path)
     assert got[-1].type == EventType.RUN_FINISHED
     assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)
+
+
+@params
+async def test_async_cancel_with_on_cancel_finish_ends_the_run_cancelled(
+    case: Case, tmp_path: Path
+) -> None:
+    reply = _slow(case)
+    got: list[Any] = []
+    with FakeVendor([reply], timeout=30) as fv:
+        client = case.client(fv.base_url, True)
+        events = toolwire.arun(
+            client, make_input(case), model=case.model, on_cancel="finish", **case.kwargs
+        )
+        async for ev in events:
+            got.append(ev)
+            if ev.type in TURN:
+                events.cancel()
+        await asyncio.to_thread(_served_to_a_closed_client, fv, len(reply.chunks))
+    check_run(got, tmp_path)
+    assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)
