@@ -82,8 +82,11 @@ async def _astopped(case: Case, how: str, **kw: Any) -> list[Any]:
                     events.cancel()
 
         if how == "timeout":
+            task = asyncio.create_task(consume())
+            while not fv.requests:  # the deadline runs from the request on
+                await asyncio.sleep(0.01)
             with pytest.raises(asyncio.TimeoutError):
-                await asyncio.wait_for(consume(), 1.0)  # the stream takes about 2 s
+                await asyncio.wait_for(task, 0.5)  # the stream takes about 2 s
         elif how == "task":
             task = asyncio.create_task(consume())
             while not any(ev.type in TURN for ev in got):
