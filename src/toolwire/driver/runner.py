@@ -130,7 +130,9 @@ class _Run:
     def failed(self, exc: BaseException) -> list[BaseEvent]:
         f = self._classify(exc)
         if not isinstance(exc, ToolwireError):
-            log.debug("toolwire.run: %s failed", self.plan.vendor, exc_info=exc)
+            # no exc_info: an SDK's exception may quote the key (OpenAI's 401 does)
+            reason = redact(f"{type(exc).__name__}: {exc}", self.secrets)
+            log.debug("toolwire.run: %s failed: %s", self.plan.vendor, reason)
         meta: dict[str, Any] = {
             **metadata_of(f),
             "toolwire.vendor": self.plan.vendor,
