@@ -23,7 +23,7 @@ from toolwire.protocol.machine import (
 )
 from toolwire.protocol.pairing import Paired, Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import media_part, parse_parts, text_of
-from toolwire.protocol.runs import frame_run
+from toolwire.protocol.runs import aframe_run, frame_run
 from toolwire.protocol.sse import (
     SSEEvent,
     SSEParser,
@@ -51,6 +51,7 @@ __all__ = [
     "StreamMachine",
     "Turn",
     "adecode_iter",
+    "aframe_run",
     "as_dict",
     "as_run_input",
     "decode_iter",
