@@ -114,6 +114,16 @@ class DuplicateToolCallId(UnsupportedInput):
         )
 
 
+def error_name(exc: ToolwireError) -> str:
+    """The public class name of ``exc`` (a stable ``RUN_ERROR.code``): the first class of its
+    type defined here, so an internal subclass (e.g. the JSON loader's, which is also a
+    ``ValueError``) reads as the error it is."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == __name__:
+            return cls.__name__
+    return type(exc).__name__
+
+
 __all__ = [
     "DuplicateToolCallId",
     "LimitExceeded",
@@ -124,4 +134,5 @@ __all__ = [
     "UnsupportedInput",
     "VendorDataError",
     "VendorStreamError",
+    "error_name",
 ]

@@ -176,3 +176,14 @@ def test_web_search_sources_with_a_url_that_is_not_text() -> None:
         events = list(openai_responses.decode_stream(chunks))
     results = [e for e in events if e.type.value == "TOOL_CALL_RESULT"]
     assert [r.content[0].text for r in results] == ["https://a"]
+
+
+def test_a_json_error_reads_as_the_vendor_data_error_it_is() -> None:
+    """The loader's error is also a ValueError (for readers that fall back on it), but a
+    RUN_ERROR code names the public class."""
+    from toolwire.protocol.runs import error_code
+
+    with pytest.raises(VendorDataError) as exc:
+        load_json("{oops", "gemini", "SSE event 0: data")
+    assert isinstance(exc.value, ValueError)
+    assert error_code(exc.value) == "VendorDataError"

@@ -32,7 +32,7 @@ from toolwire.protocol.machine import (
 from toolwire.protocol.pairing import Paired, Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import media_part, parse_parts, text_of
 from toolwire.protocol.redact import redact
-from toolwire.protocol.runs import frame_run
+from toolwire.protocol.runs import aframe_run, frame_run
 from toolwire.protocol.sse import (
     SSEEvent,
     SSEParser,
@@ -62,6 +62,7 @@ __all__ = [
     "StreamMachine",
     "Turn",
     "adecode_iter",
+    "aframe_run",
     "as_dict",
     "as_run_input",
     "configure",
