@@ -13,10 +13,11 @@ from typing import Any
 import yaml
 
 from toolwire.matching import normalized_path
+from toolwire.protocol.redact import SECRET_HEADERS
 from toolwire.recordings import load_yaml
 
 #: Headers that carry credentials; filtered whenever we record.
-FILTER_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie")
+FILTER_HEADERS = SECRET_HEADERS  # the one list the redaction helper masks too
 
 
 class ParsedBodySerializer:
