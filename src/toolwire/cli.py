@@ -103,8 +103,8 @@ def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
     report = selected.report()
     if not selected.exchanges and selected.total:
         raise CliError(f"{name}: no {adapter.MODEL_ROUTE.vendor} model call in it; {report}")
-    if report:
-        sys.stderr.write(f"toolwire: {name}: {report}\n")
+    if report:  # held with the warnings: on an error stderr holds the error line alone
+        _held_warnings.append(f"toolwire: {_one_line(f'{name}: {report}')}\n")
     return selected.exchanges
 
 
