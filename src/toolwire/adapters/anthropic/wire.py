@@ -99,6 +99,11 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
     return payload
 
 
+#: One SSE event of an Anthropic stream (and its index) as the chunk dict :class:`Decoder`
+#: takes; ``None`` for an event with nothing to decode. Push-style readers call it per event.
+sse_event_chunk = _chunk
+
+
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O)."""
     parser = SSEParser()
