@@ -13,3 +13,6 @@ CONFORMANCE = SHARED / "conformance" / "cassettes"
 # Timing is measured in benchmarks/, not asserted: no per-example deadline on a loaded CI machine.
 settings.register_profile("toolwire", deadline=None)
 settings.load_profile("toolwire")
+
+# The cassette kit's plugin tests run pytest inside pytest.
+pytest_plugins = ["pytester"]

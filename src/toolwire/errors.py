@@ -106,6 +106,12 @@ class CassetteMiss(ToolwireError):
         self.request = request
         self.reason = reason
         self.record_mode = record_mode
+        if not request:
+            super().__init__(
+                f"cassette {path} does not exist and record mode {record_mode!r} does not "
+                "record: record it once with --record-mode=once (a key is needed then)"
+            )
+            return
         super().__init__(
             f"cassette {path}: {request} is not in the cassette ({reason}); record mode "
             f"{record_mode!r} does not record. Re-record with --record-mode=new_episodes "

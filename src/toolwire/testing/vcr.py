@@ -105,6 +105,10 @@ def _decoded(response: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
+#: After vcrpy's own decoding: refuse a body still compressed, then filter account headers.
+RESPONSE_HOOKS = (_decoded, secrets.filter_response)
+
+
 class ScanningPersister:
     """vcrpy's filesystem persister, refusing to write a cassette a key-shaped value survived in."""
 
@@ -146,7 +150,7 @@ def make_vcr(
         filter_headers=[*FILTER_HEADERS, *filter_headers],
         decode_compressed_response=True,
         before_record_request=secrets.filter_request,
-        before_record_response=[_decoded, secrets.filter_response],
+        before_record_response=list(RESPONSE_HOOKS),
     )
     v.register_serializer("tw_yaml", ParsedBodySerializer)
     for name, matcher in request_matchers(ignore_body_keys).items():
@@ -180,6 +184,7 @@ def replay(
 
 __all__ = [
     "FILTER_HEADERS",
+    "RESPONSE_HOOKS",
     "ParsedBodySerializer",
     "ScanningPersister",
     "make_vcr",
