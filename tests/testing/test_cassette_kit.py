@@ -24,7 +24,7 @@ TURN1 = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
 TURN2 = ROOT / "cassettes" / "anthropic" / "thinking_tool_results_followup.yaml"
 FAKE_KEY = "sk-ant-api03-" + "Fk3y" * 10 + "-AbCdEf"
 ORG = "3f0c9a52-8d41-4d7e-9b0e-0c6f2a1d7e55"
-_PRELOADED = (anthropic, vcr, toolwire.driver, toolwire.testing.cassettes)
+_PRELOADED = (anthropic, vcr, toolwire.driver)
 
 AGENT = """
 import os
@@ -80,6 +80,27 @@ def _replies(extra_headers: dict[str, str] | None = None) -> list[Reply]:
     headers = {"set-cookie": "__cf_bm=abc123; path=/", "anthropic-organization-id": ORG}
     headers |= extra_headers or {}
     return [dataclasses.replace(r, headers={**r.headers, **headers}) for r in replies]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _imports_outside_pytester(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Record and replay the agent once in this process before any in-process pytest run.
+
+    An in-process run (pytester) removes the modules first imported during it when it ends;
+    a module the HTTP stack imports lazily would then be imported twice and its exception
+    classes would no longer match (later tests would see ``httpcore2`` errors unmapped).
+    """
+    namespace: dict[str, object] = {}
+    exec(compile(AGENT, "agent", "exec"), namespace)
+    test = namespace["test_weather_agent"]
+    folder = tmp_path_factory.mktemp("warm")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+        with FakeVendor(_replies()) as fv:
+            mp.setenv("AGENT_BASE_URL", fv.base_url)
+            test(toolwire.testing.cassettes.CassetteKit(folder, record_mode="once"))  # type: ignore[operator]
+        test(toolwire.testing.cassettes.CassetteKit(folder))  # type: ignore[operator]
+    assert (folder / "weather.agui.jsonl").is_file()
 
 
 @pytest.fixture
@@ -254,7 +275,8 @@ def test_record_mode_option_coexists_with_pytest_recording_in_either_order(
         test_modes=textwrap.dedent(
             """
             def test_mode(toolwire_cassette, request):
-                print("MODE", toolwire_cassette.record_mode, request.config.getoption("record_mode"))
+                mode = request.config.getoption("record_mode")
+                print("MODE", toolwire_cassette.record_mode, mode)
             """
         )
     )

@@ -69,6 +69,7 @@ class _Use:
         self.misses: list[CassetteMiss] = []
         self.cassette: Any = None
         self._context: Any = None
+        self._persister: Any = None
 
     def __enter__(self) -> Any:
         mode = self.kit.record_mode
@@ -78,6 +79,7 @@ class _Use:
         extra_headers = tuple(self.options.pop("filter_headers", ()))
         config = self.kit.vcr_config
         v = make_vcr(self.kit.vcr_mode, ignore_body_keys=ignore)
+        self._persister = v.persister
         kwargs: dict[str, Any] = {k: config[k] for k in _PASSED_ON if k in config}
         kwargs["before_record_request"] = [
             secrets.filter_request,
@@ -145,6 +147,9 @@ class _Use:
         if self.misses:
             # the first miss says it; whatever the SDK or the agent made of it is secondary
             raise self.misses[0] from exc
+        refused = getattr(self._persister, "refused", None)
+        if refused is not None:
+            raise refused from exc
 
     async def __aenter__(self) -> Any:
         return self.__enter__()

@@ -84,6 +84,7 @@ _SHAPES.append(
 
 # In a header or URL, any Bearer/Basic credential is one, whatever its shape.
 _SCHEME_CREDENTIAL = re.compile(r"(?i)\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}")
+_SCHEME_PREFIX = re.compile(r"(?i)^(?:bearer|basic|token)\s+")
 # A header whose name says it holds a credential, whatever the value looks like.
 _CREDENTIAL_NAME = re.compile(
     r"(?i)(^|-)(authorization|auth-token|api-?key|key|token|secret|password|cookie|session)$"
@@ -218,6 +219,16 @@ def _body_strings(body: Any, where: str) -> Iterator[tuple[str, str]]:
         yield f"{where} line {n}", line
 
 
+def _credential_like(value: str) -> bool:
+    """Long enough and mixed enough to be a credential, not a placeholder (``REDACTED``)."""
+    core = _SCHEME_PREFIX.sub("", value).strip()
+    return len(core) >= 16 and any(c.isdigit() for c in core) and any(c.isalpha() for c in core)
+
+
+def _scheme_credential(text: str) -> bool:
+    return any(_credential_like(m.group(0)) for m in _SCHEME_CREDENTIAL.finditer(text))
+
+
 def _header_findings(headers: Any, where: str) -> Iterator[str]:
     if not isinstance(headers, Mapping):
         return
@@ -226,9 +237,9 @@ def _header_findings(headers: Any, where: str) -> Iterator[str]:
             text = str(value)
             label = f"{where} header {name}"
             named = _CREDENTIAL_NAME.search(str(name)) and str(name).lower() not in _NOT_CREDENTIALS
-            if named and text and text != FILTERED:
+            if named and _credential_like(text):
                 yield f"{label}: a header named for a credential still has a value"
-            elif _SCHEME_CREDENTIAL.search(text):
+            elif _scheme_credential(text):
                 yield f"{label}: a Bearer/Basic credential"
             elif kind := _shape(text):
                 yield f"{label}: {kind}"
@@ -244,7 +255,7 @@ def find_secrets(requests: list[Any], responses: list[Any]) -> list[str]:
     for i, (req, resp) in enumerate(zip(requests, responses, strict=True)):
         r = req._to_dict() if hasattr(req, "_to_dict") else req
         uri = str(r.get("uri", ""))
-        if _SCHEME_CREDENTIAL.search(uri) or (kind := _shape(uri)):
+        if _scheme_credential(uri) or (kind := _shape(uri)):
             found.append(f"interaction {i}: request URL: {kind or 'a credential'}")
         found.extend(f"interaction {i}: {f}" for f in _header_findings(r.get("headers"), "request"))
         for at, text in _body_strings(r.get("body"), "request body"):

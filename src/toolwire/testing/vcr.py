@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 import yaml
 
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import SecretInCassette, UnsupportedInput
 from toolwire.matching import normalized_path, request_difference
 from toolwire.testing import secrets
 
@@ -110,21 +110,33 @@ RESPONSE_HOOKS = (_decoded, secrets.filter_response)
 
 
 class ScanningPersister:
-    """vcrpy's filesystem persister, refusing to write a cassette a key-shaped value survived in."""
+    """vcrpy's filesystem persister, refusing to write a cassette a key-shaped value survived in.
 
-    @staticmethod
-    def load_cassette(cassette_path: str, serializer: Any) -> Any:
+    The refusal is kept in :attr:`refused`, not raised: vcrpy saves before it removes its
+    patches, so an exception from here would leave every HTTP client patched. The cassette kit
+    raises it once the cassette is closed.
+    """
+
+    def __init__(self) -> None:
+        self.refused: SecretInCassette | None = None
+
+    def load_cassette(self, cassette_path: str, serializer: Any) -> Any:
         from vcr.persisters.filesystem import FilesystemPersister  # type: ignore[import-untyped]
 
         return FilesystemPersister.load_cassette(cassette_path, serializer)
 
-    @staticmethod
-    def save_cassette(cassette_path: str, cassette_dict: dict[str, Any], serializer: Any) -> None:
+    def save_cassette(
+        self, cassette_path: str, cassette_dict: dict[str, Any], serializer: Any
+    ) -> None:
         from vcr.persisters.filesystem import FilesystemPersister
 
-        secrets.refuse_secrets(
-            str(cassette_path), cassette_dict["requests"], cassette_dict["responses"]
-        )
+        try:
+            secrets.refuse_secrets(
+                str(cassette_path), cassette_dict["requests"], cassette_dict["responses"]
+            )
+        except SecretInCassette as exc:
+            self.refused = exc
+            return
         FilesystemPersister.save_cassette(cassette_path, cassette_dict, serializer)
 
 
@@ -137,7 +149,8 @@ def make_vcr(
     """A ``vcr.VCR`` with toolwire's matching, filtering, decoding and secret refusal.
 
     Matching is on method, ``tw_uri`` (path, query) and ``tw_body`` (JSON body);
-    ``filter_headers`` adds request headers to drop beyond :data:`FILTER_HEADERS`.
+    ``filter_headers`` adds request headers to drop beyond :data:`FILTER_HEADERS`. A write
+    refused for a surviving secret leaves no file and is in ``.persister.refused``.
     """
     try:
         import vcr  # type: ignore[import-untyped]
@@ -155,7 +168,7 @@ def make_vcr(
     v.register_serializer("tw_yaml", ParsedBodySerializer)
     for name, matcher in request_matchers(ignore_body_keys).items():
         v.register_matcher(name, matcher)
-    v.register_persister(ScanningPersister)
+    v.register_persister(ScanningPersister())
     return v
 
 
