@@ -90,8 +90,9 @@ class SecretInCassette(ToolwireError):
         more = f"\n  ... and {len(self.findings) - 20} more" if len(self.findings) > 20 else ""
         super().__init__(
             f"refusing to write cassette {path}: a value shaped like a credential survived "
-            f"filtering:\n  {shown}{more}\nFilter it (filter_headers=..., "
-            "before_record_request=... in toolwire_cassette(...) or vcr_config) and record again."
+            f"filtering:\n  {shown}{more}\nFilter it (toolwire_cassette(name, filter_headers=..., "
+            "filter_response_headers=..., before_record_request=...), or vcr_config) and record "
+            "again."
         )
 
 

@@ -17,7 +17,7 @@ import pytest
 import vcr  # type: ignore[import-untyped]
 import yaml
 
-from toolwire.errors import CassetteMiss
+from toolwire.errors import CassetteMiss, SecretInCassette
 from toolwire.recordings import load_recording
 from toolwire.testing import replay
 from toolwire.testing.cassettes import CassetteKit
@@ -215,3 +215,27 @@ def test_toolwire_decode_reads_kit_vcrpy_json_and_pytest_recording_cassettes(
     result.assert_outcomes(passed=1)
     cassette = pytester.path / "cassettes" / "test_rec" / "test_talk.yaml"
     assert [e["type"] for e in _decode(cassette)] == expected
+
+
+def test_a_refused_write_leaves_no_file_and_a_filter_makes_it_pass(tmp_path: Path) -> None:
+    leaked = "sk-proj-" + "L3ak" * 8
+    reply = Reply(headers={"x-upstream-credential": leaked}, chunks=[b'{"ok": true}'])
+    with pytest.raises(SecretInCassette) as info:
+        with FakeVendor([reply]) as fv, CassetteKit(tmp_path, record_mode="once")("s.yaml"):
+            httpx2.post(f"{fv.base_url}/v1/x", json={})
+    assert info.value.findings == [
+        "interaction 0: response header x-upstream-credential: "
+        "an OpenAI/Anthropic-style secret key (sk-…)"
+    ]
+    assert not (tmp_path / "s.yaml").exists()
+    # vcrpy's patches are gone: a plain request reaches the server again
+    with FakeVendor([Reply(chunks=[b"{}"])]) as fv:
+        assert httpx2.post(f"{fv.base_url}/v1/y", json={}).json() == {}
+    kit = CassetteKit(tmp_path, record_mode="once")
+    with (
+        FakeVendor([reply]) as fv,
+        kit("s.yaml", filter_response_headers=["X-Upstream-Credential"]),
+    ):
+        httpx2.post(f"{fv.base_url}/v1/x", json={})
+    text = (tmp_path / "s.yaml").read_text("utf-8")
+    assert leaked not in text and "x-upstream-credential" not in text

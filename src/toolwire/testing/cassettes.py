@@ -77,6 +77,9 @@ class _Use:
             raise CassetteMiss(str(self.path), "", "the cassette does not exist", "none")
         ignore = tuple(self.options.pop("ignore_body_keys", ()))
         extra_headers = tuple(self.options.pop("filter_headers", ()))
+        response_headers = frozenset(
+            str(h).lower() for h in self.options.pop("filter_response_headers", ())
+        )
         config = self.kit.vcr_config
         v = make_vcr(self.kit.vcr_mode, ignore_body_keys=ignore)
         self._persister = v.persister
@@ -88,6 +91,7 @@ class _Use:
         ]
         kwargs["before_record_response"] = [
             *RESPONSE_HOOKS,
+            secrets.response_header_filter(response_headers),
             *_as_list(config.get("before_record_response")),
             *_as_list(self.options.pop("before_record_response", None)),
         ]
@@ -202,8 +206,9 @@ class CassetteKit:
         """A context manager replaying (or, as the record mode allows, recording) ``name``.
 
         ``options``: ``ignore_body_keys`` (top-level request body keys left out of matching),
-        ``filter_headers`` and ``before_record_request``/``before_record_response`` (added to
-        the kit's own filters), anything else goes to vcrpy's ``use_cassette``.
+        ``filter_headers`` / ``filter_response_headers`` (request / response header names to
+        drop) and ``before_record_request``/``before_record_response`` (added to the kit's own
+        filters); anything else goes to vcrpy's ``use_cassette``.
         """
         return _Use(self, self.path(name), options)
 

@@ -173,6 +173,17 @@ def filter_response(response: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
+def response_header_filter(names: frozenset[str]) -> Any:
+    """A ``before_record_response`` hook dropping the response headers ``names`` (lower case)."""
+
+    def drop(response: dict[str, Any]) -> dict[str, Any]:
+        if names:
+            response["headers"] = _lower_keys(response.get("headers") or {}, names)
+        return response
+
+    return drop
+
+
 # --------------------------------------------------------------------------- scanning
 
 
@@ -289,4 +300,5 @@ __all__ = [
     "filtered_uri",
     "find_secrets",
     "refuse_secrets",
+    "response_header_filter",
 ]
