@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from toolwire.errors import SecretInCassette
 from toolwire.matching import SECRET_QUERY_KEYS
+from toolwire.testing.jsonwalk import slots
 
 #: Request headers that carry credentials (lower case); dropped when recording.
 REQUEST_HEADERS = frozenset(
@@ -110,21 +111,12 @@ def filtered_uri(uri: str) -> str:
 
 
 def _filter_value(value: Any) -> Any:
-    """A JSON value with the credential fields' values replaced, iteratively."""
-    root = [value]
-    stack: list[tuple[Any, Any]] = [(root, 0)]
-    while stack:
-        holder, key = stack.pop()
+    """A JSON value with the credential fields' values replaced."""
+    for holder, key in slots(value):
         node = holder[key]
-        if isinstance(node, dict):
-            for k in node:
-                if k in BODY_FIELDS and isinstance(node[k], str) and node[k]:
-                    node[k] = FILTERED
-                else:
-                    stack.append((node, k))
-        elif isinstance(node, list):
-            stack.extend((node, i) for i in range(len(node)))
-    return root[0]
+        if isinstance(holder, dict) and key in BODY_FIELDS and isinstance(node, str) and node:
+            holder[key] = FILTERED
+    return value
 
 
 def filtered_body(body: bytes | str | None, content_type: str = "") -> bytes | str | None:

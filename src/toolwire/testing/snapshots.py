@@ -18,6 +18,8 @@ from typing import Any
 
 from toolwire.errors import UnsupportedInput
 from toolwire.matching import MISSING, difference_at
+from toolwire.recordings import jsonl_chunks
+from toolwire.testing.jsonwalk import slots
 
 _RUN_KEYS = (("threadId", "thread"), ("runId", "run"), ("parentRunId", "run"))
 _SHOWN = 80
@@ -48,20 +50,12 @@ def _renames(events: list[dict[str, Any]]) -> dict[str, str]:
     return names
 
 
-def _renamed(value: Any, names: Mapping[str, str]) -> Any:
-    root = [value]
-    stack: list[tuple[Any, Any]] = [(root, 0)]
-    while stack:
-        holder, key = stack.pop()
+def _renamed(value: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    for holder, key in slots(value):
         node = holder[key]
-        if isinstance(node, str):
-            if node in names:
-                holder[key] = names[node]
-        elif isinstance(node, dict):
-            stack.extend((node, k) for k in node)
-        elif isinstance(node, list):
-            stack.extend((node, i) for i in range(len(node)))
-    return root[0]
+        if isinstance(node, str) and node in names:
+            holder[key] = names[node]
+    return value
 
 
 def normalized_events(events: Iterable[Any]) -> list[dict[str, Any]]:
@@ -86,17 +80,10 @@ def snapshot_text(events: Iterable[Any]) -> str:
 
 def read_snapshot(text: str) -> list[dict[str, Any]]:
     """A snapshot file's events (the lines :func:`snapshot_text` wrote)."""
-    out: list[dict[str, Any]] = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except ValueError as exc:
-            raise UnsupportedInput(f"snapshot line {n} is not JSON: {exc}") from None
+    out = jsonl_chunks(text.encode("utf-8"))
+    for n, value in enumerate(out, 1):
         if not isinstance(value, dict):
-            raise UnsupportedInput(f"snapshot line {n} is not a JSON object")
-        out.append(value)
+            raise UnsupportedInput(f"snapshot event {n} is not a JSON object")
     return out
 
 
