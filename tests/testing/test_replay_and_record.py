@@ -239,3 +239,42 @@ def test_a_refused_write_leaves_no_file_and_a_filter_makes_it_pass(tmp_path: Pat
         httpx2.post(f"{fv.base_url}/v1/x", json={})
     text = (tmp_path / "s.yaml").read_text("utf-8")
     assert leaked not in text and "x-upstream-credential" not in text
+
+
+def test_openai_and_gemini_clients_record_without_their_credentials(tmp_path: Path) -> None:
+    import openai
+    from google import genai
+    from google.genai import types
+
+    openai_key = "sk-proj-" + "0pEnAiK3y" * 4
+    google_key = "AIza" + "G00gleK3y0123456789abcdefghijklmnop"[:35]
+    chat = replies_from_cassette(
+        ROOT / "cassettes" / "openai_chat" / "parallel_three_interleaved.yaml"
+    )
+    gem = replies_from_cassette(
+        ROOT / "cassettes" / "gemini" / "gemini3_parallel_calls_signature.yaml"
+    )
+    kit = CassetteKit(tmp_path, record_mode="once")
+    with FakeVendor(chat + gem[:1]) as fv, kit("both.yaml"):
+        oa = openai.OpenAI(
+            api_key=openai_key,
+            organization="org-T0olwireOrg",
+            project="proj_T0olwireProj",
+            base_url=fv.base_url + "/v1",
+            max_retries=0,
+        )
+        list(
+            oa.chat.completions.create(
+                model="gpt-4o", messages=[{"role": "user", "content": "hi"}], stream=True
+            )
+        )
+        g = genai.Client(api_key=google_key, http_options=types.HttpOptions(base_url=fv.base_url))
+        list(g.models.generate_content_stream(model="gemini-3-pro-preview", contents="hi"))
+        seen = [r.headers for r in fv.requests]
+    assert seen[0]["authorization"] == f"Bearer {openai_key}"
+    assert seen[0]["openai-organization"] == "org-T0olwireOrg"
+    assert seen[1]["x-goog-api-key"] == google_key
+    text = (tmp_path / "both.yaml").read_text("utf-8")
+    for secret in (openai_key, google_key, "org-T0olwireOrg", "proj_T0olwireProj"):
+        assert secret not in text
+    assert len(yaml.safe_load(text)["interactions"]) == 2
