@@ -278,3 +278,67 @@ def test_openai_and_gemini_clients_record_without_their_credentials(tmp_path: Pa
     for secret in (openai_key, google_key, "org-T0olwireOrg", "proj_T0olwireProj"):
         assert secret not in text
     assert len(yaml.safe_load(text)["interactions"]) == 2
+
+
+async def test_async_with_replays_for_the_async_sdk(tmp_path: Path) -> None:
+    path = _two_turn_cassette(tmp_path)
+    _, two = _bodies()
+    client = anthropic.AsyncAnthropic(api_key="test", max_retries=0)
+    async with CassetteKit(tmp_path)(path.name):
+        stream = await client.messages.create(**two)  # type: ignore[arg-type]
+        texts = [
+            e.delta.text
+            async for e in stream
+            if e.type == "content_block_delta" and e.delta.type == "text_delta"
+        ]
+    assert "In Paris" in "".join(texts)
+
+
+def test_new_episodes_adds_a_turn_and_keeps_the_first(tmp_path: Path) -> None:
+    one = Reply(chunks=[b'{"turn": 1}'])
+    two = Reply(chunks=[b'{"turn": 2}'])
+    with FakeVendor([one]) as fv, CassetteKit(tmp_path, record_mode="once")("c.yaml"):
+        httpx2.post(f"{fv.base_url}/v1/x", json={"messages": ["a"]})
+    with FakeVendor([two]) as fv, CassetteKit(tmp_path, record_mode="new_episodes")("c.yaml"):
+        assert httpx2.post(f"{fv.base_url}/v1/x", json={"messages": ["a"]}).json() == {"turn": 1}
+        assert httpx2.post(f"{fv.base_url}/v1/x", json={"messages": ["a", "b"]}).json() == {
+            "turn": 2
+        }
+        assert len(fv.requests) == 1  # turn 1 came from the cassette
+    with CassetteKit(tmp_path)("c.yaml"), httpx2.Client() as http:
+        got = [
+            http.post("http://127.0.0.1:9/v1/x", json={"messages": m}).json()
+            for m in (["a", "b"], ["a"])
+        ]
+    assert got == [{"turn": 2}, {"turn": 1}]
+
+
+def test_pytest_recordings_vcr_config_adds_filters_and_a_record_mode(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytester.makeconftest(
+        """
+        import pytest
+
+        @pytest.fixture
+        def vcr_config():
+            return {"record_mode": "once", "filter_headers": ["x-team-token"]}
+        """
+    )
+    pytester.makepyfile(
+        test_cfg="""
+        import os, httpx2
+
+        def test_call(toolwire_cassette):
+            with toolwire_cassette("cfg.yaml"):
+                headers = {"x-team-token": "t0k3n-abc"}
+                httpx2.post(os.environ["BASE"] + "/v1/x", json={}, headers=headers)
+        """
+    )
+    with FakeVendor([Reply(chunks=[b"{}"])]) as fv:
+        monkeypatch.setenv("BASE", fv.base_url)
+        result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1)
+    assert fv.requests[0].headers["x-team-token"] == "t0k3n-abc"
+    text = (pytester.path / "cassettes" / "test_cfg" / "cfg.yaml").read_text("utf-8")
+    assert "t0k3n-abc" not in text and "x-team-token" not in text
