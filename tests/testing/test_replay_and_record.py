@@ -342,3 +342,20 @@ def test_pytest_recordings_vcr_config_adds_filters_and_a_record_mode(
     assert fv.requests[0].headers["x-team-token"] == "t0k3n-abc"
     text = (pytester.path / "cassettes" / "test_cfg" / "cfg.yaml").read_text("utf-8")
     assert "t0k3n-abc" not in text and "x-team-token" not in text
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'event: a\ndata: {"t": "caf\xc3\xa9\\tx"}\n\nevent: b\ndata: {}\n\n',
+        b"data: 1\r\n\r\ndata: 2\r\n\r\n",
+        b"data: trailing blank \n\ndata: x\n\n",
+        b"line\n\tindented\n  spaced\nno newline at end",
+    ],
+)
+def test_bodies_stored_as_blocks_replay_byte_for_byte(tmp_path: Path, body: bytes) -> None:
+    reply = Reply(headers={"content-type": "text/event-stream"}, chunks=[body])
+    with FakeVendor([reply]) as fv, CassetteKit(tmp_path, record_mode="once")("b.yaml"):
+        assert httpx2.post(f"{fv.base_url}/v1/s", json={}).content == body
+    with CassetteKit(tmp_path)("b.yaml"):
+        assert httpx2.post("http://127.0.0.1:9/v1/s", json={}).content == body
