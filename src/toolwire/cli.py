@@ -13,6 +13,7 @@ import json
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
@@ -26,9 +27,8 @@ from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse
-from toolwire.recordings import Exchange, jsonl_chunks, load_recording
+from toolwire.recordings import Exchange, frame_exchange, model_exchanges
 
 
 class CliError(Exception):
@@ -103,15 +103,6 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
-    loader = getattr(adapter, "load_recording", None)
-    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
-    keep = getattr(adapter, "is_model_exchange", None)
-    if keep is not None:
-        exchanges = [e for e in exchanges if keep(e)]
-    return exchanges
-
-
 def _run_input(
     adapter: ModuleType, ex: Exchange, thread_id: str, run_id: str
 ) -> RunAgentInput | None:
@@ -136,7 +127,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
     """
     thread_id = mint_id("thread", hashlib.sha256(data).hexdigest())
     machine = StreamMachine()
-    for n, ex in enumerate(_exchanges(adapter, data, name)):
+    for n, ex in enumerate(model_exchanges(adapter, data, name)):
         run_id = mint_id("run", thread_id, n)
         kw: dict[str, Any] = {
             "thread_id": thread_id,
@@ -144,13 +135,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
             "machine": machine,
             "run_input": _run_input(adapter, ex, thread_id, run_id),
         }
-        decoder = adapter.Decoder()
-        if ex.content_type == "application/jsonl":
-            yield from frame_run(decoder, jsonl_chunks(ex.response_body), **kw)
-        elif ex.is_sse:
-            yield from frame_run(decoder, adapter.sse_chunks(ex.response_body), **kw)
-        else:
-            yield from frame_run(decoder, [], whole_response=ex.response_json(), **kw)
+        yield from frame_exchange(adapter, ex, **kw)
 
 
 def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:
@@ -203,13 +188,47 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     text = data.decode("utf-8", errors="replace").lstrip()
     bodies: list[Any]
     if args.file.endswith((".yaml", ".yml")) or text.startswith(("interactions:", "version:")):
-        bodies = [e.request_body for e in _exchanges(adapter, data, args.file)]
+        bodies = [e.request_body for e in model_exchanges(adapter, data, args.file)]
         bodies = [b for b in bodies if isinstance(b, dict)]
     else:
         bodies = [_json_text(data, args.file)]
     for body in bodies:
         run_input = adapter.decode_request(body)
         out.write(run_input.model_dump_json(by_alias=True) + "\n")
+    return 0
+
+
+def cmd_mcp_result(args: argparse.Namespace, out: TextIO) -> int:
+    """An MCP CallToolResult JSON -> the AG-UI ToolMessage answering ``--tool-call-id``."""
+    result = _json_text(_read(args.file), args.file)
+    message = adapters.get("mcp").decode_result(
+        result, tool_call_id=args.tool_call_id, message_id=args.message_id
+    )
+    out.write(message.model_dump_json(by_alias=True, exclude_none=True) + "\n")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Serve until interrupted (toolwire.server needs the ``server`` extra).
+
+    ``--provider NAME`` picks the config's agents named NAME or of provider NAME, and serves
+    a provider no configured agent has with its defaults.
+    """
+    try:
+        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config
+        from toolwire.server.running import serve
+    except ImportError as exc:
+        need = "serve needs the server extra (pip install 'toolwire[server]')"
+        raise CliError(f"{need}: {exc}") from None
+    config = load_config(args.config) if args.config else ServerConfig()
+    if args.provider:
+        agents: dict[str, AgentConfig] = {}
+        for name in args.provider:
+            mine = [a for a in config.agents if name in (a.name, a.provider)]
+            for agent in mine or [AgentConfig(name=name, provider=name)]:
+                agents.setdefault(agent.name, agent)
+        config = replace(config, agents=tuple(agents.values()))
+    serve(create_app(config), args.host, args.port)
     return 0
 
 
@@ -258,7 +277,23 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
     dr.add_argument("file", help="a request body JSON, or a cassette (every request in it)")
     dr.set_defaults(func=cmd_decode_request)
-    # `serve` (DESIGN.md) joins here with toolwire.server.
+    mr = sub.add_parser("mcp-result", help="MCP CallToolResult JSON -> AG-UI ToolMessage JSON")
+    mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
+    mr.add_argument("--message-id", help="the tool message's id (default: minted from the call)")
+    mr.add_argument("file", help="a CallToolResult JSON ('-' for stdin)")
+    mr.set_defaults(func=cmd_mcp_result)
+    sv = sub.add_parser("serve", help="an AG-UI endpoint per provider, and the inspector page")
+    sv.add_argument(
+        "--provider",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="serve this provider as an agent (repeatable; default: replay)",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--config", metavar="FILE", help="agents and limits (TOML or JSON)")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

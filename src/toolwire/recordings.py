@@ -10,10 +10,15 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
+from ag_ui.core import BaseEvent
+
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol.runs import frame_run
 
 
 @dataclass
@@ -195,4 +200,35 @@ def jsonl_chunks(body: bytes) -> list[Any]:
     return out
 
 
-__all__ = ["Exchange", "cassette_exchanges", "jsonl_chunks", "load_recording"]
+def model_exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    """The recorded model turns of one file, read the way ``adapter`` reads its recordings.
+
+    An adapter may bring its own ``load_recording`` and skip calls that are no model turn
+    (``is_model_exchange``: uploads, token counts).
+    """
+    loader = getattr(adapter, "load_recording", None)
+    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
+    keep = getattr(adapter, "is_model_exchange", None)
+    if keep is not None:
+        exchanges = [e for e in exchanges if keep(e)]
+    return exchanges
+
+
+def frame_exchange(adapter: ModuleType, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
+    """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through)."""
+    decoder = adapter.Decoder()
+    if ex.content_type == "application/jsonl":
+        return frame_run(decoder, jsonl_chunks(ex.response_body), **frame_kw)
+    if ex.is_sse:
+        return frame_run(decoder, adapter.sse_chunks(ex.response_body), **frame_kw)
+    return frame_run(decoder, [], whole_response=ex.response_json(), **frame_kw)
+
+
+__all__ = [
+    "Exchange",
+    "cassette_exchanges",
+    "frame_exchange",
+    "jsonl_chunks",
+    "load_recording",
+    "model_exchanges",
+]

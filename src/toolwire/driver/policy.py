@@ -9,10 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toolwire.errors import UnsupportedInput
-
-#: HTTP statuses worth another attempt: timeout, conflict, rate limit, and every 5xx
-#: (Anthropic's 529 "overloaded" included).
-RETRY_STATUSES = frozenset({408, 409, 429})
+from toolwire.failures import RETRY_STATUSES
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,11 @@ from typing import Any, Literal
 
 from ag_ui.core import BaseEvent, CustomEvent
 
-from toolwire.driver.failures import Failure, classify, client_secrets, redact
 from toolwire.driver.policy import DEFAULT_POLICY, RetryPolicy
+from toolwire.driver.secrets import client_secrets, redact
 from toolwire.driver.vendors import Plan, plan
 from toolwire.errors import ToolwireError, UnsupportedInput
+from toolwire.failures import Failure, classify, metadata_of
 from toolwire.losses import Loss, announce
 from toolwire.protocol.downgrade import downgrade_event
 from toolwire.protocol.inputs import as_run_input
@@ -58,7 +59,6 @@ class _Run:
         self,
         client: Any,
         run_input: Any,
-        *,
         model: str,
         vendor: str | None,
         api: str | None,
@@ -128,13 +128,14 @@ class _Run:
         return self.framer.cancel(before_end=self.loss_events)
 
     def failed(self, exc: BaseException) -> list[BaseEvent]:
-        f = classify(exc, self.policy)
+        f = self._classify(exc)
         if not isinstance(exc, ToolwireError):
-            log.debug("toolwire.run: %s failed", self.plan.vendor, exc_info=exc)
+            # no exc_info: an SDK's exception may quote the key (OpenAI's 401 does)
+            reason = redact(f"{type(exc).__name__}: {exc}", self.secrets)
+            log.debug("toolwire.run: %s failed: %s", self.plan.vendor, reason)
         meta: dict[str, Any] = {
-            **f.metadata,
+            **metadata_of(f),
             "toolwire.vendor": self.plan.vendor,
-            "toolwire.retryable": f.retryable,
             "toolwire.attempts": self.attempts,
         }
         message = redact(f.message, self.secrets)
@@ -147,10 +148,13 @@ class _Run:
 
     # -- retries ---------------------------------------------------------------------------
 
+    def _classify(self, exc: BaseException) -> Failure:
+        return classify(exc, self.policy.retryable_status)
+
     def _should_retry(self, exc: BaseException) -> bool:
         if not isinstance(exc, Exception) or self.framer.turn_events or self.cancel_requested:
             return False
-        return classify(exc, self.policy).retryable
+        return self._classify(exc).retryable
 
     def _retry_kwargs(self) -> dict[str, Any]:
         import tenacity
@@ -160,14 +164,14 @@ class _Run:
 
         def wait(state: Any) -> float:
             exc = state.outcome.exception() if state.outcome is not None else None
-            f = classify(exc, p) if exc is not None else None
+            f = self._classify(exc) if exc is not None else None
             if f is not None and f.retry_after is not None:
                 return min(f.retry_after, p.max_retry_after)
             return float(backoff(state))
 
         def before_sleep(state: Any) -> None:
             exc = state.outcome.exception() if state.outcome is not None else None
-            f: Failure | None = classify(exc, p) if exc is not None else None
+            f: Failure | None = self._classify(exc) if exc is not None else None
             code = f.code if f is not None else "?"
             wait_s = state.next_action.sleep if state.next_action is not None else 0.0
             log.info(
@@ -427,18 +431,8 @@ def run(
     UI as a ``CUSTOM`` event named ``toolwire.losses`` just before the terminal event.
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
-    state = _Run(
-        client,
-        run_input,
-        model=model,
-        vendor=vendor,
-        api=api,
-        retry=retry,
-        losses=losses,
-        on_cancel=on_cancel,
-        forward_losses=forward_losses,
-        params=vendor_params,
-    )
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    state = _Run(client, run_input, *args)
     if state.plan.is_async:
         raise UnsupportedInput(
             f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
@@ -461,18 +455,8 @@ def arun(
 ) -> AsyncRunEvents:
     """:func:`run` over an async client (``AsyncAnthropic``, ``AsyncOpenAI``,
     ``genai.Client(...).aio`` or a ``genai.Client``, whose ``.aio`` is used)."""
-    state = _Run(
-        client,
-        run_input,
-        model=model,
-        vendor=vendor,
-        api=api,
-        retry=retry,
-        losses=losses,
-        on_cancel=on_cancel,
-        forward_losses=forward_losses,
-        params=vendor_params,
-    )
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    state = _Run(client, run_input, *args)
     if not state.plan.is_async and state.plan.vendor != "gemini":
         raise UnsupportedInput(
             f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"

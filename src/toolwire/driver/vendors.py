@@ -262,11 +262,34 @@ def _gemini_sync(client: Any, body: dict[str, Any]) -> Iterator[Any]:
 async def _gemini_async(client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
     aio = getattr(client, "aio", client)
     stream = await aio.models.generate_content_stream(**_gemini_kwargs(body))
+    done = False
     try:
         async for chunk in stream:
             yield chunk
+        done = True
     finally:
+        # google-genai's async stream does not close its HTTP response when the stream is
+        # closed early (its inner generators are left to the garbage collector, and the
+        # response sits in a reference cycle): find the response and close it ourselves.
+        responses = [] if done else _open_responses(stream)
         await stream.aclose()
+        for response in responses:
+            await response.aclose()
+
+
+def _open_responses(agen: Any, depth: int = 0) -> list[Any]:
+    """HTTP responses held by a chain of suspended async generators (a few levels deep)."""
+    frame = getattr(agen, "ag_frame", None)
+    if frame is None or depth > 8:
+        return []
+    out: list[Any] = []
+    for value in frame.f_locals.values():
+        inner = getattr(value, "response_stream", None)
+        if inner is not None and callable(getattr(inner, "aclose", None)):
+            out.append(inner)
+        elif getattr(value, "ag_frame", None) is not None:
+            out.extend(_open_responses(value, depth + 1))
+    return out
 
 
 def plan(

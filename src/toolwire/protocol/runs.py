@@ -29,6 +29,7 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
+from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.machine import StreamMachine
 
@@ -37,6 +38,41 @@ DECODING_FAILURES = (VendorStreamError, TruncatedStream)
 
 #: Events to send just before the terminal one, or a function giving them then.
 BeforeEnd = Sequence[BaseEvent] | Callable[[], Sequence[BaseEvent]]
+
+
+class _ReadFailed(Exception):
+    """The chunk source itself failed (an SDK or transport exception), not the decoder."""
+
+    def __init__(self, cause: Exception) -> None:
+        self.cause = cause
+
+
+def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
+    it = iter(chunks)
+    while True:
+        try:
+            chunk = next(it)
+        except StopIteration:
+            return
+        except ToolwireError:
+            raise
+        except Exception as exc:
+            raise _ReadFailed(exc) from exc
+        yield chunk
+
+
+async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
+    it = aiter(chunks)
+    while True:
+        try:
+            chunk = await anext(it)
+        except StopAsyncIteration:
+            return
+        except ToolwireError:
+            raise
+        except Exception as exc:
+            raise _ReadFailed(exc) from exc
+        yield chunk
 
 
 def error_code(exc: ToolwireError) -> str:
@@ -159,6 +195,12 @@ class RunFramer:
             kw["metadata"] = dict(d.run_metadata)
         return RunFinishedEvent(thread_id=self.thread_id, run_id=self.run_id, outcome=outcome, **kw)
 
+    def fail_reading(self, exc: BaseException) -> list[BaseEvent]:
+        """``RUN_ERROR`` for a failure of the stream being read (e.g. an SDK stream that
+        raised for an in-stream vendor error, or a dropped connection)."""
+        f = classify(exc)
+        return self.error(f.message, f.code, metadata=metadata_of(f))
+
     def fail(self, exc: ToolwireError, *, before_end: BeforeEnd = ()) -> list[BaseEvent]:
         """``RUN_ERROR`` for a decoding failure, with the decoder's usage and error metadata."""
         message = exc.message if isinstance(exc, VendorStreamError) else str(exc)
@@ -193,7 +235,12 @@ def frame_run(
     whole_response: Any = None,
     machine: StreamMachine | None = None,
 ) -> Iterator[BaseEvent]:
-    """Yield one complete, verified AG-UI run for one vendor turn."""
+    """Yield one complete, verified AG-UI run for one vendor turn.
+
+    A failure of ``chunks`` itself (an SDK stream raising for an in-stream vendor error,
+    a dropped connection) ends the run with ``RUN_ERROR`` too, coded as the vendor's
+    error type (``toolwire.failures``); a toolwire error from it is raised as it is.
+    """
     run = RunFramer(
         decoder, thread_id=thread_id, run_id=run_id, run_input=run_input, machine=machine
     )
@@ -202,11 +249,14 @@ def frame_run(
         if whole_response is not None:
             yield from run.feed_response(whole_response)
         else:
-            for chunk in chunks:
+            for chunk in _reading(chunks):
                 yield from run.feed(chunk)
         end = run.finish()
     except DECODING_FAILURES as exc:
         yield from run.fail(exc)
+        return
+    except _ReadFailed as exc:
+        yield from run.fail_reading(exc.cause)
         return
     yield from end
 
@@ -227,12 +277,16 @@ async def aframe_run(
     for ev in run.start():
         yield ev
     try:
-        async for chunk in chunks:
+        async for chunk in _areading(chunks):
             for ev in run.feed(chunk):
                 yield ev
         end = run.finish()
     except DECODING_FAILURES as exc:
         for ev in run.fail(exc):
+            yield ev
+        return
+    except _ReadFailed as exc:
+        for ev in run.fail_reading(exc.cause):
             yield ev
         return
     for ev in end:

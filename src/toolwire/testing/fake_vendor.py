@@ -204,6 +204,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        # every chunk goes out when written (no Nagle delay waiting for the client's ACK)
+        with contextlib.suppress(OSError):
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.vendor._track(self.connection, True)
 
     def finish(self) -> None:

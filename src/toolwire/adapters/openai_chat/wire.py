@@ -43,6 +43,8 @@ COMPLETION_ID_KEY = "openai.completion_id"
 _RETRYABLE = frozenset(
     {"server_error", "rate_limit_exceeded", "rate_limit_error", "overloaded_error", "timeout"}
 )
+#: Error types worth another attempt (the run driver reads them too).
+RETRYABLE_ERRORS = _RETRYABLE
 
 
 def message_id(completion_id: str, choice: int) -> str:

@@ -47,6 +47,8 @@ TERMINAL = ("response.completed", "response.incomplete", "response.failed", "err
 _RETRYABLE = frozenset(
     {"server_error", "rate_limit_exceeded", "overloaded", "server_is_overloaded"}
 )
+#: Error codes worth another attempt (the run driver reads them too).
+RETRYABLE_ERRORS = _RETRYABLE
 #: Delta events that extend a call's argument text, by event type.
 _ARG_DELTAS = frozenset(
     {

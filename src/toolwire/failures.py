@@ -1,23 +1,20 @@
-"""What went wrong in a vendor call, as the facts a ``RUN_ERROR`` and the retry policy need.
+"""What went wrong in a vendor call, as the facts a ``RUN_ERROR`` and a retry policy need.
 
 SDK and transport exceptions are recognised by duck typing (status code, body, the
 class names of the httpx family), so this module imports no SDK and works whichever
-HTTP library the installed SDK uses. Every text that leaves here has the client's
-credentials removed.
+HTTP library the installed SDK uses. ``frame_run`` uses it for a failure of the stream
+it reads, the run driver for every attempt.
 """
 
 from __future__ import annotations
 
 import email.utils
 import time
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire.driver.policy import RetryPolicy
 from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
-
-REDACTED = "[redacted]"
 
 _TIMEOUTS = frozenset(
     {
@@ -110,7 +107,18 @@ def _error_object(body: Any) -> dict[str, Any]:
     return {}
 
 
-def _status_failure(exc: BaseException, status: int, policy: RetryPolicy) -> Failure:
+#: Statuses below 500 worth another attempt: timeout, conflict, rate limit.
+RETRY_STATUSES = frozenset({408, 409, 429})
+
+
+def default_retryable_status(status: int) -> bool:
+    """``RETRY_STATUSES`` and every 5xx (Anthropic's 529 "overloaded" included)."""
+    return status >= 500 or status in RETRY_STATUSES
+
+
+def _status_failure(
+    exc: BaseException, status: int, retryable_status: Callable[[int], bool]
+) -> Failure:
     body = getattr(exc, "body", None)
     if body is None:
         body = getattr(exc, "details", None)  # google-genai's APIError
@@ -122,7 +130,7 @@ def _status_failure(exc: BaseException, status: int, policy: RetryPolicy) -> Fai
     if not isinstance(message, str) or not message:
         message = str(getattr(exc, "message", "") or f"HTTP {status}")
     headers = _headers(exc)
-    retryable = policy.retryable_status(status)
+    retryable = retryable_status(status)
     should = str(headers.get("x-should-retry") or "").lower()
     if should in ("true", "false"):
         retryable = should == "true"
@@ -135,7 +143,31 @@ def _status_failure(exc: BaseException, status: int, policy: RetryPolicy) -> Fai
     )
 
 
-def classify(exc: BaseException, policy: RetryPolicy) -> Failure:
+def retryable_error_types() -> frozenset[str]:
+    """The vendors' in-stream error types worth another attempt, as each adapter names them."""
+    from toolwire.adapters.anthropic.wire import RETRYABLE_ERRORS as anthropic
+    from toolwire.adapters.openai_chat.wire import RETRYABLE_ERRORS as chat
+    from toolwire.adapters.openai_responses.decoder import RETRYABLE_ERRORS as responses
+
+    return anthropic | chat | responses
+
+
+def _body_failure(exc: BaseException, body: Any) -> Failure | None:
+    """An SDK exception for an error the vendor sent inside a 200 stream (it carries the
+    error object as ``body``), or ``None``."""
+    err = _error_object(body)
+    kind = err.get("type") or err.get("code")
+    if not isinstance(kind, str) or not kind:
+        return None
+    message = err.get("message")
+    if not isinstance(message, str) or not message:
+        message = str(getattr(exc, "message", "") or kind)
+    return Failure(kind, message, kind in retryable_error_types())
+
+
+def classify(
+    exc: BaseException, retryable_status: Callable[[int], bool] = default_retryable_status
+) -> Failure:
     """The facts of one failure (see the module doc)."""
     if isinstance(exc, VendorStreamError):
         return Failure(exc.error_type, exc.message, exc.retryable)
@@ -150,7 +182,12 @@ def classify(exc: BaseException, policy: RetryPolicy) -> Failure:
     if not isinstance(status, int) and "APIError" in names:
         status = getattr(exc, "code", None)  # google-genai
     if isinstance(status, int) and not isinstance(status, bool) and status >= 400:
-        return _status_failure(exc, status, policy)
+        return _status_failure(exc, status, retryable_status)
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        found = _body_failure(exc, body)
+        if found is not None:
+            return found
     if names & _TIMEOUTS:
         return Failure("timeout", f"the vendor did not answer in time ({type(exc).__name__})", True)
     if names & _CONNECTION:
@@ -159,42 +196,16 @@ def classify(exc: BaseException, policy: RetryPolicy) -> Failure:
     return Failure(type(exc).__name__, str(exc) or type(exc).__name__, False)
 
 
-def client_secrets(client: Any) -> list[str]:
-    """Credentials a client holds (API keys, tokens, auth header values), to keep out of text."""
-    found: list[str] = []
-    for holder in (client, getattr(client, "_api_client", None)):
-        if holder is None:
-            continue
-        for name in ("api_key", "auth_token", "_api_key"):
-            value = getattr(holder, name, None)
-            if isinstance(value, str):
-                found.append(value)
-        try:
-            headers = getattr(holder, "auth_headers", None)
-        except Exception:  # a property that needs credentials the client lacks
-            headers = None
-        if isinstance(headers, dict):
-            found.extend(v for v in headers.values() if isinstance(v, str))
-    out: list[str] = []
-    for value in found:
-        for piece in (value, value.removeprefix("Bearer ").strip()):
-            if len(piece) >= 6 and piece not in out:
-                out.append(piece)
-    return sorted(out, key=len, reverse=True)
+def metadata_of(failure: Failure) -> dict[str, Any]:
+    """``RUN_ERROR.metadata`` for a failure: its facts and whether a retry could help."""
+    return {**failure.metadata, "toolwire.retryable": failure.retryable}
 
 
-def redact(value: Any, secrets: Iterable[str]) -> Any:
-    """``value`` (text, or JSON-like data) with every secret replaced by ``[redacted]``."""
-    if isinstance(value, str):
-        for secret in secrets:
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
-    if isinstance(value, dict):
-        return {k: redact(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v, secrets) for v in value]
-    return value
-
-
-__all__ = ["REDACTED", "Failure", "classify", "client_secrets", "redact", "retry_after"]
+__all__ = [
+    "RETRY_STATUSES",
+    "Failure",
+    "classify",
+    "default_retryable_status",
+    "metadata_of",
+    "retry_after",
+]
