@@ -35,3 +35,23 @@ def test_pytest_help_of_this_install_shows_the_options() -> None:
     assert "toolwire cassettes" in out
     assert "--toolwire-update" in out
     assert "--record-mode={none,once,new_episodes,all}" in out
+
+
+def test_each_feature_declares_what_it_needs() -> None:
+    """Found as a new user: ``toolwire[all]`` could not import ``toolwire.testing`` (no PyYAML),
+    and ``toolwire[anthropic]`` could not ``toolwire decode`` a cassette."""
+    from importlib.metadata import requires
+
+    reqs = [r.replace(" ", "").replace('"', "'") for r in requires("toolwire") or []]
+
+    def needs(extra: str | None) -> set[str]:
+        marker = f"extra=='{extra}'"
+        return {
+            r.split(";")[0].split(">")[0].split("=")[0].lower()
+            for r in reqs
+            if (";" not in r if extra is None else marker in r)
+        }
+
+    assert "pyyaml" in needs(None)
+    assert {"vcrpy", "pytest"} <= needs("testing")
+    assert {"vcrpy", "pytest", "anthropic", "openai", "google-genai"} <= needs("all")
