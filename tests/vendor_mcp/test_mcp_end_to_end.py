@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 import mcp.types as mt
 import pytest
 from _media import b64, pdf, png, wav
-from _vendor_sdk import CHECKS
+from _mcp_vendor_checks import CHECKS
 from ag_ui.core import (
     AssistantMessage,
     FunctionCall,
