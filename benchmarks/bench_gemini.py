@@ -55,6 +55,21 @@ def make_stream(n: int) -> bytes:
     return "".join(out).encode("utf-8")
 
 
+def as_json_array(sse: bytes) -> bytes:
+    """The same stream in the framing Gemini uses without ``alt=sse``: one JSON array."""
+    lines = sse.decode("utf-8").split("\r\n\r\n")
+    return ("[" + ",\r\n".join(x[6:] for x in lines if x.startswith("data: ")) + "]").encode()
+
+
+def toolwire_decode_framing(body: bytes, size: int = 65536) -> int:
+    """Either framing from a raw byte iterator (``iter_chunks``), in 64 KiB pieces."""
+    pieces = (body[i : i + size] for i in range(0, len(body), size))
+    count = 0
+    for _ in gemini.decode_stream(gemini.iter_chunks(pieces)):
+        count += 1
+    return count
+
+
 def toolwire_decode(body: bytes) -> int:
     count = 0
     for _ in gemini.decode_stream(gemini.sse_chunks(body)):
@@ -145,6 +160,16 @@ def main() -> None:
             f"toolwire decode of the SDK's own objects (added on top of the SDK): "
             f"{on_top:.3f}s = {on_top / sdk:.2f}x the SDK"
         )
+    # the JSON-array framing (no alt=sse) next to SSE, and its growth with the stream
+    array, quarter = as_json_array(body), as_json_array(make_stream(n // 4))
+    sse_t, arr_t = best_of(toolwire_decode_framing, body), best_of(toolwire_decode_framing, array)
+    arr_q = best_of(toolwire_decode_framing, quarter)
+    print(
+        f"JSON-array framing: {arr_t:.3f}s = {arr_t / sse_t:.2f}x the SSE framing; "
+        f"4x the stream takes {arr_t / arr_q:.2f}x the time"
+    )
+    a, b = peak_kib(toolwire_decode_framing, quarter), peak_kib(toolwire_decode_framing, array)
+    print(f"peak memory, JSON array in 64 KiB pieces: ratio {b / a:.2f} for 4x the stream")
     # memory: the streaming form, excluding the input bytes themselves
     small, large = make_stream(n // 4), body
     a, b = peak_kib(toolwire_decode_pieces, small), peak_kib(toolwire_decode_pieces, large)

@@ -3,6 +3,7 @@
 from typing import TYPE_CHECKING, Any
 
 from toolwire.errors import (
+    DuplicateToolCallId,
     ProtocolViolation,
     ToolwireError,
     TruncatedStream,
@@ -39,6 +40,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ContentLossWarning",
+    "DuplicateToolCallId",
     "Loss",
     "PartsDroppedWarning",
     "ProtocolViolation",

@@ -28,7 +28,7 @@ from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.sse import encode_agui_event, parse_sse
-from toolwire.recordings import Exchange, frame_exchange, model_exchanges
+from toolwire.recordings import Exchange, frame_exchange, recorded_model_calls
 
 
 class CliError(Exception):
@@ -103,6 +103,18 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    """The recording's model exchanges (the adapter's ``MODEL_ROUTE``); the rest is
+    skipped with one line on stderr, and a recording with none is an error."""
+    selected = recorded_model_calls(adapter, data, name)
+    report = selected.report()
+    if not selected.exchanges and selected.total:
+        raise CliError(f"{name}: no {adapter.MODEL_ROUTE.vendor} model call in it; {report}")
+    if report:
+        sys.stderr.write(f"toolwire: {name}: {report}\n")
+    return selected.exchanges
+
+
 def _run_input(
     adapter: ModuleType, ex: Exchange, thread_id: str, run_id: str
 ) -> RunAgentInput | None:
@@ -127,7 +139,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
     """
     thread_id = mint_id("thread", hashlib.sha256(data).hexdigest())
     machine = StreamMachine()
-    for n, ex in enumerate(model_exchanges(adapter, data, name)):
+    for n, ex in enumerate(_exchanges(adapter, data, name)):
         run_id = mint_id("run", thread_id, n)
         kw: dict[str, Any] = {
             "thread_id": thread_id,
@@ -176,10 +188,19 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        body = adapter.encode_request(run_input, model=args.model, media=args.media)
+        kw: dict[str, Any] = {}
+        if args.unanswered != "error" or args.unanswered_text is not None:
+            if args.vendor not in _UNANSWERED_TARGETS:
+                raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
+            kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
+        body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
         out.write(json.dumps(body, ensure_ascii=False, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
+
+
+#: The model adapters whose encode_request takes ``unanswered`` (the peers answer no calls).
+_UNANSWERED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
 
 def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
@@ -188,7 +209,7 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     text = data.decode("utf-8", errors="replace").lstrip()
     bodies: list[Any]
     if args.file.endswith((".yaml", ".yml")) or text.startswith(("interactions:", "version:")):
-        bodies = [e.request_body for e in model_exchanges(adapter, data, args.file)]
+        bodies = [e.request_body for e in _exchanges(adapter, data, args.file)]
         bodies = [b for b in bodies if isinstance(b, dict)]
     else:
         bodies = [_json_text(data, args.file)]
@@ -269,6 +290,17 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("drop", "relocate"),
         default="drop",
         help="media a tool result cannot hold: drop it (default) or move it to a user message",
+    )
+    er.add_argument(
+        "--unanswered",
+        choices=("error", "drop", "answer"),
+        default="error",
+        help="a call with no result: refuse (default), drop it, or answer it as failed",
+    )
+    er.add_argument(
+        "--unanswered-text",
+        metavar="TEXT",
+        help="the failure text --unanswered answer gives each such call (toolwire invents none)",
     )
     er.add_argument("file", help="RunAgentInput JSON, or JSONL of them (one body per line out)")
     er.set_defaults(func=cmd_encode_request)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from _driver_support import CASE_IDS, CASES, Case, check_run, clean_reply, comparable, offline
 from _driver_support import run_input as make_input
-from ag_ui.core import BaseEvent, EventType, RunFinishedCancelledOutcome
+from ag_ui.core import EventType, RunFinishedCancelledOutcome
 
 import toolwire
 from toolwire.testing.fake_vendor import FakeVendor, Reply
@@ -63,40 +63,54 @@ def test_closing_the_sync_iterator_closes_the_sdk_response(case: Case) -> None:
     assert got[-1].type in TURN
 
 
-@params
-async def test_acloseing_the_async_iterator_closes_the_sdk_response(case: Case) -> None:
+async def _astopped(case: Case, how: str, **kw: Any) -> list[Any]:
+    """An async run stopped at the turn's first content by ``aclose()``, by cancelling
+    its task, by ``cancel()``, or by a timeout mid-stream; the server must see the
+    client go."""
     reply = _slow(case)
+    got: list[Any] = []
     with FakeVendor([reply], timeout=30) as fv:
         client = case.client(fv.base_url, True)
-        events = toolwire.arun(client, make_input(case), model=case.model, **case.kwargs)
-        async for ev in events:
-            if ev.type in TURN:
-                break
+        events = toolwire.arun(client, make_input(case), model=case.model, **case.kwargs, **kw)
+
+        async def consume() -> None:
+            async for ev in events:
+                got.append(ev)
+                if ev.type in TURN and how in ("aclose", "cancel"):
+                    if how == "aclose":
+                        break
+                    events.cancel()
+
+        if how == "timeout":
+            task = asyncio.create_task(consume())
+            while not fv.requests:  # the deadline runs from the request on
+                await asyncio.sleep(0.01)
+            with pytest.raises(asyncio.TimeoutError):
+                await asyncio.wait_for(task, 0.5)  # the stream takes about 2 s
+        elif how == "task":
+            task = asyncio.create_task(consume())
+            while not any(ev.type in TURN for ev in got):
+                await asyncio.sleep(0.01)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task  # the cancellation goes on (after the run's end, with "finish")
+        else:
+            await consume()
         await events.aclose()
         await asyncio.to_thread(_served_to_a_closed_client, fv, len(reply.chunks))
+    return got
+
+
+@params
+async def test_acloseing_the_async_iterator_closes_the_sdk_response(case: Case) -> None:
+    got = await _astopped(case, "aclose")
+    assert got[-1].type in TURN
 
 
 @params
 async def test_cancelling_the_task_closes_the_sdk_response(case: Case) -> None:
-    reply = _slow(case)
-    with FakeVendor([reply], timeout=30) as fv:
-        client = case.client(fv.base_url, True)
-        seen: list[BaseEvent] = []
-
-        async def consume() -> None:
-            async for ev in toolwire.arun(
-                client, make_input(case), model=case.model, **case.kwargs
-            ):
-                seen.append(ev)
-
-        task = asyncio.create_task(consume())
-        while not any(ev.type in TURN for ev in seen):
-            await asyncio.sleep(0.01)
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-        await asyncio.to_thread(_served_to_a_closed_client, fv, len(reply.chunks))
-    assert seen[-1].type not in (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+    got = await _astopped(case, "task")
+    assert got[-1].type not in (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 
 
 @params
@@ -117,21 +131,28 @@ def test_cancel_with_on_cancel_close_just_ends(case: Case) -> None:
 
 
 @params
+async def test_cancelling_with_on_cancel_finish_sends_the_end_then_is_cancelled(
+    case: Case, tmp_path: Path
+) -> None:
+    got = await _astopped(case, "task", on_cancel="finish")
+    check_run(got, tmp_path)
+    assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)
+    assert any(ev.type in TURN for ev in got[:-1])
+
+
+@params
 async def test_a_timeout_with_on_cancel_finish_sends_the_end_then_times_out(
     case: Case, tmp_path: Path
 ) -> None:
-    reply = _slow(case)
-    got: list[Any] = []
-    with FakeVendor([reply], timeout=30) as fv:
-        client = case.client(fv.base_url, True)
-        events = toolwire.arun(
-            client, make_input(case), model=case.model, on_cancel="finish", **case.kwargs
-        )
-        with pytest.raises(TimeoutError):
-            async with asyncio.timeout(0.4):
-                async for ev in events:
-                    got.append(ev)
-        await asyncio.to_thread(_served_to_a_closed_client, fv, len(reply.chunks))
+    got = await _astopped(case, "timeout", on_cancel="finish")
     check_run(got, tmp_path)
-    assert got[-1].type == EventType.RUN_FINISHED
+    assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)
+
+
+@params
+async def test_async_cancel_with_on_cancel_finish_ends_the_run_cancelled(
+    case: Case, tmp_path: Path
+) -> None:
+    got = await _astopped(case, "cancel", on_cancel="finish")
+    check_run(got, tmp_path)
     assert isinstance(got[-1].outcome, RunFinishedCancelledOutcome)

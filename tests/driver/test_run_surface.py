@@ -28,7 +28,7 @@ from toolwire.driver.vendors import choose_vendor
 from toolwire.errors import UnsupportedInput
 from toolwire.failures import retry_after
 from toolwire.losses import PartsDroppedWarning
-from toolwire.testing.fake_vendor import FakeVendor
+from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
 PNG = (  # a 1x1 PNG
@@ -264,3 +264,88 @@ def test_vendor_params_reach_the_request() -> None:
         list(toolwire.run(client, run_input(GEMINI), model=GEMINI.model, temperature=0.25))
     sent = json.loads(fv.requests[0].body)
     assert sent["generationConfig"]["temperature"] == 0.25  # the SDK's own wire form
+
+
+def test_a_read_timeout_before_the_turn_is_retried(tmp_path: Path) -> None:
+    case = ANTHROPIC
+    slow = clean_reply(case, delay=1.5)  # nothing arrives within the client's timeout
+    with FakeVendor([slow, clean_reply(case)]) as fv:
+        client = anthropic.Anthropic(api_key=KEY, base_url=fv.base_url, timeout=0.3)
+        policy = toolwire.RetryPolicy(initial_backoff=0.01, max_backoff=0.02)
+        events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert len(fv.requests) == 2
+
+
+def test_a_read_timeout_every_time_is_run_error_timeout(tmp_path: Path) -> None:
+    case = OPENAI_CHAT
+    slow = clean_reply(case, delay=1.5)
+    with FakeVendor([slow, slow]) as fv:
+        client = openai.OpenAI(api_key=KEY, base_url=fv.base_url + "/v1", timeout=0.3)
+        policy = toolwire.RetryPolicy(attempts=2, initial_backoff=0.01, max_backoff=0.02)
+        events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_ERROR and events[-1].code == "timeout"
+    assert events[-1].metadata["toolwire.attempts"] == 2
+
+
+def test_a_proxy_error_page_is_run_error_with_the_status(tmp_path: Path) -> None:
+    case = OPENAI_RESPONSES
+    page = Reply(status=502, headers={"content-type": "text/html"}, chunks=[b"<html>Bad</html>"])
+    policy = toolwire.RetryPolicy(attempts=2, initial_backoff=0.01, max_backoff=0.02)
+    with FakeVendor([page, page]) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(
+            toolwire.run(client, run_input(case), model=case.model, retry=policy, api="responses")
+        )
+    check_run(events, tmp_path)
+    err = events[-1]
+    assert err.type == EventType.RUN_ERROR and err.code == "http_502"
+    assert err.metadata["toolwire.httpStatus"] == 502 and len(fv.requests) == 2
+
+
+def test_malformed_vendor_data_is_run_error_not_retried(tmp_path: Path) -> None:
+    case = OPENAI_CHAT
+    bad = Reply(headers={"content-type": "text/event-stream"}, chunks=[b"data: {not json\n\n"])
+    with FakeVendor([bad, clean_reply(case)]) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(toolwire.run(client, run_input(case), model=case.model))
+    check_run(events, tmp_path)
+    err = events[-1]
+    assert err.type == EventType.RUN_ERROR and err.code == "VendorDataError"
+    assert "SSE event 0" in err.message and len(fv.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("case", "make", "path"),
+    [
+        (
+            OPENAI_RESPONSES,
+            lambda u: openai.AzureOpenAI(
+                api_key=KEY, api_version="2025-04-01-preview", azure_endpoint=u
+            ),
+            "/openai/responses?api-version=2025-04-01-preview",
+        ),
+        (
+            ANTHROPIC,
+            lambda u: anthropic.AnthropicVertex(
+                access_token=KEY, region="us-east5", project_id="p", base_url=u
+            ),
+            "/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5"
+            ":streamRawPredict",
+        ),
+        (
+            GEMINI,
+            lambda u: genai.Client(vertexai=True, api_key=KEY, http_options={"base_url": u}),
+            "/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+        ),
+    ],
+    ids=["azure-openai", "anthropic-vertex", "gemini-vertex"],
+)
+def test_the_cloud_variants_of_the_clients(case: Any, make: Any, path: str, tmp_path: Path) -> None:
+    with FakeVendor([clean_reply(case)]) as fv:
+        events = list(toolwire.run(make(fv.base_url), run_input(case), model=case.model))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert fv.requests[0].path.endswith(path)

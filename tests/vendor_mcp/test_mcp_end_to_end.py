@@ -16,8 +16,8 @@ from typing import Any, TypedDict
 
 import mcp.types as mt
 import pytest
-from _media import b64, pdf, png, wav
 from _mcp_vendor_checks import CHECKS
+from _media import b64, pdf, png, wav
 from ag_ui.core import (
     AssistantMessage,
     FunctionCall,
@@ -29,6 +29,7 @@ from ag_ui.core import (
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from vendor_rules import check_request
 
 from toolwire import adapters, capabilities
 from toolwire.losses import Loss, PartsDroppedWarning
@@ -266,6 +267,7 @@ def test_next_request_for_each_vendor_loses_exactly_what_the_table_says(
     assert other == (["thought-signature-missing"] if signed else [])
     assert len([w for w in caught if issubclass(w.category, PartsDroppedWarning)]) == len(dropped)
     CHECKS[target](body)
+    check_request(target, body)  # the target's pairing and id rules (tests/cross/vendor_rules)
 
 
 def test_the_table_says_what_the_issue_says(session: Any) -> None:
