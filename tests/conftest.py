@@ -19,3 +19,6 @@ settings.register_profile("ci", deadline=None)
 settings.register_profile("dev", deadline=None, max_examples=300)
 settings.register_profile("thorough", deadline=None, max_examples=3000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "toolwire"))
+
+# The cassette kit's plugin tests run pytest inside pytest.
+pytest_plugins = ["pytester"]

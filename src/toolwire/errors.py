@@ -101,6 +101,50 @@ class LimitExceeded(ToolwireError):
         )
 
 
+class SecretInCassette(ToolwireError):
+    """A cassette about to be written still holds a key-shaped value: the write is refused.
+
+    ``findings`` name each place (interaction, header / URL / body path) and the kind of value,
+    never the value itself.
+    """
+
+    def __init__(self, path: str, findings: list[str]) -> None:
+        self.path = path
+        self.findings = list(findings)
+        shown = "\n  ".join(self.findings[:20])
+        more = f"\n  ... and {len(self.findings) - 20} more" if len(self.findings) > 20 else ""
+        super().__init__(
+            f"refusing to write cassette {path}: a value shaped like a credential survived "
+            f"filtering:\n  {shown}{more}\nFilter it (toolwire_cassette(name, filter_headers=..., "
+            "filter_response_headers=..., before_record_request=...), or vcr_config) and record "
+            "again."
+        )
+
+
+class CassetteMiss(ToolwireError):
+    """A replayed request matches no unplayed recorded interaction (record mode forbids recording).
+
+    ``reason`` names the first field where the live request differs from the closest recorded one.
+    """
+
+    def __init__(self, path: str, request: str, reason: str, record_mode: str) -> None:
+        self.path = path
+        self.request = request
+        self.reason = reason
+        self.record_mode = record_mode
+        if not request:
+            super().__init__(
+                f"cassette {path} does not exist and record mode {record_mode!r} does not "
+                "record: record it once with --record-mode=once (a key is needed then)"
+            )
+            return
+        super().__init__(
+            f"cassette {path}: {request} is not in the cassette ({reason}); record mode "
+            f"{record_mode!r} does not record. Re-record with --record-mode=new_episodes "
+            "(add it) or --record-mode=all (record the cassette again)."
+        )
+
+
 class DuplicateToolCallId(UnsupportedInput):
     """A history gives two tool calls one id: no result could say which call it answers."""
 
@@ -125,9 +169,11 @@ def error_name(exc: ToolwireError) -> str:
 
 
 __all__ = [
+    "CassetteMiss",
     "DuplicateToolCallId",
     "LimitExceeded",
     "ProtocolViolation",
+    "SecretInCassette",
     "ToolwireError",
     "TruncatedStream",
     "UnansweredToolCall",

@@ -188,12 +188,29 @@ def classify(
         found = _body_failure(exc, body)
         if found is not None:
             return found
+    cause = _toolwire_cause(exc)
+    if cause is not None:
+        # a toolwire error raised under the SDK (a cassette miss, a refused write) is ours,
+        # not the network's: another attempt would meet it again
+        return classify(cause, retryable_status)
     if names & _TIMEOUTS:
         return Failure("timeout", f"the vendor did not answer in time ({type(exc).__name__})", True)
     if names & _CONNECTION:
         detail = str(exc) or type(exc).__name__
         return Failure("connection_error", f"connection to the vendor failed: {detail}", True)
     return Failure(type(exc).__name__, str(exc) or type(exc).__name__, False)
+
+
+def _toolwire_cause(exc: BaseException) -> ToolwireError | None:
+    """The toolwire error an SDK wrapped (``raise ... from``), if any; cycle-safe."""
+    seen: set[int] = set()
+    at = exc.__cause__ or exc.__context__
+    while at is not None and id(at) not in seen:
+        if isinstance(at, ToolwireError):
+            return at
+        seen.add(id(at))
+        at = at.__cause__ or at.__context__
+    return None
 
 
 def metadata_of(failure: Failure) -> dict[str, Any]:

@@ -52,11 +52,23 @@ def _show(value: Any) -> str:
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
 
-def first_difference(recorded: Any, live: Any, where: str = "body") -> str | None:
-    """Where two JSON values first differ (``body.messages[1].content``), or ``None``.
+class _Missing:
+    """The value on the side of a difference where a key is absent."""
 
-    Objects compare by key regardless of order; lists element by element. Iterative, so a
-    deeply nested body cannot exhaust the stack, and linear in the size of the two values.
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: Stands for the absent side in :func:`difference_at` (a key only one value has).
+MISSING: Any = _Missing()
+
+
+def difference_at(recorded: Any, live: Any, where: str = "body") -> tuple[str, Any, Any] | None:
+    """``(path, recorded part, live part)`` at the first difference of two JSON values, or ``None``.
+
+    Objects compare by key regardless of order; lists element by element (lists of different
+    lengths differ at the list, with both lists given). An absent key is :data:`MISSING`.
+    Iterative, so a deeply nested value cannot exhaust the stack; linear in the two values.
     """
     stack: list[tuple[str, Any, Any]] = [(where, recorded, live)]
     while stack:
@@ -64,21 +76,34 @@ def first_difference(recorded: Any, live: Any, where: str = "body") -> str | Non
         if isinstance(a, Mapping) and isinstance(b, Mapping):
             only_a = [k for k in a if k not in b]
             if only_a:
-                return f"{at}.{only_a[0]}: recorded {_show(a[only_a[0]])}, missing now"
+                return f"{at}.{only_a[0]}", a[only_a[0]], MISSING
             only_b = [k for k in b if k not in a]
             if only_b:
-                return f"{at}.{only_b[0]}: not recorded, now {_show(b[only_b[0]])}"
+                return f"{at}.{only_b[0]}", MISSING, b[only_b[0]]
             stack.extend((f"{at}.{k}", a[k], b[k]) for k in reversed(list(a)))
         elif isinstance(a, list) and isinstance(b, list):
             if len(a) != len(b):
-                return f"{at}: recorded {len(a)} items, now {len(b)}"
+                return at, a, b
             pairs = [(f"{at}[{i}]", x, y) for i, (x, y) in enumerate(zip(a, b, strict=True))]
             stack.extend(reversed(pairs))
-        elif type(a) is not type(b) and not (_is_number(a) and _is_number(b)):
-            return f"{at}: recorded {_show(a)}, now {_show(b)}"
-        elif a != b:
-            return f"{at}: recorded {_show(a)}, now {_show(b)}"
+        elif (type(a) is not type(b) and not (_is_number(a) and _is_number(b))) or a != b:
+            return at, a, b
     return None
+
+
+def first_difference(recorded: Any, live: Any, where: str = "body") -> str | None:
+    """Where two JSON values first differ (``body.messages[1].content``), or ``None``."""
+    found = difference_at(recorded, live, where)
+    if found is None:
+        return None
+    at, a, b = found
+    if b is MISSING:
+        return f"{at}: recorded {_show(a)}, missing now"
+    if a is MISSING:
+        return f"{at}: not recorded, now {_show(b)}"
+    if isinstance(a, list) and isinstance(b, list):
+        return f"{at}: recorded {len(a)} items, now {len(b)}"
+    return f"{at}: recorded {_show(a)}, now {_show(b)}"
 
 
 def _is_number(v: Any) -> bool:
@@ -119,4 +144,11 @@ def request_difference(
     return first_difference(r_val, l_val)
 
 
-__all__ = ["SECRET_QUERY_KEYS", "first_difference", "normalized_path", "request_difference"]
+__all__ = [
+    "MISSING",
+    "SECRET_QUERY_KEYS",
+    "difference_at",
+    "first_difference",
+    "normalized_path",
+    "request_difference",
+]

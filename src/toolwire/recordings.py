@@ -65,7 +65,23 @@ def _decompress(body: bytes, encoding: str) -> bytes:
         return _inflate(body, 16 + zlib.MAX_WBITS)
     if "deflate" in enc:
         return _inflate(body, zlib.MAX_WBITS)
+    if enc.strip() == "br":
+        return _unbrotli(body)
     return body
+
+
+def _unbrotli(body: bytes) -> bytes:
+    """A brotli body stored still encoded (vcrpy without brotli installed), when brotli is here."""
+    try:
+        import brotli  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    except ImportError:
+        return body
+    try:
+        out: bytes = brotli.decompress(body)
+    except brotli.error:
+        return body
+    check("max_recording_bytes", len(out), "a compressed recorded body")
+    return out
 
 
 def _inflate(body: bytes, wbits: int) -> bytes:
@@ -173,6 +189,8 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
             whole = load_json(text, "recording", name or "input")
         except ValueError:
             whole = None
+        if isinstance(whole, dict) and isinstance(whole.get("interactions"), list):
+            return cassette_exchanges(whole)  # a vcrpy cassette saved with serializer="json"
         if whole is not None:
             return [Exchange(response_body=data, content_type="application/json")]
         # JSONL: one chunk per line -> one streamed exchange
@@ -269,7 +287,10 @@ class ModelRoute:
         if not exchange.uri:
             return None  # an .sse capture or JSONL chunks: nothing but the model turn
         method = exchange.method.upper()
-        path = urlsplit(exchange.uri).path.rstrip("/")
+        try:
+            path = urlsplit(exchange.uri).path.rstrip("/")
+        except ValueError as exc:  # e.g. a broken IPv6 host: say so, never a bare ValueError
+            raise UnsupportedInput(f"recorded uri {exchange.uri!r} is not a URL: {exc}") from None
         if method != self.method:
             return f"{method} {path or '/'}"
         last = path.rsplit("/", 1)[-1]

@@ -349,3 +349,29 @@ def test_the_cloud_variants_of_the_clients(case: Any, make: Any, path: str, tmp_
     check_run(events, tmp_path)
     assert events[-1].type == EventType.RUN_FINISHED
     assert fv.requests[0].path.endswith(path)
+
+
+def test_a_toolwire_error_under_an_sdk_connection_error_is_not_retried() -> None:
+    """A cassette miss raised inside the transport reaches the driver wrapped by the SDK as a
+    connection error; retrying would only meet it again (and cost the backoff)."""
+    import httpx
+
+    from toolwire.errors import CassetteMiss
+    from toolwire.failures import classify
+
+    request = httpx.Request("POST", "https://api.anthropic.com/v1/messages")
+    miss = CassetteMiss(
+        "c.yaml", "POST /v1/messages", "body.messages[0]: recorded 1, now 2", "none"
+    )
+    try:
+        try:
+            raise miss
+        except CassetteMiss as inner:
+            raise anthropic.APIConnectionError(request=request) from inner
+    except anthropic.APIConnectionError as wrapped:
+        failure = classify(wrapped)
+    assert failure.retryable is False
+    assert failure.code == "CassetteMiss"
+    assert "body.messages[0]" in failure.message
+    plain = anthropic.APIConnectionError(request=request)
+    assert classify(plain).retryable is True

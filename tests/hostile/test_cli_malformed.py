@@ -97,3 +97,14 @@ def test_a_bom_before_an_sse_body_reads_as_without(vendor: str) -> None:
     body = bodies[0] if bodies else frame_sse(samples(vendor).chunk_lists[0], done="[DONE]")
     assert list(adapter.sse_chunks(body))
     assert list(adapter.sse_chunks(b"\xef\xbb\xbf" + body)) == list(adapter.sse_chunks(body))
+
+
+def test_a_recorded_uri_that_is_not_a_url(tmp_path: Path) -> None:
+    """Found by the fuzz harness: a mutated ``uri`` once raised urllib's bare ValueError."""
+    path = tmp_path / "bad_uri.yaml"
+    path.write_text(
+        "interactions:\n- request: {method: POST, uri: 'https://[not-a-host/v1/responses'}\n"
+        "  response: {status: {code: 200}, body: {string: ''}}\n"
+    )
+    code, out, err = run_cli(["decode", "--from", "openai_responses", str(path)])
+    assert (code, out) == (1, "") and err.count("\n") == 1 and "not a URL" in err

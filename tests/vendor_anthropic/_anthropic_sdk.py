@@ -56,7 +56,7 @@ def sdk_responses(path: Path) -> list[Any]:
     """
     out: list[Any] = []
     c = client()
-    with replay(str(path), allow_playback_repeats=False), warnings.catch_warnings():
+    with replay(str(path), match="path"), warnings.catch_warnings():
         # recorded model names the SDK now calls deprecated: not our concern here
         warnings.simplefilter("ignore", DeprecationWarning)
         for body in request_bodies(path):
@@ -79,7 +79,7 @@ def sdk_final_messages(path: Path) -> list[Any]:
     """Each streamed interaction accumulated by the SDK's ``messages.stream`` helper."""
     out: list[Any] = []
     c = client()
-    with replay(str(path), allow_playback_repeats=False), warnings.catch_warnings():
+    with replay(str(path), match="path"), warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         for body in request_bodies(path):
             kw = _kwargs({k: v for k, v in body.items() if k != "stream"})

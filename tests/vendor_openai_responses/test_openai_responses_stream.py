@@ -91,7 +91,7 @@ def _sdk_parse(body: bytes, tmp_path: Path) -> list[Any]:
     }
     path = tmp_path / "encoded.yaml"
     path.write_text(yaml.safe_dump(doc), encoding="utf-8")
-    with replay(str(path)):
+    with replay(str(path), match="path"):
         return list(client().responses.create(model="gpt-5", input="x", stream=True))
 
 
