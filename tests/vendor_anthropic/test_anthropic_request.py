@@ -438,7 +438,7 @@ MEDIA_BODY = request_bodies(CASSETTES / "tool_result_media.yaml")[0]
 MEDIA_PATHS = json_paths(MEDIA_BODY)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples, deadline=None)
 @given(path=st.sampled_from(MEDIA_PATHS), value=JSON_VALUES)
 def test_mangled_request_bodies_raise_only_toolwire_errors(
     path: tuple[Any, ...], value: Any

@@ -60,7 +60,7 @@ if CORPUS.is_dir():
 
 
 @pytest.mark.parametrize(("name", "body"), COMPLETE, ids=[n for n, _ in COMPLETE])
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples // 10, deadline=None)
 @given(data=st.data())
 def test_any_split_of_the_bytes_gives_the_same_events(name: str, body: bytes, data: Any) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=40)))
@@ -71,7 +71,7 @@ def test_any_split_of_the_bytes_gives_the_same_events(name: str, body: bytes, da
     assert dump(split) == dump(whole)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=settings.default.max_examples // 2, deadline=None)
 @given(data=st.data())
 def test_split_error_stream_still_raises_the_vendor_error(data: Any) -> None:
     (body,) = bodies(CASSETTES / "overloaded_error.yaml")
@@ -431,7 +431,7 @@ def _fuzz_chunks(name: str) -> list[Any]:
 FUZZ_PATHS = [(name, p) for name in FUZZED for p in _json_paths(_fuzz_chunks(name)) if p]
 
 
-@settings(max_examples=900, deadline=None)
+@settings(max_examples=9 * settings.default.max_examples, deadline=None)
 @given(where=st.sampled_from(FUZZ_PATHS), value=JSON_VALUES)
 def test_mangled_chunks_raise_only_toolwire_errors(where: tuple[str, Any], value: Any) -> None:
     """Any one place of any chunk (every depth equally likely, lists included) replaced by any

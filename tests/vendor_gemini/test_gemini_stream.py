@@ -64,7 +64,10 @@ def test_there_are_streams_to_rechunk() -> None:
 
 
 @pytest.mark.parametrize("body", BODIES)
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=settings.default.max_examples // 4,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_any_split_of_the_bytes_gives_identical_events(body: bytes, data: st.DataObject) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=12)))
