@@ -284,17 +284,17 @@ def test_record_mode_option_coexists_with_pytest_recording_in_either_order(
     ours, theirs = "toolwire.testing.plugin", "pytest_recording.plugin"
     for order in ([ours, theirs], [theirs, ours], [ours]):
         args = [x for name in order for x in ("-p", name)]
-        result = pytester.runpytest_subprocess(*args, "-s", "--record-mode=all")
+        result = pytester.runpytest_inprocess(*args, "-s", "--record-mode=all")
         result.assert_outcomes(passed=1)
         result.stdout.fnmatch_lines(["*MODE all all*"])
-        helped = pytester.runpytest_subprocess(*args, "--help")
+        helped = pytester.runpytest_inprocess(*args, "--help")
         assert helped.ret == 0
         text = helped.stdout.str()
         assert "--toolwire-update" in text and "--record-mode" in text
         assert ("all,rewrite}" in text) == (theirs in order)
     # pytest-recording's extra mode means: record afresh
-    result = pytester.runpytest_subprocess("-p", theirs, "-p", ours, "-s", "--record-mode=rewrite")
+    result = pytester.runpytest_inprocess("-p", theirs, "-p", ours, "-s", "--record-mode=rewrite")
     result.stdout.fnmatch_lines(["*MODE all rewrite*"])
     # default, with neither option given: none
-    result = pytester.runpytest_subprocess("-p", ours, "-s")
+    result = pytester.runpytest_inprocess("-p", ours, "-s")
     result.stdout.fnmatch_lines(["*MODE none None*"])

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import CASSETTES
+from toolwire.testing.cli_run import CliResult, run_cli
 
 
-def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=60
-    )
+def cli(*args: str, stdin: bytes | None = None) -> CliResult:
+    return run_cli(*args, stdin=stdin)
 
 
 def lines(out: bytes) -> list[dict]:

@@ -7,8 +7,6 @@ request bodies, read with ``json.loads``).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +14,11 @@ import pytest
 from _openai_responses_support import OURS, exchanges, final_items, payloads
 
 import toolwire.cli  # noqa: F401  (a broken CLI import fails here, it does not skip)
+from toolwire.testing.cli_run import CliResult, run_cli
 
 
-def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=120
-    )
+def cli(*args: str, stdin: bytes | None = None) -> CliResult:
+    return run_cli(*args, stdin=stdin)
 
 
 def lines(out: bytes) -> list[dict[str, Any]]:
