@@ -12,6 +12,7 @@ from _anthropic_sdk import CASSETTES, request_bodies, sdk_parse_sse
 from toolwire import cli
 from toolwire.protocol.machine import validate_stream
 from toolwire.recordings import load_recording
+from toolwire.testing.calls import calls_from_events
 
 MAIN_JOB = CASSETTES / "thinking_tool_use_signature.yaml"
 
@@ -90,10 +91,7 @@ def test_decode_of_a_raw_sse_capture(capsys: pytest.CaptureFixture[str]) -> None
     starts = [e for e in events if e["type"] == "TOOL_CALL_START"]
     expected = sdk_calls(sdk_parse_sse(REFERENCE.read_bytes()))
     assert [(s["toolCallId"], s["toolCallName"]) for s in starts] == [c[:2] for c in expected]
-    args = {}
-    for e in events:
-        if e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] = args.get(e["toolCallId"], "") + e["delta"]
+    args = {c.id: c.arguments for c in calls_from_events(events)}
     assert [args.get(c[0], "") for c in expected] == [c[2] for c in expected]
 
 

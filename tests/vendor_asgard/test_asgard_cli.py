@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CASSETTES
+from toolwire.testing.calls import calls_from_events
 from toolwire.testing.cli_run import CliResult, run_cli
 
 
@@ -64,15 +65,7 @@ def test_decode_encode_and_back(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
 
     def calls(evs: list[dict]) -> list[tuple[str, dict]]:
-        names: dict[str, str] = {}
-        args: dict[str, str] = {}
-        for e in evs:
-            if e["type"] == "TOOL_CALL_START":
-                names[e["toolCallId"]] = e["toolCallName"]
-                args[e["toolCallId"]] = ""
-            elif e["type"] == "TOOL_CALL_ARGS":
-                args[e["toolCallId"]] += e["delta"]
-        return [(names[c], json.loads(args[c])) for c in names]
+        return [(c.name, json.loads(c.arguments)) for c in calls_from_events(evs)]
 
     # the calls the cassette's tool_call.start frames hold (read with yaml and json)
     doc = yaml.safe_load((CASSETTES / "parallel_calls.yaml").read_text())

@@ -15,6 +15,7 @@ from ag_ui.core import BaseEvent, EventType
 
 from toolwire.recordings import Exchange, load_recording
 from toolwire.testing import replay
+from toolwire.testing.calls import calls_from_events
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -105,16 +106,7 @@ def recorded_text(items: list[dict[str, Any]]) -> str:
     )
 
 
-def decoded_calls(events: list[BaseEvent]) -> list[tuple[str, str, str]]:
-    names: dict[str, str] = {}
-    args: dict[str, list[str]] = {}
-    for e in events:
-        if e.type == EventType.TOOL_CALL_START:
-            names[e.tool_call_id] = e.tool_call_name  # type: ignore[attr-defined]
-            args.setdefault(e.tool_call_id, [])  # type: ignore[attr-defined]
-        elif e.type == EventType.TOOL_CALL_ARGS:
-            args[e.tool_call_id].append(e.delta)  # type: ignore[attr-defined]
-    return [(cid, names[cid], "".join(parts)) for cid, parts in args.items()]
+decoded_calls = calls_from_events
 
 
 def decoded_text(events: list[BaseEvent]) -> str:
