@@ -16,11 +16,11 @@ import vcr  # type: ignore[import-untyped]
 import yaml
 
 from toolwire.errors import CassetteMiss, SecretInCassette
-from toolwire.recordings import load_recording
 from toolwire.testing import replay
 from toolwire.testing.cassettes import CassetteKit
 from toolwire.testing.cli_run import run_cli
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN1 = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
@@ -37,7 +37,7 @@ def _two_turn_cassette(tmp_path: Path) -> Path:
 
 
 def _bodies() -> list[dict[str, object]]:
-    return [load_recording(p.read_bytes(), p.name)[0].request_body for p in (TURN1, TURN2)]
+    return [recording(p)[0].request_body for p in (TURN1, TURN2)]
 
 
 def _texts(stream: object) -> list[str]:

@@ -40,11 +40,11 @@ from toolwire.errors import (
 )
 from toolwire.losses import ContentLossWarning
 from toolwire.protocol.runs import frame_run
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 
 def bodies(path: Path) -> list[bytes]:
-    return [e.response_body for e in load_recording(path.read_bytes(), path.name) if e.is_sse]
+    return [e.response_body for e in recording(path) if e.is_sse]
 
 
 COMPLETE = [

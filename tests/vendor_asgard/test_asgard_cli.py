@@ -10,6 +10,7 @@ import pytest
 from conftest import CASSETTES
 from toolwire.testing.calls import calls_from_events
 from toolwire.testing.cli_run import CliResult, run_cli
+from toolwire.testing.recording_cache import recording
 
 
 def cli(*args: str, stdin: bytes | None = None) -> CliResult:
@@ -164,10 +165,9 @@ def test_a_run_error_carries_the_platforms_whole_error_object_in_metadata(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from toolwire.cli import main
-    from toolwire.recordings import load_recording
 
     path = CASSETTES / "run_error.yaml"
-    (ex,) = load_recording(path.read_bytes(), path.name)
+    (ex,) = recording(path)
     frames = [
         json.loads(line[6:])
         for line in ex.response_body.decode().splitlines()

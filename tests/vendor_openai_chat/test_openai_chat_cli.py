@@ -12,8 +12,8 @@ from _openai_chat_support import PROJECT_CASSETTES
 
 from toolwire import cli
 from toolwire.protocol.machine import validate_stream
-from toolwire.recordings import load_recording
 from toolwire.testing.calls import calls_from_events
+from toolwire.testing.recording_cache import recording
 
 PARALLEL = PROJECT_CASSETTES / "parallel_three_interleaved.yaml"
 TWO = PROJECT_CASSETTES / "two_choices.yaml"
@@ -24,7 +24,7 @@ def _lines(text: str) -> list[dict]:
 
 
 def _exchange(path: Path):  # type: ignore[no-untyped-def]
-    (ex,) = load_recording(path.read_bytes(), path.name)
+    (ex,) = recording(path)
     return ex
 
 

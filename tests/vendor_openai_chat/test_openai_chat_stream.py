@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from toolwire.adapters import openai_chat
 from toolwire.errors import ProtocolViolation, ToolwireError, VendorDataError, VendorStreamError
 from toolwire.losses import ContentLossWarning
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 STREAMS = {
-    p.name: load_recording(p.read_bytes(), p.name)[0].response_body
+    p.name: recording(p)[0].response_body
     for p in sorted(PROJECT_CASSETTES.glob("*.yaml"))
     if p.name not in ("relocated_media.yaml", "in_stream_error.yaml")
 }

@@ -13,9 +13,10 @@ from typing import Any
 
 from ag_ui.core import BaseEvent, EventType
 
-from toolwire.recordings import Exchange, load_recording
+from toolwire.recordings import Exchange
 from toolwire.testing import replay
 from toolwire.testing.calls import calls_from_events
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -24,7 +25,7 @@ OURS = ROOT / "cassettes" / "openai_responses"
 
 
 def exchanges(path: Path) -> list[Exchange]:
-    return load_recording(path.read_bytes(), path.name)
+    return recording(path)
 
 
 def payloads(body: bytes) -> list[dict[str, Any]]:
