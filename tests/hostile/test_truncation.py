@@ -110,7 +110,7 @@ def test_a_body_cut_inside_a_utf8_character_is_a_toolwire_error(vendor: str) -> 
 
 
 def _cut_points(size: int, count: int = EXAMPLES) -> range:
-    """Evenly spread offsets: ``count`` per body (by default 20, 600 when thorough)."""
+    """Evenly spread offsets: ``count`` per body (20 under the ci profile, 200 when thorough)."""
     return range(0, size, max(1, size // count))
 
 
