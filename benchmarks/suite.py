@@ -323,12 +323,16 @@ def _extras(quick: bool) -> list[str]:
         buf = io.StringIO()
         argv = sys.argv
         sys.argv = [name, *(["--quick"] if quick else [])]
+        failed = ""
         try:
             with contextlib.redirect_stdout(buf):
                 module.main()
+        except (Exception, SystemExit) as exc:  # shown with the table, never hidden
+            failed = f"\nFAILED: {type(exc).__name__}: {exc}"
         finally:
             sys.argv = argv
-        out.append(f"`benchmarks/{name}.py`:\n\n```\n{buf.getvalue().rstrip()}\n```")
+        text = buf.getvalue().rstrip() + failed
+        out.append(f"`benchmarks/{name}.py`:\n\n```\n{text}\n```")
     return out
 
 
@@ -360,13 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     memory: list[tuple[str, int, int, int]] = []
     try:
         with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:
+            total = len(vendors) * len(shapes) * len(lengths)
             for vendor in vendors:
-                for shape in shapes:
-                    for events in lengths:
-                        g = _group(vendor, shape, events, peers, Path(tmp), args.peer_reps)
-                        print(f"{vendor} {shape} {events}", file=sys.stderr, flush=True)
-                        interleave(list(g.cases.values()), reps, warmup=not args.quick)
-                        groups.append(g)
                 rg = _request_group(vendor, 60 if args.quick else 1000)
                 interleave(list(rg.cases.values()), reps, warmup=not args.quick)
                 requests.append(rg)
@@ -375,6 +374,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                     body = VENDORS[vendor].build("tool", events)
                     top = peak_bytes(lambda a=adapter, b=body: paths.sse_streamed(a, b))
                     memory.append((vendor, events, top, _argument_text(vendor, events)))
+                for shape in shapes:
+                    for events in lengths:
+                        g = _group(vendor, shape, events, peers, Path(tmp), args.peer_reps)
+                        print(f"{vendor} {shape} {events}", file=sys.stderr, flush=True)
+                        interleave(list(g.cases.values()), reps, warmup=not args.quick)
+                        groups.append(g)
+                        if not args.quick and len(groups) < total:
+                            # a long run on a shared machine: keep what is measured so far
+                            note = f"(Partial: {len(groups)} of {total} stream groups so far.)"
+                            partial = report(
+                                groups, requests, memory, f"{header} {note}", reps,
+                                args.peer_reps, [],
+                            )  # fmt: skip
+                            write_doc(partial, args.out)
     finally:
         if peers is not None:
             peers.close()
