@@ -3,7 +3,7 @@
 ``python -m benchmarks.profile [--vendor V] [--path P] [--events N] [--top K]`` prints, for each
 path the issue's table has a target for, the functions with the largest share of the path's
 own time (``tottime``), grouped by where they live (toolwire, pydantic, json, the SDK, ...).
-cProfile inflates the cost of many small calls, so read the shares, not the seconds.
+cProfile (on CPU time) inflates the cost of many small calls, so read the shares, not seconds.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,7 +60,7 @@ def _where(filename: str) -> str:
 
 def profile(fn: Callable[[], Any], top: int) -> list[str]:
     fn()  # warm caches (pydantic schemas, regexes) so they do not count
-    prof = cProfile.Profile()
+    prof = cProfile.Profile(time.process_time)  # CPU time: being preempted is not a cost
     prof.enable()
     fn()
     prof.disable()
@@ -85,7 +86,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = ap.parse_args(argv)
     for vendor in args.vendor or ["anthropic", "openai_chat"]:
         for path in args.path or PATHS:
-            print(f"\n## {vendor} {path} ({args.events} events, tool shape)")
+            what = "1,000 messages" if path == "encode_request" else f"{args.events} events, tool"
+            print(f"\n## {vendor} {path} ({what})")
             for line in profile(_work(vendor, path, args.events), args.top):
                 print(line)
 

@@ -80,7 +80,16 @@ class Group:
         return case.error if case is not None else f"{name} not run"
 
 
-def _group(vendor: str, shape: str, events: int, peers: Any, tmp: Path, peer_reps: int) -> Group:
+def _group(
+    vendor: str,
+    shape: str,
+    events: int,
+    peers: Any,
+    tmp: Path,
+    peer_reps: int,
+    long: int,
+    peer_shapes: Sequence[str],
+) -> Group:
     bench = VENDORS[vendor]
     adapter = adapters.get(vendor)
     body = bench.build(shape, events)
@@ -99,7 +108,7 @@ def _group(vendor: str, shape: str, events: int, peers: Any, tmp: Path, peer_rep
     g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, adapter.sse_chunks(body))))
     g.add("tw.encode", timed(lambda: paths.encode(adapter, run_events)))
     g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
-    if peers is not None:
+    if peers is not None and (events < long or shape in peer_shapes):
         file = tmp / f"{vendor}-{shape}-{events}.sse"
         file.write_bytes(body)
         for peer in ("pydantic_ai", "litellm", "loopback"):
@@ -344,6 +353,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--events", type=int, nargs=2, default=[2000, 20000], metavar=("SHORT", "LONG"))
     ap.add_argument("--reps", type=int, default=5, help="interleaved repetitions (default 5)")
     ap.add_argument("--peer-reps", type=int, default=3, help="repetitions of the peers (3)")
+    ap.add_argument(
+        "--peer-long",
+        action="append",
+        choices=SHAPES,
+        help="shapes the peers also run at the long length (default: tool; LiteLLM takes "
+        "tens of seconds of CPU per run there); at the short length they run every shape",
+    )
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
     ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
     args = ap.parse_args(argv)
@@ -354,6 +370,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     command = " ".join(["./dev bench", *(argv if argv is not None else sys.argv[1:])])
     header = f"Run {started} on {machine()}. Command: `{command}`."
+    if not args.no_peers:
+        shown = ", ".join(args.peer_long or ["tool"])
+        header += (
+            f" The peers run every shape at {min(lengths)} events and the {shown} shape at "
+            f"{max(lengths)}."
+        )
     peers = None
     if not args.no_peers:
         from benchmarks.peers import Peers
@@ -376,7 +398,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     memory.append((vendor, events, top, _argument_text(vendor, events)))
                 for shape in shapes:
                     for events in lengths:
-                        g = _group(vendor, shape, events, peers, Path(tmp), args.peer_reps)
+                        g = _group(
+                            vendor, shape, events, peers, Path(tmp), args.peer_reps,
+                            max(lengths), args.peer_long or ["tool"],
+                        )  # fmt: skip
                         print(f"{vendor} {shape} {events}", file=sys.stderr, flush=True)
                         interleave(list(g.cases.values()), reps, warmup=not args.quick)
                         groups.append(g)
