@@ -7,11 +7,15 @@ one carries ``finishReason``). Gemini sends a call whole, in one part. Shapes:
 * ``tool``     - one functionCall part per chunk (the first with a ``thoughtSignature``)
 * ``text``     - text parts with a few thought summaries, one call at the end
 * ``parallel`` - three functionCall parts per chunk, as ``gemini3_parallel_calls_signature.yaml``
+
+``extra_cases`` adds the framing Gemini uses without ``alt=sse`` (one JSON array) read by
+``iter_chunks`` from 64 KiB pieces, beside the SSE framing read the same way.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 VENDOR = "gemini"
@@ -81,3 +85,25 @@ def sdk_objects(body: bytes) -> list[Any]:
     http = httpx2.Client(transport=httpx2.MockTransport(handler))
     client = genai.Client(api_key="bench", http_options=types.HttpOptions(httpx_client=http))
     return list(client.models.generate_content_stream(model=MODEL, contents="x"))
+
+
+def as_json_array(sse: bytes) -> bytes:
+    """The same stream in the framing Gemini uses without ``alt=sse``: one JSON array."""
+    events = sse.decode("utf-8").split("\r\n\r\n")
+    return ("[" + ",\r\n".join(x[6:] for x in events if x.startswith("data: ")) + "]").encode()
+
+
+def _iter_chunks(body: bytes, size: int = 65536) -> int:
+    from toolwire.adapters import gemini
+
+    pieces = (body[i : i + size] for i in range(0, len(body), size))
+    return sum(1 for _ in gemini.decode_stream(gemini.iter_chunks(pieces)))
+
+
+def extra_cases(body: bytes) -> dict[str, Callable[[], object]]:
+    """Gemini-only paths: ``iter_chunks`` over either framing (the first is the base)."""
+    array = as_json_array(body)
+    return {
+        "iter_chunks, SSE framing": lambda: _iter_chunks(body),
+        "iter_chunks, JSON-array framing": lambda: _iter_chunks(array),
+    }

@@ -108,6 +108,8 @@ def _group(
     g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, adapter.sse_chunks(body))))
     g.add("tw.encode", timed(lambda: paths.encode(adapter, run_events)))
     g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
+    for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
+        g.add(f"extra.{name}", timed(fn))
     if peers is not None and (events < long or shape in peer_shapes):
         file = tmp / f"{vendor}-{shape}-{events}.sse"
         file.write_bytes(body)
@@ -206,6 +208,20 @@ def growth_rows(groups: Sequence[Group]) -> list[str]:
     return rows
 
 
+def extra_rows(groups: Sequence[Group]) -> list[str]:
+    """A vendor's own paths (``extra_cases``), each against the first of them."""
+    rows = ["| vendor | shape | events | path | ms | × the first |", "|---|---|---|---|---|---|"]
+    for g in groups:
+        extra = [c for n, c in g.cases.items() if n.startswith("extra.")]
+        for case in extra:
+            name = case.name.removeprefix("extra.")
+            ratio = _ratio(case.median, extra[0].median)
+            rows.append(
+                f"| {g.vendor} | {g.shape} | {g.events} | {name} | {_ms(case.median)} | {ratio} |"
+            )
+    return rows if len(rows) > 2 else []
+
+
 def request_rows(groups: Sequence[Group]) -> list[str]:
     rows = [
         "| vendor | messages | encode_request ms | json.dumps of its output ms | ratio |",
@@ -289,6 +305,7 @@ def report(
         "",
         *growth_rows(groups),
         "",
+        *(["Vendor-specific paths:", "", *extra_rows(groups), ""] if extra_rows(groups) else []),
         '`encode_request` of a 1,000-message history with media (`media="relocate"`):',
         "",
         *request_rows(requests),
@@ -418,6 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             peers.close()
     extras = _extras(args.quick)
     failed = error_rows(groups + requests)
+    failed += [
+        f"- {text.splitlines()[0]} {text.splitlines()[-2]}"
+        for text in extras
+        if "\nFAILED: " in text
+    ]
     if args.quick:
         count = sum(len(g.cases) for g in groups + requests)
         for line in failed:

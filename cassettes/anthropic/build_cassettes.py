@@ -776,4 +776,106 @@ resn = {
     },
 }
 write("non_streamed_tool_use.yaml", [interaction(reqn, j(resn), ctype="application/json")])
+# 9. a frontend tool answered by the UI, two turns in one file: turn 2's request holds turn 1's
+#    text and tool_use block and the tool_result the UI sent (the replay provider's UI test
+#    plays this conversation through the inspector page)
+UI_TOOLS = [
+    {
+        "name": "change_background",
+        "description": "Change the background colour of the user's page.",
+        "input_schema": {
+            "type": "object",
+            "properties": {"color": {"type": "string", "description": "a CSS colour"}},
+            "required": ["color"],
+        },
+    }
+]
+qf = "Please make my page background dark slate."
+said = "I'll switch your background to dark slate."
+reqf1 = {
+    "model": MODEL,
+    "max_tokens": 1024,
+    "stream": True,
+    "tools": UI_TOOLS,
+    "messages": [{"role": "user", "content": qf}],
+}
+evf1 = [
+    start("msg_01UiTool1Bg5Kc8Lm2Nq4Rs6", inp=388, out=2),
+    cbs(0, {"type": "text", "text": ""}),
+    text(0, "I'll switch your background"),
+    text(0, " to dark slate."),
+    stop(0),
+    cbs(
+        1,
+        {
+            "type": "tool_use",
+            "id": "toolu_01UiBg7Hd2Jf4Kg6Lh8Mj0N",
+            "name": "change_background",
+            "input": {},
+        },
+    ),
+    args(1, ""),
+    args(1, '{"color": "#2f'),
+    args(1, '3e46"}'),
+    stop(1),
+    mdelta(
+        "tool_use",
+        {
+            "input_tokens": 388,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": 58,
+        },
+    ),
+    MSTOP,
+]
+reqf2 = {
+    **reqf1,
+    "messages": [
+        {"role": "user", "content": qf},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": said},
+                {
+                    "type": "tool_use",
+                    "id": "toolu_01UiBg7Hd2Jf4Kg6Lh8Mj0N",
+                    "name": "change_background",
+                    "input": {"color": "#2f3e46"},
+                },
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_01UiBg7Hd2Jf4Kg6Lh8Mj0N",
+                    "content": "background is now #2f3e46",
+                }
+            ],
+        },
+    ],
+}
+evf2 = [
+    start("msg_01UiTool2Bg6Ld9Mn3Pr5St7", inp=471, out=1),
+    cbs(0, {"type": "text", "text": ""}),
+    text(0, "Done: your page now has"),
+    text(0, " a dark slate background (#2f3e46)."),
+    stop(0),
+    mdelta(
+        "end_turn",
+        {
+            "input_tokens": 471,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens": 19,
+        },
+    ),
+    MSTOP,
+]
+write(
+    "frontend_tool_conversation.yaml",
+    [interaction(reqf1, sse(evf1)), interaction(reqf2, sse(evf2))],
+)
 print("ok")

@@ -216,6 +216,32 @@ write(
     note="Hand-built: n=2, both choices make calls; their chunks interleave and one chunk carries both.",
 )
 
+# B2: n=2 and both choices name their call with the same id (seen in real recordings).
+C = "chatcmpl-twN2SameId"
+b2 = [
+    chunk(C, [ch({"role": "assistant", "content": None}, 0)], None),
+    chunk(C, [ch({"role": "assistant", "content": None}, 1)], None),
+    chunk(C, [ch({"tool_calls": [tc(0, "call_tw_same_1", "get_weather", "")]}, 0)], None),
+    chunk(C, [ch({"tool_calls": [tc(0, "call_tw_same_1", "get_weather", "")]}, 1)], None),
+    chunk(
+        C,
+        [
+            ch({"tool_calls": [{"index": 0, "function": {"arguments": '{"city":"Oslo"}'}}]}, 0),
+            ch({"tool_calls": [{"index": 0, "function": {"arguments": '{"city":"Bergen"}'}}]}, 1),
+        ],
+        None,
+    ),
+    chunk(C, [ch({}, 0, "tool_calls")], None),
+    chunk(C, [ch({}, 1, "tool_calls")], None),
+    chunk(C, [], {"prompt_tokens": 40, "completion_tokens": 30, "total_tokens": 70}),
+]
+write(
+    "n2_repeated_id.yaml",
+    req("Weather in Oslo?", [WEATHER], n=2, stream_options={"include_usage": True}),
+    sse(b2),
+    note="Hand-built: n=2, and choice 1's call reuses choice 0's tool_calls[].id.",
+)
+
 # C: malformed JSON arguments, and an empty argument string.
 C = "chatcmpl-twMalformed"
 c = [

@@ -1,6 +1,9 @@
 """toolwire: tool calls and tool results between AG-UI 1.0 and model vendors, both ways."""
 
+from typing import TYPE_CHECKING, Any
+
 from toolwire.errors import (
+    DuplicateToolCallId,
     ProtocolViolation,
     ToolwireError,
     TruncatedStream,
@@ -18,13 +21,30 @@ from toolwire.losses import (
     VersionWarning,
 )
 
+if TYPE_CHECKING:
+    from toolwire.driver import RetryPolicy, arun, run
+
 __version__ = "0.1.0"
+
+# The run driver is imported on first use, so ``import toolwire`` stays free of it.
+_DRIVER = ("RetryPolicy", "arun", "run")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DRIVER:
+        import toolwire.driver
+
+        return getattr(toolwire.driver, name)
+    raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+
 
 __all__ = [
     "ContentLossWarning",
+    "DuplicateToolCallId",
     "Loss",
     "PartsDroppedWarning",
     "ProtocolViolation",
+    "RetryPolicy",
     "ToolwireError",
     "ToolwireWarning",
     "TruncatedStream",
@@ -35,4 +55,6 @@ __all__ = [
     "VendorStreamError",
     "VersionWarning",
     "__version__",
+    "arun",
+    "run",
 ]

@@ -13,6 +13,7 @@ import json
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO
@@ -26,9 +27,8 @@ from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse
-from toolwire.recordings import Exchange, jsonl_chunks, load_recording
+from toolwire.recordings import Exchange, frame_exchange, recorded_model_calls
 
 
 class CliError(Exception):
@@ -104,12 +104,15 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
-    loader = getattr(adapter, "load_recording", None)
-    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
-    keep = getattr(adapter, "is_model_exchange", None)
-    if keep is not None:
-        exchanges = [e for e in exchanges if keep(e)]
-    return exchanges
+    """The recording's model exchanges (the adapter's ``MODEL_ROUTE``); the rest is
+    skipped with one line on stderr, and a recording with none is an error."""
+    selected = recorded_model_calls(adapter, data, name)
+    report = selected.report()
+    if not selected.exchanges and selected.total:
+        raise CliError(f"{name}: no {adapter.MODEL_ROUTE.vendor} model call in it; {report}")
+    if report:
+        sys.stderr.write(f"toolwire: {name}: {report}\n")
+    return selected.exchanges
 
 
 def _run_input(
@@ -144,13 +147,7 @@ def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEve
             "machine": machine,
             "run_input": _run_input(adapter, ex, thread_id, run_id),
         }
-        decoder = adapter.Decoder()
-        if ex.content_type == "application/jsonl":
-            yield from frame_run(decoder, jsonl_chunks(ex.response_body), **kw)
-        elif ex.is_sse:
-            yield from frame_run(decoder, adapter.sse_chunks(ex.response_body), **kw)
-        else:
-            yield from frame_run(decoder, [], whole_response=ex.response_json(), **kw)
+        yield from frame_exchange(adapter, ex, **kw)
 
 
 def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:
@@ -191,10 +188,19 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        body = adapter.encode_request(run_input, model=args.model, media=args.media)
+        kw: dict[str, Any] = {}
+        if args.unanswered != "error" or args.unanswered_text is not None:
+            if args.vendor not in _UNANSWERED_TARGETS:
+                raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
+            kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
+        body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
         out.write(json.dumps(body, ensure_ascii=False, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
+
+
+#: The model adapters whose encode_request takes ``unanswered`` (the peers answer no calls).
+_UNANSWERED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
 
 def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
@@ -210,6 +216,40 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     for body in bodies:
         run_input = adapter.decode_request(body)
         out.write(run_input.model_dump_json(by_alias=True) + "\n")
+    return 0
+
+
+def cmd_mcp_result(args: argparse.Namespace, out: TextIO) -> int:
+    """An MCP CallToolResult JSON -> the AG-UI ToolMessage answering ``--tool-call-id``."""
+    result = _json_text(_read(args.file), args.file)
+    message = adapters.get("mcp").decode_result(
+        result, tool_call_id=args.tool_call_id, message_id=args.message_id
+    )
+    out.write(message.model_dump_json(by_alias=True, exclude_none=True) + "\n")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    """Serve until interrupted (toolwire.server needs the ``server`` extra).
+
+    ``--provider NAME`` picks the config's agents named NAME or of provider NAME, and serves
+    a provider no configured agent has with its defaults.
+    """
+    try:
+        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config
+        from toolwire.server.running import serve
+    except ImportError as exc:
+        need = "serve needs the server extra (pip install 'toolwire[server]')"
+        raise CliError(f"{need}: {exc}") from None
+    config = load_config(args.config) if args.config else ServerConfig()
+    if args.provider:
+        agents: dict[str, AgentConfig] = {}
+        for name in args.provider:
+            mine = [a for a in config.agents if name in (a.name, a.provider)]
+            for agent in mine or [AgentConfig(name=name, provider=name)]:
+                agents.setdefault(agent.name, agent)
+        config = replace(config, agents=tuple(agents.values()))
+    serve(create_app(config), args.host, args.port)
     return 0
 
 
@@ -251,6 +291,17 @@ def build_parser() -> argparse.ArgumentParser:
         default="drop",
         help="media a tool result cannot hold: drop it (default) or move it to a user message",
     )
+    er.add_argument(
+        "--unanswered",
+        choices=("error", "drop", "answer"),
+        default="error",
+        help="a call with no result: refuse (default), drop it, or answer it as failed",
+    )
+    er.add_argument(
+        "--unanswered-text",
+        metavar="TEXT",
+        help="the failure text --unanswered answer gives each such call (toolwire invents none)",
+    )
     er.add_argument("file", help="RunAgentInput JSON, or JSONL of them (one body per line out)")
     er.set_defaults(func=cmd_encode_request)
 
@@ -258,7 +309,23 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
     dr.add_argument("file", help="a request body JSON, or a cassette (every request in it)")
     dr.set_defaults(func=cmd_decode_request)
-    # `serve` (DESIGN.md) joins here with toolwire.server.
+    mr = sub.add_parser("mcp-result", help="MCP CallToolResult JSON -> AG-UI ToolMessage JSON")
+    mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
+    mr.add_argument("--message-id", help="the tool message's id (default: minted from the call)")
+    mr.add_argument("file", help="a CallToolResult JSON ('-' for stdin)")
+    mr.set_defaults(func=cmd_mcp_result)
+    sv = sub.add_parser("serve", help="an AG-UI endpoint per provider, and the inspector page")
+    sv.add_argument(
+        "--provider",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="serve this provider as an agent (repeatable; default: replay)",
+    )
+    sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--config", metavar="FILE", help="agents and limits (TOML or JSON)")
+    sv.set_defaults(func=cmd_serve)
     return p
 
 

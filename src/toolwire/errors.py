@@ -76,7 +76,21 @@ class UnansweredToolCall(ToolwireError):
         )
 
 
+class DuplicateToolCallId(UnsupportedInput):
+    """A history gives two tool calls one id: no result could say which call it answers."""
+
+    def __init__(self, target: str, tool_call_id: str, first: str, second: str) -> None:
+        self.target = target
+        self.tool_call_id = tool_call_id
+        super().__init__(
+            f"{target}: two tool calls share the id {tool_call_id!r} (in messages {first!r} "
+            f"and {second!r}); AG-UI call ids are unique in a thread, so give each call its "
+            "own id (toolwire's decoders keep a vendor's repeated id apart with a minted one)"
+        )
+
+
 __all__ = [
+    "DuplicateToolCallId",
     "ProtocolViolation",
     "ToolwireError",
     "TruncatedStream",

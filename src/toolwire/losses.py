@@ -49,6 +49,8 @@ class Loss:
     mime_type: str | None = None
     source_kind: str | None = None
     upgrade: str | None = None
+    #: what went out instead (``"call-id-remapped"``: the id the target was sent)
+    sent_as: str | None = None
 
     @property
     def message(self) -> str:

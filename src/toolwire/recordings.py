@@ -10,10 +10,16 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
+from urllib.parse import urlsplit
+
+from ag_ui.core import BaseEvent
 
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol.runs import frame_run
 
 
 @dataclass
@@ -178,4 +184,124 @@ def jsonl_chunks(body: bytes) -> list[Any]:
     return out
 
 
-__all__ = ["Exchange", "cassette_exchanges", "jsonl_chunks", "load_recording"]
+# ------------------------------------------------------------ model exchanges
+
+
+@dataclass(frozen=True)
+class ModelRoute:
+    """Where a vendor's model turns are, by HTTP method and the end of the URL path.
+
+    A recording of a whole agent run interleaves the model calls with other traffic
+    (telemetry uploads, an MCP server, token fetches, search APIs); a route picks the
+    model calls out under any host and any path prefix (Azure deployments,
+    OpenAI-compatible servers, proxies). ``suffixes`` match the path's end
+    (``/chat/completions``); ``verbs`` match a Google-style ``:verb`` closing the
+    last path segment (``models/x:streamGenerateContent``).
+    """
+
+    vendor: str
+    suffixes: tuple[str, ...] = ()
+    verbs: tuple[str, ...] = ()
+    method: str = "POST"
+
+    def why_not(self, exchange: Exchange) -> str | None:
+        """None for a model exchange; otherwise what it is instead (for the skip report)."""
+        if not exchange.uri:
+            return None  # an .sse capture or JSONL chunks: nothing but the model turn
+        method = exchange.method.upper()
+        path = urlsplit(exchange.uri).path.rstrip("/")
+        if method != self.method:
+            return f"{method} {path or '/'}"
+        last = path.rsplit("/", 1)[-1]
+        verb = last.rsplit(":", 1)[1] if ":" in last else None
+        if any(path.endswith(s) for s in self.suffixes) or verb in self.verbs:
+            return None
+        return f"{method} {path or '/'}"
+
+    def admits(self, exchange: Exchange) -> bool:
+        return self.why_not(exchange) is None
+
+
+@dataclass
+class Selected:
+    """A recording's model exchanges, and what was skipped (``method path`` each)."""
+
+    exchanges: list[Exchange]
+    skipped: list[str] = field(default_factory=list)
+    total: int = 0
+
+    def report(self) -> str | None:
+        """One line saying how many interactions were skipped and what they were."""
+        if not self.skipped:
+            return None
+        counts: dict[str, int] = {}
+        for what in self.skipped:
+            counts[what] = counts.get(what, 0) + 1
+        shown = ", ".join(f"{n} x {what}" if n > 1 else what for what, n in counts.items())
+        return (
+            f"skipped {len(self.skipped)} of {self.total} recorded interactions that are not "
+            f"model calls: {shown}"
+        )
+
+
+def select_model_exchanges(exchanges: Sequence[Exchange], route: ModelRoute) -> Selected:
+    """The exchanges ``route`` admits, in order; the rest named in ``skipped``.
+
+    A skipped interaction is never parsed, so a gzip, protobuf or HTML body there is
+    no error. Only the method and path are reported (never a query string, which may
+    hold a key).
+    """
+    kept: list[Exchange] = []
+    skipped: list[str] = []
+    for ex in exchanges:
+        why = route.why_not(ex)
+        if why is None:
+            kept.append(ex)
+        else:
+            skipped.append(why)
+    return Selected(kept, skipped, len(exchanges))
+
+
+def recorded_model_calls(adapter: ModuleType, data: bytes, name: str) -> Selected:
+    """A file's recorded model calls, read the way ``adapter`` reads its recordings.
+
+    An adapter may bring its own ``load_recording``; its ``MODEL_ROUTE`` picks the model
+    calls, and what else the recording holds is named in ``skipped``.
+    """
+    loader = getattr(adapter, "load_recording", None)
+    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
+    return select_model_exchanges(exchanges, adapter.MODEL_ROUTE)
+
+
+def model_exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+    """The recorded model turns of one file (other traffic skipped; see
+    :func:`recorded_model_calls` for what was skipped)."""
+    return recorded_model_calls(adapter, data, name).exchanges
+
+
+def frame_exchange(adapter: ModuleType, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
+    """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through).
+
+    A body that is no SSE may still be a stream (Gemini's JSON-array framing): an adapter
+    says so with ``is_streamed``.
+    """
+    decoder = adapter.Decoder()
+    if ex.content_type == "application/jsonl":
+        return frame_run(decoder, jsonl_chunks(ex.response_body), **frame_kw)
+    if ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
+        return frame_run(decoder, adapter.sse_chunks(ex.response_body), **frame_kw)
+    return frame_run(decoder, [], whole_response=ex.response_json(), **frame_kw)
+
+
+__all__ = [
+    "Exchange",
+    "ModelRoute",
+    "Selected",
+    "cassette_exchanges",
+    "frame_exchange",
+    "jsonl_chunks",
+    "load_recording",
+    "model_exchanges",
+    "recorded_model_calls",
+    "select_model_exchanges",
+]

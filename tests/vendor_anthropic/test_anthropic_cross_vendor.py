@@ -14,6 +14,7 @@ import pytest
 from _anthropic_decode import framed
 from _anthropic_sdk import CASSETTES, request_bodies
 from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage, UserMessage
+from vendor_rules import check_request
 
 from toolwire import adapters
 from toolwire.adapters.anthropic import decode_request
@@ -68,51 +69,6 @@ def _call_ids(ri: RunAgentInput) -> list[str]:
     ]
 
 
-def check_openai_chat(body: dict[str, Any]) -> list[str]:
-    msgs = body["messages"]
-    seen: list[str] = []
-    for i, m in enumerate(msgs):
-        if m["role"] == "assistant" and m.get("tool_calls"):
-            ids = [c["id"] for c in m["tool_calls"]]
-            following = msgs[i + 1 : i + 1 + len(ids)]
-            assert [f["role"] for f in following] == ["tool"] * len(ids)
-            assert sorted(f["tool_call_id"] for f in following) == sorted(ids)
-            seen += ids
-    return seen
-
-
-def check_openai_responses(body: dict[str, Any]) -> list[str]:
-    items = body["input"]
-    calls = [(i, it["call_id"]) for i, it in enumerate(items) if it.get("type") == "function_call"]
-    outs = {
-        it["call_id"]: i for i, it in enumerate(items) if it.get("type") == "function_call_output"
-    }
-    for i, cid in calls:
-        assert cid in outs and outs[cid] > i
-    return [cid for _, cid in calls]
-
-
-def check_gemini(body: dict[str, Any]) -> list[str]:
-    contents = body["contents"]
-    seen: list[str] = []
-    for i, c in enumerate(contents):
-        calls = [p["function_call"] for p in c["parts"] if "function_call" in p]
-        if c["role"] == "model" and calls:
-            nxt = contents[i + 1]
-            answers = [p["function_response"] for p in nxt["parts"] if "function_response" in p]
-            assert nxt["role"] == "user"
-            assert [a.get("id") for a in answers] == [k.get("id") for k in calls]
-            assert [a["name"] for a in answers] == [k["name"] for k in calls]
-            seen += [k.get("id") for k in calls]
-    return seen
-
-
-CHECKS = {
-    "openai_chat": check_openai_chat,
-    "openai_responses": check_openai_responses,
-    "gemini": check_gemini,
-}
-
 HISTORIES = _histories()
 
 
@@ -126,7 +82,7 @@ def test_anthropic_history_keeps_the_targets_pairing_rules(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         body = adapter.encode_request(history, model=TARGETS[target])
-    answered = CHECKS[target](body)
+    answered = check_request(target, body)
     assert sorted(answered) == sorted(_call_ids(history))
 
 

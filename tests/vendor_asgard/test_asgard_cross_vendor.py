@@ -8,6 +8,7 @@ import warnings
 
 import pytest
 from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage
+from vendor_rules import check_request
 
 from conftest import replay_cassette
 from toolwire import adapters
@@ -56,6 +57,7 @@ def test_history_encodes_to_each_vendor_paired(name: str) -> None:
         warnings.simplefilter("ignore")
         body = other.encode_request(history, model=MODELS[name])
         back = other.decode_request(body)
+    assert len(check_request(name, body)) == len(calls)
     paired = pair_history(back.messages, target=name, allow_trailing_unanswered=False)
     turns = [t for t in paired.turns if t.results]
     assert len(turns) == 1  # the three parallel calls stay one assistant turn

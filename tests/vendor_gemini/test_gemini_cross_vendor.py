@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from _gemini_sdk import OWN
 from ag_ui.core import RunAgentInput, ToolMessage, UserMessage
+from vendor_rules import check_request
 
 from toolwire import adapters
 from toolwire.adapters import gemini
@@ -43,59 +44,17 @@ def _history() -> tuple[RunAgentInput, list[str]]:
     return RunAgentInput(thread_id="t", run_id="r", messages=messages), ids
 
 
-def _openai_chat(body: dict[str, Any]) -> list[str]:
-    msgs = body["messages"]
-    seen: list[str] = []
-    for i, m in enumerate(msgs):
-        calls = [c["id"] for c in m.get("tool_calls") or []]
-        if calls:
-            assert [x.get("tool_call_id") for x in msgs[i + 1 : i + 1 + len(calls)]] == calls
-            seen += calls
-    return seen
+MODELS = {"openai_chat": "gpt-4o", "openai_responses": "gpt-5", "anthropic": "claude-sonnet-4-5"}
 
 
-def _openai_responses(body: dict[str, Any]) -> list[str]:
-    items = body["input"]
-    calls = [it["call_id"] for it in items if it.get("type") == "function_call"]
-    for cid in calls:
-        at = next(i for i, it in enumerate(items) if it.get("call_id") == cid)
-        assert any(
-            it.get("type") == "function_call_output" and it.get("call_id") == cid
-            for it in items[at + 1 :]
-        )
-    return calls
-
-
-def _anthropic(body: dict[str, Any]) -> list[str]:
-    msgs = body["messages"]
-    seen: list[str] = []
-    for i, m in enumerate(msgs):
-        blocks = m["content"] if isinstance(m["content"], list) else []
-        uses = [b["id"] for b in blocks if b.get("type") == "tool_use"]
-        if uses and m["role"] == "assistant":
-            nxt = msgs[i + 1]["content"]
-            results = [b["tool_use_id"] for b in nxt if b.get("type") == "tool_result"]
-            assert results == uses
-            seen += uses
-    return seen
-
-
-CHECKS = {
-    "openai_chat": ("gpt-4o", _openai_chat),
-    "openai_responses": ("gpt-5", _openai_responses),
-    "anthropic": ("claude-sonnet-4-5", _anthropic),
-}
-
-
-@pytest.mark.parametrize("target", sorted(CHECKS))
+@pytest.mark.parametrize("target", sorted(MODELS))
 def test_gemini_history_encodes_with_every_call_answered_in_place(target: str) -> None:
     encode = adapters.get(target).encode_request  # every adapter is in the tree now
     run_input, ids = _history()
-    model, check = CHECKS[target]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        body = encode(run_input, model=model)
-    assert check(body) == ids
+        body = encode(run_input, model=MODELS[target])
+    assert check_request(target, body) == ids
 
 
 def test_gemini_history_encodes_back_to_gemini() -> None:
@@ -103,6 +62,7 @@ def test_gemini_history_encodes_back_to_gemini() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         body = gemini.encode_request(run_input, model="gemini-3-pro-preview")
+    check_request("gemini", body)
     contents = body["contents"]
     answered: list[str] = []
     code_runs = 0

@@ -136,7 +136,9 @@ def test_gemini2_relocates_media_beside_the_function_responses_when_asked() -> N
         TextPart(text="chart"),
         ImagePart(source=DataSource(value=PNG, mime_type="image/png")),
     ]
-    body, losses = _encode(_history(content), "gemini-2.5-flash", media="relocate")
+    body, losses = _encode(
+        _history(content), "gemini-2.5-flash", media="relocate", media_label=None
+    )
     assert losses == []
     parts = _response_turn(sdk_wire_request(body))
     assert list(parts[0]) == ["functionResponse"]

@@ -46,6 +46,7 @@ def test_every_cassette_is_tested() -> None:
     assert {p.name for p in FILES} == set(EXPECT) | {
         "in_stream_error.yaml",
         "relocated_media.yaml",
+        "n2_repeated_id.yaml",  # test_openai_chat_repeated_ids.py
     }
 
 
@@ -269,7 +270,10 @@ def test_tool_result_media_relocates_to_the_recorded_request() -> None:
     """Media of each source kind in tool results, relocated, gives the request the SDK sent."""
     run, body = _media_in_tool_results()
     losses: list[Any] = []
-    again = openai_chat.encode_request(run, model="gpt-4o", media="relocate", losses=losses)
+    # the recorded request carries no labels (test_relocated_media_labels.py has those)
+    again = openai_chat.encode_request(
+        run, model="gpt-4o", media="relocate", losses=losses, media_label=None
+    )
     assert again["messages"] == body["messages"]
     assert losses == []
 

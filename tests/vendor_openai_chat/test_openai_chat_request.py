@@ -94,7 +94,7 @@ def test_relocate_moves_what_a_user_message_takes() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         body = openai_chat.encode_request(
-            media_history(), model="gpt-4o", media="relocate", losses=losses
+            media_history(), model="gpt-4o", media="relocate", losses=losses, media_label=None
         )
     msgs = body["messages"]
     assert [m["role"] for m in msgs] == ["user", "assistant", "tool", "tool", "user"]
@@ -122,7 +122,9 @@ def test_audio_relocates_for_an_audio_model() -> None:
         AssistantMessage(id="a", tool_calls=[call("c1")]),
         ToolMessage(id="t", tool_call_id="c1", content=[MEDIA[7]]),
     )
-    body = openai_chat.encode_request(history, model="gpt-4o-audio-preview", media="relocate")
+    body = openai_chat.encode_request(
+        history, model="gpt-4o-audio-preview", media="relocate", media_label=None
+    )
     assert body["messages"][1]["content"] == ""  # all moved: answered with the empty string
     assert body["messages"][2]["content"] == [
         {"type": "input_audio", "input_audio": {"data": "UklG", "format": "wav"}}

@@ -390,7 +390,8 @@ def test_a_built_in_tool_item_is_a_call_with_its_result_and_goes_back_as_the_sam
     ri = RunAgentInput(
         thread_id="t", run_id="r", messages=machine.messages, tools=[], context=[], state=None
     )
-    body = a.encode_request(ri, model="gpt-5")
+    # the recording ends with client calls still pending: the API takes none unanswered
+    body = a.encode_request(ri, model="gpt-5", unanswered="drop")
     sdk_accepts(body)
     assert [i for i in body["input"] if i.get("id") == item["id"]] == [item]
     again = a.encode_request(a.decode_request(body), model="gpt-5")

@@ -21,6 +21,21 @@ NAMES: tuple[str, ...] = (
     "asgard",
 )
 
+#: Peers with no stream of their own: they translate tool results, tool definitions and
+#: calls only, so they are kept out of ``NAMES`` (which the CLI and the tests treat as
+#: stream adapters) and have their own surface.
+RESULT_PEERS: tuple[str, ...] = ("mcp",)
+
+#: The names every result-only peer defines.
+RESULT_SURFACE: tuple[str, ...] = (
+    "decode_result",
+    "encode_result",
+    "decode_tool",
+    "encode_tool",
+    "decode_call",
+    "encode_call",
+)
+
 #: The names every adapter module defines (ADAPTERS.md "Surface").
 SURFACE: tuple[str, ...] = (
     "Decoder",
@@ -36,10 +51,11 @@ SURFACE: tuple[str, ...] = (
 
 
 def get(name: str) -> ModuleType:
-    """The adapter module for ``name`` (e.g. ``"anthropic"``)."""
+    """The adapter module for ``name`` (e.g. ``"anthropic"``, or ``"mcp"``)."""
     key = name.replace("-", "_").lower()
-    if key not in NAMES:
-        raise UnsupportedInput(f"unknown adapter {name!r}; known: {', '.join(NAMES)}")
+    if key not in NAMES and key not in RESULT_PEERS:
+        known = ", ".join((*NAMES, *RESULT_PEERS))
+        raise UnsupportedInput(f"unknown adapter {name!r}; known: {known}")
     try:
         return importlib.import_module(f"toolwire.adapters.{key}")
     except ModuleNotFoundError as exc:
@@ -49,7 +65,7 @@ def get(name: str) -> ModuleType:
 
 
 def available() -> list[str]:
-    """Adapter names whose module exists in this installation."""
+    """Stream adapter names (``NAMES``) whose module exists in this installation."""
     out = []
     for n in NAMES:
         if importlib.util.find_spec(f"toolwire.adapters.{n}") is not None:
@@ -57,4 +73,4 @@ def available() -> list[str]:
     return out
 
 
-__all__ = ["NAMES", "SURFACE", "available", "get"]
+__all__ = ["NAMES", "RESULT_PEERS", "RESULT_SURFACE", "SURFACE", "available", "get"]

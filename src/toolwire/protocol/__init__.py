@@ -1,6 +1,7 @@
 """Pure AG-UI logic shared by every adapter: no vendor knowledge, no I/O."""
 
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.callids import VENDOR_ID_KEY, CallIds, IdMapper, IdRule
 from toolwire.protocol.decoding import (
     BaseDecoder,
     adecode_iter,
@@ -20,9 +21,9 @@ from toolwire.protocol.machine import (
     StreamMachine,
     validate_stream,
 )
-from toolwire.protocol.pairing import Paired, Turn, pair_history
+from toolwire.protocol.pairing import Paired, Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import media_part, parse_parts, text_of
-from toolwire.protocol.runs import frame_run
+from toolwire.protocol.runs import aframe_run, frame_run
 from toolwire.protocol.sse import (
     SSEEvent,
     SSEParser,
@@ -35,10 +36,14 @@ from toolwire.protocol.sse import (
 
 __all__ = [
     "RESULT_ERROR_KEY",
+    "VENDOR_ID_KEY",
     "VIOLATION_CODES",
     "Accepts",
     "BaseDecoder",
+    "CallIds",
     "Fitted",
+    "IdMapper",
+    "IdRule",
     "Paired",
     "PartRule",
     "SSEEvent",
@@ -46,6 +51,7 @@ __all__ = [
     "StreamMachine",
     "Turn",
     "adecode_iter",
+    "aframe_run",
     "as_dict",
     "as_run_input",
     "decode_iter",
@@ -67,6 +73,7 @@ __all__ = [
     "parse_parts",
     "parse_sse",
     "require",
+    "settle_unanswered",
     "sse_json_objects",
     "text_of",
     "validate_stream",

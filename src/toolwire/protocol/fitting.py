@@ -15,6 +15,7 @@ from fnmatch import fnmatchcase
 
 from ag_ui.core import ContentPart, FileSource, TextPart
 
+from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss
 from toolwire.protocol.parts import Content, mime_type, source_kind
 
@@ -173,4 +174,55 @@ def flatten(
     return "".join(texts), losses
 
 
-__all__ = ["Accepts", "Fitted", "PartRule", "fit_content", "flatten", "part_loss"]
+#: The text put before each call's relocated media (``media_label=`` of ``encode_request``):
+#: media moved out of two results into one user message must say which call it came
+#: from, or the model cannot tell them apart. ``{tool_call_id}`` is the id the target
+#: is sent, ``{tool_name}`` the call's function name.
+DEFAULT_MEDIA_LABEL = "Media from the result of tool call {tool_call_id} ({tool_name}):"
+
+
+def media_label(
+    template: str | None, *, tool_call_id: str, tool_name: str, target: str
+) -> TextPart | None:
+    """The label part before one call's relocated media (None: no label asked for).
+
+    The label is context for the model, not a stand-in for anything dropped.
+    """
+    if template is None:
+        return None
+    try:
+        text = template.format(tool_call_id=tool_call_id, tool_name=tool_name)
+    except (KeyError, IndexError, ValueError) as exc:
+        raise UnsupportedInput(
+            f"{target}: media_label {template!r} is not a template of {{tool_call_id}} and "
+            f"{{tool_name}}: {exc!r}"
+        ) from None
+    return TextPart(text=text) if text else None
+
+
+def labelled(
+    relocated: Sequence[ContentPart],
+    template: str | None,
+    *,
+    tool_call_id: str,
+    tool_name: str,
+    target: str,
+) -> list[ContentPart]:
+    """One call's relocated parts, after their label (nothing when nothing moved)."""
+    if not relocated:
+        return []
+    label = media_label(template, tool_call_id=tool_call_id, tool_name=tool_name, target=target)
+    return [label, *relocated] if label is not None else list(relocated)
+
+
+__all__ = [
+    "DEFAULT_MEDIA_LABEL",
+    "Accepts",
+    "Fitted",
+    "PartRule",
+    "fit_content",
+    "flatten",
+    "labelled",
+    "media_label",
+    "part_loss",
+]

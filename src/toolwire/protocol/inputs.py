@@ -1,29 +1,38 @@
-"""A caller's ``RunAgentInput`` (model or JSON dict), or a toolwire error when it is not one."""
+"""A caller's AG-UI value (model or JSON dict), or a toolwire error when it is not one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from ag_ui.core import RunAgentInput
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from toolwire.errors import UnsupportedInput
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def as_agui(cls: type[M], value: Any, who: str = "toolwire") -> M:
+    """``value`` as an ``ag_ui.core`` model ``cls``; ``UnsupportedInput`` naming the first bad
+    field."""
+    name = cls.__name__
+    if isinstance(value, cls):
+        return value
+    if not isinstance(value, dict):
+        raise UnsupportedInput(
+            f"{who}: not a {name}: expected an object, got {type(value).__name__}"
+        )
+    try:
+        return cls.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "input"
+        raise UnsupportedInput(f"{who}: not a {name}: {where}: {first['msg']}") from None
 
 
 def as_run_input(value: Any, who: str = "toolwire") -> RunAgentInput:
     """``value`` as a ``RunAgentInput``; ``UnsupportedInput`` naming the first bad field."""
-    if isinstance(value, RunAgentInput):
-        return value
-    if not isinstance(value, dict):
-        raise UnsupportedInput(
-            f"{who}: not a RunAgentInput: expected an object, got {type(value).__name__}"
-        )
-    try:
-        return RunAgentInput.model_validate(value)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(x) for x in first["loc"]) or "input"
-        raise UnsupportedInput(f"{who}: not a RunAgentInput: {where}: {first['msg']}") from None
+    return as_agui(RunAgentInput, value, who)
 
 
-__all__ = ["as_run_input"]
+__all__ = ["as_agui", "as_run_input"]

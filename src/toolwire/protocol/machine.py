@@ -23,6 +23,7 @@ from ag_ui.core import (
     Message,
     MessagesSnapshotEvent,
     ReasoningEncryptedValueEvent,
+    ReasoningEndEvent,
     ReasoningMessage,
     ReasoningMessageChunkEvent,
     ReasoningMessageContentEvent,
@@ -33,6 +34,7 @@ from ag_ui.core import (
     RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
     RunStartedEvent,
+    StepFinishedEvent,
     SystemMessage,
     TextMessageChunkEvent,
     TextMessageContentEvent,
@@ -149,6 +151,10 @@ class _Msg:
     model: Message | None = None  # a message taken whole from a snapshot or input
 
 
+def _tag(owner: str | None) -> dict[str, Any]:
+    return {"subagent_run_id": owner} if owner else {}
+
+
 def _owner(event: BaseEvent) -> str | None:
     value = getattr(event, "subagent_run_id", None)
     return value if isinstance(value, str) else None
@@ -233,6 +239,28 @@ class StreamMachine:
         for ev in out:
             self._verify(ev)
         return out
+
+    def open_item_ends(self) -> list[BaseEvent]:
+        """The ``*_END`` / ``STEP_FINISHED`` events that close everything still open.
+
+        For a run stopped before its vendor turn ended (e.g. cancelled by the consumer).
+        The machine has already taken them: send them as they are, do not feed them.
+        """
+        out = self.end_turn()
+        ends: list[BaseEvent] = []
+        for cid, call in self._open_calls.items():
+            ends.append(ToolCallEndEvent(tool_call_id=cid, **_tag(call.owner)))
+        for mid, owner in self._open_messages.items():
+            ends.append(TextMessageEndEvent(message_id=mid, **_tag(owner)))
+        for mid, owner in self._open_reasoning_msgs.items():
+            ends.append(ReasoningMessageEndEvent(message_id=mid, **_tag(owner)))
+        for mid, owner in self._open_reasoning.items():
+            ends.append(ReasoningEndEvent(message_id=mid, **_tag(owner)))
+        for name, owner in reversed(self._open_steps.items()):
+            ends.append(StepFinishedEvent(step_name=name, **_tag(owner)))
+        for ev in ends:
+            self._verify(ev)
+        return out + ends
 
     @property
     def call_ids(self) -> frozenset[str]:

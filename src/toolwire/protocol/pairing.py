@@ -8,13 +8,14 @@ encoder maps the same, already-paired structure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ag_ui.core import AssistantMessage, Message, ToolMessage
+from ag_ui.core import AssistantMessage, Message, ToolCall, ToolMessage
 
-from toolwire.errors import UnansweredToolCall
+from toolwire.errors import DuplicateToolCallId, UnansweredToolCall, UnsupportedInput
 from toolwire.losses import Loss
+from toolwire.protocol.ids import mint_id
 
 
 @dataclass
@@ -67,6 +68,8 @@ def pair_history(
         if isinstance(m, AssistantMessage) and m.tool_calls:
             turns[-1].results = [None] * len(m.tool_calls)
             for c in m.tool_calls:
+                if c.id in owner:  # never merged, never "unanswered": say what is wrong
+                    raise DuplicateToolCallId(target, c.id, turns[owner[c.id]].message.id, m.id)
                 owner[c.id] = len(turns) - 1
     for m in messages:
         if not isinstance(m, ToolMessage):
@@ -109,4 +112,87 @@ def pair_history(
     return Paired(turns, losses)
 
 
-__all__ = ["Paired", "Turn", "pair_history"]
+#: What an encoder does with a call that has no result (``encode_request(unanswered=...)``).
+UNANSWERED = ("error", "drop", "answer")
+
+
+def settle_unanswered(
+    paired: Paired,
+    *,
+    target: str,
+    policy: str = "error",
+    text: str | None = None,
+    exempt: Callable[[ToolCall], bool] | None = None,
+) -> None:
+    """Make every call of ``paired`` answered, as the caller chose, or raise.
+
+    ``"error"`` raises :class:`~toolwire.errors.UnansweredToolCall`; ``"drop"`` removes
+    each unanswered call from its assistant message (an assistant message left with
+    nothing is removed too), like the Vercel AI SDK's ``ignoreIncompleteToolCalls``;
+    ``"answer"`` answers each as failed with ``text``, which the caller must give
+    (toolwire invents no result, and Anthropic rejects an error result without content).
+    Either way each call is a loss. ``exempt`` names calls the vendor answers itself
+    (server tools, code execution), which are never touched.
+    """
+    if policy not in UNANSWERED:
+        raise UnsupportedInput(
+            f"{target}: unanswered must be one of {', '.join(UNANSWERED)}, not {policy!r}"
+        )
+    if policy == "answer" and not text:
+        raise UnsupportedInput(
+            f"{target}: unanswered='answer' needs unanswered_text, the failure text each "
+            "unanswered call is answered with (toolwire invents none)"
+        )
+    skip = exempt or (lambda _c: False)
+    missing = [
+        c.id
+        for t in paired.turns
+        if isinstance(t.message, AssistantMessage)
+        for c, r in zip(t.message.tool_calls or [], t.results, strict=True)
+        if r is None and not skip(c)
+    ]
+    if not missing:
+        return
+    if policy == "error":
+        raise UnansweredToolCall(target, missing)
+    kept: list[Turn] = []
+    for t in paired.turns:
+        m = t.message
+        if not isinstance(m, AssistantMessage) or not m.tool_calls:
+            kept.append(t)
+            continue
+        pairs = list(zip(m.tool_calls, t.results, strict=True))
+        if policy == "answer":
+            for n, (c, r) in enumerate(pairs):
+                if r is None and not skip(c):
+                    t.results[n] = ToolMessage(
+                        id=mint_id("toolmsg", target, "unanswered", c.id),
+                        tool_call_id=c.id,
+                        content=text or "",
+                        error=text,
+                    )
+                    paired.losses.append(_unanswered_loss(target, c.id, "answered as failed"))
+            kept.append(t)
+            continue
+        stay = [(c, r) for c, r in pairs if r is not None or skip(c)]
+        for c, r in pairs:
+            if r is None and not skip(c):
+                paired.losses.append(_unanswered_loss(target, c.id, "dropped from the request"))
+        if not stay and not m.content:
+            continue  # nothing is left of the message
+        update: dict[str, object] = {"tool_calls": [c for c, _ in stay] or None}
+        kept.append(Turn(m.model_copy(update=update), [r for _, r in stay]))
+    paired.turns[:] = kept
+
+
+def _unanswered_loss(target: str, call_id: str, what: str) -> Loss:
+    return Loss(
+        kind="unanswered-call-" + ("dropped" if what.startswith("dropped") else "answered"),
+        target=target,
+        reason=f"the call has no result before the conversation goes on, and {target} "
+        f"rejects such a request; {what}, as the caller asked (unanswered=...)",
+        tool_call_id=call_id,
+    )
+
+
+__all__ = ["UNANSWERED", "Paired", "Turn", "pair_history", "settle_unanswered"]

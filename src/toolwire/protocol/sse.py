@@ -169,17 +169,21 @@ def sse_json_objects(
     for ev in events():
         if stop_at is not None and ev.data.startswith(stop_at):
             return
-        try:
-            value = json.loads(ev.data)
-        except ValueError as exc:
-            raise VendorDataError(vendor, f"SSE event {n}: data", f"not JSON: {exc}") from None
-        if not isinstance(value, dict):
-            got = type(value).__name__
-            raise VendorDataError(
-                vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}"
-            )
+        value = json_object(ev, vendor, n)
         n += 1
         yield ev, value
+
+
+def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
+    """Event ``n``'s ``data`` as a JSON object, or a ``VendorDataError`` naming the event."""
+    try:
+        value = json.loads(ev.data)
+    except ValueError as exc:
+        raise VendorDataError(vendor, f"SSE event {n}: data", f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        got = type(value).__name__
+        raise VendorDataError(vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}")
+    return value
 
 
 _PIECE = 1 << 16
@@ -229,6 +233,7 @@ __all__ = [
     "encode_agui_sse",
     "frame_sse",
     "iter_sse",
+    "json_object",
     "parse_sse",
     "sse_json_objects",
 ]

@@ -8,20 +8,14 @@ matching on method, scheme, host and a normalized path (google-genai 3.x calls
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import yaml
 
+from toolwire.matching import normalized_path
+
 #: Headers that carry credentials; filtered whenever we record.
 FILTER_HEADERS = ("authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie")
-
-_VERSION = re.compile(r"^/(v1beta1|v1beta|v1alpha|v1)/")
-
-
-def normalized_path(path: str) -> str:
-    """The request path with its API version prefix made uniform."""
-    return _VERSION.sub("/vX/", path)
 
 
 class ParsedBodySerializer:

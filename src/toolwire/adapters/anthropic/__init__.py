@@ -17,6 +17,7 @@ from toolwire.adapters.anthropic.decoder import Decoder
 from toolwire.adapters.anthropic.encoder import Encoder, encode_stream
 from toolwire.adapters.anthropic.request import decode_request, decode_response, encode_request
 from toolwire.adapters.anthropic.wire import (
+    MODEL_ROUTE,
     is_model_exchange,
     iter_sse_chunks,
     sse_chunks,
@@ -36,6 +37,7 @@ def adecode_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
 
 
 __all__ = [
+    "MODEL_ROUTE",
     "Decoder",
     "Encoder",
     "adecode_stream",

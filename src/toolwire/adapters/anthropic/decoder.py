@@ -47,6 +47,7 @@ from toolwire.adapters.anthropic.wire import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict, require
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY
@@ -121,6 +122,7 @@ class Decoder(BaseDecoder):
         self.stop_reason: str | None = None
         self.losses: list[Loss] = []
         self._blocks: dict[int, _Block] = {}
+        self._ids = CallIds(VENDOR)  # two tool_use blocks with one id stay two calls
         self._usage: dict[str, Any] = {}
         self._stopped = False
 
@@ -294,9 +296,10 @@ class Decoder(BaseDecoder):
     def _start_call(
         self, index: int, btype: str, block: dict[str, Any], at: str
     ) -> list[BaseEvent]:
-        cid = require(block, "id", str, VENDOR, at)
+        vendor_id = require(block, "id", str, VENDOR, at)
         name = require(block, "name", str, VENDOR, at)
-        meta = call_metadata(btype, block)
+        cid = self._ids.assign(vendor_id, self.known_call_ids)
+        meta = {**call_metadata(btype, block), **self._ids.metadata(cid, vendor_id)}
         self._blocks[index] = _Block("call", cid)
         kw: dict[str, Any] = {"metadata": meta} if meta else {}
         out: list[BaseEvent] = [
@@ -316,7 +319,8 @@ class Decoder(BaseDecoder):
         return out
 
     def _result(self, block: dict[str, Any], at: str) -> ToolCallResultEvent:
-        tool_use_id = require(block, "tool_use_id", str, VENDOR, at)
+        vendor_id = require(block, "tool_use_id", str, VENDOR, at)
+        tool_use_id = self._ids.answer(vendor_id) or vendor_id
         content, meta, error = server_result(block, at, self.losses)
         meta = {**meta, BLOCK_KEY: block}
         if error is not None:

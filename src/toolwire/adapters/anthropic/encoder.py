@@ -28,6 +28,7 @@ from ag_ui.core import (
 
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
+    CALL_ID_RULE,
     CALLER_KEY,
     CITATIONS_KEY,
     SERVER_CALL_TYPES,
@@ -40,6 +41,7 @@ from toolwire.adapters.anthropic.wire import (
     usage_fields,
 )
 from toolwire.losses import Loss, announce
+from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import encode_iter
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -85,6 +87,7 @@ class Encoder:
         self._texts: dict[str, int] = {}
         self._calls: dict[str, int] = {}
         self._call_types: dict[str, str] = {}
+        self._ids = IdMapper(CALL_ID_RULE)
         self._client_calls = 0
         self._thinking: dict[str, int] = {}  # open thinking blocks (content or awaiting signature)
         self._redacted: set[str] = set()
@@ -292,7 +295,12 @@ class Encoder:
         meta = _meta(ev)
         btype = meta.get(TYPE_KEY)
         btype = btype if btype in SERVER_CALL_TYPES else "tool_use"
-        block: dict[str, Any] = {"type": btype, "id": cid, "name": ev.tool_call_name, "input": {}}
+        # a client call's id must pass Anthropic's rule; a server call's id is Anthropic's own
+        sent = self._ids(cid, ev.metadata) if btype == "tool_use" else cid
+        for loss in self._ids.take_losses():
+            self.losses.append(loss)
+            announce([loss])
+        block: dict[str, Any] = {"type": btype, "id": sent, "name": ev.tool_call_name, "input": {}}
         if btype == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
             block["server_name"] = meta[SERVER_NAME_KEY]
         if isinstance(meta.get(CALLER_KEY), dict):

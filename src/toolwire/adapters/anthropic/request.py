@@ -33,6 +33,7 @@ from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, 
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
     CACHE_CONTROL_KEY,
+    CALL_ID_RULE,
     CALL_TYPES,
     CALLER_KEY,
     SERVER_CALL_TYPES,
@@ -43,14 +44,15 @@ from toolwire.adapters.anthropic.wire import (
     call_metadata,
 )
 from toolwire.capabilities import accepts
-from toolwire.errors import UnansweredToolCall, VendorDataError
+from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict, require
-from toolwire.protocol.fitting import Accepts, fit_content
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import Turn, pair_history
+from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -87,6 +89,8 @@ class _Encoding:
         self.system: list[str] = []
         self.body = _Body()
         self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
+        self.ids = IdMapper(CALL_ID_RULE)
+        self.media_label: str | None = DEFAULT_MEDIA_LABEL
 
     def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
@@ -166,7 +170,13 @@ class _Encoding:
             if result is not None:
                 block, moved = self.tool_result(call.id, result)
                 results.append(block)
-                relocated.extend(moved)
+                relocated += labelled(
+                    moved,
+                    self.media_label,
+                    tool_call_id=self.ids(call.id),
+                    tool_name=call.function.name,
+                    target=VENDOR,
+                )
         if not blocks:
             return
         self.body.push("assistant", blocks)
@@ -193,7 +203,7 @@ class _Encoding:
             parsed = {}
         block: dict[str, Any] = {
             "type": "tool_use",
-            "id": call.id,
+            "id": self.ids(call.id, call.metadata),
             "name": call.function.name,
             "input": parsed,
         }
@@ -242,7 +252,7 @@ class _Encoding:
             value = parts_to_blocks(
                 fitted.content, f"tool result {call_id}", self.losses, self.target.target, call_id
             )
-        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id}
+        block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.ids(call_id)}
         error = msg.error
         if error is not None:
             if not value:
@@ -292,6 +302,12 @@ def _reasoning_first(messages: list[Message]) -> list[Message]:
     return out
 
 
+def _server_call(call: ToolCall) -> bool:
+    """A server tool or MCP call: Anthropic answers it inside the assistant turn."""
+    meta = call.metadata if isinstance(call.metadata, dict) else {}
+    return meta.get(TYPE_KEY) in SERVER_CALL_TYPES
+
+
 def _tool(tool: Tool) -> dict[str, Any]:
     out: dict[str, Any] = {"name": tool.name}
     if tool.description:
@@ -309,6 +325,9 @@ def encode_request(
     losses: list[Loss] | None = None,
     max_tokens: int | None = None,
     use_forwarded_props: bool = False,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """``RunAgentInput`` -> keyword arguments for ``client.messages.create(...)``.
@@ -317,9 +336,12 @@ def encode_request(
     the body as given. With ``use_forwarded_props`` the request options that
     :func:`decode_request` kept in ``forwarded_props["anthropic"]`` come back
     too (off by default: forwarded props come from the client). Every loss is
-    warned about and, when ``losses`` is a list, appended to it. Raises
-    ``UnansweredToolCall`` when a client tool call has no result, since
-    Anthropic rejects such a request.
+    warned about and, when ``losses`` is a list, appended to it. A client tool
+    call with no result is rejected by Anthropic: ``unanswered`` ``"error"`` raises
+    ``UnansweredToolCall``, ``"drop"`` removes the call, ``"answer"`` answers it
+    ``is_error`` with ``unanswered_text`` (``settle_unanswered``). With
+    ``media="relocate"`` each call's moved media follows a ``media_label`` text naming
+    the call (``{tool_call_id}``, ``{tool_name}``; None: no label).
     """
     ri = as_run_input(run_input, VENDOR)
     enc = _Encoding(
@@ -328,22 +350,19 @@ def encode_request(
         accepts(VENDOR, place="tool_result", model=model),
         accepts(VENDOR, place="user_message", model=model),
     )
+    enc.media_label = media_label
     # Signatures and encrypted reasoning another provider issued are useless here (a loss each).
     own = strip_foreign(ri.messages, VENDOR, target=VENDOR, losses=enc.losses)
-    paired = pair_history(_reasoning_first(own), target=VENDOR, allow_trailing_unanswered=True)
+    paired = pair_history(_reasoning_first(own), target=VENDOR, allow_unanswered=True)
+    settle_unanswered(
+        paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_server_call
+    )
     enc.losses.extend(paired.losses)
-    missing: list[str] = []
-    for t in paired.turns:
-        if isinstance(t.message, AssistantMessage):
-            for call, res in zip(t.message.tool_calls or [], t.results, strict=True):
-                meta = call.metadata if isinstance(call.metadata, dict) else {}
-                if res is None and meta.get(TYPE_KEY) not in SERVER_CALL_TYPES:
-                    missing.append(call.id)
-    if missing:
-        raise UnansweredToolCall(VENDOR, missing)
+    enc.ids.know(history_call_ids(own))
     for t in paired.turns:
         enc.turn(t)
     enc.flush_thinking()
+    enc.losses.extend(enc.ids.losses)
 
     body: dict[str, Any] = {}
     forwarded = ri.forwarded_props if isinstance(ri.forwarded_props, dict) else {}
@@ -399,7 +418,7 @@ def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
     return content
 
 
-def _user(content: Any, where: str, mid: str, losses: list[Loss]) -> list[Message]:
+def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) -> list[Message]:
     out: list[Message] = []
     rest: list[dict[str, Any]] = []
     for i, block in enumerate(_blocks(content, where)):
@@ -408,6 +427,7 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss]) -> list[Messag
             rest.append(block)
             continue
         call_id = require(block, "tool_use_id", str, VENDOR, at)
+        call_id = ids.answer(call_id) or call_id
         raw = block.get("content", "")
         parts: str | list[ContentPart]
         if isinstance(raw, str):
@@ -434,7 +454,9 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss]) -> list[Messag
     return out
 
 
-def _assistant(content: Any, where: str, mid: str, losses: list[Loss]) -> list[Message]:
+def _assistant(
+    content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds
+) -> list[Message]:
     before: list[Message] = []
     after: list[Message] = []
     texts: list[str] = []
@@ -464,11 +486,13 @@ def _assistant(content: Any, where: str, mid: str, losses: list[Loss]) -> list[M
             )
         elif btype in CALL_TYPES:
             given = require(block, "input", dict, VENDOR, at)
-            meta = call_metadata(btype, block)
+            vendor_id = require(block, "id", str, VENDOR, at)
+            cid = ids.assign(vendor_id)  # a repeated id stays a call of its own
+            meta = {**call_metadata(btype, block), **ids.metadata(cid, vendor_id)}
             kw: dict[str, Any] = {"metadata": meta} if meta else {}
             calls.append(
                 ToolCall(
-                    id=require(block, "id", str, VENDOR, at),
+                    id=cid,
                     function=FunctionCall(
                         name=require(block, "name", str, VENDOR, at),
                         arguments=dumps_compact(given, VENDOR, f"{at}.input"),
@@ -478,6 +502,7 @@ def _assistant(content: Any, where: str, mid: str, losses: list[Loss]) -> list[M
             )
         elif btype.endswith("_tool_result") and "tool_use_id" in block:
             call_id = require(block, "tool_use_id", str, VENDOR, at)
+            call_id = ids.answer(call_id) or call_id
             parts, rmeta, error = server_result(block, at, losses)
             rkw: dict[str, Any] = {"error": error} if error is not None else {}
             after.append(
@@ -521,6 +546,7 @@ def decode_request(
     tid = thread_id or mint_id("thread", first)
     rid = run_id or mint_id("run", dumps_compact(data, VENDOR, "request"))
     losses: list[Loss] = []
+    ids = CallIds(VENDOR)
     messages: list[Message] = _system(data.get("system"), [tid])
     for i, m in enumerate(raw_messages):
         where = f"request.messages[{i}]"
@@ -529,9 +555,9 @@ def decode_request(
             raise VendorDataError(VENDOR, f"{where}.content", "missing")
         mid = mint_id("msg", rid, i)
         if role == "user":
-            messages.extend(_user(m["content"], f"{where}.content", mid, losses))
+            messages.extend(_user(m["content"], f"{where}.content", mid, losses, ids))
         elif role == "assistant":
-            messages.extend(_assistant(m["content"], f"{where}.content", mid, losses))
+            messages.extend(_assistant(m["content"], f"{where}.content", mid, losses, ids))
         elif role == "system":
             messages.extend(_system(m["content"], [tid, str(i)]))
         else:

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.callids import IdRule
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
+from toolwire.recordings import Exchange, ModelRoute
 
 VENDOR = "anthropic"
 
@@ -59,16 +60,22 @@ def call_metadata(btype: str, block: dict[str, Any]) -> dict[str, Any]:
     return meta
 
 
-def is_model_exchange(exchange: Any) -> bool:
-    """True for a Messages call; False for other recorded calls (token counts, files, models).
+#: Messages calls, under any host and prefix, and Vertex AI's raw predict for Claude
+#: (not ``/v1/messages/count_tokens``, files or models).
+MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/messages",), verbs=("rawPredict", "streamRawPredict"))
 
-    A recording without a URI (an ``.sse`` capture, JSONL chunks) is taken as a model turn.
-    """
-    uri = str(getattr(exchange, "uri", "") or "")
-    if not uri:
-        return True
-    path = urlsplit(uri).path.rstrip("/")
-    return path.endswith("/messages")
+
+#: ``tool_use.id`` / ``tool_result.tool_use_id``: 400 "String should match pattern
+#: '^[a-zA-Z0-9_-]+$'"; 64 characters is the length Claude's toolUseId takes on Bedrock
+#: (Anthropic documents no longer one), kept as the safe bound.
+CALL_ID_RULE = IdRule(
+    VENDOR, max_length=64, pattern=r"[a-zA-Z0-9_-]+", source="Messages request validation"
+)
+
+
+def is_model_exchange(exchange: Exchange) -> bool:
+    """True for a recorded Messages call (the shared rule, :data:`MODEL_ROUTE`)."""
+    return MODEL_ROUTE.admits(exchange)
 
 
 def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
@@ -97,6 +104,11 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
     if "type" not in payload:
         payload["type"] = name
     return payload
+
+
+#: One SSE event of an Anthropic stream (and its index) as the chunk dict :class:`Decoder`
+#: takes; ``None`` for an event with nothing to decode. Push-style readers call it per event.
+sse_event_chunk = _chunk
 
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:

@@ -14,7 +14,7 @@ from toolwire.adapters.asgard.decode import (
     decode_stream,
 )
 from toolwire.adapters.asgard.encode import Encoder, encode_stream
-from toolwire.adapters.asgard.frames import VENDOR, envelope, sse_chunks, to_sse
+from toolwire.adapters.asgard.frames import MODEL_ROUTE, VENDOR, envelope, sse_chunks, to_sse
 from toolwire.adapters.asgard.history import from_conversation, to_conversation
 from toolwire.adapters.asgard.recording import load_recording
 from toolwire.adapters.asgard.request import decode_request, decode_response, encode_request
@@ -22,6 +22,7 @@ from toolwire.adapters.asgard.request import decode_request, decode_response, en
 __all__ = [
     "CONSENT_REASON",
     "CONSENT_SCHEMA",
+    "MODEL_ROUTE",
     "VENDOR",
     "Decoder",
     "Encoder",

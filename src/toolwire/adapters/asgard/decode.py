@@ -50,6 +50,7 @@ from ag_ui.core.events import SubagentFinishedSuspendedOutcome
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, announce
+from toolwire.protocol.callids import CallIds as RepeatedIds
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, as_dict, decode_iter, require
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -157,6 +158,12 @@ class Decoder(BaseDecoder):
         self._closed: set[str] = set()  # ids of finished ones: later frames are dropped
         self._calls: dict[tuple[str, int], _Call] = {}  # calls still running
         self._answered: set[tuple[str, int]] = set()
+        #: the tool each (processId, callSeq) first named, and the further calls that
+        #: reused the pair with another tool (each a call of its own, never dropped)
+        self._key_tool: dict[tuple[str, int], str] = {}
+        self._reused: dict[tuple[str, int], list[_Call]] = {}
+        self._pair_ids: dict[tuple[str, int], str] = {}  # the id the pair's first call got
+        self._repeats = RepeatedIds(self.vendor)
         self._ids: set[str] = set()
         self._by_tool_use: dict[str, str] = {}
         self._lane_msg: dict[str | None, str] = {}
@@ -417,15 +424,27 @@ class Decoder(BaseDecoder):
             base = f"{self.run_id or ''}:{base}"
         return base
 
-    def _open_call(self, fields: dict[str, Any]) -> tuple[_Call, list[BaseEvent]]:
-        cid = self._call_id(fields)
+    def _open_call(
+        self, fields: dict[str, Any], *, reused: bool = False
+    ) -> tuple[_Call, list[BaseEvent]]:
+        pair = (fields["processId"], fields["callSeq"])
+        first = self._calls.get(pair)
+        base = first.id if reused and first is not None else self._pair_ids.get(pair)
+        if base is None:
+            base = self._call_id(fields)
+        cid = self._repeats.assign(base, self._ids) if reused else base
         owner = fields["parentToolUseId"]
         parent = self._lane_msg.get(owner) or mint_id("msg", self.run_id or "", cid)
         self._lane_msg[owner] = parent
         call = _Call(
             cid, fields["toolName"], fields["processId"], fields["parameter"], owner, parent
         )
-        self._calls[(fields["processId"], fields["callSeq"])] = call
+        if reused:
+            self._reused.setdefault(pair, []).append(call)
+        else:
+            self._calls[pair] = call
+            self._key_tool[pair] = call.name
+            self._pair_ids[pair] = cid
         self._ids.add(cid)
         if fields["toolUseId"]:
             self._by_tool_use[fields["toolUseId"]] = cid
@@ -443,7 +462,7 @@ class Decoder(BaseDecoder):
                 tool_call_id=cid,
                 tool_call_name=call.name,
                 parent_message_id=parent,
-                metadata={META: meta},
+                metadata={META: meta, **self._repeats.metadata(cid, base)},
                 **tag,
             )
         ]
@@ -462,24 +481,53 @@ class Decoder(BaseDecoder):
         fields = self._call_fields(payload, where)
         key = (fields["processId"], fields["callSeq"])
         if key in self._calls or key in self._answered:
-            return []  # a repeated or late start: the SDK keeps the first
+            name = fields["toolName"]
+            if name == self._key_tool.get(key) or any(
+                c.name == name for c in self._reused.get(key, [])
+            ):
+                return []  # a repeated or late start: the SDK keeps the first
+            return self._open_call(fields, reused=True)[1]  # another tool: its own call
         return self._open_call(fields)[1]
 
     def _tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
         out: list[BaseEvent] = []
         key = (fields["processId"], fields["callSeq"])
-        if key in self._answered:
-            return []  # a second complete: the SDK keeps the first
-        call = self._calls.get(key)
-        if call is None:
-            # The SDK drops a complete with no start; its toolCall is whole, so keep the call.
-            call, out = self._open_call(fields)
-        if call.completed:
-            return []
-        call.completed = True
-        del self._calls[key]  # only its key stays, to drop a repeated complete
-        self._answered.add(key)
+        other = next((c for c in self._reused.get(key, []) if c.name == fields["toolName"]), None)
+        if other is not None:  # the complete of a call that reused the pair with its tool
+            if other.completed:
+                return []
+            other.completed = True
+            call = other
+        else:
+            if key in self._answered:
+                if self._key_tool.get(key) not in (None, fields["toolName"]):
+                    # another tool under a used pair, with no start: its own call
+                    call, out = self._open_call(fields, reused=True)
+                    call.completed = True
+                    return out + self._result_events(call, fields, payload, where)
+                return []  # a second complete: the SDK keeps the first
+            found = self._calls.get(key)
+            if found is not None and found.name != fields["toolName"]:
+                # the pair's first call is still running: this complete is another tool's
+                call, out = self._open_call(fields, reused=True)
+                call.completed = True
+                return out + self._result_events(call, fields, payload, where)
+            if found is None:
+                # The SDK drops a complete with no start; its toolCall is whole: keep the call.
+                found, out = self._open_call(fields)
+            call = found
+            if call.completed:
+                return []
+            call.completed = True
+            del self._calls[key]  # only its key stays, to drop a repeated complete
+            self._answered.add(key)
+        return out + self._result_events(call, fields, payload, where)
+
+    def _result_events(
+        self, call: _Call, fields: dict[str, Any], payload: dict[str, Any], where: str
+    ) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
         result = payload.get("toolCallResult")
         content = result_text(result, f"{where}.toolCallResult")
         meta: dict[str, Any] = {"processId": fields["processId"], "callSeq": fields["callSeq"]}

@@ -12,8 +12,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.recordings import ModelRoute
 
 VENDOR = "asgard"
+#: A bot provider's message endpoint (``/ns/N/bot-provider/B/message/sse``, or ``/message``).
+MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/message/sse", "/message"))
 
 RUN_INIT = "asgard.run.init"
 RUN_DONE = "asgard.run.done"

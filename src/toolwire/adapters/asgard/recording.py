@@ -11,15 +11,15 @@ from toolwire.protocol.sse import frame_sse
 from toolwire.recordings import Exchange
 from toolwire.recordings import load_recording as _load
 
-from .frames import RUN_INIT, sse_chunks
+from .frames import MODEL_ROUTE, RUN_INIT, sse_chunks
 
 
 def load_recording(data: bytes, name: str = "") -> list[Exchange]:
     """The shared reader, then each SSE body cut before every ``asgard.run.init`` but the first."""
     out: list[Exchange] = []
     for ex in _load(data, name):
-        if not ex.is_sse or ex.content_type == "application/jsonl":
-            out.append(ex)
+        if not MODEL_ROUTE.admits(ex) or not ex.is_sse or ex.content_type == "application/jsonl":
+            out.append(ex)  # other traffic is passed on untouched (the caller skips it)
             continue
         runs: list[list[dict[str, object]]] = []
         for frame in sse_chunks(ex.response_body):

@@ -29,10 +29,12 @@ from .stream import (
     sse_chunks,
     to_sse,
 )
+from .wire import MODEL_ROUTE
 
 __all__ = [
     "CONFIRMATION_REASON",
     "CONFIRMATION_SCHEMA",
+    "MODEL_ROUTE",
     "Decoder",
     "Encoder",
     "adecode_stream",

@@ -32,6 +32,7 @@ from toolwire.recordings import Exchange, jsonl_chunks
 from toolwire.recordings import load_recording as load_generic
 
 from .stream import _REACTIVE_KEYS, sse_chunks
+from .wire import MODEL_ROUTE
 
 
 def _kind(chunk: dict[str, Any]) -> str:
@@ -127,8 +128,8 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
     if low.endswith((".yaml", ".yml", ".sse")) or not stripped.startswith(("{", "[")):
         out: list[Exchange] = []
         for ex in load_generic(data, name):
-            if ex.is_sse or not ex.response_body.strip():
-                out.append(ex)
+            if not MODEL_ROUTE.admits(ex) or ex.is_sse or not ex.response_body.strip():
+                out.append(ex)  # other traffic is passed on untouched (the caller skips it)
                 continue
             for group in group_chunks(_objects(ex.response_body.decode("utf-8"), ex.uri)):
                 out.append(_exchange(group, ex))
@@ -154,8 +155,8 @@ def exchange_chunks(exchange: Exchange) -> list[dict[str, Any]]:
 
 
 def is_model_exchange(exchange: Exchange) -> bool:
-    """Whether a recorded call is a Dialogflow API call (not, say, an OAuth token fetch)."""
-    return not exchange.uri or "dialogflow.googleapis.com" in exchange.uri
+    """Whether a recorded call is a Dialogflow call with tool calls (:data:`MODEL_ROUTE`)."""
+    return MODEL_ROUTE.admits(exchange)
 
 
 __all__ = ["exchange_chunks", "group_chunks", "is_model_exchange", "load_recording"]

@@ -46,6 +46,7 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
+from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
@@ -129,6 +130,10 @@ class Decoder(BaseDecoder):
         self._seed = id_seed
         self._seen: dict[str, _Seen] = {}  # emitted calls still waiting for their result
         self._answered: set[str] = set()  # answered calls: only their id is kept
+        #: calls by answer record: (AG-UI id, name, argument text); a second, different
+        #: call under one record is a call of its own (CallIds mints its id), never merged
+        self._records: dict[str, list[tuple[str, str, str]]] = {}
+        self._ids = CallIds(VENDOR)
         self._prior = set(prior_call_ids)
         self._activities: set[str] = set()
         self._parent: str | None = None
@@ -412,22 +417,44 @@ class Decoder(BaseDecoder):
 
     def _call_id(self, call: CallIn, anchor: tuple[Any, ...], occ: dict[str, int]) -> str:
         if call.answer_record:
-            return call.answer_record
+            return self._record_call(call)
         n = occ.get(call.fingerprint, 0)
         occ[call.fingerprint] = n + 1
         call.meta["idMinted"] = True
         return mint_id("call", self._seed, *anchor, call.fingerprint, n)
 
+    def _record_call(self, call: CallIn) -> str:
+        """The AG-UI id of a call named by its answer record.
+
+        The same call restated (same tool, same or absent arguments) keeps its id; a
+        different call sharing the record gets a minted one; a result with no call
+        answers the record's first call still open.
+        """
+        record = call.answer_record or ""
+        calls = self._records.setdefault(record, [])
+        if call.meta.get("synthesized"):
+            open_ = [cid for cid, _, _ in calls if cid not in self._answered]
+            return open_[0] if open_ else (calls[-1][0] if calls else record)
+        args = call.arguments
+        for cid, name, known in calls:
+            if name == call.name and (args == known or not args or not known):
+                return cid
+        cid = self._ids.assign(record)
+        calls.append((cid, call.name, args))
+        return cid
+
     def _emit_call(
         self, out: list[BaseEvent], seen: _Seen, parent: str, timestamp: int | None
     ) -> None:
         kw: dict[str, Any] = {"timestamp": timestamp} if timestamp is not None else {}
+        record = seen.meta.get("answerRecord")
+        shared = self._ids.metadata(seen.call_id, record) if isinstance(record, str) else {}
         out.append(
             ToolCallStartEvent(
                 tool_call_id=seen.call_id,
                 tool_call_name=seen.name,
                 parent_message_id=parent,
-                metadata={META_KEY: seen.meta},
+                metadata={META_KEY: seen.meta, **shared},
                 **kw,
             )
         )

@@ -17,8 +17,21 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.decoding import as_dict
+from toolwire.recordings import ModelRoute
 
 VENDOR = "dialogflow"
+#: The Dialogflow methods whose answers carry tool calls (REST ``:verb`` form), not an
+#: OAuth token fetch or a conversation lookup.
+MODEL_ROUTE = ModelRoute(
+    VENDOR,
+    verbs=(
+        "analyzeContent",
+        "streamingAnalyzeContent",
+        "generate",
+        "generateStatelessSuggestion",
+        "streamingReactiveCompanionSuggestions",
+    ),
+)
 
 #: The metadata key under which Dialogflow-only fields ride on AG-UI items.
 META_KEY = "dialogflow"

@@ -13,12 +13,16 @@ from toolwire.adapters.gemini.decoder import (
     decode_response,
     decode_stream,
     is_model_exchange,
+    is_streamed,
+    iter_chunks,
     sse_chunks,
 )
 from toolwire.adapters.gemini.encoder import Encoder, encode_stream, to_sse
 from toolwire.adapters.gemini.request import decode_request, encode_request
+from toolwire.adapters.gemini.wire import MODEL_ROUTE
 
 __all__ = [
+    "MODEL_ROUTE",
     "Decoder",
     "Encoder",
     "adecode_stream",
@@ -28,6 +32,8 @@ __all__ = [
     "encode_request",
     "encode_stream",
     "is_model_exchange",
+    "is_streamed",
+    "iter_chunks",
     "sse_chunks",
     "to_sse",
 ]

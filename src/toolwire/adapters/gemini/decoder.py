@@ -10,6 +10,7 @@ stream is truncated.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
@@ -32,6 +33,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire.adapters.gemini.json_array import is_json_array, json_array_chunks
 from toolwire.adapters.gemini.partial_args import ArgsWriter
 from toolwire.adapters.gemini.usage import has_counts, to_token_usage
 from toolwire.adapters.gemini.wire import (
@@ -39,6 +41,7 @@ from toolwire.adapters.gemini.wire import (
     FINISH_KEY,
     GOOGLE_SEARCH,
     GROUNDING_KEY,
+    MODEL_ROUTE,
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
@@ -64,8 +67,10 @@ from toolwire.protocol import (
     dumps_compact,
     mint_id,
 )
+from toolwire.protocol.callids import CallIds
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
+from toolwire.recordings import Exchange
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.
 _RETRYABLE = {408, 429, 500, 502, 503, 504}
@@ -92,6 +97,8 @@ class Decoder(BaseDecoder):
 
     def __init__(self, *, response_id: str | None = None) -> None:
         super().__init__()
+        self._ids = CallIds(VENDOR)  # Gemini 3 names calls; a repeat gets its own id
+        self._given: dict[str, str] = {}  # AG-UI id -> the vendor's, where they differ
         self.message_id: str | None = response_id
         self.model: str | None = None
         self.finish_reason: str | None = None
@@ -277,12 +284,24 @@ class Decoder(BaseDecoder):
     def _new_call_id(self, given: Any, prefix: str) -> str:
         self._calls += 1
         if isinstance(given, str) and given:
-            return given
+            cid = self._ids.assign(given, self.known_call_ids)  # a repeated id stays apart
+            self._given[cid] = given
+            return cid
         return mint_id(prefix, self._mid(), self._calls)
+
+    def _answers(self, given: Any, last: str | None) -> Any:
+        """The call a result with the vendor's id ``given`` answers (else the last one)."""
+        if isinstance(given, str) and given:
+            return self._ids.answer(given) or given
+        return last
 
     def _start(
         self, call_id: str, name: str, sig: str | None, metadata: dict[str, Any] | None = None
     ) -> list[BaseEvent]:
+        metadata = {
+            **(metadata or {}),
+            **self._ids.metadata(call_id, self._given.get(call_id, call_id)),
+        }
         kw: dict[str, Any] = {"metadata": metadata} if metadata else {}
         out: list[BaseEvent] = [
             ToolCallStartEvent(
@@ -361,7 +380,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _code_result(self, result: dict[str, Any], where: str) -> list[BaseEvent]:
-        call_id = get(result, "id") or self._last_code_call
+        call_id = self._answers(get(result, "id"), self._last_code_call)
         if not isinstance(call_id, str):
             raise VendorDataError(
                 VENDOR, f"{where}.codeExecutionResult", "a result with no executableCode before it"
@@ -408,7 +427,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _server_result(self, resp: dict[str, Any], where: str) -> list[BaseEvent]:
-        call_id = get(resp, "id") or self._last_server_call
+        call_id = self._answers(get(resp, "id"), self._last_server_call)
         if not isinstance(call_id, str):
             raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
         response = get(resp, "response")
@@ -543,6 +562,9 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
     into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
     that is plain JSON (an error, or a JSON-array stream) is read as such.
     """
+    if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
+        yield from json_array_chunks([body])
+        return
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         try:
@@ -571,10 +593,88 @@ def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
         yield obj_at(value, "body (text outside data: lines)")
 
 
-def is_model_exchange(exchange: Any) -> bool:
-    """A recorded call to ``generateContent``/``streamGenerateContent`` (not a file fetch)."""
-    uri = str(getattr(exchange, "uri", "") or "")
-    return not uri or ":generateContent" in uri or ":streamGenerateContent" in uri
+def iter_chunks(pieces: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """Chunk dicts from a streamed body arriving in any pieces, either framing.
+
+    ``alt=sse`` gives SSE; without it Gemini streams one JSON array. The first byte
+    that is not white space tells which; both are read incrementally.
+    """
+    it = iter(pieces)
+    head: list[bytes] = []
+    for piece in it:
+        head.append(piece)
+        if piece.strip():
+            break
+    rest = itertools.chain(head, it)
+    if is_json_array(b"".join(head)):
+        yield from json_array_chunks(rest)
+        return
+    raw = _RawLines()
+    for _event, value in sse_json_objects(map(raw.see, rest), VENDOR, flush_incomplete=True):
+        yield value
+    text = raw.text()
+    if text.strip():  # as sse_chunks: an error body the server wrote into the stream
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+        yield obj_at(value, "body (text outside data: lines)")
+
+
+class _RawLines:
+    """Keeps the lines of an SSE body that are no SSE field (and only those) as they pass.
+
+    A line is told by its first bytes; a ``data:`` line is never held, so memory stays
+    bounded by the error text a server wrote into the stream.
+    """
+
+    _FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")
+
+    def __init__(self) -> None:
+        self._kept: list[bytes] = []
+        self._pending = b""  # the start of the current line, until it says what it is
+        self._raw: bool | None = None  # whether the current line is kept
+
+    def see(self, piece: bytes) -> bytes:
+        at = 0
+        while at <= len(piece):
+            end = piece.find(b"\n", at)
+            stop = len(piece) if end < 0 else end
+            self._part(piece[at:stop], complete=end >= 0)
+            if end < 0:
+                break
+            at = end + 1
+        return piece
+
+    def _part(self, part: bytes, *, complete: bool) -> None:
+        if self._raw is None:
+            self._pending += part
+            if len(self._pending) < 7 and not complete:
+                return
+            line, self._pending = self._pending, b""
+            self._raw = not line.startswith(self._FIELDS)
+            part = line
+        if self._raw:
+            self._kept.append(part)
+        if complete:
+            if self._raw:
+                self._kept.append(b"\n")
+            self._raw = None
+
+    def text(self) -> str:
+        if self._raw is None and not self._pending.startswith(self._FIELDS):
+            self._kept.append(self._pending)  # a short last line without its line end
+        return b"".join(self._kept).decode("utf-8", errors="replace")
+
+
+def is_streamed(exchange: Exchange) -> bool:
+    """A recorded body in the JSON-array framing is a stream, though its type says JSON."""
+    return is_json_array(exchange.response_body[:64])
+
+
+def is_model_exchange(exchange: Exchange) -> bool:
+    """A recorded ``generateContent``/``streamGenerateContent`` call (:data:`MODEL_ROUTE`)."""
+    return MODEL_ROUTE.admits(exchange)
 
 
 def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
@@ -599,5 +699,7 @@ __all__ = [
     "decode_response",
     "decode_stream",
     "is_model_exchange",
+    "is_streamed",
+    "iter_chunks",
     "sse_chunks",
 ]

@@ -23,6 +23,7 @@ from ag_ui.core import (
 from toolwire.adapters.gemini.parts import code_output
 from toolwire.adapters.gemini.usage import from_token_usage
 from toolwire.adapters.gemini.wire import (
+    CALL_ID_RULE,
     FINISH_KEY,
     GROUNDING_KEY,
     NORMAL_FINISH,
@@ -40,6 +41,7 @@ from toolwire.protocol import (
     parse_arguments_object,
     text_of,
 )
+from toolwire.protocol.callids import IdMapper
 
 
 @dataclass
@@ -67,6 +69,7 @@ class Encoder:
         self._model = model_version
         self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
         self._calls: dict[str, _Call] = {}
+        self._ids = IdMapper(CALL_ID_RULE)
         self._sent: dict[str, _Call] = {}
         self._usage: dict[str, Any] | None = None
         self._grounding: dict[str, Any] | None = None
@@ -203,7 +206,8 @@ class Encoder:
         elif kind == "groundingMetadata":
             return []  # carried by the result's groundingMetadata on the last chunk
         else:
-            part = {"functionCall": {"id": call.id, "name": call.name, "args": args}}
+            fid = self._ids(call.id, call.metadata)  # the vendor's own id back, if it repeated
+            part = {"functionCall": {"id": fid, "name": call.name, "args": args}}
         if call.signature is not None:
             part["thoughtSignature"] = call.signature
         return [self._parts(part)]

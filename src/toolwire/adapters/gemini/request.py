@@ -35,6 +35,7 @@ from toolwire.adapters.gemini.parts import (
     response_to_content,
 )
 from toolwire.adapters.gemini.wire import (
+    CALL_ID_RULE,
     CODE_EXECUTION,
     OUTCOME_KEY,
     PART_KEY,
@@ -62,8 +63,11 @@ from toolwire.protocol import (
     mint_id,
     pair_history,
     parse_arguments_object,
+    settle_unanswered,
     text_of,
 )
+from toolwire.protocol.callids import IdMapper, history_call_ids
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -94,12 +98,21 @@ def encode_request(
     losses: list[Loss] | None = None,
     backend: Backend = "gemini_api",
     call_ids: bool | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
 ) -> dict[str, Any]:
     """``generate_content`` kwargs (``model``, ``contents``, ``config``) for an AG-UI history.
 
     ``call_ids`` overrides whether ``functionCall``/``functionResponse`` carry ids
     (by default: as the model's family in ``capabilities/data/gemini.json`` says).
     Every loss is warned about and, when ``losses`` is a list, appended to it.
+    A function call with no result (Gemini wants as many responses as calls):
+    ``unanswered`` ``"error"`` raises, ``"drop"`` removes it, ``"answer"`` answers it as
+    failed with ``unanswered_text`` (``settle_unanswered``); Gemini's own code runs and
+    grounding are never touched. With ``media="relocate"`` each call's moved media
+    follows a ``media_label`` text naming the call (``{tool_call_id}``, ``{tool_name}``;
+    None: no label).
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"gemini: media must be 'drop' or 'relocate', not {media!r}")
@@ -107,7 +120,7 @@ def encode_request(
         raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
     ri = as_run_input(run_input, VENDOR)
     fam = family(VENDOR, model_name(model), backend)
-    ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
+    with_ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
     needs_sig = fam.get("thought_signatures") == "required"
     in_result = target_accepts(model, backend)
     in_user = target_accepts(model, backend, "user_message")
@@ -120,8 +133,12 @@ def encode_request(
             system.append({"text": m.content})
         else:
             history.append(m)
-    paired = pair_history(history, target=VENDOR, allow_trailing_unanswered=False)
+    paired = pair_history(history, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(
+        paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_vendor_run
+    )
     lost.extend(paired.losses)
+    ids = IdMapper(CALL_ID_RULE, history_call_ids(history)) if with_ids else None
 
     contents: list[dict[str, Any]] = []
     thoughts: list[dict[str, Any]] = []
@@ -136,7 +153,15 @@ def encode_request(
         if isinstance(m, AssistantMessage):
             contents.extend(
                 _model_turn(
-                    m, turn.results, thoughts, ids, needs_sig, in_result, in_user, media, lost
+                    m,
+                    turn.results,
+                    thoughts,
+                    ids,
+                    needs_sig,
+                    in_result,
+                    in_user,
+                    (media, media_label),
+                    lost,
                 )
             )
             thoughts = []
@@ -179,6 +204,8 @@ def encode_request(
                 "for AG-UI context entries; put them in a system message to send them",
             )
         )
+    if ids is not None:
+        lost.extend(ids.losses)
     announce(lost)
     if losses is not None:
         losses.extend(lost)
@@ -186,6 +213,15 @@ def encode_request(
     if config:
         body["config"] = config
     return body
+
+
+def _vendor_run(call: ToolCall) -> bool:
+    """Code execution, grounding and built-in tool calls: Gemini answers them itself."""
+    return (call.metadata or {}).get(PART_KEY) in (
+        "executableCode",
+        "groundingMetadata",
+        "toolCall",
+    )
 
 
 def _declaration(tool: Tool) -> dict[str, Any]:
@@ -214,11 +250,11 @@ def _model_turn(
     m: AssistantMessage,
     results: list[ToolMessage | None],
     thoughts: list[dict[str, Any]],
-    ids: bool,
+    ids: IdMapper | None,
     needs_sig: bool,
     in_result: Accepts,
     in_user: Accepts,
-    media: str,
+    media: tuple[str, str | None],
     lost: list[Loss],
 ) -> list[dict[str, Any]]:
     parts = list(thoughts)
@@ -275,8 +311,8 @@ def _model_turn(
                 )
             continue
         fc: dict[str, Any] = {"name": call.function.name, "args": args}
-        if ids:
-            fc["id"] = call.id
+        if ids is not None:
+            fc["id"] = ids(call.id, call.metadata)
         signed = signed or bool(call.encrypted_value)
         parts.append(_signed({"function_call": fc}, call.encrypted_value))
         assert result is not None  # pair_history raised for unanswered calls
@@ -322,24 +358,25 @@ def _code_result(result: ToolMessage) -> dict[str, Any]:
 def _answer(
     call: ToolCall,
     result: ToolMessage,
-    ids: bool,
+    ids: IdMapper | None,
     in_result: Accepts,
     in_user: Accepts,
-    media: str,
+    media: tuple[str, str | None],
     siblings: list[dict[str, Any]],
     lost: list[Loss],
 ) -> dict[str, Any]:
     content = result.content
     if isinstance(content, list):
         content = [data_url_to_source(p) for p in content]
+    how, label = media
     fitted = fit_content(
-        content, in_result, tool_call_id=call.id, relocate=in_user if media == "relocate" else None
+        content, in_result, tool_call_id=call.id, relocate=in_user if how == "relocate" else None
     )
     lost.extend(fitted.losses)
     kept = fitted.content
     fr: dict[str, Any] = {"name": call.function.name}
-    if ids:
-        fr["id"] = call.id
+    if ids is not None:
+        fr["id"] = ids(call.id)
     fr["response"] = content_to_response(kept, result.error, result.metadata)
     media_parts = (
         [media_from_ag(p) for p in kept if not isinstance(p, TextPart)]
@@ -348,7 +385,11 @@ def _answer(
     )
     if media_parts:
         fr["parts"] = media_parts
-    siblings.extend(media_from_ag(p) for p in fitted.relocated)
+    sent = ids(call.id) if ids is not None else call.id
+    for p in labelled(
+        fitted.relocated, label, tool_call_id=sent, tool_name=call.function.name, target=VENDOR
+    ):
+        siblings.append({"text": p.text} if isinstance(p, TextPart) else media_from_ag(p))
     return {"function_response": fr}
 
 

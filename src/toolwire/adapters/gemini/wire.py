@@ -12,8 +12,16 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import IdRule
+from toolwire.recordings import ModelRoute
 
 VENDOR = "gemini"
+#: Gemini API and Vertex model calls (``models/M:generateContent``, streamed or not), not
+#: ``:countTokens``, file uploads or fetches of a ``fileUri``.
+MODEL_ROUTE = ModelRoute(VENDOR, verbs=("generateContent", "streamGenerateContent"))
+#: ``functionCall.id`` / ``functionResponse.id``: documented as a string the client echoes,
+#: with no length or character rule; only an empty id is refused.
+CALL_ID_RULE = IdRule(VENDOR, source="FunctionCall.id (google-genai types)")
 PROVIDER = "google"
 
 #: Metadata keys toolwire puts on AG-UI items that came from Gemini.

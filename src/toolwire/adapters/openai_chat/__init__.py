@@ -20,6 +20,7 @@ from .decoder import Decoder
 from .encoder import Encoder
 from .request import decode_request, decode_response, encode_request
 from .sse import sse_chunks, to_sse
+from .wire import MODEL_ROUTE
 
 
 def decode_stream(chunks: Iterable[Any]) -> Iterator[BaseEvent]:
@@ -38,6 +39,7 @@ def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, A
 
 
 __all__ = [
+    "MODEL_ROUTE",
     "Decoder",
     "Encoder",
     "adecode_stream",

@@ -33,6 +33,7 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.ids import mint_id
 
@@ -58,7 +59,8 @@ _REASONING_FIELDS = ("reasoning_content", "reasoning")
 class _Call:
     slot: int | str
     where: str  # the fragment that opened it, for errors found later
-    id: str | None = None
+    id: str | None = None  # the vendor's
+    agui: str = ""  # the AG-UI id: the vendor's, or minted when another choice used it
     name: str | None = None
     custom: bool = False
     started: bool = False
@@ -100,6 +102,7 @@ class Decoder(BaseDecoder):
         self.completion_id: str | None = None
         self.model: str | None = None
         self._choices: dict[int, _Choice] = {}
+        self._ids = CallIds(VENDOR)  # n > 1: choices may repeat one another's call ids
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One chunk (SDK object or dict) -> AG-UI events.
@@ -322,19 +325,20 @@ class Decoder(BaseDecoder):
             self._open(ch, call, out)
         if args:
             if call.started:
-                out.append(ToolCallArgsEvent(tool_call_id=call.id or "", delta=args))
+                out.append(ToolCallArgsEvent(tool_call_id=call.agui, delta=args))
             else:
                 call.waiting.append(args)
 
     def _open(self, ch: _Choice, call: _Call, out: list[BaseEvent]) -> None:
         assert call.id is not None
+        call.agui = self._ids.assign(call.id, self.known_call_ids)
         call.started = True
         ch.ordinal += 1
         ch.by_id[call.id] = call
         ch.open.append(call)
         out.append(self._start_event(ch, call))
         if call.waiting:
-            out.append(ToolCallArgsEvent(tool_call_id=call.id, delta="".join(call.waiting)))
+            out.append(ToolCallArgsEvent(tool_call_id=call.agui, delta="".join(call.waiting)))
             call.waiting = []
 
     def _choice_meta(self, ch: _Choice) -> dict[str, Any]:
@@ -347,9 +351,10 @@ class Decoder(BaseDecoder):
         meta = self._choice_meta(ch)
         if call.custom:
             meta[TOOL_TYPE_KEY] = "custom"
+        meta.update(self._ids.metadata(call.agui, call.id or ""))
         kw: dict[str, Any] = {"metadata": meta} if meta else {}
         return ToolCallStartEvent(
-            tool_call_id=call.id or "",
+            tool_call_id=call.agui,
             tool_call_name=call.name or "",
             parent_message_id=ch.message_id,
             **kw,
@@ -364,7 +369,7 @@ class Decoder(BaseDecoder):
             self._open(ch, call, out)
         if call in ch.open:
             ch.open.remove(call)
-            out.append(ToolCallEndEvent(tool_call_id=call.id or ""))
+            out.append(ToolCallEndEvent(tool_call_id=call.agui))
         if ch.slots.get(call.slot) is call:
             del ch.slots[call.slot]
 

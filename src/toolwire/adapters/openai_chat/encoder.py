@@ -12,7 +12,7 @@ reasoning, non-assistant messages) is recorded as a loss and warned about.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import (
@@ -27,10 +27,12 @@ from ag_ui.core import (
 )
 
 from toolwire.losses import Loss, announce
+from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
 from .wire import (
+    CALL_ID_RULE,
     CHOICE_KEY,
     COMPLETION_ID_KEY,
     FINISH_REASONS_KEY,
@@ -46,6 +48,8 @@ class _Choice:
     index: int
     calls: int = 0
     announced: bool = False
+    #: call ids are unique per choice (choices of ``n > 1`` may share the vendor's)
+    ids: IdMapper = field(default_factory=lambda: IdMapper(CALL_ID_RULE))
 
 
 @dataclass
@@ -145,7 +149,10 @@ class Encoder:
         slot = _Slot(choice, choice.calls, custom)
         choice.calls += 1
         self._slots[ev.tool_call_id] = slot
-        frag: dict[str, Any] = {"index": slot.index, "id": ev.tool_call_id}
+        frag: dict[str, Any] = {"index": slot.index, "id": choice.ids(ev.tool_call_id, ev.metadata)}
+        for loss in choice.ids.take_losses():
+            self.losses.append(loss)
+            announce([loss], stacklevel=4)
         if custom:
             frag.update(type="custom", custom={"name": ev.tool_call_name, "input": ""})
         else:

@@ -37,16 +37,23 @@ from toolwire.capabilities import accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict
-from toolwire.protocol.fitting import Accepts, fit_content, part_loss
+from toolwire.protocol.fitting import (
+    DEFAULT_MEDIA_LABEL,
+    Accepts,
+    fit_content,
+    labelled,
+    part_loss,
+)
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import pair_history
+from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 
 from .decoder import Decoder
 from .parts import content_to_agui, text_part, to_vendor
-from .wire import FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
+from .wire import CALL_ID_RULE, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
 
 # ------------------------------------------------------------------ encode
 
@@ -59,6 +66,9 @@ def encode_request(
     losses: list[Loss] | None = None,
     tool_result: Accepts | None = None,
     user_message: Accepts | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """A ``chat.completions.create`` body (``model``, ``messages``, ``tools``, options).
@@ -66,22 +76,28 @@ def encode_request(
     ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` /
     ``user_message`` override what the capability table says ``model``
     takes. Every loss is warned about and appended to ``losses`` when given.
-    Raises ``UnansweredToolCall`` when a call has no result: the API rejects
-    such a request.
+    A call with no result is rejected by the API: ``unanswered`` says what to do
+    (``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
+    ``"answer"`` answers it as failed with ``unanswered_text``; see ``settle_unanswered``).
+    With ``media="relocate"`` each call's moved media follows a ``media_label`` text
+    naming the call (a template of ``{tool_call_id}`` and ``{tool_name}``; None: no label).
     """
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     run = as_run_input(run_input, VENDOR)
     in_tool = tool_result or _tool_result_accepts(model, media)
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
-    paired = pair_history(run.messages, target=VENDOR, allow_trailing_unanswered=False)
+    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
     lost: list[Loss] = list(paired.losses)
+    ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
     messages: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m))
+            messages.append(_assistant(m, ids))
             moved: list[ContentPart] = []
+            names = {c.id: c.function.name for c in m.tool_calls or []}
             for result in turn.results:
                 assert result is not None  # pair_history raised for unanswered calls
                 fitted = fit_content(
@@ -91,8 +107,14 @@ def encode_request(
                     relocate=in_user if media == "relocate" else None,
                 )
                 lost.extend(fitted.losses)
-                moved.extend(fitted.relocated)
-                messages.append(_tool(result, fitted.content, lost))
+                messages.append(_tool(result, fitted.content, lost, ids))
+                moved += labelled(
+                    fitted.relocated,
+                    media_label,
+                    tool_call_id=ids(result.tool_call_id),
+                    tool_name=names.get(result.tool_call_id, ""),
+                    target=VENDOR,
+                )
             if moved:
                 parts = _user_parts(moved, in_user, lost)
                 if parts:
@@ -119,6 +141,7 @@ def encode_request(
             )
         )
     body.update(vendor_options)
+    lost.extend(ids.losses)
     announce(lost)
     if losses is not None:
         losses.extend(lost)
@@ -159,31 +182,31 @@ def _encrypted(m: Message, lost: list[Loss]) -> None:
                 lost.append(_loss("encrypted-value-dropped", why, c.id))
 
 
-def _assistant(m: AssistantMessage) -> dict[str, Any]:
+def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant"}
     calls = m.tool_calls or []
     # A tool-call turn sends content null, not "": several compatible servers mishandle "".
     out["content"] = m.content if m.content else (None if calls else "")
     if calls:
-        out["tool_calls"] = [_call(c) for c in calls]
+        out["tool_calls"] = [_call(c, ids(c.id, c.metadata)) for c in calls]
     return _named(out, m)
 
 
-def _call(c: ToolCall) -> dict[str, Any]:
+def _call(c: ToolCall, call_id: str) -> dict[str, Any]:
     meta = c.metadata if isinstance(c.metadata, dict) else {}
     if meta.get(TOOL_TYPE_KEY) == "custom":
         custom = {"name": c.function.name, "input": c.function.arguments}
-        return {"id": c.id, "type": "custom", "custom": custom}
+        return {"id": call_id, "type": "custom", "custom": custom}
     # Empty argument text becomes "{}": the request wants a JSON object there.
     args = c.function.arguments if c.function.arguments.strip() else "{}"
     return {
-        "id": c.id,
+        "id": call_id,
         "type": "function",
         "function": {"name": c.function.name, "arguments": args},
     }
 
 
-def _tool(result: ToolMessage, content: Any, lost: list[Loss]) -> dict[str, Any]:
+def _tool(result: ToolMessage, content: Any, lost: list[Loss], ids: IdMapper) -> dict[str, Any]:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag).
 
     Only text fits on the wire here; a media part a caller's own ``tool_result``
@@ -208,7 +231,7 @@ def _tool(result: ToolMessage, content: Any, lost: list[Loss]) -> dict[str, Any]
             body = [*body, text_part(note)]
         else:
             body = f"{body}\n\n{note}" if body else note
-    return {"role": "tool", "tool_call_id": result.tool_call_id, "content": body}
+    return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "content": body}
 
 
 def _user(m: UserMessage, in_user: Accepts, lost: list[Loss]) -> dict[str, Any]:

@@ -12,11 +12,19 @@ from typing import Any
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError, VendorStreamError
+from toolwire.protocol.callids import IdRule
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.usage import token_count
+from toolwire.recordings import ModelRoute
 
 #: The adapter name used in errors, losses and capability lookups.
 VENDOR = "openai_chat"
+#: Chat Completions under any host and prefix: OpenAI's ``/v1``, Azure's
+#: ``/openai/deployments/D``, and OpenAI-compatible servers (``/api/v1``, ``/openai/v1``...).
+MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/chat/completions",))
+#: ``tool_calls[].id`` / ``tool_call_id``: the API answers a longer one with 400
+#: "string too long. Expected a string with maximum length 40".
+CALL_ID_RULE = IdRule(VENDOR, max_length=40, source="Chat Completions request validation")
 #: ``TokenUsage.provider`` and the issuer of the file handles this API resolves.
 PROVIDER = "openai"
 
@@ -43,6 +51,8 @@ COMPLETION_ID_KEY = "openai.completion_id"
 _RETRYABLE = frozenset(
     {"server_error", "rate_limit_exceeded", "rate_limit_error", "overloaded_error", "timeout"}
 )
+#: Error types worth another attempt (the run driver reads them too).
+RETRYABLE_ERRORS = _RETRYABLE
 
 
 def message_id(completion_id: str, choice: int) -> str:

@@ -16,6 +16,7 @@ from toolwire.protocol import adecode_iter, decode_iter, encode_iter
 
 from .decoder import Decoder, sse_chunks
 from .encoder import Encoder, to_sse
+from .keys import MODEL_ROUTE
 from .request import decode_request, decode_response, encode_request
 
 
@@ -40,6 +41,7 @@ def encode_stream(
 
 
 __all__ = [
+    "MODEL_ROUTE",
     "Decoder",
     "Encoder",
     "adecode_stream",

@@ -34,6 +34,7 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, mint_id, require
+from toolwire.protocol.callids import CallIds
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 from toolwire.protocol.usage import token_count
@@ -47,6 +48,8 @@ TERMINAL = ("response.completed", "response.incomplete", "response.failed", "err
 _RETRYABLE = frozenset(
     {"server_error", "rate_limit_exceeded", "overloaded", "server_is_overloaded"}
 )
+#: Error codes worth another attempt (the run driver reads them too).
+RETRYABLE_ERRORS = _RETRYABLE
 #: Delta events that extend a call's argument text, by event type.
 _ARG_DELTAS = frozenset(
     {
@@ -139,6 +142,7 @@ class Decoder(BaseDecoder):
 
     def __init__(self) -> None:
         super().__init__()
+        self._ids = CallIds(VENDOR)  # two call items with one call_id stay two calls
         self.response_id: str | None = None
         self.model: str | None = None
         self._items: dict[int, _Open] = {}
@@ -239,14 +243,16 @@ class Decoder(BaseDecoder):
             return [ReasoningStartEvent(message_id=rid)]
         if is_call_item(kind, item):
             call = call_identity(item, at)
-            self._items[index] = _Open("call", call.id)
+            cid = self._ids.assign(call.id, self.known_call_ids)  # a repeat stays apart
+            self._items[index] = _Open("call", cid)
             parent = self._parent or mint_id("msg", self.response_id or "", "calls")
+            meta = {**call.metadata, **self._ids.metadata(cid, call.id)}
             return [
                 ToolCallStartEvent(
-                    tool_call_id=call.id,
+                    tool_call_id=cid,
                     tool_call_name=call.name,
                     parent_message_id=parent,
-                    metadata=call.metadata or None,
+                    metadata=meta or None,
                 )
             ]
         self._items[index] = _Open("other", str(item.get("id", index)))
@@ -369,18 +375,19 @@ class Decoder(BaseDecoder):
             return self._finish_reasoning(item, body)
         if item.kind == "call":
             call = finish_call(body, at)
+            cid = item.ident  # the AG-UI id the call opened with
             out = []
             if len(call.arguments) > item.streamed:
                 out.append(
-                    ToolCallArgsEvent(tool_call_id=call.id, delta=call.arguments[item.streamed :])
+                    ToolCallArgsEvent(tool_call_id=cid, delta=call.arguments[item.streamed :])
                 )
             end_meta = {ITEM: call.metadata[ITEM]} if ITEM in call.metadata else None
-            out.append(ToolCallEndEvent(tool_call_id=call.id, metadata=end_meta))
+            out.append(ToolCallEndEvent(tool_call_id=cid, metadata=end_meta))
             if call.result is not None:
                 out.append(
                     ToolCallResultEvent(
-                        message_id=mint_id("result", call.id),
-                        tool_call_id=call.id,
+                        message_id=mint_id("result", cid),
+                        tool_call_id=cid,
                         content=call.result,
                         role="tool",
                         metadata=call.result_metadata or None,
@@ -391,12 +398,11 @@ class Decoder(BaseDecoder):
             content, meta, losses = output_item_result(body, at, target=VENDOR)
             announce(losses)
             ident = body.get("id")
+            answers = self._ids.answer(body["call_id"]) or body["call_id"]
             return [
                 ToolCallResultEvent(
-                    message_id=ident
-                    if isinstance(ident, str)
-                    else mint_id("result", body["call_id"]),
-                    tool_call_id=body["call_id"],
+                    message_id=ident if isinstance(ident, str) else mint_id("result", answers),
+                    tool_call_id=answers,
                     content=content,
                     role="tool",
                     metadata=meta,

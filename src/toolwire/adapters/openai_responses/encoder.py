@@ -36,9 +36,20 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts
 from toolwire.losses import announce
 from toolwire.protocol import StreamMachine, frame_sse, mint_id
+from toolwire.protocol.callids import IdMapper
 
 from .items import SERVER_RUN
-from .keys import ANNOTATIONS, FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PHASE, REASONING_PART, VENDOR
+from .keys import (
+    ANNOTATIONS,
+    CALL_ID_RULE,
+    FIELDS,
+    ITEM,
+    ITEM_ID,
+    ITEM_TYPE,
+    PHASE,
+    REASONING_PART,
+    VENDOR,
+)
 from .parts import to_vendor_content
 
 _INCOMPLETE_REASONS = ("max_output_tokens", "max_messages", "content_filter", "steered")
@@ -81,6 +92,13 @@ class Encoder:
         self._output: list[tuple[int, dict[str, Any]]] = []
         self._next_index = 0
         self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._ids = IdMapper(CALL_ID_RULE)
+
+    def _call_id(self, call_id: str, metadata: Any = None) -> str:
+        """The ``call_id`` to send (one the API takes; a call and its output alike)."""
+        out = self._ids(call_id, metadata)
+        announce(self._ids.take_losses())
+        return out
 
     # --------------------------------------------------------------- framing
 
@@ -271,7 +289,7 @@ class Encoder:
                 "status": "in_progress",
                 "arguments": "",
             }
-        body.update(call_id=ev.tool_call_id, name=ev.tool_call_name)
+        body.update(call_id=self._call_id(ev.tool_call_id, meta), name=ev.tool_call_name)
         fields = meta.get(FIELDS)
         if isinstance(fields, dict):
             body.update(fields)
@@ -325,7 +343,7 @@ class Encoder:
             "type": "function_call",
             "status": "completed",
             "arguments": text,
-            "call_id": cid,
+            "call_id": self._call_id(cid, item.metadata),
             "name": item.body["name"],
         }
         item.body = body
@@ -355,7 +373,7 @@ class Encoder:
         body = {
             "id": ev.message_id,
             "type": "function_call_output",
-            "call_id": ev.tool_call_id,
+            "call_id": self._call_id(ev.tool_call_id),
             "output": output,
             "status": "completed",
         }

@@ -7,10 +7,18 @@ keys they invent), so a later request can give it back to the API unchanged.
 
 from __future__ import annotations
 
+from toolwire.protocol.callids import IdRule
+from toolwire.recordings import ModelRoute
+
 #: The adapter's name in errors, losses and the capability table.
 VENDOR = "openai_responses"
 #: ``TokenUsage.provider`` and ``FileSource.provider`` for OpenAI.
 PROVIDER = "openai"
+#: ``POST .../responses`` under any host and prefix (Azure's ``/openai/v1/responses``
+#: included); not ``GET /responses/{id}``, ``/input_items`` or ``/cancel``.
+MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/responses",))
+#: ``input[].call_id``: 400 "string too long. Expected a string with maximum length 64".
+CALL_ID_RULE = IdRule(VENDOR, max_length=64, source="Responses request validation")
 
 #: The vendor item id (``fc_…``, ``msg_…``, ``rs_…``) of a call, message or reasoning.
 ITEM_ID = "openai.item_id"

@@ -31,7 +31,9 @@ from toolwire.capabilities import accepts
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
+from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.pairing import settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 
@@ -40,6 +42,7 @@ from .encoder import _first_image_data
 from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import (
     ANNOTATIONS,
+    CALL_ID_RULE,
     FIELDS,
     ITEM,
     ITEM_ID,
@@ -65,6 +68,8 @@ def encode_request(
     losses: list[Loss] | None = None,
     tool_result: Accepts | None = None,
     user_message: Accepts | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
     **vendor_options: Any,
 ) -> dict[str, Any]:
     """``RunAgentInput`` -> the body (``responses.create`` kwargs) for ``model``.
@@ -75,7 +80,10 @@ def encode_request(
     ``"relocate"`` moves nothing. Every loss is warned about and appended to
     ``losses`` when given. ``tool_result`` / ``user_message`` override what the
     capability table says each place takes. ``vendor_options`` are added to the
-    body as they are.
+    body as they are. A ``function_call`` (or other client call) with no output is
+    rejected by the API: ``unanswered`` ``"error"`` raises ``UnansweredToolCall``,
+    ``"drop"`` removes the call, ``"answer"`` answers it as failed with
+    ``unanswered_text`` (``settle_unanswered``); hosted tools are never touched.
     """
     run_input = as_run_input(run_input, VENDOR)
     if media not in ("drop", "relocate"):
@@ -84,13 +92,17 @@ def encode_request(
     tool_accepts = tool_result or accepts(VENDOR, model=model)
     user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
     history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
-    paired = pair_history(history, target=VENDOR)
+    paired = pair_history(history, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(
+        paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_hosted
+    )
     found += paired.losses
+    ids = IdMapper(CALL_ID_RULE, history_call_ids(history))
     items: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
-            items += _assistant_items(m, turn.results, tool_accepts, found)
+            items += _assistant_items(m, turn.results, tool_accepts, found, ids)
         elif isinstance(m, ReasoningMessage):
             _reasoning_item(m, items, found)
         elif isinstance(m, UserMessage):
@@ -109,10 +121,16 @@ def encode_request(
     if run_input.tools:
         body["tools"] = [_tool(t) for t in run_input.tools]
     body.update(vendor_options)
+    found += ids.losses
     announce(found)
     if losses is not None:
         losses.extend(found)
     return body
+
+
+def _hosted(call: ToolCall) -> bool:
+    """A tool OpenAI runs itself: its item holds its own result."""
+    return (call.metadata or {}).get(ITEM_TYPE) in SERVER_RUN
 
 
 def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
@@ -156,6 +174,7 @@ def _assistant_items(
     results: list[ToolMessage | None],
     place: Accepts,
     found: list[Loss],
+    ids: IdMapper,
 ) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     meta = m.metadata or {}
@@ -181,15 +200,18 @@ def _assistant_items(
         else:
             out.append({"role": "assistant", "content": m.content})
     calls = m.tool_calls or []
-    for call, result in zip(calls, results or [None] * len(calls), strict=True):
-        out.append(_call_item(call, result, found))
-    for call, result in zip(calls, results or [None] * len(calls), strict=True):
+    sent = [ids(c.id, c.metadata) for c in calls]
+    for call, cid, result in zip(calls, sent, results or [None] * len(calls), strict=True):
+        out.append(_call_item(call, cid, result, found))
+    for call, cid, result in zip(calls, sent, results or [None] * len(calls), strict=True):
         if result is not None:
-            out += _result_items(call, result, place, found)
+            out += _result_items(call, cid, result, place, found)
     return out
 
 
-def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) -> dict[str, Any]:
+def _call_item(
+    call: ToolCall, cid: str, result: ToolMessage | None, found: list[Loss]
+) -> dict[str, Any]:
     meta = call.metadata or {}
     kind = meta.get(ITEM_TYPE)
     whole = meta.get(ITEM)
@@ -209,12 +231,12 @@ def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) ->
             item["result"] = _first_image_data(result.content) if result else None
         return item
     if kind == "custom_tool_call":
-        item = {"type": "custom_tool_call", "call_id": call.id, "name": call.function.name}
+        item = {"type": "custom_tool_call", "call_id": cid, "name": call.function.name}
         item["input"] = call.function.arguments
     else:
         item = {
             "type": "function_call",
-            "call_id": call.id,
+            "call_id": cid,
             "name": call.function.name,
             "arguments": call.function.arguments,
         }
@@ -226,7 +248,7 @@ def _call_item(call: ToolCall, result: ToolMessage | None, found: list[Loss]) ->
 
 
 def _result_items(
-    call: ToolCall, result: ToolMessage, place: Accepts, found: list[Loss]
+    call: ToolCall, cid: str, result: ToolMessage, place: Accepts, found: list[Loss]
 ) -> list[dict[str, Any]]:
     meta = result.metadata or {}
     cmeta = call.metadata or {}
@@ -251,16 +273,16 @@ def _result_items(
         if shot is not None:
             screenshot = {k: v for k, v in shot.items() if k in ("image_url", "file_id")}
             screenshot["type"] = "computer_screenshot"
-            return [{"type": "computer_call_output", "call_id": call.id, "output": screenshot}]
+            return [{"type": "computer_call_output", "call_id": cid, "output": screenshot}]
     if isinstance(kind, str) and kind.endswith("_call"):
         text = content if isinstance(content, str) else text_of(_texts(content))
-        return [{"type": f"{kind}_output", "call_id": call.id, "output": text}]
+        return [{"type": f"{kind}_output", "call_id": cid, "output": text}]
     out_type = (
         "custom_tool_call_output"
         if cmeta.get(ITEM_TYPE) == "custom_tool_call"
         else "function_call_output"
     )
-    return [{"type": out_type, "call_id": call.id, "output": content}]
+    return [{"type": out_type, "call_id": cid, "output": content}]
 
 
 def _texts(parts: list[dict[str, Any]]) -> str:
@@ -294,6 +316,7 @@ class _Builder:
     messages: list[Message] = field(default_factory=list)
     losses: list[Loss] = field(default_factory=list)
     assistant: dict[str, Any] | None = None
+    ids: CallIds = field(default_factory=lambda: CallIds(VENDOR))  # repeats stay apart
 
     def flush(self) -> None:
         a, self.assistant = self.assistant, None
@@ -380,6 +403,9 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
         a = b.assistant
         if a is None:
             a = b.open_assistant(mint_id("msg", call.id))
+        vendor_id = call.id
+        call.id = b.ids.assign(vendor_id)
+        call.metadata.update(b.ids.metadata(call.id, vendor_id))
         kw: dict[str, Any] = {"metadata": call.metadata} if call.metadata else {}
         fn = FunctionCall(name=call.name, arguments=call.arguments)
         a["calls"].append(ToolCall(id=call.id, function=fn, **kw))
@@ -398,7 +424,7 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
             )
     elif is_output_item(kind, raw):
         b.flush()
-        call_id = raw["call_id"]
+        call_id = b.ids.answer(raw["call_id"]) or raw["call_id"]
         ident = raw["id"] if isinstance(raw.get("id"), str) else mint_id("result", call_id)
         if kind in ("function_call_output", "custom_tool_call_output"):
             if "output" not in raw:

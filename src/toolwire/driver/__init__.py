@@ -1,0 +1,19 @@
+"""The run driver: ``toolwire.run`` / ``toolwire.arun`` over a vendor's SDK client.
+
+I/O lives here only: the request, the response bytes, retries and cancellation. What
+the bytes mean is the adapters' and ``toolwire.protocol``'s business. tenacity and
+the vendor SDKs are imported when a run starts, never on import.
+"""
+
+from toolwire.driver.policy import DEFAULT_POLICY, RetryPolicy
+from toolwire.driver.runner import LOSSES_EVENT, AsyncRunEvents, RunEvents, arun, run
+
+__all__ = [
+    "DEFAULT_POLICY",
+    "LOSSES_EVENT",
+    "AsyncRunEvents",
+    "RetryPolicy",
+    "RunEvents",
+    "arun",
+    "run",
+]

@@ -1,0 +1,467 @@
+"""``toolwire.run`` / ``toolwire.arun``: one AG-UI run over a vendor SDK client.
+
+Thin I/O over the sans-I/O core: the adapter encodes the request, the SDK sends it
+(see ``vendors``), toolwire's parser and the adapter's ``Decoder`` read the answer,
+:class:`~toolwire.protocol.runs.RunFramer` frames and checks the run.
+
+Retries (tenacity, :class:`~toolwire.driver.policy.RetryPolicy`) happen only while
+nothing of the model's turn has been sent: the driver reads until the decoder gives
+its first event inside the retried attempt, and streams the rest outside it. So a
+consumer never sees an event twice; a failure after that ends the run with
+``RUN_ERROR``. Every failure becomes ``RUN_ERROR`` (code = the vendor's error type,
+``metadata`` with the HTTP status, whether it was retryable and how many attempts were
+made), with the client's credentials removed from every text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
+from dataclasses import asdict
+from typing import Any, Literal
+
+from ag_ui.core import BaseEvent, CustomEvent
+
+from toolwire.driver.policy import DEFAULT_POLICY, RetryPolicy
+from toolwire.driver.secrets import client_secrets, redact
+from toolwire.driver.vendors import Plan, plan
+from toolwire.errors import ToolwireError, UnsupportedInput
+from toolwire.failures import Failure, classify, metadata_of
+from toolwire.losses import Loss, announce
+from toolwire.protocol.downgrade import downgrade_event
+from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.runs import RunFramer
+
+log = logging.getLogger("toolwire.driver")
+
+#: The name of the ``CUSTOM`` event that forwards losses (``forward_losses=True``).
+LOSSES_EVENT = "toolwire.losses"
+
+OnCancel = Literal["close", "finish"]
+
+
+def loss_record(loss: Loss) -> dict[str, Any]:
+    """A loss as the JSON value of the ``toolwire.losses`` event (camelCase, no nulls)."""
+    out: dict[str, Any] = {}
+    for key, value in asdict(loss).items():
+        if value is not None:
+            head, *rest = key.split("_")
+            out[head + "".join(w.title() for w in rest)] = value
+    out["message"] = loss.message
+    return out
+
+
+class _Run:
+    """What one run's sync and async loops share: setup, retries, failures, losses."""
+
+    def __init__(
+        self,
+        client: Any,
+        run_input: Any,
+        model: str,
+        vendor: str | None,
+        api: str | None,
+        retry: RetryPolicy | None,
+        losses: list[Loss] | None,
+        on_cancel: str,
+        forward_losses: bool,
+        params: dict[str, Any],
+    ) -> None:
+        if on_cancel not in ("close", "finish"):
+            raise UnsupportedInput(
+                f"toolwire.run: on_cancel must be 'close' or 'finish', not {on_cancel!r}"
+            )
+        if retry is not None and not isinstance(retry, RetryPolicy):
+            raise UnsupportedInput(
+                f"toolwire.run: retry must be a toolwire.RetryPolicy, not {type(retry).__name__}"
+            )
+        if losses is not None and not isinstance(losses, list):
+            raise UnsupportedInput("toolwire.run: losses must be a list (records are appended)")
+        if not isinstance(model, str) or not model:
+            raise UnsupportedInput("toolwire.run: model must be a non-empty string")
+        self.policy = retry or DEFAULT_POLICY
+        self.losses: list[Loss] = losses if losses is not None else []
+        self.on_cancel = on_cancel
+        self.forward_losses = forward_losses
+        self.input = as_run_input(run_input, "toolwire.run")
+        self.secrets = client_secrets(client)
+        self.plan: Plan = plan(
+            client,
+            self.input,
+            model=model,
+            vendor=vendor,
+            api=api,
+            params=params,
+            losses=self.losses,
+        )
+        legacy = self.input.protocol_version is None
+        self.framer = RunFramer(
+            self.plan.adapter.Decoder(),
+            thread_id=self.input.thread_id,
+            run_id=self.input.run_id,
+            run_input=self.input,
+            reshape=self._downgrade if legacy else None,
+        )
+        self.attempts = 0
+        self.cancel_requested = False
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _downgrade(self, event: BaseEvent) -> BaseEvent:
+        out, lost = downgrade_event(event)
+        if lost:
+            announce(lost, stacklevel=4)
+            self.losses.extend(lost)
+        return out
+
+    def loss_events(self) -> list[BaseEvent]:
+        if not (self.forward_losses and self.losses):
+            return []
+        value = [loss_record(x) for x in self.losses]
+        return [CustomEvent(name=LOSSES_EVENT, value=value)]
+
+    def finish(self) -> list[BaseEvent]:
+        return self.framer.finish(before_end=self.loss_events)
+
+    def cancelled(self) -> list[BaseEvent]:
+        return self.framer.cancel(before_end=self.loss_events)
+
+    def failed(self, exc: BaseException) -> list[BaseEvent]:
+        f = self._classify(exc)
+        if not isinstance(exc, ToolwireError):
+            # no exc_info: an SDK's exception may quote the key (OpenAI's 401 does)
+            reason = redact(f"{type(exc).__name__}: {exc}", self.secrets)
+            log.debug("toolwire.run: %s failed: %s", self.plan.vendor, reason)
+        meta: dict[str, Any] = {
+            **metadata_of(f),
+            "toolwire.vendor": self.plan.vendor,
+            "toolwire.attempts": self.attempts,
+        }
+        message = redact(f.message, self.secrets)
+        return self.framer.error(
+            message,
+            redact(f.code, self.secrets),
+            metadata=redact(meta, self.secrets),
+            before_end=self.loss_events,
+        )
+
+    # -- retries ---------------------------------------------------------------------------
+
+    def _classify(self, exc: BaseException) -> Failure:
+        return classify(exc, self.policy.retryable_status)
+
+    def _should_retry(self, exc: BaseException) -> bool:
+        if not isinstance(exc, Exception) or self.framer.turn_events or self.cancel_requested:
+            return False
+        return self._classify(exc).retryable
+
+    def _retry_kwargs(self) -> dict[str, Any]:
+        import tenacity
+
+        p = self.policy
+        backoff = tenacity.wait_random_exponential(multiplier=p.initial_backoff, max=p.max_backoff)
+
+        def wait(state: Any) -> float:
+            exc = state.outcome.exception() if state.outcome is not None else None
+            f = self._classify(exc) if exc is not None else None
+            if f is not None and f.retry_after is not None:
+                return min(f.retry_after, p.max_retry_after)
+            return float(backoff(state))
+
+        def before_sleep(state: Any) -> None:
+            exc = state.outcome.exception() if state.outcome is not None else None
+            f: Failure | None = self._classify(exc) if exc is not None else None
+            code = f.code if f is not None else "?"
+            wait_s = state.next_action.sleep if state.next_action is not None else 0.0
+            log.info(
+                "toolwire.run: %s attempt %d failed (%s); retrying in %.3fs",
+                self.plan.vendor,
+                state.attempt_number,
+                redact(code, self.secrets),
+                wait_s,
+            )
+
+        return {
+            "stop": tenacity.stop_after_attempt(p.attempts)
+            | tenacity.stop_before_delay(p.max_elapsed),
+            "wait": wait,
+            "retry": tenacity.retry_if_exception(self._should_retry),
+            "reraise": True,
+            "before_sleep": before_sleep,
+        }
+
+    def _new_attempt(self) -> None:
+        if self.attempts:
+            self.framer.use_decoder(self.plan.adapter.Decoder())
+        self.attempts += 1
+
+    # -- sync ------------------------------------------------------------------------------
+
+    def _prime_sync(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
+        """One attempt: read until the turn's first events (or its end, when it has none)."""
+        self._new_attempt()
+        stream = self.plan.open_sync()
+        try:
+            for chunk in stream:
+                events = self.framer.feed(chunk)
+                if events:
+                    return stream, events
+            end = self.finish()
+        except BaseException:
+            _close(stream)
+            raise
+        _close(stream)
+        return None, end
+
+    def first_sync(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
+        import tenacity
+
+        for attempt in tenacity.Retrying(**self._retry_kwargs()):
+            with attempt:
+                return self._prime_sync()
+        raise ToolwireError("toolwire.run: no attempt was made")  # pragma: no cover
+
+    def events_sync(self) -> Generator[BaseEvent, None, None]:
+        yield from self.framer.start()
+        try:
+            stream, first = self.first_sync()
+        except Exception as exc:
+            yield from self.failed(exc)
+            return
+        try:
+            yield from first
+            if stream is None:
+                return
+            try:
+                for chunk in stream:
+                    if self.cancel_requested:
+                        break
+                    yield from self.framer.feed(chunk)
+                    if self.cancel_requested:
+                        break
+                else:
+                    end = self.finish()
+            except Exception as exc:
+                if not self.cancel_requested:
+                    yield from self.failed(exc)
+                    return
+            if self.cancel_requested:
+                _close(stream)
+                if self.on_cancel == "finish":
+                    yield from self.cancelled()
+                return
+            yield from end
+        finally:
+            if stream is not None:
+                _close(stream)
+
+    # -- async -----------------------------------------------------------------------------
+
+    async def _prime_async(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
+        self._new_attempt()
+        stream = self.plan.open_async()
+        try:
+            async for chunk in stream:
+                events = self.framer.feed(chunk)
+                if events:
+                    return stream, events
+            end = self.finish()
+        except BaseException:
+            await _aclose(stream)
+            raise
+        await _aclose(stream)
+        return None, end
+
+    async def first_async(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
+        import tenacity
+
+        async for attempt in tenacity.AsyncRetrying(**self._retry_kwargs()):
+            with attempt:
+                return await self._prime_async()
+        raise ToolwireError("toolwire.arun: no attempt was made")  # pragma: no cover
+
+    async def events_async(self) -> AsyncGenerator[BaseEvent, None]:
+        for ev in self.framer.start():
+            yield ev
+        stream: AsyncIterator[Any] | None = None
+        cancel: asyncio.CancelledError | None = None
+        try:
+            try:
+                stream, first = await self.first_async()
+            except asyncio.CancelledError as exc:
+                cancel = exc
+                first = []
+            except Exception as exc:
+                for ev in self.failed(exc):
+                    yield ev
+                return
+            for ev in first:
+                yield ev
+            if stream is not None and cancel is None:
+                end: list[BaseEvent] = []
+                try:
+                    async for chunk in stream:
+                        if self.cancel_requested:
+                            break
+                        for ev in self.framer.feed(chunk):
+                            yield ev
+                        if self.cancel_requested:
+                            break
+                    else:
+                        end = self.finish()
+                except asyncio.CancelledError as exc:
+                    cancel = exc
+                except Exception as exc:
+                    if not self.cancel_requested:
+                        for ev in self.failed(exc):
+                            yield ev
+                        return
+                if cancel is None and not self.cancel_requested:
+                    for ev in end:
+                        yield ev
+                    return
+            elif stream is None and cancel is None:
+                return
+            if stream is not None:
+                await _aclose(stream)
+            if self.on_cancel == "finish":
+                for ev in self.cancelled():
+                    yield ev
+            if cancel is not None:
+                raise cancel  # the task's cancellation goes on once the run is ended
+        finally:
+            if stream is not None:
+                await _aclose(stream)
+
+
+def _close(stream: Any) -> None:
+    close = getattr(stream, "close", None)
+    if callable(close):
+        close()
+
+
+async def _aclose(stream: Any) -> None:
+    aclose = getattr(stream, "aclose", None)
+    if callable(aclose):
+        await aclose()
+
+
+class RunEvents(Iterator[BaseEvent]):
+    """The events of one run (an iterator); ``close()`` stops it and closes the SDK response.
+
+    ``cancel()`` stops the vendor's turn at the next chunk: with ``on_cancel="finish"`` the
+    iteration then gives the events that close what is open and ``RUN_FINISHED`` with the
+    cancelled outcome; with ``"close"`` it just ends.
+    """
+
+    def __init__(self, state: _Run) -> None:
+        self._state = state
+        self._events = state.events_sync()
+
+    def __iter__(self) -> RunEvents:
+        return self
+
+    def __next__(self) -> BaseEvent:
+        return next(self._events)
+
+    def close(self) -> None:
+        self._events.close()
+
+    def cancel(self) -> None:
+        self._state.cancel_requested = True
+
+    def __enter__(self) -> RunEvents:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncRunEvents(AsyncIterator[BaseEvent]):
+    """The async twin of :class:`RunEvents` (``aclose()``, ``cancel()``).
+
+    Cancelling the consuming task closes the SDK response; with ``on_cancel="finish"``
+    the iteration first gives the events that end the run with the cancelled outcome,
+    then the cancellation goes on (``CancelledError`` from the next ``__anext__``).
+    """
+
+    def __init__(self, state: _Run) -> None:
+        self._state = state
+        self._events = state.events_async()
+
+    def __aiter__(self) -> AsyncRunEvents:
+        return self
+
+    async def __anext__(self) -> BaseEvent:
+        return await self._events.__anext__()
+
+    async def aclose(self) -> None:
+        await self._events.aclose()
+
+    def cancel(self) -> None:
+        self._state.cancel_requested = True
+
+    async def __aenter__(self) -> AsyncRunEvents:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def run(
+    client: Any,
+    run_input: Any,
+    *,
+    model: str,
+    vendor: str | None = None,
+    api: str | None = None,
+    retry: RetryPolicy | None = None,
+    losses: list[Loss] | None = None,
+    on_cancel: OnCancel = "close",
+    forward_losses: bool = False,
+    **vendor_params: Any,
+) -> RunEvents:
+    """One AG-UI run for ``run_input`` (a ``RunAgentInput`` or its JSON dict) over ``client``.
+
+    ``client`` is the vendor's sync SDK client; its type picks the adapter, ``vendor=``
+    overrides, ``api="chat"|"responses"`` picks the OpenAI API. ``vendor_params`` go to the
+    adapter's ``encode_request`` where it names them, else into the request. Losses are
+    warned about and appended to ``losses``; ``forward_losses=True`` also sends them to the
+    UI as a ``CUSTOM`` event named ``toolwire.losses`` just before the terminal event.
+    Bad arguments raise ``UnsupportedInput`` here; everything after is events.
+    """
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    state = _Run(client, run_input, *args)
+    if state.plan.is_async:
+        raise UnsupportedInput(
+            f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
+        )
+    return RunEvents(state)
+
+
+def arun(
+    client: Any,
+    run_input: Any,
+    *,
+    model: str,
+    vendor: str | None = None,
+    api: str | None = None,
+    retry: RetryPolicy | None = None,
+    losses: list[Loss] | None = None,
+    on_cancel: OnCancel = "close",
+    forward_losses: bool = False,
+    **vendor_params: Any,
+) -> AsyncRunEvents:
+    """:func:`run` over an async client (``AsyncAnthropic``, ``AsyncOpenAI``,
+    ``genai.Client(...).aio`` or a ``genai.Client``, whose ``.aio`` is used)."""
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    state = _Run(client, run_input, *args)
+    if not state.plan.is_async and state.plan.vendor != "gemini":
+        raise UnsupportedInput(
+            f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"
+        )
+    return AsyncRunEvents(state)
+
+
+__all__ = ["LOSSES_EVENT", "AsyncRunEvents", "RunEvents", "arun", "loss_record", "run"]

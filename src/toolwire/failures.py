@@ -1,0 +1,211 @@
+"""What went wrong in a vendor call, as the facts a ``RUN_ERROR`` and a retry policy need.
+
+SDK and transport exceptions are recognised by duck typing (status code, body, the
+class names of the httpx family), so this module imports no SDK and works whichever
+HTTP library the installed SDK uses. ``frame_run`` uses it for a failure of the stream
+it reads, the run driver for every attempt.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
+
+_TIMEOUTS = frozenset(
+    {
+        "APITimeoutError",
+        "TimeoutException",
+        "ReadTimeout",
+        "ConnectTimeout",
+        "WriteTimeout",
+        "PoolTimeout",
+        "TimeoutError",
+        "ServerTimeoutError",
+    }
+)
+_CONNECTION = frozenset(
+    {
+        "APIConnectionError",
+        "TransportError",
+        "NetworkError",
+        "ProtocolError",
+        "RemoteProtocolError",
+        "LocalProtocolError",
+        "ConnectError",
+        "ReadError",
+        "WriteError",
+        "CloseError",
+        "StreamError",
+        "ClientConnectionError",
+        "ServerDisconnectedError",
+        "ConnectionError",
+    }
+)
+
+
+@dataclass
+class Failure:
+    """One failed attempt: ``code``/``message`` for ``RUN_ERROR``, and whether to retry."""
+
+    code: str
+    message: str
+    retryable: bool
+    status: int | None = None
+    retry_after: float | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _names(exc: BaseException) -> set[str]:
+    return {k.__name__ for k in type(exc).__mro__}
+
+
+def _headers(exc: BaseException) -> Any:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return headers if headers is not None and hasattr(headers, "get") else {}
+
+
+def retry_after(headers: Any, now: float | None = None) -> float | None:
+    """Seconds a response asks to wait: ``retry-after-ms``, else ``retry-after`` (seconds
+    or an HTTP date); ``None`` when absent or unreadable."""
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            value = float(ms) / 1000.0
+        except ValueError:
+            value = -1.0
+        if value >= 0:
+            return value
+    raw = headers.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(str(raw))
+        except (TypeError, ValueError):
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    return max(seconds, 0.0)
+
+
+def _error_object(body: Any) -> dict[str, Any]:
+    """The ``error`` object of a vendor error body (all four vendors nest it so)."""
+    if isinstance(body, dict):
+        inner = body.get("error")
+        if isinstance(inner, dict):
+            return inner
+        return body
+    if isinstance(body, list) and body and isinstance(body[0], dict):
+        return _error_object(body[0])  # Gemini sometimes wraps the body in a list
+    return {}
+
+
+#: Statuses below 500 worth another attempt: timeout, conflict, rate limit.
+RETRY_STATUSES = frozenset({408, 409, 429})
+
+
+def default_retryable_status(status: int) -> bool:
+    """``RETRY_STATUSES`` and every 5xx (Anthropic's 529 "overloaded" included)."""
+    return status >= 500 or status in RETRY_STATUSES
+
+
+def _status_failure(
+    exc: BaseException, status: int, retryable_status: Callable[[int], bool]
+) -> Failure:
+    body = getattr(exc, "body", None)
+    if body is None:
+        body = getattr(exc, "details", None)  # google-genai's APIError
+    err = _error_object(body)
+    kind = err.get("type") or err.get("status") or getattr(exc, "status", None)
+    if not isinstance(kind, str) or not kind:
+        kind = f"http_{status}"
+    message = err.get("message")
+    if not isinstance(message, str) or not message:
+        message = str(getattr(exc, "message", "") or f"HTTP {status}")
+    headers = _headers(exc)
+    retryable = retryable_status(status)
+    should = str(headers.get("x-should-retry") or "").lower()
+    if should in ("true", "false"):
+        retryable = should == "true"
+    meta: dict[str, Any] = {"toolwire.httpStatus": status}
+    request_id = headers.get("request-id") or headers.get("x-request-id")
+    if request_id:
+        meta["toolwire.requestId"] = str(request_id)
+    return Failure(
+        kind, message, retryable, status=status, retry_after=retry_after(headers), metadata=meta
+    )
+
+
+def retryable_error_types() -> frozenset[str]:
+    """The vendors' in-stream error types worth another attempt, as each adapter names them."""
+    from toolwire.adapters.anthropic.wire import RETRYABLE_ERRORS as anthropic
+    from toolwire.adapters.openai_chat.wire import RETRYABLE_ERRORS as chat
+    from toolwire.adapters.openai_responses.decoder import RETRYABLE_ERRORS as responses
+
+    return anthropic | chat | responses
+
+
+def _body_failure(exc: BaseException, body: Any) -> Failure | None:
+    """An SDK exception for an error the vendor sent inside a 200 stream (it carries the
+    error object as ``body``), or ``None``."""
+    err = _error_object(body)
+    kind = err.get("type") or err.get("code")
+    if not isinstance(kind, str) or not kind:
+        return None
+    message = err.get("message")
+    if not isinstance(message, str) or not message:
+        message = str(getattr(exc, "message", "") or kind)
+    return Failure(kind, message, kind in retryable_error_types())
+
+
+def classify(
+    exc: BaseException, retryable_status: Callable[[int], bool] = default_retryable_status
+) -> Failure:
+    """The facts of one failure (see the module doc)."""
+    if isinstance(exc, VendorStreamError):
+        return Failure(exc.error_type, exc.message, exc.retryable)
+    if isinstance(exc, TruncatedStream):
+        # cut before the terminal event: like a dropped connection, worth another try
+        # while nothing of the turn was sent
+        return Failure("truncated", str(exc), True)
+    if isinstance(exc, ToolwireError):
+        return Failure(type(exc).__name__, str(exc), False)
+    names = _names(exc)
+    status = getattr(exc, "status_code", None)
+    if not isinstance(status, int) and "APIError" in names:
+        status = getattr(exc, "code", None)  # google-genai
+    if isinstance(status, int) and not isinstance(status, bool) and status >= 400:
+        return _status_failure(exc, status, retryable_status)
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        found = _body_failure(exc, body)
+        if found is not None:
+            return found
+    if names & _TIMEOUTS:
+        return Failure("timeout", f"the vendor did not answer in time ({type(exc).__name__})", True)
+    if names & _CONNECTION:
+        detail = str(exc) or type(exc).__name__
+        return Failure("connection_error", f"connection to the vendor failed: {detail}", True)
+    return Failure(type(exc).__name__, str(exc) or type(exc).__name__, False)
+
+
+def metadata_of(failure: Failure) -> dict[str, Any]:
+    """``RUN_ERROR.metadata`` for a failure: its facts and whether a retry could help."""
+    return {**failure.metadata, "toolwire.retryable": failure.retryable}
+
+
+__all__ = [
+    "RETRY_STATUSES",
+    "Failure",
+    "classify",
+    "default_retryable_status",
+    "metadata_of",
+    "retry_after",
+]

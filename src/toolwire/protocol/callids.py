@@ -1,0 +1,197 @@
+"""Tool call ids across vendors: repeated vendor ids kept apart, ids a target rejects mapped.
+
+Two problems, one place:
+
+* **Decoding.** A vendor may give two calls one id (OpenAI Chat choices with ``n > 1``,
+  a buggy proxy, a replayed stream). AG-UI ids must be unique in a thread, and merging
+  the two calls would lose one. :class:`CallIds` keeps the vendor's id for its first call
+  and mints a deterministic id for every repeat, with the vendor's id in the call's
+  metadata under :data:`VENDOR_ID_KEY`, so an encoder for that vendor can give it back.
+* **Encoding.** One vendor's ids may break another's rules (OpenAI Chat takes at most 40
+  characters; Anthropic only ``[a-zA-Z0-9_-]``). :class:`IdMapper` sends an id that
+  conforms unchanged and maps one that does not to a deterministic conforming id (same
+  id in, same id out, in every request of a thread), the call and its result together,
+  never onto another id of the request, and reports each mapping as a loss.
+
+Each target's documented rule is data in its adapter's wire vocabulary (an
+:class:`IdRule`); the mechanism lives here once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolwire.losses import Loss
+from toolwire.protocol.ids import mint_id
+
+#: Call metadata: ``{"vendor": adapter name, "id": the vendor's own id}`` when the AG-UI
+#: id was minted because the vendor repeated its id.
+VENDOR_ID_KEY = "toolwire.vendor_id"
+
+
+# ------------------------------------------------------------------ decoding
+
+
+class CallIds:
+    """The AG-UI id of each call a decoder opens, unique even when the vendor repeats one.
+
+    ``assign`` gives the vendor's id the first time it is seen (and when no earlier
+    call of the thread, ``known``, holds it) and a minted id after; ``answer`` finds
+    which call a result carrying a vendor id answers (the first of that id's calls
+    still unanswered, in order).
+    """
+
+    def __init__(self, vendor: str) -> None:
+        self.vendor = vendor
+        self._used: set[str] = set()
+        self._calls: dict[str, list[str]] = {}  # vendor id -> AG-UI ids, in order
+        self._answered: set[str] = set()
+
+    def assign(self, vendor_id: str, known: Collection[str] = ()) -> str:
+        """A new call's AG-UI id (the vendor's own when it is free)."""
+        mine = self._calls.setdefault(vendor_id, [])
+        agui = vendor_id
+        n = len(mine)
+        while agui in self._used or agui in known:
+            agui = mint_id("call", self.vendor, vendor_id, n)
+            n += 1
+        self._used.add(agui)
+        mine.append(agui)
+        return agui
+
+    def metadata(self, agui_id: str, vendor_id: str) -> dict[str, Any]:
+        """What the call's start event carries so the vendor's id is not lost."""
+        if agui_id == vendor_id:
+            return {}
+        return {VENDOR_ID_KEY: {"vendor": self.vendor, "id": vendor_id}}
+
+    def answer(self, vendor_id: str) -> str | None:
+        """The AG-UI id of the call a result with ``vendor_id`` answers (and mark it)."""
+        calls = self._calls.get(vendor_id)
+        if not calls:
+            return None
+        for agui in calls:
+            if agui not in self._answered:
+                self._answered.add(agui)
+                return agui
+        return calls[-1]
+
+
+# ------------------------------------------------------------------ encoding
+
+
+@dataclass(frozen=True)
+class IdRule:
+    """What a target accepts as a tool call id, as its documentation says."""
+
+    target: str
+    max_length: int | None = None
+    #: a regular expression the whole id must match
+    pattern: str | None = None
+    #: where the rule is documented (for the loss message and the docs)
+    source: str = ""
+
+    def why_not(self, call_id: str) -> str | None:
+        """None when the target takes ``call_id``; otherwise why it would reject it."""
+        if not call_id:
+            return "the id is empty"
+        if self.max_length is not None and len(call_id) > self.max_length:
+            return f"{len(call_id)} characters, more than the {self.max_length} it takes"
+        if self.pattern is not None and re.fullmatch(self.pattern, call_id) is None:
+            return f"it does not match {self.pattern}"
+        return None
+
+    def conforming(self, call_id: str, salt: int = 0) -> str:
+        """The deterministic stand-in for ``call_id`` (``call_<hex>``, within the limit)."""
+        room = 24 if self.max_length is None else min(24, self.max_length - len("call_"))
+        out = mint_id("call", self.target, call_id, salt, length=room)
+        assert self.why_not(out) is None, f"{self.target}: minted id {out!r} breaks its rule"
+        return out
+
+
+@dataclass
+class IdMapper:
+    """One request's (or stream's) map from AG-UI call ids to ids ``rule`` accepts.
+
+    ``thread_ids`` are every call id the request holds: an id that conforms is sent
+    unchanged, and a minted id never lands on one of them. Give the mapper every call
+    id before the first mapping when they are known (a request); a stream maps as it
+    goes. The vendor's own id kept in a call's metadata (:data:`VENDOR_ID_KEY`) is given
+    back to that vendor when it conforms and no other call of the request holds it.
+    """
+
+    rule: IdRule
+    thread_ids: set[str] = field(default_factory=set)
+    losses: list[Loss] = field(default_factory=list)
+    _out: dict[str, str] = field(default_factory=dict, init=False)
+    _sent: set[str] = field(default_factory=set, init=False)
+
+    def know(self, ids: Iterable[str]) -> None:
+        self.thread_ids.update(ids)
+
+    def __call__(self, call_id: str, metadata: Any = None) -> str:
+        """The id to send for ``call_id`` (a call's or its result's), the same every time."""
+        hit = self._out.get(call_id)
+        if hit is not None:
+            return hit
+        self.thread_ids.add(call_id)
+        out = self._given_back(call_id, metadata)
+        if out is None:
+            why = self.rule.why_not(call_id)
+            if why is None:
+                out = call_id
+            else:
+                salt = 0
+                out = self.rule.conforming(call_id, salt)
+                while out in self.thread_ids or out in self._sent:
+                    salt += 1
+                    out = self.rule.conforming(call_id, salt)
+                self.losses.append(
+                    Loss(
+                        kind="call-id-remapped",
+                        target=self.rule.target,
+                        reason=f"{self.rule.target} rejects this id ({why}); it is sent as "
+                        f"{out!r}, and its result with it",
+                        tool_call_id=call_id,
+                        sent_as=out,
+                    )
+                )
+        self._out[call_id] = out
+        self._sent.add(out)
+        return out
+
+    def _given_back(self, call_id: str, metadata: Any) -> str | None:
+        if not isinstance(metadata, dict):
+            return None
+        kept = metadata.get(VENDOR_ID_KEY)
+        if not isinstance(kept, dict) or kept.get("vendor") != self.rule.target:
+            return None
+        vendor_id = kept.get("id")
+        if not isinstance(vendor_id, str) or self.rule.why_not(vendor_id) is not None:
+            return None
+        if vendor_id in self._sent or (vendor_id in self.thread_ids and vendor_id != call_id):
+            return None  # another call of this request holds it: the minted id stays
+        return vendor_id
+
+    def take_losses(self) -> list[Loss]:
+        """The losses recorded since the last call (a stream encoder announces as it goes)."""
+        out, self.losses = self.losses, []
+        return out
+
+
+def history_call_ids(messages: Iterable[Any]) -> set[str]:
+    """Every call id a history's assistant messages and tool messages hold."""
+    out: set[str] = set()
+    for m in messages:
+        for c in getattr(m, "tool_calls", None) or []:
+            out.add(c.id)
+        tid = getattr(m, "tool_call_id", None)
+        if isinstance(tid, str):
+            out.add(tid)
+    return out
+
+
+__all__ = ["VENDOR_ID_KEY", "CallIds", "IdMapper", "IdRule", "history_call_ids"]

@@ -1,0 +1,312 @@
+"""The replay provider: answers from recorded vendor conversations, offline, with no key.
+
+It is a provider like the others. The incoming ``RunAgentInput`` is encoded into each
+recording's vendor request with that vendor's adapter, and the recorded request whose
+conversation it equals (``toolwire.matching``: as data, first difference named) is the turn
+to play. The turn then runs the way a real one does: ``toolwire.arun`` over the vendor's own
+async SDK client, whose HTTP goes to a :class:`ReplayTransport` that checks the SDK's actual
+request against the recording (as vcrpy does) and answers with the recorded response. So a
+recorded multi-turn conversation plays turn after turn from a UI: turn 2 matches only when the
+UI sends back turn 1's calls and the results the recording holds.
+
+Only the conversation is compared (the keys in ``CONVERSATION``): the model, sampling options
+and tool declarations are the recording's, and a page declares its tools its own way.
+Recorded whole-message (non-streamed) answers are left out, since ``toolwire.arun`` streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import warnings
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx2
+from ag_ui.core import PROTOCOL_VERSION, BaseEvent, RunAgentInput, RunErrorEvent, RunStartedEvent
+
+from toolwire import adapters
+from toolwire.errors import ToolwireError
+from toolwire.matching import request_difference
+from toolwire.recordings import Exchange, model_exchanges
+from toolwire.server.config import AgentConfig, ConfigError
+from toolwire.server.providers import aclose_client
+
+#: vendor -> the request body keys that hold the conversation
+CONVERSATION: dict[str, tuple[str, ...]] = {
+    "anthropic": ("system", "messages"),
+    "openai_chat": ("messages",),
+    "openai_responses": ("instructions", "input"),
+    "gemini": ("contents",),
+}
+
+
+def default_cassettes() -> Path:
+    """The project's ``cassettes/`` folder: beside ``src/`` in a checkout, else the cwd's."""
+    here = Path(__file__).resolve().parents[3] / "cassettes"
+    return here if here.is_dir() else Path.cwd() / "cassettes"
+
+
+def _conversation(vendor: str, body: Any) -> dict[str, Any]:
+    keys = CONVERSATION[vendor]
+    return {k: body[k] for k in keys if isinstance(body, dict) and body.get(k) is not None}
+
+
+@dataclass(frozen=True)
+class RecordedTurn:
+    """One recorded request/response pair a live conversation can match."""
+
+    vendor: str
+    source: str  # file name and position, for messages
+    exchange: Exchange
+    model: str
+    recorded: dict[str, Any]  # the recorded conversation, as recorded
+    restated: dict[str, Any] | None  # the same after decode_request -> encode_request
+
+    def difference(self, method: str, uri: str, live: dict[str, Any]) -> str | None:
+        """Why a live conversation is not this turn's (first difference), or None if it is."""
+        why: str | None = "no recorded conversation"
+        for recorded in (self.recorded, self.restated):
+            if recorded is not None:
+                why = request_difference(
+                    self.exchange.method,
+                    self.exchange.uri,
+                    _as_body(recorded),
+                    method,
+                    uri,
+                    _as_body(live),
+                )
+                if why is None:
+                    return None
+        return why
+
+
+def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the replay compares; losses are the real run's
+        return adapters.get(vendor).encode_request(run_input, model=model)
+
+
+def _restated(vendor: str, body: dict[str, Any], model: str) -> dict[str, Any] | None:
+    """The recorded request as this adapter would write it (a string content as a text block)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            decoded = adapters.get(vendor).decode_request(body)
+        return _conversation(vendor, _quiet_encode(vendor, decoded, model))
+    except ToolwireError:
+        return None
+
+
+def _files(paths: Iterable[Path]) -> Iterable[tuple[str, Path]]:
+    """(vendor, file) for each cassette: a vendor's folder, or a file inside one."""
+    for p in paths:
+        if p.is_dir() and p.name in CONVERSATION:
+            yield from ((p.name, f) for f in sorted(p.glob("*.yaml")))
+        elif p.is_dir():
+            for sub in sorted(p.iterdir()):
+                if sub.is_dir() and sub.name in CONVERSATION:
+                    yield from ((sub.name, f) for f in sorted(sub.glob("*.yaml")))
+        elif p.is_file() and p.parent.name in CONVERSATION:
+            yield p.parent.name, p
+        else:
+            raise ConfigError(
+                f"config: replay cassettes: {p}: not a cassette folder or a cassette in a folder "
+                f"named for its vendor ({', '.join(CONVERSATION)})"
+            )
+
+
+def index_recordings(paths: Iterable[Path]) -> list[RecordedTurn]:
+    """Every recorded model turn with a request body, in file order."""
+    turns: list[RecordedTurn] = []
+    for vendor, f in _files(paths):
+        adapter = adapters.get(vendor)
+        try:
+            exchanges = model_exchanges(adapter, f.read_bytes(), f.name)
+        except (OSError, ToolwireError) as exc:
+            raise ConfigError(f"config: replay cassettes: {f}: {exc}") from None
+        for i, ex in enumerate(exchanges):
+            body = ex.request_body
+            if not isinstance(body, dict):
+                continue  # a response without its request cannot be matched
+            if not (ex.is_sse or ex.status >= 400):
+                continue  # a whole-message answer: toolwire.arun always streams
+            model = str(body.get("model") or f"{vendor}-recorded")
+            turns.append(
+                RecordedTurn(
+                    vendor=vendor,
+                    source=f"{f.parent.name}/{f.name}#{i}",
+                    exchange=ex,
+                    model=model,
+                    recorded=_conversation(vendor, body),
+                    restated=_restated(vendor, body, model),
+                )
+            )
+    return turns
+
+
+def _as_body(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _nearness(recorded: dict[str, Any], live: dict[str, Any]) -> tuple[int, int]:
+    """(same length, leading items in common) of two conversations: the nearest is reported."""
+    same = common = 0
+    for key, a in recorded.items():
+        b = live.get(key)
+        if isinstance(a, list) and isinstance(b, list):
+            same += len(a) == len(b)
+            pairs = enumerate(zip(a, b, strict=False))
+            common += next((i for i, (x, y) in pairs if x != y), min(len(a), len(b)))
+    return same, common
+
+
+#: response headers of a recording that describe the recorded transfer, not the body served
+_TRANSFER = frozenset({"content-length", "content-encoding", "transfer-encoding", "connection"})
+
+
+class ReplayTransport(httpx2.AsyncBaseTransport):
+    """Answers the vendor SDK's request with the recorded response, if it is the recorded one.
+
+    The SDK's own request (its body as sent) is compared with the recording, as vcrpy
+    compares a live request with a cassette; a request that differs gets a 400 in the
+    vendor's error shape naming the first difference, which the run reports as RUN_ERROR.
+    """
+
+    def __init__(self, turn: RecordedTurn) -> None:
+        self.turn = turn
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        raw = await request.aread()
+        try:
+            live = _conversation(self.turn.vendor, json.loads(raw) if raw else None)
+        except ValueError:
+            live = {}
+        why = self.turn.difference(request.method, str(request.url), live)
+        if why is not None:
+            error = {"type": "replay_mismatch", "message": f"{self.turn.source}: {why}"}
+            return httpx2.Response(400, json={"type": "error", "error": error}, request=request)
+        ex = self.turn.exchange
+        headers = [(k, v) for k, vs in ex.headers.items() if k.lower() not in _TRANSFER for v in vs]
+        return httpx2.Response(
+            ex.status, headers=headers, content=ex.response_body, request=request
+        )
+
+
+#: what each SDK appends to its base URL before the recorded path
+_ENDPOINTS = {
+    "anthropic": "/v1/messages",
+    "openai_chat": "/chat/completions",
+    "openai_responses": "/responses",
+}
+
+
+def replay_client(turn: RecordedTurn) -> Any:
+    """The vendor's own async SDK client, its HTTP served by a :class:`ReplayTransport`."""
+    http = httpx2.AsyncClient(transport=ReplayTransport(turn))
+    parts = urlsplit(turn.exchange.uri)
+    origin = f"{parts.scheme or 'https'}://{parts.netloc or 'replay.invalid'}"
+    path = parts.path
+    suffix = _ENDPOINTS.get(turn.vendor, "")
+    base = origin + (path[: -len(suffix)] if suffix and path.endswith(suffix) else "")
+    key = "replay-needs-no-key"
+    if turn.vendor == "anthropic":
+        import anthropic
+
+        return anthropic.AsyncAnthropic(api_key=key, base_url=base, http_client=http, max_retries=0)
+    if turn.vendor in ("openai_chat", "openai_responses"):
+        import openai
+
+        return openai.AsyncOpenAI(api_key=key, base_url=base, http_client=http, max_retries=0)
+    from google import genai
+    from google.genai import types
+
+    options = types.HttpOptions(base_url=origin, httpx_async_client=http)
+    return genai.Client(api_key=key, http_options=options)
+
+
+class ReplayProvider:
+    """Answers a run with the recorded turn whose request this conversation is."""
+
+    def __init__(self, config: AgentConfig) -> None:
+        self.config = config
+        paths = [Path(p) for p in config.cassettes] or [default_cassettes()]
+        self.turns = index_recordings(paths)
+        if not self.turns:
+            where = ", ".join(map(str, paths))
+            raise ConfigError(f"config: agent {config.name!r}: no recorded request in {where}")
+
+    @property
+    def model(self) -> str | None:
+        return self.config.model or "recorded"
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def match(self, run_input: RunAgentInput) -> tuple[RecordedTurn | None, str]:
+        """The recorded turn this input continues, or None and why (the nearest difference)."""
+        encoded: dict[tuple[str, str], dict[str, Any] | str] = {}
+        nearest: tuple[tuple[int, int], str] = ((-1, -1), "no recorded turn to compare with")
+        for turn in self.turns:
+            key = (turn.vendor, turn.model)
+            if key not in encoded:
+                try:
+                    body = _quiet_encode(turn.vendor, run_input, turn.model)
+                    encoded[key] = _conversation(turn.vendor, body)
+                except ToolwireError as exc:
+                    encoded[key] = str(exc)
+            live = encoded[key]
+            if isinstance(live, str):
+                continue  # this vendor cannot take this conversation at all
+            why = turn.difference("POST", turn.exchange.uri, live)
+            if why is None:
+                return turn, turn.source
+            score = _nearness(turn.recorded, live)
+            if score > nearest[0]:
+                nearest = (score, f"{turn.source}: {why}")
+        return None, (
+            f"no recorded turn has this conversation ({len(self.turns)} compared); "
+            f"nearest {nearest[1]}"
+        )
+
+    async def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+        from toolwire.driver import RetryPolicy, arun
+
+        turn, why = self.match(run_input)
+        if turn is None:
+            yield RunStartedEvent(
+                thread_id=run_input.thread_id,
+                run_id=run_input.run_id,
+                protocol_version=PROTOCOL_VERSION,
+                input=run_input,
+            )
+            yield RunErrorEvent(message=why, code="replay_no_match")
+            return
+        client = replay_client(turn)
+        once = RetryPolicy(attempts=1)  # a recorded failure is the answer, not worth a retry
+        try:
+            async with arun(
+                client,
+                run_input,
+                model=turn.model,
+                vendor=turn.vendor,
+                retry=once,
+                forward_losses=True,
+            ) as run:
+                async for event in run:
+                    yield event
+                    await asyncio.sleep(self.config.pace)  # 0 still lets a disconnect in
+        finally:
+            await aclose_client(client)
+
+
+__all__ = [
+    "CONVERSATION",
+    "RecordedTurn",
+    "ReplayProvider",
+    "default_cassettes",
+    "index_recordings",
+]

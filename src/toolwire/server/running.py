@@ -1,0 +1,61 @@
+"""Running the app with uvicorn, so that stopping the server ends open runs properly.
+
+uvicorn waits for open responses before it sends the app its lifespan shutdown, and an SSE
+run may never end by itself; so the server's own shutdown ends every open stream with
+``RUN_ERROR`` first, then uvicorn's usual graceful shutdown follows.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+
+from toolwire.server.app import close_streams
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, ending the app's open runs as shutdown starts."""
+
+    def __init__(self, app: Starlette, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.toolwire_app = app
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        close_streams(self.toolwire_app)
+        await super().shutdown(sockets=sockets)
+
+
+def make_server(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> Server:
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="info", timeout_graceful_shutdown=10
+    )
+    return Server(app, config)
+
+
+def serve(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve until interrupted; says on stderr where to open the page."""
+    server = make_server(app, host, port)
+    runs = logging.getLogger("toolwire.server")
+    if not runs.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        runs.addHandler(handler)
+        runs.setLevel(logging.INFO)
+    page = app.state.toolwire.config.inspector
+    shown = f"[{host}]" if ":" in host else host
+    where = f"http://{shown}:{port}"
+    if page:
+        sys.stderr.write(f"toolwire serve: open {where}{page.rstrip('/')}/ in a browser\n")
+    sys.stderr.write(f"toolwire serve: AG-UI endpoints at {where}/agents/NAME (GET /agents)\n")
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn re-raises the Ctrl-C it handled: a normal stop
+        pass
+    sys.stderr.write("toolwire serve: stopped\n")
+
+
+__all__ = ["Server", "make_server", "serve"]

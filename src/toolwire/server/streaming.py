@@ -1,0 +1,193 @@
+"""One run as a ``text/event-stream`` response that ends cleanly whatever happens.
+
+The provider's events go out as AG-UI SSE while two watchers wait beside them: the client
+going away (the vendor call is cancelled and closed at once, not at the next event) and the
+server shutting down (the open run ends with ``RUN_ERROR`` so a UI never waits on a dead
+stream). A failure after the stream started is a ``RUN_ERROR`` too; its message goes through
+``redact``, and so does every event sent, so a key an SDK quoted (OpenAI's 401 message
+does) never reaches the client or the log.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    BaseEvent,
+    EventType,
+    RunAgentInput,
+    RunErrorEvent,
+    RunStartedEvent,
+)
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from toolwire.errors import ToolwireError
+from toolwire.protocol.runs import error_code
+from toolwire.protocol.sse import encode_agui_event
+
+log = logging.getLogger("toolwire.server")
+
+_TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+
+
+class StreamHub:
+    """The open streams of one app, so a shutdown can end each with ``RUN_ERROR``."""
+
+    def __init__(self) -> None:
+        self._open: set[anyio.Event] = set()
+        self.closing = False
+
+    @property
+    def open_streams(self) -> int:
+        return len(self._open)
+
+    def add(self, event: anyio.Event) -> None:
+        self._open.add(event)
+        if self.closing:
+            event.set()
+
+    def discard(self, event: anyio.Event) -> None:
+        self._open.discard(event)
+
+    def close(self) -> None:
+        """End every open stream with ``RUN_ERROR`` (call from the server's event loop)."""
+        self.closing = True
+        for event in list(self._open):
+            event.set()
+
+
+class EventStreamResponse(Response):
+    """AG-UI events as SSE, for one run of one agent."""
+
+    media_type = "text/event-stream"
+
+    def __init__(
+        self,
+        events: AsyncIterator[BaseEvent],
+        *,
+        run_input: RunAgentInput,
+        hub: StreamHub,
+        agent: str,
+        redact: Callable[[str], str],
+    ) -> None:
+        # no super().__init__: a body-less Response would declare content-length: 0
+        self.status_code = 200
+        self.background = None
+        self.init_headers({"cache-control": "no-cache", "x-accel-buffering": "no"})
+        self.events = events
+        self.run_input = run_input
+        self.hub = hub
+        self.agent = agent
+        self.redact = redact
+        self.started = False
+        self.ended = False
+
+    def _note(self, event: BaseEvent) -> None:
+        if event.type == EventType.RUN_STARTED:
+            self.started = True
+        elif event.type in _TERMINAL:
+            self.ended = True
+
+    def _error(self, code: str, message: str) -> list[BaseEvent]:
+        """A ``RUN_ERROR`` that ends this run, opened first if it never was."""
+        out: list[BaseEvent] = []
+        if not self.started:
+            out.append(
+                RunStartedEvent(
+                    thread_id=self.run_input.thread_id,
+                    run_id=self.run_input.run_id,
+                    protocol_version=PROTOCOL_VERSION,
+                )
+            )
+        out.append(RunErrorEvent(message=message, code=code))  # redacted as it is sent
+        return out
+
+    async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
+        for event in events:
+            self._note(event)
+            body = self.redact(encode_agui_event(event)).encode("utf-8")
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+
+    async def _pump(self, send: Send) -> None:
+        """Send the provider's events; a provider failure ends the run with RUN_ERROR."""
+        while True:
+            try:
+                event = await self.events.__anext__()
+            except StopAsyncIteration:
+                break
+            except ToolwireError as exc:
+                await self._send_events(send, self._error(error_code(exc), str(exc)))
+                return
+            except Exception as exc:  # an SDK's own error type: the run ends, the server stays
+                reason = self.redact(f"{type(exc).__name__}: {exc}")
+                log.warning(
+                    "agent %s: run %s failed: %s", self.agent, self.run_input.run_id, reason
+                )
+                await self._send_events(send, self._error("provider_error", reason))
+                return
+            await self._send_events(send, [event])
+        if not self.ended:
+            await self._send_events(
+                send, self._error("incomplete", "the provider ended without finishing the run")
+            )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send(
+            {"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers}
+        )
+        stop: dict[str, str] = {}
+        closing = anyio.Event()
+        self.hub.add(closing)
+        try:
+            async with anyio.create_task_group() as tg:
+
+                async def on_disconnect() -> None:
+                    while (await receive())["type"] != "http.disconnect":
+                        pass
+                    stop.setdefault("why", "disconnect")
+                    tg.cancel_scope.cancel()
+
+                async def on_shutdown() -> None:
+                    await closing.wait()
+                    stop.setdefault("why", "shutdown")
+                    tg.cancel_scope.cancel()
+
+                tg.start_soon(on_disconnect)
+                tg.start_soon(on_shutdown)
+                try:
+                    await self._pump(send)
+                except OSError:
+                    stop.setdefault("why", "disconnect")
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        await _close(self.events)
+                tg.cancel_scope.cancel()
+        finally:
+            self.hub.discard(closing)
+        why = stop.get("why", "done")
+        log.info("agent %s: run %s: %s", self.agent, self.run_input.run_id, why)
+        if why == "disconnect":
+            return
+        if why == "shutdown" and not self.ended:
+            await self._send_events(
+                send, self._error("server_shutdown", "the server is shutting down")
+            )
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _close(events: Any) -> None:
+    """Close the provider's iterator, which closes its vendor call."""
+    aclose = getattr(events, "aclose", None)
+    if aclose is not None:
+        try:
+            await aclose()
+        except Exception as exc:  # closing a broken SDK stream must not hide the run's end
+            log.debug("closing a provider stream failed: %s", type(exc).__name__)
+
+
+__all__ = ["EventStreamResponse", "StreamHub"]

@@ -1,0 +1,284 @@
+"""What the driver tests share: one case per vendor (real SDK clients, our cassettes),
+the offline decode of the same bytes to compare with, and the checks every run passes."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import openai
+from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType
+from google import genai
+
+from toolwire import adapters, cli
+from toolwire.recordings import load_recording
+from toolwire.testing.fake_vendor import Reply, replies_from_cassette, split_events
+
+ROOT = Path(__file__).resolve().parents[2]
+CASSETTES = ROOT / "cassettes"
+
+#: Fake credentials: they must never show up in an event.
+KEY = "sk-test-FAKE-key-0123456789abcdef"
+GOOGLE_KEY = "AIzaFAKE-google-key-0123456789"
+
+
+TOOL = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+@dataclass(frozen=True)
+class Case:
+    vendor: str  # the adapter
+    clean: str  # a recorded turn that ends with frontend calls pending
+    broken: str  # a recorded turn with an in-stream vendor error after the first delta
+    lifecycle: frozenset[str]  # SSE event names that carry nothing of the turn
+    model: str
+    error_body: dict[str, Any]  # the vendor's documented HTTP error body
+    error_code: str  # its error type, as RUN_ERROR.code must carry it
+    sync_client: Callable[[str], Any]
+    async_client: Callable[[str], Any]
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return GOOGLE_KEY if self.vendor == "gemini" else KEY
+
+    def client(self, base_url: str, is_async: bool) -> Any:
+        return (self.async_client if is_async else self.sync_client)(base_url)
+
+
+def _gemini(base_url: str) -> Any:
+    return genai.Client(api_key=GOOGLE_KEY, http_options={"base_url": base_url})
+
+
+def _gemini_async(base_url: str) -> Any:
+    return _gemini(base_url).aio
+
+
+CASES = [
+    Case(
+        "anthropic",
+        "anthropic/thinking_tool_use_signature.yaml",
+        "anthropic/overloaded_error.yaml",
+        frozenset({"message_start", "ping"}),
+        "claude-sonnet-4-5",
+        {"type": "error", "error": {"type": "invalid_request_error", "message": "max_tokens: bad"}},
+        "invalid_request_error",
+        lambda u: anthropic.Anthropic(api_key=KEY, base_url=u),
+        lambda u: anthropic.AsyncAnthropic(api_key=KEY, base_url=u),
+    ),
+    Case(
+        "openai_chat",
+        "openai_chat/parallel_three_interleaved.yaml",
+        "openai_chat/in_stream_error.yaml",
+        frozenset(),
+        "gpt-4.1",
+        {
+            "error": {
+                "message": "Invalid 'messages[0].role'",
+                "type": "invalid_request_error",
+                "param": "messages",
+                "code": None,
+            }
+        },
+        "invalid_request_error",
+        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1"),
+        lambda u: openai.AsyncOpenAI(api_key=KEY, base_url=u + "/v1"),
+    ),
+    Case(
+        "openai_responses",
+        "openai_responses/reasoning_parallel_calls.yaml",
+        "openai_responses/error_event.yaml",
+        frozenset({"response.created", "response.in_progress"}),
+        "gpt-4.1",
+        {
+            "error": {
+                "message": "Unsupported parameter: 'temperature'",
+                "type": "invalid_request_error",
+                "param": "temperature",
+                "code": "unsupported_parameter",
+            }
+        },
+        "invalid_request_error",
+        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1"),
+        lambda u: openai.AsyncOpenAI(api_key=KEY, base_url=u + "/v1"),
+        {"api": "responses"},
+    ),
+    Case(
+        "gemini",
+        "gemini/gemini3_parallel_calls_signature.yaml",
+        "gemini/stream_error.yaml",
+        frozenset(),
+        "gemini-3-pro-preview",
+        {"error": {"code": 400, "message": "Invalid JSON payload", "status": "INVALID_ARGUMENT"}},
+        "INVALID_ARGUMENT",
+        _gemini,
+        _gemini_async,
+    ),
+]
+
+CASE_IDS = [c.vendor for c in CASES]
+
+
+def clean_reply(case: Case, **kw: Any) -> Reply:
+    [reply] = replies_from_cassette(CASSETTES / case.clean)
+    return Reply(status=reply.status, headers=reply.headers, chunks=reply.chunks, **kw)
+
+
+def broken_reply(case: Case) -> Reply:
+    [reply] = replies_from_cassette(CASSETTES / case.broken)
+    return reply
+
+
+_EVENT_NAME = re.compile(rb"^event: *(\S+)", re.M)
+
+
+def error_before_first_delta(case: Case) -> Reply:
+    """The recorded in-stream error with the events that carry the turn taken out: only
+    the lifecycle events (Anthropic ``message_start``, Responses ``response.created``)
+    and the error itself are left."""
+    reply = broken_reply(case)
+    kept = []
+    for piece in reply.chunks:
+        if piece.lstrip().startswith(b"{"):  # Gemini: the error written as plain JSON lines
+            kept.append(piece)
+            continue
+        m = _EVENT_NAME.search(piece)
+        name = m.group(1).decode() if m else None
+        data = piece.split(b"data:", 1)[-1]
+        if name in case.lifecycle or name == "error" or b'"error"' in data[:12]:
+            kept.append(piece)
+    assert kept and kept != reply.chunks
+    return Reply(status=reply.status, headers=reply.headers, chunks=kept)
+
+
+def error_reply(
+    case: Case, status: int, body: dict[str, Any] | None = None, **headers: str
+) -> Reply:
+    payload = json.dumps(case.error_body if body is None else body).encode()
+    return Reply(
+        status=status,
+        headers={"content-type": "application/json", **headers},
+        chunks=[payload],
+    )
+
+
+def run_input(case: Case, **extra: Any) -> dict[str, Any]:
+    """The recorded request of the clean cassette, as AG-UI (the CLI reads it the same way)."""
+    [ex] = load_recording((CASSETTES / case.clean).read_bytes(), case.clean)
+    data: dict[str, Any]
+    if ex.request_body is None:  # recorded without its request: one question, one tool
+        data = {
+            "messages": [{"id": "u1", "role": "user", "content": "Weather in Paris and Tokyo?"}],
+            "tools": [{"name": "get_weather", "description": "Weather.", "parameters": TOOL}],
+            "state": None,
+            "context": [],
+            "forwardedProps": {},
+        }
+    else:
+        ri = adapters.get(case.vendor).decode_request(ex.request_body)
+        data = ri.model_dump(mode="json", by_alias=True, exclude_none=True)
+    data.update(threadId="thread-1", runId="run-1", protocolVersion=PROTOCOL_VERSION)
+    data.update(extra)
+    return data
+
+
+def dump(ev: BaseEvent) -> dict[str, Any]:
+    return ev.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def comparable(events: list[BaseEvent]) -> list[dict[str, Any]]:
+    """A run without what differs between an online and an offline decode of the same
+    bytes: RUN_STARTED (its input), the run ids and the driver's own RUN_ERROR facts."""
+    out = []
+    for ev in events:
+        d = dump(ev)
+        if ev.type == EventType.RUN_STARTED:
+            continue
+        d.pop("threadId", None)
+        d.pop("runId", None)
+        d.pop("timestamp", None)
+        if ev.type == EventType.RUN_ERROR and "metadata" in d:
+            d["metadata"] = {
+                k: v for k, v in d["metadata"].items() if not k.startswith("toolwire.")
+            }
+            if not d["metadata"]:
+                del d["metadata"]
+        out.append(d)
+    return out
+
+
+def offline(case: Case, cassette: str) -> list[BaseEvent]:
+    """The CLI's decode of the recorded bytes (no SDK, no HTTP)."""
+    path = CASSETTES / cassette
+    return list(cli.decode_runs(adapters.get(case.vendor), path.read_bytes(), str(path)))
+
+
+def check_run(events: list[BaseEvent], tmp_path: Path) -> None:
+    """One run, no event twice, and ``toolwire validate`` accepts it."""
+    types = [ev.type for ev in events]
+    assert types[0] == EventType.RUN_STARTED
+    assert types.count(EventType.RUN_STARTED) == 1
+    assert types[-1] in (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+    assert types.count(EventType.RUN_FINISHED) + types.count(EventType.RUN_ERROR) == 1
+    for kind, key in (
+        (EventType.TEXT_MESSAGE_START, "message_id"),
+        (EventType.TOOL_CALL_START, "tool_call_id"),
+        (EventType.REASONING_MESSAGE_START, "message_id"),
+    ):
+        ids = [getattr(ev, key) for ev in events if ev.type == kind]
+        assert len(ids) == len(set(ids)), f"{kind.value} repeated: {ids}"
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(json.dumps(dump(ev)) + "\n" for ev in events))
+    out = io.StringIO()
+    assert cli.cmd_validate(argparse.Namespace(file=str(path)), out) == 0  # `toolwire validate`
+    assert out.getvalue().startswith(f"valid: {len(events)} events, 1 run(s)")
+
+
+def no_secret(events: list[BaseEvent], *secrets: str) -> None:
+    text = json.dumps([dump(ev) for ev in events])
+    for secret in secrets:
+        assert secret not in text
+        assert secret[-12:] not in text
+
+
+def close_client(client: Any) -> None:
+    client.close()
+
+
+async def aclose_client(client: Any) -> None:
+    closing = getattr(client, "aclose", None) or client.close
+    await closing()
+
+
+def split_half(reply: Reply) -> int:
+    return max(1, len(reply.chunks) // 2)
+
+
+__all__ = [
+    "CASES",
+    "CASE_IDS",
+    "CASSETTES",
+    "KEY",
+    "Case",
+    "aclose_client",
+    "broken_reply",
+    "check_run",
+    "clean_reply",
+    "close_client",
+    "comparable",
+    "dump",
+    "error_before_first_delta",
+    "error_reply",
+    "no_secret",
+    "offline",
+    "run_input",
+    "split_events",
+    "split_half",
+]

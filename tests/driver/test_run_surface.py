@@ -1,0 +1,351 @@
+"""The surface of toolwire.run / arun: imports, which adapter a client gets, arguments,
+retry policy and Retry-After, losses (returned and forwarded), legacy peers."""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import time
+import warnings
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
+from pathlib import Path
+from typing import Any
+
+import anthropic
+import openai
+import pytest
+from _driver_support import CASES, KEY, check_run, clean_reply, error_reply, run_input
+from ag_ui.core import EventType
+from google import genai
+
+import toolwire
+from toolwire.driver import LOSSES_EVENT
+from toolwire.driver.runner import loss_record
+from toolwire.driver.vendors import choose_vendor
+from toolwire.errors import UnsupportedInput
+from toolwire.failures import retry_after
+from toolwire.losses import PartsDroppedWarning
+from toolwire.testing.fake_vendor import FakeVendor, Reply
+
+ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
+PNG = (  # a 1x1 PNG
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJ"
+    "RU5ErkJggg=="
+)
+
+
+def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver() -> None:
+    code = (
+        "import sys, toolwire\n"
+        "heavy = [m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'httpx',"
+        " 'tenacity', 'toolwire.driver') if m in sys.modules]\n"
+        "print(repr(heavy))\n"
+        "run = toolwire.run\n"
+        "print(repr([m for m in ('tenacity', 'anthropic', 'openai', 'google.genai')"
+        " if m in sys.modules]), 'toolwire.driver' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == ["[]", "[] True"]
+
+
+def test_the_public_names() -> None:
+    assert callable(toolwire.run) and callable(toolwire.arun)
+    assert toolwire.RetryPolicy().attempts >= 1
+    assert {"run", "arun", "RetryPolicy"} <= set(toolwire.__all__)
+    with pytest.raises(AttributeError):
+        _ = toolwire.no_such_thing  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("make", "api", "expected"),
+    [
+        (lambda: anthropic.Anthropic(api_key=KEY), None, "anthropic"),
+        (lambda: anthropic.AsyncAnthropic(api_key=KEY), None, "anthropic"),
+        (lambda: openai.OpenAI(api_key=KEY), None, "openai_responses"),
+        (lambda: openai.OpenAI(api_key=KEY), "chat", "openai_chat"),
+        (lambda: openai.OpenAI(api_key=KEY, base_url="http://127.0.0.1:9/v1"), None, "openai_chat"),
+        (
+            lambda: openai.AsyncOpenAI(api_key=KEY, base_url="http://127.0.0.1:9/v1"),
+            "responses",
+            "openai_responses",
+        ),
+        (
+            lambda: openai.AzureOpenAI(
+                api_key=KEY, api_version="2025-04-01", azure_endpoint="https://x.openai.azure.com"
+            ),
+            None,
+            "openai_responses",
+        ),
+        (lambda: genai.Client(api_key=KEY), None, "gemini"),
+        (lambda: genai.Client(api_key=KEY).aio, None, "gemini"),
+    ],
+)
+def test_the_adapter_comes_from_the_client_type(make: Any, api: Any, expected: str) -> None:
+    assert choose_vendor(make(), None, api) == expected
+
+
+def test_vendor_overrides_the_client_type() -> None:
+    client = openai.OpenAI(api_key=KEY)
+    assert choose_vendor(client, "openai_chat", None) == "openai_chat"
+    with pytest.raises(UnsupportedInput, match="dialogflow"):
+        choose_vendor(client, "dialogflow", None)
+    with pytest.raises(UnsupportedInput, match="cannot tell the vendor of a object"):
+        choose_vendor(object(), None, None)
+    with pytest.raises(UnsupportedInput, match="api must be"):
+        choose_vendor(client, None, "completions")
+
+
+def test_bad_arguments_raise_at_the_call() -> None:
+    ri = run_input(ANTHROPIC)
+    sync, aio = anthropic.Anthropic(api_key=KEY), anthropic.AsyncAnthropic(api_key=KEY)
+    with pytest.raises(UnsupportedInput, match=r"use toolwire\.arun"):
+        toolwire.run(aio, ri, model="m")
+    with pytest.raises(UnsupportedInput, match=r"use toolwire\.run"):
+        toolwire.arun(sync, ri, model="m")
+    with pytest.raises(UnsupportedInput, match="on_cancel"):
+        toolwire.run(sync, ri, model="m", on_cancel="later")  # type: ignore[arg-type]
+    with pytest.raises(UnsupportedInput, match="RetryPolicy"):
+        toolwire.run(sync, ri, model="m", retry=3)  # type: ignore[arg-type]
+    with pytest.raises(UnsupportedInput, match="messages"):
+        toolwire.run(sync, {**ri, "messages": 5}, model="m")
+    with pytest.raises(UnsupportedInput, match="attempts"):
+        toolwire.RetryPolicy(attempts=0)
+
+
+def test_retry_after_reads_ms_seconds_and_dates() -> None:
+    assert retry_after({"retry-after-ms": "250"}) == 0.25
+    assert retry_after({"retry-after": "3"}) == 3.0
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    date = format_datetime(now + timedelta(seconds=7), usegmt=True)
+    assert retry_after({"retry-after": date}, now=now.timestamp()) == 7.0
+    assert retry_after({"retry-after": "soon"}) is None
+    assert retry_after({}) is None
+
+
+def test_retry_after_in_seconds_is_waited_for(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    case = ANTHROPIC
+    replies = [error_reply(case, 429, **{"retry-after": "1"}), clean_reply(case)]
+    with caplog.at_level(logging.INFO, logger="toolwire.driver"), FakeVendor(replies) as fv:
+        began = time.monotonic()
+        events = list(
+            toolwire.run(case.client(fv.base_url, False), run_input(case), model=case.model)
+        )
+        took = time.monotonic() - began
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_FINISHED and len(fv.requests) == 2
+    assert [r.getMessage()[-17:] for r in caplog.records] == ["retrying in 1.000s"[-17:]]
+    assert took >= 0.95
+
+
+def test_a_long_retry_after_is_capped(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    case = OPENAI_CHAT
+    policy = toolwire.RetryPolicy(max_retry_after=0.05)
+    replies = [error_reply(case, 503, **{"retry-after": "3600"}), clean_reply(case)]
+    with caplog.at_level(logging.INFO, logger="toolwire.driver"), FakeVendor(replies) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
+    assert events[-1].type == EventType.RUN_FINISHED and len(fv.requests) == 2
+    assert caplog.records[-1].getMessage().endswith("retrying in 0.050s")
+
+
+def test_x_should_retry_false_is_obeyed() -> None:
+    case = ANTHROPIC
+    with FakeVendor([error_reply(case, 503, **{"x-should-retry": "false"})]) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(toolwire.run(client, run_input(case), model=case.model))
+    assert events[-1].type == EventType.RUN_ERROR and len(fv.requests) == 1
+    assert events[-1].metadata["toolwire.retryable"] is False
+
+
+def _answered(case: Any, *, legacy: bool = False) -> dict[str, Any]:
+    """Run 2 of a frontend-tool loop: the UI answered the call with text and an image."""
+    ri = run_input(case)
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+    }
+    ri["messages"] = [
+        {"id": "u1", "role": "user", "content": "Weather in Oslo?"},
+        {"id": "a1", "role": "assistant", "toolCalls": [call]},
+        {
+            "id": "t1",
+            "role": "tool",
+            "toolCallId": "call_1",
+            "content": [
+                {"type": "text", "text": "Sunny, 21 C"},
+                {
+                    "type": "image",
+                    "source": {"type": "data", "value": PNG, "mimeType": "image/png"},
+                },
+            ],
+        },
+    ]
+    if legacy:
+        del ri["protocolVersion"]
+    return ri
+
+
+def test_losses_are_returned_and_forwarded_before_run_finished(tmp_path: Path) -> None:
+    case = OPENAI_CHAT  # Chat Completions takes no image in a tool message
+    lost: list[Any] = []
+    with FakeVendor([clean_reply(case)]) as fv, warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        client = case.client(fv.base_url, False)
+        ri = _answered(case)
+        events = list(toolwire.run(client, ri, model=case.model, losses=lost, forward_losses=True))
+    check_run(events, tmp_path)
+    assert lost and all(x.tool_call_id == "call_1" for x in lost)
+    warned = [str(w.message) for w in seen if issubclass(w.category, PartsDroppedWarning)]
+    assert warned == [x.message for x in lost]
+    custom, finished = events[-2], events[-1]
+    assert finished.type == EventType.RUN_FINISHED
+    assert custom.type == EventType.CUSTOM and custom.name == LOSSES_EVENT
+    assert custom.value == [loss_record(x) for x in lost]
+    assert custom.value[0]["toolCallId"] == "call_1" and custom.value[0]["partKind"] == "image"
+    sent = json.loads(fv.requests[0].body)
+    tool_msgs = [m for m in sent["messages"] if m["role"] == "tool"]
+    assert tool_msgs and "Sunny, 21 C" in json.dumps(tool_msgs)
+    assert PNG not in json.dumps(tool_msgs)
+
+
+def test_losses_are_not_forwarded_unless_asked() -> None:
+    case = OPENAI_CHAT
+    lost: list[Any] = []
+    with FakeVendor([clean_reply(case)]) as fv, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        client = case.client(fv.base_url, False)
+        events = list(toolwire.run(client, _answered(case), model=case.model, losses=lost))
+    assert lost
+    assert not [ev for ev in events if ev.type == EventType.CUSTOM]
+
+
+def test_a_peer_without_protocol_version_gets_the_downgraded_stream(tmp_path: Path) -> None:
+    case = ANTHROPIC  # Anthropic takes the image: only the downgrade loses it
+    lost: list[Any] = []
+    with FakeVendor([clean_reply(case)]) as fv:
+        client = case.client(fv.base_url, False)
+        with pytest.warns(PartsDroppedWarning, match="image"):
+            events = list(
+                toolwire.run(client, _answered(case, legacy=True), model=case.model, losses=lost)
+            )
+    check_run(events, tmp_path)
+    started = events[0]
+    [tool] = [m for m in started.input.messages if m.role == "tool"]
+    assert tool.content == "Sunny, 21 C"  # flattened for a peer before content parts
+    assert [x.part_kind for x in lost] == ["image"]
+    sent = json.loads(fv.requests[0].body)
+    assert PNG in json.dumps(sent)  # the model itself still got the image
+
+
+def test_vendor_params_reach_the_request() -> None:
+    with FakeVendor([clean_reply(ANTHROPIC)]) as fv:
+        client = ANTHROPIC.client(fv.base_url, False)
+        list(
+            toolwire.run(
+                client,
+                run_input(ANTHROPIC),
+                model="claude-x",
+                max_tokens=77,
+                stop_sequences=["END"],
+            )
+        )
+    sent = json.loads(fv.requests[0].body)
+    assert (sent["model"], sent["max_tokens"], sent["stop_sequences"]) == ("claude-x", 77, ["END"])
+    with FakeVendor([clean_reply(GEMINI)]) as fv:
+        client = GEMINI.client(fv.base_url, False)
+        list(toolwire.run(client, run_input(GEMINI), model=GEMINI.model, temperature=0.25))
+    sent = json.loads(fv.requests[0].body)
+    assert sent["generationConfig"]["temperature"] == 0.25  # the SDK's own wire form
+
+
+def test_a_read_timeout_before_the_turn_is_retried(tmp_path: Path) -> None:
+    case = ANTHROPIC
+    slow = clean_reply(case, delay=1.5)  # nothing arrives within the client's timeout
+    with FakeVendor([slow, clean_reply(case)]) as fv:
+        client = anthropic.Anthropic(api_key=KEY, base_url=fv.base_url, timeout=0.3)
+        policy = toolwire.RetryPolicy(initial_backoff=0.01, max_backoff=0.02)
+        events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert len(fv.requests) == 2
+
+
+def test_a_read_timeout_every_time_is_run_error_timeout(tmp_path: Path) -> None:
+    case = OPENAI_CHAT
+    slow = clean_reply(case, delay=1.5)
+    with FakeVendor([slow, slow]) as fv:
+        client = openai.OpenAI(api_key=KEY, base_url=fv.base_url + "/v1", timeout=0.3)
+        policy = toolwire.RetryPolicy(attempts=2, initial_backoff=0.01, max_backoff=0.02)
+        events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_ERROR and events[-1].code == "timeout"
+    assert events[-1].metadata["toolwire.attempts"] == 2
+
+
+def test_a_proxy_error_page_is_run_error_with_the_status(tmp_path: Path) -> None:
+    case = OPENAI_RESPONSES
+    page = Reply(status=502, headers={"content-type": "text/html"}, chunks=[b"<html>Bad</html>"])
+    policy = toolwire.RetryPolicy(attempts=2, initial_backoff=0.01, max_backoff=0.02)
+    with FakeVendor([page, page]) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(
+            toolwire.run(client, run_input(case), model=case.model, retry=policy, api="responses")
+        )
+    check_run(events, tmp_path)
+    err = events[-1]
+    assert err.type == EventType.RUN_ERROR and err.code == "http_502"
+    assert err.metadata["toolwire.httpStatus"] == 502 and len(fv.requests) == 2
+
+
+def test_malformed_vendor_data_is_run_error_not_retried(tmp_path: Path) -> None:
+    case = OPENAI_CHAT
+    bad = Reply(headers={"content-type": "text/event-stream"}, chunks=[b"data: {not json\n\n"])
+    with FakeVendor([bad, clean_reply(case)]) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(toolwire.run(client, run_input(case), model=case.model))
+    check_run(events, tmp_path)
+    err = events[-1]
+    assert err.type == EventType.RUN_ERROR and err.code == "VendorDataError"
+    assert "SSE event 0" in err.message and len(fv.requests) == 1
+
+
+@pytest.mark.parametrize(
+    ("case", "make", "path"),
+    [
+        (
+            OPENAI_RESPONSES,
+            lambda u: openai.AzureOpenAI(
+                api_key=KEY, api_version="2025-04-01-preview", azure_endpoint=u
+            ),
+            "/openai/responses?api-version=2025-04-01-preview",
+        ),
+        (
+            ANTHROPIC,
+            lambda u: anthropic.AnthropicVertex(
+                access_token=KEY, region="us-east5", project_id="p", base_url=u
+            ),
+            "/projects/p/locations/us-east5/publishers/anthropic/models/claude-sonnet-4-5"
+            ":streamRawPredict",
+        ),
+        (
+            GEMINI,
+            lambda u: genai.Client(vertexai=True, api_key=KEY, http_options={"base_url": u}),
+            "/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+        ),
+    ],
+    ids=["azure-openai", "anthropic-vertex", "gemini-vertex"],
+)
+def test_the_cloud_variants_of_the_clients(case: Any, make: Any, path: str, tmp_path: Path) -> None:
+    with FakeVendor([clean_reply(case)]) as fv:
+        events = list(toolwire.run(make(fv.base_url), run_input(case), model=case.model))
+    check_run(events, tmp_path)
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert fv.requests[0].path.endswith(path)

@@ -1,0 +1,77 @@
+"""What each vendor's own SDK parses out of a recording: the tool calls a run must carry.
+
+The recording is served by FakeVendor and read by the vendor's async SDK with its own
+stream helpers, so the expected calls are the SDK's parse, not toolwire's.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from toolwire.testing.fake_vendor import FakeVendor, replies_from_cassette
+
+Call = tuple[str | None, str, Any]  # id (None when the vendor gives none), name, arguments
+
+
+async def _anthropic(base_url: str) -> list[Call]:
+    import anthropic
+
+    client = anthropic.AsyncAnthropic(api_key="k", base_url=base_url, max_retries=0)
+    messages: Any = [{"role": "user", "content": "hi"}]
+    async with client.messages.stream(model="m", max_tokens=64, messages=messages) as stream:
+        final = await stream.get_final_message()
+    return [(b.id, b.name, b.input) for b in final.content if b.type == "tool_use"]
+
+
+async def _openai_responses(base_url: str) -> list[Call]:
+    import openai
+
+    client = openai.AsyncOpenAI(api_key="k", base_url=base_url, max_retries=0)
+    stream = await client.responses.create(model="m", input="hi", stream=True)
+    calls: list[Call] = []
+    async for event in stream:
+        if event.type == "response.completed":
+            for item in event.response.output:
+                if item.type == "function_call":
+                    calls.append((item.call_id, item.name, json.loads(item.arguments)))
+    return calls
+
+
+async def _openai_chat(base_url: str) -> list[Call]:
+    import openai
+
+    client = openai.AsyncOpenAI(api_key="k", base_url=base_url, max_retries=0)
+    messages: Any = [{"role": "user", "content": "hi"}]
+    async with client.chat.completions.stream(model="m", messages=messages) as stream:
+        final = await stream.get_final_completion()
+    return [
+        (c.id, c.function.name, json.loads(c.function.arguments))
+        for c in final.choices[0].message.tool_calls or []
+    ]
+
+
+async def _gemini(base_url: str) -> list[Call]:
+    from google import genai
+    from google.genai import types
+
+    client = genai.Client(api_key="k", http_options=types.HttpOptions(base_url=base_url))
+    calls: list[Call] = []
+    async for chunk in await client.aio.models.generate_content_stream(model="m", contents="hi"):
+        calls.extend((fc.id, fc.name or "", fc.args) for fc in chunk.function_calls or [])
+    return calls
+
+
+_PARSERS = {
+    "anthropic": _anthropic,
+    "openai": _openai_responses,
+    "openai_chat": _openai_chat,
+    "gemini": _gemini,
+}
+
+
+async def sdk_calls(provider: str, cassette: Path) -> list[Call]:
+    """The tool calls of the cassette's first reply, as the provider's SDK parses them."""
+    with FakeVendor(replies_from_cassette(cassette)[:1]) as vendor:
+        return await _PARSERS[provider](vendor.base_url)

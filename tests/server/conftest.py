@@ -1,0 +1,67 @@
+"""Fixtures of the server tests: the official TypeScript client, headless Chromium.
+
+A part these tests need that is missing fails them with the reason (never a skip): `.ci/run`
+installs Node's packages and Debian's chromium; locally the first use runs `npm ci`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+JS = Path(__file__).resolve().parent / "js"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _npm_ready() -> None:
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.fail("the TypeScript client tests need node and npm on PATH (Debian: nodejs, npm)")
+    installed = JS / "node_modules" / ".package-lock.json"
+    lock = JS / "package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+        done = subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund"], cwd=JS, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            pytest.fail(f"npm ci in {JS} failed: {done.stderr[-2000:]}")
+
+
+@pytest.fixture(scope="session")
+def ag_ui_client() -> Callable[[dict[str, Any], Path], dict[str, Any]]:
+    """Run ``js/run_agent.mjs`` (@ag-ui/client's HttpAgent) on a script; its JSON output."""
+    _npm_ready()
+
+    def run(script: dict[str, Any], folder: Path) -> dict[str, Any]:
+        path = folder / "script.json"
+        path.write_text(json.dumps(script), encoding="utf-8")
+        done = subprocess.run(
+            ["node", str(JS / "run_agent.mjs"), str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        try:
+            out: dict[str, Any] = json.loads(done.stdout)
+        except ValueError:
+            pytest.fail(
+                f"the client printed no JSON (exit {done.returncode}): {done.stderr[-2000:]}"
+            )
+        out["exit"] = done.returncode
+        return out
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Path:
+    """Debian's chromium (Playwright cannot download a browser here)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"the browser tests need {CHROMIUM} (apt-get install chromium)")
+    return CHROMIUM
