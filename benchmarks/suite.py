@@ -160,9 +160,10 @@ def stream_rows(groups: Sequence[Group]) -> list[str]:
     head = (
         "| vendor | shape | events | SDK parse ms | on SDK → events, added | SDK → SSE, × SDK "
         "| bytes → events, × loads | bytes → SSE, × loads+dumps | encode → vendor SSE, × dumps "
-        "| Pydantic AI, × tw SDK → SSE | LiteLLM, × tw bytes → SSE (loopback share) |"
+        "| Pydantic AI, × tw SDK → SSE | Pydantic AI, × tw bytes → SSE "
+        "| LiteLLM, × tw bytes → SSE (loopback share) |"
     )
-    rows = [head, "|" + "---|" * 11]
+    rows = [head, "|" + "---|" * 12]
     for g in groups:
         sdk = g.t("sdk")
         added = g.t("tw.sdk.events")
@@ -178,7 +179,8 @@ def stream_rows(groups: Sequence[Group]) -> list[str]:
             f"| {_ratio(g.t('tw.bytes.events'), g.t('floor.loads'))} "
             f"| {_ratio(g.t('tw.bytes.sse'), _sum(g.t('floor.loads'), g.t('floor.dumps')))} "
             f"| {_ratio(g.t('tw.encode'), g.t('floor.encode'))} "
-            f"| {_ratio(g.t('peer.pydantic_ai'), sdk_sse)} | {lite_s} |"
+            f"| {_ratio(g.t('peer.pydantic_ai'), sdk_sse)} "
+            f"| {_ratio(g.t('peer.pydantic_ai'), g.t('tw.bytes.sse'))} | {lite_s} |"
         )
     return rows
 
