@@ -1,38 +1,23 @@
-"""Benchmark (not a test): decoding a long Responses stream, next to the openai SDK.
+"""OpenAI Responses streams for the benchmark suite, and the SDK's own parse of them.
 
-Run: ``.venv/bin/python benchmarks/bench_openai_responses.py [events]``
+The streams have the recorded shape (``cassettes/openai_responses``: ``event:`` + ``data:`` per
+event with a ``sequence_number``): response.created, a reasoning item with summary deltas, a
+message with text deltas, ``function_call`` items fed by ``function_call_arguments.delta``, each
+closed by ``arguments.done`` + ``output_item.done``, and ``response.completed`` with usage.
+Shapes:
 
-The stream has the recorded shape (``event:`` + ``data:`` per event): created,
-a reasoning item with summary deltas, a message with text deltas, then three
-parallel ``function_call`` items whose argument deltas interleave, each closed
-by ``arguments.done`` + ``output_item.done``, and ``response.completed`` with
-usage. Reported:
-
-* the SDK's own parse of the bytes (``responses.create(stream=True)`` over an
-  in-memory transport, every event materialised as its typed model);
-* toolwire from the same bytes (``sse_chunks`` + ``Decoder``), as a ratio;
-* toolwire over the SDK's event objects (what a framework holding the SDK
-  stream adds on top of the SDK), and over already-parsed dicts;
-* peak traced memory of a byte-to-events decode fed in network-sized pieces,
-  at two stream lengths (events consumed as they come).
+* ``tool``     - short reasoning, then calls one after another, each fed by many argument deltas
+* ``text``     - a message of text deltas, one short call at the end
+* ``parallel`` - three calls whose argument deltas interleave
 """
 
 from __future__ import annotations
 
-import gc
 import json
-import sys
-import time
-import tracemalloc
-from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx2
-from openai import OpenAI
-
-from toolwire.adapters import openai_responses
-from toolwire.protocol import SSEParser
-
+VENDOR = "openai_responses"
+MODEL = "gpt-5"
 RID = "resp_benchLongStream"
 
 
@@ -50,47 +35,84 @@ class _Writer:
 def _response(status: str, usage: Any = None) -> dict[str, Any]:
     return {
         "id": RID, "object": "response", "created_at": 1764400000, "status": status,
-        "error": None, "incomplete_details": None, "instructions": None, "model": "gpt-5",
+        "error": None, "incomplete_details": None, "instructions": None, "model": MODEL,
         "output": [], "parallel_tool_calls": True, "tool_choice": "auto", "tools": [],
         "usage": usage, "metadata": {},
     }  # fmt: skip
 
 
-def build_stream(events: int) -> bytes:
-    """About ``events`` SSE events: a tenth reasoning, a tenth text, the rest call arguments."""
-    w = _Writer()
-    w("response.created", response=_response("in_progress"))
+def _reasoning(w: _Writer, index: int, deltas: int) -> None:
     rs = {"id": "rs_bench", "type": "reasoning", "summary": []}
-    w("response.output_item.added", output_index=0, item=rs)
-    where = {"item_id": "rs_bench", "output_index": 0, "summary_index": 0}
+    w("response.output_item.added", output_index=index, item=rs)
+    where = {"item_id": "rs_bench", "output_index": index, "summary_index": 0}
     w("response.reasoning_summary_part.added", **where, part={"type": "summary_text", "text": ""})
-    for i in range(events // 10):
+    for i in range(deltas):
         w("response.reasoning_summary_text.delta", **where, delta=f"thought {i} ")
     w("response.reasoning_summary_part.done", **where, part={"type": "summary_text", "text": ""})
-    w("response.output_item.done", output_index=0, item={**rs, "encrypted_content": "gAAAA"})
+    w("response.output_item.done", output_index=index, item={**rs, "encrypted_content": "gAAAA"})
+
+
+def _message(w: _Writer, index: int, deltas: int) -> None:
     msg = {"id": "msg_bench", "type": "message", "status": "in_progress", "content": [],
            "role": "assistant"}  # fmt: skip
-    w("response.output_item.added", output_index=1, item=msg)
-    where = {"item_id": "msg_bench", "output_index": 1, "content_index": 0}
-    for i in range(events // 10):
+    w("response.output_item.added", output_index=index, item=msg)
+    where = {"item_id": "msg_bench", "output_index": index, "content_index": 0}
+    for i in range(deltas):
         w("response.output_text.delta", **where, delta=f"word{i} ", logprobs=[])
-    w("response.output_item.done", output_index=1, item={**msg, "status": "completed"})
-    names = ("get_weather", "get_time", "search_docs")
-    for k, name in enumerate(names):
-        item = {"id": f"fc_bench_{k}", "type": "function_call", "status": "in_progress",
-                "arguments": "", "call_id": f"call_bench_{k}", "name": name}  # fmt: skip
-        w("response.output_item.added", output_index=2 + k, item=item)
-    rest = max(0, events - w.seq - 10)
-    for i in range(rest):
-        k = i % 3
-        w("response.function_call_arguments.delta", item_id=f"fc_bench_{k}",
-          output_index=2 + k, delta=f'"v{i}", ')  # fmt: skip
-    for k, name in enumerate(names):
-        w("response.function_call_arguments.done", item_id=f"fc_bench_{k}", output_index=2 + k,
-          arguments="")  # fmt: skip
-        done = {"id": f"fc_bench_{k}", "type": "function_call", "status": "completed",
-                "arguments": "", "call_id": f"call_bench_{k}", "name": name}  # fmt: skip
-        w("response.output_item.done", output_index=2 + k, item=done)
+    w("response.output_item.done", output_index=index, item={**msg, "status": "completed"})
+
+
+def _call(k: int, name: str, status: str) -> dict[str, Any]:
+    return {"id": f"fc_bench_{k}", "type": "function_call", "status": status,
+            "arguments": "", "call_id": f"call_bench_{k}", "name": name}  # fmt: skip
+
+
+def _open(w: _Writer, k: int, index: int, name: str) -> None:
+    w("response.output_item.added", output_index=index, item=_call(k, name, "in_progress"))
+
+
+def _close(w: _Writer, k: int, index: int, name: str) -> None:
+    w("response.function_call_arguments.done", item_id=f"fc_bench_{k}", output_index=index,
+      arguments="")  # fmt: skip
+    w("response.output_item.done", output_index=index, item=_call(k, name, "completed"))
+
+
+def _args(w: _Writer, k: int, index: int, text: str) -> None:
+    w("response.function_call_arguments.delta", item_id=f"fc_bench_{k}", output_index=index,
+      delta=text)  # fmt: skip
+
+
+def build(shape: str, events: int) -> bytes:
+    """About ``events`` SSE events of the recorded shape."""
+    w = _Writer()
+    w("response.created", response=_response("in_progress"))
+    budget = events - 1  # response.completed
+    if shape == "tool":
+        _reasoning(w, 0, 50)
+        k = 0
+        while budget - w.seq > 5:
+            _open(w, k, 1 + k, "get_weather")
+            span = min(2000, budget - w.seq - 2)
+            for i in range(span):
+                _args(w, k, 1 + k, f'{{"n": {i}, "s": "abcdefgh"}}, ')
+            _close(w, k, 1 + k, "get_weather")
+            k += 1
+    elif shape == "text":
+        _message(w, 0, budget - w.seq - 10)
+        _open(w, 0, 1, "get_weather")
+        _args(w, 0, 1, '{"city": "Paris"}')
+        _close(w, 0, 1, "get_weather")
+    elif shape == "parallel":
+        _reasoning(w, 0, 10)
+        names = ("get_weather", "get_time", "search_docs")
+        for k, name in enumerate(names):
+            _open(w, k, 1 + k, name)
+        for i in range(max(0, budget - w.seq - 6)):
+            _args(w, i % 3, 1 + i % 3, f'"v{i}", ')
+        for k, name in enumerate(names):
+            _close(w, k, 1 + k, name)
+    else:
+        raise ValueError(shape)
     usage = {"input_tokens": 100, "input_tokens_details": {"cached_tokens": 0},
              "output_tokens": events, "output_tokens_details": {"reasoning_tokens": 10},
              "total_tokens": 100 + events}  # fmt: skip
@@ -98,77 +120,15 @@ def build_stream(events: int) -> bytes:
     return "".join(w.parts).encode("utf-8")
 
 
-def sdk_events(body: bytes) -> list[Any]:
+def sdk_objects(body: bytes) -> list[Any]:
+    """The openai SDK's own parse (``responses.create(stream=True)``, typed events, in memory)."""
+    import httpx2
+    from openai import OpenAI
+
     def handler(request: httpx2.Request) -> httpx2.Response:
         return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
 
     client = OpenAI(
         api_key="sk-bench", http_client=httpx2.Client(transport=httpx2.MockTransport(handler))
     )
-    return list(client.responses.create(model="gpt-5", input="bench", stream=True))
-
-
-def best(fn: Callable[[], Any], runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
-def decode_bytes(body: bytes) -> int:
-    return sum(1 for _ in openai_responses.decode_stream(openai_responses.sse_chunks(body)))
-
-
-def pieces(body: bytes, size: int = 1400) -> Iterator[bytes]:
-    for i in range(0, len(body), size):
-        yield body[i : i + size]
-
-
-def streaming_peak(body: bytes) -> int:
-    """Peak traced bytes while decoding ``body`` fed in network-sized pieces."""
-    gc.collect()
-    tracemalloc.start()
-    parser = SSEParser()
-    decoder = openai_responses.Decoder()
-    for piece in pieces(body):
-        for ev in parser.feed(piece):
-            decoder.feed(json.loads(ev.data))
-    for ev in parser.close():
-        decoder.feed(json.loads(ev.data))
-    decoder.close()
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return peak
-
-
-def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 30_000
-    body = build_stream(n)
-    objs = sdk_events(body)
-    dicts = [
-        json.loads(line[6:]) for line in body.decode().splitlines() if line.startswith("data: ")
-    ]
-    print(f"stream: {len(objs)} events, {len(body) / 1e6:.1f} MB")
-    t_sdk = best(lambda: sdk_events(body))
-    t_bytes = best(lambda: decode_bytes(body))
-    t_objs = best(lambda: sum(1 for _ in openai_responses.decode_stream(objs)))
-    t_dicts = best(lambda: sum(1 for _ in openai_responses.decode_stream(dicts)))
-    rows = [
-        ("openai SDK parse (bytes -> typed events)", t_sdk),
-        ("toolwire bytes -> AG-UI events", t_bytes),
-        ("toolwire SDK events -> AG-UI (added)", t_objs),
-        ("toolwire dicts -> AG-UI", t_dicts),
-    ]
-    for label, t in rows:
-        print(f"{label:42} {t * 1e3:8.1f} ms  ({t / t_sdk:.2f}x)")
-    small, large = build_stream(n // 4), body
-    p_small, p_large = streaming_peak(small), streaming_peak(large)
-    kib = f"{n // 4} events: {p_small / 1024:.0f} KiB; {n} events: {p_large / 1024:.0f} KiB"
-    print(f"peak memory of a streaming decode, {kib}")
-
-
-if __name__ == "__main__":
-    main()
+    return list(client.responses.create(model=MODEL, input="bench", stream=True))

@@ -8,17 +8,18 @@ and ``id:`` fields and multi-line ``data:``.
 from __future__ import annotations
 
 import codecs
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import BaseEvent
-from ag_ui.encoder import EventEncoder
 from pydantic_core import PydanticSerializationError
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
+from toolwire.protocol.event_json import event_json as _fast_event_json
 from toolwire.protocol.jsontext import dumps_safe, load_json
 from toolwire.protocol.limits import check
 
@@ -241,25 +242,22 @@ def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
 
 
 _PIECE = 1 << 16
-_ENCODER = EventEncoder()
 
 
 def encode_agui_event(event: BaseEvent) -> str:
-    """One AG-UI event as an SSE frame (``ag_ui.encoder``; LF line ends).
-
-    An event whose strings hold a lone surrogate (a model the caller built) cannot be
-    dumped by pydantic; it is written with ``\\uXXXX`` escapes, which read back the same.
-    """
-    try:
-        return _ENCODER.encode(event)
-    except PydanticSerializationError:
-        return f"data: {event_json(event)}\n\n"
+    """One AG-UI event as an SSE frame, the one ``ag_ui.encoder`` writes (LF line ends)."""
+    return f"data: {event_json(event)}\n\n"
 
 
 def event_json(event: BaseEvent) -> str:
-    """One event as compact JSON text (as ``model_dump_json(by_alias=True)``), surrogate-safe."""
+    """One event as compact JSON text (as ``model_dump_json(by_alias=True)``).
+
+    Built without pydantic's per-event serializer where it can be (``protocol.event_json``);
+    an event whose strings hold a lone surrogate (a model the caller built) cannot be dumped
+    by pydantic, so it is written with ``\\uXXXX`` escapes, which read back the same.
+    """
     try:
-        return event.model_dump_json(by_alias=True)
+        return _fast_event_json(event)
     except PydanticSerializationError:
         dumped = event.model_dump(mode="python", by_alias=True)
         return dumps_safe(dumped, separators=(",", ":"), default=_plain)
@@ -272,7 +270,11 @@ def _plain(value: Any) -> Any:
 
 def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     """AG-UI events as SSE bytes."""
-    return "".join(encode_agui_event(e) for e in events).encode("utf-8")
+    return "".join([f"data: {event_json(e)}\n\n" for e in events]).encode("utf-8")
+
+
+#: ``json.dumps(separators=(",", ":"), ensure_ascii=False)`` without building an encoder per call
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
 def frame_sse(
@@ -283,16 +285,30 @@ def frame_sse(
     ``event_of(payload) -> str | None``; ``done`` is a last ``data:`` line
     (``[DONE]`` for OpenAI Chat).
     """
+    items = payloads if isinstance(payloads, list) else list(payloads)
+    text = _frame(items, _COMPACT.encode, event_of, line_end, done)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # a lone surrogate in a payload: written as its \\uXXXX escape, which reads back the same
+        return _frame(items, _ASCII.encode, event_of, line_end, done).encode("utf-8")
+
+
+_ASCII = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True)
+
+
+def _frame(payloads: list[Any], encode: Any, event_of: Any, line_end: str, done: str | None) -> str:
     out: list[str] = []
+    end = line_end + line_end
     for payload in payloads:
         name = event_of(payload) if event_of is not None else None
         if name:
-            out.append(f"event: {name}{line_end}")
-        text = dumps_safe(payload, separators=(",", ":"))
-        out.append(f"data: {text}{line_end}{line_end}")
+            out.append(f"event: {name}{line_end}data: {encode(payload)}{end}")
+        else:
+            out.append(f"data: {encode(payload)}{end}")
     if done is not None:
-        out.append(f"data: {done}{line_end}{line_end}")
-    return "".join(out).encode("utf-8")
+        out.append(f"data: {done}{end}")
+    return "".join(out)
 
 
 __all__ = [

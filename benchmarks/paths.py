@@ -1,0 +1,99 @@
+"""The toolwire paths the suite times, the same for every vendor adapter.
+
+Decode: vendor bytes or the SDK's own event objects -> AG-UI events (the decoder's turn), or
+-> AG-UI SSE bytes (``frame_run`` makes the complete, checked run; ``encode_agui_sse`` frames
+it). Encode: an AG-UI run -> the vendor's SSE bytes (``encode_stream`` + ``to_sse``). The
+floors are ``json.loads`` of the vendor payloads and ``json.dumps`` of the output payloads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from types import ModuleType
+from typing import Any
+
+from ag_ui.core import BaseEvent
+
+from toolwire.protocol import encode_agui_sse
+from toolwire.protocol.runs import frame_run
+from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_objects
+
+#: bytes per read when a path is fed the body in pieces, as a socket hands them over
+PIECE = 1 << 16
+
+
+def pieces(body: bytes) -> Iterator[bytes]:
+    return (body[i : i + PIECE] for i in range(0, len(body), PIECE))
+
+
+def payloads(body: bytes) -> list[str]:
+    """The ``data`` text of every SSE event (what the floor parses), ``[DONE]`` left out."""
+    return [ev.data for ev in parse_sse(body) if ev.data != "[DONE]"]
+
+
+def loads_all(texts: list[str]) -> int:
+    for text in texts:
+        json.loads(text)
+    return len(texts)
+
+
+def dumps_all(values: list[Any]) -> int:
+    for value in values:
+        json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return len(values)
+
+
+def events(adapter: ModuleType, chunks: Iterable[Any]) -> int:
+    """The decoder's turn, every event materialised and dropped."""
+    n = 0
+    for _ in adapter.decode_stream(chunks):
+        n += 1
+    return n
+
+
+def run(adapter: ModuleType, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+    """The complete, checked AG-UI run ``frame_run`` makes of a vendor turn."""
+    return frame_run(adapter.Decoder(), chunks, thread_id="t-bench", run_id="r-bench")
+
+
+def sse(adapter: ModuleType, chunks: Iterable[Any]) -> bytes:
+    """The run as AG-UI SSE bytes."""
+    return encode_agui_sse(run(adapter, chunks))
+
+
+def streamed_chunks(adapter: ModuleType, body: bytes) -> Iterator[dict[str, Any]]:
+    """The adapter's incremental SSE reader over the body in socket-sized pieces.
+
+    Anthropic's is ``iter_sse_chunks``; Gemini's ``sse_chunks`` takes a whole body (it also
+    reads a JSON error body written outside ``data:`` lines), so its pieces go through the
+    shared reader it is built on.
+    """
+    name = adapter.__name__.rsplit(".", 1)[-1]
+    if name == "anthropic":
+        return adapter.iter_sse_chunks(pieces(body))  # type: ignore[no-any-return]
+    if name == "gemini":
+        return (v for _, v in sse_json_objects(pieces(body), name, flush_incomplete=True))
+    return adapter.sse_chunks(pieces(body))  # type: ignore[no-any-return]
+
+
+def sse_streamed(adapter: ModuleType, body: bytes) -> int:
+    """Bytes in pieces -> AG-UI SSE frames, each handed on (dropped) as it is made."""
+    size = 0
+    for ev in run(adapter, streamed_chunks(adapter, body)):
+        size += len(encode_agui_event(ev))
+    return size
+
+
+def encode(adapter: ModuleType, run_events: list[BaseEvent]) -> bytes:
+    """An AG-UI run -> the vendor's SSE bytes."""
+    return bytes(adapter.to_sse(adapter.encode_stream(run_events)))
+
+
+def encoded_payloads(adapter: ModuleType, run_events: list[BaseEvent]) -> list[dict[str, Any]]:
+    return list(adapter.encode_stream(run_events))
+
+
+def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
+    """The AG-UI events as the JSON values the SSE frames carry (the output floor)."""
+    return [ev.model_dump(mode="json", by_alias=True) for ev in run_events]

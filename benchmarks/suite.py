@@ -1,0 +1,455 @@
+"""The benchmark suite: every path, every vendor, the peers beside them, one table of ratios.
+
+``./dev bench`` (or ``python -m benchmarks``) runs it and writes the table into
+``docs/performance.md`` between its markers; ``--quick`` only checks that every benchmark still
+runs (tiny streams, one repetition, no timing printed or written: for CI).
+
+For each of the four model vendors and each stream shape (``tool``, ``text``, ``parallel``) at
+two lengths, one group of cases runs interleaved (see :mod:`benchmarks.timing`):
+
+* floors: ``json.loads`` of the vendor payloads; ``json.dumps`` of the AG-UI payloads out
+* ``sdk``: the vendor SDK's own parse (real client, in-memory transport)
+* toolwire over the SDK's objects: to AG-UI events; to AG-UI SSE bytes
+* toolwire from the raw bytes: to AG-UI events; to AG-UI SSE bytes
+* the encode direction: the AG-UI run -> vendor SSE bytes, against ``json.dumps`` of its payloads
+* the peers on the same bytes, in their own environment: Pydantic AI's ``AGUIAdapter`` (SDK
+  client over an in-memory transport) and LiteLLM (a loopback server), plus the loopback
+  server read plainly, so the socket's share of LiteLLM's time is visible
+
+Then ``encode_request`` of a 1,000-message history with media against ``json.dumps`` of its
+output, and the peak traced memory of bytes -> AG-UI SSE at the two lengths.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import os
+import platform
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from benchmarks import (
+    bench_anthropic,
+    bench_gemini,
+    bench_openai_chat,
+    bench_openai_responses,
+    paths,
+)
+from benchmarks.history import history
+from benchmarks.timing import Case, interleave, peak_bytes, timed
+from toolwire import adapters
+
+VENDORS: dict[str, ModuleType] = {
+    m.VENDOR: m for m in (bench_anthropic, bench_openai_chat, bench_openai_responses, bench_gemini)
+}
+SHAPES = ("tool", "text", "parallel")
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+#: benchmarks other modules add as ``benchmarks/<name>.py`` with a ``main()``; run when present
+EXTRAS = ("bench_run",)
+
+
+@dataclass
+class Group:
+    """The interleaved cases of one vendor, shape and length."""
+
+    vendor: str
+    shape: str
+    events: int
+    cases: dict[str, Case] = field(default_factory=dict)
+
+    def add(self, name: str, run: Callable[[], float | None], **kw: Any) -> None:
+        self.cases[name] = Case(name, run, **kw)
+
+    def t(self, name: str) -> float | None:
+        case = self.cases.get(name)
+        return case.median if case is not None else None
+
+    def error(self, name: str) -> str | None:
+        case = self.cases.get(name)
+        return case.error if case is not None else f"{name} not run"
+
+
+def _group(
+    vendor: str,
+    shape: str,
+    events: int,
+    peers: Any,
+    tmp: Path,
+    peer_reps: int,
+    long: int,
+    peer_shapes: Sequence[str],
+) -> Group:
+    bench = VENDORS[vendor]
+    adapter = adapters.get(vendor)
+    body = bench.build(shape, events)
+    texts = paths.payloads(body)
+    objects = bench.sdk_objects(body)
+    run_events = list(paths.run(adapter, adapter.sse_chunks(body)))
+    agui_out = paths.agui_payloads(run_events)
+    vendor_out = paths.encoded_payloads(adapter, run_events)
+    g = Group(vendor, shape, events)
+    g.add("floor.loads", timed(lambda: paths.loads_all(texts)))
+    g.add("floor.dumps", timed(lambda: paths.dumps_all(agui_out)))
+    g.add("sdk", timed(lambda: bench.sdk_objects(body)))
+    g.add("tw.sdk.events", timed(lambda: paths.events(adapter, objects)))
+    g.add("tw.sdk.sse", timed(lambda: paths.sse(adapter, objects)))
+    g.add("tw.bytes.events", timed(lambda: paths.events(adapter, adapter.sse_chunks(body))))
+    g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, adapter.sse_chunks(body))))
+    g.add("tw.encode", timed(lambda: paths.encode(adapter, run_events)))
+    g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
+    for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
+        g.add(f"extra.{name}", timed(fn))
+    if peers is not None and (events < long or shape in peer_shapes):
+        file = tmp / f"{vendor}-{shape}-{events}.sse"
+        file.write_bytes(body)
+        for peer in ("pydantic_ai", "litellm", "loopback"):
+            # ``Peers`` warms each peer up itself (its process stays up): no warm-up round here,
+            # and fewer repetitions (LiteLLM takes tens of seconds on a long stream)
+            run = lambda p=peer: peers.time(p, vendor, file)  # noqa: E731
+            g.add(f"peer.{peer}", run, limit=peer_reps, warm=False)
+    return g
+
+
+def _request_group(vendor: str, messages: int) -> Group:
+    adapter = adapters.get(vendor)
+    model = VENDORS[vendor].MODEL
+    run_input = history(messages)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = adapter.encode_request(run_input, model=model, media="relocate")
+
+    def encode() -> None:
+        # the fitting losses are expected, and the same each time
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            adapter.encode_request(run_input, model=model, media="relocate")
+
+    g = Group(vendor, "history", messages)
+    g.add("tw.encode_request", timed(encode))
+    g.add("floor.request_dumps", timed(lambda: json.dumps(body)))
+    return g
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+def _ratio(a: float | None, b: float | None) -> str:
+    return f"{a / b:.2f}×" if a is not None and b else "—"
+
+
+def _sum(*xs: float | None) -> float | None:
+    return None if any(x is None for x in xs) else sum(x for x in xs if x is not None)
+
+
+def _ms(x: float | None) -> str:
+    return f"{x * 1e3:.1f}" if x is not None else "—"
+
+
+def stream_rows(groups: Sequence[Group]) -> list[str]:
+    head = (
+        "| vendor | shape | events | SDK parse ms | on SDK → events, added | SDK → SSE, × SDK "
+        "| bytes → events, × loads | bytes → SSE, × loads+dumps | encode → vendor SSE, × dumps "
+        "| Pydantic AI, × tw SDK → SSE | Pydantic AI, × tw bytes → SSE "
+        "| LiteLLM, × tw bytes → SSE (loopback share) |"
+    )
+    rows = [head, "|" + "---|" * 12]
+    for g in groups:
+        sdk = g.t("sdk")
+        added = g.t("tw.sdk.events")
+        over = f"+{added / sdk * 100:.0f}%" if added is not None and sdk else "—"
+        sdk_sse = _sum(sdk, g.t("tw.sdk.sse"))
+        lite, loop = g.t("peer.litellm"), g.t("peer.loopback")
+        lite_s = _ratio(lite, g.t("tw.bytes.sse"))
+        if lite is not None and loop is not None:
+            lite_s += f" ({loop / lite * 100:.0f}%)"
+        rows.append(
+            f"| {g.vendor} | {g.shape} | {g.events} | {_ms(sdk)} | {over} "
+            f"| {_ratio(sdk_sse, sdk)} "
+            f"| {_ratio(g.t('tw.bytes.events'), g.t('floor.loads'))} "
+            f"| {_ratio(g.t('tw.bytes.sse'), _sum(g.t('floor.loads'), g.t('floor.dumps')))} "
+            f"| {_ratio(g.t('tw.encode'), g.t('floor.encode'))} "
+            f"| {_ratio(g.t('peer.pydantic_ai'), sdk_sse)} "
+            f"| {_ratio(g.t('peer.pydantic_ai'), g.t('tw.bytes.sse'))} | {lite_s} |"
+        )
+    return rows
+
+
+def growth_rows(groups: Sequence[Group]) -> list[str]:
+    """Time per event at the long length over the short one (1.00 = linear)."""
+    rows = [
+        "| vendor | shape | bytes → SSE µs/event (short → long) | growth | SDK µs/event | growth |",
+        "|---|---|---|---|---|---|",
+    ]
+    by: dict[tuple[str, str], list[Group]] = {}
+    for g in groups:
+        by.setdefault((g.vendor, g.shape), []).append(g)
+    for (vendor, shape), gs in by.items():
+        if len(gs) < 2:
+            continue
+        short, long = sorted(gs, key=lambda g: g.events)[:: len(gs) - 1]
+        cells = []
+        for name in ("tw.bytes.sse", "sdk"):
+            a, b = short.t(name), long.t(name)
+            if a is None or b is None:
+                cells += ["—", "—"]
+                continue
+            pa, pb = a / short.events * 1e6, b / long.events * 1e6
+            cells += [f"{pa:.1f} → {pb:.1f}", f"{pb / pa:.2f}"]
+        rows.append(f"| {vendor} | {shape} | " + " | ".join(cells) + " |")
+    return rows
+
+
+def extra_rows(groups: Sequence[Group]) -> list[str]:
+    """A vendor's own paths (``extra_cases``), each against the first of them."""
+    rows = ["| vendor | shape | events | path | ms | × the first |", "|---|---|---|---|---|---|"]
+    for g in groups:
+        extra = [c for n, c in g.cases.items() if n.startswith("extra.")]
+        for case in extra:
+            name = case.name.removeprefix("extra.")
+            ratio = _ratio(case.median, extra[0].median)
+            rows.append(
+                f"| {g.vendor} | {g.shape} | {g.events} | {name} | {_ms(case.median)} | {ratio} |"
+            )
+    return rows if len(rows) > 2 else []
+
+
+def request_rows(groups: Sequence[Group]) -> list[str]:
+    rows = [
+        "| vendor | messages | encode_request ms | json.dumps of its output ms | ratio |",
+        "|---|---|---|---|---|",
+    ]
+    for g in groups:
+        a, b = g.t("tw.encode_request"), g.t("floor.request_dumps")
+        rows.append(f"| {g.vendor} | {g.events} | {_ms(a)} | {_ms(b)} | {_ratio(a, b)} |")
+    return rows
+
+
+def memory_rows(memory: Sequence[tuple[str, int, int, int]]) -> list[str]:
+    rows = [
+        "| vendor | events | peak traced memory, bytes → SSE (streamed) | argument text held |",
+        "|---|---|---|---|",
+    ]
+    for vendor, events, peak, args in memory:
+        rows.append(f"| {vendor} | {events} | {peak / 1e3:.0f} kB | {args / 1e3:.0f} kB |")
+    return rows
+
+
+def error_rows(groups: Sequence[Group]) -> list[str]:
+    out = []
+    for g in groups:
+        for case in g.cases.values():
+            if case.error is not None:
+                out.append(f"- {g.vendor}/{g.shape}/{g.events} `{case.name}`: {case.error}")
+    return out
+
+
+def noise(groups: Sequence[Group]) -> str:
+    spreads = sorted(s for g in groups for c in g.cases.values() if (s := c.spread) is not None)
+    if not spreads:
+        return "no repetitions"
+    mid = spreads[len(spreads) // 2]
+    return (
+        f"spread of the repetitions, (max − min) / median per case: median {mid * 100:.0f}%, "
+        f"worst {spreads[-1] * 100:.0f}%"
+    )
+
+
+def machine() -> str:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    la = f", load average {load[0]:.2f} at the start" if load else ""
+    return (
+        f"{platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs{la}; "
+        f"Python {platform.python_version()} ({platform.python_implementation()})"
+    )
+
+
+def _argument_text(vendor: str, events: int) -> int:
+    """The tool-call argument text the run carries (what a caller may need held)."""
+    adapter = adapters.get(vendor)
+    body = VENDORS[vendor].build("tool", events)
+    size = 0
+    for ev in paths.run(adapter, adapter.sse_chunks(body)):
+        delta = getattr(ev, "delta", None)
+        if type(ev).__name__ == "ToolCallArgsEvent" and isinstance(delta, str):
+            size += len(delta.encode())
+    return size
+
+
+def report(
+    groups: list[Group],
+    requests: list[Group],
+    memory: list[tuple[str, int, int, int]],
+    header: str,
+    reps: int,
+    peer_reps: int,
+    extras: list[str],
+) -> str:
+    lines = [
+        header,
+        "",
+        f"Medians of {reps} interleaved repetitions after a warm-up round (the peers: "
+        f"{peer_reps}, their process warmed up once). {noise(groups + requests)}.",
+        "",
+        *stream_rows(groups),
+        "",
+        "Growth (per-event time at the long length over the short one; 1.00 is linear):",
+        "",
+        *growth_rows(groups),
+        "",
+        *(["Vendor-specific paths:", "", *extra_rows(groups), ""] if extra_rows(groups) else []),
+        '`encode_request` of a 1,000-message history with media (`media="relocate"`):',
+        "",
+        *request_rows(requests),
+        "",
+        "Peak traced memory (tracemalloc) of bytes → AG-UI SSE, the body fed in 64 KiB pieces "
+        "and every frame handed on as it is made (the input body is the caller's, not counted):",
+        "",
+        *memory_rows(memory),
+    ]
+    errors = error_rows(groups + requests)
+    if errors:
+        lines += ["", "Failed benchmarks:", "", *errors]
+    for extra in extras:
+        lines += ["", extra]
+    return "\n".join(lines) + "\n"
+
+
+def write_doc(text: str, doc: Path) -> None:
+    """Put ``text`` between the markers of ``doc``, keeping everything around them."""
+    old = doc.read_text() if doc.exists() else f"# Performance\n\n{BEGIN}\n{END}\n"
+    if BEGIN not in old or END not in old:
+        old = old.rstrip() + f"\n\n{BEGIN}\n{END}\n"
+    before, rest = old.split(BEGIN, 1)
+    _, after = rest.split(END, 1)
+    doc.write_text(f"{before}{BEGIN}\n{text}{END}{after}")
+
+
+def _extras(quick: bool) -> list[str]:
+    """Run the benchmarks other modules contribute (``EXTRAS``), capturing what they print."""
+    import contextlib
+    import io
+
+    out = []
+    for name in EXTRAS:
+        try:
+            module = importlib.import_module(f"benchmarks.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"benchmarks.{name}":
+                raise
+            continue
+        buf = io.StringIO()
+        argv = sys.argv
+        sys.argv = [name, *(["--quick"] if quick else [])]
+        failed = ""
+        try:
+            with contextlib.redirect_stdout(buf):
+                module.main()
+        except (Exception, SystemExit) as exc:  # shown with the table, never hidden
+            failed = f"\nFAILED: {type(exc).__name__}: {exc}"
+        finally:
+            sys.argv = argv
+        text = buf.getvalue().rstrip() + failed
+        out.append(f"`benchmarks/{name}.py`:\n\n```\n{text}\n```")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="check every benchmark runs; no timing")
+    ap.add_argument("--vendor", action="append", choices=sorted(VENDORS), help="repeatable")
+    ap.add_argument("--shape", action="append", choices=SHAPES, help="repeatable")
+    ap.add_argument("--events", type=int, nargs=2, default=[2000, 20000], metavar=("SHORT", "LONG"))
+    ap.add_argument("--reps", type=int, default=5, help="interleaved repetitions (default 5)")
+    ap.add_argument("--peer-reps", type=int, default=3, help="repetitions of the peers (3)")
+    ap.add_argument(
+        "--peer-long",
+        action="append",
+        choices=SHAPES,
+        help="shapes the peers also run at the long length (default: tool; LiteLLM takes "
+        "tens of seconds of CPU per run there); at the short length they run every shape",
+    )
+    ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
+    ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
+    args = ap.parse_args(argv)
+    vendors = args.vendor or list(VENDORS)
+    shapes = args.shape or list(SHAPES)
+    lengths = [60, 200] if args.quick else sorted(args.events)
+    reps = 1 if args.quick else args.reps
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    command = " ".join(["./dev bench", *(argv if argv is not None else sys.argv[1:])])
+    header = f"Run {started} on {machine()}. Command: `{command}`."
+    if not args.no_peers:
+        shown = ", ".join(args.peer_long or ["tool"])
+        header += (
+            f" The peers run every shape at {min(lengths)} events and the {shown} shape at "
+            f"{max(lengths)}."
+        )
+    peers = None
+    if not args.no_peers:
+        from benchmarks.peers import Peers
+
+        peers = Peers()
+    groups: list[Group] = []
+    requests: list[Group] = []
+    memory: list[tuple[str, int, int, int]] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:
+            total = len(vendors) * len(shapes) * len(lengths)
+            for vendor in vendors:
+                rg = _request_group(vendor, 60 if args.quick else 1000)
+                interleave(list(rg.cases.values()), reps, warmup=not args.quick)
+                requests.append(rg)
+                for events in lengths:
+                    adapter = adapters.get(vendor)
+                    body = VENDORS[vendor].build("tool", events)
+                    top = peak_bytes(lambda a=adapter, b=body: paths.sse_streamed(a, b))
+                    memory.append((vendor, events, top, _argument_text(vendor, events)))
+                for shape in shapes:
+                    for events in lengths:
+                        g = _group(
+                            vendor, shape, events, peers, Path(tmp), args.peer_reps,
+                            max(lengths), args.peer_long or ["tool"],
+                        )  # fmt: skip
+                        print(f"{vendor} {shape} {events}", file=sys.stderr, flush=True)
+                        interleave(list(g.cases.values()), reps, warmup=not args.quick)
+                        groups.append(g)
+                        if not args.quick and len(groups) < total:
+                            # a long run on a shared machine: keep what is measured so far
+                            note = f"(Partial: {len(groups)} of {total} stream groups so far.)"
+                            partial = report(
+                                groups, requests, memory, f"{header} {note}", reps,
+                                args.peer_reps, [],
+                            )  # fmt: skip
+                            write_doc(partial, args.out)
+    finally:
+        if peers is not None:
+            peers.close()
+    extras = _extras(args.quick)
+    failed = error_rows(groups + requests)
+    failed += [
+        f"- {text.splitlines()[0]} {text.splitlines()[-2]}"
+        for text in extras
+        if "\nFAILED: " in text
+    ]
+    if args.quick:
+        count = sum(len(g.cases) for g in groups + requests)
+        for line in failed:
+            print(line)
+        print(f"quick: {count} benchmarks ran, {len(failed)} failed; {len(extras)} extra")
+        return 1 if failed else 0
+    text = report(groups, requests, memory, header, reps, args.peer_reps, extras)
+    print(text)
+    write_doc(text, args.out)
+    print(f"written to {args.out}", file=sys.stderr)
+    return 1 if failed else 0
