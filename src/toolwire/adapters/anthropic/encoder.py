@@ -11,7 +11,6 @@ and a malformed stream is refused before anything is encoded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import (
@@ -42,7 +41,6 @@ from toolwire.adapters.anthropic.wire import (
 )
 from toolwire.losses import Loss, announce
 from toolwire.protocol.callids import IdMapper
-from toolwire.protocol.decoding import encode_iter
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.signatures import usable_encrypted
@@ -427,11 +425,4 @@ class Encoder:
         return [] if index is None else [{"type": "content_block_stop", "index": index}]
 
 
-def encode_stream(
-    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
-) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> Anthropic stream event dicts (``Encoder`` options as keywords)."""
-    return encode_iter(Encoder(**options), events)
-
-
-__all__ = ["Encoder", "encode_stream"]
+__all__ = ["Encoder"]

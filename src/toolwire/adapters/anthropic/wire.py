@@ -128,9 +128,9 @@ def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
             yield chunk
 
 
-def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
-    """An Anthropic SSE body as the chunk dicts :class:`Decoder` takes."""
-    return iter_sse_chunks([body])
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """An Anthropic SSE body (whole, or its pieces) as the chunk dicts :class:`Decoder` takes."""
+    return iter_sse_chunks([body] if isinstance(body, (bytes, str)) else body)
 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:

@@ -9,7 +9,6 @@ platform has no field for is a :class:`~toolwire.losses.Loss` and a warning.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +28,6 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
-from toolwire.protocol.decoding import encode_iter
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -675,11 +673,4 @@ def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:
         )
 
 
-def encode_stream(
-    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
-) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> Asgard envelope dicts (``options`` go to :class:`Encoder`)."""
-    return encode_iter(Encoder(**options), events)
-
-
-__all__ = ["Encoder", "encode_stream"]
+__all__ = ["Encoder"]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +47,7 @@ from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
 from toolwire.protocol.callids import CallIds
-from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
+from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -514,16 +514,6 @@ class Decoder(BaseDecoder):
         )
 
 
-def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
-    """Decode an iterable of chunks (the turn only; interrupts need a :class:`Decoder`)."""
-    return decode_iter(Decoder(**options), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
-    """Async :func:`decode_stream`."""
-    return adecode_iter(Decoder(**options), chunks)
-
-
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
 
@@ -765,11 +755,6 @@ class Encoder:
         return out
 
 
-def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> ToolCallInfo dicts (options go to :class:`Encoder`)."""
-    return encode_iter(Encoder(**options), events)
-
-
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """ToolCallInfo dicts as SSE, one JSON object a ``data:`` line (read by ``sse_chunks``)."""
     return frame_sse(chunks)
@@ -781,9 +766,6 @@ __all__ = [
     "TEXT_UPDATE_ACTIVITY",
     "Decoder",
     "Encoder",
-    "adecode_stream",
-    "decode_stream",
-    "encode_stream",
     "sse_chunks",
     "to_sse",
 ]

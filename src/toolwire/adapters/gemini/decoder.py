@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import (
@@ -62,8 +62,6 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol import (
     RESULT_ERROR_KEY,
     BaseDecoder,
-    adecode_iter,
-    decode_iter,
     dumps_compact,
     mint_id,
 )
@@ -554,14 +552,20 @@ def _seed(chunk: dict[str, Any]) -> str:
     return json.dumps(seen, sort_keys=True, default=str)
 
 
-def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
-    """A ``streamGenerateContent?alt=sse`` body as chunk dicts.
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """A ``streamGenerateContent?alt=sse`` body (whole, or its pieces) as chunk dicts.
 
     Like google-genai: a last event without its blank line still counts, and
     lines that are not ``data:`` lines are a JSON error body the server wrote
     into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
-    that is plain JSON (an error, or a JSON-array stream) is read as such.
+    that is plain JSON (an error, or a JSON-array stream) is read as such. Pieces
+    are read incrementally (:func:`iter_chunks`).
     """
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if not isinstance(body, bytes):
+        yield from iter_chunks(p.encode("utf-8") if isinstance(p, str) else p for p in body)
+        return
     if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
         yield from json_array_chunks([body])
         return
@@ -677,27 +681,8 @@ def is_model_exchange(exchange: Exchange) -> bool:
     return MODEL_ROUTE.admits(exchange)
 
 
-def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
-    """AG-UI events for an iterable of chunks (SDK responses or dicts)."""
-    return decode_iter(Decoder(**options), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
-    """AG-UI events for an async iterable of chunks."""
-    return adecode_iter(Decoder(**options), chunks)
-
-
-def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
-    """AG-UI events for one whole ``generateContent`` response."""
-    d = Decoder(**options)
-    return d.feed_response(response) + d.close()
-
-
 __all__ = [
     "Decoder",
-    "adecode_stream",
-    "decode_response",
-    "decode_stream",
     "is_model_exchange",
     "is_streamed",
     "iter_chunks",

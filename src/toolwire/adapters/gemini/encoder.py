@@ -10,7 +10,7 @@ The last chunk carries ``finishReason`` (``RUN_FINISHED.metadata``'s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,6 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol import (
     RESULT_ERROR_KEY,
     StreamMachine,
-    encode_iter,
     frame_sse,
     parse_arguments_object,
     text_of,
@@ -280,14 +279,9 @@ class Encoder:
         announce([loss], stacklevel=4)
 
 
-def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
-    """Gemini chunk dicts for AG-UI events (a generator)."""
-    return encode_iter(Encoder(**options), events)
-
-
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Gemini's own SSE framing: ``data: <json>`` and CRLF line ends, no terminator."""
     return frame_sse(chunks, line_end="\r\n")
 
 
-__all__ = ["Encoder", "encode_stream", "to_sse"]
+__all__ = ["Encoder", "to_sse"]

@@ -34,7 +34,7 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
-from toolwire.losses import announce
+from toolwire.losses import Loss, announce
 from toolwire.protocol import StreamMachine, frame_sse, mint_id
 from toolwire.protocol.callids import IdMapper
 
@@ -84,6 +84,8 @@ class Encoder:
         self.model = model
         self.created_at = created_at
         self.response_id = response_id
+        #: what the stream could not carry, in order (each also warned about)
+        self.losses: list[Loss] = []
         self._resp: str | None = None
         self._seq = 0
         self._responses = 0
@@ -97,8 +99,13 @@ class Encoder:
     def _call_id(self, call_id: str, metadata: Any = None) -> str:
         """The ``call_id`` to send (one the API takes; a call and its output alike)."""
         out = self._ids(call_id, metadata)
-        announce(self._ids.take_losses())
+        self._lose(self._ids.take_losses())
         return out
+
+    def _lose(self, losses: list[Loss]) -> None:
+        """Keep ``losses`` on ``self.losses`` (the contract's record) and warn about each."""
+        self.losses.extend(losses)
+        announce(losses)
 
     # --------------------------------------------------------------- framing
 
@@ -369,7 +376,7 @@ class Encoder:
         output, losses = to_vendor_content(
             ev.content, accepts(VENDOR), tool_call_id=ev.tool_call_id
         )
-        announce(losses)
+        self._lose(losses)
         body = {
             "id": ev.message_id,
             "type": "function_call_output",
