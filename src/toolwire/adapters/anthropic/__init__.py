@@ -21,11 +21,9 @@ from toolwire.adapters.anthropic.wire import (
 from toolwire.protocol.surface import stream_surface
 
 #: The stream functions every adapter offers, bound to this adapter's classes.
-_surface = stream_surface("anthropic", Decoder, Encoder)
-decode_stream = _surface.decode_stream
-adecode_stream = _surface.adecode_stream
-encode_stream = _surface.encode_stream
-decode_response = _surface.decode_response
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "anthropic", Decoder, Encoder
+)
 
 __all__ = [
     "MODEL_ROUTE",

@@ -37,10 +37,12 @@ from toolwire.adapters.anthropic.wire import (
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
+    anthropic_stop_reason_for,
     usage_fields,
 )
 from toolwire.losses import Loss, announce
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.signatures import usable_encrypted
@@ -221,6 +223,8 @@ class Encoder:
         # max_tokens, pause_turn, refusal ...), else what the message's calls imply.
         stated = _meta(ev) if ev is not None else {}
         stop = stated.get(STOP_REASON_KEY)
+        if not isinstance(stop, str):  # another vendor's run: its normalized reason, if any
+            stop = anthropic_stop_reason_for(stated_finish_reason(stated))
         if not isinstance(stop, str):
             stop = "tool_use" if self._client_calls else "end_turn"
         sequence = stated.get(STOP_SEQUENCE_KEY)

@@ -50,6 +50,7 @@ from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.callids import CallIds as RepeatedIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict, require
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.runs import frame_run
@@ -753,6 +754,10 @@ class Decoder(BaseDecoder):
     # ---------------------------------------------------------------- close
 
     def _close(self) -> list[BaseEvent]:
+        if self._done and not self._failed:
+            self.run_metadata[FINISH_REASON_KEY] = f.map_asgard_stop_reason(
+                consent_asked=bool(self.interrupts)
+            )
         if self._failed or self._done:
             return []
         raise TruncatedStream(

@@ -28,6 +28,7 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -173,7 +174,8 @@ class Encoder:
     def _foreign_metadata(self, ev: BaseEvent) -> None:
         """Metadata keys other than ``asgard`` and the error key: frames have no place for them."""
         assert ev.metadata is not None
-        extra = [k for k in ev.metadata if k not in (META, RESULT_ERROR_KEY)]
+        # toolwire.finishReason: the frames' own shape says how the run ended (done, consent)
+        extra = [k for k in ev.metadata if k not in (META, RESULT_ERROR_KEY, FINISH_REASON_KEY)]
         if not extra:
             return
         call_id = getattr(ev, "tool_call_id", None)

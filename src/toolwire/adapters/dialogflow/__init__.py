@@ -30,11 +30,9 @@ from .stream import (
 from .wire import MODEL_ROUTE
 
 #: The stream functions every adapter offers, bound to this adapter's classes.
-_surface = stream_surface("dialogflow", Decoder, Encoder)
-decode_stream = _surface.decode_stream
-adecode_stream = _surface.adecode_stream
-encode_stream = _surface.encode_stream
-decode_response = _surface.decode_response
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "dialogflow", Decoder, Encoder
+)
 
 
 __all__ = [

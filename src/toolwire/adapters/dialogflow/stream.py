@@ -43,11 +43,13 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire.adapters.dialogflow.wire import map_dialogflow_stop_reason
 from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -212,6 +214,9 @@ class Decoder(BaseDecoder):
         for seen in self._seen.values():
             if seen.state == NEEDS_CONFIRMATION:
                 self.interrupts.append(self._interrupt(seen))
+        self.run_metadata[FINISH_REASON_KEY] = map_dialogflow_stop_reason(
+            confirming=bool(self.interrupts), calls_open=bool(self._seen)
+        )
         return out
 
     # ---------------------------------------------------------- response kinds
@@ -658,8 +663,10 @@ class Encoder:
         """Usage and vendor facts of the run: ToolCallInfo has no field for either."""
         if getattr(ev, "usage", None):
             self._lose("usage-dropped", "ToolCallInfo has no field for token usage", None)
-        if ev.metadata:
-            keys = ", ".join(map(repr, ev.metadata))
+        # toolwire.finishReason: the calls' states say how the turn ended (no field needed)
+        dropped = [k for k in ev.metadata or {} if k != FINISH_REASON_KEY]
+        if dropped:
+            keys = ", ".join(map(repr, dropped))
             self._lose(
                 "metadata-dropped", f"run metadata keys {keys} have no Dialogflow field", None
             )

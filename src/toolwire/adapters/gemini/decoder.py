@@ -54,6 +54,7 @@ from toolwire.adapters.gemini.wire import (
     has,
     json_text,
     list_at,
+    map_gemini_stop_reason,
     obj_at,
     str_at,
 )
@@ -66,6 +67,7 @@ from toolwire.protocol import (
     mint_id,
 )
 from toolwire.protocol.callids import CallIds
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 from toolwire.recordings import Exchange
@@ -462,6 +464,11 @@ class Decoder(BaseDecoder):
             )
         if self.finish_reason is None:
             raise TruncatedStream(VENDOR, "no chunk carried a finishReason")
+        made_calls = self._calls > 0
+        if self.finish_reason is not None or made_calls:
+            reason = map_gemini_stop_reason(self.finish_reason, made_calls=made_calls)
+            self.run_metadata[FINISH_REASON_KEY] = reason
+            self.error_metadata[FINISH_REASON_KEY] = reason
         if self.finish_reason not in NORMAL_FINISH:
             raise VendorStreamError(
                 VENDOR,
@@ -470,6 +477,7 @@ class Decoder(BaseDecoder):
             )
         if self.finish_reason is not None:
             self.run_metadata[FINISH_KEY] = self.finish_reason
+        self.error_metadata.pop(FINISH_REASON_KEY, None)  # a normal end: no error
         out = self._end_reasoning()
         if self._text_open:
             self._text_open = False

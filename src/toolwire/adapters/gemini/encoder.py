@@ -31,6 +31,7 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    gemini_finish_reason_for,
 )
 from toolwire.losses import Loss, announce
 from toolwire.protocol import (
@@ -41,6 +42,7 @@ from toolwire.protocol import (
     text_of,
 )
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.finish import stated_finish_reason
 
 
 @dataclass
@@ -171,6 +173,8 @@ class Encoder:
             return self._result(ev)
         elif t is EventType.RUN_FINISHED:
             finish = (ev.metadata or {}).get(FINISH_KEY)
+            if finish is None:  # another vendor's run: its normalized reason, if any
+                finish = gemini_finish_reason_for(stated_finish_reason(ev.metadata))
             if finish in NORMAL_FINISH:  # how the decoded turn ended (e.g. MAX_TOKENS)
                 self._finish = finish
             if ev.usage:

@@ -14,11 +14,9 @@ from toolwire.adapters.openai_responses.request import decode_request, encode_re
 from toolwire.protocol.surface import stream_surface
 
 #: The stream functions every adapter offers, bound to this adapter's classes.
-_surface = stream_surface("openai_responses", Decoder, Encoder)
-decode_stream = _surface.decode_stream
-adecode_stream = _surface.adecode_stream
-encode_stream = _surface.encode_stream
-decode_response = _surface.decode_response
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "openai_responses", Decoder, Encoder
+)
 
 
 __all__ = [
