@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import warnings
 from collections.abc import AsyncIterator
 from typing import Any
@@ -288,3 +289,38 @@ def test_a_result_peer_keeps_its_contract(name: str) -> None:
     with _raises_naming("bogus_option", f"{name}.encode_result"):
         peer.encode_result(message, bogus_option=1)
     assert name not in adapters.NAMES  # stream tools never treat it as a stream adapter
+
+
+# ------------------------------------------------------------------ losses as values
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_encode_request_returns_its_losses_with_the_body(name: str) -> None:
+    # a call answered with an error: Asgard and Dialogflow send no tool-result history, so
+    # they must report what they leave out; every adapter's value and list must agree
+    run_input = _input().model_copy(
+        update={
+            "messages": [
+                UserMessage(id="u1", content="weather?"),
+                AssistantMessage(
+                    id="a1",
+                    tool_calls=[
+                        ToolCall(
+                            id="call_1",
+                            function=FunctionCall(name="get_weather", arguments="{}"),
+                        )
+                    ],
+                ),
+                ToolMessage(id="t1", tool_call_id="call_1", content="sunny", error="boom"),
+            ]
+        }
+    )
+    given: list[Any] = []
+    body = _encode(name, run_input, losses=given)
+    assert isinstance(body, dict)
+    assert json.loads(json.dumps(body)) == dict(body)  # still a plain JSON body
+    assert body.losses == given  # the value and the list agree
+    again = _encode(name, run_input)  # no list passed: the value alone says it
+    assert again.losses == given
+    if name in ("asgard", "dialogflow"):
+        assert given, f"{name} carries no tool result history, and must say so"

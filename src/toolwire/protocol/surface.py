@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar
 from ag_ui.core import BaseEvent
 
 from toolwire.errors import UnsupportedInput
+from toolwire.losses import Loss
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
 
@@ -79,6 +80,41 @@ def check_choice(value: object, allowed: Iterable[str], *, option: str, where: s
     if value not in choices:
         listed = " or ".join(repr(c) for c in choices)
         raise UnsupportedInput(f"{where}: {option} must be {listed}, not {value!r}")
+
+
+class Encoded(dict[str, Any]):
+    """A request body (a plain dict to every caller) that also holds what it could not carry.
+
+    ``encode_request`` returns one: ``body.losses`` lists this call's losses, so a caller
+    reads them as a value instead of passing a list in (``losses=`` still works).
+    """
+
+    losses: list[Loss]
+
+    def __init__(self, body: dict[str, Any], losses: list[Loss]) -> None:
+        super().__init__(body)
+        self.losses = losses
+
+
+def returns_encoded(fn: Callable[P, dict[str, Any]]) -> Callable[P, Encoded]:
+    """Decorate an ``encode_request(..., losses=None)``: it returns an :class:`Encoded`.
+
+    The function fills a list of its own; a caller's ``losses=`` list gets the same
+    losses appended, as before. Warnings are the function's own (one per loss, pointing
+    at the caller).
+    """
+
+    @functools.wraps(fn)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> Encoded:
+        given = kwargs.get("losses")
+        found: list[Loss] = []
+        kwargs["losses"] = found
+        body = fn(*args, **kwargs)
+        if isinstance(given, list):
+            given.extend(found)
+        return Encoded(body, found)
+
+    return inner
 
 
 #: The ``media=`` values every ``encode_request`` takes.
@@ -143,11 +179,13 @@ def stream_surface(
 
 __all__ = [
     "MEDIA_CHOICES",
+    "Encoded",
     "StreamSurface",
     "check_choice",
     "check_options",
     "checked_options",
     "construct",
     "request_ids",
+    "returns_encoded",
     "stream_surface",
 ]

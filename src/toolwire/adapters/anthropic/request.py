@@ -54,7 +54,7 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 DEFAULT_MAX_TOKENS = 4096
 #: Request fields kept in ``forwarded_props["anthropic"]`` by ``decode_request``.
@@ -318,6 +318,7 @@ def _tool(tool: Tool) -> dict[str, Any]:
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

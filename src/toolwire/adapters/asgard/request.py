@@ -20,7 +20,13 @@ from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, request_ids
+from toolwire.protocol.surface import (
+    MEDIA_CHOICES,
+    check_choice,
+    checked_options,
+    request_ids,
+    returns_encoded,
+)
 
 from .frames import CONSENT_RESULTS, VENDOR
 
@@ -48,6 +54,7 @@ def _consent(entry: ResumeEntry) -> dict[str, Any]:
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

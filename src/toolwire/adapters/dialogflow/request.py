@@ -37,7 +37,7 @@ from toolwire.protocol.fitting import Accepts, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 from .parts import TARGET, encode_call, encode_result
 from .wire import ACTIONS, META_KEY, VENDOR, enum_name, lst, obj, string, to_json_dict
@@ -145,6 +145,7 @@ def suggestion_input(
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

@@ -71,7 +71,13 @@ from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, request_ids
+from toolwire.protocol.surface import (
+    MEDIA_CHOICES,
+    check_choice,
+    checked_options,
+    request_ids,
+    returns_encoded,
+)
 
 Backend = Literal["gemini_api", "vertex"]
 
@@ -93,6 +99,7 @@ def target_accepts(model: str | None, backend: str, place: Place = "tool_result"
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

@@ -35,7 +35,7 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 from .encoder import _first_image_data
 from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
@@ -60,6 +60,7 @@ from .parts import to_agui_content, to_vendor_content
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
