@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
+import io
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
@@ -26,8 +26,10 @@ from toolwire.losses import ToolwireWarning
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.sse import encode_agui_event, parse_sse
+from toolwire.protocol.redact import redact
+from toolwire.protocol.sse import encode_agui_event, event_json, parse_sse
 from toolwire.recordings import Exchange, frame_exchange, recorded_model_calls
 
 
@@ -44,36 +46,27 @@ def _read(path: str) -> bytes:
         raise CliError(f"{path}: {exc.strerror or exc}") from None
 
 
-def _json_text(data: bytes, path: str) -> Any:
-    try:
-        return json.loads(data)
-    except ValueError as exc:
-        raise CliError(f"{path}: not JSON: {exc}") from None
+def _json_text(data: bytes | str, path: str) -> Any:
+    """The shared loader: UTF-8, bounded nesting, lone surrogates repaired with a warning."""
+    return load_json(data, "input", path)
 
 
 def _event_objects(data: bytes, path: str) -> Iterator[Any]:
     """AG-UI events from JSONL, a JSON array, or SSE bytes."""
-    text = data.decode("utf-8", errors="replace")
+    text = decode_utf8(data, "input", path)
     head = text.lstrip()
     if head.startswith(("data:", "event:", ":")):
         for i, ev in enumerate(parse_sse(text)):
-            try:
-                yield json.loads(ev.data)
-            except ValueError as exc:
-                raise CliError(f"{path}: SSE event {i}: data is not JSON: {exc}") from None
+            yield _json_text(ev.data, f"{path}: SSE event {i}: data")
         return
     if head.startswith("["):
-        value = _json_text(data, path)
+        value = _json_text(text, path)
         if isinstance(value, list):
             yield from value
             return
     for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except ValueError as exc:
-            raise CliError(f"{path}: line {n}: not JSON: {exc}") from None
+        if line.strip():
+            yield _json_text(line, f"{path}: line {n}")
 
 
 def _write_events(events: Iterable[BaseEvent], out: TextIO, *, sse: bool) -> None:
@@ -81,7 +74,7 @@ def _write_events(events: Iterable[BaseEvent], out: TextIO, *, sse: bool) -> Non
         if sse:
             out.write(encode_agui_event(ev))
         else:
-            out.write(ev.model_dump_json(by_alias=True) + "\n")
+            out.write(event_json(ev) + "\n")
 
 
 def _adapter(name: str) -> Adapter:
@@ -110,8 +103,8 @@ def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
     report = selected.report()
     if not selected.exchanges and selected.total:
         raise CliError(f"{name}: no {adapter.MODEL_ROUTE.vendor} model call in it; {report}")
-    if report:
-        sys.stderr.write(f"toolwire: {name}: {report}\n")
+    if report:  # held with the warnings: on an error stderr holds the error line alone
+        _held_warnings.append(f"toolwire: {_one_line(f'{name}: {report}')}\n")
     return selected.exchanges
 
 
@@ -163,15 +156,10 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
     explicit: list[BaseEvent] = []
     for obj in _event_objects(_read(args.file), args.file):
         explicit.extend(machine.feed(obj))
+    machine.close()  # a run cut before its terminal event is never encoded as success
     chunks = list(adapter.encode_stream(explicit))
     body: bytes = adapter.to_sse(chunks)
-    out.flush()
-    raw = getattr(out, "buffer", None)
-    if raw is not None:
-        raw.write(body)
-        raw.flush()
-    else:
-        out.write(body.decode("utf-8"))
+    out.write(body.decode("utf-8"))
     return 0
 
 
@@ -180,7 +168,7 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     adapter = _adapter(args.vendor)
     data = _read(args.file)
     try:
-        inputs = [json.loads(data)]
+        inputs = [_json_text(data, args.file)]
     except ValueError:
         inputs = list(_event_objects(data, args.file))  # JSONL, one input per line
     for n, obj in enumerate(inputs):
@@ -192,7 +180,7 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
                 raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
             kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
         body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
-        out.write(json.dumps(body, ensure_ascii=False, indent=None if len(inputs) > 1 else 2))
+        out.write(dumps_safe(body, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
 
@@ -204,7 +192,7 @@ _UNANSWERED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     adapter = _adapter(args.vendor)
     data = _read(args.file)
-    text = data.decode("utf-8", errors="replace").lstrip()
+    text = decode_utf8(data, "input", args.file).lstrip()
     bodies: list[Any]
     if args.file.endswith((".yaml", ".yml")) or text.startswith(("interactions:", "version:")):
         bodies = [e.request_body for e in _exchanges(adapter, data, args.file)]
@@ -335,26 +323,57 @@ def _show_warning(
     file: TextIO | None = None,
     line: str | None = None,
 ) -> None:
-    sys.stderr.write(f"warning: {message}\n")
+    _held_warnings.append(f"warning: {_one_line(str(message))}\n")
+
+
+_held_warnings: list[str] = []
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line, credentials masked: what the CLI prints on stderr."""
+    return redact(" ".join(text.split()))
+
+
+def _emit(text: str) -> None:
+    raw = getattr(sys.stdout, "buffer", None)
+    if raw is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    raw.write(text.encode("utf-8"))
+    raw.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. Output is held until the command succeeded: on an error stdout
+    stays empty and stderr holds exactly one line (no traceback, no earlier warnings)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     warnings.simplefilter("always", ToolwireWarning)
+    previous = warnings.showwarning
     warnings.showwarning = _show_warning
+    _held_warnings.clear()
+    out = io.StringIO()
     try:
-        code: int = args.func(args, sys.stdout)
+        code: int = args.func(args, out)
     except ProtocolViolation as exc:
         where = f" at event {exc.index}" if exc.index is not None else ""
-        sys.stderr.write(f"toolwire: violation {exc.code}{where}: {exc.reason}\n")
+        sys.stderr.write(_one_line(f"toolwire: violation {exc.code}{where}: {exc.reason}") + "\n")
         return 1
     except (ToolwireError, CliError) as exc:
-        sys.stderr.write(f"toolwire: {exc}\n")
+        sys.stderr.write(_one_line(f"toolwire: {exc}") + "\n")
         return 1
+    except RecursionError:
+        sys.stderr.write("toolwire: the input is nested too deeply to process\n")
+        return 1
+    finally:
+        warnings.showwarning = previous
+    sys.stderr.write("".join(_held_warnings))
+    _held_warnings.clear()
+    try:
+        _emit(out.getvalue())
     except BrokenPipeError:
         return 0
-    sys.stdout.flush()
     return code
 
 

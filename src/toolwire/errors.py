@@ -7,9 +7,21 @@ escape from bad input.
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def redact(text: str) -> str:
+    """:func:`toolwire.protocol.redact.redact` (imported late: the protocol imports this module)."""
+    from toolwire.protocol.redact import redact as shared
+
+    return shared(text)
+
 
 class ToolwireError(Exception):
-    """Base of every toolwire exception."""
+    """Base of every toolwire exception; its message never holds a credential (redacted)."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*(redact(a) if isinstance(a, str) else a for a in args))
 
 
 class ProtocolViolation(ToolwireError):
@@ -21,7 +33,7 @@ class ProtocolViolation(ToolwireError):
 
     def __init__(self, code: str, reason: str, *, index: int | None = None) -> None:
         self.code = code
-        self.reason = reason
+        self.reason = reason = redact(reason)
         self.index = index
         where = f" at event {index}" if index is not None else ""
         super().__init__(f"{code}{where}: {reason}")
@@ -32,8 +44,8 @@ class VendorDataError(ToolwireError):
 
     def __init__(self, vendor: str, where: str, reason: str) -> None:
         self.vendor = vendor
-        self.where = where
-        self.reason = reason
+        self.where = where = redact(where)
+        self.reason = reason = redact(reason)
         super().__init__(f"{vendor}: {where}: {reason}")
 
 
@@ -42,7 +54,7 @@ class TruncatedStream(ToolwireError):
 
     def __init__(self, vendor: str, reason: str) -> None:
         self.vendor = vendor
-        self.reason = reason
+        self.reason = reason = redact(reason)
         super().__init__(f"{vendor}: stream truncated: {reason}")
 
 
@@ -54,7 +66,7 @@ class VendorStreamError(ToolwireError):
     ) -> None:
         self.vendor = vendor
         self.error_type = error_type
-        self.message = message
+        self.message = message = redact(message)
         self.retryable = retryable
         super().__init__(f"{vendor}: {error_type}: {message}")
 
@@ -73,6 +85,19 @@ class UnansweredToolCall(ToolwireError):
         super().__init__(
             f"{target}: tool call(s) {ids} have no result before the conversation continues; "
             "answer each (a failure is answered with ToolMessage.error)"
+        )
+
+
+class LimitExceeded(ToolwireError):
+    """Input grew past a cap of :mod:`toolwire.protocol.limits` (``limit`` names it)."""
+
+    def __init__(self, limit: str, cap: int, where: str) -> None:
+        self.limit = limit
+        self.cap = cap
+        self.where = where = redact(where)
+        super().__init__(
+            f"{where}: larger than the limit {limit}={cap}; raise it with "
+            "toolwire.protocol.limits.configure() if this input is legitimate"
         )
 
 
@@ -133,9 +158,20 @@ class DuplicateToolCallId(UnsupportedInput):
         )
 
 
+def error_name(exc: ToolwireError) -> str:
+    """The public class name of ``exc`` (a stable ``RUN_ERROR.code``): the first class of its
+    type defined here, so an internal subclass (e.g. the JSON loader's, which is also a
+    ``ValueError``) reads as the error it is."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == __name__:
+            return cls.__name__
+    return type(exc).__name__
+
+
 __all__ = [
     "CassetteMiss",
     "DuplicateToolCallId",
+    "LimitExceeded",
     "ProtocolViolation",
     "SecretInCassette",
     "ToolwireError",
@@ -144,4 +180,5 @@ __all__ = [
     "UnsupportedInput",
     "VendorDataError",
     "VendorStreamError",
+    "error_name",
 ]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
+from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError, error_name
 
 _TIMEOUTS = frozenset(
     {
@@ -176,7 +176,7 @@ def classify(
         # while nothing of the turn was sent
         return Failure("truncated", str(exc), True)
     if isinstance(exc, ToolwireError):
-        return Failure(type(exc).__name__, str(exc), False)
+        return Failure(error_name(exc), str(exc), False)
     names = _names(exc)
     status = getattr(exc, "status_code", None)
     if not isinstance(status, int) and "APIError" in names:

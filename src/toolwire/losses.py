@@ -12,6 +12,8 @@ import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from toolwire.errors import redact
+
 
 class ToolwireWarning(UserWarning):
     """Base of every warning toolwire emits."""
@@ -75,11 +77,22 @@ class Loss:
         text = f"{head} for {self.target}: {self.reason}"
         if self.upgrade:
             text += f". To keep it: {self.upgrade}"
-        return text
+        return redact(text)  # a reason may quote a URI or a header
 
     @property
     def category(self) -> type[ToolwireWarning]:
         return PartsDroppedWarning if self.kind == "part-dropped" else ContentLossWarning
+
+
+def snapshot_dropped(target: str, stream: str) -> Loss:
+    """The loss of a ``MESSAGES_SNAPSHOT`` by an encoder whose ``stream`` has no place for
+    restated history (the history belongs in the next request)."""
+    return Loss(
+        kind="messages-snapshot-dropped",
+        target=target,
+        reason=f"a MESSAGES_SNAPSHOT restates history, which {stream} cannot carry; "
+        "send history with encode_request",
+    )
 
 
 def announce(losses: Iterable[Loss], *, stacklevel: int | None = None) -> None:
@@ -116,4 +129,5 @@ __all__ = [
     "UnrecognizedMaterialWarning",
     "VersionWarning",
     "announce",
+    "snapshot_dropped",
 ]

@@ -7,7 +7,6 @@ body stored as a YAML mapping).
 
 from __future__ import annotations
 
-import gzip
 import json
 import zlib
 from collections.abc import Iterator, Sequence
@@ -18,7 +17,9 @@ from urllib.parse import urlsplit
 from ag_ui.core import BaseEvent
 
 from toolwire.adapters.contract import Adapter
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import LimitExceeded, ToolwireError, UnsupportedInput
+from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.limits import check, limits
 from toolwire.protocol.runs import frame_run
 
 
@@ -43,9 +44,9 @@ class Exchange:
 
     def response_json(self) -> Any:
         try:
-            return json.loads(self.response_body)
-        except ValueError as exc:
-            raise UnsupportedInput(f"{self.uri or 'response'}: body is not JSON: {exc}") from None
+            return load_json(self.response_body, "recording", self.uri or "response")
+        except ToolwireError as exc:
+            raise UnsupportedInput(f"{self.uri or 'response'}: body: {exc}") from None
 
 
 def _as_bytes(value: Any) -> bytes:
@@ -61,15 +62,9 @@ def _as_bytes(value: Any) -> bytes:
 def _decompress(body: bytes, encoding: str) -> bytes:
     enc = encoding.lower()
     if "gzip" in enc or body[:2] == b"\x1f\x8b":
-        try:
-            return gzip.decompress(body)
-        except (OSError, EOFError):
-            return body
+        return _inflate(body, 16 + zlib.MAX_WBITS)
     if "deflate" in enc:
-        try:
-            return zlib.decompress(body)
-        except zlib.error:
-            return body
+        return _inflate(body, zlib.MAX_WBITS)
     if enc.strip() == "br":
         return _unbrotli(body)
     return body
@@ -85,6 +80,20 @@ def _unbrotli(body: bytes) -> bytes:
         out: bytes = brotli.decompress(body)
     except brotli.error:
         return body
+    check("max_recording_bytes", len(out), "a compressed recorded body")
+    return out
+
+
+def _inflate(body: bytes, wbits: int) -> bytes:
+    """Decompressed ``body``, never more than ``limits().max_recording_bytes`` (a small
+    compressed body can expand without bound); the body as it is when it does not inflate."""
+    cap = limits().max_recording_bytes
+    inflater = zlib.decompressobj(wbits)
+    try:
+        out = inflater.decompress(body, cap + 1)
+    except zlib.error:
+        return body
+    check("max_recording_bytes", len(out), "a compressed recorded body")
     return out
 
 
@@ -117,7 +126,7 @@ def _request_body(req: dict[str, Any]) -> Any:
         return None
     data = _decompress(_as_bytes(raw), _header(req.get("headers"), "content-encoding"))
     try:
-        return json.loads(data)
+        return load_json(data, "recording", "request body")
     except ValueError:
         return None
 
@@ -132,6 +141,9 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
             raise UnsupportedInput(f"interaction {i} is not a mapping")
         req = inter.get("request") or {}
         resp = inter.get("response") or {}
+        for side, part in (("request", req), ("response", resp)):
+            if not isinstance(part, dict):
+                raise UnsupportedInput(f"interaction {i}: {side} is not a mapping")
         headers = resp.get("headers") or {}
         if "parsed_body" in resp:
             body = _as_bytes(json.dumps(resp["parsed_body"]))
@@ -144,14 +156,18 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
             ctype = _header(headers, "content-type")
         status = resp.get("status", {})
         code = status.get("code", 200) if isinstance(status, dict) else 200
+        if isinstance(code, str) and code.strip().isdigit():
+            code = int(code)
+        if not isinstance(code, int) or isinstance(code, bool):
+            raise UnsupportedInput(f"interaction {i}: response.status.code is not a number")
         out.append(
             Exchange(
                 response_body=body,
                 content_type=ctype,
-                status=int(code),
+                status=code,
                 method=str(req.get("method", "POST")),
                 uri=str(req.get("uri", "")),
-                request_body=_request_body(req) if isinstance(req, dict) else None,
+                request_body=_request_body(req),
                 headers=_headers(headers),
             )
         )
@@ -160,24 +176,17 @@ def cassette_exchanges(doc: Any) -> list[Exchange]:
 
 def load_recording(data: bytes, name: str = "") -> list[Exchange]:
     """A recording file's exchanges: a cassette (YAML), an SSE capture, JSON or JSONL."""
-    text = data.decode("utf-8", errors="strict") if data else ""
+    check("max_recording_bytes", len(data), name or "the recording")
+    text = decode_utf8(data, "recording", name or "input") if data else ""
     stripped = text.lstrip()
     low = name.lower()
     if low.endswith((".yaml", ".yml")) or stripped.startswith(("interactions:", "version:")):
-        try:
-            import yaml
-        except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
-            raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise UnsupportedInput(f"{name or 'input'}: not valid YAML: {exc}") from None
-        return cassette_exchanges(doc)
+        return cassette_exchanges(load_yaml(text, name))
     if low.endswith(".sse") or stripped.startswith(("data:", "event:", ":")):
         return [Exchange(response_body=data, content_type="text/event-stream")]
     if stripped.startswith("{") or stripped.startswith("["):
         try:
-            whole = json.loads(text)
+            whole = load_json(text, "recording", name or "input")
         except ValueError:
             whole = None
         if isinstance(whole, dict) and isinstance(whole.get("interactions"), list):
@@ -192,13 +201,65 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
 def jsonl_chunks(body: bytes) -> list[Any]:
     """Each non-empty line of a JSONL body, parsed."""
     out = []
-    for n, line in enumerate(body.decode("utf-8").splitlines(), 1):
+    for n, line in enumerate(decode_utf8(body, "recording", "JSONL body").splitlines(), 1):
         if line.strip():
-            try:
-                out.append(json.loads(line))
-            except ValueError as exc:
-                raise UnsupportedInput(f"line {n}: not JSON: {exc}") from None
+            out.append(load_json(line, "recording", f"JSONL line {n}"))
     return out
+
+
+def load_yaml(text: str, name: str = "") -> Any:
+    """A cassette's YAML document, read safely: no ``!!python`` tags (PyYAML's safe loader),
+    no alias to a node that contains it (a value that holds itself), and no more than
+    ``limits().max_yaml_nodes`` nodes once aliases are expanded, so a few hundred bytes
+    cannot grow to gigabytes ("billion laughs") in whatever walks the data later.
+    ``yaml.safe_dump`` writes an alias for an object it meets twice, so aliases as such
+    are allowed. Every error is an ``UnsupportedInput`` naming the file and line."""
+    try:
+        import yaml
+    except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
+        raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
+
+    class BoundedLoader(yaml.SafeLoader):
+        def __init__(self, stream: str) -> None:
+            super().__init__(stream)
+            self.open_anchors: set[str] = set()  # anchors whose node is being composed
+            self.sizes: dict[int, int] = {}  # id(node) -> nodes once expanded
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            anchor = event.anchor
+            if isinstance(event, yaml.AliasEvent):
+                if anchor in self.open_anchors:
+                    raise yaml.composer.ComposerError(
+                        None,
+                        None,
+                        f"alias *{anchor} refers to itself",
+                        event.start_mark,  # type: ignore[arg-type]
+                    )
+                return super().compose_node(parent, index)
+            if anchor is not None:
+                self.open_anchors.add(anchor)
+            node = super().compose_node(parent, index)
+            self.open_anchors.discard(anchor)
+            if isinstance(node, yaml.SequenceNode):
+                children = node.value
+            elif isinstance(node, yaml.MappingNode):
+                children = [n for pair in node.value for n in pair]
+            else:
+                children = []
+            size = 1 + sum(self.sizes.get(id(c), 1) for c in children)
+            self.sizes[id(node)] = size
+            if size > limits().max_yaml_nodes:
+                raise LimitExceeded("max_yaml_nodes", limits().max_yaml_nodes, name or "input")
+            return node
+
+    try:
+        return yaml.load(text, Loader=BoundedLoader)
+    except yaml.YAMLError as exc:
+        reason = " ".join(str(exc).split())
+        raise UnsupportedInput(f"{name or 'input'}: not a readable cassette: {reason}") from None
+    except RecursionError:
+        raise UnsupportedInput(f"{name or 'input'}: YAML nested too deeply") from None
 
 
 # ------------------------------------------------------------ model exchanges
@@ -226,7 +287,10 @@ class ModelRoute:
         if not exchange.uri:
             return None  # an .sse capture or JSONL chunks: nothing but the model turn
         method = exchange.method.upper()
-        path = urlsplit(exchange.uri).path.rstrip("/")
+        try:
+            path = urlsplit(exchange.uri).path.rstrip("/")
+        except ValueError as exc:  # e.g. a broken IPv6 host: say so, never a bare ValueError
+            raise UnsupportedInput(f"recorded uri {exchange.uri!r} is not a URL: {exc}") from None
         if method != self.method:
             return f"{method} {path or '/'}"
         last = path.rsplit("/", 1)[-1]
@@ -300,9 +364,11 @@ def frame_exchange(adapter: Adapter, ex: Exchange, **frame_kw: Any) -> Iterator[
     """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through).
 
     A body that is no SSE may still be a stream (Gemini's JSON-array framing): an adapter
-    says so with ``is_streamed``.
+    says so with ``is_streamed``. The decoder is told what the recorded request implies
+    (``decoder_options``: an OpenAI Chat request that asked for usage expects its chunk).
     """
-    decoder = adapter.Decoder()
+    options = getattr(adapter, "decoder_options", None)
+    decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
     if ex.content_type == "application/jsonl":
         return frame_run(decoder, jsonl_chunks(ex.response_body), **frame_kw)
     if ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
@@ -318,6 +384,7 @@ __all__ = [
     "frame_exchange",
     "jsonl_chunks",
     "load_recording",
+    "load_yaml",
     "model_exchanges",
     "recorded_model_calls",
     "select_model_exchanges",

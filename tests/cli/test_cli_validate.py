@@ -161,11 +161,11 @@ def test_how_the_vendor_ended_each_turn_reaches_run_finished(
     vendor: str, name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from toolwire.protocol.sse import parse_sse
-    from toolwire.recordings import load_recording
+    from toolwire.testing.recording_cache import recording
 
     path = ROOT / "cassettes" / vendor / name
     expected = []
-    for ex in load_recording(path.read_bytes(), name):
+    for ex in recording(path):
         payloads = [json.loads(e.data) for e in parse_sse(ex.response_body) if e.data[:1] == "{"]
         if vendor == "anthropic":
             reasons = [p["delta"]["stop_reason"] for p in payloads if p["type"] == "message_delta"]
@@ -205,13 +205,13 @@ def test_how_the_vendor_ended_each_turn_reaches_run_finished(
 def test_decode_request_output_feeds_encode_request_one_body_per_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from toolwire.recordings import load_recording
+    from toolwire.testing.recording_cache import recording
 
     recorded = []
     lines = []
     for name in ("thinking_tool_use_signature.yaml", "parallel_four_tool_use.yaml"):
         cassette = ROOT / "cassettes" / "anthropic" / name
-        recorded += [e.request_body for e in load_recording(cassette.read_bytes(), name)]
+        recorded += [e.request_body for e in recording(cassette)]
         assert main(["decode-request", "--from", "anthropic", str(cassette)]) == 0
         lines += capsys.readouterr().out.splitlines()
     jsonl = tmp_path / "inputs.jsonl"

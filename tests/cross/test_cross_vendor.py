@@ -19,7 +19,7 @@ from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage
 from vendor_rules import MODELS, check_request
 
 from toolwire import adapters
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "conformance" / "cassettes"
@@ -36,7 +36,7 @@ def _histories() -> list[Any]:
         adapter = adapters.get(vendor)
         paths = sorted((CORPUS / vendor).glob("*.yaml")) + sorted((OURS / vendor).glob("*.yaml"))
         for path in paths:
-            for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):
+            for n, ex in enumerate(recording(path)):
                 body = ex.request_body
                 if not isinstance(body, dict):
                     continue

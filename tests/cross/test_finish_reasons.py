@@ -236,11 +236,19 @@ def test_responses_reports_a_cut_turn_as_incomplete_and_its_reason_is_kept() -> 
 @pytest.mark.parametrize("name", ("dialogflow", "asgard"))
 def test_vendors_without_a_reason_field_say_how_the_turn_ended(name: str) -> None:
     adapter = adapters.get(name)
+    # a call the vendor ran and answered: the turn is done (Dialogflow streams tool calls only)
     events = [
         {"type": "RUN_STARTED", "threadId": "t1", "runId": "r1"},
-        {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
-        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "Done."},
-        {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "get_weather"},
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": ARGS},
+        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+        {
+            "type": "TOOL_CALL_RESULT",
+            "messageId": "res1",
+            "toolCallId": "c1",
+            "content": "sunny",
+            "role": "tool",
+        },
         {"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1"},
     ]
     with warnings.catch_warnings():

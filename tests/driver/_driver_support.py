@@ -18,8 +18,8 @@ from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType
 from google import genai
 
 from toolwire import adapters, cli
-from toolwire.recordings import load_recording
 from toolwire.testing.fake_vendor import Reply, replies_from_cassette, split_events
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
@@ -171,7 +171,7 @@ def error_reply(
 
 def run_input(case: Case, **extra: Any) -> dict[str, Any]:
     """The recorded request of the clean cassette, as AG-UI (the CLI reads it the same way)."""
-    [ex] = load_recording((CASSETTES / case.clean).read_bytes(), case.clean)
+    [ex] = recording(CASSETTES / case.clean)
     data: dict[str, Any]
     if ex.request_body is None:  # recorded without its request: one question, one tool
         data = {

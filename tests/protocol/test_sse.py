@@ -45,7 +45,7 @@ def test_an_event_not_ended_by_a_blank_line_is_dropped_unless_flushed() -> None:
     ]
 
 
-@settings(max_examples=200)
+@settings(max_examples=2 * settings.default.max_examples)
 @given(st.lists(st.integers(min_value=0, max_value=len(SAMPLE)), max_size=12))
 def test_any_split_of_the_bytes_gives_the_same_events(cuts: list[int]) -> None:
     points = sorted(set(cuts))

@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from toolwire import cli
 from toolwire.protocol.sse import parse_sse
 from toolwire.server.running import Server, make_server
+from toolwire.testing.calls import calls_from_events
 
 REPO = Path(__file__).resolve().parents[2]
 CASSETTES = REPO / "cassettes"
@@ -111,12 +112,8 @@ def recorded_text(vendor_events: list[dict[str, Any]]) -> str:
 
 
 def calls(events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
-    names = {e["toolCallId"]: e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"}
-    args: dict[str, str] = {k: "" for k in names}
-    for e in events:
-        if e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] += e["delta"]
-    return [(k, names[k], json.loads(args[k])) for k in names]
+    """(id, name, parsed arguments) of each call in a stream."""
+    return [(c.id, c.name, json.loads(c.arguments)) for c in calls_from_events(events)]
 
 
 def text(events: list[dict[str, Any]]) -> str:

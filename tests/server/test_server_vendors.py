@@ -33,6 +33,7 @@ from _vendor_sdk import sdk_calls
 
 from toolwire.protocol.machine import StreamMachine
 from toolwire.server import create_app
+from toolwire.testing.calls import calls_from_events
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette
 
 KEY_ENV = "TW_FAKE_VENDOR_KEY"
@@ -62,12 +63,7 @@ def _app(provider: str, base_url: str, **extra: Any) -> Any:
 
 
 def _event_calls(events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
-    names = {e["toolCallId"]: e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"}
-    args = dict.fromkeys(names, "")
-    for e in events:
-        if e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] += e["delta"]
-    return [(k, names[k], json.loads(args[k])) for k in names]
+    return [(c.id, c.name, json.loads(c.arguments)) for c in calls_from_events(events)]
 
 
 @pytest.mark.parametrize("provider", sorted(RECORDINGS))

@@ -18,6 +18,7 @@ import toolwire.testing.cassettes
 from toolwire.adapters import anthropic as anthropic_adapter
 from toolwire.recordings import load_recording
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN1 = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
@@ -158,7 +159,7 @@ def test_recording_filters_the_key_and_account_headers_then_replays_offline(
     # the stored bodies are the vendor's: the SDK-parsed stream of each reply decodes the same
     recorded = load_recording(text.encode(), "weather.yaml")
     for ex, source in zip(recorded, [TURN1, TURN2], strict=True):
-        (orig,) = load_recording(source.read_bytes(), source.name)
+        (orig,) = recording(source)
         assert list(anthropic_adapter.sse_chunks(ex.response_body)) == list(
             anthropic_adapter.sse_chunks(orig.response_body)
         )
@@ -183,7 +184,7 @@ def test_turn_two_replays_turn_two_not_turn_one(
     starts = [i for i, e in enumerate(events) if e["type"] == "RUN_STARTED"]
     assert len(starts) == 2
     turn2 = events[starts[1] :]
-    (orig,) = load_recording(TURN2.read_bytes(), TURN2.name)
+    (orig,) = recording(TURN2)
     texts = [
         c["delta"]["text"]
         for c in anthropic_adapter.sse_chunks(orig.response_body)
@@ -284,17 +285,17 @@ def test_record_mode_option_coexists_with_pytest_recording_in_either_order(
     ours, theirs = "toolwire.testing.plugin", "pytest_recording.plugin"
     for order in ([ours, theirs], [theirs, ours], [ours]):
         args = [x for name in order for x in ("-p", name)]
-        result = pytester.runpytest_subprocess(*args, "-s", "--record-mode=all")
+        result = pytester.runpytest_inprocess(*args, "-s", "--record-mode=all")
         result.assert_outcomes(passed=1)
         result.stdout.fnmatch_lines(["*MODE all all*"])
-        helped = pytester.runpytest_subprocess(*args, "--help")
+        helped = pytester.runpytest_inprocess(*args, "--help")
         assert helped.ret == 0
         text = helped.stdout.str()
         assert "--toolwire-update" in text and "--record-mode" in text
         assert ("all,rewrite}" in text) == (theirs in order)
     # pytest-recording's extra mode means: record afresh
-    result = pytester.runpytest_subprocess("-p", theirs, "-p", ours, "-s", "--record-mode=rewrite")
+    result = pytester.runpytest_inprocess("-p", theirs, "-p", ours, "-s", "--record-mode=rewrite")
     result.stdout.fnmatch_lines(["*MODE all rewrite*"])
     # default, with neither option given: none
-    result = pytester.runpytest_subprocess("-p", ours, "-s")
+    result = pytester.runpytest_inprocess("-p", ours, "-s")
     result.stdout.fnmatch_lines(["*MODE none None*"])

@@ -10,8 +10,8 @@ import anthropic
 import httpx2
 import pytest
 
-from toolwire.recordings import load_recording
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette, split_events
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
@@ -139,7 +139,7 @@ def test_split_events_keeps_every_byte() -> None:
 )
 def test_replies_from_cassette_replay_the_recorded_bytes(name: str) -> None:
     path = CASSETTES / name
-    exchanges = load_recording(path.read_bytes(), path.name)
+    exchanges = recording(path)
     replies = replies_from_cassette(path)
     assert len(replies) == len(exchanges)
     with FakeVendor(replies) as fv, httpx2.Client() as c:

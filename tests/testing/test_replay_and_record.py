@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -18,10 +16,11 @@ import vcr  # type: ignore[import-untyped]
 import yaml
 
 from toolwire.errors import CassetteMiss, SecretInCassette
-from toolwire.recordings import load_recording
 from toolwire.testing import replay
 from toolwire.testing.cassettes import CassetteKit
+from toolwire.testing.cli_run import run_cli
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 TURN1 = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
@@ -38,7 +37,7 @@ def _two_turn_cassette(tmp_path: Path) -> Path:
 
 
 def _bodies() -> list[dict[str, object]]:
-    return [load_recording(p.read_bytes(), p.name)[0].request_body for p in (TURN1, TURN2)]
+    return [recording(p)[0].request_body for p in (TURN1, TURN2)]
 
 
 def _texts(stream: object) -> list[str]:
@@ -149,14 +148,15 @@ def test_mode_none_miss_is_raised_at_the_end_of_the_block_even_if_the_agent_swal
     assert "body.model: recorded" in str(info.value) and "claude-other" in str(info.value)
 
 
+# the inner session runs in this process: pytest-asyncio's "loop scope unset" notice would land
+# in the outer warning summary, so the inner ini sets it as the project's own does
+_INNER_INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
+
+
 def _decode(path: Path) -> list[dict[str, object]]:
-    out = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", "decode", "--from", "anthropic", str(path)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return [json.loads(line) for line in out.splitlines()]
+    res = run_cli("decode", "--from", "anthropic", str(path))
+    assert res.returncode == 0, res.stderr
+    return [json.loads(line) for line in res.stdout.splitlines()]
 
 
 def _expected_types() -> list[str]:
@@ -209,9 +209,10 @@ def test_toolwire_decode_reads_kit_vcrpy_json_and_pytest_recording_cassettes(
             """
         )
     )
+    pytester.makeini(_INNER_INI)
     with FakeVendor(replies) as fv:
         monkeypatch.setenv("BASE", fv.base_url)
-        result = pytester.runpytest_subprocess("--record-mode=once")
+        result = pytester.runpytest_inprocess("--record-mode=once")
     result.assert_outcomes(passed=1)
     cassette = pytester.path / "cassettes" / "test_rec" / "test_talk.yaml"
     assert [e["type"] for e in _decode(cassette)] == expected
@@ -335,9 +336,10 @@ def test_pytest_recordings_vcr_config_adds_filters_and_a_record_mode(
                 httpx2.post(os.environ["BASE"] + "/v1/x", json={}, headers=headers)
         """
     )
+    pytester.makeini(_INNER_INI)
     with FakeVendor([Reply(chunks=[b"{}"])]) as fv:
         monkeypatch.setenv("BASE", fv.base_url)
-        result = pytester.runpytest_subprocess()
+        result = pytester.runpytest_inprocess()
     result.assert_outcomes(passed=1)
     assert fv.requests[0].headers["x-team-token"] == "t0k3n-abc"
     text = (pytester.path / "cassettes" / "test_cfg" / "cfg.yaml").read_text("utf-8")

@@ -13,6 +13,7 @@ from toolwire.errors import ToolwireError
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
 from toolwire.recordings import Exchange
+from toolwire.testing.calls import calls_from_events
 
 
 def run(chunks: Iterable[Any]) -> tuple[list[BaseEvent], Decoder, ToolwireError | None]:
@@ -64,19 +65,8 @@ def framed(ex: Exchange, machine: StreamMachine | None = None) -> list[BaseEvent
     return evs
 
 
-def calls(events: Iterable[BaseEvent]) -> list[tuple[str, str, str]]:
-    """(id, name, argument text) per tool call, in start order."""
-    order: list[str] = []
-    names: dict[str, str] = {}
-    args: dict[str, list[str]] = {}
-    for e in events:
-        if e.type.value == "TOOL_CALL_START":
-            order.append(e.tool_call_id)  # type: ignore[attr-defined]
-            names[e.tool_call_id] = e.tool_call_name  # type: ignore[attr-defined]
-            args[e.tool_call_id] = []  # type: ignore[attr-defined]
-        elif e.type.value == "TOOL_CALL_ARGS":
-            args[e.tool_call_id].append(e.delta)  # type: ignore[attr-defined]
-    return [(i, names[i], "".join(args[i])) for i in order]
+# (id, name, argument text) per tool call, in start order
+calls = calls_from_events
 
 
 def text(events: Iterable[BaseEvent]) -> str:

@@ -29,14 +29,14 @@ from ag_ui.core import ReasoningMessage, ToolMessage
 from toolwire.adapters.anthropic import decode_response
 from toolwire.errors import TruncatedStream, VendorStreamError
 from toolwire.protocol.machine import StreamMachine, validate_stream
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 ALL = sorted(CASSETTES.glob("*.yaml"))
 
 
 def exchanges(name: str) -> list:
     path = CASSETTES / name
-    return load_recording(path.read_bytes(), path.name)
+    return recording(path)
 
 
 def test_the_expected_cassettes_are_shipped() -> None:
@@ -61,7 +61,7 @@ def test_sdk_parses_and_decoder_agrees(path: Path) -> None:
     """The SDK reads every cassette; our decoder gives the SDK's calls and text, whether it
     is fed our own SSE parse or the SDK's event objects."""
     sdk = sdk_responses(path)
-    recorded = load_recording(path.read_bytes(), path.name)
+    recorded = recording(path)
     assert len(sdk) == len(recorded)
     for got, ex in zip(sdk, recorded, strict=True):
         ours, _, err = run_exchange(ex)
@@ -86,7 +86,7 @@ def test_sdk_parses_and_decoder_agrees(path: Path) -> None:
 def test_every_response_frames_to_a_valid_run(path: Path) -> None:
     machine = StreamMachine()
     events = []
-    for ex in load_recording(path.read_bytes(), path.name):
+    for ex in recording(path):
         events += framed(ex, machine)
     assert events[0].type.value == "RUN_STARTED"
     assert events[-1].type.value in ("RUN_FINISHED", "RUN_ERROR")
@@ -311,4 +311,4 @@ def test_only_messages_calls_are_model_turns() -> None:
     assert not is_model_exchange(ex("https://api.anthropic.com/v1/files"))
     assert is_model_exchange(ex(""))  # an .sse capture or JSONL chunks
     for path in ALL:
-        assert all(is_model_exchange(e) for e in load_recording(path.read_bytes(), path.name))
+        assert all(is_model_exchange(e) for e in recording(path))

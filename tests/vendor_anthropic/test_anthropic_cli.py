@@ -11,7 +11,8 @@ from _anthropic_sdk import CASSETTES, request_bodies, sdk_parse_sse
 
 from toolwire import cli
 from toolwire.protocol.machine import validate_stream
-from toolwire.recordings import load_recording
+from toolwire.testing.calls import calls_from_events
+from toolwire.testing.recording_cache import recording
 
 MAIN_JOB = CASSETTES / "thinking_tool_use_signature.yaml"
 
@@ -29,7 +30,7 @@ def test_main_job_decodes_to_one_complete_run(capsys: pytest.CaptureFixture[str]
     assert kinds[-1] == "RUN_FINISHED" and kinds.count("RUN_STARTED") == 1
     for needed in ("REASONING_ENCRYPTED_VALUE", "TEXT_MESSAGE_CONTENT", "TOOL_CALL_ARGS"):
         assert needed in kinds
-    (body,) = [e.response_body for e in load_recording(MAIN_JOB.read_bytes(), MAIN_JOB.name)]
+    (body,) = [e.response_body for e in recording(MAIN_JOB)]
     expected = [c[0] for c in sdk_calls(sdk_parse_sse(body))]
     assert events[-1]["outcome"]["pendingToolCallIds"] == expected
 
@@ -53,7 +54,7 @@ def test_encode_gives_sse_the_sdk_reads(tmp_path: Path, capsys: pytest.CaptureFi
         with contextlib.redirect_stdout(fh):
             assert cli.main(["encode", "--to", "anthropic", str(decoded)]) == 0
     raw = sdk_parse_sse(out.read_bytes())
-    (body,) = [e.response_body for e in load_recording(MAIN_JOB.read_bytes(), MAIN_JOB.name)]
+    (body,) = [e.response_body for e in recording(MAIN_JOB)]
     assert sdk_calls(raw) == sdk_calls(sdk_parse_sse(body))
 
 
@@ -90,10 +91,7 @@ def test_decode_of_a_raw_sse_capture(capsys: pytest.CaptureFixture[str]) -> None
     starts = [e for e in events if e["type"] == "TOOL_CALL_START"]
     expected = sdk_calls(sdk_parse_sse(REFERENCE.read_bytes()))
     assert [(s["toolCallId"], s["toolCallName"]) for s in starts] == [c[:2] for c in expected]
-    args = {}
-    for e in events:
-        if e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] = args.get(e["toolCallId"], "") + e["delta"]
+    args = {c.id: c.arguments for c in calls_from_events(events)}
     assert [args.get(c[0], "") for c in expected] == [c[2] for c in expected]
 
 
@@ -102,7 +100,7 @@ def test_legacy_flattens_server_tool_results(capsys: pytest.CaptureFixture[str])
     assert cli.main(["decode", "--from", "anthropic", "--legacy", str(path)]) == 0
     events = _lines(capsys.readouterr().out)
     (result,) = [e for e in events if e["type"] == "TOOL_CALL_RESULT"]
-    (ex,) = load_recording(path.read_bytes(), path.name)
+    (ex,) = recording(path)
     (block,) = [
         e.content_block
         for e in sdk_parse_sse(ex.response_body)

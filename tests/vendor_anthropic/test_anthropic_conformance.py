@@ -36,7 +36,7 @@ from _anthropic_norm import normalize, system_text
 
 from toolwire.adapters.anthropic import decode_request, decode_response, encode_request
 from toolwire.protocol.machine import StreamMachine, validate_stream
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 FILES = sorted(CORPUS.glob("*.yaml"))
 
@@ -48,7 +48,7 @@ def test_corpus_is_there() -> None:
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem[:80])
 def test_replay_sdk_and_decoder_agree(path: Path) -> None:
     sdk = sdk_responses(path)
-    recorded = [e for e in load_recording(path.read_bytes(), path.name) if "/v1/messages" in e.uri]
+    recorded = [e for e in recording(path) if "/v1/messages" in e.uri]
     assert len(sdk) == len(recorded)
     for got, ex in zip(sdk, recorded, strict=True):
         ours, _, err = run_exchange(ex)
@@ -70,14 +70,14 @@ def test_replay_sdk_and_decoder_agree(path: Path) -> None:
 def test_responses_frame_to_valid_runs(path: Path) -> None:
     machine = StreamMachine()
     events = []
-    for ex in load_recording(path.read_bytes(), path.name):
+    for ex in recording(path):
         if "/v1/messages" in ex.uri:
             events += framed(ex, machine)
     validate_stream(events)
     kinds = [e.type.value for e in events]
     # one run per recorded model exchange, each ended by a RUN_FINISHED (the corpus holds no
     # vendor errors)
-    exchanges = [e for e in load_recording(path.read_bytes(), path.name) if "/v1/messages" in e.uri]
+    exchanges = [e for e in recording(path) if "/v1/messages" in e.uri]
     assert kinds.count("RUN_STARTED") == kinds.count("RUN_FINISHED") == len(exchanges)
 
 

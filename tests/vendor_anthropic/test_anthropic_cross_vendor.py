@@ -19,7 +19,7 @@ from vendor_rules import check_request
 from toolwire import adapters
 from toolwire.adapters.anthropic import decode_request
 from toolwire.protocol.machine import StreamMachine
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 TARGETS = {
     "openai_chat": "gpt-4o",
@@ -32,7 +32,7 @@ def _from_stream(name: str) -> RunAgentInput:
     """A decoded Anthropic turn, every pending call answered, and the user speaking again."""
     path = CASSETTES / f"{name}.yaml"
     machine = StreamMachine()
-    for ex in load_recording(path.read_bytes(), path.name):
+    for ex in recording(path):
         framed(ex, machine)
     history: list[Any] = [UserMessage(id="u0", content="Go."), *machine.messages]
     answered = {m.tool_call_id for m in history if isinstance(m, ToolMessage)}
@@ -105,7 +105,7 @@ def test_other_vendors_streams_re_encode_as_anthropic_streams(vendor: str, name:
 
     path = CASSETTES.parent / vendor / name
     adapter = adapters.get(vendor)
-    (ex, *_) = [e for e in load_recording(path.read_bytes(), path.name) if e.is_sse]
+    (ex, *_) = [e for e in recording(path) if e.is_sse]
     chunks = adapter.sse_chunks(ex.response_body)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -38,7 +38,7 @@ from toolwire.adapters.anthropic import decode_request, encode_request
 from toolwire.errors import ToolwireError, UnansweredToolCall, VendorDataError
 from toolwire.losses import ContentLossWarning, Loss, PartsDroppedWarning
 from toolwire.protocol.machine import StreamMachine
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 MODEL = "claude-sonnet-4-6"
 PNG = (
@@ -190,7 +190,7 @@ def test_continuation_after_a_decoded_thinking_turn_matches_the_recorded_request
     (first,) = request_bodies(path)
     (second,) = request_bodies(CASSETTES / "thinking_tool_results_followup.yaml")
     machine = StreamMachine()
-    framed(load_recording(path.read_bytes(), path.name)[0], machine)
+    framed(recording(path)[0], machine)
     recorded_results = second["messages"][2]["content"]
     history = [
         UserMessage(id="u1", content=first["messages"][0]["content"]),
@@ -438,7 +438,7 @@ MEDIA_BODY = request_bodies(CASSETTES / "tool_result_media.yaml")[0]
 MEDIA_PATHS = json_paths(MEDIA_BODY)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples, deadline=None)
 @given(path=st.sampled_from(MEDIA_PATHS), value=JSON_VALUES)
 def test_mangled_request_bodies_raise_only_toolwire_errors(
     path: tuple[Any, ...], value: Any
@@ -501,7 +501,7 @@ def test_signatures_are_marked_as_anthropics_and_foreign_ones_are_not_sent() -> 
 
     path = CASSETTES / "thinking_tool_use_signature.yaml"
     machine = StreamMachine()
-    framed(load_recording(path.read_bytes(), path.name)[0], machine)
+    framed(recording(path)[0], machine)
     (reasoning,) = [m for m in machine.messages if isinstance(m, ReasoningMessage)]
     assert issued_by(reasoning.metadata) == "anthropic"
     foreign = ReasoningMessage(
@@ -593,7 +593,7 @@ def test_decoded_turn_goes_back_as_the_sdk_would_send_it(name: str) -> None:
     final = sdk_final_messages(path)[0]
     expected = [b.model_dump(exclude_none=True) for b in final.to_param()["content"]]
     machine = StreamMachine()
-    framed(load_recording(path.read_bytes(), path.name)[0], machine)
+    framed(recording(path)[0], machine)
     history = [UserMessage(id="u", content="Go."), *machine.messages]
     for m in machine.messages:
         if isinstance(m, AssistantMessage):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,11 @@ from toolwire.errors import (
 )
 from toolwire.losses import ContentLossWarning
 from toolwire.protocol.runs import frame_run
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 
 def bodies(path: Path) -> list[bytes]:
-    return [e.response_body for e in load_recording(path.read_bytes(), path.name) if e.is_sse]
+    return [e.response_body for e in recording(path) if e.is_sse]
 
 
 COMPLETE = [
@@ -60,7 +61,7 @@ if CORPUS.is_dir():
 
 
 @pytest.mark.parametrize(("name", "body"), COMPLETE, ids=[n for n, _ in COMPLETE])
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples // 10, deadline=None)
 @given(data=st.data())
 def test_any_split_of_the_bytes_gives_the_same_events(name: str, body: bytes, data: Any) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=40)))
@@ -71,7 +72,7 @@ def test_any_split_of_the_bytes_gives_the_same_events(name: str, body: bytes, da
     assert dump(split) == dump(whole)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=settings.default.max_examples // 2, deadline=None)
 @given(data=st.data())
 def test_split_error_stream_still_raises_the_vendor_error(data: Any) -> None:
     (body,) = bodies(CASSETTES / "overloaded_error.yaml")
@@ -423,15 +424,22 @@ def _json_paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]
     return out
 
 
-def _fuzz_chunks(name: str) -> list[Any]:
+@functools.cache
+def _fuzz_chunk_text(name: str) -> str:
+    # the cassette is parsed once, not once per example (YAML parsing was most of this test)
     (body, *_) = bodies(CASSETTES / f"{name}.yaml")
-    return [json.loads(json.dumps(c)) for c in sse_chunks(body)]
+    return json.dumps(list(sse_chunks(body)))
+
+
+def _fuzz_chunks(name: str) -> list[Any]:
+    """A fresh copy each call: an example mangles it in place."""
+    return json.loads(_fuzz_chunk_text(name))  # type: ignore[no-any-return]
 
 
 FUZZ_PATHS = [(name, p) for name in FUZZED for p in _json_paths(_fuzz_chunks(name)) if p]
 
 
-@settings(max_examples=900, deadline=None)
+@settings(max_examples=9 * settings.default.max_examples, deadline=None)
 @given(where=st.sampled_from(FUZZ_PATHS), value=JSON_VALUES)
 def test_mangled_chunks_raise_only_toolwire_errors(where: tuple[str, Any], value: Any) -> None:
     """Any one place of any chunk (every depth equally likely, lists included) replaced by any

@@ -13,6 +13,7 @@ from conftest import ALL, POSTS, replay_cassette
 from toolwire.adapters import asgard
 from toolwire.errors import TruncatedStream, VendorStreamError
 from toolwire.protocol import parse_sse, validate_stream
+from toolwire.testing.calls import calls_from_events
 
 
 def test_there_are_cassettes() -> None:
@@ -90,22 +91,16 @@ def test_decoded_calls_and_results_equal_the_frames(name: str) -> None:
         assert want["calls"], f"{name}: a recorded run with no call checks nothing here"
         events = list(asgard.decode_run(frames))
         validate_stream(events)
-        got_calls: dict[str, dict[str, Any]] = {}
-        args: dict[str, str] = {}
+        got_calls = {c.id: c for c in calls_from_events(events)}
         got_results: dict[str, dict[str, Any]] = {}
         for ev in events:
             d = ev.model_dump(by_alias=True, exclude_none=True)
-            if d["type"] == "TOOL_CALL_START":
-                got_calls[d["toolCallId"]] = {"name": d["toolCallName"]}
-                args[d["toolCallId"]] = ""
-            elif d["type"] == "TOOL_CALL_ARGS":
-                args[d["toolCallId"]] += d["delta"]
-            elif d["type"] == "TOOL_CALL_RESULT":
+            if d["type"] == "TOOL_CALL_RESULT":
                 got_results[d["toolCallId"]] = d
         assert list(got_calls) == list(want["calls"])
         for cid, call in want["calls"].items():
-            assert got_calls[cid]["name"] == call["name"]
-            assert json.loads(args[cid]) == call["args"]
+            assert got_calls[cid].name == call["name"]
+            assert json.loads(got_calls[cid].arguments) == call["args"]
         assert set(got_results) == set(want["results"])
         for cid, res in want["results"].items():
             got = got_results[cid]

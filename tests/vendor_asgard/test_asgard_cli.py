@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from conftest import CASSETTES
+from toolwire.testing.calls import calls_from_events
+from toolwire.testing.cli_run import CliResult, run_cli
+from toolwire.testing.recording_cache import recording
 
 
-def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=60
-    )
+def cli(*args: str, stdin: bytes | None = None) -> CliResult:
+    return run_cli(*args, stdin=stdin)
 
 
 def lines(out: bytes) -> list[dict]:
@@ -68,15 +66,7 @@ def test_decode_encode_and_back(tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr
 
     def calls(evs: list[dict]) -> list[tuple[str, dict]]:
-        names: dict[str, str] = {}
-        args: dict[str, str] = {}
-        for e in evs:
-            if e["type"] == "TOOL_CALL_START":
-                names[e["toolCallId"]] = e["toolCallName"]
-                args[e["toolCallId"]] = ""
-            elif e["type"] == "TOOL_CALL_ARGS":
-                args[e["toolCallId"]] += e["delta"]
-        return [(names[c], json.loads(args[c])) for c in names]
+        return [(c.name, json.loads(c.arguments)) for c in calls_from_events(evs)]
 
     # the calls the cassette's tool_call.start frames hold (read with yaml and json)
     doc = yaml.safe_load((CASSETTES / "parallel_calls.yaml").read_text())
@@ -175,10 +165,9 @@ def test_a_run_error_carries_the_platforms_whole_error_object_in_metadata(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from toolwire.cli import main
-    from toolwire.recordings import load_recording
 
     path = CASSETTES / "run_error.yaml"
-    (ex,) = load_recording(path.read_bytes(), path.name)
+    (ex,) = recording(path)
     frames = [
         json.loads(line[6:])
         for line in ex.response_body.decode().splitlines()

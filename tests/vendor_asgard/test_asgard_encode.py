@@ -25,7 +25,7 @@ from ag_ui.core import (
 from conftest import replay_cassette
 from toolwire import ContentLossWarning, PartsDroppedWarning
 from toolwire.adapters import asgard
-from toolwire.errors import TruncatedStream
+from toolwire.errors import ProtocolViolation, TruncatedStream
 from toolwire.protocol import parse_sse, validate_stream
 
 
@@ -53,7 +53,8 @@ def test_decode_encode_decode_is_identity(name: str, call_ids: str) -> None:
 
 
 def test_sse_framing_is_data_lines_with_lf() -> None:
-    frames = list(asgard.encode_stream([RunStartedEvent(thread_id="t", run_id="r")]))
+    run = [RunStartedEvent(thread_id="t", run_id="r"), RunFinishedEvent(thread_id="t", run_id="r")]
+    frames = list(asgard.encode_stream(run))
     body = asgard.to_sse(frames)
     assert body.startswith(b"data: {") and body.endswith(b"}\n\n") and b"\r" not in body
     assert b"event:" not in body  # the type is in the JSON
@@ -198,7 +199,9 @@ def test_a_bare_turn_gets_an_implicit_run() -> None:
 
 def test_an_open_explicit_run_is_not_closed_for_it() -> None:
     enc = asgard.Encoder()
-    frames = enc.feed(RunStartedEvent(thread_id="t", run_id="r")) + enc.close()
+    frames = enc.feed(RunStartedEvent(thread_id="t", run_id="r"))
+    with pytest.raises(ProtocolViolation, match="truncated"):
+        enc.close()  # a cut run is never given run.done (issue 12)
     assert [f["eventType"] for f in frames] == ["asgard.run.init"]
     with pytest.raises(TruncatedStream, match=r"no asgard\.run\.done"):
         list(asgard.decode_stream(frames))

@@ -50,7 +50,7 @@ def split(draw: st.DrawFn) -> tuple[int, list[bytes]]:
 WHOLE = [decode_pieces([b]) for b in BODIES]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples, deadline=None)
 @given(split())
 def test_any_split_gives_identical_events(case: tuple[int, list[bytes]]) -> None:
     which, pieces = case

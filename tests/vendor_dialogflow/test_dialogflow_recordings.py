@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -14,9 +13,9 @@ import yaml
 from _dialogflow_helpers import CASSETTES, RECORDINGS, recording_objects
 
 from toolwire import adapters
-from toolwire.cli import main
 from toolwire.errors import UnsupportedInput
 from toolwire.protocol import validate_stream
+from toolwire.testing.cli_run import run_cli
 
 dialogflow = adapters.get("dialogflow")
 
@@ -76,14 +75,8 @@ def test_unreadable_recordings_say_why() -> None:
 
 
 def _cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    old = sys.stdout
-    sys.stdout = out
-    try:
-        code = main(list(argv))
-    finally:
-        sys.stdout = old
-    return code, out.getvalue()
+    res = run_cli(*argv)
+    return res.returncode, res.stdout.decode()
 
 
 @pytest.mark.parametrize("name", RECORDINGS)

@@ -8,6 +8,8 @@ from typing import Any
 from _gemini_sdk import field
 from ag_ui.core import BaseEvent
 
+from toolwire.testing.calls import calls_from_events
+
 
 def request_view(body: dict[str, Any]) -> list[Any]:
     """Every call, response, signature, text and media part of a request body, in order."""
@@ -48,17 +50,8 @@ def raw_bytes(data: str) -> bytes:
     return base64.b64decode(data.replace("-", "+").replace("_", "/"))
 
 
-def calls_of(events: list[BaseEvent]) -> list[tuple[str, str, str]]:
-    """(id, name, argument text) of every tool call in a decoded stream, in order."""
-    names: dict[str, str] = {}
-    args: dict[str, list[str]] = {}
-    for e in events:
-        if e.type.value == "TOOL_CALL_START":
-            names[e.tool_call_id] = e.tool_call_name
-            args.setdefault(e.tool_call_id, [])
-        elif e.type.value == "TOOL_CALL_ARGS":
-            args[e.tool_call_id].append(e.delta)
-    return [(cid, names[cid], "".join(args[cid])) for cid in names]
+# (id, name, argument text) of every tool call in a decoded stream, in order
+calls_of = calls_from_events
 
 
 def text_of_stream(events: list[BaseEvent]) -> str:

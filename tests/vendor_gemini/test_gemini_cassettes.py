@@ -19,14 +19,15 @@ from google.genai import errors as genai_errors
 
 from toolwire.adapters import gemini
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine, frame_run
-from toolwire.recordings import Exchange, load_recording
+from toolwire.recordings import Exchange
+from toolwire.testing.recording_cache import recording
 
 CASSETTES = sorted(OWN.glob("*.yaml"))
 
 
 def _load(name: str) -> tuple[Path, Exchange]:
     path = OWN / name
-    return path, load_recording(path.read_bytes(), path.name)[0]
+    return path, recording(path)[0]
 
 
 def _run(chunks: Any) -> tuple[list[Any], StreamMachine]:
@@ -44,7 +45,7 @@ def _recorded_chunks(ex: Exchange) -> list[dict[str, Any]]:
 def test_every_cassette_is_a_gemini_stream() -> None:
     # each records one streamGenerateContent call answered with SSE data: lines of JSON
     for path in CASSETTES:
-        (ex,) = load_recording(path.read_bytes(), path.name)
+        (ex,) = recording(path)
         assert ":streamGenerateContent" in ex.uri and "alt=sse" in ex.uri, path.name
         assert ex.is_sse, path.name
         chunks = _recorded_chunks(ex)
@@ -66,7 +67,7 @@ def test_every_cassette_is_a_gemini_stream() -> None:
     "path", [p for p in CASSETTES if p.name != "stream_error.yaml"], ids=lambda p: p.stem
 )
 def test_sdk_parses_the_cassette_and_its_objects_decode_like_the_bytes(path: Path) -> None:
-    ex = load_recording(path.read_bytes(), path.name)[0]
+    ex = recording(path)[0]
     sdk = sdk_responses(path, ex)
     assert len(sdk) == len(_recorded_chunks(ex))
     from_sdk, _ = _run(sdk)

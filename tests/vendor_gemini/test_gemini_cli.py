@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +11,12 @@ import yaml
 from _gemini_sdk import CORPUS, OWN
 
 import toolwire.cli  # noqa: F401  (in the tree: a broken import must fail, not skip)
+from toolwire.testing.calls import calls_from_events
+from toolwire.testing.cli_run import CliResult, run_cli
 
 
-def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=120
-    )
+def cli(*args: str, stdin: bytes | None = None) -> CliResult:
+    return run_cli(*args, stdin=stdin)
 
 
 def lines(out: bytes) -> list[dict[str, Any]]:
@@ -61,11 +58,7 @@ def test_decode_then_encode_gives_gemini_sse_that_decodes_to_the_same_calls(tmp_
     assert again.returncode == 0, again.stderr
 
     def calls(out: bytes) -> list[tuple[str, str]]:
-        args: dict[str, str] = {}
-        for e in lines(out):
-            if e["type"] == "TOOL_CALL_ARGS":
-                args[e["toolCallId"]] = args.get(e["toolCallId"], "") + e["delta"]
-        return sorted(args.items())
+        return sorted((c.id, c.arguments) for c in calls_from_events(lines(out)))
 
     # the call ids are the ones the cassette's functionCall parts name (read here with yaml
     # and json, not the adapter), so an empty decode cannot pass as a round trip

@@ -20,7 +20,8 @@ from _gemini_sdk import CORPUS, model_of, sdk_responses, sdk_wire_request
 
 from toolwire.adapters import gemini
 from toolwire.protocol import frame_run, validate_stream
-from toolwire.recordings import Exchange, load_recording
+from toolwire.recordings import Exchange
+from toolwire.testing.recording_cache import recording
 
 if not CORPUS.is_dir():
     pytest.skip(f"conformance corpus not found at {CORPUS}", allow_module_level=True)
@@ -31,7 +32,7 @@ FILES = sorted(CORPUS.glob("*.yaml"))
 def _exchanges() -> list[Any]:
     out = []
     for path in FILES:
-        for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):
+        for n, ex in enumerate(recording(path)):
             if "googleapis.com" in ex.uri:
                 out.append(pytest.param(path, n, ex, id=f"{path.stem[:60]}:{n}"))
     return out
@@ -59,7 +60,7 @@ def test_the_corpus_is_there() -> None:
 def test_recorded_response_decodes_to_what_the_recording_and_the_sdk_hold(
     path: Path, n: int, ex: Exchange
 ) -> None:
-    earlier = [e for e in load_recording(path.read_bytes(), path.name)[:n] if "googleapis" in e.uri]
+    earlier = [e for e in recording(path)[:n] if "googleapis" in e.uri]
     sdk = sdk_responses(path, ex, earlier)
     from_sdk = _run(sdk, f"r{n}")
     from_raw = _run(_raw_chunks(ex), f"r{n}")

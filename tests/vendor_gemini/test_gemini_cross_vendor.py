@@ -16,14 +16,14 @@ from vendor_rules import check_request
 from toolwire import adapters
 from toolwire.adapters import gemini
 from toolwire.protocol import StreamMachine, frame_run
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 
 def _history() -> tuple[RunAgentInput, list[str]]:
     messages: list[Any] = [UserMessage(id="u0", content="go")]
     ids: list[str] = []
     for name in ("gemini3_parallel_calls_signature", "vertex_partial_args", "code_execution"):
-        ex = load_recording((OWN / f"{name}.yaml").read_bytes(), f"{name}.yaml")[0]
+        ex = recording(OWN / f"{name}.yaml")[0]
         m = StreamMachine()
         run = list(
             frame_run(
@@ -79,7 +79,7 @@ def test_gemini_history_encodes_back_to_gemini() -> None:
             answered += calls
     assert answered == [i for i in ids if not i.startswith("gemini_code")]
     # as many code runs go back as the code_execution cassette records (read with json here)
-    ex = load_recording((OWN / "code_execution.yaml").read_bytes(), "code_execution.yaml")[0]
+    ex = recording(OWN / "code_execution.yaml")[0]
     recorded = [
         p
         for line in ex.response_body.decode("utf-8").splitlines()

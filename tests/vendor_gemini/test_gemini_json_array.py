@@ -24,13 +24,13 @@ from toolwire import cli
 from toolwire.adapters import gemini
 from toolwire.adapters.gemini.json_array import JsonArrayReader
 from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 
 def _streams() -> list[Any]:
     out = []
     for path in sorted(OWN.glob("*.yaml")) + sorted(CORPUS.glob("*.yaml")):
-        for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):
+        for n, ex in enumerate(recording(path)):
             if ex.is_sse and gemini.is_model_exchange(ex):
                 out.append(pytest.param(ex.response_body, id=f"{path.stem[:40]}:{n}"))
     return out

@@ -36,7 +36,7 @@ from toolwire import PartsDroppedWarning, UnansweredToolCall
 from toolwire.adapters import gemini
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5E"
@@ -78,7 +78,7 @@ def _response_turn(wire: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_recorded_media_request_decodes_to_parts_and_encodes_back_identically() -> None:
-    ex = load_recording((OWN / "gemini3_function_response_media.yaml").read_bytes(), "x.yaml")[0]
+    ex = recording(OWN / "gemini3_function_response_media.yaml")[0]
     body = ex.request_body
     ri = gemini.decode_request(body)
     tools = [m for m in ri.messages if isinstance(m, ToolMessage)]
@@ -341,7 +341,7 @@ def test_resent_calls_never_carry_streaming_fields() -> None:
 def test_sdk_objects_decode_like_the_json_they_stand_for() -> None:
     from google.genai import types
 
-    ex = load_recording((OWN / "gemini3_function_response_media.yaml").read_bytes(), "x.yaml")[0]
+    ex = recording(OWN / "gemini3_function_response_media.yaml")[0]
     body = ex.request_body
     contents = [types.Content.model_validate(c) for c in body["contents"]]
     tools = [types.Tool.model_validate(t) for t in body["tools"]]
@@ -352,7 +352,7 @@ def test_sdk_objects_decode_like_the_json_they_stand_for() -> None:
 
 
 def test_vertex_gcs_media_request_round_trips_through_the_vertex_wire() -> None:
-    ex = load_recording((OWN / "vertex_function_response_gcs.yaml").read_bytes(), "x.yaml")[0]
+    ex = recording(OWN / "vertex_function_response_gcs.yaml")[0]
     body = ex.request_body
     ri = gemini.decode_request(body, backend="vertex")
     tool = next(m for m in ri.messages if isinstance(m, ToolMessage))

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from toolwire.adapters import gemini
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.protocol import SSEParser, frame_run
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" / "streams"
 
@@ -29,7 +29,7 @@ REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference" 
 def _bodies() -> list[Any]:
     out = []
     for path in sorted(OWN.glob("*.yaml")) + sorted(CORPUS.glob("*.yaml")):
-        for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):
+        for n, ex in enumerate(recording(path)):
             if ex.is_sse and "googleapis" in ex.uri and b"\n{" not in ex.response_body:
                 out.append(pytest.param(ex.response_body, id=f"{path.stem[:50]}:{n}"))
     for name in ("gemini.sse", "vertex_partial_args.sse"):
@@ -64,7 +64,10 @@ def test_there_are_streams_to_rechunk() -> None:
 
 
 @pytest.mark.parametrize("body", BODIES)
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=settings.default.max_examples // 4,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(data=st.data())
 def test_any_split_of_the_bytes_gives_identical_events(body: bytes, data: st.DataObject) -> None:
     cuts = sorted(data.draw(st.lists(st.integers(0, len(body)), max_size=12)))
@@ -106,7 +109,7 @@ ROUND_TRIP = [
 def test_encoded_stream_parses_in_the_sdk_and_decodes_back_to_the_same_run(
     name: str, tmp_path: Path
 ) -> None:
-    ex = load_recording((OWN / name).read_bytes(), name)[0]
+    ex = recording(OWN / name)[0]
     run = _run(gemini.sse_chunks(ex.response_body))
     assert run[-1].type.value == "RUN_FINISHED"
     with _no_warning():

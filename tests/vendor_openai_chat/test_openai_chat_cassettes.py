@@ -17,14 +17,14 @@ from toolwire.losses import PartsDroppedWarning
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
-from toolwire.recordings import load_recording
 from toolwire.testing import replay
+from toolwire.testing.recording_cache import recording
 
 FILES = sorted(PROJECT_CASSETTES.glob("*.yaml"))
 
 
 def load(name: str) -> tuple[dict[str, Any], bytes]:
-    ex = load_recording((PROJECT_CASSETTES / name).read_bytes(), name)[0]
+    ex = recording(PROJECT_CASSETTES / name)[0]
     return ex.request_body, ex.response_body
 
 

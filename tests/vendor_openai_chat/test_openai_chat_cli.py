@@ -12,7 +12,8 @@ from _openai_chat_support import PROJECT_CASSETTES
 
 from toolwire import cli
 from toolwire.protocol.machine import validate_stream
-from toolwire.recordings import load_recording
+from toolwire.testing.calls import calls_from_events
+from toolwire.testing.recording_cache import recording
 
 PARALLEL = PROJECT_CASSETTES / "parallel_three_interleaved.yaml"
 TWO = PROJECT_CASSETTES / "two_choices.yaml"
@@ -23,17 +24,11 @@ def _lines(text: str) -> list[dict]:
 
 
 def _exchange(path: Path):  # type: ignore[no-untyped-def]
-    (ex,) = load_recording(path.read_bytes(), path.name)
+    (ex,) = recording(path)
     return ex
 
 
-def _calls(events: list[dict]) -> list[tuple[str, str, str]]:
-    names = {e["toolCallId"]: e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"}
-    args = {c: "" for c in names}
-    for e in events:
-        if e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] += e["delta"]
-    return [(c, names[c], args[c]) for c in names]
+_calls = calls_from_events
 
 
 def test_decode_gives_one_valid_run_with_the_sdks_calls(

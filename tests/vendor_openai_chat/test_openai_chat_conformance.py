@@ -15,8 +15,9 @@ from openai import OpenAI
 from toolwire.adapters import openai_chat
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
-from toolwire.recordings import Exchange, load_recording
+from toolwire.recordings import Exchange
 from toolwire.testing import replay
+from toolwire.testing.recording_cache import recording
 
 if not CORPUS.is_dir():
     pytest.skip(f"conformance corpus not found at {CORPUS}", allow_module_level=True)
@@ -25,7 +26,7 @@ FILES = sorted(CORPUS.glob("*.yaml"))
 
 
 def exchanges(path: Path) -> list[Exchange]:
-    return load_recording(path.read_bytes(), path.name)
+    return recording(path)
 
 
 def sdk_replay(path: Path) -> list[tuple[Exchange, Any]]:

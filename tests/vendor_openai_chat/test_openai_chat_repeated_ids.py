@@ -18,13 +18,13 @@ from toolwire.adapters import openai_chat
 from toolwire.protocol.callids import VENDOR_ID_KEY
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 NAME = "n2_repeated_id.yaml"
 
 
 def _body() -> bytes:
-    return load_recording((PROJECT_CASSETTES / NAME).read_bytes(), NAME)[0].response_body
+    return recording(PROJECT_CASSETTES / NAME)[0].response_body
 
 
 def _decoded() -> tuple[list[Any], StreamMachine]:

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from toolwire.adapters import openai_chat
 from toolwire.errors import ProtocolViolation, ToolwireError, VendorDataError, VendorStreamError
 from toolwire.losses import ContentLossWarning
-from toolwire.recordings import load_recording
+from toolwire.testing.recording_cache import recording
 
 STREAMS = {
-    p.name: load_recording(p.read_bytes(), p.name)[0].response_body
+    p.name: recording(p)[0].response_body
     for p in sorted(PROJECT_CASSETTES.glob("*.yaml"))
     if p.name not in ("relocated_media.yaml", "in_stream_error.yaml")
 }
@@ -41,7 +41,7 @@ def decode_lenient(body: bytes | list[bytes]) -> list[Any]:
 # ------------------------------------------------------------------ re-chunking
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples // 5, deadline=None)
 @given(name=st.sampled_from(sorted(STREAMS)), data=st.data())
 def test_any_split_gives_identical_events(name: str, data: st.DataObject) -> None:
     body = STREAMS[name]
@@ -50,7 +50,7 @@ def test_any_split_gives_identical_events(name: str, data: st.DataObject) -> Non
     assert decode_lenient(pieces) == decode_lenient(body)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples // 10, deadline=None)
 @given(st.sampled_from(["\n", "\r\n"]), st.integers(1, 7))
 def test_crlf_and_small_pieces(line_end: str, size: int) -> None:
     body = STREAMS["parallel_three_interleaved.yaml"]
@@ -299,7 +299,7 @@ def test_id_less_calls_get_stable_minted_ids() -> None:
     assert first[0].tool_call_id.startswith("call_")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=2 * settings.default.max_examples, deadline=None)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.text(max_size=5),
@@ -353,7 +353,7 @@ _JSONISH = st.recursive(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples, deadline=None)
 @given(_JSONISH)
 def test_garbage_bodies_raise_only_toolwire_errors(value: Any) -> None:
     for fn in (openai_chat.decode_request, openai_chat.decode_response):

@@ -13,8 +13,10 @@ from typing import Any
 
 from ag_ui.core import BaseEvent, EventType
 
-from toolwire.recordings import Exchange, load_recording
+from toolwire.recordings import Exchange
 from toolwire.testing import replay
+from toolwire.testing.calls import calls_from_events
+from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -23,7 +25,7 @@ OURS = ROOT / "cassettes" / "openai_responses"
 
 
 def exchanges(path: Path) -> list[Exchange]:
-    return load_recording(path.read_bytes(), path.name)
+    return recording(path)
 
 
 def payloads(body: bytes) -> list[dict[str, Any]]:
@@ -105,16 +107,7 @@ def recorded_text(items: list[dict[str, Any]]) -> str:
     )
 
 
-def decoded_calls(events: list[BaseEvent]) -> list[tuple[str, str, str]]:
-    names: dict[str, str] = {}
-    args: dict[str, list[str]] = {}
-    for e in events:
-        if e.type == EventType.TOOL_CALL_START:
-            names[e.tool_call_id] = e.tool_call_name  # type: ignore[attr-defined]
-            args.setdefault(e.tool_call_id, [])  # type: ignore[attr-defined]
-        elif e.type == EventType.TOOL_CALL_ARGS:
-            args[e.tool_call_id].append(e.delta)  # type: ignore[attr-defined]
-    return [(cid, names[cid], "".join(parts)) for cid, parts in args.items()]
+decoded_calls = calls_from_events
 
 
 def decoded_text(events: list[BaseEvent]) -> str:

@@ -7,8 +7,6 @@ request bodies, read with ``json.loads``).
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,29 +14,19 @@ import pytest
 from _openai_responses_support import OURS, exchanges, final_items, payloads
 
 import toolwire.cli  # noqa: F401  (a broken CLI import fails here, it does not skip)
+from toolwire.testing.calls import calls_from_events
+from toolwire.testing.cli_run import CliResult, run_cli
 
 
-def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    code = "import sys; from toolwire.cli import main; sys.exit(main(sys.argv[1:]))"
-    return subprocess.run(
-        [sys.executable, "-c", code, *args], input=stdin, capture_output=True, timeout=120
-    )
+def cli(*args: str, stdin: bytes | None = None) -> CliResult:
+    return run_cli(*args, stdin=stdin)
 
 
 def lines(out: bytes) -> list[dict[str, Any]]:
     return [json.loads(x) for x in out.decode().splitlines() if x.strip()]
 
 
-def calls(events: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
-    names: dict[str, str] = {}
-    args: dict[str, str] = {}
-    for e in events:
-        if e["type"] == "TOOL_CALL_START":
-            names[e["toolCallId"]] = e["toolCallName"]
-            args[e["toolCallId"]] = ""
-        elif e["type"] == "TOOL_CALL_ARGS":
-            args[e["toolCallId"]] += e["delta"]
-    return [(c, names[c], a) for c, a in args.items()]
+calls = calls_from_events
 
 
 def test_decode_a_cassette_validate_encode_and_decode_again(tmp_path: Path) -> None:

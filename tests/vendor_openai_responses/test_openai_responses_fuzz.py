@@ -129,7 +129,11 @@ chunks = st.fixed_dictionaries(
         "code": values,
     },
 )
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(
+    max_examples=3 * settings.default.max_examples // 2,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 @FUZZ

@@ -57,7 +57,11 @@ def _decode_bytes(pieces: list[bytes]) -> list[dict[str, Any]]:
     return dump(out)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=3 * settings.default.max_examples // 5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(name=st.sampled_from(GOOD), data=st.data())
 def test_any_split_of_the_bytes_gives_the_same_events(name: str, data: Any) -> None:
     body = BODIES[name]

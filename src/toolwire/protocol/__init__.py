@@ -1,6 +1,12 @@
 """Pure AG-UI logic shared by every adapter: no vendor knowledge, no I/O."""
 
-from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.arguments import (
+    REPEATED_KEYS,
+    dumps_compact,
+    parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
+)
 from toolwire.protocol.callids import VENDOR_ID_KEY, CallIds, IdMapper, IdRule
 from toolwire.protocol.decoding import (
     BaseDecoder,
@@ -16,6 +22,8 @@ from toolwire.protocol.finish import FINISH_REASON_KEY, FINISH_REASONS, stated_f
 from toolwire.protocol.fitting import Accepts, Fitted, PartRule, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.limits import Limits, configure, limits
 from toolwire.protocol.machine import (
     RESULT_ERROR_KEY,
     VIOLATION_CODES,
@@ -24,6 +32,7 @@ from toolwire.protocol.machine import (
 )
 from toolwire.protocol.pairing import Paired, Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import media_part, parse_parts, text_of
+from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import aframe_run, frame_run
 from toolwire.protocol.sse import (
     SSEEvent,
@@ -38,6 +47,7 @@ from toolwire.protocol.sse import (
 __all__ = [
     "FINISH_REASONS",
     "FINISH_REASON_KEY",
+    "REPEATED_KEYS",
     "RESULT_ERROR_KEY",
     "VENDOR_ID_KEY",
     "VIOLATION_CODES",
@@ -47,6 +57,7 @@ __all__ = [
     "Fitted",
     "IdMapper",
     "IdRule",
+    "Limits",
     "Paired",
     "PartRule",
     "SSEEvent",
@@ -57,7 +68,9 @@ __all__ = [
     "aframe_run",
     "as_dict",
     "as_run_input",
+    "configure",
     "decode_iter",
+    "decode_utf8",
     "downgrade_event",
     "downgrade_stream",
     "dumps_compact",
@@ -68,6 +81,8 @@ __all__ = [
     "frame_run",
     "frame_sse",
     "iter_sse",
+    "limits",
+    "load_json",
     "media_part",
     "mint_id",
     "pair_history",
@@ -75,6 +90,9 @@ __all__ = [
     "parse_event",
     "parse_parts",
     "parse_sse",
+    "redact",
+    "repeated_keys",
+    "repeated_keys_reason",
     "require",
     "settle_unanswered",
     "sse_json_objects",

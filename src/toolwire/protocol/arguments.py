@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.jsontext import load_json
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -24,15 +25,54 @@ def parse_arguments_object(text: str) -> dict[str, Any] | None:
     """The arguments as a JSON object, ``{}`` for empty text, ``None`` when they are not one.
 
     ``None`` means the caller must report a loss: the text is not a JSON object,
-    and wrapping it in an invented key would put words in the model's mouth.
+    and wrapping it in an invented key would put words in the model's mouth. An encoder
+    that sends the object also checks :func:`repeated_keys` (the object keeps only the
+    last value of a repeated key).
     """
     if text.strip() == "":
         return {}
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
+        value = load_json(text, "input", "arguments")
+    except ValueError:
         return None
     return value if isinstance(value, dict) else None
 
 
-__all__ = ["dumps_compact", "parse_arguments_object"]
+def repeated_keys(text: str) -> list[str]:
+    """The keys some object in the JSON ``text`` repeats, sorted (``[]`` for none or not JSON)."""
+    found: set[str] = set()
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                found.add(key)
+            seen.add(key)
+        return dict(pairs)
+
+    try:
+        json.loads(text, object_pairs_hook=hook)
+    except (ValueError, RecursionError):
+        return []
+    return sorted(found)
+
+
+#: the loss kind for :func:`repeated_keys`
+REPEATED_KEYS = "arguments-duplicate-keys"
+
+
+def repeated_keys_reason(keys: list[str], target: str) -> str:
+    """Why the earlier values of repeated argument keys are not sent."""
+    return (
+        f"the arguments repeat key(s) {', '.join(keys)}; {target} takes a JSON object, which "
+        "keeps only the last value of each, so the earlier values are not sent"
+    )
+
+
+__all__ = [
+    "REPEATED_KEYS",
+    "dumps_compact",
+    "parse_arguments_object",
+    "repeated_keys",
+    "repeated_keys_reason",
+]

@@ -14,10 +14,20 @@ from typing import Any
 from ag_ui.core import BaseEvent, Interrupt, TokenUsage
 
 from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.losses import Loss, announce
+from toolwire.protocol.jsontext import checked
 
 
 def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
-    """A vendor chunk as a plain JSON dict (SDK pydantic objects are dumped by alias)."""
+    """A vendor chunk as a plain JSON dict (SDK pydantic objects are dumped by alias).
+
+    Its nesting is bounded and a lone surrogate in it repaired
+    (:func:`~toolwire.protocol.jsontext.checked`), so no decoder meets either.
+    """
+    return checked(_plain_dict(chunk, vendor, where), vendor, where)  # type: ignore[no-any-return]
+
+
+def _plain_dict(chunk: Any, vendor: str, where: str) -> dict[str, Any]:
     if isinstance(chunk, dict):
         return chunk
     dump = getattr(chunk, "model_dump", None)
@@ -63,11 +73,29 @@ class BaseDecoder:
         self.known_call_ids: frozenset[str] = frozenset()
         self.chunk_index = -1
         self.closed = False
+        #: what this decoder could not carry to AG-UI (each also warned about)
+        self.losses: list[Loss] = []
+        self._after_end = 0
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One vendor chunk (SDK object or dict) -> AG-UI events."""
         self.chunk_index += 1
         return self._feed(as_dict(chunk, self.vendor, f"chunk {self.chunk_index}"))
+
+    def after_end(self, terminal: str) -> list[BaseEvent]:
+        """A chunk after the vendor's terminal event (``terminal`` names it): nothing reads
+        it, so it is dropped, and the first such chunk of a stream is a loss, warned about."""
+        self._after_end += 1
+        if self._after_end == 1:
+            loss = Loss(
+                kind="material-after-end",
+                target="AG-UI",
+                reason=f"{self.vendor}: chunk {self.chunk_index} and any later ones came after "
+                f"{terminal}, which ends the stream; they are dropped",
+            )
+            self.losses.append(loss)
+            announce([loss], stacklevel=4)
+        return []
 
     def close(self) -> list[BaseEvent]:
         """End of stream: close what is open; raise ``TruncatedStream`` when cut short."""
@@ -133,6 +161,20 @@ def require(
     return got
 
 
+def list_at(value: dict[str, Any], key: str, vendor: str, where: str) -> list[Any]:
+    """``value[key]`` as a list: ``[]`` when absent or null, else a ``VendorDataError``
+    naming the place when it is not a list (so ``for x in item.get(key) or []`` never
+    iterates a string or fails on a number)."""
+    got = value.get(key)
+    if got is None:
+        return []
+    if not isinstance(got, list):
+        raise VendorDataError(
+            vendor, f"{where}.{key}", f"expected a list, got {type(got).__name__}"
+        )
+    return got
+
+
 Factory = Callable[[], BaseDecoder]
 
 __all__ = [
@@ -142,5 +184,6 @@ __all__ = [
     "as_dict",
     "decode_iter",
     "encode_iter",
+    "list_at",
     "require",
 ]

@@ -16,8 +16,9 @@ from typing import Any
 from ag_ui.core import BaseEvent, Event, EventType
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from toolwire.errors import ProtocolViolation
+from toolwire.errors import ProtocolViolation, VendorDataError
 from toolwire.losses import UnrecognizedMaterialWarning
+from toolwire.protocol.jsontext import checked
 
 _EVENT: TypeAdapter[Any] = TypeAdapter(Event)
 _KNOWN_TYPES = {e.value for e in EventType}
@@ -141,6 +142,10 @@ def parse_event(obj: Any, index: int | None = None) -> BaseEvent | None:
             f"an event must be a JSON object, got {type(obj).__name__}",
             index=index,
         )
+    try:
+        obj = checked(obj, "AG-UI", "event" if index is None else f"event {index}")
+    except VendorDataError as exc:  # nesting past the cap: no schema holds it
+        raise ProtocolViolation("malformed-value", exc.reason, index=index) from None
     etype = obj.get("type")
     if not isinstance(etype, str):
         raise ProtocolViolation("malformed-event", "the event has no string 'type'", index=index)

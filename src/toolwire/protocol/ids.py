@@ -13,7 +13,8 @@ import hashlib
 def mint_id(prefix: str, *parts: object, length: int = 24) -> str:
     """Return ``prefix_<hex>`` derived only from ``parts`` (same inputs, same id)."""
     joined = "\x1f".join(str(p) for p in parts)
-    digest = hashlib.sha256(joined.encode("utf-8")).hexdigest()[:length]
+    # surrogatepass: a lone surrogate in a vendor id still hashes (to a stable id)
+    digest = hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()[:length]
     return f"{prefix}_{digest}"
 
 

@@ -8,6 +8,7 @@ from ag_ui.core import RunAgentInput
 from pydantic import BaseModel, ValidationError
 
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol.jsontext import checked
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -22,6 +23,7 @@ def as_agui(cls: type[M], value: Any, who: str = "toolwire") -> M:
         raise UnsupportedInput(
             f"{who}: not a {name}: expected an object, got {type(value).__name__}"
         )
+    value = checked(value, who, name)  # bounded nesting, lone surrogates repaired
     try:
         return cls.model_validate(value)
     except ValidationError as exc:
@@ -32,6 +34,10 @@ def as_agui(cls: type[M], value: Any, who: str = "toolwire") -> M:
 
 def as_run_input(value: Any, who: str = "toolwire") -> RunAgentInput:
     """``value`` as a ``RunAgentInput``; ``UnsupportedInput`` naming the first bad field."""
+    if isinstance(value, RunAgentInput):
+        # the free-form JSON a model holds: bounded nesting, so no encoder recurses too deep
+        free = [value.state, value.forwarded_props, [t.parameters for t in value.tools or []]]
+        checked(free, who, "RunAgentInput")
     return as_agui(RunAgentInput, value, who)
 
 

@@ -53,6 +53,7 @@ from ag_ui.core import (
 from toolwire.errors import ProtocolViolation
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.limits import check
 from toolwire.protocol.versions import check_declared
 
 #: Metadata key under which toolwire carries a tool result's error text on
@@ -90,6 +91,7 @@ VIOLATION_CODES: dict[str, str] = {
     "pending-tool-calls-mismatch": "a stated pendingToolCallIds list differs from the stream",
     "interrupt-id-duplicate": "two interrupts of one run share an id",
     "duplicate-message-id": "a new message reuses the id of another message in the thread",
+    "tool-call-parent-not-assistant": "a tool call's parentMessageId names a non-assistant message",
     "truncated": "the stream ended with a run still active (no terminal event)",
 }
 
@@ -134,6 +136,7 @@ class _Call:
     arguments: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
     encrypted: str | None = None
+    size: int = 0  # characters of argument text so far
 
 
 @dataclass
@@ -180,7 +183,8 @@ class StreamMachine:
         self._open_steps: dict[str, str | None] = {}
         self._subagents_open: set[str] = set()
         self._subagents_seen: set[str] = set()
-        self._run_started_calls: list[str] = []
+        # calls the run started, in order (a dict: an ordered set, O(1) membership)
+        self._run_started_calls: dict[str, None] = {}
         self._run_answered: set[str] = set()
         self._msgs: dict[str, _Msg] = {}
         self._order: list[str] = []
@@ -239,6 +243,23 @@ class StreamMachine:
         for ev in out:
             self._verify(ev)
         return out
+
+    def end_input(self) -> list[BaseEvent]:
+        """The encoders' truncation rule, at the end of their input.
+
+        A bare turn (no ``RUN_*`` events: a decoder's output) has no terminal event of
+        its own, so its chunk streams are closed (:meth:`end_turn`). A framed run still
+        active was cut before its terminal event: that is ``ProtocolViolation("truncated")``,
+        never encoded as the vendor's success; no input at all is truncated too.
+        """
+        if self.bare:
+            return self.end_turn()
+        if self.index < 0:
+            raise ProtocolViolation(
+                "truncated", "no events: nothing says the run happened, let alone ended"
+            )
+        self.close()
+        return []
 
     def open_item_ends(self) -> list[BaseEvent]:
         """The ``*_END`` / ``STEP_FINISHED`` events that close everything still open.
@@ -515,7 +536,7 @@ class StreamMachine:
         self._open_steps.clear()
         self._subagents_open.clear()
         self._subagents_seen.clear()
-        self._run_started_calls = []
+        self._run_started_calls = {}
         self._run_answered = set()
         self.finished = None
         self.error = None
@@ -609,6 +630,13 @@ class StreamMachine:
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> None:
         self._opening(self._open_messages, ev.message_id, "message-already-open", "message", ev)
         msg = self._msgs.get(ev.message_id)
+        role = ev.role or "assistant"
+        if msg is not None and msg.role != role:
+            self._fail(
+                "duplicate-message-id",
+                f"a {role} text message reuses messageId {ev.message_id!r} of a {msg.role} "
+                "message; the history cannot hold both",
+            )
         if msg is None:
             msg = self._new_msg(ev.message_id, ev.role or "assistant", _owner(ev))
             msg.name = ev.name
@@ -645,7 +673,13 @@ class StreamMachine:
             "reasoning message",
             ev,
         )
-        msg = self._msgs.get(ev.message_id) or self._new_msg(ev.message_id, "reasoning", _owner(ev))
+        msg = self._msgs.get(ev.message_id)
+        if msg is not None and msg.role != "reasoning":
+            self._fail(
+                "duplicate-message-id",
+                f"a reasoning message reuses messageId {ev.message_id!r} of a {msg.role} message",
+            )
+        msg = msg or self._new_msg(ev.message_id, "reasoning", _owner(ev))
         self._merge(msg.metadata, ev)
 
     def _on_reasoning_message_content(self, ev: ReasoningMessageContentEvent) -> None:
@@ -688,6 +722,12 @@ class StreamMachine:
         tag = _owner(ev)
         parent = ev.parent_message_id
         if parent is not None and parent in self._msgs:
+            if self._msgs[parent].role != "assistant":
+                self._fail(
+                    "tool-call-parent-not-assistant",
+                    f"tool call {cid!r} names parentMessageId {parent!r}, a "
+                    f"{self._msgs[parent].role} message; only an assistant message makes calls",
+                )
             powner = self._msgs[parent].owner
             if tag is not None and powner != tag:
                 self._fail(
@@ -717,8 +757,7 @@ class StreamMachine:
                 call.encrypted = enc.encrypted_value
                 self._merge(call.metadata, enc)
         self._open_calls[cid] = call
-        if cid not in self._run_started_calls:
-            self._run_started_calls.append(cid)
+        self._run_started_calls.setdefault(cid)
         self._merge(call.metadata, ev)
 
     def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> None:
@@ -728,6 +767,8 @@ class StreamMachine:
             return
         self._continuation_owner(call.owner, ev, "its TOOL_CALL_START's owner")
         call.arguments.append(ev.delta)
+        call.size += len(ev.delta)
+        check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
         self._merge(call.metadata, ev)
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> None:

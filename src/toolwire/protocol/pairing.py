@@ -58,7 +58,7 @@ def pair_history(
     turn when ``allow_trailing_unanswered`` (the application has yet to answer),
     or anywhere when ``allow_unanswered`` (a target without adjacency rules).
     """
-    owner: dict[str, int] = {}
+    owner: dict[str, tuple[int, int]] = {}  # call id -> (turn, slot): no per-result search
     turns: list[Turn] = []
     losses: list[Loss] = []
     for m in messages:
@@ -67,15 +67,16 @@ def pair_history(
         turns.append(Turn(m))
         if isinstance(m, AssistantMessage) and m.tool_calls:
             turns[-1].results = [None] * len(m.tool_calls)
-            for c in m.tool_calls:
+            for j, c in enumerate(m.tool_calls):
                 if c.id in owner:  # never merged, never "unanswered": say what is wrong
-                    raise DuplicateToolCallId(target, c.id, turns[owner[c.id]].message.id, m.id)
-                owner[c.id] = len(turns) - 1
+                    first = turns[owner[c.id][0]].message.id
+                    raise DuplicateToolCallId(target, c.id, first, m.id)
+                owner[c.id] = (len(turns) - 1, j)
     for m in messages:
         if not isinstance(m, ToolMessage):
             continue
-        at = owner.get(m.tool_call_id)
-        if at is None:
+        found = owner.get(m.tool_call_id)
+        if found is None:
             losses.append(
                 Loss(
                     kind="orphan-result-dropped",
@@ -86,10 +87,8 @@ def pair_history(
                 )
             )
             continue
+        at, slot = found
         turn = turns[at]
-        assert isinstance(turn.message, AssistantMessage)
-        ids = [c.id for c in turn.message.tool_calls or []]
-        slot = ids.index(m.tool_call_id)
         if turn.results[slot] is not None:
             losses.append(
                 Loss(

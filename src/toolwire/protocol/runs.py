@@ -28,7 +28,7 @@ from ag_ui.core import (
     RunStartedEvent,
 )
 
-from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
+from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError, error_name
 from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -82,7 +82,7 @@ def error_code(exc: ToolwireError) -> str:
         return exc.error_type
     if isinstance(exc, TruncatedStream):
         return "truncated"
-    return type(exc).__name__
+    return error_name(exc)
 
 
 class RunFramer:

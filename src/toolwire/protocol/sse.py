@@ -8,7 +8,6 @@ and ``id:`` fields and multi-line ``data:``.
 from __future__ import annotations
 
 import codecs
-import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -16,8 +15,12 @@ from typing import Any
 
 from ag_ui.core import BaseEvent
 from ag_ui.encoder import EventEncoder
+from pydantic_core import PydanticSerializationError
 
-from toolwire.errors import VendorDataError
+from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.losses import Loss, announce
+from toolwire.protocol.jsontext import dumps_safe, load_json
+from toolwire.protocol.limits import check
 
 _EOL = re.compile(r"\r\n|\r|\n")
 
@@ -31,38 +34,50 @@ class SSEEvent:
     id: str | None = None
 
     def json(self) -> Any:
-        return json.loads(self.data)
+        return load_json(self.data, "sse", "SSE event data")
 
 
 class SSEParser:
-    """Feed byte (or text) pieces, get complete events back; sans-I/O."""
+    """Feed byte (or text) pieces, get complete events back; sans-I/O.
 
-    def __init__(self) -> None:
+    Linear in the input however it is split: a line that spans many pieces is kept
+    as a list of pieces and joined once, and only new text is scanned for line ends.
+    ``vendor`` names the source in errors: bytes that are not UTF-8 are a
+    ``VendorDataError``, a body that ends inside a character a ``TruncatedStream``,
+    an event or line past ``limits().max_event_chars`` a ``LimitExceeded``.
+    """
+
+    def __init__(self, vendor: str = "sse") -> None:
+        self.vendor = vendor
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="strict")
-        self._buffer = ""
+        self._line_parts: list[str] = []  # the current line, not yet ended
+        self._line_len = 0
+        self._skip_lf = False  # the last piece ended in CR: a LF next is its second half
         self._data: list[str] = []
+        self._data_len = 0
         self._event: str | None = None
         self._id: str | None = None
         self._has_fields = False
         self._first = True
+        self._offset = 0  # bytes fed so far (for error messages)
 
     def feed(self, piece: bytes | str) -> list[SSEEvent]:
-        text = self._decoder.decode(piece) if isinstance(piece, bytes) else piece
+        text = self._text(piece, final=False)
         if self._first and text:
             if text.startswith("\ufeff"):
                 text = text[1:]
             self._first = False
-        self._buffer += text
-        return self._drain(final=False)
+        out: list[SSEEvent] = []
+        self._scan(text, out)
+        return out
 
     def close(self, *, flush_incomplete: bool = False) -> list[SSEEvent]:
         """End of input. An event not ended by a blank line is dropped (the SSE rule)
         unless ``flush_incomplete`` (Gemini's SDK flushes it)."""
-        self._buffer += self._decoder.decode(b"", final=True)
-        out = self._drain(final=True)
-        if self._buffer:
-            self._line(self._buffer, out)
-            self._buffer = ""
+        out: list[SSEEvent] = []
+        self._scan(self._text(b"", final=True), out)
+        if self._line_parts:
+            self._line(self._take_line(""), out)
         if flush_incomplete and self._has_fields:
             out.extend(self._dispatch())
         self._reset()
@@ -71,23 +86,52 @@ class SSEParser:
     @property
     def pending(self) -> bool:
         """True when an event has begun but has not been dispatched."""
-        return self._has_fields or bool(self._buffer.strip())
+        return self._has_fields or any(p.strip() for p in self._line_parts)
 
-    def _drain(self, *, final: bool) -> list[SSEEvent]:
-        out: list[SSEEvent] = []
-        buf = self._buffer
+    def _text(self, piece: bytes | str, *, final: bool) -> str:
+        if isinstance(piece, str):
+            return piece
+        held = len(self._decoder.getstate()[0])  # bytes of a character begun earlier
+        try:
+            text: str = self._decoder.decode(piece, final)
+        except UnicodeDecodeError as exc:
+            at = self._offset - held + exc.start
+            if final:
+                raise TruncatedStream(
+                    self.vendor, f"the body ends inside a UTF-8 character (byte {at})"
+                ) from None
+            raise VendorDataError(self.vendor, f"SSE body byte {max(at, 0)}", "not UTF-8") from None
+        self._offset += len(piece)
+        return text
+
+    def _take_line(self, tail: str) -> str:
+        self._line_parts.append(tail)
+        line = "".join(self._line_parts)
+        self._line_parts = []
+        self._line_len = 0
+        return line
+
+    def _scan(self, text: str, out: list[SSEEvent]) -> None:
         start = 0
-        n = len(buf)
+        n = len(text)
+        if self._skip_lf and n:
+            self._skip_lf = False
+            if text[0] == "\n":
+                start = 1
         while start < n:
-            m = _EOL.search(buf, start)
+            m = _EOL.search(text, start)
             if m is None:
-                break
-            if m.end() == n and m.group() == "\r" and not final:
-                break  # a CR at the end may be the first half of CRLF
-            self._line(buf[start : m.start()], out)
+                self._line_parts.append(text[start:])
+                self._line_len += n - start
+                check("max_event_chars", self._line_len + self._data_len, self._where())
+                return
+            self._line(self._take_line(text[start : m.start()]), out)
             start = m.end()
-        self._buffer = buf[start:]
-        return out
+            if m.group() == "\r" and start == n:
+                self._skip_lf = True  # a CRLF split across two pieces
+
+    def _where(self) -> str:
+        return f"{self.vendor}: SSE event at byte {self._offset}"
 
     def _line(self, line: str, out: list[SSEEvent]) -> None:
         if line == "":
@@ -100,6 +144,8 @@ class SSEParser:
             value = value[1:]
         if name == "data":
             self._data.append(value)
+            self._data_len += len(value) + 1
+            check("max_event_chars", self._data_len, self._where())
             self._has_fields = True
         elif name == "event":
             self._event = value
@@ -119,6 +165,7 @@ class SSEParser:
 
     def _reset(self) -> None:
         self._data = []
+        self._data_len = 0
         self._event = None
         self._has_fields = False
 
@@ -158,7 +205,7 @@ def sse_json_objects(
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
     else:
         pieces = body
-    parser = SSEParser()
+    parser = SSEParser(vendor)
     n = 0
 
     def events() -> Iterator[SSEEvent]:
@@ -166,8 +213,18 @@ def sse_json_objects(
             yield from parser.feed(piece)
         yield from parser.close(flush_incomplete=flush_incomplete)
 
-    for ev in events():
+    stream = events()
+    for ev in stream:
         if stop_at is not None and ev.data.startswith(stop_at):
+            extra = sum(1 for _ in stream)  # read on (linear), so the loss can be counted
+            if extra:
+                loss = Loss(
+                    kind="material-after-end",
+                    target="AG-UI",
+                    reason=f"{vendor}: {extra} SSE event(s) after {stop_at}, which ends the "
+                    "stream; they are dropped (the vendor's SDK ignores them too)",
+                )
+                announce([loss], stacklevel=3)
             return
         value = json_object(ev, vendor, n)
         n += 1
@@ -176,10 +233,7 @@ def sse_json_objects(
 
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
     """Event ``n``'s ``data`` as a JSON object, or a ``VendorDataError`` naming the event."""
-    try:
-        value = json.loads(ev.data)
-    except ValueError as exc:
-        raise VendorDataError(vendor, f"SSE event {n}: data", f"not JSON: {exc}") from None
+    value = load_json(ev.data, vendor, f"SSE event {n}: data")
     if not isinstance(value, dict):
         got = type(value).__name__
         raise VendorDataError(vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}")
@@ -191,13 +245,34 @@ _ENCODER = EventEncoder()
 
 
 def encode_agui_event(event: BaseEvent) -> str:
-    """One AG-UI event as an SSE frame (``ag_ui.encoder``; LF line ends)."""
-    return _ENCODER.encode(event)
+    """One AG-UI event as an SSE frame (``ag_ui.encoder``; LF line ends).
+
+    An event whose strings hold a lone surrogate (a model the caller built) cannot be
+    dumped by pydantic; it is written with ``\\uXXXX`` escapes, which read back the same.
+    """
+    try:
+        return _ENCODER.encode(event)
+    except PydanticSerializationError:
+        return f"data: {event_json(event)}\n\n"
+
+
+def event_json(event: BaseEvent) -> str:
+    """One event as compact JSON text (as ``model_dump_json(by_alias=True)``), surrogate-safe."""
+    try:
+        return event.model_dump_json(by_alias=True)
+    except PydanticSerializationError:
+        dumped = event.model_dump(mode="python", by_alias=True)
+        return dumps_safe(dumped, separators=(",", ":"), default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    """What ``model_dump(mode="python")`` leaves that JSON cannot hold (enums)."""
+    return getattr(value, "value", str(value))
 
 
 def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     """AG-UI events as SSE bytes."""
-    return "".join(_ENCODER.encode(e) for e in events).encode("utf-8")
+    return "".join(encode_agui_event(e) for e in events).encode("utf-8")
 
 
 def frame_sse(
@@ -213,7 +288,7 @@ def frame_sse(
         name = event_of(payload) if event_of is not None else None
         if name:
             out.append(f"event: {name}{line_end}")
-        text = json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+        text = dumps_safe(payload, separators=(",", ":"))
         out.append(f"data: {text}{line_end}{line_end}")
     if done is not None:
         out.append(f"data: {done}{line_end}{line_end}")
@@ -225,6 +300,7 @@ __all__ = [
     "SSEParser",
     "encode_agui_event",
     "encode_agui_sse",
+    "event_json",
     "frame_sse",
     "iter_sse",
     "json_object",

@@ -18,6 +18,7 @@ import yaml
 
 from toolwire.errors import SecretInCassette, UnsupportedInput
 from toolwire.matching import normalized_path, request_difference
+from toolwire.recordings import load_yaml
 from toolwire.testing import secrets
 
 #: Request headers that carry credentials; filtered whenever we record.
@@ -29,7 +30,7 @@ class ParsedBodySerializer:
 
     @staticmethod
     def deserialize(cassette_string: str) -> dict[str, Any]:
-        data: dict[str, Any] = yaml.safe_load(cassette_string)
+        data: dict[str, Any] = load_yaml(cassette_string, "cassette")  # bounded aliases
         for inter in data.get("interactions", []):
             for side in ("request", "response"):
                 part = inter.get(side, {})

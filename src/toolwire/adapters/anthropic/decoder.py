@@ -52,6 +52,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict, require
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.jsontext import checked
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
 
@@ -140,7 +141,7 @@ class Decoder(BaseDecoder):
             else:
                 return super().feed(chunk)  # the shared path names what is wrong
         self.chunk_index += 1
-        return self._feed(chunk)
+        return self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole (non-streamed) Message -> the same events its stream would give."""

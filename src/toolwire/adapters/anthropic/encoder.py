@@ -115,6 +115,8 @@ class Encoder:
         stream, as the input was.
         """
         out: list[dict[str, Any]] = []
+        if not self._machine.bare:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         if self._framed_here:
             # A bare turn that did not end itself: close its chunk streams (their END is
             # synthesized), without claiming the explicit items it left open finished.

@@ -33,7 +33,7 @@ from toolwire.adapters.anthropic.wire import (
 )
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol.decoding import require
+from toolwire.protocol.decoding import list_at, require
 from toolwire.protocol.parts import MediaPart, media_part, text_of
 
 PDF = "application/pdf"
@@ -148,18 +148,6 @@ def blocks_to_parts(
     return parts
 
 
-def _list(value: dict[str, Any], key: str, where: str) -> list[Any]:
-    """An optional list field: absent or null is empty, anything else must be a list."""
-    got = value.get(key)
-    if got is None:
-        return []
-    if not isinstance(got, list):
-        raise VendorDataError(
-            VENDOR, f"{where}.{key}", f"expected a list, got {type(got).__name__}"
-        )
-    return got
-
-
 def _error_result(content: dict[str, Any], where: str) -> tuple[str, dict[str, Any]]:
     code = require(content, "error_code", str, VENDOR, where)
     message = content.get("error_message")
@@ -214,7 +202,7 @@ def server_result(
         stderr = result.get("stderr")
         if isinstance(stderr, str) and stderr:
             parts.append(_text(stderr, {"stream": "stderr"}))
-        for j, out in enumerate(_list(result, "content", at)):
+        for j, out in enumerate(list_at(result, "content", VENDOR, at)):
             fid = require(out, "file_id", str, VENDOR, f"{at}.content[{j}]")
             parts.append(DocumentPart(source=FileSource(value=fid, provider=VENDOR)))
         codes: dict[str, Any] = {}
@@ -235,7 +223,7 @@ def server_result(
         return "", {}, None
     if btype == "tool_search_tool_result":
         result = require(block, "content", dict, VENDOR, where)
-        refs = _list(result, "tool_references", at)
+        refs = list_at(result, "tool_references", VENDOR, at)
         parts = [
             _text(
                 require(r, "tool_name", str, VENDOR, f"{at}.tool_references[{k}]"),

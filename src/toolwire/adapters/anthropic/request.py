@@ -45,7 +45,13 @@ from toolwire.adapters.anthropic.wire import (
 from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
-from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.arguments import (
+    REPEATED_KEYS,
+    dumps_compact,
+    parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
+)
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
@@ -184,6 +190,11 @@ class _Encoding:
             extra = parts_to_blocks(relocated, "relocated media", self.losses, self.user.target)
             self.body.push("user", results + extra)
 
+    def repeated_keys(self, call: ToolCall) -> None:
+        keys = repeated_keys(call.function.arguments)
+        if keys:
+            self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "tool_use.input"), call.id)
+
     def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
         if call.encrypted_value is not None:
             self.lose(
@@ -193,6 +204,7 @@ class _Encoding:
                 call.id,
             )
         parsed = parse_arguments_object(call.function.arguments)
+        self.repeated_keys(call)
         if parsed is None:
             self.lose(
                 "arguments-not-object",
@@ -227,6 +239,7 @@ class _Encoding:
                 call.id,
             )
             return []
+        self.repeated_keys(call)
         block: dict[str, Any] = {
             "type": kind,
             "id": call.id,

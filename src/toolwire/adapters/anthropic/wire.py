@@ -8,7 +8,6 @@ ignored. :func:`sse_chunks` keeps that information in the chunk dicts the
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from ag_ui.core import TokenUsage
 from toolwire.errors import VendorDataError
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
@@ -90,11 +90,11 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
     if name == "ping":
         return {"type": "ping"}
     try:
-        payload = json.loads(ev.data)
-    except ValueError:
+        payload = load_json(ev.data, VENDOR, f"SSE event {n} ({name})")
+    except VendorDataError as exc:
         if name == "error":  # the SDK raises with the raw text as the message
             return {"type": "error", "error": {"type": "error", "message": ev.data}}
-        raise VendorDataError(VENDOR, f"SSE event {n} ({name})", "data is not JSON") from None
+        raise VendorDataError(VENDOR, f"SSE event {n} ({name})", f"data: {exc.reason}") from None
     if not isinstance(payload, dict):
         raise VendorDataError(
             VENDOR, f"SSE event {n} ({name})", f"data is a {type(payload).__name__}, not an object"
@@ -114,7 +114,7 @@ sse_event_chunk = _chunk
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O)."""
-    parser = SSEParser()
+    parser = SSEParser(VENDOR)
     n = 0
     for piece in pieces:
         for ev in parser.feed(piece):

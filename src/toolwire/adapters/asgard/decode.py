@@ -192,7 +192,7 @@ class Decoder(BaseDecoder):
                     "a second asgard.run.init after the run ended: one Decoder decodes one run "
                     "(split a capture with toolwire.adapters.asgard.load_recording)",
                 )
-            return []  # later frames of a closed run are dropped (§3.4)
+            return self.after_end("asgard.run.done/run.error")  # dropped (§3.4), with a loss
         self._envelope(chunk)
         key = f.FACT_KEY.get(et)
         if key is None:

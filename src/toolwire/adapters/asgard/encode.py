@@ -27,7 +27,12 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce
-from toolwire.protocol.arguments import parse_arguments_object
+from toolwire.protocol.arguments import (
+    REPEATED_KEYS,
+    parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
+)
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
@@ -113,7 +118,7 @@ class Encoder:
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event (model or dict; chunks are expanded) -> Asgard frames."""
         out: list[dict[str, Any]] = []
-        first_type = event.get("type") if isinstance(event, dict) else event.type
+        first_type = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
         idle = not self._in_run and not self._machine.runs
         if idle and first_type not in (EventType.RUN_STARTED, "RUN_STARTED"):
             start = RunStartedEvent(thread_id=self._thread_id, run_id=self._run_id)
@@ -132,6 +137,8 @@ class Encoder:
             fin = RunFinishedEvent(thread_id=self._thread_id, run_id=self._run_id)
             for ev in self._machine.feed(fin):
                 out.extend(self._translate(ev))
+        if not self._implicit:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         return out
 
     # --------------------------------------------------------------- framing
@@ -654,25 +661,9 @@ class Encoder:
 
 def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:
     """Report arguments whose JSON repeats a key: an object keeps only the last."""
-    dup: list[str] = []
-
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: set[str] = set()
-        for k, _ in pairs:
-            if k in seen:
-                dup.append(k)
-            seen.add(k)
-        return dict(pairs)
-
-    if text.strip():
-        json.loads(text, object_pairs_hook=hook)
-    if dup:
-        enc._loss(
-            "arguments-duplicate-keys",
-            f"the arguments repeat key(s) {', '.join(sorted(set(dup)))}; Asgard's parameter "
-            "object keeps only the last value of each",
-            call_id,
-        )
+    keys = repeated_keys(text)
+    if keys:
+        enc._loss(REPEATED_KEYS, repeated_keys_reason(keys, "Asgard's parameter"), call_id)
 
 
 __all__ = ["Encoder"]

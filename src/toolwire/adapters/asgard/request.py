@@ -14,7 +14,7 @@ from typing import Any
 from ag_ui.core import ResumeEntry, RunAgentInput, ToolMessage, UserMessage
 
 from toolwire.capabilities import accepts
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import fit_content, flatten
@@ -157,12 +157,19 @@ def decode_request(
     if not isinstance(text, str):
         raise UnsupportedInput("asgard: request.text: expected a string")
     mid = body.get("customMessageId")
+    if mid is not None and not isinstance(mid, str):
+        got = type(mid).__name__
+        raise VendorDataError(VENDOR, "request.customMessageId", f"expected a string, got {got}")
     messages: list[Any] = []
     if text:
         uid = mid if isinstance(mid, str) and mid else mint_id("msg", channel, text)
         messages.append(UserMessage(id=uid, content=text))
     resume: list[ResumeEntry] = []
-    for n, item in enumerate(body.get("toolCallConsents") or []):
+    consents = body.get("toolCallConsents") or []
+    if not isinstance(consents, list):
+        got = type(consents).__name__
+        raise VendorDataError(VENDOR, "request.toolCallConsents", f"expected a list, got {got}")
+    for n, item in enumerate(consents):
         where = f"request.toolCallConsents[{n}]"
         tcid = require(item, "toolCallId", str, VENDOR, where)
         result = require(item, "result", str, VENDOR, where)

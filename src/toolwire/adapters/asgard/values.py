@@ -7,10 +7,10 @@ the decoder, the encoder and the history mapping agree on one rule each.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.jsontext import load_json
 
 #: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
 META = "asgard"
@@ -49,8 +49,8 @@ def result_value(text: str) -> Any:
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
-            value = json.loads(text)
-        except (ValueError, RecursionError):
+            value = load_json(text)
+        except ValueError:
             return text
         if isinstance(value, dict):
             return value

@@ -24,15 +24,15 @@ them back, ready for ``frame_run(Decoder(), chunks)``.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
 from toolwire.recordings import Exchange, jsonl_chunks
 from toolwire.recordings import load_recording as load_generic
 
 from .stream import _REACTIVE_KEYS, sse_chunks
-from .wire import MODEL_ROUTE
+from .wire import MODEL_ROUTE, VENDOR
 
 
 def _kind(chunk: dict[str, Any]) -> str:
@@ -82,14 +82,14 @@ def _as_suggestion(group: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _objects(text: str, name: str) -> list[Any]:
     try:
-        whole = json.loads(text)
+        whole = load_json(text, VENDOR, name or "input")
     except ValueError:
         out: list[Any] = []
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
-                value = json.loads(line)
+                value = load_json(line, VENDOR, f"{name or 'input'}: line {n}")
             except ValueError as exc:
                 raise UnsupportedInput(f"{name or 'input'}: line {n}: not JSON: {exc}") from None
             out.extend(value if isinstance(value, list) else [value])
@@ -98,7 +98,7 @@ def _objects(text: str, name: str) -> list[Any]:
 
 
 def _jsonl(chunks: list[dict[str, Any]]) -> bytes:
-    lines = [json.dumps(c, separators=(",", ":"), ensure_ascii=False) for c in chunks]
+    lines = [dumps_safe(c, separators=(",", ":")) for c in chunks]
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
@@ -119,10 +119,7 @@ def _exchange(chunks: list[dict[str, Any]], base: Exchange | None = None) -> Exc
 
 def load_recording(data: bytes, name: str = "") -> list[Exchange]:
     """A Dialogflow recording (cassette, JSON, JSONL, or toolwire SSE) -> one exchange per run."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UnsupportedInput(f"{name or 'input'}: not UTF-8 text: {exc}") from None
+    text = decode_utf8(data, VENDOR, name or "input")
     stripped = text.lstrip()
     low = name.lower()
     if low.endswith((".yaml", ".yml", ".sse")) or not stripped.startswith(("{", "[")):
@@ -131,7 +128,8 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
             if not MODEL_ROUTE.admits(ex) or ex.is_sse or not ex.response_body.strip():
                 out.append(ex)  # other traffic is passed on untouched (the caller skips it)
                 continue
-            for group in group_chunks(_objects(ex.response_body.decode("utf-8"), ex.uri)):
+            body = decode_utf8(ex.response_body, VENDOR, ex.uri or "response body")
+            for group in group_chunks(_objects(body, ex.uri)):
                 out.append(_exchange(group, ex))
         return out
     return [_exchange(g) for g in group_chunks(_objects(text, name))]
@@ -141,9 +139,9 @@ def exchange_chunks(exchange: Exchange) -> list[dict[str, Any]]:
     """The decoder chunks of one exchange (SSE, JSON or JSONL body)."""
     if exchange.is_sse:
         return list(sse_chunks(exchange.response_body))
-    body = exchange.response_body.decode("utf-8")
+    body = decode_utf8(exchange.response_body, VENDOR, exchange.uri or "response body")
     try:
-        whole = json.loads(body)
+        whole = load_json(body, VENDOR, exchange.uri or "response body")
     except ValueError:
         values = jsonl_chunks(exchange.response_body)
     else:

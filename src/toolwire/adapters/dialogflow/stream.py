@@ -22,7 +22,6 @@ else by its content) only adds the result it did not have yet. A call left in
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -46,12 +45,13 @@ from ag_ui.core import (
 from toolwire.adapters.dialogflow.wire import map_dialogflow_stop_reason
 from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce
+from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce, snapshot_dropped
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.sse import frame_sse, sse_json_objects
 
@@ -205,6 +205,8 @@ class Decoder(BaseDecoder):
     def _close(self) -> list[BaseEvent]:
         if self._deferred is not None:
             raise self._deferred
+        if self.chunk_index < 0:
+            raise TruncatedStream(VENDOR, "the stream ended before its first response")
         if self._streamed and not self._final:
             raise TruncatedStream(
                 VENDOR, "the reactive stream ended without isFinal or a status response"
@@ -504,7 +506,9 @@ class Decoder(BaseDecoder):
         meta = dict(seen.meta)
         meta["action"] = seen.name
         if seen.arguments:
-            meta["inputParameters"] = json.loads(seen.arguments)
+            meta["inputParameters"] = load_json(
+                seen.arguments, VENDOR, f"tool call {seen.call_id!r}: arguments"
+            )
         kw: dict[str, Any] = {}
         details = seen.meta.get("toolDisplayDetails")
         if isinstance(details, str) and details:
@@ -566,6 +570,7 @@ class Encoder:
         self.losses: list[Loss] = losses if losses is not None else []
         self._machine = StreamMachine()
         self._primed = False
+        self._implicit = False  # the input is a bare turn: the encoder opened its run
         self._calls: dict[str, _Out] = {}
         self._text: dict[str, bool] = {}
         self._reasoning: set[str] = set()
@@ -576,6 +581,7 @@ class Encoder:
             self._primed = True
             kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
             if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
+                self._implicit = True
                 self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="toolwire"))
         start = len(self.losses)
         out: list[dict[str, Any]] = []
@@ -586,6 +592,8 @@ class Encoder:
 
     def close(self) -> list[dict[str, Any]]:
         """End of stream: every call not yet emitted, as ``{toolCall}`` alone."""
+        if not self._implicit:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         start = len(self.losses)
         out = self._flush()
         announce(self.losses[start:])
@@ -629,6 +637,8 @@ class Encoder:
                     f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
                     None,
                 )
+        elif t is EventType.MESSAGES_SNAPSHOT:
+            self.losses.append(snapshot_dropped(TARGET, "ToolCallInfo"))  # announced by feed
         elif t is EventType.ACTIVITY_SNAPSHOT:
             if getattr(ev, "activity_type", None) == TEXT_UPDATE_ACTIVITY:
                 self._lose(

@@ -72,9 +72,10 @@ _MAX_EXACT = 2**53
 
 
 def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
-    """A chunk as a proto3 JSON dict: dicts pass; SDK messages are converted."""
+    """A chunk as a proto3 JSON dict: dicts pass (depth and surrogates checked, as every
+    decoder's input is); SDK messages are converted."""
     if isinstance(obj, dict):
-        return obj
+        return as_dict(obj, VENDOR, where)
     pb = getattr(obj, "_pb", None)  # proto-plus wraps the protobuf message here
     if pb is None and hasattr(obj, "DESCRIPTOR") and hasattr(obj, "ListFields"):
         pb = obj

@@ -68,6 +68,7 @@ from toolwire.protocol import (
 )
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.finish import FINISH_REASON_KEY
+from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 from toolwire.recordings import Exchange
@@ -580,7 +581,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     stripped = body.lstrip()
     if stripped[:1] in (b"{", b"["):
         try:
-            whole = json.loads(stripped)
+            whole = load_json(stripped, VENDOR, "body")
         except ValueError:
             whole = None
         if isinstance(whole, dict):
@@ -594,12 +595,12 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
         yield value
     raw = [
         line
-        for line in body.decode("utf-8").splitlines()
+        for line in decode_utf8(body, VENDOR, "body").splitlines()
         if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
     ]
     if raw:
         try:
-            value = json.loads("\n".join(raw))
+            value = load_json("\n".join(raw), VENDOR, "body (text outside data: lines)")
         except ValueError as exc:
             raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
         yield obj_at(value, "body (text outside data: lines)")

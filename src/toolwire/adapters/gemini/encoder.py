@@ -33,12 +33,15 @@ from toolwire.adapters.gemini.wire import (
     VENDOR,
     gemini_finish_reason_for,
 )
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol import (
+    REPEATED_KEYS,
     RESULT_ERROR_KEY,
     StreamMachine,
     frame_sse,
     parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
     text_of,
 )
 from toolwire.protocol.callids import IdMapper
@@ -109,10 +112,10 @@ class Encoder:
             return []
         self._finished = True
         tail: list[dict[str, Any]] = []
-        if self._machine.bare:
-            # chunk-form calls and messages end with the turn (the machine synthesizes END)
-            for ev in self._machine.end_turn():
-                tail.extend(self._event(ev))
+        # chunk-form calls and messages of a bare turn end with it (the machine synthesizes
+        # END); a framed run cut before its terminal event raises instead of finishing STOP
+        for ev in self._machine.end_input():
+            tail.extend(self._event(ev))
         for call in self._calls.values():
             self._lose(
                 "call-unfinished",
@@ -137,7 +140,11 @@ class Encoder:
 
     def _event(self, ev: Any) -> list[dict[str, Any]]:
         t = ev.type
-        if t is EventType.TEXT_MESSAGE_START:
+        if t is EventType.MESSAGES_SNAPSHOT:
+            loss = snapshot_dropped(VENDOR, "a Gemini stream")
+            self.losses.append(loss)
+            announce([loss], stacklevel=4)
+        elif t is EventType.TEXT_MESSAGE_START:
             self._take_id(ev.message_id)
         elif t is EventType.TEXT_MESSAGE_CONTENT:
             self._take_id(ev.message_id)
@@ -189,6 +196,9 @@ class Encoder:
         text = "".join(call.args)
         kind = call.metadata.get(PART_KEY)
         args = parse_arguments_object(text)
+        keys = repeated_keys(text)
+        if keys:
+            self._lose(REPEATED_KEYS, call.id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:
             self._lose(
                 "arguments-not-object",

@@ -8,7 +8,6 @@ its media become ``functionResponse.parts`` (Gemini 3) or sibling parts.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from ag_ui.core import ContentPart, DataSource, FileSource, TextPart, UrlSource
@@ -25,6 +24,7 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.errors import VendorDataError
 from toolwire.protocol import media_part, text_of
+from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.parts import Content, MediaPart, parse_data_url
 
 #: ``RESPONSE_FORM_KEY`` values: how the text maps back to ``functionResponse.response``.
@@ -164,7 +164,7 @@ def content_to_response(
 
 def _loads(text: str) -> Any:
     try:
-        return json.loads(text)
+        return load_json(text)
     except ValueError:
         return None
 

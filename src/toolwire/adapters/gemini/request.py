@@ -57,6 +57,7 @@ from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import (
+    REPEATED_KEYS,
     Accepts,
     as_dict,
     dumps_compact,
@@ -64,6 +65,8 @@ from toolwire.protocol import (
     mint_id,
     pair_history,
     parse_arguments_object,
+    repeated_keys,
+    repeated_keys_reason,
     settle_unanswered,
     text_of,
 )
@@ -279,6 +282,12 @@ def _model_turn(
     for call, result in zip(m.tool_calls or [], results or [], strict=False):
         kind = (call.metadata or {}).get(PART_KEY)
         args = parse_arguments_object(call.function.arguments)
+        keys = repeated_keys(call.function.arguments)
+        if keys:
+            reason = repeated_keys_reason(keys, "functionCall.args")
+            lost.append(
+                Loss(kind=REPEATED_KEYS, target=VENDOR, tool_call_id=call.id, reason=reason)
+            )
         if args is None:
             lost.append(
                 Loss(

@@ -9,7 +9,7 @@ No vendor SDK is imported: SDK objects and plain dicts are both accepted.
 
 from __future__ import annotations
 
-from toolwire.adapters.openai_chat.decoder import Decoder
+from toolwire.adapters.openai_chat.decoder import Decoder, decoder_options
 from toolwire.adapters.openai_chat.encoder import Encoder
 from toolwire.adapters.openai_chat.request import decode_request, encode_request
 from toolwire.adapters.openai_chat.sse import sse_chunks, to_sse
@@ -30,6 +30,7 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "decoder_options",
     "encode_request",
     "encode_stream",
     "sse_chunks",

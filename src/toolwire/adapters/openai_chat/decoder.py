@@ -89,6 +89,17 @@ def _str_or_none(value: Any, where: str) -> str | None:
     raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
 
 
+def decoder_options(request_body: Any) -> dict[str, Any]:
+    """:class:`Decoder` options a recorded request implies: a streamed request with
+    ``stream_options.include_usage`` expects a usage chunk before ``[DONE]``."""
+    if not isinstance(request_body, dict) or request_body.get("stream") is not True:
+        return {}
+    options = request_body.get("stream_options")
+    if isinstance(options, dict) and options.get("include_usage") is True:
+        return {"expect_usage": True}
+    return {}
+
+
 class Decoder(BaseDecoder):
     """Sans-I/O decoder of one Chat Completions response (streamed or whole).
 
@@ -99,8 +110,12 @@ class Decoder(BaseDecoder):
 
     vendor = VENDOR
 
-    def __init__(self) -> None:
+    def __init__(self, *, expect_usage: bool = False) -> None:
+        """``expect_usage``: the request set ``stream_options.include_usage``, so a stream
+        without its usage chunk was cut (see :func:`decoder_options`)."""
         super().__init__()
+        self.expect_usage = expect_usage
+        self._usage_seen = False
         self.completion_id: str | None = None
         self.model: str | None = None
         self._choices: dict[int, _Choice] = {}
@@ -164,6 +179,12 @@ class Decoder(BaseDecoder):
         if cut:
             which = ", ".join(str(i) for i in cut)
             raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
+        if self.expect_usage and not self._usage_seen:
+            raise TruncatedStream(
+                VENDOR,
+                "the request asked for stream_options.include_usage and the usage chunk "
+                "never came (the stream was cut after finish_reason)",
+            )
         self.run_metadata[FINISH_REASONS_KEY] = [
             self._choices[i].finish_reason for i in sorted(self._choices)
         ]
@@ -224,6 +245,8 @@ class Decoder(BaseDecoder):
         return choice
 
     def _take_usage(self, chunk: dict[str, Any], where: str | None = None) -> None:
+        if chunk.get("usage") is not None:
+            self._usage_seen = True
         usage = token_usage(chunk.get("usage"), chunk.get("model"), where or self.where("usage"))
         if usage is not None:
             self.usage = [usage]

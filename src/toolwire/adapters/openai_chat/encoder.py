@@ -27,7 +27,7 @@ from ag_ui.core import (
 )
 
 from toolwire.adapters.openai_chat.wire import chat_finish_reason_for
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
@@ -93,8 +93,10 @@ class Encoder:
         return out
 
     def close(self) -> list[dict[str, Any]]:
-        """End of the events: finish every choice still open."""
-        return self._finish(None)
+        """End of the events: finish every choice still open (a framed run cut before its
+        terminal event raises ``ProtocolViolation("truncated")``, never ``[DONE]``)."""
+        out = [c for ev in self._machine.end_input() for c in self._on(ev)]
+        return out + self._finish(None)
 
     # ------------------------------------------------------------ dispatch
 
@@ -128,7 +130,11 @@ class Encoder:
             self._reset()
             error = {"message": ev.message, "type": ev.code or "server_error"}
             return [{"error": error}]
-        if ev.type is EventType.TOOL_CALL_RESULT:
+        if ev.type is EventType.MESSAGES_SNAPSHOT:
+            loss = snapshot_dropped(VENDOR, "a completion stream")
+            self.losses.append(loss)
+            announce([loss], stacklevel=4)
+        elif ev.type is EventType.TOOL_CALL_RESULT:
             self._lose(
                 "tool-result-dropped",
                 "a completion stream carries the model's output only; results go in the "

@@ -36,6 +36,7 @@ from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, mint_id, require
 from toolwire.protocol.callids import CallIds
+from toolwire.protocol.decoding import list_at
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
@@ -118,12 +119,12 @@ def usage_of(response: dict[str, Any]) -> TokenUsage | None:
 def _message_text(item: dict[str, Any]) -> tuple[str, list[Any]]:
     text: list[str] = []
     notes: list[Any] = []
-    for part in item.get("content") or []:
+    for part in list_at(item, "content", VENDOR, "item"):
         if not isinstance(part, dict):
             continue
         if part.get("type") == "output_text" and isinstance(part.get("text"), str):
             text.append(part["text"])
-            notes.extend(part.get("annotations") or [])
+            notes.extend(list_at(part, "annotations", VENDOR, "item.content[]"))
         elif part.get("type") == "refusal" and isinstance(part.get("refusal"), str):
             text.append(part["refusal"])
     return "".join(text), notes
@@ -183,7 +184,7 @@ class Decoder(BaseDecoder):
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         kind = require(chunk, "type", str, VENDOR, f"chunk {self.chunk_index}")
         if self._ended:
-            return []
+            return self.after_end("the response's terminal event")
         handler = _HANDLERS.get(kind)
         if handler is None:
             return []  # an event type this decoder does not need (or does not know)
@@ -329,7 +330,7 @@ class Decoder(BaseDecoder):
         out = self._close_part(item)
         streamed = item.streamed_parts or {}
         for field, label in (("summary", "summary"), ("content", "content")):
-            for n, part in enumerate(body.get(field) or []):
+            for n, part in enumerate(list_at(body, field, VENDOR, self.where("item"))):
                 text = part.get("text") if isinstance(part, dict) else None
                 if not isinstance(text, str):
                     raise VendorDataError(VENDOR, self.where(f"item.{field}[{n}].text"), "missing")

@@ -34,10 +34,11 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol import StreamMachine, frame_sse, mint_id
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.finish import stated_finish_reason
+from toolwire.protocol.machine import RESULT_ERROR_KEY
 
 from .items import SERVER_RUN
 from .keys import (
@@ -85,7 +86,7 @@ class Encoder:
         self.model = model
         self.created_at = created_at
         self.response_id = response_id
-        #: what the stream could not carry, in order (each also warned about)
+        #: what the stream could not carry (each also warned about)
         self.losses: list[Loss] = []
         self._resp: str | None = None
         self._seq = 0
@@ -100,13 +101,10 @@ class Encoder:
     def _call_id(self, call_id: str, metadata: Any = None) -> str:
         """The ``call_id`` to send (one the API takes; a call and its output alike)."""
         out = self._ids(call_id, metadata)
-        self._lose(self._ids.take_losses())
+        lost = self._ids.take_losses()
+        self.losses.extend(lost)
+        announce(lost)
         return out
-
-    def _lose(self, losses: list[Loss]) -> None:
-        """Keep ``losses`` on ``self.losses`` (the contract's record) and warn about each."""
-        self.losses.extend(losses)
-        announce(losses)
 
     # --------------------------------------------------------------- framing
 
@@ -202,8 +200,11 @@ class Encoder:
         return out + list(handler(event))
 
     def close(self) -> list[dict[str, Any]]:
-        """End of the AG-UI stream: a response still open is completed."""
+        """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
+        before its terminal event raises ``ProtocolViolation("truncated")``."""
         out: list[dict[str, Any]] = []
+        if not self._machine.bare:
+            self._machine.end_input()  # a framed run cut before its terminal event raises
         if self._machine.bare and self._resp is not None:
             # ends any chunk stream still open (its END is synthesized); explicit items
             # left open are closed below, as a cut-off turn
@@ -214,8 +215,24 @@ class Encoder:
 
     # ------------------------------------------------------------------ text
 
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
+        self.losses.append(loss)
+        announce([loss], stacklevel=5)
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        loss = snapshot_dropped(VENDOR, "a Responses stream")
+        self.losses.append(loss)
+        announce([loss], stacklevel=4)
+        return []
+
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
         if ev.role not in (None, "assistant"):
+            self._lose(
+                "message-dropped",
+                f"a {ev.role} text message ({ev.message_id!r}) is not model output; a "
+                "Responses stream carries the model's items only (history: encode_request)",
+            )
             return []
         body: dict[str, Any] = {
             "id": ev.message_id,
@@ -382,7 +399,15 @@ class Encoder:
         output, losses = to_vendor_content(
             ev.content, accepts(VENDOR), tool_call_id=ev.tool_call_id
         )
-        self._lose(losses)
+        announce(losses)
+        self.losses.extend(losses)
+        if isinstance(meta.get(RESULT_ERROR_KEY), str):
+            self._lose(
+                "result-error-dropped",
+                f"function_call_output has no error field; the error text "
+                f"{meta[RESULT_ERROR_KEY]!r} is not sent (the output is)",
+                ev.tool_call_id,
+            )
         body = {
             "id": ev.message_id,
             "type": "function_call_output",

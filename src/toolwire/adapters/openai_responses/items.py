@@ -24,6 +24,7 @@ from ag_ui.core import ContentPart, DataSource, FileSource, ImagePart, TextPart
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact, require
+from toolwire.protocol.decoding import list_at
 from toolwire.protocol.parts import Content
 
 from .keys import FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER, VENDOR
@@ -170,10 +171,12 @@ def hosted_result(item: dict[str, Any], where: str) -> tuple[Content, dict[str, 
         action = item.get("action") if isinstance(item.get("action"), dict) else {}
         sources = action.get("sources") if isinstance(action, dict) else None
         if isinstance(sources, list) and sources:
-            urls = [s.get("url", "") for s in sources if isinstance(s, dict)]
+            urls = [
+                s["url"] for s in sources if isinstance(s, dict) and isinstance(s.get("url"), str)
+            ]
             parts.append(TextPart(text="\n".join(urls), metadata={"openai.sources": sources}))
     elif kind == "file_search_call":
-        for i, hit in enumerate(item.get("results") or []):
+        for i, hit in enumerate(list_at(item, "results", VENDOR, where)):
             if not isinstance(hit, dict):
                 raise VendorDataError(VENDOR, f"{where}.results[{i}]", "expected an object")
             info = {k: v for k, v in hit.items() if k != "text" and v is not None}
@@ -181,7 +184,7 @@ def hosted_result(item: dict[str, Any], where: str) -> tuple[Content, dict[str, 
     elif kind == "code_interpreter_call":
         if isinstance(item.get("container_id"), str):
             meta["openai.container_id"] = item["container_id"]
-        for i, out in enumerate(item.get("outputs") or []):
+        for i, out in enumerate(list_at(item, "outputs", VENDOR, where)):
             at = f"{where}.outputs[{i}]"
             if not isinstance(out, dict):
                 raise VendorDataError(VENDOR, at, "expected an object")

@@ -31,6 +31,7 @@ from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
+from toolwire.protocol.decoding import list_at
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import settle_unanswered
 from toolwire.protocol.parts import text_of
@@ -465,7 +466,7 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
             n
             for p in (content if isinstance(content, list) else [])
             if isinstance(p, dict)
-            for n in (p.get("annotations") or [])
+            for n in list_at(p, "annotations", VENDOR, f"{where}.content[]")
         ]
         if notes:
             meta[ANNOTATIONS] = notes
@@ -506,7 +507,7 @@ def _decode_reasoning(b: _Builder, raw: dict[str, Any], where: str) -> None:
     rid = require(raw, "id", str, VENDOR, where)
     found: list[tuple[str, str]] = []
     for field_name in ("summary", "content"):
-        for n, part in enumerate(raw.get(field_name) or []):
+        for n, part in enumerate(list_at(raw, field_name, VENDOR, where)):
             at = f"{where}.{field_name}[{n}]"
             found.append((field_name, require(part, "text", str, VENDOR, at)))
     if not found:
