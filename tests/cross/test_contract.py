@@ -63,6 +63,17 @@ def _events() -> list[dict[str, Any]]:
     ]
 
 
+def _with_call(*after: Any) -> RunAgentInput:
+    """A user question, the assistant's call ``call_1``, then ``after`` (e.g. its answer)."""
+    call = ToolCall(id="call_1", function=FunctionCall(name="get_weather", arguments="{}"))
+    messages = [
+        UserMessage(id="u1", content="weather?"),
+        AssistantMessage(id="a1", tool_calls=[call]),
+        *after,
+    ]
+    return _input().model_copy(update={"messages": messages})
+
+
 def _encode(name: str, run_input: RunAgentInput, **options: Any) -> dict[str, Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # losses are not what these tests look at
@@ -180,22 +191,7 @@ def test_a_bad_media_value_raises_naming_it(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_bad_unanswered_value_raises_naming_it(name: str) -> None:
-    history = _input().model_copy(
-        update={
-            "messages": [
-                UserMessage(id="u1", content="weather?"),
-                AssistantMessage(
-                    id="a1",
-                    tool_calls=[
-                        ToolCall(
-                            id="call_1",
-                            function=FunctionCall(name="get_weather", arguments="{}"),
-                        )
-                    ],
-                ),
-            ]
-        }
-    )
+    history = _with_call()
     # an adapter that sends no tool history has no unanswered= at all: then it is unknown
     with _raises_naming("unanswered"):
         _encode(name, history, unanswered="bogus")
@@ -298,22 +294,8 @@ def test_a_result_peer_keeps_its_contract(name: str) -> None:
 def test_encode_request_returns_its_losses_with_the_body(name: str) -> None:
     # a call answered with an error: Asgard and Dialogflow send no tool-result history, so
     # they must report what they leave out; every adapter's value and list must agree
-    run_input = _input().model_copy(
-        update={
-            "messages": [
-                UserMessage(id="u1", content="weather?"),
-                AssistantMessage(
-                    id="a1",
-                    tool_calls=[
-                        ToolCall(
-                            id="call_1",
-                            function=FunctionCall(name="get_weather", arguments="{}"),
-                        )
-                    ],
-                ),
-                ToolMessage(id="t1", tool_call_id="call_1", content="sunny", error="boom"),
-            ]
-        }
+    run_input = _with_call(
+        ToolMessage(id="t1", tool_call_id="call_1", content="sunny", error="boom")
     )
     given: list[Any] = []
     body = _encode(name, run_input, losses=given)
