@@ -15,12 +15,12 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 from typing import Any, TextIO
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire import adapters
+from toolwire.adapters.contract import Adapter
 from toolwire.errors import ProtocolViolation, ToolwireError
 from toolwire.losses import ToolwireWarning
 from toolwire.protocol.downgrade import downgrade_stream
@@ -77,7 +77,7 @@ def _write_events(events: Iterable[BaseEvent], out: TextIO, *, sse: bool) -> Non
             out.write(event_json(ev) + "\n")
 
 
-def _adapter(name: str) -> ModuleType:
+def _adapter(name: str) -> Adapter:
     return adapters.get(name)
 
 
@@ -96,7 +96,7 @@ def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
     """The recording's model exchanges (the adapter's ``MODEL_ROUTE``); the rest is
     skipped with one line on stderr, and a recording with none is an error."""
     selected = recorded_model_calls(adapter, data, name)
@@ -108,9 +108,7 @@ def _exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
     return selected.exchanges
 
 
-def _run_input(
-    adapter: ModuleType, ex: Exchange, thread_id: str, run_id: str
-) -> RunAgentInput | None:
+def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> RunAgentInput | None:
     """The recorded request as the run's input, when the adapter can read it."""
     if not isinstance(ex.request_body, dict) or not hasattr(adapter, "decode_request"):
         return None
@@ -124,7 +122,7 @@ def _run_input(
     return run_input.model_copy(update={"thread_id": thread_id, "run_id": run_id})
 
 
-def decode_runs(adapter: ModuleType, data: bytes, name: str) -> Iterator[BaseEvent]:
+def decode_runs(adapter: Adapter, data: bytes, name: str) -> Iterator[BaseEvent]:
     """Every vendor response in a recording as one complete AG-UI run, one thread.
 
     The run's input is the recorded request (when there is one), so a consumer

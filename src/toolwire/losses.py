@@ -7,6 +7,7 @@ filters can silence them (they are on by default, as the protocol requires).
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -94,10 +95,30 @@ def snapshot_dropped(target: str, stream: str) -> Loss:
     )
 
 
-def announce(losses: Iterable[Loss], *, stacklevel: int = 3) -> None:
-    """Emit one warning per loss, in the category that fits it."""
+def announce(losses: Iterable[Loss], *, stacklevel: int | None = None) -> None:
+    """Emit one warning per loss, in the category that fits it.
+
+    By default the warning points at the first caller outside toolwire, however deep
+    inside the library the loss was found (a wrapper or helper in between does not move
+    it); ``stacklevel`` counts frames instead.
+    """
+    level = _outside_level() if stacklevel is None else stacklevel
     for loss in losses:
-        warnings.warn(loss.message, loss.category, stacklevel=stacklevel)
+        warnings.warn(loss.message, loss.category, stacklevel=level)
+
+
+def _outside_level() -> int:
+    """The ``stacklevel`` (as ``announce`` passes it) of the first frame outside toolwire."""
+    frame = sys._getframe(2)  # announce's caller
+    level = 2
+    while frame.f_back is not None and _in_toolwire(frame.f_globals.get("__name__", "")):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _in_toolwire(module: str) -> bool:
+    return module == "toolwire" or module.startswith("toolwire.")
 
 
 __all__ = [

@@ -11,12 +11,12 @@ import json
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 from ag_ui.core import BaseEvent
 
+from toolwire.adapters.contract import Adapter
 from toolwire.errors import LimitExceeded, ToolwireError, UnsupportedInput
 from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.limits import check, limits
@@ -343,7 +343,7 @@ def select_model_exchanges(exchanges: Sequence[Exchange], route: ModelRoute) -> 
     return Selected(kept, skipped, len(exchanges))
 
 
-def recorded_model_calls(adapter: ModuleType, data: bytes, name: str) -> Selected:
+def recorded_model_calls(adapter: Adapter, data: bytes, name: str) -> Selected:
     """A file's recorded model calls, read the way ``adapter`` reads its recordings.
 
     An adapter may bring its own ``load_recording``; its ``MODEL_ROUTE`` picks the model
@@ -354,13 +354,13 @@ def recorded_model_calls(adapter: ModuleType, data: bytes, name: str) -> Selecte
     return select_model_exchanges(exchanges, adapter.MODEL_ROUTE)
 
 
-def model_exchanges(adapter: ModuleType, data: bytes, name: str) -> list[Exchange]:
+def model_exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
     """The recorded model turns of one file (other traffic skipped; see
     :func:`recorded_model_calls` for what was skipped)."""
     return recorded_model_calls(adapter, data, name).exchanges
 
 
-def frame_exchange(adapter: ModuleType, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
+def frame_exchange(adapter: Adapter, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
     """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through).
 
     A body that is no SSE may still be a stream (Gemini's JSON-array framing): an adapter

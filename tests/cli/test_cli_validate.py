@@ -142,6 +142,12 @@ def test_decode_restates_the_recorded_request_as_the_runs_input(
     assert first_user["role"] == "user" and "Paris" in first_user["content"]
 
 
+#: toolwire.finishReason per vendor reason, as docs/decisions.md's table gives it
+FINISH = "toolwire.finishReason"
+_NEUTRAL_ANTHROPIC = {"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length"}
+_NEUTRAL_GEMINI = {"STOP": "stop", "MAX_TOKENS": "length"}
+
+
 @pytest.mark.parametrize(
     ("vendor", "name"),
     [
@@ -163,12 +169,23 @@ def test_how_the_vendor_ended_each_turn_reaches_run_finished(
         payloads = [json.loads(e.data) for e in parse_sse(ex.response_body) if e.data[:1] == "{"]
         if vendor == "anthropic":
             reasons = [p["delta"]["stop_reason"] for p in payloads if p["type"] == "message_delta"]
-            expected.append({"anthropic.stop_reason": reasons[-1]})
+            expected.append(
+                {"anthropic.stop_reason": reasons[-1], FINISH: _NEUTRAL_ANTHROPIC[reasons[-1]]}
+            )
         elif vendor == "gemini":
             reasons = [
                 c["finishReason"] for p in payloads for c in p["candidates"] if "finishReason" in c
             ]
-            expected.append({"gemini.finishReason": reasons[-1]})
+            calls = any(
+                "functionCall" in part
+                for p in payloads
+                for c in p["candidates"]
+                for part in c.get("content", {}).get("parts", [])
+            )
+            neutral = (
+                "tool_calls" if reasons[-1] == "STOP" and calls else _NEUTRAL_GEMINI[reasons[-1]]
+            )
+            expected.append({"gemini.finishReason": reasons[-1], FINISH: neutral})
         else:
             by_choice = {
                 c["index"]: c["finish_reason"]
@@ -176,7 +193,9 @@ def test_how_the_vendor_ended_each_turn_reaches_run_finished(
                 for c in p.get("choices", [])
                 if c.get("finish_reason")
             }
-            expected.append({"openai.finish_reasons": [by_choice[i] for i in sorted(by_choice)]})
+            ordered = [by_choice[i] for i in sorted(by_choice)]
+            # the neutral reason is choice 0's: the turn AG-UI carries on
+            expected.append({"openai.finish_reasons": ordered, FINISH: ordered[0]})
     assert main(["decode", "--from", vendor, str(path)]) == 0
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     got = [e.get("metadata") for e in events if e["type"] == "RUN_FINISHED"]

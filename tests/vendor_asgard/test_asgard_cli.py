@@ -178,4 +178,4 @@ def test_a_run_error_carries_the_platforms_whole_error_object_in_metadata(
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     (err,) = [e for e in events if e["type"] == "RUN_ERROR"]
     assert err["code"] == recorded["code"] and err["message"] == recorded["message"]
-    assert err["metadata"] == {"asgard.error": recorded}
+    assert err["metadata"] == {"asgard.error": recorded, "toolwire.finishReason": "error"}

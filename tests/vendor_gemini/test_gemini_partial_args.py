@@ -21,7 +21,9 @@ from toolwire.errors import VendorDataError
 # member names of any text (not only identifiers): spaces, dots, brackets, quotes and
 # backslashes need the bracket form of a path, ``$['a b']`` (RFC 9535, quotes escaped)
 keys = st.one_of(
-    st.text(min_size=1, max_size=6).filter(lambda k: k.isidentifier()),
+    # identifiers drawn directly (a filter on random text rejected most draws: Hypothesis's
+    # filter_too_much health check failed the test now and then)
+    st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,5}", fullmatch=True),
     st.text(
         st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from(list(".[]'\\\" $")),
         min_size=1,
@@ -31,8 +33,10 @@ keys = st.one_of(
 leaves = st.one_of(
     st.text(max_size=12),
     st.integers(-(2**40), 2**40),
-    st.floats(allow_nan=False, allow_infinity=False, width=32).filter(
-        lambda f: not float(f).is_integer()
+    # non-integral floats made, not filtered: an integral draw moves by a half (exact in
+    # float32 below 2**22)
+    st.floats(-(2**22), 2**22, allow_nan=False, width=32).map(
+        lambda f: f + 0.5 if float(f).is_integer() else f
     ),
     st.booleans(),
     st.none(),

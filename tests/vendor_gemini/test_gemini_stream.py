@@ -352,12 +352,18 @@ def test_how_the_turn_ended_reaches_run_finished_and_goes_back_on_the_wire(
         [_chunk([{"text": "The answer is"}]), _chunk([{"text": " cut"}], finishReason="MAX_TOKENS")]
     )
     assert run[-1].type.value == "RUN_FINISHED"
-    assert run[-1].metadata == {"gemini.finishReason": "MAX_TOKENS"}
+    assert run[-1].metadata == {
+        "gemini.finishReason": "MAX_TOKENS",
+        "toolwire.finishReason": "length",
+    }
     sdk = sdk_parse_sse(tmp_path, gemini.to_sse(gemini.encode_stream(run)))
     assert [r.candidates[0].finish_reason for r in sdk if r.candidates[0].finish_reason] == [
         "MAX_TOKENS"
     ]
-    assert _dump(_run(sdk))[-1]["metadata"] == {"gemini.finishReason": "MAX_TOKENS"}
+    assert _dump(_run(sdk))[-1]["metadata"] == {
+        "gemini.finishReason": "MAX_TOKENS",
+        "toolwire.finishReason": "length",
+    }
 
 
 def test_a_failed_code_run_without_output_says_so_in_its_content(tmp_path: Path) -> None:

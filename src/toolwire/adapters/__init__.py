@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from types import ModuleType
+from typing import TYPE_CHECKING, Literal, cast, overload
 
+from toolwire.adapters.contract import Adapter, Decoder, Encoder, ResultPeer
 from toolwire.errors import UnsupportedInput
 
 NAMES: tuple[str, ...] = (
@@ -50,18 +51,33 @@ SURFACE: tuple[str, ...] = (
 )
 
 
-def get(name: str) -> ModuleType:
-    """The adapter module for ``name`` (e.g. ``"anthropic"``, or ``"mcp"``)."""
+@overload
+def get(name: Literal["mcp"]) -> ResultPeer: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def get(name: str) -> Adapter: ...
+
+
+def get(name: str) -> Adapter | ResultPeer:
+    """The adapter module for ``name`` (e.g. ``"anthropic"``, or ``"mcp"``).
+
+    Typed as the contract it keeps: :class:`Adapter` for a stream adapter,
+    :class:`ResultPeer` for ``"mcp"`` (a result-only peer).
+    """
     key = name.replace("-", "_").lower()
     if key not in NAMES and key not in RESULT_PEERS:
         known = ", ".join((*NAMES, *RESULT_PEERS))
         raise UnsupportedInput(f"unknown adapter {name!r}; known: {known}")
     try:
-        return importlib.import_module(f"toolwire.adapters.{key}")
+        module = importlib.import_module(f"toolwire.adapters.{key}")
     except ModuleNotFoundError as exc:
         if exc.name == f"toolwire.adapters.{key}":
             raise UnsupportedInput(f"the {key} adapter is not available yet") from None
         raise
+    if key in RESULT_PEERS:
+        return cast(ResultPeer, module)
+    return cast(Adapter, module)
 
 
 def available() -> list[str]:
@@ -73,4 +89,34 @@ def available() -> list[str]:
     return out
 
 
-__all__ = ["NAMES", "RESULT_PEERS", "RESULT_SURFACE", "SURFACE", "available", "get"]
+if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed as
+    from toolwire.adapters import (
+        anthropic,
+        asgard,
+        dialogflow,
+        gemini,
+        mcp,
+        openai_chat,
+        openai_responses,
+    )
+
+    _anthropic: Adapter = anthropic
+    _openai_chat: Adapter = openai_chat
+    _openai_responses: Adapter = openai_responses
+    _gemini: Adapter = gemini
+    _dialogflow: Adapter = dialogflow
+    _asgard: Adapter = asgard
+    _mcp: ResultPeer = mcp
+
+__all__ = [
+    "NAMES",
+    "RESULT_PEERS",
+    "RESULT_SURFACE",
+    "SURFACE",
+    "Adapter",
+    "Decoder",
+    "Encoder",
+    "ResultPeer",
+    "available",
+    "get",
+]

@@ -16,11 +16,11 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 from toolwire import adapters
+from toolwire.adapters.contract import Adapter
 from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss
 from toolwire.protocol.sse import SSEEvent, SSEParser, json_object
@@ -74,7 +74,7 @@ class Plan:
     """One vendor call worked out: the adapter, the request, and how to stream it."""
 
     vendor: str
-    adapter: ModuleType
+    adapter: Adapter
     body: dict[str, Any]
     is_async: bool
     open_sync: Callable[[], Iterator[Any]]
@@ -142,7 +142,7 @@ def is_async_client(client: Any) -> bool:
 
 
 def _encode(
-    adapter: ModuleType,
+    adapter: Adapter,
     vendor: str,
     client: Any,
     run_input: Any,

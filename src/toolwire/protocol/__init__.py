@@ -18,6 +18,7 @@ from toolwire.protocol.decoding import (
 )
 from toolwire.protocol.downgrade import downgrade_event, downgrade_stream
 from toolwire.protocol.events import parse_event
+from toolwire.protocol.finish import FINISH_REASON_KEY, FINISH_REASONS, stated_finish_reason
 from toolwire.protocol.fitting import Accepts, Fitted, PartRule, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
@@ -44,6 +45,8 @@ from toolwire.protocol.sse import (
 )
 
 __all__ = [
+    "FINISH_REASONS",
+    "FINISH_REASON_KEY",
     "REPEATED_KEYS",
     "RESULT_ERROR_KEY",
     "VENDOR_ID_KEY",
@@ -93,6 +96,7 @@ __all__ = [
     "require",
     "settle_unanswered",
     "sse_json_objects",
+    "stated_finish_reason",
     "text_of",
     "validate_stream",
 ]

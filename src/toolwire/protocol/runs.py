@@ -31,6 +31,7 @@ from ag_ui.core import (
 from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError, error_name
 from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.machine import StreamMachine
 
 #: What a decoder raises for a turn that failed: the run ends with ``RUN_ERROR``.
@@ -217,7 +218,7 @@ class RunFramer:
         """``RUN_ERROR`` (open items are closed by it, as the protocol says)."""
         d = self.decoder
         kw: dict[str, Any] = {"usage": d.usage} if d.usage else {}
-        meta = {**d.error_metadata, **(metadata or {})}
+        meta = {FINISH_REASON_KEY: "error", **d.error_metadata, **(metadata or {})}
         if meta:
             kw["metadata"] = meta
         out = self._extra(before_end)

@@ -8,14 +8,9 @@ See ``docs/adapters/anthropic.md`` for the tables.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any
-
-from ag_ui.core import BaseEvent
-
 from toolwire.adapters.anthropic.decoder import Decoder
-from toolwire.adapters.anthropic.encoder import Encoder, encode_stream
-from toolwire.adapters.anthropic.request import decode_request, decode_response, encode_request
+from toolwire.adapters.anthropic.encoder import Encoder
+from toolwire.adapters.anthropic.request import decode_request, encode_request
 from toolwire.adapters.anthropic.wire import (
     MODEL_ROUTE,
     is_model_exchange,
@@ -23,18 +18,12 @@ from toolwire.adapters.anthropic.wire import (
     sse_chunks,
     to_sse,
 )
-from toolwire.protocol.decoding import adecode_iter, decode_iter
+from toolwire.protocol.surface import stream_surface
 
-
-def decode_stream(chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-    """Anthropic stream events (SDK objects or dicts) -> AG-UI events of the turn."""
-    return decode_iter(Decoder(), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
-    """The async twin of :func:`decode_stream` (e.g. over ``AsyncAnthropic`` streams)."""
-    return adecode_iter(Decoder(), chunks)
-
+#: The stream functions every adapter offers, bound to this adapter's classes.
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "anthropic", Decoder, Encoder
+)
 
 __all__ = [
     "MODEL_ROUTE",

@@ -41,6 +41,7 @@ from toolwire.adapters.anthropic.wire import (
     TYPE_KEY,
     VENDOR,
     call_metadata,
+    map_anthropic_stop_reason,
     plain,
     token_usage,
 )
@@ -49,6 +50,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict, require
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import checked
 from toolwire.protocol.machine import RESULT_ERROR_KEY
@@ -214,6 +216,7 @@ class Decoder(BaseDecoder):
         if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
             self.stop_reason = delta["stop_reason"]
             self.run_metadata[STOP_REASON_KEY] = self.stop_reason
+            self.run_metadata[FINISH_REASON_KEY] = map_anthropic_stop_reason(self.stop_reason)
         if isinstance(delta, dict) and isinstance(delta.get("stop_sequence"), str):
             self.run_metadata[STOP_SEQUENCE_KEY] = delta["stop_sequence"]
         usage = chunk.get("usage")

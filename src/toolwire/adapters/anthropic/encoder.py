@@ -11,7 +11,6 @@ and a malformed stream is refused before anything is encoded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import (
@@ -38,11 +37,12 @@ from toolwire.adapters.anthropic.wire import (
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
+    anthropic_stop_reason_for,
     usage_fields,
 )
 from toolwire.losses import Loss, announce
 from toolwire.protocol.callids import IdMapper
-from toolwire.protocol.decoding import encode_iter
+from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.signatures import usable_encrypted
@@ -225,6 +225,8 @@ class Encoder:
         # max_tokens, pause_turn, refusal ...), else what the message's calls imply.
         stated = _meta(ev) if ev is not None else {}
         stop = stated.get(STOP_REASON_KEY)
+        if not isinstance(stop, str):  # another vendor's run: its normalized reason, if any
+            stop = anthropic_stop_reason_for(stated_finish_reason(stated))
         if not isinstance(stop, str):
             stop = "tool_use" if self._client_calls else "end_turn"
         sequence = stated.get(STOP_SEQUENCE_KEY)
@@ -429,11 +431,4 @@ class Encoder:
         return [] if index is None else [{"type": "content_block_stop", "index": index}]
 
 
-def encode_stream(
-    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
-) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> Anthropic stream event dicts (``Encoder`` options as keywords)."""
-    return encode_iter(Encoder(**options), events)
-
-
-__all__ = ["Encoder", "encode_stream"]
+__all__ = ["Encoder"]

@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 from ag_ui.core import (
     AssistantMessage,
-    BaseEvent,
     ContentPart,
     DeveloperMessage,
     FunctionCall,
@@ -28,7 +27,7 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.adapters.anthropic.decoder import Decoder, reasoning_id, result_message_id
+from toolwire.adapters.anthropic.decoder import reasoning_id, result_message_id
 from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, server_result
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
@@ -61,6 +60,7 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 DEFAULT_MAX_TOKENS = 4096
 #: Request fields kept in ``forwarded_props["anthropic"]`` by ``decode_request``.
@@ -330,6 +330,8 @@ def _tool(tool: Tool) -> dict[str, Any]:
     return out
 
 
+@checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -356,6 +358,7 @@ def encode_request(
     ``media="relocate"`` each call's moved media follows a ``media_label`` text naming
     the call (``{tool_call_id}``, ``{tool_name}``; None: no label).
     """
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     ri = as_run_input(run_input, VENDOR)
     enc = _Encoding(
         model,
@@ -543,6 +546,7 @@ def _assistant(
     return [*before, AssistantMessage(id=mid, **akw), *after]
 
 
+@checked_options(VENDOR)
 def decode_request(
     body: Any, *, thread_id: str | None = None, run_id: str | None = None
 ) -> RunAgentInput:
@@ -609,10 +613,4 @@ def decode_request(
     )
 
 
-def decode_response(response: Any) -> list[BaseEvent]:
-    """One whole (non-streamed) Anthropic Message -> the AG-UI events of its turn."""
-    decoder = Decoder()
-    return [*decoder.feed_response(response), *decoder.close()]
-
-
-__all__ = ["DEFAULT_MAX_TOKENS", "decode_request", "decode_response", "encode_request"]
+__all__ = ["DEFAULT_MAX_TOKENS", "decode_request", "encode_request"]

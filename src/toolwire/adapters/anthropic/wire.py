@@ -15,6 +15,7 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
@@ -128,9 +129,9 @@ def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
             yield chunk
 
 
-def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
-    """An Anthropic SSE body as the chunk dicts :class:`Decoder` takes."""
-    return iter_sse_chunks([body])
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """An Anthropic SSE body (whole, or its pieces) as the chunk dicts :class:`Decoder` takes."""
+    return iter_sse_chunks([body] if isinstance(body, (bytes, str)) else body)
 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
@@ -217,3 +218,31 @@ def usage_fields(usage: TokenUsage) -> dict[str, Any]:
     if usage.reasoning_tokens is not None:
         out["output_tokens_details"] = {"thinking_tokens": usage.reasoning_tokens}
     return out
+
+
+_STOP_REASONS: dict[str, FinishReason] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "tool_use": "tool_calls",
+    "max_tokens": "length",
+    "model_context_window_exceeded": "length",
+    "pause_turn": "pause",
+    "refusal": "refusal",
+}
+#: the stop reason written for a normalized one; stop / tool_calls follow the message's calls
+_FOR_REASON = {
+    "length": "max_tokens",
+    "pause": "pause_turn",
+    "refusal": "refusal",
+    "content_filter": "refusal",  # the one stop reason Anthropic has for a blocked turn
+}
+
+
+def map_anthropic_stop_reason(stop_reason: str | None) -> FinishReason:
+    """``stop_reason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md)."""
+    return _STOP_REASONS.get(stop_reason or "", "other")
+
+
+def anthropic_stop_reason_for(reason: FinishReason | None) -> str | None:
+    """The ``stop_reason`` for a normalized reason (None: what the message's calls imply)."""
+    return _FOR_REASON.get(reason or "")

@@ -9,15 +9,20 @@ from toolwire.adapters.asgard.decode import (
     CONSENT_REASON,
     CONSENT_SCHEMA,
     Decoder,
-    adecode_stream,
     decode_run,
-    decode_stream,
 )
-from toolwire.adapters.asgard.encode import Encoder, encode_stream
+from toolwire.adapters.asgard.encode import Encoder
 from toolwire.adapters.asgard.frames import MODEL_ROUTE, VENDOR, envelope, sse_chunks, to_sse
 from toolwire.adapters.asgard.history import from_conversation, to_conversation
 from toolwire.adapters.asgard.recording import load_recording
-from toolwire.adapters.asgard.request import decode_request, decode_response, encode_request
+from toolwire.adapters.asgard.request import decode_request, encode_request
+from toolwire.protocol.surface import stream_surface
+
+#: The stream functions every adapter offers, bound to this adapter's classes.
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "asgard", Decoder, Encoder
+)
+
 
 __all__ = [
     "CONSENT_REASON",

@@ -8,8 +8,6 @@ without a start opens the message lazily, a complete is self-sufficient.
 from __future__ import annotations
 
 from collections.abc import (
-    AsyncIterable,
-    AsyncIterator,
     Callable,
     Collection,
     Iterable,
@@ -51,10 +49,12 @@ from ag_ui.core.events import SubagentFinishedSuspendedOutcome
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.callids import CallIds as RepeatedIds
-from toolwire.protocol.decoding import BaseDecoder, adecode_iter, as_dict, decode_iter, require
+from toolwire.protocol.decoding import BaseDecoder, as_dict, require
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.runs import frame_run
+from toolwire.protocol.surface import check_choice
 
 from . import frames as f
 from .values import META, arguments_text, error_text, is_error, result_text
@@ -141,8 +141,9 @@ class Decoder(BaseDecoder):
         super().__init__()
         self.rejoin = rejoin
         self._snapshot: StreamMachine | None = None
-        if call_ids not in ("process_seq", "tool_use_id"):
-            raise ValueError(f"call_ids must be 'process_seq' or 'tool_use_id', not {call_ids!r}")
+        check_choice(
+            call_ids, ("process_seq", "tool_use_id"), option="call_ids", where="asgard.Decoder"
+        )
         self.call_ids: CallIds = call_ids
         self.qualify_with_run = qualify_with_run
         self.used_ids = frozenset(used_ids)
@@ -753,6 +754,10 @@ class Decoder(BaseDecoder):
     # ---------------------------------------------------------------- close
 
     def _close(self) -> list[BaseEvent]:
+        if self._done and not self._failed:
+            self.run_metadata[FINISH_REASON_KEY] = f.map_asgard_stop_reason(
+                consent_asked=bool(self.interrupts)
+            )
         if self._failed or self._done:
             return []
         raise TruncatedStream(
@@ -799,16 +804,6 @@ def _message_extras(msg: dict[str, Any], contradicted: bool) -> dict[str, Any]:
     return extra
 
 
-def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
-    """Asgard frames -> the AG-UI turn (``options`` go to :class:`Decoder`)."""
-    return decode_iter(Decoder(**options), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
-    """The async twin of :func:`decode_stream`."""
-    return adecode_iter(Decoder(**options), chunks)
-
-
 def decode_run(
     chunks: Iterable[Any],
     *,
@@ -838,7 +833,5 @@ __all__ = [
     "CONSENT_REASON",
     "CONSENT_SCHEMA",
     "Decoder",
-    "adecode_stream",
     "decode_run",
-    "decode_stream",
 ]

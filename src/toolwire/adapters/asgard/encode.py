@@ -9,7 +9,6 @@ platform has no field for is a :class:`~toolwire.losses.Loss` and a warning.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +33,7 @@ from toolwire.protocol.arguments import (
     repeated_keys,
     repeated_keys_reason,
 )
-from toolwire.protocol.decoding import encode_iter
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
@@ -182,7 +181,8 @@ class Encoder:
     def _foreign_metadata(self, ev: BaseEvent) -> None:
         """Metadata keys other than ``asgard`` and the error key: frames have no place for them."""
         assert ev.metadata is not None
-        extra = [k for k in ev.metadata if k not in (META, RESULT_ERROR_KEY)]
+        # toolwire.finishReason: the frames' own shape says how the run ended (done, consent)
+        extra = [k for k in ev.metadata if k not in (META, RESULT_ERROR_KEY, FINISH_REASON_KEY)]
         if not extra:
             return
         call_id = getattr(ev, "tool_call_id", None)
@@ -666,11 +666,4 @@ def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:
         enc._loss(REPEATED_KEYS, repeated_keys_reason(keys, "Asgard's parameter"), call_id)
 
 
-def encode_stream(
-    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
-) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> Asgard envelope dicts (``options`` go to :class:`Encoder`)."""
-    return encode_iter(Encoder(**options), events)
-
-
-__all__ = ["Encoder", "encode_stream"]
+__all__ = ["Encoder"]

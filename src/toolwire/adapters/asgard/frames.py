@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.sse import frame_sse, sse_json_objects
 from toolwire.recordings import ModelRoute
 
@@ -104,11 +105,17 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     return frame_sse(chunks)
 
 
+def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:
+    """How an Asgard run ended: ``run.done`` carries no reason; a consent request pauses it."""
+    return "pause" if consent_asked else "stop"
+
+
 __all__ = [
     "CONSENT_RESULTS",
     "FACT_KEY",
     "VENDOR",
     "envelope",
+    "map_asgard_stop_reason",
     "sse_chunks",
     "to_sse",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ag_ui.core import BaseEvent, ResumeEntry, RunAgentInput, ToolMessage, UserMessage
+from ag_ui.core import ResumeEntry, RunAgentInput, ToolMessage, UserMessage
 
 from toolwire.capabilities import accepts
 from toolwire.errors import UnsupportedInput, VendorDataError
@@ -20,8 +20,14 @@ from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.surface import (
+    MEDIA_CHOICES,
+    check_choice,
+    checked_options,
+    request_ids,
+    returns_encoded,
+)
 
-from .decode import Decoder
 from .frames import CONSENT_RESULTS, VENDOR
 
 ACTION_NONE = "NONE"
@@ -47,6 +53,8 @@ def _consent(entry: ResumeEntry) -> dict[str, Any]:
     }
 
 
+@checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -64,6 +72,7 @@ def encode_request(
     answered ``ALLOW_ONCE``, as the SDK does. ``run_input`` may be the model or its
     JSON dict.
     """
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     run_input = as_run_input(run_input, VENDOR)
     lost: list[Loss] = []
     extra = (
@@ -137,7 +146,10 @@ def encode_request(
     return body
 
 
-def decode_request(body: dict[str, Any], **_: Any) -> RunAgentInput:
+@checked_options(VENDOR)
+def decode_request(
+    body: Any, *, thread_id: str | None = None, run_id: str | None = None
+) -> RunAgentInput:
     """A ``FetchSsePayload`` -> ``RunAgentInput`` (user text, or consent answers as ``resume``)."""
     body = as_dict(body, VENDOR, "request")
     channel = require(body, "customChannelId", str, VENDOR, "request")
@@ -175,9 +187,15 @@ def decode_request(body: dict[str, Any], **_: Any) -> RunAgentInput:
         kw["resume"] = resume
     if extra:
         kw["forwarded_props"] = {"asgard": extra}
+    tid, rid = request_ids(
+        thread_id=thread_id or channel,  # the channel is the vendor's own thread id
+        run_id=run_id,
+        thread_seed=(),
+        run_seed=(channel, mid or "", text),
+    )
     return RunAgentInput(
-        thread_id=channel,
-        run_id=mint_id("run", channel, mid or "", text),
+        thread_id=tid,
+        run_id=rid,
         messages=messages,
         tools=[],
         context=[],
@@ -185,12 +203,4 @@ def decode_request(body: dict[str, Any], **_: Any) -> RunAgentInput:
     )
 
 
-def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
-    """A whole captured run (a JSON list of envelopes) -> the AG-UI turn."""
-    d = Decoder(**options)
-    events = d.feed_response(response)
-    events += d.close()
-    return events
-
-
-__all__ = ["ACTION_CONSENT", "ACTION_NONE", "decode_request", "decode_response", "encode_request"]
+__all__ = ["ACTION_CONSENT", "ACTION_NONE", "decode_request", "encode_request"]

@@ -10,10 +10,11 @@ as input when installed, never imported otherwise.
 
 from __future__ import annotations
 
+from toolwire.protocol.surface import stream_surface
+
 from .recording import exchange_chunks, is_model_exchange, load_recording
 from .request import (
     decode_request,
-    decode_response,
     encode_history,
     encode_request,
     suggestion_input,
@@ -23,13 +24,16 @@ from .stream import (
     CONFIRMATION_SCHEMA,
     Decoder,
     Encoder,
-    adecode_stream,
-    decode_stream,
-    encode_stream,
     sse_chunks,
     to_sse,
 )
 from .wire import MODEL_ROUTE
+
+#: The stream functions every adapter offers, bound to this adapter's classes.
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "dialogflow", Decoder, Encoder
+)
+
 
 __all__ = [
     "CONFIRMATION_REASON",

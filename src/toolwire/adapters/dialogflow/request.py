@@ -19,7 +19,6 @@ from typing import Any
 
 from ag_ui.core import (
     AssistantMessage,
-    BaseEvent,
     Interrupt,
     Message,
     ReasoningMessage,
@@ -38,9 +37,9 @@ from toolwire.protocol.fitting import Accepts, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 from .parts import TARGET, encode_call, encode_result
-from .stream import Decoder
 from .wire import ACTIONS, META_KEY, VENDOR, enum_name, lst, obj, string, to_json_dict
 
 _SENDABLE = ("CONFIRM", "REVISE", "CANCEL", "ACTION_UNSPECIFIED")
@@ -145,6 +144,8 @@ def suggestion_input(
     return out
 
 
+@checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -169,6 +170,7 @@ def encode_request(
     of the conversation). ``model`` is accepted for the common adapter
     signature and unused; the user message is fitted with ``media="drop"``.
     """
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     del model, media
     ri = as_run_input(run_input, VENDOR)
     by_id, by_record = _calls(ri.messages)
@@ -220,6 +222,7 @@ def encode_request(
     return {"requests": requests}
 
 
+@checked_options(VENDOR)
 def decode_request(
     body: Any, *, thread_id: str | None = None, run_id: str | None = None
 ) -> RunAgentInput:
@@ -294,16 +297,6 @@ def decode_request(
         resume=entries,
         **extra,
     )
-
-
-def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
-    """One whole response (or a list of chunks) -> the turn's AG-UI events.
-
-    The turn only, no ``RUN_*`` events; a confirmation interrupt is on a
-    :class:`Decoder`'s ``interrupts`` (use ``frame_run`` for a whole run).
-    """
-    decoder = Decoder(**options)
-    return decoder.feed_response(response) + decoder.close()
 
 
 def encode_history(
@@ -406,7 +399,6 @@ def _result_json(
 
 __all__ = [
     "decode_request",
-    "decode_response",
     "encode_history",
     "encode_request",
     "suggestion_input",

@@ -23,7 +23,7 @@ else by its content) only adds the result it did not have yet. A call left in
 from __future__ import annotations
 
 import warnings
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +42,13 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire.adapters.dialogflow.wire import map_dialogflow_stop_reason
 from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce, snapshot_dropped
 from toolwire.protocol.callids import CallIds
-from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
+from toolwire.protocol.decoding import BaseDecoder
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import load_json
@@ -214,6 +216,9 @@ class Decoder(BaseDecoder):
         for seen in self._seen.values():
             if seen.state == NEEDS_CONFIRMATION:
                 self.interrupts.append(self._interrupt(seen))
+        self.run_metadata[FINISH_REASON_KEY] = map_dialogflow_stop_reason(
+            confirming=bool(self.interrupts), calls_open=bool(self._seen)
+        )
         return out
 
     # ---------------------------------------------------------- response kinds
@@ -518,16 +523,6 @@ class Decoder(BaseDecoder):
         )
 
 
-def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
-    """Decode an iterable of chunks (the turn only; interrupts need a :class:`Decoder`)."""
-    return decode_iter(Decoder(**options), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
-    """Async :func:`decode_stream`."""
-    return adecode_iter(Decoder(**options), chunks)
-
-
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
 
@@ -678,8 +673,10 @@ class Encoder:
         """Usage and vendor facts of the run: ToolCallInfo has no field for either."""
         if getattr(ev, "usage", None):
             self._lose("usage-dropped", "ToolCallInfo has no field for token usage", None)
-        if ev.metadata:
-            keys = ", ".join(map(repr, ev.metadata))
+        # toolwire.finishReason: the calls' states say how the turn ended (no field needed)
+        dropped = [k for k in ev.metadata or {} if k != FINISH_REASON_KEY]
+        if dropped:
+            keys = ", ".join(map(repr, dropped))
             self._lose(
                 "metadata-dropped", f"run metadata keys {keys} have no Dialogflow field", None
             )
@@ -775,11 +772,6 @@ class Encoder:
         return out
 
 
-def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
-    """AG-UI events -> ToolCallInfo dicts (options go to :class:`Encoder`)."""
-    return encode_iter(Encoder(**options), events)
-
-
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """ToolCallInfo dicts as SSE, one JSON object a ``data:`` line (read by ``sse_chunks``)."""
     return frame_sse(chunks)
@@ -791,9 +783,6 @@ __all__ = [
     "TEXT_UPDATE_ACTIVITY",
     "Decoder",
     "Encoder",
-    "adecode_stream",
-    "decode_stream",
-    "encode_stream",
     "sse_chunks",
     "to_sse",
 ]

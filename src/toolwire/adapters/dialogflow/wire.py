@@ -17,6 +17,7 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finish import FinishReason
 from toolwire.recordings import ModelRoute
 
 VENDOR = "dialogflow"
@@ -224,6 +225,17 @@ def sniff_mime(data: bytes) -> str | None:
     return None
 
 
+def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishReason:
+    """How a Dialogflow turn ended: it sends no reason, so the turn's shape says it.
+
+    A call waiting for ``NEEDS_CONFIRMATION`` pauses the turn (the run's interrupt); a
+    call with no answer yet hands over to the client's tools; else the turn is done.
+    """
+    if confirming:
+        return "pause"
+    return "tool_calls" if calls_open else "stop"
+
+
 __all__ = [
     "ACTIONS",
     "META_KEY",
@@ -237,6 +249,7 @@ __all__ = [
     "boolean",
     "enum_name",
     "lst",
+    "map_dialogflow_stop_reason",
     "obj",
     "sniff_mime",
     "source_of",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import (
@@ -54,6 +54,7 @@ from toolwire.adapters.gemini.wire import (
     has,
     json_text,
     list_at,
+    map_gemini_stop_reason,
     obj_at,
     str_at,
 )
@@ -62,12 +63,11 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol import (
     RESULT_ERROR_KEY,
     BaseDecoder,
-    adecode_iter,
-    decode_iter,
     dumps_compact,
     mint_id,
 )
 from toolwire.protocol.callids import CallIds
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
@@ -465,6 +465,11 @@ class Decoder(BaseDecoder):
             )
         if self.finish_reason is None:
             raise TruncatedStream(VENDOR, "no chunk carried a finishReason")
+        made_calls = self._calls > 0
+        if self.finish_reason is not None or made_calls:
+            reason = map_gemini_stop_reason(self.finish_reason, made_calls=made_calls)
+            self.run_metadata[FINISH_REASON_KEY] = reason
+            self.error_metadata[FINISH_REASON_KEY] = reason
         if self.finish_reason not in NORMAL_FINISH:
             raise VendorStreamError(
                 VENDOR,
@@ -473,6 +478,7 @@ class Decoder(BaseDecoder):
             )
         if self.finish_reason is not None:
             self.run_metadata[FINISH_KEY] = self.finish_reason
+        self.error_metadata.pop(FINISH_REASON_KEY, None)  # a normal end: no error
         out = self._end_reasoning()
         if self._text_open:
             self._text_open = False
@@ -555,14 +561,20 @@ def _seed(chunk: dict[str, Any]) -> str:
     return json.dumps(seen, sort_keys=True, default=str)
 
 
-def sse_chunks(body: bytes) -> Iterator[dict[str, Any]]:
-    """A ``streamGenerateContent?alt=sse`` body as chunk dicts.
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """A ``streamGenerateContent?alt=sse`` body (whole, or its pieces) as chunk dicts.
 
     Like google-genai: a last event without its blank line still counts, and
     lines that are not ``data:`` lines are a JSON error body the server wrote
     into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
-    that is plain JSON (an error, or a JSON-array stream) is read as such.
+    that is plain JSON (an error, or a JSON-array stream) is read as such. Pieces
+    are read incrementally (:func:`iter_chunks`).
     """
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if not isinstance(body, bytes):
+        yield from iter_chunks(p.encode("utf-8") if isinstance(p, str) else p for p in body)
+        return
     if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
         yield from json_array_chunks([body])
         return
@@ -678,27 +690,8 @@ def is_model_exchange(exchange: Exchange) -> bool:
     return MODEL_ROUTE.admits(exchange)
 
 
-def decode_stream(chunks: Iterable[Any], **options: Any) -> Iterator[BaseEvent]:
-    """AG-UI events for an iterable of chunks (SDK responses or dicts)."""
-    return decode_iter(Decoder(**options), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any], **options: Any) -> AsyncIterator[BaseEvent]:
-    """AG-UI events for an async iterable of chunks."""
-    return adecode_iter(Decoder(**options), chunks)
-
-
-def decode_response(response: Any, **options: Any) -> list[BaseEvent]:
-    """AG-UI events for one whole ``generateContent`` response."""
-    d = Decoder(**options)
-    return d.feed_response(response) + d.close()
-
-
 __all__ = [
     "Decoder",
-    "adecode_stream",
-    "decode_response",
-    "decode_stream",
     "is_model_exchange",
     "is_streamed",
     "iter_chunks",

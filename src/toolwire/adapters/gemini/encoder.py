@@ -10,7 +10,7 @@ The last chunk carries ``finishReason`` (``RUN_FINISHED.metadata``'s
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,13 +31,13 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    gemini_finish_reason_for,
 )
 from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol import (
     REPEATED_KEYS,
     RESULT_ERROR_KEY,
     StreamMachine,
-    encode_iter,
     frame_sse,
     parse_arguments_object,
     repeated_keys,
@@ -45,6 +45,7 @@ from toolwire.protocol import (
     text_of,
 )
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.finish import stated_finish_reason
 
 
 @dataclass
@@ -179,6 +180,8 @@ class Encoder:
             return self._result(ev)
         elif t is EventType.RUN_FINISHED:
             finish = (ev.metadata or {}).get(FINISH_KEY)
+            if finish is None:  # another vendor's run: its normalized reason, if any
+                finish = gemini_finish_reason_for(stated_finish_reason(ev.metadata))
             if finish in NORMAL_FINISH:  # how the decoded turn ended (e.g. MAX_TOKENS)
                 self._finish = finish
             if ev.usage:
@@ -290,14 +293,9 @@ class Encoder:
         announce([loss], stacklevel=4)
 
 
-def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
-    """Gemini chunk dicts for AG-UI events (a generator)."""
-    return encode_iter(Encoder(**options), events)
-
-
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Gemini's own SSE framing: ``data: <json>`` and CRLF line ends, no terminator."""
     return frame_sse(chunks, line_end="\r\n")
 
 
-__all__ = ["Encoder", "encode_stream", "to_sse"]
+__all__ = ["Encoder", "to_sse"]

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from ag_ui.core import (
@@ -73,6 +74,13 @@ from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
+from toolwire.protocol.surface import (
+    MEDIA_CHOICES,
+    check_choice,
+    checked_options,
+    request_ids,
+    returns_encoded,
+)
 
 Backend = Literal["gemini_api", "vertex"]
 
@@ -93,6 +101,8 @@ def target_accepts(model: str | None, backend: str, place: Place = "tool_result"
     return accepts(VENDOR, place=place, model=model_name(model), backend=backend)
 
 
+@checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -117,8 +127,7 @@ def encode_request(
     follows a ``media_label`` text naming the call (``{tool_call_id}``, ``{tool_name}``;
     None: no label).
     """
-    if media not in ("drop", "relocate"):
-        raise UnsupportedInput(f"gemini: media must be 'drop' or 'relocate', not {media!r}")
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     if backend not in ("gemini_api", "vertex"):
         raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
     ri = as_run_input(run_input, VENDOR)
@@ -405,11 +414,12 @@ def _answer(
 # ------------------------------------------------------------------ decoding
 
 
+@checked_options(VENDOR)
 def decode_request(
     body: Any,
     *,
-    thread_id: str = "gemini-thread",
-    run_id: str = "gemini-run",
+    thread_id: str | None = None,
+    run_id: str | None = None,
     backend: Backend = "gemini_api",
 ) -> RunAgentInput:
     """A ``generate_content`` request (REST body or SDK kwargs) -> ``RunAgentInput``.
@@ -475,6 +485,12 @@ def decode_request(
         if value is not None:
             forwarded[_snake_key(key)] = value
     kw2: dict[str, Any] = {"forwarded_props": {"gemini": forwarded}} if forwarded else {}
+    thread_id, run_id = request_ids(
+        thread_id=thread_id,
+        run_id=run_id,
+        thread_seed=(VENDOR, _seed(raw[:1])),
+        run_seed=(VENDOR, _seed(req)),
+    )
     return RunAgentInput(
         thread_id=thread_id,
         run_id=run_id,
@@ -669,6 +685,11 @@ def _user_content(
             user = rest[0].text
         out.append(UserMessage(id=mint_id("gemini_msg", i, "user"), content=user))
     return out, left
+
+
+def _seed(value: Any) -> str:
+    """Stable text of a request part, for minting the ids a request does not carry."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 __all__ = ["Backend", "decode_request", "encode_request", "target_accepts"]

@@ -13,6 +13,7 @@ from typing import Any
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.finish import FinishReason
 from toolwire.recordings import ModelRoute
 
 VENDOR = "gemini"
@@ -128,6 +129,34 @@ def model_name(model: str | None) -> str | None:
     return model.rsplit("/models/", 1)[-1].removeprefix("models/")
 
 
+_FINISH_REASONS: dict[str, FinishReason] = {
+    "STOP": "stop",
+    "MAX_TOKENS": "length",
+    "SAFETY": "content_filter",
+    "RECITATION": "content_filter",
+    "BLOCKLIST": "content_filter",
+    "PROHIBITED_CONTENT": "content_filter",
+    "SPII": "content_filter",
+    "IMAGE_SAFETY": "content_filter",
+    "MALFORMED_FUNCTION_CALL": "error",
+    "UNEXPECTED_TOOL_CALL": "error",
+}
+
+
+def map_gemini_stop_reason(finish_reason: str | None, *, made_calls: bool = False) -> FinishReason:
+    """``finishReason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md).
+
+    Gemini ends a turn that calls functions with ``STOP``: such a turn is ``tool_calls``.
+    """
+    reason = _FINISH_REASONS.get(finish_reason or "", "other")
+    return "tool_calls" if reason == "stop" and made_calls else reason
+
+
+def gemini_finish_reason_for(reason: FinishReason | None) -> str | None:
+    """The ``finishReason`` a normal end is written with (None: ``STOP``)."""
+    return "MAX_TOKENS" if reason == "length" else None
+
+
 __all__ = [
     "CODE_EXECUTION",
     "DISPLAY_NAME_KEY",
@@ -144,9 +173,11 @@ __all__ = [
     "b64_signature",
     "camel",
     "canonical",
+    "gemini_finish_reason_for",
     "get",
     "has",
     "list_at",
+    "map_gemini_stop_reason",
     "model_name",
     "obj_at",
     "snake",

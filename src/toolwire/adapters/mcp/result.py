@@ -21,6 +21,7 @@ from toolwire.protocol.decoding import require
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_agui
 from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.surface import checked_options
 
 from .parts import decode_block, encode_part
 from .wire import (
@@ -39,6 +40,7 @@ from .wire import (
 _MAPPED = frozenset({"content", "isError", "resultType", "structuredContent", "_meta"})
 
 
+@checked_options(VENDOR)
 def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = None) -> ToolMessage:
     """An MCP ``CallToolResult`` (SDK model or dict) as the AG-UI tool message answering
     ``tool_call_id``; its id is ``message_id`` or one minted from the call id."""
@@ -105,6 +107,7 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+@checked_options(VENDOR)
 def encode_result(message: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool message (model or dict) as a ``CallToolResult`` of the spec's JSON shape.
 

@@ -17,6 +17,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.decoding import require
 from toolwire.protocol.inputs import as_agui
+from toolwire.protocol.surface import checked_options
 
 from .wire import PREFIX, VENDOR, as_json, ids, optional, strip_unknown, unprefixed
 
@@ -34,6 +35,7 @@ _TOOL_TYPES: dict[str, type] = {
 }
 
 
+@checked_options(VENDOR)
 def decode_tool(tool: Any) -> Tool:
     """An MCP tool definition (SDK model or dict) as an AG-UI tool."""
     t = as_json(tool, "tool")
@@ -50,6 +52,7 @@ def decode_tool(tool: Any) -> Tool:
     return Tool(name=name, description=description or "", parameters=schema, **kw)
 
 
+@checked_options(VENDOR)
 def encode_tool(tool: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool (model or dict) as an MCP tool definition.
 
@@ -82,6 +85,7 @@ def encode_tool(tool: Any, *, losses: list[Loss] | None = None) -> dict[str, Any
 _CALL_MAPPED = frozenset({"name", "arguments"})
 
 
+@checked_options(VENDOR)
 def decode_call(params: Any, *, tool_call_id: str) -> ToolCall:
     """``tools/call`` params (or the whole request; SDK model or dict) as an AG-UI tool call.
 
@@ -102,6 +106,7 @@ def decode_call(params: Any, *, tool_call_id: str) -> ToolCall:
     return ToolCall(id=tool_call_id, function=FunctionCall(name=name, arguments=text), **kw)
 
 
+@checked_options(VENDOR)
 def encode_call(call: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool call (model or dict) as ``tools/call`` params: ``name``, ``arguments``.
 

@@ -9,33 +9,17 @@ No vendor SDK is imported: SDK objects and plain dicts are both accepted.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any
+from toolwire.adapters.openai_chat.decoder import Decoder, decoder_options
+from toolwire.adapters.openai_chat.encoder import Encoder
+from toolwire.adapters.openai_chat.request import decode_request, encode_request
+from toolwire.adapters.openai_chat.sse import sse_chunks, to_sse
+from toolwire.adapters.openai_chat.wire import MODEL_ROUTE
+from toolwire.protocol.surface import stream_surface
 
-from ag_ui.core import BaseEvent
-
-from toolwire.protocol.decoding import adecode_iter, decode_iter, encode_iter
-
-from .decoder import Decoder, decoder_options
-from .encoder import Encoder
-from .request import decode_request, decode_response, encode_request
-from .sse import sse_chunks, to_sse
-from .wire import MODEL_ROUTE
-
-
-def decode_stream(chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-    """AG-UI events for an iterable of chunks (SDK ``ChatCompletionChunk`` objects or dicts)."""
-    return decode_iter(Decoder(), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
-    """``decode_stream`` over an async iterable (e.g. an ``AsyncStream``)."""
-    return adecode_iter(Decoder(), chunks)
-
-
-def encode_stream(events: Iterable[Any], **options: Any) -> Iterator[dict[str, Any]]:
-    """Chunk dicts for AG-UI events; ``options`` go to :class:`Encoder` (``model``, ``created``)."""
-    return encode_iter(Encoder(**options), events)
+#: The stream functions every adapter offers, bound to this adapter's classes.
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "openai_chat", Decoder, Encoder
+)
 
 
 __all__ = [

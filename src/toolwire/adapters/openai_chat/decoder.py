@@ -31,10 +31,12 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire.adapters.openai_chat.wire import map_openai_chat_stop_reason
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 
 from .wire import (
@@ -186,6 +188,8 @@ class Decoder(BaseDecoder):
         self.run_metadata[FINISH_REASONS_KEY] = [
             self._choices[i].finish_reason for i in sorted(self._choices)
         ]
+        first = self._choices[min(self._choices)].finish_reason  # the turn AG-UI carries on
+        self.run_metadata[FINISH_REASON_KEY] = map_openai_chat_stop_reason(first)
         return []
 
     # ------------------------------------------------------- whole response

@@ -26,8 +26,10 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire.adapters.openai_chat.wire import chat_finish_reason_for
 from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
@@ -250,6 +252,9 @@ def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[in
     """
     meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
     reasons = meta.get(FINISH_REASONS_KEY)
+    if reasons is None:  # another vendor's run: its normalized reason, for every choice
+        written = chat_finish_reason_for(stated_finish_reason(meta))
+        return {i: written for i in range(choices)} if written else {}
     if not isinstance(reasons, list) or len(reasons) != choices:
         return {}
     return {

@@ -18,7 +18,6 @@ from typing import Any
 from ag_ui.core import (
     PROTOCOL_VERSION,
     AssistantMessage,
-    BaseEvent,
     ContentPart,
     DeveloperMessage,
     FunctionCall,
@@ -50,14 +49,16 @@ from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
-from .decoder import Decoder
 from .parts import content_to_agui, text_part, to_vendor
 from .wire import CALL_ID_RULE, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
 
 # ------------------------------------------------------------------ encode
 
 
+@checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -82,6 +83,7 @@ def encode_request(
     With ``media="relocate"`` each call's moved media follows a ``media_label`` text
     naming the call (a template of ``{tool_call_id}`` and ``{tool_name}``; None: no label).
     """
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     if media not in ("drop", "relocate"):
         raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     run = as_run_input(run_input, VENDOR)
@@ -280,6 +282,7 @@ def _tool_spec(t: Tool) -> dict[str, Any]:
 # ------------------------------------------------------------------ decode
 
 
+@checked_options(VENDOR)
 def decode_request(
     body: dict[str, Any] | Any, *, thread_id: str | None = None, run_id: str | None = None
 ) -> RunAgentInput:
@@ -442,12 +445,4 @@ def _decode_tool(t: Any, where: str) -> Tool:
 # ---------------------------------------------------------------- response
 
 
-def decode_response(response: Any) -> list[BaseEvent]:
-    """One whole ``chat.completion`` (SDK object or dict) -> AG-UI events (no run framing)."""
-    decoder = Decoder()
-    events = decoder.feed_response(response)
-    events += decoder.close()
-    return events
-
-
-__all__ = ["decode_request", "decode_response", "encode_request"]
+__all__ = ["decode_request", "encode_request"]

@@ -13,6 +13,7 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError, VendorStreamError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.usage import token_count
 from toolwire.recordings import ModelRoute
@@ -147,6 +148,27 @@ def stream_error(error: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, str(kind), str(message), retryable=retryable)
 
 
+_FINISH_REASONS: dict[str, FinishReason] = {
+    "stop": "stop",
+    "tool_calls": "tool_calls",
+    "function_call": "tool_calls",
+    "length": "length",
+    "content_filter": "content_filter",
+}
+#: the finish_reason written for a normalized one; stop / tool_calls follow the choice's calls
+_FOR_REASON = {"length": "length", "content_filter": "content_filter"}
+
+
+def map_openai_chat_stop_reason(finish_reason: str | None) -> FinishReason:
+    """A choice's ``finish_reason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md)."""
+    return _FINISH_REASONS.get(finish_reason or "", "other")
+
+
+def chat_finish_reason_for(reason: FinishReason | None) -> str | None:
+    """The ``finish_reason`` for a normalized reason (None: what the choice's calls imply)."""
+    return _FOR_REASON.get(reason or "")
+
+
 __all__ = [
     "CHOICE_KEY",
     "COMPLETION_ID_KEY",
@@ -159,7 +181,9 @@ __all__ = [
     "STRICT_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
+    "chat_finish_reason_for",
     "completion_usage",
+    "map_openai_chat_stop_reason",
     "message_id",
     "stream_error",
     "token_usage",

@@ -7,37 +7,16 @@ both accepted and give the same output.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any
+from toolwire.adapters.openai_responses.decoder import Decoder, sse_chunks
+from toolwire.adapters.openai_responses.encoder import Encoder, to_sse
+from toolwire.adapters.openai_responses.keys import MODEL_ROUTE
+from toolwire.adapters.openai_responses.request import decode_request, encode_request
+from toolwire.protocol.surface import stream_surface
 
-from ag_ui.core import BaseEvent
-
-from toolwire.protocol import adecode_iter, decode_iter, encode_iter
-
-from .decoder import Decoder, sse_chunks
-from .encoder import Encoder, to_sse
-from .keys import MODEL_ROUTE
-from .request import decode_request, decode_response, encode_request
-
-
-def decode_stream(chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-    """Responses stream events (SDK objects or dicts) -> AG-UI events."""
-    return decode_iter(Decoder(), chunks)
-
-
-def adecode_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[BaseEvent]:
-    """The async form of :func:`decode_stream` (e.g. over ``AsyncStream``)."""
-    return adecode_iter(Decoder(), chunks)
-
-
-def encode_stream(
-    events: Iterable[BaseEvent | dict[str, Any]], **options: Any
-) -> Iterator[dict[str, Any]]:
-    """AG-UI events (models or dicts, any form) -> Responses stream-event dicts.
-
-    ``options`` (``model``, ``created_at``, ``response_id``) go to :class:`Encoder`.
-    """
-    return encode_iter(Encoder(**options), events)
+#: The stream functions every adapter offers, bound to this adapter's classes.
+decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
+    "openai_responses", Decoder, Encoder
+)
 
 
 __all__ = [

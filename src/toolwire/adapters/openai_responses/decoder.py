@@ -31,11 +31,13 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire.adapters.openai_responses.keys import map_openai_responses_stop_reason
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, mint_id, require
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import list_at
+from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.signatures import encrypted_value_event
 from toolwire.protocol.sse import sse_json_objects
 from toolwire.protocol.usage import token_count
@@ -452,7 +454,17 @@ class Decoder(BaseDecoder):
         if kind == "response.incomplete":
             details = resp.get("incomplete_details")
             reason = details.get("reason") if isinstance(details, dict) else None
+            self.error_metadata[FINISH_REASON_KEY] = map_openai_responses_stop_reason(
+                "incomplete", incomplete_reason=reason if isinstance(reason, str) else None
+            )
             raise VendorStreamError(VENDOR, "incomplete", str(reason or "unknown reason"))
+        output = resp.get("output")
+        made_calls = isinstance(output, list) and any(
+            isinstance(item, dict) and item.get("type") == "function_call" for item in output
+        )
+        self.run_metadata[FINISH_REASON_KEY] = map_openai_responses_stop_reason(
+            "completed", made_calls=made_calls
+        )
         return self._flush_open()
 
 

@@ -37,6 +37,7 @@ from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce, snapshot_dropped
 from toolwire.protocol import StreamMachine, frame_sse, mint_id
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 
 from .items import SERVER_RUN
@@ -100,7 +101,9 @@ class Encoder:
     def _call_id(self, call_id: str, metadata: Any = None) -> str:
         """The ``call_id`` to send (one the API takes; a call and its output alike)."""
         out = self._ids(call_id, metadata)
-        announce(self._ids.take_losses())
+        lost = self._ids.take_losses()
+        self.losses.extend(lost)
+        announce(lost)
         return out
 
     # --------------------------------------------------------------- framing
@@ -181,6 +184,11 @@ class Encoder:
             return out + self._start(event.run_id)
         if t == EventType.RUN_FINISHED:
             assert isinstance(event, RunFinishedEvent)
+            cut = _INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
+            if cut is not None:  # a turn cut short ends as Responses says so: incomplete
+                return self._ensure() + self._finish(
+                    "incomplete", incomplete_details={"reason": cut}, usage=_usage(event.usage)
+                )
             return self._ensure() + self._finish("completed", usage=_usage(event.usage))
         if t == EventType.RUN_ERROR:
             assert isinstance(event, RunErrorEvent)
@@ -595,6 +603,10 @@ def _usage(usage: Any) -> dict[str, Any] | None:
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Responses SSE bytes: an ``event:`` line naming each payload's ``type``, LF endings."""
     return frame_sse(chunks, event_of=lambda p: p.get("type"))
+
+
+#: ``incomplete_details.reason`` for a normalized reason that Responses reports as incomplete
+_INCOMPLETE_FOR = {"length": "max_output_tokens", "content_filter": "content_filter"}
 
 
 __all__ = ["Encoder", "to_sse"]

@@ -8,6 +8,7 @@ keys they invent), so a later request can give it back to the API unchanged.
 from __future__ import annotations
 
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.finish import FinishReason
 from toolwire.recordings import ModelRoute
 
 #: The adapter's name in errors, losses and the capability table.
@@ -42,3 +43,20 @@ TOOL = "openai.tool"
 TOOL_FIELDS = "openai.tool_fields"
 #: Where a tool result came from: the whole output item, when it is not ``function_call_output``.
 OUTPUT_ITEM = "openai.output_item"
+
+
+_INCOMPLETE: dict[str, FinishReason] = {
+    "max_output_tokens": "length",
+    "content_filter": "content_filter",
+}
+
+
+def map_openai_responses_stop_reason(
+    status: str, *, incomplete_reason: str | None = None, made_calls: bool = False
+) -> FinishReason:
+    """A response's end (``status``, ``incomplete_details.reason``) -> ``toolwire.finishReason``."""
+    if status == "completed":
+        return "tool_calls" if made_calls else "stop"
+    if status == "incomplete":
+        return _INCOMPLETE.get(incomplete_reason or "", "other")
+    return "error" if status == "failed" else "other"

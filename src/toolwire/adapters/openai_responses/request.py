@@ -14,7 +14,6 @@ from typing import Any
 
 from ag_ui.core import (
     AssistantMessage,
-    BaseEvent,
     DeveloperMessage,
     FunctionCall,
     Message,
@@ -28,7 +27,7 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
-from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
@@ -37,8 +36,8 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
-from .decoder import Decoder
 from .encoder import _first_image_data
 from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
 from .keys import (
@@ -61,6 +60,8 @@ from .parts import to_agui_content, to_vendor_content
 # ---------------------------------------------------------------- encode
 
 
+@checked_options(VENDOR)
+@returns_encoded
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -87,8 +88,7 @@ def encode_request(
     ``unanswered_text`` (``settle_unanswered``); hosted tools are never touched.
     """
     run_input = as_run_input(run_input, VENDOR)
-    if media not in ("drop", "relocate"):
-        raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     found: list[Loss] = []
     tool_accepts = tool_result or accepts(VENDOR, model=model)
     user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
@@ -338,6 +338,7 @@ class _Builder:
         return self.assistant
 
 
+@checked_options(VENDOR)
 def decode_request(
     body: Any, *, thread_id: str | None = None, run_id: str | None = None
 ) -> RunAgentInput:
@@ -550,11 +551,4 @@ def _decode_tool(raw: Any, where: str) -> Tool:
 # ---------------------------------------------------------------- whole responses
 
 
-def decode_response(response: Any) -> list[BaseEvent]:
-    """One whole (non-streamed) ``Response`` -> AG-UI events (the turn, no run framing)."""
-    d = Decoder()
-    events = d.feed_response(response)
-    return events + d.close()
-
-
-__all__ = ["decode_request", "decode_response", "encode_request"]
+__all__ = ["decode_request", "encode_request"]
