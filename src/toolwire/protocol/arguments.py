@@ -21,6 +21,28 @@ def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> st
         raise VendorDataError(vendor, where, f"not JSON data: {exc}") from None
 
 
+#: The integers a double holds exactly. A whole double past it stays a double: its digits as an
+#: integer would claim a precision the vendor never had.
+MAX_EXACT_INTEGER = 2**53
+
+
+def whole_numbers(value: Any, *, sort: bool = False) -> Any:
+    """``value`` with whole doubles as integers, up to :data:`MAX_EXACT_INTEGER`.
+
+    SDKs that hold every JSON number as a double (protobuf ``Struct``: Gemini, Dialogflow)
+    turn ``3`` into ``3.0``; this gives the argument text back its integer form. ``sort``
+    also orders object keys (a ``Struct`` has no order of its own).
+    """
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_EXACT_INTEGER:
+        return int(value)
+    if isinstance(value, dict):
+        keys = sorted(value) if sort else list(value)
+        return {k: whole_numbers(value[k], sort=sort) for k in keys}
+    if isinstance(value, list):
+        return [whole_numbers(v, sort=sort) for v in value]
+    return value
+
+
 def parse_arguments_object(text: str) -> dict[str, Any] | None:
     """The arguments as a JSON object, ``{}`` for empty text, ``None`` when they are not one.
 
@@ -70,9 +92,11 @@ def repeated_keys_reason(keys: list[str], target: str) -> str:
 
 
 __all__ = [
+    "MAX_EXACT_INTEGER",
     "REPEATED_KEYS",
     "dumps_compact",
     "parse_arguments_object",
     "repeated_keys",
     "repeated_keys_reason",
+    "whole_numbers",
 ]

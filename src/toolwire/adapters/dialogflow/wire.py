@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.arguments import whole_numbers
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.finish import FinishReason
 from toolwire.recordings import ModelRoute
@@ -68,8 +69,6 @@ RPC_CODES: dict[int, str] = {
     16: "UNAUTHENTICATED",
 }
 
-_MAX_EXACT = 2**53
-
 
 def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
     """A chunk as a proto3 JSON dict: dicts pass (depth and surrogates checked, as every
@@ -88,18 +87,9 @@ def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
 
 
 def whole_doubles(value: Any, *, sort: bool = False) -> Any:
-    """Whole doubles as integers (the SDK holds every ``Struct`` number as a double).
-
-    ``sort`` also orders object keys (an SDK ``Struct`` has no order of its own).
-    """
-    if isinstance(value, float) and value.is_integer() and abs(value) <= _MAX_EXACT:
-        return int(value)
-    if isinstance(value, dict):
-        keys = sorted(value) if sort else list(value)
-        return {k: whole_doubles(value[k], sort=sort) for k in keys}
-    if isinstance(value, list):
-        return [whole_doubles(v, sort=sort) for v in value]
-    return value
+    """Whole doubles as integers (the SDK holds every ``Struct`` number as a double): the
+    shared ``whole_numbers`` rule; ``sort`` also orders object keys."""
+    return whole_numbers(value, sort=sort)
 
 
 def obj(value: Any, where: str, *, optional: bool = True) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.arguments import whole_numbers
 
 VENDOR = "gemini"
 
@@ -71,9 +72,7 @@ def number_text(value: Any, where: str) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise VendorDataError(VENDOR, where, f"numberValue {value!r} is not finite")
-        if value.is_integer():
-            return str(int(value))
-        return json.dumps(value)
+        return json.dumps(whole_numbers(value))
     return str(value)
 
 

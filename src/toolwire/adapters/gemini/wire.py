@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.arguments import dumps_compact, whole_numbers
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.finish import FinishReason
 from toolwire.recordings import ModelRoute
@@ -87,14 +87,9 @@ def str_at(value: Any, where: str, *, optional: bool = True) -> str | None:
 
 
 def canonical(value: Any) -> Any:
-    """``value`` with integral floats as ints (the SDK turns ``3`` into ``3.0``)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: canonical(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [canonical(v) for v in value]
-    return value
+    """``value`` with whole floats as ints (the SDK turns ``3`` into ``3.0``): the shared
+    ``whole_numbers`` rule, exact integers only."""
+    return whole_numbers(value)
 
 
 def json_text(value: Any, where: str) -> str:
