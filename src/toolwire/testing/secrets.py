@@ -21,23 +21,17 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from toolwire.errors import SecretInCassette
 from toolwire.matching import SECRET_QUERY_KEYS
+from toolwire.protocol.redact import SECRET_HEADERS
 from toolwire.testing.jsonwalk import slots
 
-#: Request headers that carry credentials (lower case); dropped when recording.
-REQUEST_HEADERS = frozenset(
-    {
-        "authorization",
-        "proxy-authorization",
-        "x-api-key",
-        "api-key",
-        "x-goog-api-key",
-        "cookie",
-        "openai-organization",
-        "openai-project",
-        "anthropic-organization-id",
-        "x-goog-user-project",
-    }
+#: Headers that name the account (not a credential, but not for a shared cassette either).
+ACCOUNT_HEADERS = frozenset(
+    {"openai-organization", "openai-project", "anthropic-organization-id", "x-goog-user-project"}
 )
+
+#: Request headers dropped when recording: the credential headers every message is redacted of
+#: (``protocol.redact.SECRET_HEADERS``, less the response-only ``set-cookie``) and the account's.
+REQUEST_HEADERS = (frozenset(SECRET_HEADERS) - {"set-cookie"}) | ACCOUNT_HEADERS
 
 #: Response headers that name the account or set a session; dropped when recording.
 RESPONSE_HEADERS = frozenset(
