@@ -48,10 +48,6 @@ def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text"
     return checked(value, vendor, where)
 
 
-def has_surrogate(text: str) -> bool:
-    return _SURROGATE.search(text) is not None
-
-
 def scrub(text: str) -> str:
     """``text`` with each lone surrogate replaced by U+FFFD (no warning: see :func:`checked`)."""
     return _SURROGATE.sub("\ufffd", text)
@@ -121,7 +117,6 @@ __all__ = [
     "checked",
     "decode_utf8",
     "dumps_safe",
-    "has_surrogate",
     "load_json",
     "scrub",
 ]

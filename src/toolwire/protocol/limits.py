@@ -7,6 +7,7 @@ naming the cap. :func:`configure` changes the process-wide defaults.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 
 from toolwire.errors import LimitExceeded
@@ -53,11 +54,15 @@ def configure(**changes: int) -> Limits:
     return previous
 
 
-def check(name: str, size: int, where: str) -> None:
-    """Raise ``LimitExceeded`` when ``size`` passes the cap ``name``."""
+def check(name: str, size: int, where: str | Callable[[], str]) -> None:
+    """Raise ``LimitExceeded`` when ``size`` passes the cap ``name``.
+
+    ``where`` may be a function: the per-chunk and per-delta callers pass one, so the place's
+    text is only built when the cap is passed.
+    """
     cap: int = getattr(_current, name)
     if size > cap:
-        raise LimitExceeded(name, cap, where)
+        raise LimitExceeded(name, cap, where() if callable(where) else where)
 
 
 __all__ = ["Limits", "check", "configure", "limits"]

@@ -768,7 +768,11 @@ class StreamMachine:
         self._continuation_owner(call.owner, ev, "its TOOL_CALL_START's owner")
         call.arguments.append(ev.delta)
         call.size += len(ev.delta)
-        check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
+        check(
+            "max_argument_chars",
+            call.size,
+            lambda: f"event {self.index}: arguments of {call.id!r}",
+        )
         self._merge(call.metadata, ev)
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> None:

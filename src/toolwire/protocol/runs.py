@@ -28,7 +28,7 @@ from ag_ui.core import (
     RunStartedEvent,
 )
 
-from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError, error_name
+from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
 from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -77,12 +77,8 @@ async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
 
 
 def error_code(exc: ToolwireError) -> str:
-    """A stable ``RUN_ERROR.code`` for a decoding failure."""
-    if isinstance(exc, VendorStreamError):
-        return exc.error_type
-    if isinstance(exc, TruncatedStream):
-        return "truncated"
-    return error_name(exc)
+    """A stable ``RUN_ERROR.code`` for a decoding failure (``failures.classify``'s)."""
+    return classify(exc).code
 
 
 class RunFramer:
@@ -110,7 +106,6 @@ class RunFramer:
         self.run_id = run_id
         self.run_input = run_input
         self.turn_events = 0
-        self.decoder = decoder
         self.use_decoder(decoder)
 
     def use_decoder(self, decoder: BaseDecoder) -> None:
@@ -204,8 +199,8 @@ class RunFramer:
 
     def fail(self, exc: ToolwireError, *, before_end: BeforeEnd = ()) -> list[BaseEvent]:
         """``RUN_ERROR`` for a decoding failure, with the decoder's usage and error metadata."""
-        message = exc.message if isinstance(exc, VendorStreamError) else str(exc)
-        return self.error(message, error_code(exc), before_end=before_end)
+        f = classify(exc)
+        return self.error(f.message, f.code, before_end=before_end)
 
     def error(
         self,

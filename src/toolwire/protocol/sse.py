@@ -124,7 +124,7 @@ class SSEParser:
             if m is None:
                 self._line_parts.append(text[start:])
                 self._line_len += n - start
-                check("max_event_chars", self._line_len + self._data_len, self._where())
+                check("max_event_chars", self._line_len + self._data_len, self._where)
                 return
             self._line(self._take_line(text[start : m.start()]), out)
             start = m.end()
@@ -146,7 +146,7 @@ class SSEParser:
         if name == "data":
             self._data.append(value)
             self._data_len += len(value) + 1
-            check("max_event_chars", self._data_len, self._where())
+            check("max_event_chars", self._data_len, self._where)
             self._has_fields = True
         elif name == "event":
             self._event = value

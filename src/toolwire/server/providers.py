@@ -70,7 +70,7 @@ class VendorProvider:
         self.adapter = PROVIDERS[config.provider][0]
 
     @property
-    def model(self) -> str | None:
+    def model(self) -> str:
         return self.config.model or DEFAULT_MODELS[self.config.provider]
 
     def _key(self) -> str | None:
@@ -89,7 +89,7 @@ class VendorProvider:
         if key is None:  # checked before the stream; the environment may have changed since
             raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
         client = _client(self.config.provider, key, self.config.base_url)
-        model = self.model or DEFAULT_MODELS[self.config.provider]
+        model = self.model
         params = dict(self.config.params)
         try:
             async with arun(

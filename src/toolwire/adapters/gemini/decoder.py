@@ -466,18 +466,16 @@ class Decoder(BaseDecoder):
         if self.finish_reason is None:
             raise TruncatedStream(VENDOR, "no chunk carried a finishReason")
         made_calls = self._calls > 0
-        if self.finish_reason is not None or made_calls:
-            reason = map_gemini_stop_reason(self.finish_reason, made_calls=made_calls)
-            self.run_metadata[FINISH_REASON_KEY] = reason
-            self.error_metadata[FINISH_REASON_KEY] = reason
+        reason = map_gemini_stop_reason(self.finish_reason, made_calls=made_calls)
+        self.run_metadata[FINISH_REASON_KEY] = reason
+        self.error_metadata[FINISH_REASON_KEY] = reason
         if self.finish_reason not in NORMAL_FINISH:
             raise VendorStreamError(
                 VENDOR,
                 self.finish_reason,
                 self.finish_message or f"Gemini ended the turn with {self.finish_reason}",
             )
-        if self.finish_reason is not None:
-            self.run_metadata[FINISH_KEY] = self.finish_reason
+        self.run_metadata[FINISH_KEY] = self.finish_reason
         self.error_metadata.pop(FINISH_REASON_KEY, None)  # a normal end: no error
         out = self._end_reasoning()
         if self._text_open:

@@ -44,7 +44,7 @@ class JsonArrayReader:
                 at = self._scan(piece, at, out)
                 continue
             byte = piece[at : at + 1]
-            if byte in (b" ", b"\t", b"\r", b"\n"):
+            if byte in _SPACE:  # one byte: at < n
                 at += 1
             elif self._state == "start":
                 if byte != b"[":

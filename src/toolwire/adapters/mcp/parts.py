@@ -155,7 +155,7 @@ def encode_part(
         }
         if source.mime_type is not None:
             link["mimeType"] = source.mime_type
-        link.update(unprefixed(meta, ("title", "description", "size", "icons")))
+        link.update(unprefixed(meta, tuple(_LINK_TYPES)))
         return {**link, **common}
     if kind != "resource" or not isinstance(uri, str):
         if part.type in ("image", "audio"):
