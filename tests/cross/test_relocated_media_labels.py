@@ -27,7 +27,9 @@ from vendor_rules import check_request
 
 from toolwire import adapters
 from toolwire.errors import UnsupportedInput
-from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL
+
+#: the default label as docs/decisions.md and docs/adapters/openai_chat.md state it
+DEFAULT_MEDIA_LABEL = "Media from the result of tool call {tool_call_id} ({tool_name}):"
 
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmM"
