@@ -56,6 +56,9 @@ class BaseDecoder:
     """
 
     vendor: str = "vendor"
+    #: losses are warned about by ``feed``/``close`` (set by a subclass whose translation
+    #: only appends to ``losses``)
+    warns_at_surface = False
 
     def __init__(self) -> None:
         self.usage: list[TokenUsage] = []
@@ -75,12 +78,23 @@ class BaseDecoder:
         self.closed = False
         #: what this decoder could not carry to AG-UI (each also warned about)
         self.losses: list[Loss] = []
+        self._announced = 0
         self._after_end = 0
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One vendor chunk (SDK object or dict) -> AG-UI events."""
         self.chunk_index += 1
-        return self._feed(as_dict(chunk, self.vendor, f"chunk {self.chunk_index}"))
+        events = self._feed(as_dict(chunk, self.vendor, f"chunk {self.chunk_index}"))
+        if len(self.losses) > self._announced:
+            self._announce_new()
+        return events
+
+    def _announce_new(self) -> None:
+        """Warn once about each loss found since the last call: the surface does it, the
+        translation only appends to ``losses``."""
+        if self.warns_at_surface:
+            announce(self.losses[self._announced :])
+        self._announced = len(self.losses)
 
     def after_end(self, terminal: str) -> list[BaseEvent]:
         """A chunk after the vendor's terminal event (``terminal`` names it): nothing reads
@@ -102,7 +116,10 @@ class BaseDecoder:
         if self.closed:
             return []
         self.closed = True
-        return self._close()
+        events = self._close()
+        if len(self.losses) > self._announced:
+            self._announce_new()
+        return events
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """One whole non-streamed vendor response -> AG-UI events."""

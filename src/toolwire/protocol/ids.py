@@ -18,4 +18,13 @@ def mint_id(prefix: str, *parts: object, length: int = 24) -> str:
     return f"{prefix}_{digest}"
 
 
-__all__ = ["mint_id"]
+def result_message_id(tool_call_id: str) -> str:
+    """The id of the tool message answering ``tool_call_id`` when the vendor names none.
+
+    One recipe for every adapter, from the call id alone, so a result decoded from a
+    stream and the same result decoded from the next request's history get one id.
+    """
+    return mint_id("result", tool_call_id)
+
+
+__all__ = ["mint_id", "result_message_id"]

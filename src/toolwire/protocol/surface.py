@@ -18,7 +18,7 @@ from typing import Any, NamedTuple, ParamSpec, TypeVar
 from ag_ui.core import BaseEvent
 
 from toolwire.errors import UnsupportedInput
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
 
@@ -99,9 +99,9 @@ class Encoded(dict[str, Any]):
 def returns_encoded(fn: Callable[P, dict[str, Any]]) -> Callable[P, Encoded]:
     """Decorate an ``encode_request(..., losses=None)``: it returns an :class:`Encoded`.
 
-    The function fills a list of its own; a caller's ``losses=`` list gets the same
-    losses appended, as before. Warnings are the function's own (one per loss, pointing
-    at the caller).
+    The function only collects its losses (into a list of this wrapper's); here, at the
+    surface, each is warned about once, pointing at the caller, and a caller's
+    ``losses=`` list gets them appended, as before.
     """
 
     @functools.wraps(fn)
@@ -110,6 +110,7 @@ def returns_encoded(fn: Callable[P, dict[str, Any]]) -> Callable[P, Encoded]:
         found: list[Loss] = []
         kwargs["losses"] = found
         body = fn(*args, **kwargs)
+        announce(found)
         if isinstance(given, list):
             given.extend(found)
         return Encoded(body, found)

@@ -401,7 +401,6 @@ def encode_request(
         body["tools"] = tools
     body.update(vendor_options)
     if enc.losses:
-        announce(enc.losses)
         if losses is not None:
             losses.extend(enc.losses)
     return body

@@ -15,7 +15,7 @@ from ag_ui.core import ResumeEntry, RunAgentInput, ToolMessage, UserMessage
 
 from toolwire.capabilities import accepts
 from toolwire.errors import UnsupportedInput, VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.decoding import as_dict, require
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
@@ -140,7 +140,6 @@ def encode_request(
                 "carries no tool list",
             )
         )
-    announce(lost)
     if losses is not None:
         losses.extend(lost)
     return body

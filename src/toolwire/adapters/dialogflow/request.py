@@ -216,7 +216,6 @@ def encode_request(
                 "SuggestionInputs (use encode_history for the calls as ToolCallInfo)",
             )
         )
-    announce(found)
     if losses is not None:
         losses.extend(found)
     return {"requests": requests}

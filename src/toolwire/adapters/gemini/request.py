@@ -55,7 +55,7 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol import (
     REPEATED_KEYS,
     Accepts,
@@ -218,7 +218,6 @@ def encode_request(
         )
     if ids is not None:
         lost.extend(ids.losses)
-    announce(lost)
     if losses is not None:
         losses.extend(lost)
     body: dict[str, Any] = {"model": model, "contents": contents}

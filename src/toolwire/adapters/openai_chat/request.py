@@ -34,7 +34,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.decoding import as_dict
@@ -144,7 +144,6 @@ def encode_request(
         )
     body.update(vendor_options)
     lost.extend(ids.losses)
-    announce(lost)
     if losses is not None:
         losses.extend(lost)
     return body

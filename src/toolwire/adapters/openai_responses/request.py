@@ -123,7 +123,6 @@ def encode_request(
         body["tools"] = [_tool(t) for t in run_input.tools]
     body.update(vendor_options)
     found += ids.losses
-    announce(found)
     if losses is not None:
         losses.extend(found)
     return body
