@@ -164,7 +164,9 @@ class Decoder(BaseDecoder):
     # ------------------------------------------------------------------ feed
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        et = FIELDS.text(chunk.get("eventType"), self.where("eventType"))
+        et = chunk.get("eventType")
+        if not isinstance(et, str):  # the place is named only when something is wrong
+            et = FIELDS.text(et, self.where("eventType"))
         if self._done or self._failed:
             if et == f.RUN_INIT:
                 raise VendorDataError(
@@ -180,7 +182,10 @@ class Decoder(BaseDecoder):
             if et.startswith("asgard."):
                 return [RawEvent(event=chunk, source="asgard")]
             return []
-        payload = FIELDS.obj(chunk.get("fact"), self.where("fact")).get(key)
+        fact = chunk.get("fact")
+        if not isinstance(fact, dict):
+            fact = FIELDS.obj(fact, self.where("fact"))
+        payload = fact.get(key)
         where = self.where(f"fact.{key}")
         if payload is None and et in (f.RUN_INIT, f.RUN_DONE):
             payload = {}
@@ -744,10 +749,7 @@ class Decoder(BaseDecoder):
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole captured run: a JSON list of envelopes (or one envelope)."""
         frames = response if isinstance(response, list) else [response]
-        out: list[BaseEvent] = []
-        for frame in frames:
-            out.extend(self.feed(frame))
-        return out
+        return [ev for frame in frames for ev in self.feed(frame)]
 
     def _loss(self, kind: str, reason: str) -> None:
         self.losses.append(Loss(kind=kind, target="AG-UI", reason=reason))  # feed/close warn

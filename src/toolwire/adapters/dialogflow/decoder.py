@@ -66,7 +66,7 @@ from .wire import (
     TEXT_UPDATE_ACTIVITY,
     VENDOR,
     enum_name,
-    to_json_dict,
+    from_sdk,
 )
 
 
@@ -123,15 +123,12 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One chunk (JSON dict or SDK message) -> AG-UI events."""
-        return super().feed(to_json_dict(chunk, f"chunk {self.chunk_index + 1}"))
+        return super().feed(from_sdk(chunk))  # base feed checks the dict (as_dict) once
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole response (one chunk) or a list of chunks -> events."""
         items = response if isinstance(response, list) else [response]
-        out: list[BaseEvent] = []
-        for item in items:
-            out.extend(self.feed(item))
-        return out
+        return [ev for item in items for ev in self.feed(item)]
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         where = f"chunk {self.chunk_index}"

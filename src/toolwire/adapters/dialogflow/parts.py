@@ -44,21 +44,18 @@ TARGET = "dialogflow"
 class CallIn:
     """A ``ToolCall`` read from JSON, ready to become START/ARGS/END.
 
-    The argument text, the timestamp and the content fingerprint are computed
-    only when asked for: a streamed call restated in later chunks needs none.
+    The argument text is written once, when the call is read (it is the check that the
+    parameters are JSON, too); the timestamp and the content fingerprint are computed
+    only when asked for: a streamed call restated in later chunks needs neither.
     """
 
     name: str
     answer_record: str | None
     state: str | None
     meta: dict[str, Any] = field(default_factory=dict)  # the "dialogflow" metadata value
-    params: dict[str, Any] | None = None
+    arguments: str = ""  # ``inputParameters`` as compact JSON text ("" when absent)
     identity: dict[str, Any] = field(default_factory=dict)  # what the fingerprint hashes
     where: str = ""
-
-    @property
-    def arguments(self) -> str:
-        return dumps_compact(self.params) if self.params is not None else ""
 
     @property
     def timestamp(self) -> int | None:
@@ -86,9 +83,10 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
             meta[key] = value
     action = FIELDS.opt_text(tc.get("action"), f"{where}.action")
     params = FIELDS.opt_obj(tc.get("inputParameters"), f"{where}.inputParameters")
-    if params is not None:
-        # argument text is JSON: a NaN or an infinity (json.loads reads them) is not
-        dumps_compact(params, VENDOR, f"{where}.inputParameters")
+    # argument text is JSON: a NaN or an infinity (json.loads reads them) is not
+    arguments = (
+        dumps_compact(params, VENDOR, f"{where}.inputParameters") if params is not None else ""
+    )
     create = FIELDS.opt_text(tc.get("createTime"), f"{where}.createTime")
     if create is not None:
         meta["createTime"] = create
@@ -106,7 +104,7 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
             _last_segment(next(iter(source.values()))) if source else ""
         )
     identity = {"source": source, "action": action, "inputParameters": params, "createTime": create}
-    return CallIn(name, answer, state, meta, params, identity, where)
+    return CallIn(name, answer, state, meta, arguments, identity, where)
 
 
 def synthesized_call(res: dict[str, Any], where: str) -> CallIn:
@@ -115,7 +113,7 @@ def synthesized_call(res: dict[str, Any], where: str) -> CallIn:
     action = FIELDS.opt_text(res.get("action"), f"{where}.action")
     name = action or (_last_segment(next(iter(source.values()))) if source else "")
     answer = FIELDS.opt_text(res.get("answerRecord"), f"{where}.answerRecord") or None
-    return CallIn(name, answer, None, {"synthesized": True}, None, {"result": res}, where)
+    return CallIn(name, answer, None, {"synthesized": True}, "", {"result": res}, where)
 
 
 @dataclass

@@ -99,20 +99,25 @@ RPC_CODES: dict[int, str] = {
 }
 
 
-def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
-    """A chunk as a proto3 JSON dict: dicts pass (depth and surrogates checked, as every
-    decoder's input is); SDK messages are converted."""
+def from_sdk(obj: Any) -> Any:
+    """An SDK message (proto-plus or raw protobuf) as its proto3 JSON dict; anything else
+    as it is (a dict is checked once, where it is read: ``as_dict``)."""
     if isinstance(obj, dict):
-        return as_dict(obj, VENDOR, where)
+        return obj
     pb = getattr(obj, "_pb", None)  # proto-plus wraps the protobuf message here
     if pb is None and hasattr(obj, "DESCRIPTOR") and hasattr(obj, "ListFields"):
         pb = obj
-    if pb is not None:
-        from google.protobuf import json_format  # type: ignore[import-untyped]
+    if pb is None:
+        return obj
+    from google.protobuf import json_format  # type: ignore[import-untyped]
 
-        value = json_format.MessageToDict(pb)
-        return whole_doubles(value, sort=True)  # type: ignore[no-any-return]
-    return as_dict(obj, VENDOR, where)
+    return whole_doubles(json_format.MessageToDict(pb), sort=True)
+
+
+def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
+    """A chunk or a request as a proto3 JSON dict: SDK messages are converted, and the
+    dict is checked (depth and surrogates) as every decoder's input is."""
+    return as_dict(from_sdk(obj), VENDOR, where)
 
 
 def whole_doubles(value: Any, *, sort: bool = False) -> Any:
@@ -252,6 +257,7 @@ __all__ = [
     "b64_bytes",
     "b64_text",
     "enum_name",
+    "from_sdk",
     "map_dialogflow_stop_reason",
     "sniff_mime",
     "source_of",
