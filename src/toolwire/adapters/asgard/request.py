@@ -80,14 +80,16 @@ def encode_request(
         else None
     )
     extra = extra if isinstance(extra, dict) else {}
+    # only the tail after the last user message matters: read from the end, not the thread
     last_user = None
     tail_results: list[ToolMessage] = []
-    for m in run_input.messages:
+    for m in reversed(run_input.messages):
         if isinstance(m, UserMessage):
             last_user = m
-            tail_results = []
-        elif isinstance(m, ToolMessage):
+            break
+        if isinstance(m, ToolMessage):
             tail_results.append(m)
+    tail_results.reverse()
     body: dict[str, Any] = {"customChannelId": run_input.thread_id}
     if run_input.resume:
         answers = [_consent(e) for e in run_input.resume]

@@ -173,7 +173,9 @@ def encode_request(
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     del model, media
     ri = as_run_input(run_input, VENDOR)
-    by_id, by_record = _calls(ri.messages)
+    # the calls are indexed only when there is a confirmation to address (a plain new turn
+    # reads the last message alone)
+    by_id, by_record = _calls(ri.messages) if ri.resume else ({}, {})
     by_interrupt = {i.id: i for i in interrupts or []}
     props = ri.forwarded_props if isinstance(ri.forwarded_props, dict) else {}
     df_props = props.get(META_KEY) if isinstance(props.get(META_KEY), dict) else {}
