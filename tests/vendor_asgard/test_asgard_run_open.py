@@ -103,6 +103,17 @@ def test_an_encoder_loss_is_warned_once_and_is_the_record_on_losses() -> None:
     assert [str(w.message) for w in caught] == [loss.message]
 
 
+def _decode_recording(frames: list[dict[str, Any]]) -> tuple[list[Loss], list[str]]:
+    """Feed and close one Decoder: its losses, and every warning raised meanwhile."""
+    dec = asgard.Decoder()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for f in frames:
+            dec.feed(f)
+        dec.close()
+    return dec.losses, [str(w.message) for w in caught]
+
+
 def _frame(event_type: str, payload: dict[str, Any], n: int) -> dict[str, Any]:
     return envelope(event_type, payload, request_id="req", event_id=f"e{n}")
 
@@ -118,15 +129,10 @@ def test_a_decoder_loss_is_warned_once_and_is_the_record_on_losses() -> None:
         _frame("asgard.message.complete", _message("m1", "Goodbye"), 2),
         _frame("asgard.run.done", {}, 3),
     ]
-    dec = asgard.Decoder()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for f in frames:
-            dec.feed(f)
-        dec.close()
-    (loss,) = dec.losses
+    losses, warned = _decode_recording(frames)
+    (loss,) = losses
     assert loss.kind == "message-text-contradicted"
-    assert [str(w.message) for w in caught] == [loss.message]
+    assert warned == [loss.message]
 
 
 @pytest.mark.xfail(
@@ -137,15 +143,10 @@ def test_a_decoder_loss_is_warned_once_and_is_the_record_on_losses() -> None:
 def test_material_after_run_done_is_warned_once() -> None:
     frames = [_frame("asgard.run.init", {}, 0), _frame("asgard.run.done", {}, 1)]
     frames.append(_frame("asgard.run.done", {}, 2))
-    dec = asgard.Decoder()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for f in frames:
-            dec.feed(f)
-        dec.close()
-    (loss,) = dec.losses
+    losses, warned = _decode_recording(frames)
+    (loss,) = losses
     assert loss.kind == "material-after-end"
-    assert [str(w.message) for w in caught] == [loss.message]
+    assert warned == [loss.message]
 
 
 def test_a_stream_result_and_the_stored_conversation_give_one_result_message_id() -> None:
