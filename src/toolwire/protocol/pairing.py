@@ -15,7 +15,7 @@ from ag_ui.core import AssistantMessage, Message, ToolCall, ToolMessage
 
 from toolwire.errors import DuplicateToolCallId, UnansweredToolCall, UnsupportedInput
 from toolwire.losses import Loss
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import result_message_id
 
 
 @dataclass
@@ -197,7 +197,7 @@ def settle_unanswered(
             for n, (c, r) in enumerate(pairs):
                 if r is None and not skip(c):
                     t.results[n] = ToolMessage(
-                        id=mint_id("toolmsg", target, "unanswered", c.id),
+                        id=result_message_id(c.id),
                         tool_call_id=c.id,
                         content=text or "",
                         error=text,

@@ -1,8 +1,8 @@
 """AG-UI events -> Dialogflow ``ToolCallInfo`` dicts (:class:`Encoder`).
 
 ToolCallInfo pairs one call with its result, so a call is emitted when its result
-arrives, and the calls still open when the run ends after it. The mapping of one
-call and one result is :mod:`.parts`'.
+arrives, and the calls still open when the run ends after it. One call and one
+result are mapped by :mod:`.parts`.
 """
 
 from __future__ import annotations
