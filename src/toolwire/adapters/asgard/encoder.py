@@ -109,6 +109,7 @@ class Encoder(BaseEncoder):
         self._implicit = False
         self._in_run = False
         self._req = ""
+        self._event_ids = mint_id("evt", "")  # this run's eventId stem (one hash a run)
         self._chan = ""
         self._seq = 0
         self._msgs: dict[str, _Msg] = {}
@@ -158,7 +159,7 @@ class Encoder(BaseEncoder):
             event_type,
             payload,
             request_id=self._req,
-            event_id=mint_id("evt", self._req, self._seq),
+            event_id=f"{self._event_ids}-{self._seq}",
             namespace=self.namespace,
             bot_provider_name=self.bot_provider_name,
             custom_channel_id=self._chan,
@@ -175,9 +176,9 @@ class Encoder(BaseEncoder):
         t = ev.type
         if ev.metadata and t not in _NO_CARRIER:
             self._foreign_metadata(ev)
-        handler = getattr(self, "_on_" + t.value.lower(), None)
+        handler = _HANDLERS.get(t)
         if handler is not None:
-            result: list[dict[str, Any]] = handler(ev)
+            result: list[dict[str, Any]] = handler(self, ev)
             return result
         if t in _NO_CARRIER:
             return self._no_carrier(ev)
@@ -239,6 +240,7 @@ class Encoder(BaseEncoder):
         self._req = self.request_id or ev.run_id
         self._chan = self.custom_channel_id or ev.thread_id
         self._seq = 0
+        self._event_ids = mint_id("evt", self._req)
         self._msgs.clear()
         self._used.clear()
         self._next_seq.clear()
@@ -658,6 +660,14 @@ class Encoder(BaseEncoder):
             payload["toolUseResultSidecar"] = meta["toolUseResultSidecar"]
         out.append(self._frame(f.TOOL_CALL_COMPLETE, payload))
         return out
+
+
+#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
+_HANDLERS: dict[EventType, Any] = {
+    t: getattr(Encoder, "_on_" + t.value.lower())
+    for t in EventType
+    if hasattr(Encoder, "_on_" + t.value.lower())
+}
 
 
 def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:
