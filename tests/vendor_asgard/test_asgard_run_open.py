@@ -11,7 +11,6 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-import pytest
 from ag_ui.core import (
     RunErrorEvent,
     RunFinishedEvent,
@@ -135,11 +134,6 @@ def test_a_decoder_loss_is_warned_once_and_is_the_record_on_losses() -> None:
     assert warned == [loss.message]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BaseDecoder.after_end announces its loss itself and feed announces it again "
-    "(protocol/decoding.py; the fix belongs there)",
-)
 def test_material_after_run_done_is_warned_once() -> None:
     frames = [_frame("asgard.run.init", {}, 0), _frame("asgard.run.done", {}, 1)]
     frames.append(_frame("asgard.run.done", {}, 2))
