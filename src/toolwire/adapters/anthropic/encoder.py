@@ -40,8 +40,9 @@ from toolwire.adapters.anthropic.wire import (
     anthropic_stop_reason_for,
     usage_fields,
 )
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -59,18 +60,20 @@ def _meta(ev: BaseEvent) -> dict[str, Any]:
     return ev.metadata if isinstance(ev.metadata, dict) else {}
 
 
-class Encoder:
+class Encoder(BaseEncoder):
     """Feed AG-UI events (models or JSON dicts); get Anthropic stream event dicts.
 
     ``model`` fills ``message_start.message.model``. Usage comes from
     ``RUN_FINISHED.usage`` (zero counts when the stream states none, since
     Anthropic's events require them). What Anthropic's stream cannot carry is
-    recorded in ``losses`` and warned about.
+    recorded in ``losses`` and warned about (once, by ``feed``/``close``).
     """
 
+    vendor = VENDOR
+
     def __init__(self, *, model: str = "unknown") -> None:
+        super().__init__()
         self.model = model
-        self.losses: list[Loss] = []
         self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
         self._framed_here = False  # inside a bare turn's implicit run
         self._lost_kinds: set[str] = set()
@@ -94,7 +97,7 @@ class Encoder:
 
     # ---------------------------------------------------------------- API
 
-    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event -> the Anthropic events it becomes (possibly none yet)."""
         was_bare = self._machine.bare
         out: list[dict[str, Any]] = []
@@ -107,7 +110,7 @@ class Encoder:
             out.extend(self._event(ev))
         return out
 
-    def close(self) -> list[dict[str, Any]]:
+    def _close(self) -> list[dict[str, Any]]:
         """End of input: finish a message still being built.
 
         A text or call the input left open is not closed for it: the output then
@@ -136,9 +139,7 @@ class Encoder:
         if key in self._lost_kinds:
             return
         self._lost_kinds.add(key)
-        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
-        self.losses.append(loss)
-        announce([loss])
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
 
     def _learn(self, mid: str | None, seed: str) -> None:
         self._active = True
@@ -301,9 +302,7 @@ class Encoder:
         btype = btype if btype in SERVER_CALL_TYPES else "tool_use"
         # a client call's id must pass Anthropic's rule; a server call's id is Anthropic's own
         sent = self._ids(cid, ev.metadata) if btype == "tool_use" else cid
-        for loss in self._ids.take_losses():
-            self.losses.append(loss)
-            announce([loss])
+        self.losses.extend(self._ids.take_losses())
         block: dict[str, Any] = {"type": btype, "id": sent, "name": ev.tool_call_name, "input": {}}
         if btype == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
             block["server_name"] = meta[SERVER_NAME_KEY]
@@ -396,7 +395,6 @@ class Encoder:
             losses=self.losses,
         )
         if kept is None:
-            announce(self.losses[-1:])
             return []
         rid = ev.entity_id
         if rid in self._redacted:
