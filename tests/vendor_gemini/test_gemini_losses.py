@@ -1,31 +1,20 @@
 """Losses are values, warned once at the surface (issue 10 point 2).
 
-Each path of the adapter that can lose something — the stream decoder, the stream encoder
-and ``encode_request`` — warns exactly once per loss, and the warning is the record its
-``losses`` holds (the losses are the ones docs/adapters/gemini.md names).
+Each path of the adapter that can lose something (the stream decoder, the stream encoder,
+``encode_request``) warns exactly once per loss, and each warning is the record its
+``losses`` holds: same category, same message. The losses are the ones
+docs/adapters/gemini.md names.
 """
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
+import pytest
 from ag_ui.core import Context, RunAgentInput, ToolCallResultEvent, UserMessage
 
 from toolwire.adapters import gemini
-from toolwire.losses import Loss, ToolwireWarning
-
-
-def _warned(run: Any) -> tuple[Any, list[warnings.WarningMessage]]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        got = run()
-    return got, [w for w in caught if issubclass(w.category, ToolwireWarning)]
-
-
-def _same(loss: Loss, warned: warnings.WarningMessage) -> None:
-    assert str(warned.message) == loss.message
-    assert warned.category is loss.category
+from toolwire.losses import ToolwireWarning
 
 
 def _chunk(index: int, parts: list[dict[str, Any]], finish: str | None = None) -> dict[str, Any]:
@@ -35,35 +24,37 @@ def _chunk(index: int, parts: list[dict[str, Any]], finish: str | None = None) -
     return {"responseId": "resp-1", "candidates": [cand]}
 
 
+_IMAGE = {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}
+_STREAM = [
+    _chunk(0, [{"text": "Hello"}]),
+    _chunk(1, [{"text": "another answer"}]),
+    _chunk(1, [{"text": "more of it"}]),  # the same loss again: recorded once
+    _chunk(0, [_IMAGE], "STOP"),  # media in the model's answer
+]
+
+
 def test_the_decoder_warns_once_about_other_candidates_and_model_media() -> None:
-    chunks = [
-        _chunk(0, [{"text": "Hello"}]),
-        _chunk(1, [{"text": "another answer"}]),
-        _chunk(1, [{"text": "more of it"}]),  # the same loss: recorded once
-        _chunk(0, [{"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}], "STOP"),
-    ]
     decoder = gemini.Decoder()
-
-    def run() -> list[Any]:
-        out = []
-        for chunk in chunks:
-            out += decoder.feed(chunk)
-        return out + decoder.close()
-
-    _, warned = _warned(run)
+    with pytest.warns(ToolwireWarning) as caught:
+        for chunk in _STREAM:
+            decoder.feed(chunk)
+        decoder.close()
     assert [loss.kind for loss in decoder.losses] == ["candidate-dropped", "model-media-dropped"]
-    assert len(warned) == 2
-    for loss, warning in zip(decoder.losses, warned, strict=True):
-        _same(loss, warning)
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (loss.category, loss.message) for loss in decoder.losses
+    ]
 
 
 def test_the_encoder_warns_once_about_a_client_tool_result() -> None:
     encoder = gemini.Encoder()
     result = ToolCallResultEvent(message_id="m", tool_call_id="call-1", content="18 degrees")
-    _, warned = _warned(lambda: encoder.feed(result) + encoder.close())
+    with pytest.warns(ToolwireWarning) as caught:
+        encoder.feed(result)
+        encoder.close()
     assert [loss.kind for loss in encoder.losses] == ["result-dropped"]
-    assert len(warned) == 1
-    _same(encoder.losses[0], warned[0])
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (loss.category, loss.message) for loss in encoder.losses
+    ]
 
 
 def test_encode_request_warns_once_about_context() -> None:
@@ -76,7 +67,9 @@ def test_encode_request_warns_once_about_context() -> None:
         state=None,
         forwarded_props=None,
     )
-    body, warned = _warned(lambda: gemini.encode_request(run_input, model="gemini-2.5-flash"))
+    with pytest.warns(ToolwireWarning) as caught:
+        body = gemini.encode_request(run_input, model="gemini-2.5-flash")
     assert [loss.kind for loss in body.losses] == ["context-dropped"]
-    assert len(warned) == 1
-    _same(body.losses[0], warned[0])
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (loss.category, loss.message) for loss in body.losses
+    ]

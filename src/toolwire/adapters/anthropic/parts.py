@@ -34,6 +34,7 @@ from toolwire.adapters.anthropic.wire import (
 )
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.parts import MediaPart, media_part, text_of
 
 PDF = "application/pdf"
@@ -254,8 +255,20 @@ def _b64text(value: str) -> str | None:
         return None
 
 
+def _reference(src: UrlSource | FileSource) -> dict[str, Any]:
+    """A URL or file-handle source, the same for images and documents."""
+    if isinstance(src, UrlSource):
+        return {"type": "url", "url": src.value}
+    return {"type": "file", "file_id": src.value}
+
+
 def part_to_block(
-    part: ContentPart, where: str, losses: list[Loss], target: str, tool_call_id: str | None
+    part: ContentPart,
+    index: int,
+    where: str,
+    losses: list[Loss],
+    target: str,
+    tool_call_id: str | None,
 ) -> dict[str, Any] | None:
     """One fitted part -> one Anthropic block (``None`` for an empty text part)."""
     meta = part.metadata if isinstance(part.metadata, dict) else {}
@@ -273,10 +286,8 @@ def part_to_block(
     if isinstance(part, ImagePart):
         if isinstance(src, DataSource):
             s: dict[str, Any] = {"type": "base64", "media_type": src.mime_type, "data": src.value}
-        elif isinstance(src, UrlSource):
-            s = {"type": "url", "url": src.value}
         else:
-            s = {"type": "file", "file_id": src.value}
+            s = _reference(src)
         return {"type": "image", "source": s}
     if isinstance(part, DocumentPart):
         if isinstance(src, DataSource):
@@ -284,25 +295,14 @@ def part_to_block(
             if mime == PLAIN:
                 text = _b64text(src.value)
                 if text is None:
-                    losses.append(
-                        Loss(
-                            kind="part-dropped",
-                            target=target,
-                            reason=f"{where}: the text/plain data is not base64 of UTF-8 text",
-                            tool_call_id=tool_call_id,
-                            part_kind="document",
-                            mime_type=PLAIN,
-                            source_kind="data",
-                        )
-                    )
+                    reason = f"{where}: the text/plain data is not base64 of UTF-8 text"
+                    losses.append(part_loss(part, index, target, reason, tool_call_id))
                     return None
                 s = {"type": "text", "media_type": PLAIN, "data": text}
             else:
                 s = {"type": "base64", "media_type": src.mime_type, "data": src.value}
-        elif isinstance(src, UrlSource):
-            s = {"type": "url", "url": src.value}
         else:
-            s = {"type": "file", "file_id": src.value}
+            s = _reference(src)
         out = {"type": "document", "source": s}
         if isinstance(meta.get("title"), str):
             out["title"] = meta["title"]
@@ -312,15 +312,8 @@ def part_to_block(
             out["citations"] = meta[CITATIONS_KEY]
         return out
     # Audio/video never reach here: fitting drops them (Anthropic has no such blocks).
-    losses.append(
-        Loss(
-            kind="part-dropped",
-            target=target,
-            reason=f"{where}: Anthropic has no {part.type} block",
-            tool_call_id=tool_call_id,
-            part_kind=part.type,
-        )
-    )
+    reason = f"{where}: Anthropic has no {part.type} block"
+    losses.append(part_loss(part, index, target, reason, tool_call_id))
     return None
 
 
@@ -360,7 +353,7 @@ def parts_to_blocks(
             group = key
             continue
         group = None
-        block = part_to_block(part, f"{where}[{i}]", losses, target, tool_call_id)
+        block = part_to_block(part, i, f"{where}[{i}]", losses, target, tool_call_id)
         if block is not None:
             blocks.append(block)
     return blocks
