@@ -570,7 +570,8 @@ def decode_request(
         thread_id=thread_id,
         run_id=run_id,
         thread_seed=(first,),
-        run_seed=(dumps_compact(data, VENDOR, "request"),),
+        # the whole body's text only when it is needed (a given run id needs none)
+        run_seed=() if run_id else (dumps_compact(data, VENDOR, "request"),),
     )
     losses: list[Loss] = []
     ids = CallIds(VENDOR)
