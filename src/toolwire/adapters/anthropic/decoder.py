@@ -160,7 +160,7 @@ class Decoder(BaseDecoder):
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         ctype = chunk.get("type")
         if not isinstance(ctype, str):
-            raise VendorDataError(VENDOR, self.where("type"), "missing or not a string")
+            ctype = FIELDS.text(ctype, self.where("type"))  # raises: missing or not a string
         if ctype == "ping":
             return []
         if ctype == "error":

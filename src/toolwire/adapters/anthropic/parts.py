@@ -107,7 +107,7 @@ def blocks_to_parts(
                     [{"type": "text", "text": inner}] if isinstance(inner, str) else inner
                 )
                 if not isinstance(inner_blocks, list):
-                    raise VendorDataError(VENDOR, f"{at}.source.content", "expected text or blocks")
+                    raise FIELDS.wrong(inner, (str, list), f"{at}.source.content")
                 losses.append(
                     Loss(
                         kind="document-unpacked",

@@ -422,7 +422,7 @@ def _system(value: Any, ids: list[str]) -> list[Message]:
     if isinstance(value, str):
         return [SystemMessage(id=mint_id("msg", *ids, "system"), content=value)] if value else []
     if not isinstance(value, list):
-        raise VendorDataError(VENDOR, "request.system", "expected a string or a list of blocks")
+        raise FIELDS.wrong(value, (str, list), "request.system")
     out: list[Message] = []
     for i, block in enumerate(value):
         text = FIELDS.at(block, "text", str, f"request.system[{i}]")
@@ -434,7 +434,7 @@ def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if not isinstance(content, list):
-        raise VendorDataError(VENDOR, where, "expected a string or a list of blocks")
+        raise FIELDS.wrong(content, (str, list), where)
     for i, block in enumerate(content):
         FIELDS.at(block, "type", str, f"{where}[{i}]")
     return content
@@ -457,7 +457,7 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) 
         elif isinstance(raw, list):
             parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
         else:
-            raise VendorDataError(VENDOR, f"{at}.content", "expected a string or a list of blocks")
+            raise FIELDS.wrong(raw, (str, list), f"{at}.content")
         kw: dict[str, Any] = {}
         if block.get("is_error") is True:
             kw["error"] = parts if isinstance(parts, str) else text_of(parts)

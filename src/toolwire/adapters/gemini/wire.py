@@ -123,7 +123,7 @@ def b64_signature(value: Any, where: str) -> str | None:
     if isinstance(value, bytes):
         return base64.b64encode(value).decode("ascii")
     if not isinstance(value, str):
-        raise VendorDataError(VENDOR, where, "expected a base64 string")
+        raise FIELDS.wrong(value, str, where)
     return value.replace("-", "+").replace("_", "/")
 
 
