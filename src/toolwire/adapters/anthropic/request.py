@@ -48,9 +48,8 @@ from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
+    arguments_object,
     dumps_compact,
-    parse_arguments_object,
-    repeated_keys,
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
@@ -197,10 +196,12 @@ class _Encoding:
             extra = parts_to_blocks(relocated, "relocated media", self.losses, self.user.target)
             self.body.push("user", results + extra)
 
-    def repeated_keys(self, call: ToolCall) -> None:
-        keys = repeated_keys(call.function.arguments)
+    def arguments(self, call: ToolCall) -> dict[str, Any] | None:
+        """The call's arguments as an object (None: not one); repeated keys are a loss."""
+        parsed, keys = arguments_object(call.function.arguments)
         if keys:
             self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "tool_use.input"), call.id)
+        return parsed
 
     def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
         if call.encrypted_value is not None:
@@ -210,8 +211,7 @@ class _Encoding:
                 "has no place in the request",
                 call.id,
             )
-        parsed = parse_arguments_object(call.function.arguments)
-        self.repeated_keys(call)
+        parsed = self.arguments(call)
         if parsed is None:
             self.lose(
                 "arguments-not-object",
@@ -246,12 +246,11 @@ class _Encoding:
                 call.id,
             )
             return []
-        self.repeated_keys(call)
         block: dict[str, Any] = {
             "type": kind,
             "id": call.id,
             "name": call.function.name,
-            "input": parse_arguments_object(call.function.arguments) or {},
+            "input": self.arguments(call) or {},
         }
         if kind == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
             block["server_name"] = meta[SERVER_NAME_KEY]

@@ -38,10 +38,10 @@ from toolwire.protocol import (
     RESULT_ERROR_KEY,
     StreamMachine,
     parse_arguments_object,
-    repeated_keys,
     repeated_keys_reason,
     text_of,
 )
+from toolwire.protocol.arguments import arguments_object
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
@@ -194,8 +194,7 @@ class Encoder(BaseEncoder):
     def _send_call(self, call: _Call) -> list[dict[str, Any]]:
         text = "".join(call.args)
         kind = call.metadata.get(PART_KEY)
-        args = parse_arguments_object(text)
-        keys = repeated_keys(text)
+        args, keys = arguments_object(text)
         if keys:
             self._lose(REPEATED_KEYS, call.id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:

@@ -63,11 +63,11 @@ from toolwire.protocol import (
     mint_id,
     pair_history,
     parse_arguments_object,
-    repeated_keys,
     repeated_keys_reason,
     settle_unanswered,
     text_of,
 )
+from toolwire.protocol.arguments import arguments_object
 from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
 from toolwire.protocol.ids import result_message_id
@@ -279,8 +279,7 @@ def _model_turn(
     signed = False
     for call, result in zip(m.tool_calls or [], results or [], strict=False):
         kind = (call.metadata or {}).get(PART_KEY)
-        args = parse_arguments_object(call.function.arguments)
-        keys = repeated_keys(call.function.arguments)
+        args, keys = arguments_object(call.function.arguments)
         if keys:
             reason = repeated_keys_reason(keys, "functionCall.args")
             lost.append(
