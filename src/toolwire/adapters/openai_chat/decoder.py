@@ -31,7 +31,6 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.adapters.openai_chat.wire import map_openai_chat_stop_reason
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
@@ -42,10 +41,12 @@ from toolwire.protocol.ids import mint_id
 from .wire import (
     CHOICE_KEY,
     COMPLETION_ID_KEY,
+    FIELDS,
     FINISH_REASONS_KEY,
     REFUSAL_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    map_openai_chat_stop_reason,
     message_id,
     stream_error,
     token_usage,
@@ -83,12 +84,6 @@ class _Choice:
     ordinal: int = 0
 
 
-def _str_or_none(value: Any, where: str) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
-
-
 def decoder_options(request_body: Any) -> dict[str, Any]:
     """:class:`Decoder` options a recorded request implies: a streamed request with
     ``stream_options.include_usage`` expects a usage chunk before ``[DONE]``."""
@@ -109,6 +104,7 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
+    warns_at_surface = True
 
     def __init__(self, *, expect_usage: bool = False) -> None:
         """``expect_usage``: the request set ``stream_options.include_usage``, so a stream
@@ -151,22 +147,15 @@ class Decoder(BaseDecoder):
             raise stream_error(chunk["error"])
         out: list[BaseEvent] = []
         self._identify(chunk)
-        choices = chunk.get("choices")
-        if choices is None:
-            choices = []
-        if not isinstance(choices, list):
-            raise VendorDataError(VENDOR, self.where("choices"), "expected a list")
+        choices = FIELDS.lst(chunk.get("choices"), self.where("choices"))
         for pos, raw in enumerate(choices):
             where = self.where(f"choices[{pos}]")
-            if not isinstance(raw, dict):
-                raise VendorDataError(VENDOR, where, "expected an object")
+            raw = FIELDS.obj(raw, where)
             choice = self._choice(raw.get("index", pos), f"{where}.index")
-            delta = raw.get("delta")
+            delta = FIELDS.opt_obj(raw.get("delta"), f"{where}.delta")
             if delta is not None:
-                if not isinstance(delta, dict):
-                    raise VendorDataError(VENDOR, f"{where}.delta", "expected an object")
                 self._delta(choice, delta, f"{where}.delta", out)
-            reason = _str_or_none(raw.get("finish_reason"), f"{where}.finish_reason")
+            reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
             if reason:
                 self._finish(choice, reason, out)
         self._take_usage(chunk)
@@ -201,21 +190,16 @@ class Decoder(BaseDecoder):
         if body.get("error"):
             raise stream_error(body["error"])
         self._identify(body)
-        choices = body.get("choices")
-        if not isinstance(choices, list):
-            raise VendorDataError(VENDOR, "response.choices", "missing or not a list")
+        choices = FIELDS.at(body, "choices", list, "response")
         out: list[BaseEvent] = []
         for pos, raw in enumerate(choices):
             where = f"response.choices[{pos}]"
-            if not isinstance(raw, dict):
-                raise VendorDataError(VENDOR, where, "expected an object")
+            raw = FIELDS.obj(raw, where)
             choice = self._choice(raw.get("index", pos), f"{where}.index")
-            message = raw.get("message")
-            if not isinstance(message, dict):
-                raise VendorDataError(VENDOR, f"{where}.message", "missing or not an object")
+            message = FIELDS.at(raw, "message", dict, where)
             where = f"{where}.message"
             self._delta(choice, _message_as_delta(message, where), where, out)
-            reason = _str_or_none(raw.get("finish_reason"), f"{where}.finish_reason")
+            reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
             self._finish(choice, reason or "stop", out)
         self._take_usage(body, "response.usage")
         return out
@@ -256,18 +240,14 @@ class Decoder(BaseDecoder):
             thought = delta.get(key)
             if isinstance(thought, str) and thought:
                 self._reasoning(ch, thought, out)
-        content = _str_or_none(delta.get("content"), f"{where}.content")
+        content = FIELDS.opt_text(delta.get("content"), f"{where}.content")
         if content:
             self._text(ch, content, None, out)
-        refusal = _str_or_none(delta.get("refusal"), f"{where}.refusal")
+        refusal = FIELDS.opt_text(delta.get("refusal"), f"{where}.refusal")
         if refusal:
             self._text(ch, refusal, {REFUSAL_KEY: True}, out)
-        calls = delta.get("tool_calls")
-        if calls is not None:
-            if not isinstance(calls, list):
-                raise VendorDataError(VENDOR, f"{where}.tool_calls", "expected a list")
-            for pos, frag in enumerate(calls):
-                self._fragment(ch, frag, pos, f"{where}.tool_calls[{pos}]", out)
+        for pos, frag in enumerate(FIELDS.list_at(delta, "tool_calls", where)):
+            self._fragment(ch, frag, pos, f"{where}.tool_calls[{pos}]", out)
         legacy = delta.get(_LEGACY)
         if legacy is not None:
             self._fragment(ch, {"index": _LEGACY, "function": legacy}, 0, f"{where}.{_LEGACY}", out)
@@ -300,19 +280,16 @@ class Decoder(BaseDecoder):
         out.append(TextMessageContentEvent(message_id=ch.message_id, delta=text, **kw))
 
     def _fragment(self, ch: _Choice, frag: Any, pos: int, where: str, out: list[BaseEvent]) -> None:
-        if not isinstance(frag, dict):
-            raise VendorDataError(VENDOR, where, "expected an object")
+        frag = FIELDS.obj(frag, where)
         slot = frag.get("index", pos)
-        if slot != _LEGACY and (isinstance(slot, bool) or not isinstance(slot, int)):
-            raise VendorDataError(VENDOR, f"{where}.index", f"expected an integer, got {slot!r}")
+        if slot != _LEGACY and type(slot) is not int:
+            raise FIELDS.wrong(slot, int, f"{where}.index")
         custom = frag.get("type") == "custom"
-        fn = frag.get("custom" if custom else "function")
+        fn = FIELDS.opt_obj(frag.get("custom" if custom else "function"), f"{where}.function")
         if fn is None:
             fn = {}
-        if not isinstance(fn, dict):
-            raise VendorDataError(VENDOR, f"{where}.function", "expected an object")
-        call_id = _str_or_none(frag.get("id"), f"{where}.id") or None
-        name = _str_or_none(fn.get("name"), f"{where}.function.name") or None
+        call_id = FIELDS.opt_text(frag.get("id"), f"{where}.id") or None
+        name = FIELDS.opt_text(fn.get("name"), f"{where}.function.name") or None
         args = _arguments(fn.get("input" if custom else "arguments"), f"{where}.function")
 
         self._end_reasoning(ch, out)
@@ -422,17 +399,15 @@ def _arguments(value: Any, where: str) -> str:
         return value
     if isinstance(value, dict):
         return dumps_compact(value)
-    raise VendorDataError(VENDOR, f"{where}.arguments", f"expected a string, got {value!r}")
+    raise FIELDS.wrong(value, (str, dict), f"{where}.arguments")
 
 
 def _message_as_delta(message: dict[str, Any], where: str) -> dict[str, Any]:
     """A whole ``ChatCompletionMessage`` in the shape of one delta carrying all of it."""
     keys = (*_REASONING_FIELDS, "content", "refusal", _LEGACY)
     delta: dict[str, Any] = {k: message.get(k) for k in keys}
-    calls = message.get("tool_calls")
-    if calls is not None:
-        if not isinstance(calls, list):
-            raise VendorDataError(VENDOR, f"{where}.tool_calls", "expected a list")
+    calls = FIELDS.list_at(message, "tool_calls", where)
+    if calls:
         delta["tool_calls"] = [
             {**c, "index": i} if isinstance(c, dict) else c for i, c in enumerate(calls)
         ]
