@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from toolwire.adapters.openai_responses.decoder import Decoder, sse_chunks
 from toolwire.adapters.openai_responses.encoder import Encoder, to_sse
-from toolwire.adapters.openai_responses.keys import MODEL_ROUTE
+from toolwire.adapters.openai_responses.wire import MODEL_ROUTE
 from toolwire.adapters.openai_responses.request import decode_request, encode_request
 from toolwire.protocol.surface import stream_surface
 

@@ -31,7 +31,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.adapters.openai_responses.keys import map_openai_responses_stop_reason
+from toolwire.adapters.openai_responses.wire import map_openai_responses_stop_reason
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import announce
 from toolwire.protocol import BaseDecoder, mint_id, require
@@ -43,7 +43,7 @@ from toolwire.protocol.sse import sse_json_objects
 from toolwire.protocol.usage import token_count
 
 from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
-from .keys import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
+from .wire import ANNOTATIONS, ITEM, ITEM_ID, PHASE, PROVIDER, REASONING_PART, VENDOR
 
 #: Events that end a response; anything after them is ignored.
 TERMINAL = ("response.completed", "response.incomplete", "response.failed", "error")

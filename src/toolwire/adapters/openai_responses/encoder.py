@@ -41,7 +41,7 @@ from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 
 from .items import SERVER_RUN
-from .keys import (
+from .wire import (
     ANNOTATIONS,
     CALL_ID_RULE,
     FIELDS,

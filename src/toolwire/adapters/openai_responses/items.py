@@ -11,7 +11,7 @@ Three families:
   ``*_output`` item.
 
 What a part cannot model rides in metadata: the whole vendor item under
-:data:`~.keys.ITEM` (without an image generation's base64 result, which lives
+:data:`~.wire.ITEM` (without an image generation's base64 result, which lives
 in the result's ``ImagePart``), so a later request can resend it unchanged.
 """
 
@@ -27,7 +27,7 @@ from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact, require
 from toolwire.protocol.decoding import list_at
 from toolwire.protocol.parts import Content
 
-from .keys import FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER, VENDOR
+from .wire import FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER, VENDOR
 from .parts import to_agui_content, url_source
 
 #: Tools OpenAI runs itself: the item carries the result.
@@ -40,7 +40,7 @@ SERVER_RUN = frozenset(
         "mcp_call",
     }
 )
-#: ``function_call`` fields with their own home; the rest ride in :data:`~.keys.FIELDS`.
+#: ``function_call`` fields with their own home; the rest ride in :data:`~.wire.FIELDS`.
 _FUNCTION_FIELDS = frozenset({"type", "id", "call_id", "name", "arguments", "status"})
 #: Image generation keys that describe the request, shown as the call's arguments.
 _IMAGE_ARGS = ("action", "background", "output_format", "quality", "size", "revised_prompt")

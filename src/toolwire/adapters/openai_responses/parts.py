@@ -33,7 +33,7 @@ from toolwire.protocol.parts import (
     to_data_url,
 )
 
-from .keys import DETAIL, PROVIDER, VENDOR
+from .wire import DETAIL, PROVIDER, VENDOR
 
 #: MIME types guessed from a file name when ``file_data`` is bare base64.
 _EXT_MIME = {

@@ -40,7 +40,7 @@ from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_optio
 
 from .encoder import _first_image_data
 from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
-from .keys import (
+from .wire import (
     ANNOTATIONS,
     CALL_ID_RULE,
     FIELDS,
