@@ -23,7 +23,7 @@ from ag_ui.core import (
 
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol import Accepts, fit_content, require
+from toolwire.protocol import Accepts, fit_content
 from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.parts import (
     Content,
@@ -33,7 +33,7 @@ from toolwire.protocol.parts import (
     to_data_url,
 )
 
-from .wire import DETAIL, PROVIDER, VENDOR
+from .wire import DETAIL, FIELDS, PROVIDER, VENDOR
 
 #: MIME types guessed from a file name when ``file_data`` is bare base64.
 _EXT_MIME = {
@@ -107,14 +107,13 @@ def _mime_from_name(name: str | None) -> str | None:
 
 def to_agui_part(part: Any, where: str) -> ContentPart | None:
     """One vendor input part as an AG-UI part; ``None`` for a part type AG-UI cannot take."""
-    if not isinstance(part, dict):
-        raise VendorDataError(VENDOR, where, f"expected an object, got {type(part).__name__}")
-    kind = require(part, "type", str, VENDOR, where)
+    part = FIELDS.obj(part, where)
+    kind = FIELDS.at(part, "type", str, where)
     meta: dict[str, Any] = {}
     if isinstance(part.get("detail"), str):
         meta[DETAIL] = part["detail"]
     if kind in ("input_text", "output_text", "text"):
-        return TextPart(text=require(part, "text", str, VENDOR, where))
+        return TextPart(text=FIELDS.at(part, "text", str, where))
     if kind == "input_image":
         if isinstance(part.get("image_url"), str):
             src: DataSource | UrlSource | FileSource = url_source(part["image_url"], where, None)
@@ -159,9 +158,7 @@ def to_agui_content(
     if isinstance(value, str):
         return value, []
     if not isinstance(value, list):
-        raise VendorDataError(
-            VENDOR, where, f"expected a string or a list, got {type(value).__name__}"
-        )
+        raise FIELDS.wrong(value, (str, list), where)
     parts: list[ContentPart] = []
     losses: list[Loss] = []
     for i, raw in enumerate(value):
