@@ -91,35 +91,36 @@ def encode_request(
     settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
     lost: list[Loss] = list(paired.losses)
     ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
+    relocate = in_user if media == "relocate" else None
     messages: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
             messages.append(_assistant(m, ids))
             moved: list[ContentPart] = []
-            names = {c.id: c.function.name for c in m.tool_calls or []}
-            for result in turn.results:
+            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
                 assert result is not None  # pair_history raised for unanswered calls
                 fitted = fit_content(
-                    result.content,
-                    in_tool,
-                    tool_call_id=result.tool_call_id,
-                    relocate=in_user if media == "relocate" else None,
+                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
                 )
-                lost.extend(fitted.losses)
+                if fitted.losses:
+                    lost += fitted.losses
                 messages.append(_tool(result, fitted.content, lost, ids))
-                moved += labelled(
-                    fitted.relocated,
-                    media_label,
-                    tool_call_id=ids(result.tool_call_id),
-                    tool_name=names.get(result.tool_call_id, ""),
-                    target=VENDOR,
-                )
+                if fitted.relocated:
+                    moved += labelled(
+                        fitted.relocated,
+                        media_label,
+                        tool_call_id=ids(result.tool_call_id),
+                        tool_name=call.function.name,
+                        target=VENDOR,
+                    )
             if moved:
                 parts = _user_parts(moved, in_user, lost)
                 if parts:
                     messages.append({"role": "user", "content": parts})
-        elif isinstance(m, UserMessage):
+            _encrypted(m, lost)
+            continue
+        if isinstance(m, UserMessage):
             messages.append(_user(m, in_user, lost))
         elif isinstance(m, (SystemMessage, DeveloperMessage)):
             messages.append(_named({"role": m.role, "content": m.content}, m))
@@ -129,7 +130,8 @@ def encode_request(
             lost.append(
                 _loss("message-dropped", f"a {m.role} message has no Chat Completions form")
             )
-        _encrypted(m, lost)
+        if getattr(m, "encrypted_value", None):
+            lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
     body: dict[str, Any] = {"model": model, "messages": messages}
     if run.tools:
         body["tools"] = [_tool_spec(t) for t in run.tools]
@@ -171,14 +173,16 @@ def _named(out: dict[str, Any], m: Message) -> dict[str, Any]:
     return out
 
 
-def _encrypted(m: Message, lost: list[Loss]) -> None:
-    why = "Chat Completions has no field for a provider's opaque artefact"
-    if getattr(m, "encrypted_value", None):
-        lost.append(_loss("encrypted-value-dropped", why))
-    if isinstance(m, AssistantMessage):
-        for c in m.tool_calls or []:
-            if c.encrypted_value:
-                lost.append(_loss("encrypted-value-dropped", why, c.id))
+_NO_ARTEFACTS = "Chat Completions has no field for a provider's opaque artefact"
+
+
+def _encrypted(m: AssistantMessage, lost: list[Loss]) -> None:
+    """A loss for each encrypted value of an assistant message and its calls."""
+    if m.encrypted_value:
+        lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+    for c in m.tool_calls or ():
+        if c.encrypted_value:
+            lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
 
 
 def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
@@ -188,7 +192,9 @@ def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
     out["content"] = m.content if m.content else (None if calls else "")
     if calls:
         out["tool_calls"] = [_call(c, ids(c.id, c.metadata)) for c in calls]
-    return _named(out, m)
+    if m.name:
+        out["name"] = m.name
+    return out
 
 
 def _call(c: ToolCall, call_id: str) -> dict[str, Any]:
