@@ -139,8 +139,11 @@ class Decoder(BaseDecoder):
 
     # ----------------------------------------------------------------- stream
 
+    # The per-delta reads check the field in place and name the place only when FIELDS
+    # raises (``_read``): building ``chunk N`` for every field was a third of the time.
+
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        kind = FIELDS.at(chunk, "type", str, f"chunk {self.chunk_index}")
+        kind: str = self._read(chunk, "type", str)
         if self._ended:
             out = self.after_end("the response's terminal event")
             self._announced = len(self.losses)  # after_end warned about its loss itself
@@ -168,12 +171,19 @@ class Decoder(BaseDecoder):
             self.model = response["model"]
 
     def _on_created(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        resp = FIELDS.at(chunk, "response", dict, self._at())
+        resp = self._read(chunk, "response", dict)
         self._note_response(resp)
         return []
 
+    def _read(self, chunk: dict[str, Any], key: str, kind: type) -> Any:
+        """``chunk[key]`` of ``kind`` (as ``FIELDS.at`` reads it, with its error)."""
+        value = chunk.get(key)
+        if isinstance(value, kind):
+            return value
+        return FIELDS.at(chunk, key, kind, self._at())  # raises
+
     def _item_at(self, chunk: dict[str, Any], kind: str | None = None) -> _Open:
-        index = FIELDS.at(chunk, "output_index", int, self._at())
+        index = self._read(chunk, "output_index", int)
         item = self._items.get(index)
         if item is None:
             raise VendorDataError(
@@ -186,8 +196,8 @@ class Decoder(BaseDecoder):
         return item
 
     def _on_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        index = FIELDS.at(chunk, "output_index", int, self._at())
-        item = FIELDS.at(chunk, "item", dict, self._at())
+        index = self._read(chunk, "output_index", int)
+        item = self._read(chunk, "item", dict)
         kind = FIELDS.at(item, "type", str, self._at("item"))
         at = self._at("item")
         if index in self._items:
@@ -224,7 +234,7 @@ class Decoder(BaseDecoder):
     def _streamed(self, chunk: dict[str, Any], kind: str) -> tuple[_Open, str]:
         """The open ``kind`` item a delta extends, and its text (counted as streamed)."""
         item = self._item_at(chunk, kind)
-        delta = FIELDS.at(chunk, "delta", str, self._at())
+        delta = self._read(chunk, "delta", str)
         item.streamed += len(delta)
         return item, delta
 
@@ -262,9 +272,9 @@ class Decoder(BaseDecoder):
     def _reasoning_key(self, chunk: dict[str, Any]) -> tuple[_Open, tuple[str, int]]:
         item = self._item_at(chunk, "reasoning")
         if "summary_index" in chunk:
-            n = FIELDS.at(chunk, "summary_index", int, self._at())
+            n = self._read(chunk, "summary_index", int)
             return item, ("summary", n)
-        n = FIELDS.at(chunk, "content_index", int, self._at())
+        n = self._read(chunk, "content_index", int)
         return item, ("content", n)
 
     def _on_reasoning_part_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
@@ -273,7 +283,7 @@ class Decoder(BaseDecoder):
 
     def _on_reasoning_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         item, key = self._reasoning_key(chunk)
-        delta = FIELDS.at(chunk, "delta", str, self._at())
+        delta = self._read(chunk, "delta", str)
         out = self._open_part(item, key)
         if delta:
             assert item.part is not None and item.streamed_parts is not None
@@ -310,9 +320,9 @@ class Decoder(BaseDecoder):
     # item done ---------------------------------------------------------------
 
     def _on_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        body = FIELDS.at(chunk, "item", dict, self._at())
+        body = self._read(chunk, "item", dict)
         kind = FIELDS.at(body, "type", str, self._at("item"))
-        index = FIELDS.at(chunk, "output_index", int, self._at())
+        index = self._read(chunk, "output_index", int)
         item = self._items.pop(index, None)
         if item is None:  # a done without an added: read it as both
             opened = self._on_added(chunk)
@@ -398,7 +408,7 @@ class Decoder(BaseDecoder):
                 message if isinstance(message, str) else json.dumps(chunk),
                 retryable=isinstance(code, str) and code in RETRYABLE_ERRORS,
             )
-        resp = FIELDS.at(chunk, "response", dict, self._at())
+        resp = self._read(chunk, "response", dict)
         self._note_response(resp)
         usage = usage_of(resp)
         if usage is not None:
