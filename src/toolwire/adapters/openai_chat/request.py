@@ -76,7 +76,8 @@ def encode_request(
 
     ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` /
     ``user_message`` override what the capability table says ``model``
-    takes. Every loss is warned about and appended to ``losses`` when given.
+    takes. The returned body's ``.losses`` lists every loss (each warned about once, and
+    appended to ``losses`` when given).
     A call with no result is rejected by the API: ``unanswered`` says what to do
     (``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
     ``"answer"`` answers it as failed with ``unanswered_text``; see ``settle_unanswered``).
@@ -89,7 +90,8 @@ def encode_request(
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
     paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
     settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
-    lost: list[Loss] = list(paired.losses)
+    lost: list[Loss] = [] if losses is None else losses  # returns_encoded's list
+    lost += paired.losses
     ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
     relocate = in_user if media == "relocate" else None
     messages: list[dict[str, Any]] = []
@@ -143,9 +145,7 @@ def encode_request(
             )
         )
     body.update(vendor_options)
-    lost.extend(ids.losses)
-    if losses is not None:
-        losses.extend(lost)
+    lost += ids.losses
     return body
 
 

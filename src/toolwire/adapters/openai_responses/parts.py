@@ -225,13 +225,16 @@ def to_vendor_content(
     A tool error reaches the model as text ahead of whatever content survived,
     since ``function_call_output`` has no error flag.
     """
-    fitted = fit_content(content, accepts, tool_call_id=tool_call_id)
-    kept = fitted.content
+    if isinstance(content, str):  # nothing to fit
+        kept: Content = content
+        losses: list[Loss] = []
+    else:
+        fitted = fit_content(content, accepts, tool_call_id=tool_call_id)
+        kept, losses = fitted.content, fitted.losses
     if isinstance(kept, str):
         if error:
-            return (f"Error: {error}\n\n{kept}" if kept else f"Error: {error}"), fitted.losses
-        return kept, fitted.losses
-    losses = list(fitted.losses)
+            return (f"Error: {error}\n\n{kept}" if kept else f"Error: {error}"), losses
+        return kept, losses
     out: list[dict[str, Any]] = []
     for index, part in enumerate(kept):
         mapped = to_vendor_part(part)

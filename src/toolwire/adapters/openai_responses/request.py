@@ -88,17 +88,18 @@ def encode_request(
     ``media`` is accepted for the common signature: Responses takes images and
     files inside tool results, and nothing it refuses there (audio, video,
     other providers' file handles) is taken in a user message either, so
-    ``"relocate"`` moves nothing. Every loss is warned about and appended to
-    ``losses`` when given. ``tool_result`` / ``user_message`` override what the
-    capability table says each place takes. ``vendor_options`` are added to the
-    body as they are. A ``function_call`` (or other client call) with no output is
-    rejected by the API: ``unanswered`` ``"error"`` raises ``UnansweredToolCall``,
-    ``"drop"`` removes the call, ``"answer"`` answers it as failed with
-    ``unanswered_text`` (``settle_unanswered``); hosted tools are never touched.
+    ``"relocate"`` moves nothing. The returned body's ``.losses`` lists every loss
+    (each warned about once, and appended to ``losses`` when given). ``tool_result`` /
+    ``user_message`` override what the capability table says each place takes.
+    ``vendor_options`` are added to the body as they are. A ``function_call`` (or
+    other client call) with no output is rejected by the API: ``unanswered``
+    ``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
+    ``"answer"`` answers it as failed with ``unanswered_text`` (``settle_unanswered``);
+    hosted tools are never touched.
     """
     run_input = as_run_input(run_input, VENDOR)
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    found: list[Loss] = []
+    found: list[Loss] = [] if losses is None else losses  # returns_encoded's list
     tool_accepts = tool_result or accepts(VENDOR, model=model)
     user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
     history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
@@ -132,8 +133,6 @@ def encode_request(
         body["tools"] = [_tool(t) for t in run_input.tools]
     body.update(vendor_options)
     found += ids.losses
-    if losses is not None:
-        losses.extend(found)
     return body
 
 
