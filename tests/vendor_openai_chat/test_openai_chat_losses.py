@@ -37,12 +37,7 @@ def test_the_encoder_warns_once_per_loss_and_keeps_the_record() -> None:
         {"type": EventType.RUN_FINISHED.value, "threadId": "t", "runId": "r"},
     ]
 
-    def encode() -> None:
-        for ev in events:
-            enc.feed(ev)
-        enc.close()
-
-    _, seen = _warned(encode)
+    _, seen = _warned(lambda: ([enc.feed(ev) for ev in events], enc.close()))
     assert [loss.kind for loss in enc.losses] == ["reasoning-dropped"]
     assert [str(w.message) for w in seen] == [loss.message for loss in enc.losses]
     assert seen[0].filename == __file__  # pointed at the caller, not inside toolwire

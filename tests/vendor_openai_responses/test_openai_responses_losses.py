@@ -53,12 +53,7 @@ def test_the_encoder_warns_once_per_loss_and_keeps_the_record() -> None:
         {"type": EventType.RUN_FINISHED.value, "threadId": "t", "runId": "r"},
     ]
 
-    def encode() -> None:
-        for ev in events:
-            enc.feed(ev)
-        enc.close()
-
-    _, seen = _warned(encode)
+    _, seen = _warned(lambda: ([enc.feed(ev) for ev in events], enc.close()))
     assert [loss.kind for loss in enc.losses] == ["part-dropped"]
     _same(seen, enc.losses)
 
@@ -77,12 +72,7 @@ def test_the_decoder_warns_once_per_loss_and_keeps_the_record() -> None:
         {"type": "response.output_text.delta", "output_index": 0, "delta": "late"},
     ]
 
-    def decode() -> None:
-        for chunk in chunks:
-            dec.feed(chunk)
-        dec.close()
-
-    _, seen = _warned(decode)
+    _, seen = _warned(lambda: ([dec.feed(chunk) for chunk in chunks], dec.close()))
     assert [loss.kind for loss in dec.losses] == ["part-dropped", "material-after-end"]
     _same(seen, dec.losses)
 

@@ -273,13 +273,20 @@ class Encoder(BaseEncoder):
             )
         ]
 
+    def _ending(self, key: str, ev: BaseEvent) -> tuple[_Item, str] | None:
+        """The open item an end event closes (its metadata merged), and its whole text."""
+        item = self._items.pop(key, None)
+        if item is None:
+            return None
+        item.metadata.update(ev.metadata or {})
+        return item, "".join(item.text)
+
     def _on_text_message_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
         mid = getattr(ev, "message_id", "")
-        item = self._items.pop(mid, None)
-        if item is None:
+        ending = self._ending(mid, ev)
+        if ending is None:
             return []
-        item.metadata.update(ev.metadata or {})
-        text = "".join(item.text)
+        item, text = ending
         notes = item.metadata.get(ANNOTATIONS)
         part = {
             "type": "output_text",
@@ -342,11 +349,10 @@ class Encoder(BaseEncoder):
 
     def _on_tool_call_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
         cid = getattr(ev, "tool_call_id", "")
-        item = self._items.pop(cid, None)
-        if item is None:
+        ending = self._ending(cid, ev)
+        if ending is None:
             return []
-        item.metadata.update(ev.metadata or {})
-        text = "".join(item.text)
+        item, text = ending
         if item.deferred:
             whole = item.metadata.get(ITEM)
             if not isinstance(whole, dict):
