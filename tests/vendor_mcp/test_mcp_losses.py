@@ -69,3 +69,33 @@ def test_the_body_is_the_plain_wire_dict(name: str) -> None:
         warnings.simplefilter("ignore", ToolwireWarning)
         body = encode(value)
     assert dict(body) == body and "losses" not in body
+
+
+STRIPPED: dict[str, tuple[Callable[[], Any], list[str]]] = {
+    "result": (
+        lambda: mcp.decode_result(
+            {
+                "content": [
+                    {"type": "hologram"},
+                    {"type": "resource", "resource": {"uri": "u", "text": "t", "colour": 1}},
+                ]
+            },
+            tool_call_id="c1",
+        ),
+        ["result.content[0] of unknown content type", "result.content[1].resource.colour"],
+    ),
+    "tool": (
+        lambda: mcp.decode_tool({"name": "t", "inputSchema": {"type": "object"}, "flavour": 1}),
+        ["tool 't'.flavour"],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRIPPED))
+def test_what_a_decoder_strips_is_warned_once_each_at_the_caller(name: str) -> None:
+    decode, said = STRIPPED[name]
+    _, seen = _warned(decode)
+    assert len(seen) == len(said)
+    for w, text in zip(seen, said, strict=True):
+        assert text in str(w.message)
+        assert w.filename == __file__  # not toolwire's own wrapper or helper

@@ -6,13 +6,12 @@ rides in the part's metadata under ``mcp.<wire name>`` and is written back from 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from ag_ui.core import ContentPart, DataSource, FileSource, TextPart, UrlSource
 
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss, UnrecognizedMaterialWarning
+from toolwire.losses import Loss
 from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.parts import media_part
@@ -54,20 +53,19 @@ _LINK_TYPES: dict[str, type | tuple[type, ...]] = {
 UNKNOWN_BINARY = "application/octet-stream"
 
 
-def decode_block(block: Any, where: str) -> ContentPart | None:
-    """One content block as a part; ``None`` (with a warning) for an unknown block type."""
+def decode_block(block: Any, where: str, stripped: list[str]) -> ContentPart | None:
+    """One content block as a part; ``None`` for an unknown block type. What is stripped
+    is noted in ``stripped`` (the caller warns)."""
     b = as_json(block, where)
     kind = FIELDS.at(b, "type", str, where)
     known = _KNOWN.get(kind)
     if known is None:
-        warnings.warn(
+        stripped.append(
             f"toolwire: stripped {where} of unknown content type {kind!r} "
-            f"(not in MCP {SPEC_REVISION})",
-            UnrecognizedMaterialWarning,
-            stacklevel=3,
+            f"(not in MCP {SPEC_REVISION})"
         )
         return None
-    strip_unknown(b, known, where)
+    strip_unknown(b, known, where, stripped)
     for key in _COMMON:
         optional(b, key, dict, where)
     common = prefixed(b, _COMMON)
@@ -80,7 +78,8 @@ def decode_block(block: Any, where: str) -> ContentPart | None:
             DataSource(value=data, mime_type=mime), kind=kind, metadata=common or None
         )
     if kind == "resource":
-        return _embedded(FIELDS.at(b, "resource", dict, where), common, f"{where}.resource")
+        res = FIELDS.at(b, "resource", dict, where)
+        return _embedded(res, common, f"{where}.resource", stripped)
     FIELDS.at(b, "name", str, where)
     uri = FIELDS.at(b, "uri", str, where)
     mime = optional(b, "mimeType", str, where)
@@ -92,8 +91,10 @@ def decode_block(block: Any, where: str) -> ContentPart | None:
     return media_part(UrlSource(value=uri, mime_type=mime), metadata=meta)
 
 
-def _embedded(res: dict[str, Any], common: dict[str, Any], where: str) -> ContentPart:
-    strip_unknown(res, _CONTENTS, where)
+def _embedded(
+    res: dict[str, Any], common: dict[str, Any], where: str, stripped: list[str]
+) -> ContentPart:
+    strip_unknown(res, _CONTENTS, where, stripped)
     uri = FIELDS.at(res, "uri", str, where)
     mime = optional(res, "mimeType", str, where)
     optional(res, "_meta", dict, where)

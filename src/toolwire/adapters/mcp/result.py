@@ -34,6 +34,7 @@ from .wire import (
     as_json,
     ids,
     optional,
+    warn_stripped,
 )
 
 #: Result fields mapped to a ToolMessage field (the rest of the object is kept as metadata).
@@ -57,8 +58,9 @@ def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = No
     is_error = optional(r, "isError", bool, "result")
     dicts = [as_json(b, f"result.content[{i}]") for i, b in enumerate(blocks)]
     parts: list[ContentPart] = []
+    stripped: list[str] = []
     for i, block in enumerate(dicts):
-        part = decode_block(block, f"result.content[{i}]")
+        part = decode_block(block, f"result.content[{i}]", stripped)
         if part is not None:
             parts.append(part)
     # the error is what the text blocks say (the same text the way back compares with)
@@ -78,6 +80,7 @@ def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = No
         kw["error"] = error
     if metadata:
         kw["metadata"] = metadata
+    warn_stripped(stripped)
     return ToolMessage(
         id=message_id or result_message_id(tool_call_id),
         tool_call_id=tool_call_id,

@@ -18,7 +18,17 @@ from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.inputs import as_agui
 from toolwire.protocol.surface import checked_options, returns_encoded
 
-from .wire import FIELDS, PREFIX, VENDOR, as_json, ids, optional, strip_unknown, unprefixed
+from .wire import (
+    FIELDS,
+    PREFIX,
+    VENDOR,
+    as_json,
+    ids,
+    optional,
+    strip_unknown,
+    unprefixed,
+    warn_stripped,
+)
 
 #: Tool fields kept as ``mcp.<field>`` metadata (AG-UI's Tool has name, description,
 #: parameters only); ``execution`` is the SDK's field for revisions before 2026-07-28.
@@ -40,13 +50,15 @@ def decode_tool(tool: Any) -> Tool:
     t = as_json(tool, "tool")
     name = FIELDS.at(t, "name", str, "tool")
     where = f"tool {name!r}"
-    strip_unknown(t, _TOOL_KNOWN, where)
+    stripped: list[str] = []
+    strip_unknown(t, _TOOL_KNOWN, where, stripped)
     schema = FIELDS.at(t, "inputSchema", dict, where)
     description = optional(t, "description", str, where)
     for key, kind in _TOOL_TYPES.items():
         optional(t, key, kind, where)
     meta = {PREFIX + k: t[k] for k in _TOOL_EXTRA if k in t}
     kw: dict[str, Any] = {"metadata": meta} if meta else {}
+    warn_stripped(stripped)
     # AG-UI requires a description; an absent one is the empty string (and back)
     return Tool(name=name, description=description or "", parameters=schema, **kw)
 

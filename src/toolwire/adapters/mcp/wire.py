@@ -71,15 +71,22 @@ def ids(**given: Any) -> None:
             raise UnsupportedInput(f"mcp: {name} must be a string, got {type(value).__name__}")
 
 
-def strip_unknown(value: dict[str, Any], known: frozenset[str], where: str) -> None:
-    """Warn about properties the revision does not describe (they are not carried)."""
-    for key in value:
-        if key not in known:
-            warnings.warn(
-                f"toolwire: stripped unknown property {where}.{key} (not in MCP {SPEC_REVISION})",
-                UnrecognizedMaterialWarning,
-                stacklevel=4,
-            )
+def strip_unknown(
+    value: dict[str, Any], known: frozenset[str], where: str, stripped: list[str]
+) -> None:
+    """Note in ``stripped`` each property the revision does not describe (not carried)."""
+    stripped.extend(
+        f"toolwire: stripped unknown property {where}.{key} (not in MCP {SPEC_REVISION})"
+        for key in value
+        if key not in known
+    )
+
+
+def warn_stripped(stripped: list[str]) -> None:
+    """Warn once about each stripped thing, from a public function's own top level: the
+    warning points past it and its ``checked_options`` wrapper, at the caller."""
+    for text in stripped:
+        warnings.warn(text, UnrecognizedMaterialWarning, stacklevel=4)
 
 
 def prefixed(value: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -111,4 +118,5 @@ __all__ = [
     "prefixed",
     "strip_unknown",
     "unprefixed",
+    "warn_stripped",
 ]
