@@ -35,7 +35,7 @@ def _warned(run: Callable[[], Any]) -> tuple[Any, list[warnings.WarningMessage]]
 def _same(seen: list[warnings.WarningMessage], losses: list[Loss]) -> None:
     assert losses
     assert [str(w.message) for w in seen] == [loss.message for loss in losses]
-    assert seen[0].filename == __file__  # the caller's line, not toolwire's
+    assert all(w.filename == __file__ for w in seen)  # the caller's line, not toolwire's
 
 
 def test_the_encoder_warns_once_per_loss_and_keeps_the_record() -> None:

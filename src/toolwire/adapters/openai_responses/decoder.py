@@ -145,9 +145,7 @@ class Decoder(BaseDecoder):
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         kind: str = self._read(chunk, "type", str)
         if self._ended:
-            out = self.after_end("the response's terminal event")
-            self._announced = len(self.losses)  # after_end warned about its loss itself
-            return out
+            return self.after_end("the response's terminal event")
         handler = _HANDLERS.get(kind)
         if handler is None:
             return []  # an event type this decoder does not need (or does not know)
