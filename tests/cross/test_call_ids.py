@@ -127,7 +127,7 @@ def _rule(target: str) -> IdRule:
     from toolwire.adapters.anthropic.wire import CALL_ID_RULE as anthropic
     from toolwire.adapters.gemini.wire import CALL_ID_RULE as gemini
     from toolwire.adapters.openai_chat.wire import CALL_ID_RULE as chat
-    from toolwire.adapters.openai_responses.keys import CALL_ID_RULE as responses
+    from toolwire.adapters.openai_responses.wire import CALL_ID_RULE as responses
 
     return {
         "anthropic": anthropic,

@@ -69,7 +69,7 @@ def test_unknown_content_is_announced_on_stderr(
     ("text", "reason"),
     [
         ("not json", "not JSON"),
-        ('{"content": 3}', "mcp: result.content: expected list, got int"),
+        ('{"content": 3}', "mcp: result.content: expected a list, got int"),
         ('{"content": [{"type": "image", "data": "x"}]}', "result.content[0].mimeType: missing"),
         ('{"resultType": "input_required", "inputRequests": {}}', "input_required"),
     ],

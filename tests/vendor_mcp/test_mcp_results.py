@@ -498,16 +498,19 @@ def test_every_unknown_block_stripped_leaves_an_answer() -> None:
     ("result", "where"),
     [
         ({}, r"result\.content: missing"),
-        ({"content": {}}, r"result\.content: expected list"),
+        ({"content": {}}, r"result\.content: expected a list"),
         ({"content": ["text"]}, r"result\.content\[0\]"),
         ({"content": [{"text": "no type"}]}, r"result\.content\[0\]\.type: missing"),
         ({"content": [{"type": "text"}]}, r"result\.content\[0\]\.text: missing"),
-        ({"content": [{"type": "text", "text": 5}]}, r"result\.content\[0\]\.text: expected str"),
+        (
+            {"content": [{"type": "text", "text": 5}]},
+            r"result\.content\[0\]\.text: expected a string",
+        ),
         ({"content": [{"type": "image", "data": "x"}]}, r"result\.content\[0\]\.mimeType: missing"),
         ({"content": [{"type": "audio", "mimeType": "audio/wav"}]}, r"content\[0\]\.data: missing"),
         (
             {"content": [{"type": "text", "text": "x", "annotations": []}]},
-            r"content\[0\]\.annotations: expected dict",
+            r"content\[0\]\.annotations: expected an object",
         ),
         ({"content": [{"type": "resource"}]}, r"content\[0\]\.resource: missing"),
         (
@@ -525,8 +528,8 @@ def test_every_unknown_block_stripped_leaves_an_answer() -> None:
             {"content": [{"type": "resource_link", "uri": "u", "name": "n", "size": True}]},
             r"content\[0\]\.size",
         ),
-        ({"content": [], "isError": "yes"}, r"result\.isError: expected bool"),
-        ({"content": [], "_meta": []}, r"result\._meta: expected dict"),
+        ({"content": [], "isError": "yes"}, r"result\.isError: expected a boolean"),
+        ({"content": [], "_meta": []}, r"result\._meta: expected an object"),
         (
             {"content": [], "structuredContent": float("nan")},
             r"result\.structuredContent: not JSON",

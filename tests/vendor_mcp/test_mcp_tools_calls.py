@@ -113,11 +113,11 @@ def test_foreign_tool_metadata_is_a_loss() -> None:
         ({"name": "t"}, r"tool 't'\.inputSchema: missing"),
         (
             {"name": "t", "inputSchema": {}, "description": 3},
-            r"tool 't'\.description: expected str",
+            r"tool 't'\.description: expected a string",
         ),
         (
             {"name": "t", "inputSchema": {}, "annotations": "x"},
-            r"tool 't'\.annotations: expected dict",
+            r"tool 't'\.annotations: expected an object",
         ),
     ],
 )
@@ -199,7 +199,11 @@ def test_foreign_call_metadata_and_signatures_are_losses() -> None:
     ("params", "error", "where"),
     [
         ({"arguments": {}}, VendorDataError, r"params\.name: missing"),
-        ({"name": "f", "arguments": [1]}, VendorDataError, r"params\.arguments: expected dict"),
+        (
+            {"name": "f", "arguments": [1]},
+            VendorDataError,
+            r"params\.arguments: expected an object",
+        ),
         (
             {"name": "f", "arguments": {"x": float("inf")}},
             VendorDataError,

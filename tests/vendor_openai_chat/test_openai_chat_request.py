@@ -261,3 +261,35 @@ def test_a_permissive_tool_result_table_still_cannot_put_media_in_a_tool_message
         )
     assert body["messages"][1]["content"] == [{"type": "text", "text": "two charts"}]
     assert [(x.part_kind, x.tool_call_id) for x in losses] == [("image", "c1")]
+
+
+def test_a_tool_message_id_is_the_one_recipe_every_adapter_uses() -> None:
+    """Chat names no tool message: its id is minted from the call id alone, so the same
+    answer decoded by another adapter (Responses' history, an MCP result) has the same id."""
+    from toolwire.adapters import mcp, openai_responses
+
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    chat = openai_chat.decode_request(
+        {
+            "model": "gpt-4o",
+            "messages": [
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "ok"},
+            ],
+        }
+    )
+    responses = openai_responses.decode_request(
+        {
+            "input": [
+                {"type": "function_call", "call_id": "call_1", "name": "f", "arguments": "{}"},
+                {"type": "function_call_output", "call_id": "call_1", "output": "ok"},
+            ]
+        }
+    )
+    from_mcp = mcp.decode_result(
+        {"content": [{"type": "text", "text": "ok"}]}, tool_call_id="call_1"
+    )
+    ids = {
+        m.id for m in [*chat.messages, *responses.messages, from_mcp] if isinstance(m, ToolMessage)
+    }
+    assert len(ids) == 1 and ids != {"call_1"}

@@ -6,19 +6,18 @@ rides in the part's metadata under ``mcp.<wire name>`` and is written back from 
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 from ag_ui.core import ContentPart, DataSource, FileSource, TextPart, UrlSource
 
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss, UnrecognizedMaterialWarning
-from toolwire.protocol.decoding import require
+from toolwire.losses import Loss
 from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.parts import media_part
 
 from .wire import (
+    FIELDS,
     MIME_KEY,
     PREFIX,
     RESOURCE_META_KEY,
@@ -54,35 +53,35 @@ _LINK_TYPES: dict[str, type | tuple[type, ...]] = {
 UNKNOWN_BINARY = "application/octet-stream"
 
 
-def decode_block(block: Any, where: str) -> ContentPart | None:
-    """One content block as a part; ``None`` (with a warning) for an unknown block type."""
+def decode_block(block: Any, where: str, stripped: list[str]) -> ContentPart | None:
+    """One content block as a part; ``None`` for an unknown block type. What is stripped
+    is noted in ``stripped`` (the caller warns)."""
     b = as_json(block, where)
-    kind = require(b, "type", str, VENDOR, where)
+    kind = FIELDS.at(b, "type", str, where)
     known = _KNOWN.get(kind)
     if known is None:
-        warnings.warn(
+        stripped.append(
             f"toolwire: stripped {where} of unknown content type {kind!r} "
-            f"(not in MCP {SPEC_REVISION})",
-            UnrecognizedMaterialWarning,
-            stacklevel=3,
+            f"(not in MCP {SPEC_REVISION})"
         )
         return None
-    strip_unknown(b, known, where)
+    strip_unknown(b, known, where, stripped)
     for key in _COMMON:
         optional(b, key, dict, where)
     common = prefixed(b, _COMMON)
     if kind == "text":
-        return TextPart(text=require(b, "text", str, VENDOR, where), metadata=common or None)
+        return TextPart(text=FIELDS.at(b, "text", str, where), metadata=common or None)
     if kind in ("image", "audio"):
-        data = require(b, "data", str, VENDOR, where)
-        mime = require(b, "mimeType", str, VENDOR, where)
+        data = FIELDS.at(b, "data", str, where)
+        mime = FIELDS.at(b, "mimeType", str, where)
         return media_part(
             DataSource(value=data, mime_type=mime), kind=kind, metadata=common or None
         )
     if kind == "resource":
-        return _embedded(require(b, "resource", dict, VENDOR, where), common, f"{where}.resource")
-    require(b, "name", str, VENDOR, where)
-    uri = require(b, "uri", str, VENDOR, where)
+        res = FIELDS.at(b, "resource", dict, where)
+        return _embedded(res, common, f"{where}.resource", stripped)
+    FIELDS.at(b, "name", str, where)
+    uri = FIELDS.at(b, "uri", str, where)
     mime = optional(b, "mimeType", str, where)
     for key, types in _LINK_TYPES.items():
         optional(b, key, types, where)
@@ -92,9 +91,11 @@ def decode_block(block: Any, where: str) -> ContentPart | None:
     return media_part(UrlSource(value=uri, mime_type=mime), metadata=meta)
 
 
-def _embedded(res: dict[str, Any], common: dict[str, Any], where: str) -> ContentPart:
-    strip_unknown(res, _CONTENTS, where)
-    uri = require(res, "uri", str, VENDOR, where)
+def _embedded(
+    res: dict[str, Any], common: dict[str, Any], where: str, stripped: list[str]
+) -> ContentPart:
+    strip_unknown(res, _CONTENTS, where, stripped)
+    uri = FIELDS.at(res, "uri", str, where)
     mime = optional(res, "mimeType", str, where)
     optional(res, "_meta", dict, where)
     text = optional(res, "text", str, where)

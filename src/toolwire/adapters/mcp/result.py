@@ -15,16 +15,16 @@ from typing import Any
 from ag_ui.core import ContentPart, TextPart, ToolMessage
 
 from toolwire.errors import UnsupportedInput
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
-from toolwire.protocol.decoding import require
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.inputs import as_agui
 from toolwire.protocol.machine import RESULT_ERROR_KEY
-from toolwire.protocol.surface import checked_options
+from toolwire.protocol.surface import checked_options, returns_encoded
 
 from .parts import decode_block, encode_part
 from .wire import (
+    FIELDS,
     META_KEY,
     PREFIX,
     STRUCTURED_KEY,
@@ -34,6 +34,7 @@ from .wire import (
     as_json,
     ids,
     optional,
+    warn_stripped,
 )
 
 #: Result fields mapped to a ToolMessage field (the rest of the object is kept as metadata).
@@ -43,7 +44,8 @@ _MAPPED = frozenset({"content", "isError", "resultType", "structuredContent", "_
 @checked_options(VENDOR)
 def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = None) -> ToolMessage:
     """An MCP ``CallToolResult`` (SDK model or dict) as the AG-UI tool message answering
-    ``tool_call_id``; its id is ``message_id`` or one minted from the call id."""
+    ``tool_call_id``; its id is ``message_id``, else ``protocol.ids.result_message_id``
+    of the call id (the recipe every adapter uses)."""
     ids(tool_call_id=tool_call_id, message_id=message_id)
     r = as_json(result, "result")
     kind = optional(r, "resultType", str, "result")
@@ -52,12 +54,13 @@ def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = No
             f"mcp: result: resultType {kind!r} is not a tool's answer (only 'complete' is); "
             "an input_required result is answered by retrying the call with its input"
         )
-    blocks = require(r, "content", list, VENDOR, "result")
+    blocks = FIELDS.at(r, "content", list, "result")
     is_error = optional(r, "isError", bool, "result")
     dicts = [as_json(b, f"result.content[{i}]") for i, b in enumerate(blocks)]
     parts: list[ContentPart] = []
+    stripped: list[str] = []
     for i, block in enumerate(dicts):
-        part = decode_block(block, f"result.content[{i}]")
+        part = decode_block(block, f"result.content[{i}]", stripped)
         if part is not None:
             parts.append(part)
     # the error is what the text blocks say (the same text the way back compares with)
@@ -77,8 +80,9 @@ def decode_result(result: Any, *, tool_call_id: str, message_id: str | None = No
         kw["error"] = error
     if metadata:
         kw["metadata"] = metadata
+    warn_stripped(stripped)
     return ToolMessage(
-        id=message_id or mint_id("msg", tool_call_id, "result"),
+        id=message_id or result_message_id(tool_call_id),
         tool_call_id=tool_call_id,
         content=parts or "",
         **kw,
@@ -108,13 +112,15 @@ def _canonical(value: Any) -> str:
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_result(message: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool message (model or dict) as a ``CallToolResult`` of the spec's JSON shape.
 
-    Every loss is warned about and, when ``losses`` is a list, appended to it.
+    Returns an ``Encoded`` body: ``.losses`` lists what MCP cannot hold, each warned about
+    once; a ``losses`` list passed in gets them appended too.
     """
     m = as_agui(ToolMessage, message, "mcp: message")
-    found: list[Loss] = []
+    found: list[Loss] = [] if losses is None else losses
     meta = m.metadata or {}
     structured = STRUCTURED_KEY in meta
     content: list[dict[str, Any]] = []
@@ -145,9 +151,6 @@ def encode_result(message: Any, *, losses: list[Loss] | None = None) -> dict[str
     if m.encrypted_value is not None:
         found.append(_dropped("the message's encryptedValue", m.tool_call_id))
     out["resultType"] = "complete"
-    announce(found)
-    if losses is not None:
-        losses.extend(found)
     return out
 
 

@@ -13,13 +13,22 @@ from typing import Any
 from ag_ui.core import FunctionCall, Tool, ToolCall
 
 from toolwire.errors import UnsupportedInput
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
-from toolwire.protocol.decoding import require
 from toolwire.protocol.inputs import as_agui
-from toolwire.protocol.surface import checked_options
+from toolwire.protocol.surface import checked_options, returns_encoded
 
-from .wire import PREFIX, VENDOR, as_json, ids, optional, strip_unknown, unprefixed
+from .wire import (
+    FIELDS,
+    PREFIX,
+    VENDOR,
+    as_json,
+    ids,
+    optional,
+    strip_unknown,
+    unprefixed,
+    warn_stripped,
+)
 
 #: Tool fields kept as ``mcp.<field>`` metadata (AG-UI's Tool has name, description,
 #: parameters only); ``execution`` is the SDK's field for revisions before 2026-07-28.
@@ -39,22 +48,26 @@ _TOOL_TYPES: dict[str, type] = {
 def decode_tool(tool: Any) -> Tool:
     """An MCP tool definition (SDK model or dict) as an AG-UI tool."""
     t = as_json(tool, "tool")
-    name = require(t, "name", str, VENDOR, "tool")
+    name = FIELDS.at(t, "name", str, "tool")
     where = f"tool {name!r}"
-    strip_unknown(t, _TOOL_KNOWN, where)
-    schema = require(t, "inputSchema", dict, VENDOR, where)
+    stripped: list[str] = []
+    strip_unknown(t, _TOOL_KNOWN, where, stripped)
+    schema = FIELDS.at(t, "inputSchema", dict, where)
     description = optional(t, "description", str, where)
     for key, kind in _TOOL_TYPES.items():
         optional(t, key, kind, where)
     meta = {PREFIX + k: t[k] for k in _TOOL_EXTRA if k in t}
     kw: dict[str, Any] = {"metadata": meta} if meta else {}
+    warn_stripped(stripped)
     # AG-UI requires a description; an absent one is the empty string (and back)
     return Tool(name=name, description=description or "", parameters=schema, **kw)
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_tool(tool: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
-    """An AG-UI tool (model or dict) as an MCP tool definition.
+    """An AG-UI tool (model or dict) as an MCP tool definition (an ``Encoded`` body: its
+    ``.losses`` are what MCP cannot hold, each warned about once).
 
     Parameters with no ``type`` get ``"type": "object"`` (MCP requires it, and tool
     arguments are objects anyway); a schema for anything but an object is an error.
@@ -97,8 +110,8 @@ def decode_call(params: Any, *, tool_call_id: str) -> ToolCall:
     if "method" in p:
         if p["method"] != "tools/call":
             raise UnsupportedInput(f"mcp: request: method {p['method']!r} is not tools/call")
-        p = require(p, "params", dict, VENDOR, "request")
-    name = require(p, "name", str, VENDOR, "params")
+        p = FIELDS.at(p, "params", dict, "request")
+    name = FIELDS.at(p, "name", str, "params")
     args = optional(p, "arguments", dict, "params")
     text = "" if args is None else dumps_compact(args, VENDOR, "params.arguments")
     meta = {PREFIX + k: v for k, v in p.items() if k not in _CALL_MAPPED}
@@ -107,8 +120,10 @@ def decode_call(params: Any, *, tool_call_id: str) -> ToolCall:
 
 
 @checked_options(VENDOR)
+@returns_encoded
 def encode_call(call: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
-    """An AG-UI tool call (model or dict) as ``tools/call`` params: ``name``, ``arguments``.
+    """An AG-UI tool call (model or dict) as ``tools/call`` params: ``name``, ``arguments``
+    (an ``Encoded`` body, its ``.losses`` warned about once).
 
     Empty argument text sends no ``arguments``; text that is not a JSON object raises
     ``UnsupportedInput`` (naming the call, never echoing the text).
@@ -141,25 +156,21 @@ def _report(
     losses: list[Loss] | None,
     encrypted: str | None = None,
 ) -> None:
-    """Warn (and record) what an encoded tool or call cannot carry."""
+    """Record what an encoded tool or call cannot carry (``returns_encoded`` warns)."""
     lost = [
         repr(k) for k in meta if not k.startswith(PREFIX) or (keep and k[len(PREFIX) :] not in keep)
     ]
     if encrypted is not None:
         lost.append("its encryptedValue")
-    if not lost:
-        return
-    found = [
-        Loss(
-            kind="metadata-dropped",
-            target=VENDOR,
-            reason=f"MCP has no place for {what}'s {', '.join(lost)}",
-            tool_call_id=tool_call_id,
+    if lost and losses is not None:
+        losses.append(
+            Loss(
+                kind="metadata-dropped",
+                target=VENDOR,
+                reason=f"MCP has no place for {what}'s {', '.join(lost)}",
+                tool_call_id=tool_call_id,
+            )
         )
-    ]
-    announce(found)
-    if losses is not None:
-        losses.extend(found)
 
 
 __all__ = ["decode_call", "decode_tool", "encode_call", "encode_tool"]

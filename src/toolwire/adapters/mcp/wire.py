@@ -12,8 +12,11 @@ from typing import Any
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import UnrecognizedMaterialWarning
+from toolwire.protocol.fields import Fields
 
 VENDOR = "mcp"
+#: Every MCP field is read through this (one wording for every wrong shape).
+FIELDS = Fields(VENDOR)
 
 #: The MCP specification revision this adapter follows (``schema/2026-07-28``).
 SPEC_REVISION = "2026-07-28"
@@ -48,16 +51,16 @@ def as_json(value: Any, where: str) -> dict[str, Any]:
 
 
 def optional(value: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """``value[key]`` when present (``None`` when absent), checked for type."""
+    """``value[key]`` when present (``None`` when absent), checked for type.
+
+    On top of ``FIELDS.at``, as MCP's schema reads: a property that is there must hold
+    its type (``null`` is not an absent property), and a boolean is not a number.
+    """
     if key not in value:
         return None
-    got = value[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(got, kinds) or (isinstance(got, bool) and bool not in kinds):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise VendorDataError(
-            VENDOR, f"{where}.{key}", f"expected {names}, got {type(got).__name__}"
-        )
+    got = FIELDS.at(value, key, kind, where)
+    if isinstance(got, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise FIELDS.wrong(got, kind, f"{where}.{key}")
     return got
 
 
@@ -68,15 +71,22 @@ def ids(**given: Any) -> None:
             raise UnsupportedInput(f"mcp: {name} must be a string, got {type(value).__name__}")
 
 
-def strip_unknown(value: dict[str, Any], known: frozenset[str], where: str) -> None:
-    """Warn about properties the revision does not describe (they are not carried)."""
-    for key in value:
-        if key not in known:
-            warnings.warn(
-                f"toolwire: stripped unknown property {where}.{key} (not in MCP {SPEC_REVISION})",
-                UnrecognizedMaterialWarning,
-                stacklevel=4,
-            )
+def strip_unknown(
+    value: dict[str, Any], known: frozenset[str], where: str, stripped: list[str]
+) -> None:
+    """Note in ``stripped`` each property the revision does not describe (not carried)."""
+    stripped.extend(
+        f"toolwire: stripped unknown property {where}.{key} (not in MCP {SPEC_REVISION})"
+        for key in value
+        if key not in known
+    )
+
+
+def warn_stripped(stripped: list[str]) -> None:
+    """Warn once about each stripped thing, from a public function's own top level: the
+    warning points past it and its ``checked_options`` wrapper, at the caller."""
+    for text in stripped:
+        warnings.warn(text, UnrecognizedMaterialWarning, stacklevel=4)
 
 
 def prefixed(value: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
@@ -91,6 +101,7 @@ def unprefixed(meta: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 
 __all__ = [
     "ANNOTATIONS_KEY",
+    "FIELDS",
     "META_KEY",
     "MIME_KEY",
     "PREFIX",
@@ -107,4 +118,5 @@ __all__ = [
     "prefixed",
     "strip_unknown",
     "unprefixed",
+    "warn_stripped",
 ]

@@ -7,7 +7,7 @@ id, so a stream this adapter decoded encodes back to the same ids. Calls get
 ``finish_reason`` ``"tool_calls"`` (when it made calls) or ``"stop"`` at
 ``RUN_FINISHED`` or ``close()``, followed by a usage chunk when the run
 reported usage. What a completion stream cannot carry (tool results,
-reasoning, non-assistant messages) is recorded as a loss and warned about.
+reasoning, non-assistant messages) is recorded as a loss (``feed``/``close`` warn).
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.adapters.openai_chat.wire import chat_finish_reason_for
-from toolwire.losses import Loss, announce, snapshot_dropped
+from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -41,6 +41,7 @@ from .wire import (
     REFUSAL_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    chat_finish_reason_for,
     completion_usage,
 )
 
@@ -61,7 +62,7 @@ class _Slot:
     custom: bool
 
 
-class Encoder:
+class Encoder(BaseEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return chunk dicts.
 
     Events may be ``ag_ui.core`` models or their JSON dicts, in chunked or
@@ -70,10 +71,12 @@ class Encoder:
     ``losses`` lists what could not be carried.
     """
 
+    vendor = VENDOR
+
     def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
+        super().__init__()
         self.model = model
         self.created = created
-        self.losses: list[Loss] = []
         self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
         self._reasoning_lost: set[str] = set()
         self._reset()
@@ -86,13 +89,13 @@ class Encoder:
 
     # ----------------------------------------------------------------- API
 
-    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._on(ev))
         return out
 
-    def close(self) -> list[dict[str, Any]]:
+    def _close(self) -> list[dict[str, Any]]:
         """End of the events: finish every choice still open (a framed run cut before its
         terminal event raises ``ProtocolViolation("truncated")``, never ``[DONE]``)."""
         out = [c for ev in self._machine.end_input() for c in self._on(ev)]
@@ -131,9 +134,7 @@ class Encoder:
             error = {"message": ev.message, "type": ev.code or "server_error"}
             return [{"error": error}]
         if ev.type is EventType.MESSAGES_SNAPSHOT:
-            loss = snapshot_dropped(VENDOR, "a completion stream")
-            self.losses.append(loss)
-            announce([loss], stacklevel=4)
+            self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
         elif ev.type is EventType.TOOL_CALL_RESULT:
             self._lose(
                 "tool-result-dropped",
@@ -158,9 +159,7 @@ class Encoder:
         choice.calls += 1
         self._slots[ev.tool_call_id] = slot
         frag: dict[str, Any] = {"index": slot.index, "id": choice.ids(ev.tool_call_id, ev.metadata)}
-        for loss in choice.ids.take_losses():
-            self.losses.append(loss)
-            announce([loss], stacklevel=4)
+        self.losses += choice.ids.take_losses()
         if custom:
             frag.update(type="custom", custom={"name": ev.tool_call_name, "input": ""})
         else:
@@ -238,9 +237,7 @@ class Encoder:
         return out
 
     def _lose(self, kind: str, reason: str, *, tool_call_id: str | None = None) -> None:
-        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
-        self.losses.append(loss)
-        announce([loss], stacklevel=4)
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
 
 
 def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[int, str]:

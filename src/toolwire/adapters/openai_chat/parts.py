@@ -26,7 +26,7 @@ from ag_ui.core import (
 from toolwire.errors import VendorDataError
 from toolwire.protocol.parts import parse_data_url, to_data_url
 
-from .wire import DETAIL_KEY, FILENAME_KEY, PROVIDER, VENDOR
+from .wire import DETAIL_KEY, FIELDS, FILENAME_KEY, PROVIDER, VENDOR
 
 _AUDIO_FORMATS = {"wav": "audio/wav", "mp3": "audio/mpeg"}
 _FORMAT_OF_MIME = {
@@ -43,56 +43,43 @@ def _meta(part: ContentPart) -> dict[str, Any]:
     return meta if isinstance(meta, dict) else {}
 
 
-def _string(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
-    return value
-
-
 # ------------------------------------------------------------ vendor -> AG-UI
 
 
 def to_agui(part: Any, where: str) -> ContentPart:
     """One vendor content part as an AG-UI part."""
-    if not isinstance(part, dict):
-        raise VendorDataError(VENDOR, where, "expected an object")
+    part = FIELDS.obj(part, where)
     kind = part.get("type")
     if kind == "text":
-        return TextPart(text=_string(part.get("text"), f"{where}.text"))
+        return TextPart(text=FIELDS.at(part, "text", str, where))
     if kind == "refusal":
-        return TextPart(text=_string(part.get("refusal"), f"{where}.refusal"))
+        return TextPart(text=FIELDS.at(part, "refusal", str, where))
     if kind == "image_url":
-        image = part.get("image_url")
-        if not isinstance(image, dict):
-            raise VendorDataError(VENDOR, f"{where}.image_url", "expected an object")
-        url = _string(image.get("url"), f"{where}.image_url.url")
+        image = FIELDS.at(part, "image_url", dict, where)
+        url = FIELDS.at(image, "url", str, f"{where}.image_url")
         meta = {DETAIL_KEY: image["detail"]} if image.get("detail") else None
         inline = parse_data_url(url)
         if inline is not None:
             return ImagePart(source=DataSource(value=inline[1], mime_type=inline[0]), metadata=meta)
         return ImagePart(source=UrlSource(value=url), metadata=meta)
     if kind == "input_audio":
-        audio = part.get("input_audio")
-        if not isinstance(audio, dict):
-            raise VendorDataError(VENDOR, f"{where}.input_audio", "expected an object")
-        fmt = _string(audio.get("format"), f"{where}.input_audio.format")
+        audio = FIELDS.at(part, "input_audio", dict, where)
+        fmt = FIELDS.at(audio, "format", str, f"{where}.input_audio")
         mime = _AUDIO_FORMATS.get(fmt, f"audio/{fmt}")
-        data = _string(audio.get("data"), f"{where}.input_audio.data")
+        data = FIELDS.at(audio, "data", str, f"{where}.input_audio")
         return AudioPart(source=DataSource(value=data, mime_type=mime))
     if kind == "file":
-        return _file_to_agui(part.get("file"), f"{where}.file")
+        return _file_to_agui(FIELDS.at(part, "file", dict, where), f"{where}.file")
     raise VendorDataError(VENDOR, f"{where}.type", f"unknown content part type {kind!r}")
 
 
-def _file_to_agui(file: Any, where: str) -> ContentPart:
-    if not isinstance(file, dict):
-        raise VendorDataError(VENDOR, where, "expected an object")
+def _file_to_agui(file: dict[str, Any], where: str) -> ContentPart:
     name = file.get("filename")
     meta = {FILENAME_KEY: name} if isinstance(name, str) and name else None
     if isinstance(file.get("file_id"), str):
         source: Any = FileSource(value=file["file_id"], provider=PROVIDER)
         return DocumentPart(source=source, metadata=meta)
-    raw = _string(file.get("file_data"), f"{where}.file_data")
+    raw = FIELDS.at(file, "file_data", str, where)
     inline = parse_data_url(raw)
     if inline is None:  # bare base64: the name is the only hint of its type
         guessed = mimetypes.guess_type(name)[0] if isinstance(name, str) else None
@@ -106,9 +93,7 @@ def content_to_agui(content: Any, where: str) -> str | list[ContentPart]:
         return content
     if isinstance(content, list):
         return [to_agui(p, f"{where}[{i}]") for i, p in enumerate(content)]
-    raise VendorDataError(
-        VENDOR, where, f"expected a string or a list, got {type(content).__name__}"
-    )
+    raise FIELDS.wrong(content, (str, list), where)
 
 
 # ------------------------------------------------------------ AG-UI -> vendor

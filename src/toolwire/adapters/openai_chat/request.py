@@ -33,7 +33,7 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts, family
-from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, history_call_ids
@@ -45,14 +45,14 @@ from toolwire.protocol.fitting import (
     labelled,
     part_loss,
 )
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 from .parts import content_to_agui, text_part, to_vendor
-from .wire import CALL_ID_RULE, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
+from .wire import CALL_ID_RULE, FIELDS, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
 
 # ------------------------------------------------------------------ encode
 
@@ -76,7 +76,8 @@ def encode_request(
 
     ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` /
     ``user_message`` override what the capability table says ``model``
-    takes. Every loss is warned about and appended to ``losses`` when given.
+    takes. The returned body's ``.losses`` lists every loss (each warned about once, and
+    appended to ``losses`` when given).
     A call with no result is rejected by the API: ``unanswered`` says what to do
     (``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
     ``"answer"`` answers it as failed with ``unanswered_text``; see ``settle_unanswered``).
@@ -84,44 +85,44 @@ def encode_request(
     naming the call (a template of ``{tool_call_id}`` and ``{tool_name}``; None: no label).
     """
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    if media not in ("drop", "relocate"):
-        raise UnsupportedInput(f"{VENDOR}: media must be 'drop' or 'relocate', not {media!r}")
     run = as_run_input(run_input, VENDOR)
     in_tool = tool_result or _tool_result_accepts(model, media)
     in_user = user_message or accepts(VENDOR, place="user_message", model=model)
     paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
     settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
-    lost: list[Loss] = list(paired.losses)
+    lost: list[Loss] = [] if losses is None else losses  # returns_encoded's list
+    lost += paired.losses
     ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
+    relocate = in_user if media == "relocate" else None
     messages: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
             messages.append(_assistant(m, ids))
             moved: list[ContentPart] = []
-            names = {c.id: c.function.name for c in m.tool_calls or []}
-            for result in turn.results:
+            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
                 assert result is not None  # pair_history raised for unanswered calls
                 fitted = fit_content(
-                    result.content,
-                    in_tool,
-                    tool_call_id=result.tool_call_id,
-                    relocate=in_user if media == "relocate" else None,
+                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
                 )
-                lost.extend(fitted.losses)
+                if fitted.losses:
+                    lost += fitted.losses
                 messages.append(_tool(result, fitted.content, lost, ids))
-                moved += labelled(
-                    fitted.relocated,
-                    media_label,
-                    tool_call_id=ids(result.tool_call_id),
-                    tool_name=names.get(result.tool_call_id, ""),
-                    target=VENDOR,
-                )
+                if fitted.relocated:
+                    moved += labelled(
+                        fitted.relocated,
+                        media_label,
+                        tool_call_id=ids(result.tool_call_id),
+                        tool_name=call.function.name,
+                        target=VENDOR,
+                    )
             if moved:
                 parts = _user_parts(moved, in_user, lost)
                 if parts:
                     messages.append({"role": "user", "content": parts})
-        elif isinstance(m, UserMessage):
+            _encrypted(m, lost)
+            continue
+        if isinstance(m, UserMessage):
             messages.append(_user(m, in_user, lost))
         elif isinstance(m, (SystemMessage, DeveloperMessage)):
             messages.append(_named({"role": m.role, "content": m.content}, m))
@@ -131,7 +132,8 @@ def encode_request(
             lost.append(
                 _loss("message-dropped", f"a {m.role} message has no Chat Completions form")
             )
-        _encrypted(m, lost)
+        if getattr(m, "encrypted_value", None):
+            lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
     body: dict[str, Any] = {"model": model, "messages": messages}
     if run.tools:
         body["tools"] = [_tool_spec(t) for t in run.tools]
@@ -143,9 +145,7 @@ def encode_request(
             )
         )
     body.update(vendor_options)
-    lost.extend(ids.losses)
-    if losses is not None:
-        losses.extend(lost)
+    lost += ids.losses
     return body
 
 
@@ -173,14 +173,16 @@ def _named(out: dict[str, Any], m: Message) -> dict[str, Any]:
     return out
 
 
-def _encrypted(m: Message, lost: list[Loss]) -> None:
-    why = "Chat Completions has no field for a provider's opaque artefact"
-    if getattr(m, "encrypted_value", None):
-        lost.append(_loss("encrypted-value-dropped", why))
-    if isinstance(m, AssistantMessage):
-        for c in m.tool_calls or []:
-            if c.encrypted_value:
-                lost.append(_loss("encrypted-value-dropped", why, c.id))
+_NO_ARTEFACTS = "Chat Completions has no field for a provider's opaque artefact"
+
+
+def _encrypted(m: AssistantMessage, lost: list[Loss]) -> None:
+    """A loss for each encrypted value of an assistant message and its calls."""
+    if m.encrypted_value:
+        lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+    for c in m.tool_calls or ():
+        if c.encrypted_value:
+            lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
 
 
 def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
@@ -190,7 +192,9 @@ def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
     out["content"] = m.content if m.content else (None if calls else "")
     if calls:
         out["tool_calls"] = [_call(c, ids(c.id, c.metadata)) for c in calls]
-    return _named(out, m)
+    if m.name:
+        out["name"] = m.name
+    return out
 
 
 def _call(c: ToolCall, call_id: str) -> dict[str, Any]:
@@ -293,15 +297,11 @@ def decode_request(
     ``stream``, ``tool_choice``, ...) go to ``forwardedProps``.
     """
     req = as_dict(body, VENDOR, "request")
-    raw_messages = req.get("messages")
-    if not isinstance(raw_messages, list):
-        raise VendorDataError(VENDOR, "request.messages", "missing or not a list")
+    raw_messages = FIELDS.at(req, "messages", list, "request")
     messages = _decode_messages(raw_messages)
     kw: dict[str, Any] = {}
-    raw_tools = req.get("tools")
-    if raw_tools is not None:
-        if not isinstance(raw_tools, list):
-            raise VendorDataError(VENDOR, "request.tools", "expected a list")
+    if req.get("tools") is not None:
+        raw_tools = FIELDS.list_at(req, "tools", "request")
         kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
     rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
     if rest:
@@ -329,8 +329,7 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
     legacy: dict[str, str] = {}  # function name -> id minted for its legacy function_call
     for i, m in enumerate(raw):
         where = f"request.messages[{i}]"
-        if not isinstance(m, dict):
-            raise VendorDataError(VENDOR, where, "expected an object")
+        m = FIELDS.obj(m, where)
         role = m.get("role")
         mid = mint_id("msg", VENDOR, i, _json(m, where))
         name = m.get("name") if isinstance(m.get("name"), str) else None
@@ -342,18 +341,18 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
             out.append(cls(id=mid, content=text_of(text), **named))
         elif role == "user":
             if content is None:
-                raise VendorDataError(VENDOR, f"{where}.content", "missing")
+                raise FIELDS.missing(f"{where}.content")
             out.append(
                 UserMessage(id=mid, content=content_to_agui(content, f"{where}.content"), **named)
             )
         elif role == "assistant":
             out.append(_decode_assistant(m, mid, named, where, legacy))
         elif role == "tool":
-            call_id = m.get("tool_call_id")
-            if not isinstance(call_id, str):
-                raise VendorDataError(VENDOR, f"{where}.tool_call_id", "missing or not a string")
+            call_id = FIELDS.at(m, "tool_call_id", str, where)
             body = "" if content is None else content_to_agui(content, f"{where}.content")
-            out.append(ToolMessage(id=mid, tool_call_id=call_id, content=body))
+            out.append(
+                ToolMessage(id=result_message_id(call_id), tool_call_id=call_id, content=body)
+            )
         elif role == "function":
             fname = m.get("name")
             if not isinstance(fname, str) or fname not in legacy:
@@ -361,7 +360,10 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
                     VENDOR, f"{where}.name", "a function message answers no earlier function_call"
                 )
             text = "" if content is None else content_to_agui(content, f"{where}.content")
-            out.append(ToolMessage(id=mid, tool_call_id=legacy.pop(fname), content=text))
+            call_id = legacy.pop(fname)
+            out.append(
+                ToolMessage(id=result_message_id(call_id), tool_call_id=call_id, content=text)
+            )
         else:
             raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
     return out
@@ -378,17 +380,13 @@ def _decode_assistant(
             kw["content"] = text
     if isinstance(m.get("refusal"), str) and m["refusal"] and "content" not in kw:
         kw["content"] = m["refusal"]
-    calls: list[ToolCall] = []
-    raw_calls = m.get("tool_calls") or []
-    if not isinstance(raw_calls, list):
-        raise VendorDataError(VENDOR, f"{where}.tool_calls", "expected a list")
-    for j, c in enumerate(raw_calls):
-        calls.append(_decode_call(c, f"{where}.tool_calls[{j}]"))
+    calls = [
+        _decode_call(c, f"{where}.tool_calls[{j}]")
+        for j, c in enumerate(FIELDS.list_at(m, "tool_calls", where))
+    ]
     fc = m.get("function_call")
     if isinstance(fc, dict):
-        fname = fc.get("name")
-        if not isinstance(fname, str):
-            raise VendorDataError(VENDOR, f"{where}.function_call.name", "missing")
+        fname = FIELDS.at(fc, "name", str, f"{where}.function_call")
         cid = mint_id("call", mid, "function_call")
         legacy[fname] = cid
         args = fc.get("arguments")
@@ -401,32 +399,30 @@ def _decode_assistant(
     return AssistantMessage(id=mid, **kw)
 
 
+def _function(value: dict[str, Any], where: str) -> tuple[bool, dict[str, Any], str]:
+    """A call's or tool's ``custom`` / ``function`` object: whether it is custom, the
+    object, and its ``name``."""
+    custom = value.get("type") == "custom"
+    key = "custom" if custom else "function"
+    spec = FIELDS.at(value, key, dict, where)
+    return custom, spec, FIELDS.at(spec, "name", str, f"{where}.{key}")
+
+
 def _decode_call(c: Any, where: str) -> ToolCall:
-    if not isinstance(c, dict):
-        raise VendorDataError(VENDOR, where, "expected an object")
-    cid = c.get("id")
-    if not isinstance(cid, str) or not cid:
-        raise VendorDataError(VENDOR, f"{where}.id", "missing or not a string")
-    custom = c.get("type") == "custom"
-    fn = c.get("custom" if custom else "function")
-    if not isinstance(fn, dict) or not isinstance(fn.get("name"), str):
-        raise VendorDataError(VENDOR, f"{where}.function.name", "missing or not a string")
-    args = fn.get("input" if custom else "arguments")
-    if args is None:
-        args = ""
-    if not isinstance(args, str):
-        raise VendorDataError(VENDOR, f"{where}.function.arguments", "expected a string")
+    c = FIELDS.obj(c, where)
+    cid = FIELDS.at(c, "id", str, where)
+    if not cid:
+        raise FIELDS.missing(f"{where}.id")
+    custom, fn, name = _function(c, where)
+    args = FIELDS.opt_text(
+        fn.get("input" if custom else "arguments"), f"{where}.function.arguments"
+    )
     kw: dict[str, Any] = {"metadata": {TOOL_TYPE_KEY: "custom"}} if custom else {}
-    return ToolCall(id=cid, function=FunctionCall(name=fn["name"], arguments=args), **kw)
+    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=args or ""), **kw)
 
 
 def _decode_tool(t: Any, where: str) -> Tool:
-    if not isinstance(t, dict):
-        raise VendorDataError(VENDOR, where, "expected an object")
-    custom = t.get("type") == "custom"
-    spec = t.get("custom" if custom else "function")
-    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
-        raise VendorDataError(VENDOR, f"{where}.function.name", "missing or not a string")
+    custom, spec, name = _function(FIELDS.obj(t, where), where)
     meta: dict[str, Any] = {}
     if custom:
         meta[TOOL_TYPE_KEY] = "custom"
@@ -438,7 +434,7 @@ def _decode_tool(t: Any, where: str) -> Tool:
     kw: dict[str, Any] = {"metadata": meta} if meta else {}
     if spec.get("parameters") is not None:
         kw["parameters"] = spec["parameters"]
-    return Tool(name=spec["name"], description=desc if isinstance(desc, str) else "", **kw)
+    return Tool(name=name, description=desc if isinstance(desc, str) else "", **kw)
 
 
 # ---------------------------------------------------------------- response

@@ -1,25 +1,36 @@
-"""The Chat Completions vocabulary both directions share: names, metadata keys, usage, errors.
+"""The Chat Completions vocabulary both directions share: names, metadata keys, SSE
+framing, usage, errors, the stop-reason map and the field reader.
 
 Kept in one place so the decoder, the encoder and the request mappers agree on
 how a message id is derived from a completion id, which metadata keys carry
-what AG-UI has no field for, and how usage is counted.
+what AG-UI has no field for, and how usage is counted. The stream is plain
+``data:`` lines (no ``event:`` names) ending in ``data: [DONE]``; like the SDK,
+reading stops at ``[DONE]``, and whether the completion really ended is the
+decoder's call (a ``finish_reason`` per choice), so a body cut before it still
+reads as truncated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import TokenUsage
 
-from toolwire.errors import VendorDataError, VendorStreamError
+from toolwire.errors import VendorStreamError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.sse import frame_sse, sse_json_objects
 from toolwire.protocol.usage import token_count
 from toolwire.recordings import ModelRoute
 
 #: The adapter name used in errors, losses and capability lookups.
 VENDOR = "openai_chat"
+#: Every vendor field is read through this (one wording for every wrong shape).
+FIELDS = Fields(VENDOR)
 #: Chat Completions under any host and prefix: OpenAI's ``/v1``, Azure's
 #: ``/openai/deployments/D``, and OpenAI-compatible servers (``/api/v1``, ``/openai/v1``...).
 MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/chat/completions",))
@@ -76,10 +87,9 @@ def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
     ``completion_tokens`` already includes reasoning tokens, which is the
     protocol's accounting, so the totals are copied as they are.
     """
+    usage = FIELDS.opt_obj(usage, where)
     if usage is None:
         return None
-    if not isinstance(usage, dict):
-        raise VendorDataError(VENDOR, where, f"expected an object, got {type(usage).__name__}")
     prompt = usage.get("prompt_tokens_details")
     completion = usage.get("completion_tokens_details")
     prompt = prompt if isinstance(prompt, dict) else {}
@@ -169,10 +179,34 @@ def chat_finish_reason_for(reason: FinishReason | None) -> str | None:
     return _FOR_REASON.get(reason or "")
 
 
+# ------------------------------------------------------------------ SSE framing
+
+DONE = "[DONE]"
+
+
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """The chunk dicts of an SSE body (whole, or as byte pieces split anywhere).
+
+    Stops at ``data: [DONE]`` (anything after it is ignored, as the SDK does).
+    A ``data`` payload that is not a JSON object raises ``VendorDataError``
+    naming the SSE event.
+    """
+    for _, value in sse_json_objects(body, VENDOR, stop_at=DONE):
+        yield value
+
+
+def to_sse(chunks: Iterable[Any]) -> bytes:
+    """Chunks (dicts or SDK objects) as the API frames them: ``data: {...}`` blocks, then
+    ``data: [DONE]``."""
+    return frame_sse((as_dict(c, VENDOR) for c in chunks), done=DONE)
+
+
 __all__ = [
     "CHOICE_KEY",
     "COMPLETION_ID_KEY",
     "DETAIL_KEY",
+    "DONE",
+    "FIELDS",
     "FILENAME_KEY",
     "FINISH_REASONS_KEY",
     "FORMAT_KEY",
@@ -185,6 +219,8 @@ __all__ = [
     "completion_usage",
     "map_openai_chat_stop_reason",
     "message_id",
+    "sse_chunks",
     "stream_error",
+    "to_sse",
     "token_usage",
 ]

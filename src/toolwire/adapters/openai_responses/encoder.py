@@ -11,15 +11,12 @@ types; :func:`to_sse` frames them with ``event:`` lines as OpenAI does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    DataSource,
     EventType,
-    ImagePart,
     ReasoningEncryptedValueEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageStartEvent,
@@ -34,25 +31,29 @@ from ag_ui.core import (
 )
 
 from toolwire.capabilities import accepts
-from toolwire.losses import Loss, announce, snapshot_dropped
-from toolwire.protocol import StreamMachine, frame_sse, mint_id
+from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
-from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 
-from .items import SERVER_RUN
-from .keys import (
+from .items import SERVER_RUN, image_data
+from .parts import to_vendor_content
+from .wire import (
     ANNOTATIONS,
+    CALL_FIELDS,
     CALL_ID_RULE,
-    FIELDS,
+    INCOMPLETE_FOR,
     ITEM,
     ITEM_ID,
     ITEM_TYPE,
+    OUTPUT_ITEM,
     PHASE,
     REASONING_PART,
     VENDOR,
+    response_usage,
 )
-from .parts import to_vendor_content
 
 _INCOMPLETE_REASONS = ("max_output_tokens", "max_messages", "content_filter", "steered")
 
@@ -73,21 +74,23 @@ class _Item:
     deferred: bool = False  # hosted / other calls: written whole once complete
 
 
-class Encoder:
+class Encoder(BaseEncoder):
     """Sans-I/O encoder: feed AG-UI events, get Responses stream-event dicts back.
 
     ``model`` and ``created_at`` fill the ``response`` objects; response ids
-    come from ``response_id`` or are minted from the run id.
+    come from ``response_id`` or are minted from the run id. What the stream cannot
+    carry goes to ``losses`` (``feed``/``close`` warn about each once).
     """
+
+    vendor = VENDOR
 
     def __init__(
         self, *, model: str = "toolwire", created_at: int = 0, response_id: str | None = None
     ) -> None:
+        super().__init__()
         self.model = model
         self.created_at = created_at
         self.response_id = response_id
-        #: what the stream could not carry (each also warned about)
-        self.losses: list[Loss] = []
         self._resp: str | None = None
         self._seq = 0
         self._responses = 0
@@ -101,9 +104,7 @@ class Encoder:
     def _call_id(self, call_id: str, metadata: Any = None) -> str:
         """The ``call_id`` to send (one the API takes; a call and its output alike)."""
         out = self._ids(call_id, metadata)
-        lost = self._ids.take_losses()
-        self.losses.extend(lost)
-        announce(lost)
+        self.losses += self._ids.take_losses()
         return out
 
     # --------------------------------------------------------------- framing
@@ -165,7 +166,7 @@ class Encoder:
 
     # ------------------------------------------------------------------ feed
 
-    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event (a model or its JSON dict, explicit or chunk form) -> stream events.
 
         A :class:`~toolwire.protocol.StreamMachine` expands chunks and checks the
@@ -184,12 +185,14 @@ class Encoder:
             return out + self._start(event.run_id)
         if t == EventType.RUN_FINISHED:
             assert isinstance(event, RunFinishedEvent)
-            cut = _INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
+            cut = INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
             if cut is not None:  # a turn cut short ends as Responses says so: incomplete
                 return self._ensure() + self._finish(
-                    "incomplete", incomplete_details={"reason": cut}, usage=_usage(event.usage)
+                    "incomplete",
+                    incomplete_details={"reason": cut},
+                    usage=response_usage(event.usage),
                 )
-            return self._ensure() + self._finish("completed", usage=_usage(event.usage))
+            return self._ensure() + self._finish("completed", usage=response_usage(event.usage))
         if t == EventType.RUN_ERROR:
             assert isinstance(event, RunErrorEvent)
             return self._ensure() + self._error(event)
@@ -199,7 +202,7 @@ class Encoder:
         out = self._ensure()
         return out + list(handler(event))
 
-    def close(self) -> list[dict[str, Any]]:
+    def _close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
         before its terminal event raises ``ProtocolViolation("truncated")``."""
         out: list[dict[str, Any]] = []
@@ -216,14 +219,10 @@ class Encoder:
     # ------------------------------------------------------------------ text
 
     def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
-        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
-        self.losses.append(loss)
-        announce([loss], stacklevel=5)
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
 
     def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        loss = snapshot_dropped(VENDOR, "a Responses stream")
-        self.losses.append(loss)
-        announce([loss], stacklevel=4)
+        self.losses.append(snapshot_dropped(VENDOR, "a Responses stream"))
         return []
 
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
@@ -274,13 +273,20 @@ class Encoder:
             )
         ]
 
+    def _ending(self, key: str, ev: BaseEvent) -> tuple[_Item, str] | None:
+        """The open item an end event closes (its metadata merged), and its whole text."""
+        item = self._items.pop(key, None)
+        if item is None:
+            return None
+        item.metadata.update(ev.metadata or {})
+        return item, "".join(item.text)
+
     def _on_text_message_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
         mid = getattr(ev, "message_id", "")
-        item = self._items.pop(mid, None)
-        if item is None:
+        ending = self._ending(mid, ev)
+        if ending is None:
             return []
-        item.metadata.update(ev.metadata or {})
-        text = "".join(item.text)
+        item, text = ending
         notes = item.metadata.get(ANNOTATIONS)
         part = {
             "type": "output_text",
@@ -320,7 +326,7 @@ class Encoder:
                 "arguments": "",
             }
         body.update(call_id=self._call_id(ev.tool_call_id, meta), name=ev.tool_call_name)
-        fields = meta.get(FIELDS)
+        fields = meta.get(CALL_FIELDS)
         if isinstance(fields, dict):
             body.update(fields)
         item, added = self._add(ev.tool_call_id, body)
@@ -343,11 +349,10 @@ class Encoder:
 
     def _on_tool_call_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
         cid = getattr(ev, "tool_call_id", "")
-        item = self._items.pop(cid, None)
-        if item is None:
+        ending = self._ending(cid, ev)
+        if ending is None:
             return []
-        item.metadata.update(ev.metadata or {})
-        text = "".join(item.text)
+        item, text = ending
         if item.deferred:
             whole = item.metadata.get(ITEM)
             if not isinstance(whole, dict):
@@ -390,17 +395,16 @@ class Encoder:
         item = self._calls.pop(ev.tool_call_id, None)
         if item is not None:
             if item.body.get("type") == "image_generation_call" and "result" not in item.body:
-                item.body["result"] = _first_image_data(ev.content)
+                item.body["result"] = image_data(ev.content)
             return self._write_whole(item)
         meta = ev.metadata or {}
-        if isinstance(meta.get("openai.output_item"), dict):
-            item = _Item(-1, dict(meta["openai.output_item"]))
+        if isinstance(meta.get(OUTPUT_ITEM), dict):
+            item = _Item(-1, dict(meta[OUTPUT_ITEM]))
             return self._write_whole(item)
         output, losses = to_vendor_content(
             ev.content, accepts(VENDOR), tool_call_id=ev.tool_call_id
         )
-        announce(losses)
-        self.losses.extend(losses)
+        self.losses += losses
         if isinstance(meta.get(RESULT_ERROR_KEY), str):
             self._lose(
                 "result-error-dropped",
@@ -561,10 +565,10 @@ class Encoder:
         if ev.code == "incomplete":
             reason = next((r for r in _INCOMPLETE_REASONS if ev.message.endswith(r)), None)
             return self._finish(
-                "incomplete", incomplete_details={"reason": reason}, usage=_usage(ev.usage)
+                "incomplete", incomplete_details={"reason": reason}, usage=response_usage(ev.usage)
             )
         error = {"code": ev.code or "server_error", "message": ev.message}
-        return self._finish("failed", error=error, usage=_usage(ev.usage))
+        return self._finish("failed", error=error, usage=response_usage(ev.usage))
 
 
 class _Stub(BaseEvent):
@@ -575,38 +579,4 @@ class _Stub(BaseEvent):
     tool_call_id: str = ""
 
 
-def _first_image_data(content: Any) -> str | None:
-    if isinstance(content, list):
-        for part in content:
-            if isinstance(part, ImagePart) and isinstance(part.source, DataSource):
-                return part.source.value
-    return None
-
-
-def _usage(usage: Any) -> dict[str, Any] | None:
-    """The first ``TokenUsage`` as ``ResponseUsage`` (every count it does not hold as 0)."""
-    if not usage:
-        return None
-    u = usage[0]
-    details: dict[str, Any] = {"cached_tokens": u.cached_input_tokens or 0}
-    if u.cache_write_input_tokens is not None:
-        details["cache_write_tokens"] = u.cache_write_input_tokens
-    return {
-        "input_tokens": u.input_tokens or 0,
-        "input_tokens_details": details,
-        "output_tokens": u.output_tokens or 0,
-        "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens or 0},
-        "total_tokens": u.total_tokens or 0,
-    }
-
-
-def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
-    """Responses SSE bytes: an ``event:`` line naming each payload's ``type``, LF endings."""
-    return frame_sse(chunks, event_of=lambda p: p.get("type"))
-
-
-#: ``incomplete_details.reason`` for a normalized reason that Responses reports as incomplete
-_INCOMPLETE_FOR = {"length": "max_output_tokens", "content_filter": "content_filter"}
-
-
-__all__ = ["Encoder", "to_sse"]
+__all__ = ["Encoder"]

@@ -11,7 +11,7 @@ Three families:
   ``*_output`` item.
 
 What a part cannot model rides in metadata: the whole vendor item under
-:data:`~.keys.ITEM` (without an image generation's base64 result, which lives
+:data:`~.wire.ITEM` (without an image generation's base64 result, which lives
 in the result's ``ImagePart``), so a later request can resend it unchanged.
 """
 
@@ -22,13 +22,11 @@ from typing import Any
 
 from ag_ui.core import ContentPart, DataSource, FileSource, ImagePart, TextPart
 
-from toolwire.errors import VendorDataError
-from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact, require
-from toolwire.protocol.decoding import list_at
+from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact
 from toolwire.protocol.parts import Content
 
-from .keys import FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER, VENDOR
 from .parts import to_agui_content, url_source
+from .wire import CALL_FIELDS, FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER
 
 #: Tools OpenAI runs itself: the item carries the result.
 SERVER_RUN = frozenset(
@@ -40,7 +38,7 @@ SERVER_RUN = frozenset(
         "mcp_call",
     }
 )
-#: ``function_call`` fields with their own home; the rest ride in :data:`~.keys.FIELDS`.
+#: ``function_call`` fields with their own home; the rest ride in :data:`~.wire.CALL_FIELDS`.
 _FUNCTION_FIELDS = frozenset({"type", "id", "call_id", "name", "arguments", "status"})
 #: Image generation keys that describe the request, shown as the call's arguments.
 _IMAGE_ARGS = ("action", "background", "output_format", "quality", "size", "revised_prompt")
@@ -72,11 +70,11 @@ def is_output_item(kind: str, item: dict[str, Any]) -> bool:
 
 def call_identity(item: dict[str, Any], where: str) -> Call:
     """Id, name and opening metadata of a call item (enough for ``TOOL_CALL_START``)."""
-    kind = require(item, "type", str, VENDOR, where)
+    kind = FIELDS.at(item, "type", str, where)
     if kind in ("function_call", "custom_tool_call"):
         call = Call(
-            id=require(item, "call_id", str, VENDOR, where),
-            name=require(item, "name", str, VENDOR, where),
+            id=FIELDS.at(item, "call_id", str, where),
+            name=FIELDS.at(item, "name", str, where),
         )
         if isinstance(item.get("id"), str):
             call.metadata[ITEM_ID] = item["id"]
@@ -85,13 +83,13 @@ def call_identity(item: dict[str, Any], where: str) -> Call:
         else:
             extra = {k: v for k, v in item.items() if k not in _FUNCTION_FIELDS}
             if extra:
-                call.metadata[FIELDS] = extra
+                call.metadata[CALL_FIELDS] = extra
         return call
     if kind in SERVER_RUN:
-        ident = require(item, "id", str, VENDOR, where)
+        ident = FIELDS.at(item, "id", str, where)
         name = item["name"] if kind == "mcp_call" and isinstance(item.get("name"), str) else None
     else:
-        ident = require(item, "call_id", str, VENDOR, where)
+        ident = FIELDS.at(item, "call_id", str, where)
         name = None
     call = Call(id=ident, name=name or kind.removesuffix("_call"))
     call.metadata[ITEM_TYPE] = kind
@@ -140,6 +138,16 @@ def finish_call(item: dict[str, Any], where: str) -> Call:
     return call
 
 
+def image_data(content: Any) -> str | None:
+    """The base64 image an ``image_generation_call`` result holds (its first inline image):
+    the item's ``result`` field, which the item kept in metadata leaves out."""
+    if isinstance(content, list):
+        for part in content:
+            if isinstance(part, ImagePart) and isinstance(part.source, DataSource):
+                return part.source.value
+    return None
+
+
 def _error_text(error: Any) -> str | None:
     """A hosted call's ``error`` as text: a string, an error's ``message``, or the text
     of an MCP tool execution error's ``content`` (its MCP content items)."""
@@ -176,22 +184,20 @@ def hosted_result(item: dict[str, Any], where: str) -> tuple[Content, dict[str, 
             ]
             parts.append(TextPart(text="\n".join(urls), metadata={"openai.sources": sources}))
     elif kind == "file_search_call":
-        for i, hit in enumerate(list_at(item, "results", VENDOR, where)):
-            if not isinstance(hit, dict):
-                raise VendorDataError(VENDOR, f"{where}.results[{i}]", "expected an object")
+        for i, hit in enumerate(FIELDS.list_at(item, "results", where)):
+            hit = FIELDS.obj(hit, f"{where}.results[{i}]")
             info = {k: v for k, v in hit.items() if k != "text" and v is not None}
             parts.append(TextPart(text=str(hit.get("text") or ""), metadata=info or None))
     elif kind == "code_interpreter_call":
         if isinstance(item.get("container_id"), str):
             meta["openai.container_id"] = item["container_id"]
-        for i, out in enumerate(list_at(item, "outputs", VENDOR, where)):
+        for i, out in enumerate(FIELDS.list_at(item, "outputs", where)):
             at = f"{where}.outputs[{i}]"
-            if not isinstance(out, dict):
-                raise VendorDataError(VENDOR, at, "expected an object")
+            out = FIELDS.obj(out, at)
             if out.get("type") == "logs":
-                parts.append(TextPart(text=require(out, "logs", str, VENDOR, at)))
+                parts.append(TextPart(text=FIELDS.at(out, "logs", str, at)))
             elif out.get("type") == "image":
-                src = url_source(require(out, "url", str, VENDOR, at), at, None)
+                src = url_source(FIELDS.at(out, "url", str, at), at, None)
                 parts.append(ImagePart(source=src))
     elif kind == "image_generation_call":
         if isinstance(item.get("result"), str) and item["result"]:
@@ -228,9 +234,7 @@ def output_item_result(
         if isinstance(output.get("file_id"), str):
             src: Any = FileSource(value=output["file_id"], provider=PROVIDER)
         else:
-            src = url_source(
-                require(output, "image_url", str, VENDOR, f"{where}.output"), where, None
-            )
+            src = url_source(FIELDS.at(output, "image_url", str, f"{where}.output"), where, None)
         return [ImagePart(source=src)], meta, []
     rest = {k: v for k, v in item.items() if k not in ("type", "id", "call_id", "status")}
     return (dumps_compact(rest) if rest else ""), meta, []
@@ -243,6 +247,7 @@ __all__ = [
     "call_identity",
     "finish_call",
     "hosted_result",
+    "image_data",
     "is_call_item",
     "is_output_item",
     "kept_item",

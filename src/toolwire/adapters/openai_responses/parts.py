@@ -23,7 +23,7 @@ from ag_ui.core import (
 
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol import Accepts, fit_content, require
+from toolwire.protocol import Accepts, fit_content
 from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.parts import (
     Content,
@@ -33,7 +33,7 @@ from toolwire.protocol.parts import (
     to_data_url,
 )
 
-from .keys import DETAIL, PROVIDER, VENDOR
+from .wire import DETAIL, FIELDS, PROVIDER, VENDOR
 
 #: MIME types guessed from a file name when ``file_data`` is bare base64.
 _EXT_MIME = {
@@ -107,14 +107,13 @@ def _mime_from_name(name: str | None) -> str | None:
 
 def to_agui_part(part: Any, where: str) -> ContentPart | None:
     """One vendor input part as an AG-UI part; ``None`` for a part type AG-UI cannot take."""
-    if not isinstance(part, dict):
-        raise VendorDataError(VENDOR, where, f"expected an object, got {type(part).__name__}")
-    kind = require(part, "type", str, VENDOR, where)
+    part = FIELDS.obj(part, where)
+    kind = FIELDS.at(part, "type", str, where)
     meta: dict[str, Any] = {}
     if isinstance(part.get("detail"), str):
         meta[DETAIL] = part["detail"]
     if kind in ("input_text", "output_text", "text"):
-        return TextPart(text=require(part, "text", str, VENDOR, where))
+        return TextPart(text=FIELDS.at(part, "text", str, where))
     if kind == "input_image":
         if isinstance(part.get("image_url"), str):
             src: DataSource | UrlSource | FileSource = url_source(part["image_url"], where, None)
@@ -159,9 +158,7 @@ def to_agui_content(
     if isinstance(value, str):
         return value, []
     if not isinstance(value, list):
-        raise VendorDataError(
-            VENDOR, where, f"expected a string or a list, got {type(value).__name__}"
-        )
+        raise FIELDS.wrong(value, (str, list), where)
     parts: list[ContentPart] = []
     losses: list[Loss] = []
     for i, raw in enumerate(value):
@@ -228,13 +225,16 @@ def to_vendor_content(
     A tool error reaches the model as text ahead of whatever content survived,
     since ``function_call_output`` has no error flag.
     """
-    fitted = fit_content(content, accepts, tool_call_id=tool_call_id)
-    kept = fitted.content
+    if isinstance(content, str):  # nothing to fit
+        kept: Content = content
+        losses: list[Loss] = []
+    else:
+        fitted = fit_content(content, accepts, tool_call_id=tool_call_id)
+        kept, losses = fitted.content, fitted.losses
     if isinstance(kept, str):
         if error:
-            return (f"Error: {error}\n\n{kept}" if kept else f"Error: {error}"), fitted.losses
-        return kept, fitted.losses
-    losses = list(fitted.losses)
+            return (f"Error: {error}\n\n{kept}" if kept else f"Error: {error}"), losses
+        return kept, losses
     out: list[dict[str, Any]] = []
     for index, part in enumerate(kept):
         mapped = to_vendor_part(part)

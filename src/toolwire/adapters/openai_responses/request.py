@@ -29,19 +29,29 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
-from toolwire.protocol import Accepts, as_dict, dumps_compact, mint_id, pair_history, require
+from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
-from toolwire.protocol.decoding import list_at
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.fitting import Accepts
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import settle_unanswered
+from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
-from .encoder import _first_image_data
-from .items import SERVER_RUN, finish_call, is_call_item, is_output_item, output_item_result
-from .keys import (
+from .items import (
+    SERVER_RUN,
+    finish_call,
+    image_data,
+    is_call_item,
+    is_output_item,
+    output_item_result,
+)
+from .parts import to_agui_content, to_vendor_content
+from .wire import (
     ANNOTATIONS,
+    CALL_FIELDS,
     CALL_ID_RULE,
     FIELDS,
     ITEM,
@@ -55,7 +65,6 @@ from .keys import (
     TOOL_FIELDS,
     VENDOR,
 )
-from .parts import to_agui_content, to_vendor_content
 
 # ---------------------------------------------------------------- encode
 
@@ -79,17 +88,18 @@ def encode_request(
     ``media`` is accepted for the common signature: Responses takes images and
     files inside tool results, and nothing it refuses there (audio, video,
     other providers' file handles) is taken in a user message either, so
-    ``"relocate"`` moves nothing. Every loss is warned about and appended to
-    ``losses`` when given. ``tool_result`` / ``user_message`` override what the
-    capability table says each place takes. ``vendor_options`` are added to the
-    body as they are. A ``function_call`` (or other client call) with no output is
-    rejected by the API: ``unanswered`` ``"error"`` raises ``UnansweredToolCall``,
-    ``"drop"`` removes the call, ``"answer"`` answers it as failed with
-    ``unanswered_text`` (``settle_unanswered``); hosted tools are never touched.
+    ``"relocate"`` moves nothing. The returned body's ``.losses`` lists every loss
+    (each warned about once, and appended to ``losses`` when given). ``tool_result`` /
+    ``user_message`` override what the capability table says each place takes.
+    ``vendor_options`` are added to the body as they are. A ``function_call`` (or
+    other client call) with no output is rejected by the API: ``unanswered``
+    ``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes the call,
+    ``"answer"`` answers it as failed with ``unanswered_text`` (``settle_unanswered``);
+    hosted tools are never touched.
     """
     run_input = as_run_input(run_input, VENDOR)
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    found: list[Loss] = []
+    found: list[Loss] = [] if losses is None else losses  # returns_encoded's list
     tool_accepts = tool_result or accepts(VENDOR, model=model)
     user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
     history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
@@ -123,8 +133,6 @@ def encode_request(
         body["tools"] = [_tool(t) for t in run_input.tools]
     body.update(vendor_options)
     found += ids.losses
-    if losses is not None:
-        losses.extend(found)
     return body
 
 
@@ -228,7 +236,7 @@ def _call_item(
     if isinstance(whole, dict) and isinstance(kind, str) and kind != "custom_tool_call":
         item = dict(whole)
         if kind == "image_generation_call" and "result" not in item:
-            item["result"] = _first_image_data(result.content) if result else None
+            item["result"] = image_data(result.content) if result else None
         return item
     if kind == "custom_tool_call":
         item = {"type": "custom_tool_call", "call_id": cid, "name": call.function.name}
@@ -240,8 +248,8 @@ def _call_item(
             "name": call.function.name,
             "arguments": call.function.arguments,
         }
-        if isinstance(meta.get(FIELDS), dict):
-            item.update(meta[FIELDS])
+        if isinstance(meta.get(CALL_FIELDS), dict):
+            item.update(meta[CALL_FIELDS])
     if isinstance(meta.get(ITEM_ID), str):
         item["id"] = meta[ITEM_ID]
     return item
@@ -355,14 +363,12 @@ def decode_request(
     if isinstance(raw_input, str):
         raw_input = [{"role": "user", "content": raw_input}]
     if not isinstance(raw_input, list):
-        raise VendorDataError(VENDOR, "request.input", "expected a string or a list")
+        raise FIELDS.wrong(raw_input, (str, list), "request.input")
     b = _Builder()
     for i, raw in enumerate(raw_input):
         _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", i, dumps_compact(raw)))
     b.flush()
-    raw_tools = req.get("tools") or []
-    if not isinstance(raw_tools, list):
-        raise VendorDataError(VENDOR, "request.tools", "expected a list")
+    raw_tools = FIELDS.list_at(req, "tools", "request")
     tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
     rest = {k: v for k, v in req.items() if k not in ("input", "tools")}
     kw: dict[str, Any] = {}
@@ -385,13 +391,11 @@ def _thread_id(req: dict[str, Any], items: list[Any]) -> str:
 
 
 def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
-    if not isinstance(raw, dict):
-        raise VendorDataError(VENDOR, where, f"expected an object, got {type(raw).__name__}")
+    raw = FIELDS.obj(raw, where)
     kind = raw.get("type")
     if kind is None and "role" in raw:
         kind = "message"
-    if not isinstance(kind, str):
-        raise VendorDataError(VENDOR, f"{where}.type", "missing")
+    kind = FIELDS.text(kind, f"{where}.type")
     if kind == "message":
         _decode_message(b, raw, where, minted)
     elif kind == "reasoning":
@@ -400,7 +404,7 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
     elif is_call_item(kind, raw):
         call = finish_call(raw, where)
         if kind == "function_call" and "status" in raw:
-            call.metadata.setdefault(FIELDS, {})["status"] = raw["status"]
+            call.metadata.setdefault(CALL_FIELDS, {})["status"] = raw["status"]
         a = b.assistant
         if a is None:
             a = b.open_assistant(mint_id("msg", call.id))
@@ -420,16 +424,19 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
                 rkw["error"] = err
             b.messages.append(
                 ToolMessage(
-                    id=mint_id("result", call.id), tool_call_id=call.id, content=call.result, **rkw
+                    id=result_message_id(call.id),
+                    tool_call_id=call.id,
+                    content=call.result,
+                    **rkw,
                 )
             )
     elif is_output_item(kind, raw):
         b.flush()
         call_id = b.ids.answer(raw["call_id"]) or raw["call_id"]
-        ident = raw["id"] if isinstance(raw.get("id"), str) else mint_id("result", call_id)
+        ident = raw["id"] if isinstance(raw.get("id"), str) else result_message_id(call_id)
         if kind in ("function_call_output", "custom_tool_call_output"):
             if "output" not in raw:
-                raise VendorDataError(VENDOR, f"{where}.output", "missing")
+                raise FIELDS.missing(f"{where}.output")
             content, lost = to_agui_content(
                 raw["output"], f"{where}.output", target=VENDOR, tool_call_id=call_id
             )
@@ -450,7 +457,7 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
 
 
 def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -> None:
-    role = require(raw, "role", str, VENDOR, where)
+    role = FIELDS.at(raw, "role", str, where)
     content = raw.get("content", "")
     if role == "assistant":
         b.flush()
@@ -465,7 +472,7 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
             n
             for p in (content if isinstance(content, list) else [])
             if isinstance(p, dict)
-            for n in list_at(p, "annotations", VENDOR, f"{where}.content[]")
+            for n in FIELDS.list_at(p, "annotations", f"{where}.content[]")
         ]
         if notes:
             meta[ANNOTATIONS] = notes
@@ -490,25 +497,24 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
 
 def _output_text(content: Any, where: str) -> str:
     if not isinstance(content, list):
-        raise VendorDataError(VENDOR, f"{where}.content", "expected a string or a list")
+        raise FIELDS.wrong(content, (str, list), f"{where}.content")
     out = []
     for i, p in enumerate(content):
-        if not isinstance(p, dict):
-            raise VendorDataError(VENDOR, f"{where}.content[{i}]", "expected an object")
+        p = FIELDS.obj(p, f"{where}.content[{i}]")
         if p.get("type") == "refusal":
             out.append(str(p.get("refusal", "")))
         else:
-            out.append(require(p, "text", str, VENDOR, f"{where}.content[{i}]"))
+            out.append(FIELDS.at(p, "text", str, f"{where}.content[{i}]"))
     return "".join(out)
 
 
 def _decode_reasoning(b: _Builder, raw: dict[str, Any], where: str) -> None:
-    rid = require(raw, "id", str, VENDOR, where)
+    rid = FIELDS.at(raw, "id", str, where)
     found: list[tuple[str, str]] = []
     for field_name in ("summary", "content"):
-        for n, part in enumerate(list_at(raw, field_name, VENDOR, where)):
+        for n, part in enumerate(FIELDS.list_at(raw, field_name, where)):
             at = f"{where}.{field_name}[{n}]"
-            found.append((field_name, require(part, "text", str, VENDOR, at)))
+            found.append((field_name, FIELDS.at(part, "text", str, at)))
     if not found:
         found.append(("summary", ""))
     enc = raw.get("encrypted_content")
@@ -524,13 +530,12 @@ def _decode_reasoning(b: _Builder, raw: dict[str, Any], where: str) -> None:
 
 
 def _decode_tool(raw: Any, where: str) -> Tool:
-    if not isinstance(raw, dict):
-        raise VendorDataError(VENDOR, where, "expected an object")
+    raw = FIELDS.obj(raw, where)
     if raw.get("type") != "function":
         name = raw.get("name") if isinstance(raw.get("name"), str) else raw.get("type")
         desc = raw.get("description") if isinstance(raw.get("description"), str) else ""
         return Tool(name=str(name), description=str(desc), metadata={TOOL: dict(raw)})
-    name = require(raw, "name", str, VENDOR, where)
+    name = FIELDS.at(raw, "name", str, where)
     desc = raw.get("description")
     extra = {
         k: v

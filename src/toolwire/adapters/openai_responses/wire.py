@@ -1,0 +1,147 @@
+"""The Responses vocabulary both directions share: vendor labels, metadata keys, SSE
+framing, usage both ways, the stop-reason map and the field reader.
+
+Everything the Responses API says that an AG-UI field cannot hold rides in
+``metadata`` under an ``openai.`` key (the protocol asks producers to prefix
+keys they invent), so a later request can give it back to the API unchanged.
+The stream is SSE with an ``event:`` line naming each payload's ``type``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ag_ui.core import TokenUsage
+
+from toolwire.protocol.callids import IdRule
+from toolwire.protocol.fields import Fields
+from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.usage import token_count
+from toolwire.recordings import ModelRoute
+
+#: The adapter's name in errors, losses and the capability table.
+VENDOR = "openai_responses"
+#: Every vendor field is read through this (one wording for every wrong shape).
+FIELDS = Fields(VENDOR)
+#: ``TokenUsage.provider`` and ``FileSource.provider`` for OpenAI.
+PROVIDER = "openai"
+#: ``POST .../responses`` under any host and prefix (Azure's ``/openai/v1/responses``
+#: included); not ``GET /responses/{id}``, ``/input_items`` or ``/cancel``.
+MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/responses",))
+#: ``input[].call_id``: 400 "string too long. Expected a string with maximum length 64".
+CALL_ID_RULE = IdRule(VENDOR, max_length=64, source="Responses request validation")
+
+#: The vendor item id (``fc_…``, ``msg_…``, ``rs_…``) of a call, message or reasoning.
+ITEM_ID = "openai.item_id"
+#: The vendor item type when it is not the default for its AG-UI shape.
+ITEM_TYPE = "openai.item_type"
+#: A whole vendor item (minus bulky results held in parts) for items AG-UI cannot model.
+ITEM = "openai.item"
+#: Extra fields of a ``function_call`` item (``namespace``, ``caller``, ...).
+CALL_FIELDS = "openai.fields"
+#: ``ResponseOutputMessage.phase`` (``commentary`` / ``final_answer``), to be resent.
+PHASE = "openai.phase"
+#: ``output_text`` annotations (URL and file citations) of an assistant message.
+ANNOTATIONS = "openai.annotations"
+#: Which list of a reasoning item a reasoning message came from (``summary``/``content``).
+REASONING_PART = "openai.reasoning_part"
+#: ``detail`` of an ``input_image`` / ``input_file`` part.
+DETAIL = "openai.detail"
+#: A non-function tool definition (web search, tool search, ...) kept whole.
+TOOL = "openai.tool"
+#: Extra fields of a function tool definition (``strict``, ``defer_loading``, ...).
+TOOL_FIELDS = "openai.tool_fields"
+#: Where a tool result came from: the whole output item, when it is not ``function_call_output``.
+OUTPUT_ITEM = "openai.output_item"
+
+
+#: Events that end a response; anything after them is ignored.
+TERMINAL = ("response.completed", "response.incomplete", "response.failed", "error")
+#: Error codes OpenAI documents as worth retrying (the run driver reads them too).
+RETRYABLE_ERRORS = frozenset(
+    {"server_error", "rate_limit_exceeded", "overloaded", "server_is_overloaded"}
+)
+
+_INCOMPLETE: dict[str, FinishReason] = {
+    "max_output_tokens": "length",
+    "content_filter": "content_filter",
+}
+
+
+def map_openai_responses_stop_reason(
+    status: str, *, incomplete_reason: str | None = None, made_calls: bool = False
+) -> FinishReason:
+    """A response's end (``status``, ``incomplete_details.reason``) -> ``toolwire.finishReason``."""
+    if status == "completed":
+        return "tool_calls" if made_calls else "stop"
+    if status == "incomplete":
+        return _INCOMPLETE.get(incomplete_reason or "", "other")
+    return "error" if status == "failed" else "other"
+
+
+#: ``incomplete_details.reason`` for a normalized reason that Responses reports as incomplete
+INCOMPLETE_FOR = {"length": "max_output_tokens", "content_filter": "content_filter"}
+
+
+# ------------------------------------------------------------------ SSE framing
+
+
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """The JSON payloads of a Responses SSE body, as the dicts the ``Decoder`` takes."""
+    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
+        yield value
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """Responses SSE bytes: an ``event:`` line naming each payload's ``type``, LF endings."""
+    return frame_sse(chunks, event_of=lambda p: p.get("type"))
+
+
+# ------------------------------------------------------------------ usage both ways
+
+#: ``ResponseUsage`` counts -> ``TokenUsage`` fields: (details group or None, wire, AG-UI)
+_USAGE = (
+    (None, "input_tokens", "input_tokens"),
+    (None, "output_tokens", "output_tokens"),
+    (None, "total_tokens", "total_tokens"),
+    ("input_tokens_details", "cached_tokens", "cached_input_tokens"),
+    ("input_tokens_details", "cache_write_tokens", "cache_write_input_tokens"),
+    ("output_tokens_details", "reasoning_tokens", "reasoning_tokens"),
+)
+
+
+def usage_of(response: dict[str, Any]) -> TokenUsage | None:
+    """``response.usage`` as ``TokenUsage``, leaving out any count OpenAI did not give."""
+    usage = response.get("usage")
+    if not isinstance(usage, dict):
+        return None
+    kw: dict[str, Any] = {"provider": PROVIDER}
+    if isinstance(response.get("model"), str):
+        kw["model"] = response["model"]
+    for group, src, dst in _USAGE:
+        holder = usage if group is None else usage.get(group)
+        if isinstance(holder, dict):
+            where = f"response.usage.{src}" if group is None else f"response.usage.{group}.{src}"
+            value = token_count(holder.get(src), VENDOR, where)
+            if value is not None:
+                kw[dst] = value
+    return TokenUsage(**kw)
+
+
+def response_usage(usage: Any) -> dict[str, Any] | None:
+    """The first ``TokenUsage`` as ``ResponseUsage`` (every count it does not hold as 0)."""
+    if not usage:
+        return None
+    u = usage[0]
+    details: dict[str, Any] = {"cached_tokens": u.cached_input_tokens or 0}
+    if u.cache_write_input_tokens is not None:
+        details["cache_write_tokens"] = u.cache_write_input_tokens
+    return {
+        "input_tokens": u.input_tokens or 0,
+        "input_tokens_details": details,
+        "output_tokens": u.output_tokens or 0,
+        "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens or 0},
+        "total_tokens": u.total_tokens or 0,
+    }
