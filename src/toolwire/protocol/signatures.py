@@ -103,8 +103,11 @@ def strip_foreign(
     out: list[Message] = []
     for m in messages:
         if isinstance(m, AssistantMessage) and m.tool_calls:
-            calls = []
-            for c in m.tool_calls:
+            calls = list(m.tool_calls)
+            changed = False
+            for n, c in enumerate(calls):
+                if c.encrypted_value is None:
+                    continue  # most calls: nothing to check, nothing to copy
                 kept = usable_encrypted(
                     c.encrypted_value,
                     c.metadata,
@@ -114,13 +117,19 @@ def strip_foreign(
                     losses=losses,
                 )
                 if kept != c.encrypted_value:
-                    c = c.model_copy(update={"encrypted_value": kept})
-                calls.append(c)
-            m = _with_calls(m, calls)
-        value = getattr(m, "encrypted_value", None)
+                    calls[n] = c.model_copy(update={"encrypted_value": kept})
+                    changed = True
+            if changed:  # the message is copied only when one of its calls changed
+                m = _with_calls(m, calls)
+        # vars(): a message class without the field has no attribute, and getattr with a
+        # default on a pydantic model goes through its slow __getattr__
+        value = vars(m).get("encrypted_value")
+        if value is None:
+            out.append(m)
+            continue
         kept_value = usable_encrypted(
             value,
-            getattr(m, "metadata", None),
+            vars(m).get("metadata"),
             provider,
             target=target,
             entity=f"message {m.id!r}",
