@@ -222,8 +222,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     a provider no configured agent has with its defaults.
     """
     try:
-        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config
-        from toolwire.server.running import serve
+        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config, serve
     except ImportError as exc:
         need = "serve needs the server extra (pip install 'toolwire[server]')"
         raise CliError(f"{need}: {exc}") from None

@@ -22,9 +22,8 @@ from ag_ui.core import EventType
 from google import genai
 
 import toolwire
-from toolwire.driver import LOSSES_EVENT
-from toolwire.driver.runner import loss_record
-from toolwire.driver.vendors import choose_vendor
+from toolwire.driver import LOSSES_EVENT, loss_record
+from toolwire.driver._vendors import choose_vendor
 from toolwire.errors import UnsupportedInput
 from toolwire.failures import retry_after
 from toolwire.losses import PartsDroppedWarning

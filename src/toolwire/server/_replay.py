@@ -32,8 +32,8 @@ from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.matching import request_difference
 from toolwire.recordings import Exchange, model_exchanges
-from toolwire.server.config import AgentConfig, ConfigError
-from toolwire.server.providers import aclose_client
+from toolwire.server._config import AgentConfig, ConfigError
+from toolwire.server._providers import aclose_client
 
 #: vendor -> the request body keys that hold the conversation
 CONVERSATION: dict[str, tuple[str, ...]] = {
