@@ -16,7 +16,7 @@ from typing import Any
 
 from toolwire.adapters import asgard
 
-FACT_KEYS = list(dict.fromkeys(asgard.frames.FACT_KEY.values()))
+FACT_KEYS = list(dict.fromkeys(asgard.wire.FACT_KEY.values()))
 
 
 def frame(et: str, key: str, payload: dict[str, Any], n: int) -> bytes:

@@ -481,3 +481,27 @@ async def test_async_decoding_equals_sync() -> None:
 def test_decode_response_takes_a_whole_capture() -> None:
     frames = [INIT, fr("asgard.tool_call.start", call("p", 0, "t", {})), DONE]
     assert asgard.decode_response(frames) == list(asgard.decode_stream(frames))
+
+
+def test_a_source_that_fails_before_its_first_frame_ends_the_run_with_run_error() -> None:
+    # decode_run reads the first frame ahead for the run's ids; a failure there is the
+    # shared framer's to report, like a failure of any later read (never a bare exception)
+    def source() -> Any:
+        raise ConnectionResetError("connection reset by peer")
+        yield
+
+    events = list(asgard.decode_run(source()))
+    validate_stream(events)
+    assert types([e.model_dump(by_alias=True) for e in events]) == ["RUN_STARTED", "RUN_ERROR"]
+    assert "connection reset" in events[-1].message
+
+
+def test_a_source_that_fails_after_its_first_frame_ends_the_run_with_run_error() -> None:
+    def source() -> Any:
+        yield INIT
+        raise ConnectionResetError("connection reset by peer")
+
+    events = list(asgard.decode_run(source()))
+    validate_stream(events)
+    assert events[0].run_id == INIT["requestId"]
+    assert events[-1].type == "RUN_ERROR" and "connection reset" in events[-1].message

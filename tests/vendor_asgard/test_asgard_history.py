@@ -172,3 +172,29 @@ def test_to_conversation_keeps_the_first_result_and_reports_what_it_drops() -> N
         ("duplicate-result-dropped", "toolu_A"),
         ("orphan-result-dropped", "toolu_gone"),
     ]
+
+
+def test_media_a_conversation_cannot_hold_is_a_loss_naming_its_kind_and_mime_type() -> None:
+    # a conversation entry holds text (a user's files go by blobIds, a result is JSON): each
+    # dropped part is one loss that says which part it was, like every other adapter's
+    from ag_ui.core import DataSource, DocumentPart, ImagePart, TextPart
+
+    png = ImagePart(source=DataSource(value="iVBORw0KGgo=", mime_type="image/png"))
+    pdf = DocumentPart(source=DataSource(value="JVBERi0=", mime_type="application/pdf"))
+    history = [
+        UserMessage(id="u1", content=[TextPart(text="see "), png, TextPart(text="this")]),
+        AssistantMessage(
+            id="a1",
+            tool_calls=[ToolCall(id="toolu_A", function=FunctionCall(name="f", arguments="{}"))],
+        ),
+        ToolMessage(id="t1", tool_call_id="toolu_A", content=[pdf, TextPart(text='{"n": 1}')]),
+    ]
+    losses: list[Any] = []
+    with pytest.warns(Warning, match="part-dropped|image|document"):
+        user, call = asgard.to_conversation(history, losses=losses)
+    assert user["text"] == "see this"
+    assert call["result"] == {"n": 1}
+    assert [(x.kind, x.part_kind, x.mime_type, x.tool_call_id) for x in losses] == [
+        ("part-dropped", "image", "image/png", None),
+        ("part-dropped", "document", "application/pdf", "toolu_A"),
+    ]

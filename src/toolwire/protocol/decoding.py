@@ -108,7 +108,8 @@ class BaseDecoder:
                 f"{terminal}, which ends the stream; they are dropped",
             )
             self.losses.append(loss)
-            announce([loss], stacklevel=4)
+            if not self.warns_at_surface:
+                announce([loss], stacklevel=4)
         return []
 
     def close(self) -> list[BaseEvent]:

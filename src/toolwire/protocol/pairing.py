@@ -15,7 +15,7 @@ from ag_ui.core import AssistantMessage, Message, ToolCall, ToolMessage
 
 from toolwire.errors import DuplicateToolCallId, UnansweredToolCall, UnsupportedInput
 from toolwire.losses import Loss
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import result_message_id
 
 
 @dataclass
@@ -23,7 +23,9 @@ class Turn:
     """One history item: a plain message, or an assistant message with its calls' results.
 
     ``results`` holds, for an assistant message with calls, one tool message per
-    call in call order (``None`` where the history has none).
+    call in call order (``None`` where the history has none). With
+    ``pair_history(keep_orphans=True)`` a result whose call is not in the history is
+    a turn of its own (its ``message`` is the tool message), where it stands.
     """
 
     message: Message
@@ -49,11 +51,14 @@ def pair_history(
     target: str,
     allow_trailing_unanswered: bool = True,
     allow_unanswered: bool = False,
+    keep_orphans: bool = False,
 ) -> Paired:
     """Group every tool message under the assistant message that made its call.
 
     A result whose call is not in the history is dropped with a loss (no vendor
-    accepts an orphan result). An unanswered call raises
+    accepts an orphan result), or, with ``keep_orphans`` (a target that holds a result
+    alone), kept as a turn of its own where it stands; either way a second result for
+    one call is a loss and the first is kept. An unanswered call raises
     :class:`~toolwire.errors.UnansweredToolCall`, except in the last assistant
     turn when ``allow_trailing_unanswered`` (the application has yet to answer),
     or anywhere when ``allow_unanswered`` (a target without adjacency rules).
@@ -61,8 +66,10 @@ def pair_history(
     owner: dict[str, tuple[int, int]] = {}  # call id -> (turn, slot): no per-result search
     turns: list[Turn] = []
     losses: list[Loss] = []
+    results: list[tuple[int, ToolMessage]] = []  # each result, with the turn it stands before
     for m in messages:
         if isinstance(m, ToolMessage):
+            results.append((len(turns), m))
             continue
         turns.append(Turn(m))
         if isinstance(m, AssistantMessage) and m.tool_calls:
@@ -72,11 +79,10 @@ def pair_history(
                     first = turns[owner[c.id][0]].message.id
                     raise DuplicateToolCallId(target, c.id, first, m.id)
                 owner[c.id] = (len(turns) - 1, j)
-    for m in messages:
-        if not isinstance(m, ToolMessage):
-            continue
+    orphans: dict[str, tuple[int, ToolMessage]] = {}  # kept (keep_orphans), first per call
+    for place, m in results:
         found = owner.get(m.tool_call_id)
-        if found is None:
+        if found is None and not keep_orphans:
             losses.append(
                 Loss(
                     kind="orphan-result-dropped",
@@ -87,17 +93,16 @@ def pair_history(
                 )
             )
             continue
+        if found is None:
+            if m.tool_call_id in orphans:
+                losses.append(_duplicate(target, m.tool_call_id))
+            else:
+                orphans[m.tool_call_id] = (place, m)
+            continue
         at, slot = found
         turn = turns[at]
         if turn.results[slot] is not None:
-            losses.append(
-                Loss(
-                    kind="duplicate-result-dropped",
-                    target=target,
-                    reason="the call is already answered; the first answer is kept",
-                    tool_call_id=m.tool_call_id,
-                )
-            )
+            losses.append(_duplicate(target, m.tool_call_id))
             continue
         turn.results[slot] = m
     last_with_calls = max((i for i, t in enumerate(turns) if t.results), default=-1)
@@ -108,7 +113,34 @@ def pair_history(
         missing.extend(t.unanswered)
     if missing and not allow_unanswered:
         raise UnansweredToolCall(target, missing)
+    if orphans:
+        turns = _placed(turns, list(orphans.values()))
     return Paired(turns, losses)
+
+
+def _duplicate(target: str, call_id: str) -> Loss:
+    return Loss(
+        kind="duplicate-result-dropped",
+        target=target,
+        reason="the call is already answered; the first answer is kept",
+        tool_call_id=call_id,
+    )
+
+
+def _placed(turns: list[Turn], results: list[tuple[int, ToolMessage]]) -> list[Turn]:
+    """``turns`` with each kept orphan result as a turn before the one it stood before."""
+    out: list[Turn] = []
+    pending = iter(sorted(results, key=lambda r: r[0]))
+    nxt = next(pending, None)
+    for i, t in enumerate(turns):
+        while nxt is not None and nxt[0] == i:
+            out.append(Turn(nxt[1]))
+            nxt = next(pending, None)
+        out.append(t)
+    while nxt is not None:
+        out.append(Turn(nxt[1]))
+        nxt = next(pending, None)
+    return out
 
 
 #: What an encoder does with a call that has no result (``encode_request(unanswered=...)``).
@@ -165,7 +197,7 @@ def settle_unanswered(
             for n, (c, r) in enumerate(pairs):
                 if r is None and not skip(c):
                     t.results[n] = ToolMessage(
-                        id=mint_id("toolmsg", target, "unanswered", c.id),
+                        id=result_message_id(c.id),
                         tool_call_id=c.id,
                         content=text or "",
                         error=text,

@@ -3,45 +3,33 @@
 The mapping tables are in ``docs/adapters/asgard.md``; the wire shapes in
 ``reference/seed-peers.md`` §3. Asgard has no Python SDK: input is the JSON the
 platform sends (envelope dicts), or objects that dump to it.
+
+The package: ``decoder`` (frames -> AG-UI, and ``decode_run``), ``encoder`` (AG-UI ->
+frames), ``request`` (``RunAgentInput`` <-> the POST body), ``parts`` (JSON values <->
+argument text and result content), ``wire`` (event types, the envelope, SSE framing,
+the stop-reason map, the field reader), ``history`` (the SDK's stored conversation)
+and ``recording`` (a capture cut into runs).
 """
 
-from toolwire.adapters.asgard.decode import (
-    CONSENT_REASON,
-    CONSENT_SCHEMA,
-    Decoder,
-    decode_run,
-)
-from toolwire.adapters.asgard.encode import Encoder
-from toolwire.adapters.asgard.frames import MODEL_ROUTE, VENDOR, envelope, sse_chunks, to_sse
-from toolwire.adapters.asgard.history import from_conversation, to_conversation
-from toolwire.adapters.asgard.recording import load_recording
-from toolwire.adapters.asgard.request import decode_request, encode_request
 from toolwire.protocol.surface import stream_surface
+
+from .decoder import CONSENT_REASON as CONSENT_REASON
+from .decoder import CONSENT_SCHEMA as CONSENT_SCHEMA
+from .decoder import Decoder as Decoder
+from .decoder import decode_run as decode_run
+from .encoder import Encoder as Encoder
+from .history import from_conversation as from_conversation
+from .history import to_conversation as to_conversation
+from .recording import load_recording as load_recording
+from .request import decode_request as decode_request
+from .request import encode_request as encode_request
+from .wire import MODEL_ROUTE as MODEL_ROUTE
+from .wire import VENDOR as VENDOR
+from .wire import envelope as envelope
+from .wire import sse_chunks as sse_chunks
+from .wire import to_sse as to_sse
 
 #: The stream functions every adapter offers, bound to this adapter's classes.
 decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     "asgard", Decoder, Encoder
 )
-
-
-__all__ = [
-    "CONSENT_REASON",
-    "CONSENT_SCHEMA",
-    "MODEL_ROUTE",
-    "VENDOR",
-    "Decoder",
-    "Encoder",
-    "adecode_stream",
-    "decode_request",
-    "decode_response",
-    "decode_run",
-    "decode_stream",
-    "encode_request",
-    "encode_stream",
-    "envelope",
-    "from_conversation",
-    "load_recording",
-    "sse_chunks",
-    "to_conversation",
-    "to_sse",
-]

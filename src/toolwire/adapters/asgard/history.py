@@ -23,21 +23,20 @@ from ag_ui.core import (
 
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
-from toolwire.protocol.decoding import as_dict, require
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.pairing import pair_history
-from toolwire.protocol.parts import text_of
 
-from .frames import TOOL_CALL_COMPLETE, TOOL_CALL_START, VENDOR
-from .values import (
-    META,
+from .parts import (
     arguments_text,
     asgard_meta,
+    content_text,
     error_text,
     is_error,
     result_text,
     result_value,
 )
+from .wire import FIELDS, META, TOOL_CALL_COMPLETE, TOOL_CALL_START, VENDOR
 
 _CALL_META = ("toolsetName", "processId", "callSeq", "reason", "toolUseId", "parentToolUseId")
 _RESULT_META = ("isError", "toolUseResultSidecar")
@@ -70,7 +69,7 @@ def from_conversation(
     for n, raw in enumerate(items):
         where = f"conversation[{n}]"
         item = as_dict(raw, VENDOR, where)
-        kind = require(item, "type", str, VENDOR, where)
+        kind = FIELDS.at(item, "type", str, where)
         if kind == "tool-call":
             call, result = _call(item, where, call_ids)
             owner = item.get("parentToolUseId") or None
@@ -92,21 +91,19 @@ def from_conversation(
                 results.append(result)
             continue
         flush()
-        mid = require(item, "messageId", str, VENDOR, where)
+        mid = FIELDS.at(item, "messageId", str, where)
         meta = {k: _time(item[k]) for k in _KEEP if item.get(k) is not None}
         mkw: dict[str, Any] = {"metadata": {META: meta}} if meta else {}
         if kind == "user":
-            out.append(
-                UserMessage(id=mid, content=require(item, "text", str, VENDOR, where), **mkw)
-            )
+            out.append(UserMessage(id=mid, content=FIELDS.at(item, "text", str, where), **mkw))
         elif kind == "bot":
-            msg = require(item, "message", dict, VENDOR, where)
-            text = require(msg, "text", str, VENDOR, f"{where}.message")
+            msg = FIELDS.at(item, "message", dict, where)
+            text = FIELDS.at(msg, "text", str, f"{where}.message")
             owner = msg.get("parentToolUseId") or None
             okw: dict[str, Any] = {"subagent_run_id": owner} if owner else {}
             out.append(AssistantMessage(id=mid, content=text, **okw, **mkw))
         elif kind == "thinking":
-            text = require(item, "text", str, VENDOR, where)
+            text = FIELDS.at(item, "text", str, where)
             out.append(ReasoningMessage(id=mid, content=text, **mkw))
         else:
             lost.append(
@@ -124,11 +121,11 @@ def from_conversation(
 
 
 def _call(item: dict[str, Any], where: str, call_ids: str) -> tuple[ToolCall, ToolMessage | None]:
-    pid = require(item, "processId", str, VENDOR, where)
-    seq = require(item, "callSeq", int, VENDOR, where)
-    name = require(item, "toolName", str, VENDOR, where)
-    complete = require(item, "isComplete", bool, VENDOR, where)
-    cid = require(item, "messageId", str, VENDOR, where) or f"{pid}-{seq}"
+    pid = FIELDS.at(item, "processId", str, where)
+    seq = FIELDS.at(item, "callSeq", int, where)
+    name = FIELDS.at(item, "toolName", str, where)
+    complete = FIELDS.at(item, "isComplete", bool, where)
+    cid = FIELDS.at(item, "messageId", str, where) or f"{pid}-{seq}"
     if call_ids == "tool_use_id" and isinstance(item.get("toolUseId"), str) and item["toolUseId"]:
         cid = item["toolUseId"]
     meta = {k: item[k] for k in _CALL_META if item.get(k) is not None}
@@ -154,7 +151,7 @@ def _call(item: dict[str, Any], where: str, call_ids: str) -> tuple[ToolCall, To
     owner = item.get("parentToolUseId") or None
     if owner:
         kw["subagent_run_id"] = owner
-    return call, ToolMessage(id=mint_id("toolmsg", cid), tool_call_id=cid, content=content, **kw)
+    return call, ToolMessage(id=result_message_id(cid), tool_call_id=cid, content=content, **kw)
 
 
 def to_conversation(
@@ -167,7 +164,7 @@ def to_conversation(
     """
     # a conversation holds pending calls anywhere; the first result of a call is kept, a
     # second one and a result whose call is absent are losses (pair_history's rule)
-    paired = pair_history(messages, target="asgard", allow_unanswered=True)
+    paired = pair_history(messages, target=VENDOR, allow_unanswered=True)
     lost: list[Loss] = list(paired.losses)
     answers: dict[str, ToolMessage] = {
         r.tool_call_id: r for t in paired.turns for r in t.results if r is not None
@@ -177,15 +174,8 @@ def to_conversation(
         meta = asgard_meta(m.metadata) if not isinstance(m, ToolMessage) else {}
         keep = {k: meta[k] for k in _KEEP if k in meta}
         if isinstance(m, UserMessage):
-            text = text_of(m.content)
-            if not isinstance(m.content, str) and any(p.type != "text" for p in m.content):
-                lost.append(
-                    Loss(
-                        kind="part-dropped",
-                        target="asgard",
-                        reason="a conversation user entry holds text (media goes by blobIds)",
-                    )
-                )
+            text, dropped = content_text(m.content, place="user_message")
+            lost.extend(dropped)
             out.append({"type": "user", "messageId": m.id, "text": text, **keep})
         elif isinstance(m, ReasoningMessage):
             out.append(
@@ -226,7 +216,7 @@ def to_conversation(
             lost.append(
                 Loss(
                     kind="history-item-dropped",
-                    target="asgard",
+                    target=VENDOR,
                     reason=f"a {m.role} message has no Asgard conversation entry",
                 )
             )
@@ -247,7 +237,7 @@ def _entry(
         lost.append(
             Loss(
                 kind="arguments-not-object",
-                target="asgard",
+                target=VENDOR,
                 reason="a conversation entry's parameter is a JSON object; sent {}",
                 tool_call_id=call.id,
             )
@@ -271,16 +261,8 @@ def _entry(
     if m.subagent_run_id and "parentToolUseId" not in entry:
         entry["parentToolUseId"] = m.subagent_run_id
     if answer is not None:
-        text = text_of(answer.content)
-        if not isinstance(answer.content, str) and any(p.type != "text" for p in answer.content):
-            lost.append(
-                Loss(
-                    kind="part-dropped",
-                    target="asgard",
-                    reason="a conversation result is JSON; media parts are dropped",
-                    tool_call_id=call.id,
-                )
-            )
+        text, dropped = content_text(answer.content, tool_call_id=call.id)
+        lost.extend(dropped)
         result: Any = result_value(text)
         if answer.error is not None and text == "":
             result = answer.error

@@ -11,7 +11,7 @@ from toolwire.protocol.sse import frame_sse
 from toolwire.recordings import Exchange
 from toolwire.recordings import load_recording as _load
 
-from .frames import MODEL_ROUTE, RUN_INIT, sse_chunks
+from .wire import MODEL_ROUTE, RUN_INIT, sse_chunks
 
 
 def load_recording(data: bytes, name: str = "") -> list[Exchange]:

@@ -13,11 +13,9 @@ from typing import Any
 
 from ag_ui.core import ResumeEntry, RunAgentInput, ToolMessage, UserMessage
 
-from toolwire.capabilities import accepts
-from toolwire.errors import UnsupportedInput, VendorDataError
+from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss
-from toolwire.protocol.decoding import as_dict, require
-from toolwire.protocol.fitting import fit_content, flatten
+from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.surface import (
@@ -28,7 +26,8 @@ from toolwire.protocol.surface import (
     returns_encoded,
 )
 
-from .frames import CONSENT_RESULTS, VENDOR
+from .parts import content_text
+from .wire import CONSENT_RESULTS, FIELDS, VENDOR
 
 ACTION_NONE = "NONE"
 ACTION_CONSENT = "RESPONSE_TOOL_CALL_CONSENT"
@@ -81,14 +80,16 @@ def encode_request(
         else None
     )
     extra = extra if isinstance(extra, dict) else {}
+    # only the tail after the last user message matters: read from the end, not the thread
     last_user = None
     tail_results: list[ToolMessage] = []
-    for m in run_input.messages:
+    for m in reversed(run_input.messages):
         if isinstance(m, UserMessage):
             last_user = m
-            tail_results = []
-        elif isinstance(m, ToolMessage):
+            break
+        if isinstance(m, ToolMessage):
             tail_results.append(m)
+    tail_results.reverse()
     body: dict[str, Any] = {"customChannelId": run_input.thread_id}
     if run_input.resume:
         answers = [_consent(e) for e in run_input.resume]
@@ -109,10 +110,8 @@ def encode_request(
     else:
         text = ""
         if last_user is not None:
-            fitted = fit_content(last_user.content, accepts("asgard", place="user_message"))
-            lost.extend(fitted.losses)
-            text, more = flatten(fitted.content, target="asgard")
-            lost.extend(more)
+            text, dropped = content_text(last_user.content, place="user_message")
+            lost.extend(dropped)
             body["customMessageId"] = custom_message_id or last_user.id
         body["action"] = (
             extra.get("action") if isinstance(extra.get("action"), str) else ACTION_NONE
@@ -125,7 +124,7 @@ def encode_request(
         lost.append(
             Loss(
                 kind="result-dropped",
-                target="asgard",
+                target=VENDOR,
                 reason="Asgard runs its tools on the backend; a result from the client "
                 "has no place in the request",
                 tool_call_id=m.tool_call_id,
@@ -135,7 +134,7 @@ def encode_request(
         lost.append(
             Loss(
                 kind="tools-dropped",
-                target="asgard",
+                target=VENDOR,
                 reason="Asgard's toolsets are configured on the bot provider; the request "
                 "carries no tool list",
             )
@@ -151,27 +150,18 @@ def decode_request(
 ) -> RunAgentInput:
     """A ``FetchSsePayload`` -> ``RunAgentInput`` (user text, or consent answers as ``resume``)."""
     body = as_dict(body, VENDOR, "request")
-    channel = require(body, "customChannelId", str, VENDOR, "request")
-    text = body.get("text", "")
-    if not isinstance(text, str):
-        raise UnsupportedInput("asgard: request.text: expected a string")
-    mid = body.get("customMessageId")
-    if mid is not None and not isinstance(mid, str):
-        got = type(mid).__name__
-        raise VendorDataError(VENDOR, "request.customMessageId", f"expected a string, got {got}")
+    channel = FIELDS.at(body, "customChannelId", str, "request")
+    text = FIELDS.opt_text(body.get("text"), "request.text") or ""
+    mid = FIELDS.opt_text(body.get("customMessageId"), "request.customMessageId")
     messages: list[Any] = []
     if text:
         uid = mid if isinstance(mid, str) and mid else mint_id("msg", channel, text)
         messages.append(UserMessage(id=uid, content=text))
     resume: list[ResumeEntry] = []
-    consents = body.get("toolCallConsents") or []
-    if not isinstance(consents, list):
-        got = type(consents).__name__
-        raise VendorDataError(VENDOR, "request.toolCallConsents", f"expected a list, got {got}")
-    for n, item in enumerate(consents):
+    for n, item in enumerate(FIELDS.list_at(body, "toolCallConsents", "request")):
         where = f"request.toolCallConsents[{n}]"
-        tcid = require(item, "toolCallId", str, VENDOR, where)
-        result = require(item, "result", str, VENDOR, where)
+        tcid = FIELDS.at(item, "toolCallId", str, where)
+        result = FIELDS.at(item, "result", str, where)
         payload: dict[str, Any] = {"result": result}
         if isinstance(item.get("denyReason"), str) and item["denyReason"]:
             payload["denyReason"] = item["denyReason"]

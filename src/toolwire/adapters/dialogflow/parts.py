@@ -22,18 +22,16 @@ from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.parts import Content, media_part
 
 from .wire import (
+    FIELDS,
     META_KEY,
     SOURCE_KEYS,
     STATES,
     VENDOR,
     b64_bytes,
     b64_text,
-    boolean,
     enum_name,
-    obj,
     sniff_mime,
     source_of,
-    string,
     timestamp_ms,
 )
 
@@ -46,21 +44,18 @@ TARGET = "dialogflow"
 class CallIn:
     """A ``ToolCall`` read from JSON, ready to become START/ARGS/END.
 
-    The argument text, the timestamp and the content fingerprint are computed
-    only when asked for: a streamed call restated in later chunks needs none.
+    The argument text is written once, when the call is read (it is the check that the
+    parameters are JSON, too); the timestamp and the content fingerprint are computed
+    only when asked for: a streamed call restated in later chunks needs neither.
     """
 
     name: str
     answer_record: str | None
     state: str | None
     meta: dict[str, Any] = field(default_factory=dict)  # the "dialogflow" metadata value
-    params: dict[str, Any] | None = None
+    arguments: str = ""  # ``inputParameters`` as compact JSON text ("" when absent)
     identity: dict[str, Any] = field(default_factory=dict)  # what the fingerprint hashes
     where: str = ""
-
-    @property
-    def arguments(self) -> str:
-        return dumps_compact(self.params) if self.params is not None else ""
 
     @property
     def timestamp(self) -> int | None:
@@ -83,18 +78,19 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
     if source:
         meta["source"] = source
     for key in ("toolDisplayName", "toolDisplayDetails"):
-        value = string(tc.get(key), f"{where}.{key}")
+        value = FIELDS.opt_text(tc.get(key), f"{where}.{key}")
         if value is not None:
             meta[key] = value
-    action = string(tc.get("action"), f"{where}.action")
-    params = obj(tc.get("inputParameters"), f"{where}.inputParameters")
-    if params is not None:
-        # argument text is JSON: a NaN or an infinity (json.loads reads them) is not
-        dumps_compact(params, VENDOR, f"{where}.inputParameters")
-    create = string(tc.get("createTime"), f"{where}.createTime")
+    action = FIELDS.opt_text(tc.get("action"), f"{where}.action")
+    params = FIELDS.opt_obj(tc.get("inputParameters"), f"{where}.inputParameters")
+    # argument text is JSON: a NaN or an infinity (json.loads reads them) is not
+    arguments = (
+        dumps_compact(params, VENDOR, f"{where}.inputParameters") if params is not None else ""
+    )
+    create = FIELDS.opt_text(tc.get("createTime"), f"{where}.createTime")
     if create is not None:
         meta["createTime"] = create
-    answer = string(tc.get("answerRecord"), f"{where}.answerRecord") or None
+    answer = FIELDS.opt_text(tc.get("answerRecord"), f"{where}.answerRecord") or None
     if answer is not None:
         meta["answerRecord"] = answer
     state = enum_name(tc.get("state"), STATES, f"{where}.state")
@@ -108,16 +104,16 @@ def read_call(tc: dict[str, Any], where: str) -> CallIn:
             _last_segment(next(iter(source.values()))) if source else ""
         )
     identity = {"source": source, "action": action, "inputParameters": params, "createTime": create}
-    return CallIn(name, answer, state, meta, params, identity, where)
+    return CallIn(name, answer, state, meta, arguments, identity, where)
 
 
 def synthesized_call(res: dict[str, Any], where: str) -> CallIn:
     """A call for a result whose ``toolCall`` is absent: named from the result itself."""
     source = source_of(res, where)
-    action = string(res.get("action"), f"{where}.action")
+    action = FIELDS.opt_text(res.get("action"), f"{where}.action")
     name = action or (_last_segment(next(iter(source.values()))) if source else "")
-    answer = string(res.get("answerRecord"), f"{where}.answerRecord") or None
-    return CallIn(name, answer, None, {"synthesized": True}, None, {"result": res}, where)
+    answer = FIELDS.opt_text(res.get("answerRecord"), f"{where}.answerRecord") or None
+    return CallIn(name, answer, None, {"synthesized": True}, "", {"result": res}, where)
 
 
 @dataclass
@@ -140,14 +136,14 @@ def read_result(res: dict[str, Any], where: str) -> ResultIn:
     source = source_of(res, where)
     if source:
         meta["source"] = source
-    action = string(res.get("action"), f"{where}.action")
+    action = FIELDS.opt_text(res.get("action"), f"{where}.action")
     if action is not None:
         meta["action"] = action
-    create = string(res.get("createTime"), f"{where}.createTime")
+    create = FIELDS.opt_text(res.get("createTime"), f"{where}.createTime")
     stamp = timestamp_ms(create, f"{where}.createTime") if create is not None else None
     if create is not None:
         meta["createTime"] = create
-    answer = string(res.get("answerRecord"), f"{where}.answerRecord")
+    answer = FIELDS.opt_text(res.get("answerRecord"), f"{where}.answerRecord")
     if answer is not None:
         meta["answerRecord"] = answer
     set_ = [k for k in ("error", "rawContent", "content") if res.get(k) is not None]
@@ -156,10 +152,9 @@ def read_result(res: dict[str, Any], where: str) -> ResultIn:
     metadata: dict[str, Any] = {}
     content: Content
     if "error" in set_:
-        err = obj(res["error"], f"{where}.error", optional=False)
-        assert err is not None
-        message = string(err.get("message"), f"{where}.error.message")
-        retryable = boolean(err.get("retryable"), f"{where}.error.retryable")
+        err = FIELDS.obj(res["error"], f"{where}.error")
+        message = FIELDS.opt_text(err.get("message"), f"{where}.error.message")
+        retryable = FIELDS.opt_bool(err.get("retryable"), f"{where}.error.retryable")
         record: dict[str, Any] = {}
         if message is not None:
             record["message"] = message
@@ -169,8 +164,7 @@ def read_result(res: dict[str, Any], where: str) -> ResultIn:
         content = message or ""
         metadata[RESULT_ERROR_KEY] = message or ""
     elif "rawContent" in set_:
-        text = string(res["rawContent"], f"{where}.rawContent")
-        assert text is not None
+        text = FIELDS.text(res["rawContent"], f"{where}.rawContent")
         data = b64_bytes(text, f"{where}.rawContent")
         mime = sniff_mime(data) or "application/octet-stream"
         part = media_part(
@@ -179,8 +173,7 @@ def read_result(res: dict[str, Any], where: str) -> ResultIn:
         )
         content = [part]
     elif "content" in set_:
-        value = string(res["content"], f"{where}.content")
-        assert value is not None
+        value = FIELDS.text(res["content"], f"{where}.content")
         content = value
     else:
         meta["resultUnset"] = True

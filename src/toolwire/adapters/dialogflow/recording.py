@@ -31,8 +31,7 @@ from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
 from toolwire.recordings import Exchange, jsonl_chunks
 from toolwire.recordings import load_recording as load_generic
 
-from .stream import _REACTIVE_KEYS, sse_chunks
-from .wire import MODEL_ROUTE, VENDOR
+from .wire import MODEL_ROUTE, REACTIVE_KEYS, VENDOR, sse_chunks
 
 
 def _kind(chunk: dict[str, Any]) -> str:
@@ -40,7 +39,7 @@ def _kind(chunk: dict[str, Any]) -> str:
         return "info"
     if isinstance(chunk.get("toolCallInfo"), dict) or "textUpdate" in chunk:
         return "info"
-    if any(k in chunk for k in _REACTIVE_KEYS):
+    if any(k in chunk for k in REACTIVE_KEYS):
         return "reactive"
     return "whole"
 

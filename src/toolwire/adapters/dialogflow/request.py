@@ -40,7 +40,7 @@ from toolwire.protocol.pairing import pair_history
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
 
 from .parts import TARGET, encode_call, encode_result
-from .wire import ACTIONS, META_KEY, VENDOR, enum_name, lst, obj, string, to_json_dict
+from .wire import ACTIONS, FIELDS, META_KEY, VENDOR, enum_name, to_json_dict
 
 _SENDABLE = ("CONFIRM", "REVISE", "CANCEL", "ACTION_UNSPECIFIED")
 
@@ -173,7 +173,9 @@ def encode_request(
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     del model, media
     ri = as_run_input(run_input, VENDOR)
-    by_id, by_record = _calls(ri.messages)
+    # the calls are indexed only when there is a confirmation to address (a plain new turn
+    # reads the last message alone)
+    by_id, by_record = _calls(ri.messages) if ri.resume else ({}, {})
     by_interrupt = {i.id: i for i in interrupts or []}
     props = ri.forwarded_props if isinstance(ri.forwarded_props, dict) else {}
     df_props = props.get(META_KEY) if isinstance(props.get(META_KEY), dict) else {}
@@ -235,8 +237,8 @@ def decode_request(
     doc = to_json_dict(body, "request")
     if "requests" in doc:
         reqs = [
-            obj(r, f"requests[{i}]", optional=False)
-            for i, r in enumerate(lst(doc["requests"], "requests"))
+            FIELDS.obj(r, f"requests[{i}]")
+            for i, r in enumerate(FIELDS.lst(doc["requests"], "requests"))
         ]
         where = [f"requests[{i}]" for i in range(len(reqs))]
     else:
@@ -246,34 +248,33 @@ def decode_request(
     participants: set[str] = set()
     seed = json.dumps(doc, sort_keys=True, default=str)
     for req, at in zip(reqs, where, strict=True):
-        assert req is not None
-        text_input = obj(req.get("textInput"), f"{at}.textInput")
+        text_input = FIELDS.opt_obj(req.get("textInput"), f"{at}.textInput")
         if text_input is not None:
-            text = string(text_input.get("text"), f"{at}.textInput.text") or ""
-            lang = string(text_input.get("languageCode"), f"{at}.textInput.languageCode")
+            text = FIELDS.opt_text(text_input.get("text"), f"{at}.textInput.text") or ""
+            lang = FIELDS.opt_text(text_input.get("languageCode"), f"{at}.textInput.languageCode")
             mkw: dict[str, Any] = {"metadata": {META_KEY: {"languageCode": lang}}} if lang else {}
             messages.append(UserMessage(id=mint_id("msg", seed, at), content=text, **mkw))
         si = (
             req
             if "answerRecord" in req
-            else obj(req.get("suggestionInput"), f"{at}.suggestionInput")
+            else FIELDS.opt_obj(req.get("suggestionInput"), f"{at}.suggestionInput")
         )
-        who = string(req.get("participant"), f"{at}.participant")
+        who = FIELDS.opt_text(req.get("participant"), f"{at}.participant")
         if who is not None:
             participants.add(who)
         if si is None:
             continue
         sat = at if si is req else f"{at}.suggestionInput"
-        record = string(si.get("answerRecord"), f"{sat}.answerRecord")
+        record = FIELDS.opt_text(si.get("answerRecord"), f"{sat}.answerRecord")
         if not record:
             raise VendorDataError(VENDOR, f"{sat}.answerRecord", "missing (it is required)")
         action = enum_name(si.get("action"), ACTIONS, f"{sat}.action") or "ACTION_UNSPECIFIED"
-        params = obj(si.get("parameters"), f"{sat}.parameters")
+        params = FIELDS.opt_obj(si.get("parameters"), f"{sat}.parameters")
         payload: dict[str, Any] = {"action": action}
         if params is not None:
             payload["parameters"] = params
         kw: dict[str, Any] = {}
-        stamp = string(si.get("sendTime"), f"{sat}.sendTime")
+        stamp = FIELDS.opt_text(si.get("sendTime"), f"{sat}.sendTime")
         if stamp is not None:
             kw["metadata"] = {META_KEY: {"sendTime": stamp}}
         entries.append(
@@ -321,35 +322,14 @@ def encode_history(
     # ToolCallInfo pairs a call and its result inside one object and has no adjacency
     # rule: unanswered calls anywhere are representable, and so is a result whose call
     # is not in the history (sent alone, where it stands, instead of dropped).
-    paired = pair_history(parsed, target=TARGET, allow_unanswered=True)
-    found = [loss for loss in paired.losses if loss.kind != "orphan-result-dropped"]
-    owned = {
-        c.id
-        for t in paired.turns
-        if isinstance(t.message, AssistantMessage)
-        for c in t.message.tool_calls or []
-    }
-    turns = iter(paired.turns)  # one per message that is not a tool message, in order
-    orphans: set[str] = set()
+    paired = pair_history(parsed, target=TARGET, allow_unanswered=True, keep_orphans=True)
+    found = list(paired.losses)
     infos: list[dict[str, Any]] = []
-    for m in parsed:
-        if isinstance(m, ToolMessage):
-            if m.tool_call_id in owned:
-                continue
-            if m.tool_call_id in orphans:
-                found.append(
-                    Loss(
-                        kind="duplicate-result-dropped",
-                        target=TARGET,
-                        reason="the call is already answered; the first answer is kept",
-                        tool_call_id=m.tool_call_id,
-                    )
-                )
-                continue
-            orphans.add(m.tool_call_id)
+    for turn in paired.turns:
+        m = turn.message
+        if isinstance(m, ToolMessage):  # an orphan result, kept
             infos.append({"toolCallResult": _result_json(m, None, target, found)})
             continue
-        turn = next(turns)
         text = m.content if isinstance(getattr(m, "content", None), str) else ""
         if isinstance(m, ReasoningMessage) or text:
             found.append(

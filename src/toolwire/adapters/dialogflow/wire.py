@@ -1,4 +1,5 @@
-"""Dialogflow's JSON vocabulary: field names, enums, timestamps, bytes, SDK objects.
+"""Dialogflow's JSON vocabulary: field names, enums, timestamps, bytes, SDK objects,
+the field reader (``FIELDS``), SSE framing and the stop-reason map.
 
 Everything is translated from proto3 JSON dicts (the wire form). SDK objects
 (proto-plus messages or raw protobuf messages) are first turned into the same
@@ -12,16 +13,21 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import whole_numbers
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.sse import frame_sse, sse_json_objects
 from toolwire.recordings import ModelRoute
 
 VENDOR = "dialogflow"
+#: Every Dialogflow field is read through this (``null`` is absent, one wording for errors).
+FIELDS = Fields(VENDOR)
 #: The Dialogflow methods whose answers carry tool calls (REST ``:verb`` form), not an
 #: OAuth token fetch or a conversation lookup.
 MODEL_ROUTE = ModelRoute(
@@ -48,6 +54,29 @@ NEEDS_CONFIRMATION = "NEEDS_CONFIRMATION"
 #: ``SuggestionInput.Action`` by number.
 ACTIONS: dict[int, str] = {0: "ACTION_UNSPECIFIED", 1: "CANCEL", 2: "REVISE", 3: "CONFIRM"}
 
+#: The response schema of a confirmation interrupt: what a ``ResumeEntry`` payload holds.
+CONFIRMATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "action": {"type": "string", "enum": ["CONFIRM", "REVISE", "CANCEL"]},
+        "parameters": {"type": "object"},
+    },
+    "required": ["action"],
+}
+CONFIRMATION_REASON = "tool_call_confirmation"
+TEXT_UPDATE_ACTIVITY = "dialogflow.textUpdate"
+
+#: The keys only a streamed ``StreamingReactiveCompanionSuggestionsResponse`` has.
+REACTIVE_KEYS = (
+    "responseChunk",
+    "status",
+    "reactiveModeFinalResponse",
+    "intermediateToolCallEvents",
+    "isFinal",
+    "textMessageId",
+)
+
+
 #: ``google.rpc.Code`` names, for ``status`` / ``error`` values.
 RPC_CODES: dict[int, str] = {
     0: "OK",
@@ -70,63 +99,31 @@ RPC_CODES: dict[int, str] = {
 }
 
 
-def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
-    """A chunk as a proto3 JSON dict: dicts pass (depth and surrogates checked, as every
-    decoder's input is); SDK messages are converted."""
+def from_sdk(obj: Any) -> Any:
+    """An SDK message (proto-plus or raw protobuf) as its proto3 JSON dict; anything else
+    as it is (a dict is checked once, where it is read: ``as_dict``)."""
     if isinstance(obj, dict):
-        return as_dict(obj, VENDOR, where)
+        return obj
     pb = getattr(obj, "_pb", None)  # proto-plus wraps the protobuf message here
     if pb is None and hasattr(obj, "DESCRIPTOR") and hasattr(obj, "ListFields"):
         pb = obj
-    if pb is not None:
-        from google.protobuf import json_format  # type: ignore[import-untyped]
+    if pb is None:
+        return obj
+    from google.protobuf import json_format  # type: ignore[import-untyped]
 
-        value = json_format.MessageToDict(pb)
-        return whole_doubles(value, sort=True)  # type: ignore[no-any-return]
-    return as_dict(obj, VENDOR, where)
+    return whole_doubles(json_format.MessageToDict(pb), sort=True)
+
+
+def to_json_dict(obj: Any, where: str) -> dict[str, Any]:
+    """A chunk or a request as a proto3 JSON dict: SDK messages are converted, and the
+    dict is checked (depth and surrogates) as every decoder's input is."""
+    return as_dict(from_sdk(obj), VENDOR, where)
 
 
 def whole_doubles(value: Any, *, sort: bool = False) -> Any:
     """Whole doubles as integers (the SDK holds every ``Struct`` number as a double): the
     shared ``whole_numbers`` rule; ``sort`` also orders object keys."""
     return whole_numbers(value, sort=sort)
-
-
-def obj(value: Any, where: str, *, optional: bool = True) -> dict[str, Any] | None:
-    """A nested JSON object, or ``None`` when absent (``null`` counts as absent)."""
-    if value is None:
-        if optional:
-            return None
-        raise VendorDataError(VENDOR, where, "missing")
-    if not isinstance(value, dict):
-        raise VendorDataError(VENDOR, where, f"expected an object, got {type(value).__name__}")
-    return value
-
-
-def lst(value: Any, where: str) -> list[Any]:
-    """A repeated field (absent = empty)."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise VendorDataError(VENDOR, where, f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def string(value: Any, where: str) -> str | None:
-    """A string field, ``None`` when absent."""
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
-    return value
-
-
-def boolean(value: Any, where: str) -> bool | None:
-    if value is None:
-        return None
-    if not isinstance(value, bool):
-        raise VendorDataError(VENDOR, where, f"expected a boolean, got {type(value).__name__}")
-    return value
 
 
 def enum_name(value: Any, names: dict[int, str], where: str) -> str | None:
@@ -146,7 +143,7 @@ def source_of(message: dict[str, Any], where: str) -> dict[str, str]:
     """The ``source`` oneof member that is set (at most one)."""
     found = {k: message[k] for k in SOURCE_KEYS if message.get(k) is not None}
     for k, v in found.items():
-        string(v, f"{where}.{k}")
+        FIELDS.text(v, f"{where}.{k}")
     if len(found) > 1:
         raise VendorDataError(VENDOR, where, f"more than one source set: {', '.join(found)}")
     return found
@@ -215,6 +212,23 @@ def sniff_mime(data: bytes) -> str | None:
     return None
 
 
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
+
+    ``body`` is the whole body or its pieces in any split (read lazily by the
+    shared ``sse_json_objects``; a ``[DONE]`` line ends it). Dialogflow itself
+    streams over gRPC, not SSE; this reads what :func:`to_sse` writes (and any
+    capture framed the same way).
+    """
+    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
+        yield value
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """ToolCallInfo dicts as SSE, one JSON object a ``data:`` line (read by ``sse_chunks``)."""
+    return frame_sse(chunks)
+
+
 def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishReason:
     """How a Dialogflow turn ended: it sends no reason, so the turn's shape says it.
 
@@ -228,23 +242,28 @@ def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishR
 
 __all__ = [
     "ACTIONS",
+    "CONFIRMATION_REASON",
+    "CONFIRMATION_SCHEMA",
+    "FIELDS",
     "META_KEY",
+    "MODEL_ROUTE",
     "NEEDS_CONFIRMATION",
+    "REACTIVE_KEYS",
     "RPC_CODES",
     "SOURCE_KEYS",
     "STATES",
+    "TEXT_UPDATE_ACTIVITY",
     "VENDOR",
     "b64_bytes",
     "b64_text",
-    "boolean",
     "enum_name",
-    "lst",
+    "from_sdk",
     "map_dialogflow_stop_reason",
-    "obj",
     "sniff_mime",
     "source_of",
-    "string",
+    "sse_chunks",
     "timestamp_ms",
     "to_json_dict",
+    "to_sse",
     "whole_doubles",
 ]

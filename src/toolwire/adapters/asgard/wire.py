@@ -1,4 +1,4 @@
-"""The Asgard wire vocabulary: event types, the envelope, SSE framing.
+"""The Asgard wire vocabulary: event types, the envelope, SSE framing, the field reader.
 
 Every Asgard SSE frame is ``data: <one JSON envelope>`` with the type in the
 JSON (``eventType``), never in an SSE ``event:`` line. The envelope carries a
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.sse import frame_sse, sse_json_objects
 from toolwire.recordings import ModelRoute
@@ -18,6 +19,10 @@ from toolwire.recordings import ModelRoute
 VENDOR = "asgard"
 #: A bot provider's message endpoint (``/ns/N/bot-provider/B/message/sse``, or ``/message``).
 MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/message/sse", "/message"))
+#: Every Asgard field is read through this (one wording for every wrong shape).
+FIELDS = Fields(VENDOR)
+#: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
+META = "asgard"
 
 RUN_INIT = "asgard.run.init"
 RUN_DONE = "asgard.run.done"
@@ -113,6 +118,9 @@ def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:
 __all__ = [
     "CONSENT_RESULTS",
     "FACT_KEY",
+    "FIELDS",
+    "META",
+    "MODEL_ROUTE",
     "VENDOR",
     "envelope",
     "map_asgard_stop_reason",

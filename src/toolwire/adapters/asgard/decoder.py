@@ -46,18 +46,19 @@ from ag_ui.core import (
 )
 from ag_ui.core.events import SubagentFinishedSuspendedOutcome
 
-from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import Loss, announce
+from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss
 from toolwire.protocol.callids import CallIds as RepeatedIds
-from toolwire.protocol.decoding import BaseDecoder, as_dict, require
+from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.surface import check_choice
 
-from . import frames as f
-from .values import META, arguments_text, error_text, is_error, result_text
+from . import wire as f
+from .parts import arguments_text, error_text, is_error, result_text
+from .wire import FIELDS, META
 
 CallIds = Literal["process_seq", "tool_use_id"]
 
@@ -94,24 +95,6 @@ class _Call:
     completed: bool = False
 
 
-def _opt_str(value: dict[str, Any], key: str, where: str) -> str | None:
-    got = value.get(key)
-    if got is None:
-        return None
-    if not isinstance(got, str):
-        raise VendorDataError(f.VENDOR, f"{where}.{key}", f"expected str, got {type(got).__name__}")
-    return got or None
-
-
-def _opt_int(value: dict[str, Any], key: str, where: str) -> int | None:
-    got = value.get(key)
-    if got is None:
-        return None
-    if not isinstance(got, int) or isinstance(got, bool):
-        raise VendorDataError(f.VENDOR, f"{where}.{key}", f"expected int, got {type(got).__name__}")
-    return got
-
-
 class Decoder(BaseDecoder):
     """One Asgard run's SSE frames (envelope dicts) -> the AG-UI turn.
 
@@ -129,6 +112,7 @@ class Decoder(BaseDecoder):
     """
 
     vendor = f.VENDOR
+    warns_at_surface = True
 
     def __init__(
         self,
@@ -150,7 +134,6 @@ class Decoder(BaseDecoder):
         self.thread_id: str | None = None
         self.run_id: str | None = None
         self.envelope_metadata: dict[str, Any] = {}
-        self.losses: list[Loss] = []
         self.already_allowed: list[dict[str, Any]] = []
         self.error_detail: dict[str, Any] | None = None
         self._done = False
@@ -182,8 +165,8 @@ class Decoder(BaseDecoder):
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         et = chunk.get("eventType")
-        if not isinstance(et, str):
-            raise VendorDataError(self.vendor, self.where("eventType"), "missing or not a string")
+        if not isinstance(et, str):  # the place is named only when something is wrong
+            et = FIELDS.text(et, self.where("eventType"))
         if self._done or self._failed:
             if et == f.RUN_INIT:
                 raise VendorDataError(
@@ -201,15 +184,13 @@ class Decoder(BaseDecoder):
             return []
         fact = chunk.get("fact")
         if not isinstance(fact, dict):
-            raise VendorDataError(self.vendor, self.where("fact"), "missing or not an object")
+            fact = FIELDS.obj(fact, self.where("fact"))
         payload = fact.get(key)
         where = self.where(f"fact.{key}")
         if payload is None and et in (f.RUN_INIT, f.RUN_DONE):
             payload = {}
-        if not isinstance(payload, dict):
-            raise VendorDataError(
-                self.vendor, where, f"expected an object, got {type(payload).__name__}"
-            )
+        elif not isinstance(payload, dict):
+            payload = FIELDS.obj(payload, where)  # raises, naming what is there instead
         if not self._seen_content and et != f.RUN_INIT:
             self._seen_content = True
             if self.rejoin or (self.rejoin is None and et == f.MESSAGE_USER):
@@ -301,11 +282,9 @@ class Decoder(BaseDecoder):
         return out
 
     def _run_error(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        err = payload.get("error")
-        if not isinstance(err, dict):
-            raise VendorDataError(self.vendor, f"{where}.error", "missing or not an object")
-        message = _opt_str(err, "message", f"{where}.error") or "run error"
-        code = _opt_str(err, "code", f"{where}.error") or "asgard.run.error"
+        err = FIELDS.obj(payload.get("error"), f"{where}.error")
+        message = FIELDS.opt_text(err.get("message"), f"{where}.error.message") or "run error"
+        code = FIELDS.opt_text(err.get("code"), f"{where}.error.code") or "asgard.run.error"
         self.error_detail = err
         self.error_metadata = {f"{META}.error": err}
         self._failed = True
@@ -325,10 +304,10 @@ class Decoder(BaseDecoder):
             and (text is None or isinstance(text, str))
             and (owner is None or isinstance(owner, str))
         ):  # the slow path names what is wrong
-            msg = require(payload, "message", dict, self.vendor, where)
-            require(msg, "messageId", str, self.vendor, f"{where}.message")
-            _opt_str(msg, "text", f"{where}.message")
-            _opt_str(msg, "parentToolUseId", f"{where}.message")
+            msg = FIELDS.at(payload, "message", dict, where)
+            FIELDS.at(msg, "messageId", str, f"{where}.message")
+            FIELDS.opt_text(msg.get("text"), f"{where}.message.text")
+            FIELDS.opt_text(msg.get("parentToolUseId"), f"{where}.message.parentToolUseId")
         assert isinstance(msg, dict) and isinstance(mid, str)
         text = text or ""
         owner = owner or None
@@ -396,22 +375,25 @@ class Decoder(BaseDecoder):
     # ----------------------------------------------------------- tool calls
 
     def _call_fields(self, payload: dict[str, Any], where: str) -> dict[str, Any]:
-        pid = require(payload, "processId", str, self.vendor, where)
-        seq = require(payload, "callSeq", int, self.vendor, where)
+        pid = FIELDS.at(payload, "processId", str, where)
+        seq = FIELDS.at(payload, "callSeq", int, where)
         if isinstance(seq, bool):
-            raise VendorDataError(self.vendor, f"{where}.callSeq", "expected int, got bool")
-        tc = require(payload, "toolCall", dict, self.vendor, where)
+            raise FIELDS.wrong(seq, int, f"{where}.callSeq")
+        tc = FIELDS.at(payload, "toolCall", dict, where)
         twhere = f"{where}.toolCall"
         return {
             "processId": pid,
             "callSeq": seq,
-            "toolName": require(tc, "toolName", str, self.vendor, twhere),
-            "toolsetName": _opt_str(tc, "toolsetName", twhere) or "",
+            "toolName": FIELDS.at(tc, "toolName", str, twhere),
+            "toolsetName": FIELDS.opt_text(tc.get("toolsetName"), f"{twhere}.toolsetName") or "",
             "parameter": tc.get("parameter"),
             "parameterAt": f"{twhere}.parameter",
-            "reason": _opt_str(tc, "reason", twhere),
-            "toolUseId": _opt_str(payload, "toolUseId", where),
-            "parentToolUseId": _opt_str(payload, "parentToolUseId", where),
+            "reason": FIELDS.opt_text(tc.get("reason"), f"{twhere}.reason") or None,
+            "toolUseId": FIELDS.opt_text(payload.get("toolUseId"), f"{where}.toolUseId") or None,
+            "parentToolUseId": FIELDS.opt_text(
+                payload.get("parentToolUseId"), f"{where}.parentToolUseId"
+            )
+            or None,
         }
 
     def _call_id(self, fields: dict[str, Any]) -> str:
@@ -542,7 +524,7 @@ class Decoder(BaseDecoder):
             metadata[RESULT_ERROR_KEY] = error_text(result, content)
         out.append(
             ToolCallResultEvent(
-                message_id=mint_id("toolmsg", call.id),
+                message_id=result_message_id(call.id),
                 tool_call_id=call.id,
                 content=content,
                 role="tool",
@@ -556,8 +538,8 @@ class Decoder(BaseDecoder):
 
     def _user(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         """The user's own turn, replayed on a rejoin: restated in the snapshot."""
-        mid = require(payload, "messageId", str, self.vendor, where)
-        text = _opt_str(payload, "text", where) or ""
+        mid = FIELDS.at(payload, "messageId", str, where)
+        text = FIELDS.opt_text(payload.get("text"), f"{where}.text") or ""
         if self._snapshot is None or mid in self._closed:
             return []  # not a rejoin: a live stream never carries it
         self._closed.add(mid)
@@ -574,22 +556,18 @@ class Decoder(BaseDecoder):
     # -------------------------------------------------------------- consent
 
     def _consent(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        pid = require(payload, "processId", str, self.vendor, where)
-        pending = require(payload, "pendingCalls", list, self.vendor, where)
+        pid = FIELDS.at(payload, "processId", str, where)
+        pending = FIELDS.at(payload, "pendingCalls", list, where)
         asked: list[Interrupt] = []
         allowed: list[dict[str, Any]] = []
         for n, item in enumerate(pending):
             iwhere = f"{where}.pendingCalls[{n}]"
-            if not isinstance(item, dict):
-                raise VendorDataError(self.vendor, iwhere, "expected an object")
-            tcid = require(item, "toolCallId", str, self.vendor, iwhere)
-            name = require(item, "toolName", str, self.vendor, iwhere)
-            toolset = _opt_str(item, "toolsetName", iwhere) or ""
-            reason = _opt_str(item, "reason", iwhere)
-            flag = item.get("alreadyAllowed", False)
-            if not isinstance(flag, bool):
-                raise VendorDataError(self.vendor, f"{iwhere}.alreadyAllowed", "expected bool")
-            if flag:
+            FIELDS.obj(item, iwhere)
+            tcid = FIELDS.at(item, "toolCallId", str, iwhere)
+            name = FIELDS.at(item, "toolName", str, iwhere)
+            toolset = FIELDS.opt_text(item.get("toolsetName"), f"{iwhere}.toolsetName") or ""
+            reason = FIELDS.opt_text(item.get("reason"), f"{iwhere}.reason") or None
+            if FIELDS.opt_bool(item.get("alreadyAllowed"), f"{iwhere}.alreadyAllowed"):
                 allowed.append(item)
                 continue
             meta: dict[str, Any] = {
@@ -636,7 +614,10 @@ class Decoder(BaseDecoder):
 
     def _add_usage(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         kw: dict[str, Any] = {}
-        model = _opt_str(payload, "completionModelName", where)
+        model = (
+            FIELDS.opt_text(payload.get("completionModelName"), f"{where}.completionModelName")
+            or None
+        )
         if model:
             kw["model"] = model
         for src, dst in (
@@ -644,7 +625,7 @@ class Decoder(BaseDecoder):
             ("outputTokens", "output_tokens"),
             ("totalTokens", "total_tokens"),
         ):
-            value = _opt_int(payload, src, where)
+            value = FIELDS.opt_int(payload.get(src), f"{where}.{src}")
             if value is not None:
                 if not 0 <= value < 2**53:  # TokenUsage counts are JSON-safe integers
                     raise VendorDataError(
@@ -656,7 +637,7 @@ class Decoder(BaseDecoder):
         return []
 
     def _process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        pid = require(payload, "processId", str, self.vendor, where)
+        pid = FIELDS.at(payload, "processId", str, where)
         if pid in self._steps_seen:
             return []
         self._steps_seen.add(pid)
@@ -667,7 +648,7 @@ class Decoder(BaseDecoder):
         return [StepStartedEvent(step_name=pid, **kw)]
 
     def _process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        pid = require(payload, "processId", str, self.vendor, where)
+        pid = FIELDS.at(payload, "processId", str, where)
         if pid not in self._steps_open:
             return []  # nothing open to finish
         del self._steps_open[pid]
@@ -686,8 +667,8 @@ class Decoder(BaseDecoder):
         return {"subagent_run_id": owner}
 
     def _subagent_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        agent = require(payload, "agentId", str, self.vendor, where)
-        sid = require(payload, "parentToolUseId", str, self.vendor, where)
+        agent = FIELDS.at(payload, "agentId", str, where)
+        sid = FIELDS.at(payload, "parentToolUseId", str, where)
         if sid in self._subagents_seen:
             return []  # a replayed start never rolls the status back
         if sid in self._attributed:
@@ -699,9 +680,9 @@ class Decoder(BaseDecoder):
             return []
         self._subagents_seen.add(sid)
         self._subagents_open[sid] = None
-        kind = _opt_str(payload, "subagentType", where)
+        kind = FIELDS.opt_text(payload.get("subagentType"), f"{where}.subagentType") or None
         kw: dict[str, Any] = {}
-        desc = _opt_str(payload, "description", where)
+        desc = FIELDS.opt_text(payload.get("description"), f"{where}.description") or None
         if desc:
             kw["description"] = desc
         parent = self._by_tool_use.get(sid)
@@ -717,10 +698,10 @@ class Decoder(BaseDecoder):
         ]
 
     def _subagent_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
-        require(payload, "agentId", str, self.vendor, where)
-        sid = require(payload, "parentToolUseId", str, self.vendor, where)
-        status = require(payload, "status", str, self.vendor, where)
-        summary = _opt_str(payload, "summary", where)
+        FIELDS.at(payload, "agentId", str, where)
+        sid = FIELDS.at(payload, "parentToolUseId", str, where)
+        status = FIELDS.at(payload, "status", str, where)
+        summary = FIELDS.opt_text(payload.get("summary"), f"{where}.summary") or None
         if status not in ("completed", "failed", "cancelled"):
             raise VendorDataError(
                 self.vendor,
@@ -768,15 +749,10 @@ class Decoder(BaseDecoder):
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole captured run: a JSON list of envelopes (or one envelope)."""
         frames = response if isinstance(response, list) else [response]
-        out: list[BaseEvent] = []
-        for frame in frames:
-            out.extend(self.feed(frame))
-        return out
+        return [ev for frame in frames for ev in self.feed(frame)]
 
     def _loss(self, kind: str, reason: str) -> None:
-        loss = Loss(kind=kind, target="AG-UI", reason=reason)
-        self.losses.append(loss)
-        announce([loss], stacklevel=4)
+        self.losses.append(Loss(kind=kind, target="AG-UI", reason=reason))  # feed/close warn
 
 
 def _message_extras(msg: dict[str, Any], contradicted: bool) -> dict[str, Any]:
@@ -812,21 +788,37 @@ def decode_run(
     **options: Any,
 ) -> Iterator[BaseEvent]:
     """One complete AG-UI run, ``threadId``/``runId`` taken from the first frame's
-    ``customChannelId``/``requestId`` unless given (§3.4)."""
+    ``customChannelId``/``requestId`` unless given (§3.4).
+
+    The shared ``frame_run`` frames it (the first frame is read ahead only for the ids), so a
+    source that fails, even before its first frame, ends the run with ``RUN_ERROR`` as it
+    would anywhere else.
+    """
+    decoder = Decoder(**options)
     it = iter(chunks)
-    first = next(it, None)
-    head: dict[str, Any] = as_dict(first, f.VENDOR, "chunk 0") if first is not None else {}
-    channel = head.get("customChannelId")
-    request = head.get("requestId")
+    try:
+        first = next(it, None)
+    except ToolwireError:
+        raise
+    except Exception as exc:  # the source failed at once: frame_run reads the failure
+        first, it = None, _failing(exc)
+    head = first if first is None or isinstance(first, dict) else as_dict(first, f.VENDOR)
+    channel = head.get("customChannelId") if head is not None else None
+    request = head.get("requestId") if head is not None else None
     thread = thread_id or (channel if isinstance(channel, str) and channel else None)
     run = run_id or (request if isinstance(request, str) and request else None)
-    rest: Iterable[Any] = chain([head], it) if first is not None else ()
     return frame_run(
-        Decoder(**options),
-        rest,
+        decoder,
+        it if head is None else chain([head], it),
         thread_id=thread or mint_id("thread", run or ""),
         run_id=run or mint_id("run", thread or ""),
     )
+
+
+def _failing(exc: Exception) -> Iterator[Any]:
+    """A chunk source that fails with ``exc`` when read."""
+    raise exc
+    yield  # a generator: the failure comes when frame_run reads it
 
 
 __all__ = [

@@ -3,7 +3,8 @@ model's tool calls (seed-peers.md §3.5).
 
 Asgard sends a call whole (``tool_call.start`` with its parsed ``parameter``),
 so the encoder buffers each call's arguments until ``TOOL_CALL_END``. What the
-platform has no field for is a :class:`~toolwire.losses.Loss` and a warning.
+platform has no field for is a :class:`~toolwire.losses.Loss` on ``losses``, warned
+about once by ``feed``/``close``.
 """
 
 from __future__ import annotations
@@ -25,22 +26,22 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     parse_arguments_object,
     repeated_keys,
     repeated_keys_reason,
 )
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
-from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol.parts import text_of
 
-from . import frames as f
-from .values import META, asgard_meta, result_value
+from . import wire as f
+from .parts import asgard_meta, content_text, result_value
+from .wire import META
 
 _NO_CARRIER = {
     EventType.STATE_SNAPSHOT,
@@ -73,14 +74,18 @@ class _Call:
     wire: dict[str, Any] | None = None  # the processId/callSeq/toolUseId/toolCall sent
 
 
-class Encoder:
+class Encoder(BaseEncoder):
     """Sans-I/O: ``feed(event)`` / ``close()`` return Asgard envelope dicts.
 
     ``request_id``/``custom_channel_id`` default to the ``RUN_STARTED`` run and
     thread ids; ``namespace``/``bot_provider_name`` fill the envelope. A turn
-    without ``RUN_STARTED`` gets an implicit run (``run.init`` first, ``run.done``
-    at :meth:`close`). ``losses`` lists what Asgard could not carry.
+    without ``RUN_STARTED`` (the machine's ``run_open="auto"`` tells from the first
+    event) gets an implicit run: ``run.init`` first, and at :meth:`close` its chunk
+    streams are closed and ``run.done`` ends it. ``losses`` lists what Asgard could
+    not carry.
     """
+
+    vendor = f.VENDOR
 
     def __init__(
         self,
@@ -92,17 +97,19 @@ class Encoder:
         thread_id: str = "thread",
         run_id: str = "run",
     ) -> None:
+        super().__init__()
         self.request_id = request_id
         self.custom_channel_id = custom_channel_id
         self.namespace = namespace
         self.bot_provider_name = bot_provider_name
-        self.losses: list[Loss] = []
         self._thread_id = thread_id
         self._run_id = run_id
-        self._machine = StreamMachine()
+        self._machine = StreamMachine(run_open="auto")  # a bare turn or framed runs
+        self._primed = False
         self._implicit = False
         self._in_run = False
         self._req = ""
+        self._event_ids = mint_id("evt", "")  # this run's eventId stem (one hash a run)
         self._chan = ""
         self._seq = 0
         self._msgs: dict[str, _Msg] = {}
@@ -115,30 +122,33 @@ class Encoder:
 
     # ----------------------------------------------------------------- public
 
-    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event (model or dict; chunks are expanded) -> Asgard frames."""
         out: list[dict[str, Any]] = []
-        first_type = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
-        idle = not self._in_run and not self._machine.runs
-        if idle and first_type not in (EventType.RUN_STARTED, "RUN_STARTED"):
-            start = RunStartedEvent(thread_id=self._thread_id, run_id=self._run_id)
-            self._implicit = True
-            for ev in self._machine.feed(start):
-                out.extend(self._translate(ev))
+        if not self._primed:
+            self._primed = True
+            kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
+            if kind != EventType.RUN_STARTED:
+                # a bare turn (or a run that only failed): Asgard's stream opens with
+                # run.init all the same, so the encoder opens the run itself
+                self._implicit = True
+                start = RunStartedEvent(thread_id=self._thread_id, run_id=self._run_id)
+                out.extend(self._on_run_started(start))
         for ev in self._machine.feed(event):
             out.extend(self._translate(ev))
         return out
 
-    def close(self) -> list[dict[str, Any]]:
-        """End of input: an implicit run ends with ``run.done``; an explicit run left
-        open gets nothing (an Asgard stream without ``run.done`` reads as truncated)."""
+    def _close(self) -> list[dict[str, Any]]:
+        """End of input: a bare turn's chunk streams are closed and its implicit run ends
+        with ``run.done``; a framed run left open raises (an Asgard stream without
+        ``run.done`` reads as truncated, never as success)."""
         out: list[dict[str, Any]] = []
+        for ev in self._machine.end_input():
+            out.extend(self._translate(ev))
         if self._in_run and self._implicit:
             fin = RunFinishedEvent(thread_id=self._thread_id, run_id=self._run_id)
             for ev in self._machine.feed(fin):
                 out.extend(self._translate(ev))
-        if not self._implicit:
-            self._machine.end_input()  # a framed run cut before its terminal event raises
         return out
 
     # --------------------------------------------------------------- framing
@@ -149,20 +159,16 @@ class Encoder:
             event_type,
             payload,
             request_id=self._req,
-            event_id=mint_id("evt", self._req, self._seq),
+            event_id=f"{self._event_ids}-{self._seq}",
             namespace=self.namespace,
             bot_provider_name=self.bot_provider_name,
             custom_channel_id=self._chan,
         )
 
     def _loss(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
-        loss = Loss(kind=kind, target="asgard", reason=reason, tool_call_id=tool_call_id)
-        self.losses.append(loss)
-        announce([loss], stacklevel=4)
-
-    def _losses(self, losses: list[Loss]) -> None:
-        self.losses.extend(losses)
-        announce(losses, stacklevel=4)
+        self.losses.append(
+            Loss(kind=kind, target=f.VENDOR, reason=reason, tool_call_id=tool_call_id)
+        )
 
     # ------------------------------------------------------------ dispatch
 
@@ -170,9 +176,9 @@ class Encoder:
         t = ev.type
         if ev.metadata and t not in _NO_CARRIER:
             self._foreign_metadata(ev)
-        handler = getattr(self, "_on_" + t.value.lower(), None)
+        handler = _HANDLERS.get(t)
         if handler is not None:
-            result: list[dict[str, Any]] = handler(ev)
+            result: list[dict[str, Any]] = handler(self, ev)
             return result
         if t in _NO_CARRIER:
             return self._no_carrier(ev)
@@ -234,6 +240,7 @@ class Encoder:
         self._req = self.request_id or ev.run_id
         self._chan = self.custom_channel_id or ev.thread_id
         self._seq = 0
+        self._event_ids = mint_id("evt", self._req)
         self._msgs.clear()
         self._used.clear()
         self._next_seq.clear()
@@ -362,10 +369,8 @@ class Encoder:
         for m in ev.messages:
             meta = asgard_meta(m.metadata)
             if isinstance(m, UserMessage):
-                fitted = fit_content(m.content, accepts("asgard", place="user_message"))
-                self._losses(fitted.losses)
-                text, more = flatten(fitted.content, target="asgard")
-                self._losses(more)
+                text, dropped = content_text(m.content, place="user_message")
+                self.losses.extend(dropped)
                 user: dict[str, Any] = {"messageId": m.id, "text": text}
                 for key in ("customMessageId", "identityHint", "blobIds"):
                     if key in meta:
@@ -624,10 +629,8 @@ class Encoder:
             return []
         if call.wire is None:
             out.append(self._frame(f.TOOL_CALL_START, self._start_payload(call)))
-        fitted = fit_content(ev.content, accepts("asgard"), tool_call_id=ev.tool_call_id)
-        self._losses(fitted.losses)
-        text, more = flatten(fitted.content, target="asgard", tool_call_id=ev.tool_call_id)
-        self._losses(more)
+        text, dropped = content_text(ev.content, tool_call_id=ev.tool_call_id)
+        self.losses.extend(dropped)
         meta = asgard_meta(ev.metadata)
         error = (ev.metadata or {}).get(RESULT_ERROR_KEY)
         failed = meta.get("isError") is True or isinstance(error, str)
@@ -657,6 +660,14 @@ class Encoder:
             payload["toolUseResultSidecar"] = meta["toolUseResultSidecar"]
         out.append(self._frame(f.TOOL_CALL_COMPLETE, payload))
         return out
+
+
+#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
+_HANDLERS: dict[EventType, Any] = {
+    t: getattr(Encoder, "_on_" + t.value.lower())
+    for t in EventType
+    if hasattr(Encoder, "_on_" + t.value.lower())
+}
 
 
 def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:

@@ -1,4 +1,4 @@
-"""Dialogflow responses -> AG-UI events (:class:`Decoder`) and back (:class:`Encoder`).
+"""Dialogflow responses -> AG-UI events (:class:`Decoder`).
 
 Decoder chunks are proto3 JSON objects (or the SDK's messages) of any of:
 
@@ -23,16 +23,14 @@ else by its content) only adds the result it did not have yet. A call left in
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import (
     ActivitySnapshotEvent,
     BaseEvent,
-    EventType,
     Interrupt,
-    RunStartedEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
@@ -43,58 +41,32 @@ from ag_ui.core import (
 )
 
 from toolwire.adapters.dialogflow.wire import map_dialogflow_stop_reason
-from toolwire.capabilities import accepts as capability
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import Loss, UnrecognizedMaterialWarning, announce, snapshot_dropped
+from toolwire.losses import UnrecognizedMaterialWarning
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
-from toolwire.protocol.fitting import Accepts
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.jsontext import load_json
-from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
-from toolwire.protocol.sse import frame_sse, sse_json_objects
 
 from .parts import (
-    TARGET,
     CallIn,
-    encode_call,
-    encode_result,
     read_call,
     read_result,
     synthesized_call,
 )
 from .wire import (
+    CONFIRMATION_REASON,
+    CONFIRMATION_SCHEMA,
+    FIELDS,
     META_KEY,
     NEEDS_CONFIRMATION,
+    REACTIVE_KEYS,
     RPC_CODES,
+    TEXT_UPDATE_ACTIVITY,
     VENDOR,
     enum_name,
-    lst,
-    obj,
-    string,
-    to_json_dict,
-)
-
-#: The response schema of a confirmation interrupt: what a ``ResumeEntry`` payload holds.
-CONFIRMATION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "action": {"type": "string", "enum": ["CONFIRM", "REVISE", "CANCEL"]},
-        "parameters": {"type": "object"},
-    },
-    "required": ["action"],
-}
-CONFIRMATION_REASON = "tool_call_confirmation"
-TEXT_UPDATE_ACTIVITY = "dialogflow.textUpdate"
-
-_REACTIVE_KEYS = (
-    "responseChunk",
-    "status",
-    "reactiveModeFinalResponse",
-    "intermediateToolCallEvents",
-    "isFinal",
-    "textMessageId",
+    from_sdk,
 )
 
 
@@ -126,6 +98,7 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
+    warns_at_surface = True
 
     def __init__(self, *, id_seed: str = "", prior_call_ids: Iterable[str] = ()) -> None:
         super().__init__()
@@ -150,15 +123,12 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One chunk (JSON dict or SDK message) -> AG-UI events."""
-        return super().feed(to_json_dict(chunk, f"chunk {self.chunk_index + 1}"))
+        return super().feed(from_sdk(chunk))  # base feed checks the dict (as_dict) once
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole response (one chunk) or a list of chunks -> events."""
         items = response if isinstance(response, list) else [response]
-        out: list[BaseEvent] = []
-        for item in items:
-            out.extend(self.feed(item))
-        return out
+        return [ev for item in items for ev in self.feed(item)]
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         where = f"chunk {self.chunk_index}"
@@ -167,12 +137,12 @@ class Decoder(BaseDecoder):
             self._calls(out, [_Item(chunk, where)], anchor=("info", where))
         elif isinstance(chunk.get("toolCallInfo"), dict) or "textUpdate" in chunk:
             self._suggestions(out, [chunk], where, anchor=("suggestion", where), indexed=False)
-        elif any(k in chunk for k in _REACTIVE_KEYS):
+        elif any(k in chunk for k in REACTIVE_KEYS):
             self._reactive(out, chunk, where)
         elif "generatorSuggestionAnswers" in chunk or "latestMessage" in chunk:
             self._generate_response(out, chunk, where)
         elif "generatorSuggestion" in chunk:
-            gs = obj(chunk["generatorSuggestion"], f"{where}.generatorSuggestion")
+            gs = FIELDS.opt_obj(chunk["generatorSuggestion"], f"{where}.generatorSuggestion")
             if gs is not None:
                 self._generator(out, gs, f"{where}.generatorSuggestion", (where,))
         elif any(
@@ -224,16 +194,15 @@ class Decoder(BaseDecoder):
     # ---------------------------------------------------------- response kinds
 
     def _generate_response(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
-        latest = string(chunk.get("latestMessage"), f"{where}.latestMessage") or ""
-        answers = lst(
+        latest = FIELDS.opt_text(chunk.get("latestMessage"), f"{where}.latestMessage") or ""
+        answers = FIELDS.lst(
             chunk.get("generatorSuggestionAnswers"), f"{where}.generatorSuggestionAnswers"
         )
         for i, raw in enumerate(answers):
             at = f"{where}.generatorSuggestionAnswers[{i}]"
-            answer = obj(raw, at, optional=False)
-            assert answer is not None
-            record = string(answer.get("answerRecord"), f"{at}.answerRecord")
-            gs = obj(answer.get("generatorSuggestion"), f"{at}.generatorSuggestion")
+            answer = FIELDS.obj(raw, at)
+            record = FIELDS.opt_text(answer.get("answerRecord"), f"{at}.answerRecord")
+            gs = FIELDS.opt_obj(answer.get("generatorSuggestion"), f"{at}.generatorSuggestion")
             if gs is not None:
                 anchor = (record,) if record else (latest, i, where)
                 self._generator(out, gs, f"{at}.generatorSuggestion", anchor)
@@ -241,43 +210,44 @@ class Decoder(BaseDecoder):
     def _generator(
         self, out: list[BaseEvent], gs: dict[str, Any], where: str, anchor: tuple[Any, ...]
     ) -> None:
-        infos = lst(gs.get("toolCallInfo"), f"{where}.toolCallInfo")
+        infos = FIELDS.lst(gs.get("toolCallInfo"), f"{where}.toolCallInfo")
         items = [
-            _Item(self._info(x, f"{where}.toolCallInfo[{i}]"), f"{where}.toolCallInfo[{i}]")
+            _Item(FIELDS.obj(x, f"{where}.toolCallInfo[{i}]"), f"{where}.toolCallInfo[{i}]")
             for i, x in enumerate(infos)
         ]
         self._calls(out, items, anchor=anchor)
-        free = obj(gs.get("freeFormSuggestion"), f"{where}.freeFormSuggestion")
+        free = FIELDS.opt_obj(gs.get("freeFormSuggestion"), f"{where}.freeFormSuggestion")
         if free is not None:
-            text = string(free.get("response"), f"{where}.freeFormSuggestion.response")
+            text = FIELDS.opt_text(free.get("response"), f"{where}.freeFormSuggestion.response")
             if text:
                 self._whole_text(out, text, (*anchor, text))
 
     def _analyze(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
-        reply = string(chunk.get("replyText"), f"{where}.replyText")
+        reply = FIELDS.opt_text(chunk.get("replyText"), f"{where}.replyText")
         if reply:
-            message = obj(chunk.get("message"), f"{where}.message") or {}
-            name = string(message.get("name"), f"{where}.message.name") or ""
+            message = FIELDS.opt_obj(chunk.get("message"), f"{where}.message") or {}
+            name = FIELDS.opt_text(message.get("name"), f"{where}.message.name") or ""
             self._whole_text(out, reply, (name, "replyText", reply))
         for key in ("humanAgentSuggestionResults", "endUserSuggestionResults"):
-            for i, raw in enumerate(lst(chunk.get(key), f"{where}.{key}")):
-                result = obj(raw, f"{where}.{key}[{i}]", optional=False)
-                assert result is not None
+            for i, raw in enumerate(FIELDS.lst(chunk.get(key), f"{where}.{key}")):
+                result = FIELDS.obj(raw, f"{where}.{key}[{i}]")
                 self._suggestion_result(out, result, f"{where}.{key}[{i}]")
 
     def _suggestion_result(self, out: list[BaseEvent], result: dict[str, Any], where: str) -> None:
-        error = obj(result.get("error"), f"{where}.error")
+        error = FIELDS.opt_obj(result.get("error"), f"{where}.error")
         if error is not None:
             code = enum_name(error.get("code", 0), RPC_CODES, f"{where}.error.code") or "UNKNOWN"
-            message = string(error.get("message"), f"{where}.error.message") or ""
+            message = FIELDS.opt_text(error.get("message"), f"{where}.error.message") or ""
             if self._deferred is None:
                 # Other features of the same response still decode; the run then errors.
                 self._deferred = VendorStreamError(VENDOR, code, f"{where}: {message}")
             return
-        gen = obj(result.get("generateSuggestionsResponse"), f"{where}.generateSuggestionsResponse")
+        gen = FIELDS.opt_obj(
+            result.get("generateSuggestionsResponse"), f"{where}.generateSuggestionsResponse"
+        )
         if gen is not None:
             self._generate_response(out, gen, f"{where}.generateSuggestionsResponse")
-        comp = obj(
+        comp = FIELDS.opt_obj(
             result.get("generateCompanionSuggestionsResponse"),
             f"{where}.generateCompanionSuggestionsResponse",
         )
@@ -285,41 +255,48 @@ class Decoder(BaseDecoder):
             self._companion(out, comp, f"{where}.generateCompanionSuggestionsResponse")
 
     def _companion(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
-        record = string(chunk.get("answerRecord"), f"{where}.answerRecord") or where
-        cs = obj(chunk.get("companionSuggestion"), f"{where}.companionSuggestion")
+        record = FIELDS.opt_text(chunk.get("answerRecord"), f"{where}.answerRecord") or where
+        cs = FIELDS.opt_obj(chunk.get("companionSuggestion"), f"{where}.companionSuggestion")
         if cs is None:
             return
-        for i, raw in enumerate(lst(cs.get("guidances"), f"{where}.companionSuggestion.guidances")):
+        for i, raw in enumerate(
+            FIELDS.lst(cs.get("guidances"), f"{where}.companionSuggestion.guidances")
+        ):
             at = f"{where}.companionSuggestion.guidances[{i}]"
-            guidance = obj(raw, at, optional=False)
-            assert guidance is not None
-            calls = lst(guidance.get("toolCalls"), f"{at}.toolCalls")
+            guidance = FIELDS.obj(raw, at)
+            calls = FIELDS.lst(guidance.get("toolCalls"), f"{at}.toolCalls")
             self._suggestions(out, calls, f"{at}.toolCalls", anchor=(record, i))
 
     def _reactive(self, out: list[BaseEvent], chunk: dict[str, Any], where: str) -> None:
         self._streamed = True
-        turn = string(chunk.get("textMessageId"), f"{where}.textMessageId") or ""
-        text = string(chunk.get("responseChunk"), f"{where}.responseChunk")
+        turn = FIELDS.opt_text(chunk.get("textMessageId"), f"{where}.textMessageId") or ""
+        text = FIELDS.opt_text(chunk.get("responseChunk"), f"{where}.responseChunk")
         if text:
             self._streamed_text = True
             self._delta(out, text, (turn,))
-        events = obj(chunk.get("intermediateToolCallEvents"), f"{where}.intermediateToolCallEvents")
+        events = FIELDS.opt_obj(
+            chunk.get("intermediateToolCallEvents"), f"{where}.intermediateToolCallEvents"
+        )
         if events is not None:
             at = f"{where}.intermediateToolCallEvents.toolCallSuggestions"
-            self._suggestions(out, lst(events.get("toolCallSuggestions"), at), at, anchor=(turn,))
-        final = obj(chunk.get("reactiveModeFinalResponse"), f"{where}.reactiveModeFinalResponse")
+            self._suggestions(
+                out, FIELDS.lst(events.get("toolCallSuggestions"), at), at, anchor=(turn,)
+            )
+        final = FIELDS.opt_obj(
+            chunk.get("reactiveModeFinalResponse"), f"{where}.reactiveModeFinalResponse"
+        )
         if final is not None:
             at = f"{where}.reactiveModeFinalResponse"
             self._suggestions(
                 out,
-                lst(final.get("toolCalls"), f"{at}.toolCalls"),
+                FIELDS.lst(final.get("toolCalls"), f"{at}.toolCalls"),
                 f"{at}.toolCalls",
                 anchor=(turn,),
             )
-            response = string(final.get("response"), f"{at}.response")
+            response = FIELDS.opt_text(final.get("response"), f"{at}.response")
             if response and not self._streamed_text:
                 self._delta(out, response, (turn,))
-        status = obj(chunk.get("status"), f"{where}.status")
+        status = FIELDS.opt_obj(chunk.get("status"), f"{where}.status")
         if status is not None:
             code = enum_name(status.get("code", 0), RPC_CODES, f"{where}.status.code") or "OK"
             if code == "CANCELLED":
@@ -327,18 +304,13 @@ class Decoder(BaseDecoder):
                 # what is open), neither an error nor a success
                 self.cancelled = True
             elif code != "OK":
-                message = string(status.get("message"), f"{where}.status.message") or ""
+                message = FIELDS.opt_text(status.get("message"), f"{where}.status.message") or ""
                 raise VendorStreamError(VENDOR, code, message, retryable=code == "UNAVAILABLE")
             self._final = True
         if chunk.get("isFinal") is True:
             self._final = True
 
     # ------------------------------------------------------------------ pieces
-
-    def _info(self, raw: Any, where: str) -> dict[str, Any]:
-        value = obj(raw, where, optional=False)
-        assert value is not None
-        return value
 
     def _suggestions(
         self,
@@ -352,10 +324,9 @@ class Decoder(BaseDecoder):
         items: list[_Item] = []
         for i, raw in enumerate(raws):
             at = f"{where}[{i}]" if indexed else where
-            sug = obj(raw, at, optional=False)
-            assert sug is not None
-            info = obj(sug.get("toolCallInfo"), f"{at}.toolCallInfo")
-            update = string(sug.get("textUpdate"), f"{at}.textUpdate")
+            sug = FIELDS.obj(raw, at)
+            info = FIELDS.opt_obj(sug.get("toolCallInfo"), f"{at}.toolCallInfo")
+            update = FIELDS.opt_text(sug.get("textUpdate"), f"{at}.textUpdate")
             if info is None:
                 if update:
                     self._activity(out, update, None)
@@ -371,8 +342,8 @@ class Decoder(BaseDecoder):
         pending: list[tuple[_Seen, dict[str, Any], str]] = []
         updates: list[tuple[str, str]] = []
         for item in items:
-            tc = obj(item.info.get("toolCall"), f"{item.where}.toolCall")
-            res = obj(item.info.get("toolCallResult"), f"{item.where}.toolCallResult")
+            tc = FIELDS.opt_obj(item.info.get("toolCall"), f"{item.where}.toolCall")
+            res = FIELDS.opt_obj(item.info.get("toolCallResult"), f"{item.where}.toolCallResult")
             if tc is None and res is None:
                 raise VendorDataError(VENDOR, item.where, "neither toolCall nor toolCallResult")
             call = (
@@ -411,7 +382,7 @@ class Decoder(BaseDecoder):
                 kw["timestamp"] = result.timestamp
             out.append(
                 ToolCallResultEvent(
-                    message_id=mint_id("msg", self._seed, seen.call_id, "result"),
+                    message_id=result_message_id(seen.call_id),
                     tool_call_id=seen.call_id,
                     content=result.content,
                     role="tool",
@@ -523,266 +494,4 @@ class Decoder(BaseDecoder):
         )
 
 
-def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
-    """The chunk dicts of an SSE body (toolwire's framing: one JSON object per ``data:``).
-
-    ``body`` is the whole body or its pieces in any split (read lazily by the
-    shared ``sse_json_objects``; a ``[DONE]`` line ends it). Dialogflow itself
-    streams over gRPC, not SSE; this reads what :func:`to_sse` writes (and any
-    capture framed the same way).
-    """
-    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
-        yield value
-
-
-# ------------------------------------------------------------------------ encode
-
-
-@dataclass
-class _Out:
-    call_id: str
-    name: str | None = None
-    arguments: list[str] = field(default_factory=list)
-    metadata: dict[str, Any] = field(default_factory=dict)
-    state: str | None = None
-    emitted: bool = False
-
-
-class Encoder:
-    """AG-UI events -> ``ToolCallInfo`` JSON dicts (``{toolCall, toolCallResult}``).
-
-    Stable surface (used by cross-peer tests): ``Encoder(accepts=None, losses=None)``,
-    ``feed(event) -> list[dict]``, ``close() -> list[dict]``, ``losses``.
-
-    A call is emitted with its result when ``TOOL_CALL_RESULT`` arrives (results
-    are fitted to Dialogflow's capabilities first); calls still unanswered when
-    the run ends are emitted as ``{toolCall}`` alone, in call order, with
-    ``state: NEEDS_CONFIRMATION`` when the run's interrupt outcome names them.
-    What ToolCallInfo cannot hold (text and reasoning messages, arguments that
-    are not a JSON object, parts beyond one string or one blob, foreign
-    metadata, interrupt fields beyond the state, the run's usage, metadata and
-    failure) is recorded in ``losses`` and warned about. Events may be models
-    or dicts, a whole run or just a turn.
-    """
-
-    def __init__(self, *, accepts: Accepts | None = None, losses: list[Loss] | None = None) -> None:
-        self.accepts = accepts or capability(TARGET)
-        self.losses: list[Loss] = losses if losses is not None else []
-        self._machine = StreamMachine()
-        self._primed = False
-        self._implicit = False  # the input is a bare turn: the encoder opened its run
-        self._calls: dict[str, _Out] = {}
-        self._text: dict[str, bool] = {}
-        self._reasoning: set[str] = set()
-
-    def feed(self, event: Any) -> list[dict[str, Any]]:
-        """One AG-UI event (model or dict) -> the ToolCallInfo dicts it completes."""
-        if not self._primed:
-            self._primed = True
-            kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
-            if kind not in (EventType.RUN_STARTED, EventType.RUN_ERROR, "RUN_STARTED", "RUN_ERROR"):
-                self._implicit = True
-                self._machine.feed(RunStartedEvent(thread_id="toolwire", run_id="toolwire"))
-        start = len(self.losses)
-        out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
-            out.extend(self._on(ev))
-        announce(self.losses[start:])
-        return out
-
-    def close(self) -> list[dict[str, Any]]:
-        """End of stream: every call not yet emitted, as ``{toolCall}`` alone."""
-        if not self._implicit:
-            self._machine.end_input()  # a framed run cut before its terminal event raises
-        start = len(self.losses)
-        out = self._flush()
-        announce(self.losses[start:])
-        return out
-
-    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        t = ev.type
-        if t is EventType.TOOL_CALL_START:
-            assert isinstance(ev, ToolCallStartEvent)
-            call = self._calls.setdefault(ev.tool_call_id, _Out(ev.tool_call_id))
-            call.name = ev.tool_call_name
-            self._merge(call, ev)
-        elif t is EventType.TOOL_CALL_ARGS:
-            assert isinstance(ev, ToolCallArgsEvent)
-            call = self._calls[ev.tool_call_id]
-            call.arguments.append(ev.delta)
-            self._merge(call, ev)
-        elif t is EventType.TOOL_CALL_END:
-            self._merge(self._calls[getattr(ev, "tool_call_id", "")], ev)
-        elif t is EventType.TOOL_CALL_RESULT:
-            assert isinstance(ev, ToolCallResultEvent)
-            return [self._result(ev)]
-        elif t is EventType.TEXT_MESSAGE_CONTENT:
-            mid = getattr(ev, "message_id", "")
-            self._text[mid] = self._text.get(mid, False) or bool(getattr(ev, "delta", ""))
-        elif t is EventType.TEXT_MESSAGE_END:
-            mid = getattr(ev, "message_id", "")
-            if self._text.pop(mid, False):
-                self._lose(
-                    "text-message-dropped",
-                    f"assistant text message {mid!r}: "
-                    "ToolCallInfo carries tool calls and results only",
-                    None,
-                )
-        elif t in (EventType.REASONING_MESSAGE_START, EventType.REASONING_ENCRYPTED_VALUE):
-            key = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
-            if key not in self._reasoning:
-                self._reasoning.add(key)
-                self._lose(
-                    "reasoning-dropped",
-                    f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
-                    None,
-                )
-        elif t is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(TARGET, "ToolCallInfo"))  # announced by feed
-        elif t is EventType.ACTIVITY_SNAPSHOT:
-            if getattr(ev, "activity_type", None) == TEXT_UPDATE_ACTIVITY:
-                self._lose(
-                    "text-update-dropped",
-                    "a Dialogflow textUpdate travels on ToolCallSuggestion, not ToolCallInfo",
-                    None,
-                )
-        elif t is EventType.RUN_FINISHED:
-            outcome = getattr(ev, "outcome", None)
-            for intr in getattr(outcome, "interrupts", None) or []:
-                self._interrupt(intr)
-            if getattr(outcome, "type", None) == "cancelled":
-                self._lose(
-                    "outcome-cancelled-dropped",
-                    "the run was cancelled; ToolCallInfo has no field for a cancelled run",
-                    None,
-                )
-            self._run_end(ev)
-            return self._flush()
-        elif t is EventType.RUN_ERROR:
-            self._lose(
-                "run-error-dropped",
-                f"the run failed ({getattr(ev, 'code', None) or 'no code'}: "
-                f"{getattr(ev, 'message', '')}); ToolCallInfo has no field for a failed run",
-                None,
-            )
-            self._run_end(ev)
-            return self._flush()
-        return []
-
-    def _run_end(self, ev: BaseEvent) -> None:
-        """Usage and vendor facts of the run: ToolCallInfo has no field for either."""
-        if getattr(ev, "usage", None):
-            self._lose("usage-dropped", "ToolCallInfo has no field for token usage", None)
-        # toolwire.finishReason: the calls' states say how the turn ended (no field needed)
-        dropped = [k for k in ev.metadata or {} if k != FINISH_REASON_KEY]
-        if dropped:
-            keys = ", ".join(map(repr, dropped))
-            self._lose(
-                "metadata-dropped", f"run metadata keys {keys} have no Dialogflow field", None
-            )
-
-    def _merge(self, call: _Out, ev: BaseEvent) -> None:
-        if ev.metadata:
-            call.metadata.update(ev.metadata)
-
-    def _lose(self, kind: str, reason: str, call_id: str | None) -> None:
-        self.losses.append(Loss(kind=kind, target=TARGET, reason=reason, tool_call_id=call_id))
-
-    def _interrupt(self, intr: Interrupt) -> None:
-        cid = intr.tool_call_id
-        if cid is None or cid not in self._calls:
-            self._lose(
-                "interrupt-dropped",
-                f"interrupt {intr.id!r} concerns no tool call of "
-                "this stream; Dialogflow asks only about tool calls",
-                cid,
-            )
-            return
-        call = self._calls[cid]
-        call.state = NEEDS_CONFIRMATION
-        df = call.metadata.get(META_KEY)
-        if intr.message is not None and not (isinstance(df, dict) and "toolDisplayDetails" in df):
-            # what the decoder reads back as the interrupt's message (a new dict: the event's
-            # metadata is not ours to change)
-            df = {**(df if isinstance(df, dict) else {}), "toolDisplayDetails": intr.message}
-            call.metadata = {**call.metadata, META_KEY: df}
-        lost = []
-        if intr.id != cid:  # decoding names the interrupt after its call
-            lost.append("id")
-        if intr.reason != CONFIRMATION_REASON:
-            lost.append("reason")
-        for name in ("message", "expires_at", "subagent_run_id"):
-            if getattr(intr, name) is not None and not (
-                name == "message"
-                and isinstance(df, dict)
-                and intr.message == df.get("toolDisplayDetails")
-            ):
-                lost.append(name)
-        if intr.response_schema is not None and intr.response_schema != CONFIRMATION_SCHEMA:
-            lost.append("responseSchema")
-        if intr.metadata and any(k != META_KEY for k in intr.metadata):
-            lost.append("metadata")
-        if lost:
-            self._lose(
-                "interrupt-reshaped",
-                f"interrupt {intr.id!r} becomes state "
-                f"NEEDS_CONFIRMATION; its {', '.join(lost)} has no Dialogflow field",
-                cid,
-            )
-
-    def _call_json(self, call: _Out) -> dict[str, Any]:
-        return encode_call(
-            call.call_id,
-            call.name or "",
-            "".join(call.arguments),
-            call.metadata,
-            state=call.state,
-            losses=self.losses,
-        )
-
-    def _result(self, ev: ToolCallResultEvent) -> dict[str, Any]:
-        meta = ev.metadata or {}
-        error = meta.get(RESULT_ERROR_KEY)
-        call = self._calls.get(ev.tool_call_id)
-        info: dict[str, Any] = {}
-        if call is not None and not (
-            isinstance(call.metadata.get(META_KEY), dict)
-            and call.metadata[META_KEY].get("synthesized")
-        ):
-            info["toolCall"] = self._call_json(call)
-        if call is not None:
-            call.emitted = True
-        info["toolCallResult"] = encode_result(
-            ev.content,
-            error if isinstance(error, str) else None,
-            meta,
-            call_id=ev.tool_call_id,
-            call_name=call.name if call is not None else None,
-            accepts=self.accepts,
-            losses=self.losses,
-        )
-        return info
-
-    def _flush(self) -> list[dict[str, Any]]:
-        out = []
-        for call in self._calls.values():
-            if not call.emitted:
-                call.emitted = True
-                out.append({"toolCall": self._call_json(call)})
-        return out
-
-
-def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
-    """ToolCallInfo dicts as SSE, one JSON object a ``data:`` line (read by ``sse_chunks``)."""
-    return frame_sse(chunks)
-
-
-__all__ = [
-    "CONFIRMATION_REASON",
-    "CONFIRMATION_SCHEMA",
-    "TEXT_UPDATE_ACTIVITY",
-    "Decoder",
-    "Encoder",
-    "sse_chunks",
-    "to_sse",
-]
+__all__ = ["Decoder"]

@@ -1,25 +1,28 @@
-"""Asgard JSON values <-> AG-UI text: tool parameters, tool results, the error rule.
+"""Asgard JSON values <-> AG-UI text and content: parameters, results, the error rule.
 
 Asgard carries a call's ``parameter`` and its ``toolCallResult`` as JSON values,
 AG-UI carries argument text and result content. Both directions live here so
-the decoder, the encoder and the history mapping agree on one rule each.
+the decoder, the encoder, the request and the history mapping agree on one rule each.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from toolwire.capabilities import Place, accepts
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.jsontext import load_json
+from toolwire.protocol.parts import Content
 
-#: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
-META = "asgard"
+from .wire import META, VENDOR
 
 
 def _json(value: Any, where: str) -> str:
     """Compact JSON text; a NaN or an infinity (``json.loads`` reads them, JSON cannot hold
     them) is a VendorDataError naming the field, never a bare ValueError."""
-    return dumps_compact(value, "asgard", where)
+    return dumps_compact(value, VENDOR, where)
 
 
 def arguments_text(parameter: Any, where: str = "parameter") -> str:
@@ -75,6 +78,25 @@ def error_text(result: Any, content: str) -> str:
     return content or "error"
 
 
+def content_text(
+    content: Content,
+    *,
+    place: Place = "tool_result",
+    tool_call_id: str | None = None,
+) -> tuple[str, list[Loss]]:
+    """AG-UI content as the one string an Asgard field holds, and what did not fit.
+
+    Asgard takes no media inline (files travel as uploaded ``blobIds``): each part the
+    capability table rules out is dropped by ``fit_content`` with a loss naming its
+    kind, MIME type and source; the text parts left are joined.
+    """
+    if isinstance(content, str):
+        return content, []
+    fitted = fit_content(content, accepts(VENDOR, place=place), tool_call_id=tool_call_id)
+    text, more = flatten(fitted.content, target=VENDOR, tool_call_id=tool_call_id)
+    return text, fitted.losses + more
+
+
 def asgard_meta(metadata: dict[str, Any] | None) -> dict[str, Any]:
     """The ``asgard`` entry of an AG-UI metadata object (empty when absent or not an object)."""
     if not metadata:
@@ -84,9 +106,9 @@ def asgard_meta(metadata: dict[str, Any] | None) -> dict[str, Any]:
 
 
 __all__ = [
-    "META",
     "arguments_text",
     "asgard_meta",
+    "content_text",
     "error_text",
     "is_error",
     "result_text",
