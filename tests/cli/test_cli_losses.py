@@ -10,36 +10,33 @@ import json
 from pathlib import Path
 
 import pytest
+from ag_ui.core import (
+    AssistantMessage,
+    FunctionCall,
+    ImageInputContent,
+    InputContentUrlSource,
+    TextInputContent,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
 
 from toolwire import cli
 
-IMAGE = {"type": "image", "source": {"type": "url", "value": "https://example.com/c.png"}}
 
-
-def _run_input() -> dict[str, object]:
-    call = {
-        "id": "call_1",
-        "type": "function",
-        "function": {"name": "chart", "arguments": "{}"},
-    }
-    return {
-        "threadId": "t",
-        "runId": "r",
-        "state": None,
-        "messages": [
-            {"id": "u1", "role": "user", "content": "Draw it"},
-            {"id": "a1", "role": "assistant", "toolCalls": [call]},
-            {
-                "id": "m1",
-                "role": "tool",
-                "toolCallId": "call_1",
-                "content": [{"type": "text", "text": "chart"}, IMAGE],
-            },
-        ],
-        "tools": [],
-        "context": [],
-        "forwardedProps": None,
-    }
+def _run_input() -> str:
+    """A question, a call, and its answer with an image (AG-UI 1.0 message shapes)."""
+    image = ImageInputContent(source=InputContentUrlSource(value="https://example.com/c.png"))
+    answer = [TextInputContent(text="chart"), image]
+    call = ToolCall(id="call_1", function=FunctionCall(name="chart", arguments="{}"))
+    messages = [
+        UserMessage(id="u1", content="Draw it"),
+        AssistantMessage(id="a1", tool_calls=[call]),
+        ToolMessage(id="m1", tool_call_id="call_1", content=answer),
+    ]
+    shown = [m.model_dump(mode="json", by_alias=True, exclude_none=True) for m in messages]
+    empty = {"tools": [], "context": [], "state": None, "forwardedProps": None}
+    return json.dumps({"threadId": "t", "runId": "r", "messages": shown, **empty})
 
 
 def _warnings(err: str) -> list[str]:
@@ -50,7 +47,7 @@ def test_encode_request_reports_each_loss_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "input.json"
-    path.write_text(json.dumps(_run_input()))
+    path.write_text(_run_input())
     # Chat Completions holds no image in a tool message: one part dropped
     args = ["encode-request", "--to", "openai_chat", "--model", "gpt-4.1", str(path)]
     assert cli.main(args) == 0

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _driver_support import CASES, check_run, clean_reply, error_reply, run_input
+from _driver_support import (
+    CASES,
+    answered_with_image,
+    check_run,
+    clean_reply,
+    error_reply,
+    run_input,
+)
 from ag_ui.core import EventType
 
 import toolwire
@@ -25,31 +32,6 @@ from toolwire.losses import ToolwireWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
-PNG = (
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJ"
-    "RU5ErkJggg=="
-)
-
-
-def _with_image_result(case: Any) -> dict[str, Any]:
-    ri = run_input(case)
-    call = {
-        "id": "call_1",
-        "type": "function",
-        "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
-    }
-    image = {"type": "image", "source": {"type": "data", "value": PNG, "mimeType": "image/png"}}
-    ri["messages"] = [
-        {"id": "u1", "role": "user", "content": "Weather in Oslo?"},
-        {"id": "a1", "role": "assistant", "toolCalls": [call]},
-        {
-            "id": "t1",
-            "role": "tool",
-            "toolCallId": "call_1",
-            "content": [{"type": "text", "text": "Sunny"}, image],
-        },
-    ]
-    return ri
 
 
 def _ours(seen: list[warnings.WarningMessage]) -> list[warnings.WarningMessage]:
@@ -62,7 +44,9 @@ def test_a_request_loss_is_warned_once_at_the_callers_line() -> None:
     with FakeVendor([clean_reply(case)]) as fv, warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         client = case.client(fv.base_url, False)
-        events = list(toolwire.run(client, _with_image_result(case), model=case.model, losses=lost))
+        events = list(
+            toolwire.run(client, answered_with_image(case), model=case.model, losses=lost)
+        )
     assert events[-1].type == EventType.RUN_FINISHED
     ours = _ours(seen)
     assert [x.kind for x in lost] == ["part-dropped"]
