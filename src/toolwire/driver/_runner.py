@@ -1,7 +1,7 @@
 """``toolwire.run`` / ``toolwire.arun``: one AG-UI run over a vendor SDK client.
 
 Thin I/O over the sans-I/O core: the adapter encodes the request, the SDK sends it
-(see ``vendors``), toolwire's parser and the adapter's ``Decoder`` read the answer,
+(see ``_vendors``), toolwire's parser and the adapter's ``Decoder`` read the answer,
 :class:`~toolwire.protocol.runs.RunFramer` frames and checks the run.
 
 Retries (tenacity, :class:`~toolwire.driver._policy.RetryPolicy`) happen only while
@@ -214,16 +214,18 @@ class _Run:
         p = self.policy
         backoff = tenacity.wait_random_exponential(multiplier=p.initial_backoff, max=p.max_backoff)
 
-        def wait(state: Any) -> float:
+        def failure(state: Any) -> Failure | None:
             exc = state.outcome.exception() if state.outcome is not None else None
-            f = self._classify(exc) if exc is not None else None
+            return self._classify(exc) if exc is not None else None
+
+        def wait(state: Any) -> float:
+            f = failure(state)
             if f is not None and f.retry_after is not None:
                 return min(f.retry_after, p.max_retry_after)
             return float(backoff(state))
 
         def before_sleep(state: Any) -> None:
-            exc = state.outcome.exception() if state.outcome is not None else None
-            f: Failure | None = self._classify(exc) if exc is not None else None
+            f = failure(state)
             code = f.code if f is not None else "?"
             wait_s = state.next_action.sleep if state.next_action is not None else 0.0
             log.info(
