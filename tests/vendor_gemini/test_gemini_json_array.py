@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from toolwire import cli
 from toolwire.adapters import gemini
 from toolwire.adapters.gemini.json_array import JsonArrayReader
+from toolwire.adapters.gemini.wire import FIELDS
 from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError
 from toolwire.testing.recording_cache import recording
 
@@ -84,7 +85,7 @@ def test_the_corpus_holds_streams_to_reframe() -> None:
 
 @pytest.mark.parametrize("sse", STREAMS)
 def test_each_element_is_a_response_the_sdk_reads(sse: bytes, tmp_path: Path) -> None:
-    elements = list(JsonArrayReader().feed(as_array(sse)))
+    elements = list(JsonArrayReader(FIELDS).feed(as_array(sse)))
     assert [json.loads(t) for t in _payloads(sse)] == elements[: len(_payloads(sse))]
     try:
         parsed = sdk_parse_sse(tmp_path, sse)
@@ -125,7 +126,7 @@ def test_every_single_byte_split_of_a_small_stream() -> None:
 def test_memory_holds_one_element_at_most() -> None:
     big = json.dumps({"candidates": [{"content": {"parts": [{"text": 'é\\"}' * 50_000}]}}]})
     body = ("[" + big + ",\r\n" + big + "]").encode()
-    reader = JsonArrayReader()
+    reader = JsonArrayReader(FIELDS)
     seen = 0
     most = 0
     for i in range(0, len(body), 997):

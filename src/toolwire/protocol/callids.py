@@ -24,6 +24,8 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ag_ui.core import AssistantMessage, ToolMessage
+
 from toolwire.losses import Loss
 from toolwire.protocol.ids import mint_id
 
@@ -185,12 +187,11 @@ class IdMapper:
 def history_call_ids(messages: Iterable[Any]) -> set[str]:
     """Every call id a history's assistant messages and tool messages hold."""
     out: set[str] = set()
-    for m in messages:
-        for c in getattr(m, "tool_calls", None) or []:
-            out.add(c.id)
-        tid = getattr(m, "tool_call_id", None)
-        if isinstance(tid, str):
-            out.add(tid)
+    for m in messages:  # isinstance, not getattr with a default: that is slow on a model
+        if isinstance(m, AssistantMessage):
+            out.update(c.id for c in m.tool_calls or ())
+        elif isinstance(m, ToolMessage):
+            out.add(m.tool_call_id)
     return out
 
 

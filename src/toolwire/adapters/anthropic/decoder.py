@@ -34,6 +34,7 @@ from toolwire.adapters.anthropic.parts import server_result
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
     CITATIONS_KEY,
+    FIELDS,
     RETRYABLE_ERRORS,
     SERVER_CALL_TYPES,
     STOP_REASON_KEY,
@@ -43,28 +44,18 @@ from toolwire.adapters.anthropic.wire import (
     call_metadata,
     map_anthropic_stop_reason,
     plain,
+    reasoning_id,
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
-from toolwire.protocol.decoding import BaseDecoder, as_dict, require
+from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import checked
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
-
-
-def reasoning_id(message_id: str, index: int) -> str:
-    """The id of the reasoning message a thinking block becomes (Anthropic gives none)."""
-    return mint_id("reasoning", message_id, index)
-
-
-def result_message_id(tool_call_id: str) -> str:
-    """The id of the tool message answering ``tool_call_id`` (Anthropic gives none)."""
-    return mint_id("msg", tool_call_id, "result")
 
 
 @dataclass
@@ -117,13 +108,13 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
+    warns_at_surface = True
 
     def __init__(self) -> None:
         super().__init__()
         self.message_id: str | None = None
         self.model: str | None = None
         self.stop_reason: str | None = None
-        self.losses: list[Loss] = []
         self._blocks: dict[int, _Block] = {}
         self._ids = CallIds(VENDOR)  # two tool_use blocks with one id stay two calls
         self._usage: dict[str, Any] = {}
@@ -141,7 +132,10 @@ class Decoder(BaseDecoder):
             else:
                 return super().feed(chunk)  # the shared path names what is wrong
         self.chunk_index += 1
-        return self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
+        events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
+        if len(self.losses) > self._announced:
+            self._announce_new()  # as the shared feed: each new loss warned once, here
+        return events
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole (non-streamed) Message -> the same events its stream would give."""
@@ -149,14 +143,13 @@ class Decoder(BaseDecoder):
         if msg.get("type") == "error":
             self.chunk_index += 1
             return self._feed(msg)
-        content = require(msg, "content", list, VENDOR, "response")
+        content = FIELDS.at(msg, "content", list, "response")
         head = {
             k: v for k, v in msg.items() if k not in ("content", "stop_reason", "stop_sequence")
         }
         out = self.feed({"type": "message_start", "message": {**head, "content": []}})
         for i, block in enumerate(content):
-            if not isinstance(block, dict):
-                raise VendorDataError(VENDOR, f"response.content[{i}]", "expected an object")
+            FIELDS.obj(block, f"response.content[{i}]")
             out += self.feed({"type": "content_block_start", "index": i, "content_block": block})
             out += self.feed({"type": "content_block_stop", "index": i})
         delta = {"stop_reason": msg.get("stop_reason"), "stop_sequence": msg.get("stop_sequence")}
@@ -167,7 +160,7 @@ class Decoder(BaseDecoder):
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         ctype = chunk.get("type")
         if not isinstance(ctype, str):
-            raise VendorDataError(VENDOR, self.where("type"), "missing or not a string")
+            ctype = FIELDS.text(ctype, self.where("type"))  # raises: missing or not a string
         if ctype == "ping":
             return []
         if ctype == "error":
@@ -187,8 +180,6 @@ class Decoder(BaseDecoder):
         return out
 
     def _close(self) -> list[BaseEvent]:
-        if self.losses:
-            announce(self.losses)
         if not self._stopped:
             what = "no message_start" if self.message_id is None else "no message_stop"
             open_blocks = sorted(self._blocks)
@@ -202,8 +193,8 @@ class Decoder(BaseDecoder):
     def _on_message_start(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if self.message_id is not None:
             raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
-        msg = require(chunk, "message", dict, VENDOR, self.where("message_start"))
-        self.message_id = require(msg, "id", str, VENDOR, self.where("message"))
+        msg = FIELDS.at(chunk, "message", dict, self.where("message_start"))
+        self.message_id = FIELDS.at(msg, "id", str, self.where("message"))
         model = msg.get("model")
         self.model = model if isinstance(model, str) else None
         usage = msg.get("usage")
@@ -254,14 +245,14 @@ class Decoder(BaseDecoder):
         index = self._index(chunk)
         if index in self._blocks:
             raise VendorDataError(VENDOR, self.where("index"), f"block {index} is already open")
-        block = require(chunk, "content_block", dict, VENDOR, self.where("content_block_start"))
+        block = FIELDS.at(chunk, "content_block", dict, self.where("content_block_start"))
         at = self.where("content_block")
-        btype = require(block, "type", str, VENDOR, at)
+        btype = FIELDS.at(block, "type", str, at)
         mid = self.message_id
         assert mid is not None
         out: list[BaseEvent] = []
         if btype == "text":
-            text = require(block, "text", str, VENDOR, at)
+            text = FIELDS.at(block, "text", str, at)
             cites = block.get("citations")
             self._blocks[index] = _Block(
                 "text", mid, citations=cites if isinstance(cites, list) else []
@@ -273,7 +264,7 @@ class Decoder(BaseDecoder):
             out.extend(self._start_call(index, btype, block, at))
         elif btype == "thinking":
             rid = reasoning_id(mid, index)
-            thinking = require(block, "thinking", str, VENDOR, at)
+            thinking = FIELDS.at(block, "thinking", str, at)
             sig = block.get("signature")
             self._blocks[index] = _Block("thinking", rid, [sig] if isinstance(sig, str) else [])
             out.append(ReasoningStartEvent(message_id=rid))
@@ -282,7 +273,7 @@ class Decoder(BaseDecoder):
                 out.append(ReasoningMessageContentEvent(message_id=rid, delta=thinking))
         elif btype == "redacted_thinking":
             rid = reasoning_id(mid, index)
-            data = require(block, "data", str, VENDOR, at)
+            data = FIELDS.at(block, "data", str, at)
             self._blocks[index] = _Block("redacted", rid, [data])
             out.append(ReasoningStartEvent(message_id=rid))
             out.append(
@@ -300,8 +291,8 @@ class Decoder(BaseDecoder):
     def _start_call(
         self, index: int, btype: str, block: dict[str, Any], at: str
     ) -> list[BaseEvent]:
-        vendor_id = require(block, "id", str, VENDOR, at)
-        name = require(block, "name", str, VENDOR, at)
+        vendor_id = FIELDS.at(block, "id", str, at)
+        name = FIELDS.at(block, "name", str, at)
         cid = self._ids.assign(vendor_id, self.known_call_ids)
         meta = {**call_metadata(btype, block), **self._ids.metadata(cid, vendor_id)}
         self._blocks[index] = _Block("call", cid)
@@ -312,8 +303,7 @@ class Decoder(BaseDecoder):
             )
         ]
         given = block.get("input")
-        if given is not None and not isinstance(given, dict):
-            raise VendorDataError(VENDOR, f"{at}.input", "expected an object")
+        FIELDS.opt_obj(given, f"{at}.input")
         if given:  # a whole input up front (non-streamed responses, some proxies)
             out.append(
                 ToolCallArgsEvent(
@@ -323,7 +313,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _result(self, block: dict[str, Any], at: str) -> ToolCallResultEvent:
-        vendor_id = require(block, "tool_use_id", str, VENDOR, at)
+        vendor_id = FIELDS.at(block, "tool_use_id", str, at)
         tool_use_id = self._ids.answer(vendor_id) or vendor_id
         content, meta, error = server_result(block, at, self.losses)
         meta = {**meta, BLOCK_KEY: block}
@@ -348,14 +338,14 @@ class Decoder(BaseDecoder):
         index, block = self._open(chunk)
         delta = chunk.get("delta")
         if not isinstance(delta, dict):
-            delta = require(chunk, "delta", dict, VENDOR, self.where("content_block_delta"))
+            delta = FIELDS.at(chunk, "delta", dict, self.where("content_block_delta"))
         dtype = delta.get("type")
         if block.kind == "skip":
             return []
         spec = _DELTAS.get(dtype) if isinstance(dtype, str) else None
         if spec is None:
             if not isinstance(dtype, str):
-                require(delta, "type", str, VENDOR, self.where("delta"))
+                FIELDS.at(delta, "type", str, self.where("delta"))
             return []  # a delta type this version does not know
         kind, field = spec
         if block.kind != kind:
@@ -367,7 +357,7 @@ class Decoder(BaseDecoder):
             block.citations.append(value)
             return []
         if not isinstance(value, str):
-            value = require(delta, field, str, VENDOR, self.where("delta"))
+            value = FIELDS.at(delta, field, str, self.where("delta"))
         if not value:
             return []
         if kind == "call":
@@ -411,4 +401,4 @@ _HANDLERS: dict[str, Any] = {
     name[len("_on_") :]: fn for name, fn in vars(Decoder).items() if name.startswith("_on_")
 }
 
-__all__ = ["Decoder", "reasoning_id", "result_message_id"]
+__all__ = ["Decoder"]

@@ -40,8 +40,9 @@ from toolwire.adapters.anthropic.wire import (
     anthropic_stop_reason_for,
     usage_fields,
 )
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -59,18 +60,28 @@ def _meta(ev: BaseEvent) -> dict[str, Any]:
     return ev.metadata if isinstance(ev.metadata, dict) else {}
 
 
-class Encoder:
+def _delta(index: int, delta: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+def _stop(index: int) -> dict[str, Any]:
+    return {"type": "content_block_stop", "index": index}
+
+
+class Encoder(BaseEncoder):
     """Feed AG-UI events (models or JSON dicts); get Anthropic stream event dicts.
 
     ``model`` fills ``message_start.message.model``. Usage comes from
     ``RUN_FINISHED.usage`` (zero counts when the stream states none, since
     Anthropic's events require them). What Anthropic's stream cannot carry is
-    recorded in ``losses`` and warned about.
+    recorded in ``losses`` and warned about (once, by ``feed``/``close``).
     """
 
+    vendor = VENDOR
+
     def __init__(self, *, model: str = "unknown") -> None:
+        super().__init__()
         self.model = model
-        self.losses: list[Loss] = []
         self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
         self._framed_here = False  # inside a bare turn's implicit run
         self._lost_kinds: set[str] = set()
@@ -94,7 +105,7 @@ class Encoder:
 
     # ---------------------------------------------------------------- API
 
-    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event -> the Anthropic events it becomes (possibly none yet)."""
         was_bare = self._machine.bare
         out: list[dict[str, Any]] = []
@@ -107,7 +118,7 @@ class Encoder:
             out.extend(self._event(ev))
         return out
 
-    def close(self) -> list[dict[str, Any]]:
+    def _close(self) -> list[dict[str, Any]]:
         """End of input: finish a message still being built.
 
         A text or call the input left open is not closed for it: the output then
@@ -136,9 +147,7 @@ class Encoder:
         if key in self._lost_kinds:
             return
         self._lost_kinds.add(key)
-        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
-        self.losses.append(loss)
-        announce([loss])
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
 
     def _learn(self, mid: str | None, seed: str) -> None:
         self._active = True
@@ -185,6 +194,21 @@ class Encoder:
         self._index += 1
         return index, {"type": "content_block_start", "index": index, "content_block": block}
 
+    def _whole_block(self, block: dict[str, Any]) -> list[dict[str, Any]]:
+        """A block sent complete: its start, then its stop."""
+        index, chunk = self._open_block(block)
+        return [chunk, _stop(index)]
+
+    @staticmethod
+    def _stream(
+        open_blocks: dict[str, int], key: str, delta_type: str, field: str, text: str
+    ) -> list[dict[str, Any]]:
+        """``text`` appended to the open block ``key`` names (nothing when it is not open)."""
+        index = open_blocks.get(key)
+        if index is None or not text:
+            return []
+        return [_delta(index, {"type": delta_type, field: text})]
+
     # ---------------------------------------------------------------- events
 
     def _event(self, ev: BaseEvent) -> list[dict[str, Any]]:
@@ -216,7 +240,7 @@ class Encoder:
             self._mid = mint_id("msg", self._seed or self._run_id or "empty")
         out = self._route([])
         for index in sorted(self._thinking.values()):
-            out.append({"type": "content_block_stop", "index": index})
+            out.append(_stop(index))
         usage: dict[str, Any] = {"output_tokens": 0}
         if ev is not None and ev.usage:
             picked = next((u for u in ev.usage if u.provider == VENDOR), ev.usage[0])
@@ -258,16 +282,7 @@ class Encoder:
         return [chunk]
 
     def _on_text_message_content(self, ev: Any) -> list[dict[str, Any]]:
-        index = self._texts.get(ev.message_id)
-        if index is None or not ev.delta:
-            return []
-        return [
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "text_delta", "text": ev.delta},
-            }
-        ]
+        return self._stream(self._texts, ev.message_id, "text_delta", "text", ev.delta)
 
     def _on_text_message_end(self, ev: Any) -> list[dict[str, Any]]:
         index = self._texts.pop(ev.message_id, None)
@@ -275,14 +290,10 @@ class Encoder:
             return []
         cites = _meta(ev).get(CITATIONS_KEY)
         out = [
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "citations_delta", "citation": c},
-            }
+            _delta(index, {"type": "citations_delta", "citation": c})
             for c in (cites if isinstance(cites, list) else [])
         ]
-        return [*out, {"type": "content_block_stop", "index": index}]
+        return [*out, _stop(index)]
 
     # tool calls
     def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
@@ -301,9 +312,7 @@ class Encoder:
         btype = btype if btype in SERVER_CALL_TYPES else "tool_use"
         # a client call's id must pass Anthropic's rule; a server call's id is Anthropic's own
         sent = self._ids(cid, ev.metadata) if btype == "tool_use" else cid
-        for loss in self._ids.take_losses():
-            self.losses.append(loss)
-            announce([loss])
+        self.losses.extend(self._ids.take_losses())
         block: dict[str, Any] = {"type": btype, "id": sent, "name": ev.tool_call_name, "input": {}}
         if btype == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
             block["server_name"] = meta[SERVER_NAME_KEY]
@@ -319,20 +328,13 @@ class Encoder:
         return [chunk]
 
     def _on_tool_call_args(self, ev: Any) -> list[dict[str, Any]]:
-        index = self._calls.get(ev.tool_call_id)
-        if index is None or not ev.delta:
-            return []
-        return [
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "input_json_delta", "partial_json": ev.delta},
-            }
-        ]
+        return self._stream(
+            self._calls, ev.tool_call_id, "input_json_delta", "partial_json", ev.delta
+        )
 
     def _on_tool_call_end(self, ev: Any) -> list[dict[str, Any]]:
         index = self._calls.pop(ev.tool_call_id, None)
-        return [] if index is None else [{"type": "content_block_stop", "index": index}]
+        return [] if index is None else [_stop(index)]
 
     def _on_tool_call_result(self, ev: ToolCallResultEvent) -> list[dict[str, Any]]:
         block = _meta(ev).get(BLOCK_KEY)
@@ -341,8 +343,7 @@ class Encoder:
             and isinstance(block, dict)
             and block.get("tool_use_id") == ev.tool_call_id
         ):
-            index, chunk = self._open_block(block)
-            return [chunk, {"type": "content_block_stop", "index": index}]
+            return self._whole_block(block)
         self._lose(
             "tool-result-dropped",
             "an Anthropic response carries results only of tools Anthropic ran itself "
@@ -362,16 +363,7 @@ class Encoder:
         return [chunk]
 
     def _on_reasoning_message_content(self, ev: Any) -> list[dict[str, Any]]:
-        index = self._thinking.get(ev.message_id)
-        if index is None or not ev.delta:
-            return []
-        return [
-            {
-                "type": "content_block_delta",
-                "index": index,
-                "delta": {"type": "thinking_delta", "thinking": ev.delta},
-            }
-        ]
+        return self._stream(self._thinking, ev.message_id, "thinking_delta", "thinking", ev.delta)
 
     def _on_reasoning_message_end(self, ev: Any) -> list[dict[str, Any]]:
         return []  # the block stays open for its signature until REASONING_END
@@ -396,29 +388,16 @@ class Encoder:
             losses=self.losses,
         )
         if kept is None:
-            announce(self.losses[-1:])
             return []
         rid = ev.entity_id
-        if rid in self._redacted:
-            self._redacted.discard(rid)
-            index, chunk = self._open_block(
-                {"type": "redacted_thinking", "data": ev.encrypted_value}
-            )
-            return [chunk, {"type": "content_block_stop", "index": index}]
         open_at = self._thinking.get(rid)
-        if open_at is None:
-            self._learn(None, rid)
-            index, chunk = self._open_block(
-                {"type": "redacted_thinking", "data": ev.encrypted_value}
-            )
-            return [chunk, {"type": "content_block_stop", "index": index}]
-        return [
-            {
-                "type": "content_block_delta",
-                "index": open_at,
-                "delta": {"type": "signature_delta", "signature": ev.encrypted_value},
-            }
-        ]
+        if rid in self._redacted or open_at is None:
+            if rid in self._redacted:
+                self._redacted.discard(rid)
+            else:
+                self._learn(None, rid)
+            return self._whole_block({"type": "redacted_thinking", "data": ev.encrypted_value})
+        return [_delta(open_at, {"type": "signature_delta", "signature": ev.encrypted_value})]
 
     def _on_reasoning_end(self, ev: Any) -> list[dict[str, Any]]:
         index = self._thinking.pop(ev.message_id, None)
@@ -428,7 +407,7 @@ class Encoder:
                 "reasoning-dropped",
                 "a redacted thinking block without its encrypted data cannot be sent",
             )
-        return [] if index is None else [{"type": "content_block_stop", "index": index}]
+        return [] if index is None else [_stop(index)]
 
 
 __all__ = ["Encoder"]

@@ -27,13 +27,14 @@ from toolwire.adapters.anthropic.wire import (
     CONTEXT_KEY,
     ENCRYPTED_CONTENT_KEY,
     ERROR_CODE_KEY,
+    FIELDS,
     GROUP_KEY,
     TYPE_KEY,
     VENDOR,
 )
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol.decoding import list_at, require
+from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.parts import MediaPart, media_part, text_of
 
 PDF = "application/pdf"
@@ -53,8 +54,8 @@ def _text(text: str, metadata: dict[str, Any] | None = None) -> TextPart:
 
 
 def _source(block: dict[str, Any], kind: str, where: str) -> MediaPart:
-    src = require(block, "source", dict, VENDOR, where)
-    stype = require(src, "type", str, VENDOR, f"{where}.source")
+    src = FIELDS.at(block, "source", dict, where)
+    stype = FIELDS.at(src, "type", str, f"{where}.source")
     meta = _meta(
         title=block.get("title") if isinstance(block.get("title"), str) else None,
         **{
@@ -64,21 +65,19 @@ def _source(block: dict[str, Any], kind: str, where: str) -> MediaPart:
     )
     source: DataSource | UrlSource | FileSource
     if stype == "base64":
-        mime = require(src, "media_type", str, VENDOR, f"{where}.source")
-        source = DataSource(
-            value=require(src, "data", str, VENDOR, f"{where}.source"), mime_type=mime
-        )
+        mime = FIELDS.at(src, "media_type", str, f"{where}.source")
+        source = DataSource(value=FIELDS.at(src, "data", str, f"{where}.source"), mime_type=mime)
     elif stype == "text":
-        data = require(src, "data", str, VENDOR, f"{where}.source")
+        data = FIELDS.at(src, "data", str, f"{where}.source")
         encoded = base64.b64encode(data.encode("utf-8")).decode("ascii")
         mime = src.get("media_type")
         source = DataSource(value=encoded, mime_type=mime if isinstance(mime, str) else PLAIN)
     elif stype == "url":
-        url = require(src, "url", str, VENDOR, f"{where}.source")
+        url = FIELDS.at(src, "url", str, f"{where}.source")
         # Anthropic's URL document source is a PDF by definition; an image URL's type is sniffed.
         source = UrlSource(value=url, mime_type=PDF) if kind == "document" else UrlSource(value=url)
     elif stype == "file":
-        fid = require(src, "file_id", str, VENDOR, f"{where}.source")
+        fid = FIELDS.at(src, "file_id", str, f"{where}.source")
         source = FileSource(value=fid, provider=VENDOR)
     else:
         raise VendorDataError(VENDOR, f"{where}.source.type", f"unknown source type {stype!r}")
@@ -92,13 +91,11 @@ def blocks_to_parts(
     parts: list[ContentPart] = []
     for i, block in enumerate(blocks):
         at = f"{where}[{i}]"
-        btype = require(block, "type", str, VENDOR, at)
+        btype = FIELDS.at(block, "type", str, at)
         if btype == "text":
             cites = block.get("citations")
             parts.append(
-                _text(
-                    require(block, "text", str, VENDOR, at), _meta(**{CITATIONS_KEY: cites or None})
-                )
+                _text(FIELDS.at(block, "text", str, at), _meta(**{CITATIONS_KEY: cites or None}))
             )
         elif btype == "image":
             parts.append(_source(block, "image", at))
@@ -110,7 +107,7 @@ def blocks_to_parts(
                     [{"type": "text", "text": inner}] if isinstance(inner, str) else inner
                 )
                 if not isinstance(inner_blocks, list):
-                    raise VendorDataError(VENDOR, f"{at}.source.content", "expected text or blocks")
+                    raise FIELDS.wrong(inner, (str, list), f"{at}.source.content")
                 losses.append(
                     Loss(
                         kind="document-unpacked",
@@ -124,17 +121,17 @@ def blocks_to_parts(
             else:
                 parts.append(_source(block, "document", at))
         elif btype == "search_result":
-            source = require(block, "source", str, VENDOR, at)
-            title = require(block, "title", str, VENDOR, at)
-            content = require(block, "content", list, VENDOR, at)
+            source = FIELDS.at(block, "source", str, at)
+            title = FIELDS.at(block, "title", str, at)
+            content = FIELDS.at(block, "content", list, at)
             for j, inner in enumerate(content):
-                text = require(inner, "text", str, VENDOR, f"{at}.content[{j}]")
+                text = FIELDS.at(inner, "text", str, f"{at}.content[{j}]")
                 meta = {TYPE_KEY: "search_result", "url": source, "title": title, GROUP_KEY: i}
                 if block.get("citations") is not None:
                     meta[CITATIONS_KEY] = block["citations"]
                 parts.append(_text(text, meta))
         elif btype == "tool_reference":
-            name = require(block, "tool_name", str, VENDOR, at)
+            name = FIELDS.at(block, "tool_name", str, at)
             parts.append(_text(name, {TYPE_KEY: "tool_reference"}))
         else:
             losses.append(
@@ -149,7 +146,7 @@ def blocks_to_parts(
 
 
 def _error_result(content: dict[str, Any], where: str) -> tuple[str, dict[str, Any]]:
-    code = require(content, "error_code", str, VENDOR, where)
+    code = FIELDS.at(content, "error_code", str, where)
     message = content.get("error_message")
     error = message if isinstance(message, str) and message else code
     return error, {ERROR_CODE_KEY: code}
@@ -167,12 +164,12 @@ def server_result(
         error, meta = _error_result(content, at)
         return "", meta, error
     if btype == "web_search_tool_result":
-        hits = require(block, "content", list, VENDOR, where)
+        hits = FIELDS.at(block, "content", list, where)
         parts: list[ContentPart] = []
         for i, hit in enumerate(hits):
             h = f"{at}[{i}]"
-            url = require(hit, "url", str, VENDOR, h)
-            title = require(hit, "title", str, VENDOR, h)
+            url = FIELDS.at(hit, "url", str, h)
+            title = FIELDS.at(hit, "title", str, h)
             meta = {"url": url, "title": title}
             if isinstance(hit.get("page_age"), str):
                 meta["page_age"] = hit["page_age"]
@@ -181,9 +178,9 @@ def server_result(
             parts.append(_text(title, meta))
         return parts, {}, None
     if btype == "web_fetch_tool_result":
-        fetched = require(block, "content", dict, VENDOR, where)
-        url = require(fetched, "url", str, VENDOR, at)
-        doc = require(fetched, "content", dict, VENDOR, at)
+        fetched = FIELDS.at(block, "content", dict, where)
+        url = FIELDS.at(fetched, "url", str, at)
+        doc = FIELDS.at(fetched, "content", dict, at)
         part = _source(doc, "document", f"{at}.content")
         extra = {"url": url}
         if isinstance(fetched.get("retrieved_at"), str):
@@ -194,7 +191,7 @@ def server_result(
         "code_execution_tool_result",
         "bash_code_execution_tool_result",
     ):
-        result = require(block, "content", dict, VENDOR, where)
+        result = FIELDS.at(block, "content", dict, where)
         parts = []
         stdout = result.get("stdout")
         if isinstance(stdout, str) and stdout:
@@ -202,15 +199,15 @@ def server_result(
         stderr = result.get("stderr")
         if isinstance(stderr, str) and stderr:
             parts.append(_text(stderr, {"stream": "stderr"}))
-        for j, out in enumerate(list_at(result, "content", VENDOR, at)):
-            fid = require(out, "file_id", str, VENDOR, f"{at}.content[{j}]")
+        for j, out in enumerate(FIELDS.list_at(result, "content", at)):
+            fid = FIELDS.at(out, "file_id", str, f"{at}.content[{j}]")
             parts.append(DocumentPart(source=FileSource(value=fid, provider=VENDOR)))
         codes: dict[str, Any] = {}
         if isinstance(result.get("return_code"), int):
             codes["anthropic.return_code"] = result["return_code"]
         return (parts or ""), codes, None
     if btype == "text_editor_code_execution_tool_result":
-        result = require(block, "content", dict, VENDOR, where)
+        result = FIELDS.at(block, "content", dict, where)
         rtype = result.get("type")
         if rtype == "text_editor_code_execution_view_result" and isinstance(
             result.get("content"), str
@@ -222,11 +219,11 @@ def server_result(
             return [_text("\n".join(str(x) for x in result["lines"]))], {}, None
         return "", {}, None
     if btype == "tool_search_tool_result":
-        result = require(block, "content", dict, VENDOR, where)
-        refs = list_at(result, "tool_references", VENDOR, at)
+        result = FIELDS.at(block, "content", dict, where)
+        refs = FIELDS.list_at(result, "tool_references", at)
         parts = [
             _text(
-                require(r, "tool_name", str, VENDOR, f"{at}.tool_references[{k}]"),
+                FIELDS.at(r, "tool_name", str, f"{at}.tool_references[{k}]"),
                 {TYPE_KEY: "tool_reference"},
             )
             for k, r in enumerate(refs)
@@ -238,7 +235,7 @@ def server_result(
             mcp = content
         else:
             mcp = blocks_to_parts(
-                require(block, "content", list, VENDOR, where), at, losses, tool_call_id=tool_use_id
+                FIELDS.at(block, "content", list, where), at, losses, tool_call_id=tool_use_id
             )
         mcp_error: str | None = None
         if block.get("is_error") is True:
@@ -258,8 +255,20 @@ def _b64text(value: str) -> str | None:
         return None
 
 
+def _reference(src: UrlSource | FileSource) -> dict[str, Any]:
+    """A URL or file-handle source, the same for images and documents."""
+    if isinstance(src, UrlSource):
+        return {"type": "url", "url": src.value}
+    return {"type": "file", "file_id": src.value}
+
+
 def part_to_block(
-    part: ContentPart, where: str, losses: list[Loss], target: str, tool_call_id: str | None
+    part: ContentPart,
+    index: int,
+    where: str,
+    losses: list[Loss],
+    target: str,
+    tool_call_id: str | None,
 ) -> dict[str, Any] | None:
     """One fitted part -> one Anthropic block (``None`` for an empty text part)."""
     meta = part.metadata if isinstance(part.metadata, dict) else {}
@@ -277,10 +286,8 @@ def part_to_block(
     if isinstance(part, ImagePart):
         if isinstance(src, DataSource):
             s: dict[str, Any] = {"type": "base64", "media_type": src.mime_type, "data": src.value}
-        elif isinstance(src, UrlSource):
-            s = {"type": "url", "url": src.value}
         else:
-            s = {"type": "file", "file_id": src.value}
+            s = _reference(src)
         return {"type": "image", "source": s}
     if isinstance(part, DocumentPart):
         if isinstance(src, DataSource):
@@ -288,25 +295,14 @@ def part_to_block(
             if mime == PLAIN:
                 text = _b64text(src.value)
                 if text is None:
-                    losses.append(
-                        Loss(
-                            kind="part-dropped",
-                            target=target,
-                            reason=f"{where}: the text/plain data is not base64 of UTF-8 text",
-                            tool_call_id=tool_call_id,
-                            part_kind="document",
-                            mime_type=PLAIN,
-                            source_kind="data",
-                        )
-                    )
+                    reason = f"{where}: the text/plain data is not base64 of UTF-8 text"
+                    losses.append(part_loss(part, index, target, reason, tool_call_id))
                     return None
                 s = {"type": "text", "media_type": PLAIN, "data": text}
             else:
                 s = {"type": "base64", "media_type": src.mime_type, "data": src.value}
-        elif isinstance(src, UrlSource):
-            s = {"type": "url", "url": src.value}
         else:
-            s = {"type": "file", "file_id": src.value}
+            s = _reference(src)
         out = {"type": "document", "source": s}
         if isinstance(meta.get("title"), str):
             out["title"] = meta["title"]
@@ -316,15 +312,8 @@ def part_to_block(
             out["citations"] = meta[CITATIONS_KEY]
         return out
     # Audio/video never reach here: fitting drops them (Anthropic has no such blocks).
-    losses.append(
-        Loss(
-            kind="part-dropped",
-            target=target,
-            reason=f"{where}: Anthropic has no {part.type} block",
-            tool_call_id=tool_call_id,
-            part_kind=part.type,
-        )
-    )
+    reason = f"{where}: Anthropic has no {part.type} block"
+    losses.append(part_loss(part, index, target, reason, tool_call_id))
     return None
 
 
@@ -364,7 +353,7 @@ def parts_to_blocks(
             group = key
             continue
         group = None
-        block = part_to_block(part, f"{where}[{i}]", losses, target, tool_call_id)
+        block = part_to_block(part, i, f"{where}[{i}]", losses, target, tool_call_id)
         if block is not None:
             blocks.append(block)
     return blocks

@@ -27,7 +27,6 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.adapters.anthropic.decoder import reasoning_id, result_message_id
 from toolwire.adapters.anthropic.parts import blocks_to_parts, parts_to_blocks, server_result
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
@@ -35,32 +34,39 @@ from toolwire.adapters.anthropic.wire import (
     CALL_ID_RULE,
     CALL_TYPES,
     CALLER_KEY,
+    FIELDS,
     SERVER_CALL_TYPES,
     SERVER_NAME_KEY,
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
     call_metadata,
+    reasoning_id,
 )
 from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
+    arguments_object,
     dumps_compact,
-    parse_arguments_object,
-    repeated_keys,
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
-from toolwire.protocol.decoding import as_dict, require
+from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
+from toolwire.protocol.surface import (
+    MEDIA_CHOICES,
+    check_choice,
+    checked_options,
+    request_ids,
+    returns_encoded,
+)
 
 DEFAULT_MAX_TOKENS = 4096
 #: Request fields kept in ``forwarded_props["anthropic"]`` by ``decode_request``.
@@ -190,10 +196,12 @@ class _Encoding:
             extra = parts_to_blocks(relocated, "relocated media", self.losses, self.user.target)
             self.body.push("user", results + extra)
 
-    def repeated_keys(self, call: ToolCall) -> None:
-        keys = repeated_keys(call.function.arguments)
+    def arguments(self, call: ToolCall) -> dict[str, Any] | None:
+        """The call's arguments as an object (None: not one); repeated keys are a loss."""
+        parsed, keys = arguments_object(call.function.arguments)
         if keys:
             self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "tool_use.input"), call.id)
+        return parsed
 
     def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
         if call.encrypted_value is not None:
@@ -203,8 +211,7 @@ class _Encoding:
                 "has no place in the request",
                 call.id,
             )
-        parsed = parse_arguments_object(call.function.arguments)
-        self.repeated_keys(call)
+        parsed = self.arguments(call)
         if parsed is None:
             self.lose(
                 "arguments-not-object",
@@ -239,12 +246,11 @@ class _Encoding:
                 call.id,
             )
             return []
-        self.repeated_keys(call)
         block: dict[str, Any] = {
             "type": kind,
             "id": call.id,
             "name": call.function.name,
-            "input": parse_arguments_object(call.function.arguments) or {},
+            "input": self.arguments(call) or {},
         }
         if kind == "mcp_tool_use" and isinstance(meta.get(SERVER_NAME_KEY), str):
             block["server_name"] = meta[SERVER_NAME_KEY]
@@ -415,10 +421,10 @@ def _system(value: Any, ids: list[str]) -> list[Message]:
     if isinstance(value, str):
         return [SystemMessage(id=mint_id("msg", *ids, "system"), content=value)] if value else []
     if not isinstance(value, list):
-        raise VendorDataError(VENDOR, "request.system", "expected a string or a list of blocks")
+        raise FIELDS.wrong(value, (str, list), "request.system")
     out: list[Message] = []
     for i, block in enumerate(value):
-        text = require(block, "text", str, VENDOR, f"request.system[{i}]")
+        text = FIELDS.at(block, "text", str, f"request.system[{i}]")
         out.append(SystemMessage(id=mint_id("msg", *ids, "system", i), content=text))
     return out
 
@@ -427,9 +433,9 @@ def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if not isinstance(content, list):
-        raise VendorDataError(VENDOR, where, "expected a string or a list of blocks")
+        raise FIELDS.wrong(content, (str, list), where)
     for i, block in enumerate(content):
-        require(block, "type", str, VENDOR, f"{where}[{i}]")
+        FIELDS.at(block, "type", str, f"{where}[{i}]")
     return content
 
 
@@ -441,7 +447,7 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) 
         if block["type"] != "tool_result":
             rest.append(block)
             continue
-        call_id = require(block, "tool_use_id", str, VENDOR, at)
+        call_id = FIELDS.at(block, "tool_use_id", str, at)
         call_id = ids.answer(call_id) or call_id
         raw = block.get("content", "")
         parts: str | list[ContentPart]
@@ -450,7 +456,7 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) 
         elif isinstance(raw, list):
             parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
         else:
-            raise VendorDataError(VENDOR, f"{at}.content", "expected a string or a list of blocks")
+            raise FIELDS.wrong(raw, (str, list), f"{at}.content")
         kw: dict[str, Any] = {}
         if block.get("is_error") is True:
             kw["error"] = parts if isinstance(parts, str) else text_of(parts)
@@ -480,13 +486,13 @@ def _assistant(
         at = f"{where}[{i}]"
         btype = block["type"]
         if btype == "text":
-            texts.append(require(block, "text", str, VENDOR, at))
+            texts.append(FIELDS.at(block, "text", str, at))
         elif btype == "thinking":
             before.append(
                 ReasoningMessage(
                     id=reasoning_id(mid, i),
-                    content=require(block, "thinking", str, VENDOR, at),
-                    encrypted_value=require(block, "signature", str, VENDOR, at),
+                    content=FIELDS.at(block, "thinking", str, at),
+                    encrypted_value=FIELDS.at(block, "signature", str, at),
                     metadata={TYPE_KEY: "thinking"},
                 )
             )
@@ -495,13 +501,13 @@ def _assistant(
                 ReasoningMessage(
                     id=reasoning_id(mid, i),
                     content="",
-                    encrypted_value=require(block, "data", str, VENDOR, at),
+                    encrypted_value=FIELDS.at(block, "data", str, at),
                     metadata={TYPE_KEY: "redacted_thinking"},
                 )
             )
         elif btype in CALL_TYPES:
-            given = require(block, "input", dict, VENDOR, at)
-            vendor_id = require(block, "id", str, VENDOR, at)
+            given = FIELDS.at(block, "input", dict, at)
+            vendor_id = FIELDS.at(block, "id", str, at)
             cid = ids.assign(vendor_id)  # a repeated id stays a call of its own
             meta = {**call_metadata(btype, block), **ids.metadata(cid, vendor_id)}
             kw: dict[str, Any] = {"metadata": meta} if meta else {}
@@ -509,14 +515,14 @@ def _assistant(
                 ToolCall(
                     id=cid,
                     function=FunctionCall(
-                        name=require(block, "name", str, VENDOR, at),
+                        name=FIELDS.at(block, "name", str, at),
                         arguments=dumps_compact(given, VENDOR, f"{at}.input"),
                     ),
                     **kw,
                 )
             )
         elif btype.endswith("_tool_result") and "tool_use_id" in block:
-            call_id = require(block, "tool_use_id", str, VENDOR, at)
+            call_id = FIELDS.at(block, "tool_use_id", str, at)
             call_id = ids.answer(call_id) or call_id
             parts, rmeta, error = server_result(block, at, losses)
             rkw: dict[str, Any] = {"error": error} if error is not None else {}
@@ -557,18 +563,23 @@ def decode_request(
     ``forwarded_props["anthropic"]``.
     """
     data = as_dict(body, VENDOR, "request")
-    raw_messages = require(data, "messages", list, VENDOR, "request")
+    raw_messages = FIELDS.at(data, "messages", list, "request")
     first = dumps_compact(raw_messages[0], VENDOR, "request.messages[0]") if raw_messages else ""
-    tid = thread_id or mint_id("thread", first)
-    rid = run_id or mint_id("run", dumps_compact(data, VENDOR, "request"))
+    tid, rid = request_ids(
+        thread_id=thread_id,
+        run_id=run_id,
+        thread_seed=(first,),
+        # the whole body's text only when it is needed (a given run id needs none)
+        run_seed=() if run_id else (dumps_compact(data, VENDOR, "request"),),
+    )
     losses: list[Loss] = []
     ids = CallIds(VENDOR)
     messages: list[Message] = _system(data.get("system"), [tid])
     for i, m in enumerate(raw_messages):
         where = f"request.messages[{i}]"
-        role = require(m, "role", str, VENDOR, where)
+        role = FIELDS.at(m, "role", str, where)
         if "content" not in m:
-            raise VendorDataError(VENDOR, f"{where}.content", "missing")
+            raise FIELDS.missing(f"{where}.content")
         mid = mint_id("msg", rid, i)
         if role == "user":
             messages.extend(_user(m["content"], f"{where}.content", mid, losses, ids))
@@ -580,19 +591,15 @@ def decode_request(
             raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
     tools: list[Tool] = []
     server_tools: list[Any] = []
-    raw_tools = data.get("tools")
-    if raw_tools is not None and not isinstance(raw_tools, list):
-        raise VendorDataError(VENDOR, "request.tools", "expected a list")
-    for i, t in enumerate(raw_tools or []):
+    for i, t in enumerate(FIELDS.list_at(data, "tools", "request")):
         where = f"request.tools[{i}]"
-        if not isinstance(t, dict):
-            raise VendorDataError(VENDOR, where, "expected an object")
+        FIELDS.obj(t, where)
         if t.get("type") not in (None, "custom") or "input_schema" not in t:
             server_tools.append(t)
             continue
         tools.append(
             Tool(
-                name=require(t, "name", str, VENDOR, where),
+                name=FIELDS.at(t, "name", str, where),
                 description=str(t["description"]) if isinstance(t.get("description"), str) else "",
                 parameters=t["input_schema"],
             )

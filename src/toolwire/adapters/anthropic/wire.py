@@ -1,9 +1,10 @@
-"""Anthropic's SSE framing, the metadata keys toolwire uses for it, and usage accounting.
+"""Anthropic's wire: SSE framing, the metadata keys toolwire uses, usage both ways, the
+stop-reason map and the field reader (:data:`FIELDS`) every module reads the JSON with.
 
 Anthropic names every SSE event (``event: message_start`` ...) and its SDK acts
 on the name: ``ping`` is skipped, ``error`` is raised, an unnamed event is
 ignored. :func:`sse_chunks` keeps that information in the chunk dicts the
-:class:`~toolwire.adapters.anthropic.stream.Decoder` takes.
+:class:`~toolwire.adapters.anthropic.decoder.Decoder` takes.
 """
 
 from __future__ import annotations
@@ -15,13 +16,17 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
 
 VENDOR = "anthropic"
+#: The one reader of Anthropic's JSON fields (absent, null and wrong types alike everywhere).
+FIELDS = Fields(VENDOR)
 
 # Metadata keys (vendor-prefixed, as the protocol asks for invented keys).
 TYPE_KEY = "anthropic.type"  # the vendor block type behind a call, part or reasoning message
@@ -45,6 +50,11 @@ CALL_TYPES = ("tool_use", *SERVER_CALL_TYPES)
 
 #: In-stream error types worth retrying (DESIGN.md: an overloaded error inside the stream).
 RETRYABLE_ERRORS = frozenset({"overloaded_error", "api_error", "rate_limit_error", "timeout_error"})
+
+
+def reasoning_id(message_id: str, index: int) -> str:
+    """The id of the reasoning message a thinking block becomes (Anthropic gives none)."""
+    return mint_id("reasoning", message_id, index)
 
 
 def call_metadata(btype: str, block: dict[str, Any]) -> dict[str, Any]:

@@ -10,9 +10,7 @@ stream is truncated.
 
 from __future__ import annotations
 
-import itertools
 import json
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import (
@@ -33,15 +31,13 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.adapters.gemini.json_array import is_json_array, json_array_chunks
 from toolwire.adapters.gemini.partial_args import ArgsWriter
-from toolwire.adapters.gemini.usage import has_counts, to_token_usage
 from toolwire.adapters.gemini.wire import (
     CODE_EXECUTION,
+    FIELDS,
     FINISH_KEY,
     GOOGLE_SEARCH,
     GROUNDING_KEY,
-    MODEL_ROUTE,
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
@@ -51,15 +47,14 @@ from toolwire.adapters.gemini.wire import (
     b64_signature,
     canonical,
     get,
-    has,
+    has_counts,
     json_text,
-    list_at,
     map_gemini_stop_reason,
-    obj_at,
-    str_at,
+    other_spelling,
+    to_token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol import (
     RESULT_ERROR_KEY,
     BaseDecoder,
@@ -68,13 +63,31 @@ from toolwire.protocol import (
 )
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.finish import FINISH_REASON_KEY
-from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.signatures import encrypted_value_event
-from toolwire.protocol.sse import sse_json_objects
-from toolwire.recordings import Exchange
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.
 _RETRYABLE = {408, 429, 500, 502, 503, 504}
+
+#: The part kinds, in the order a part holding two of them is read by.
+_KINDS = (
+    "functionCall",
+    "text",
+    "executableCode",
+    "codeExecutionResult",
+    "toolCall",
+    "toolResponse",
+    "inlineData",
+    "fileData",
+)
+#: a part's key, in either spelling -> its kind's rank in :data:`_KINDS` (one look-up per
+#: key tells a part's kind, instead of asking for every kind under both spellings)
+_RANK = {
+    **{name: rank for rank, name in enumerate(_KINDS)},
+    **{other_spelling(name): rank for rank, name in enumerate(_KINDS)},
+}
+_CALL, _TEXT, _CODE, _CODE_RESULT, _TOOL_CALL, _TOOL_RESPONSE = range(6)
+_NONE = len(_KINDS)
 
 
 class _Streamed:
@@ -95,16 +108,15 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
+    warns_at_surface = True
 
     def __init__(self, *, response_id: str | None = None) -> None:
         super().__init__()
         self._ids = CallIds(VENDOR)  # Gemini 3 names calls; a repeat gets its own id
-        self._given: dict[str, str] = {}  # AG-UI id -> the vendor's, where they differ
         self.message_id: str | None = response_id
         self.model: str | None = None
         self.finish_reason: str | None = None
         self.finish_message: str | None = None
-        self.losses: list[Loss] = []
         self._block: tuple[str, str] | None = None
         self._text_open = False
         self._reasoning_id: str | None = None
@@ -147,90 +159,110 @@ class Decoder(BaseDecoder):
                 f"prompt_blocked:{reason}",
                 str(get(feedback, "blockReasonMessage") or f"the prompt was blocked ({reason})"),
             )
-        for c, cand in enumerate(list_at(chunk.get("candidates"), self.where("candidates"))):
-            where = self.where(f"candidates[{c}]")
-            cand = obj_at(cand, where)
+        cands = chunk.get("candidates")
+        if cands is None:
+            return out
+        for c, cand in enumerate(FIELDS.lst(cands, self.where("candidates"))):
+            if type(cand) is not dict:
+                raise FIELDS.wrong(cand, dict, self.where(f"candidates[{c}]"))
             index = cand.get("index", 0)
             if index not in (0, None):
                 if not self._other_candidates:
                     self._other_candidates = True
-                    loss = Loss(
-                        kind="candidate-dropped",
-                        target="AG-UI",
-                        reason="a turn is one assistant message; only candidate 0 is decoded",
+                    self.losses.append(
+                        Loss(
+                            kind="candidate-dropped",
+                            target="AG-UI",
+                            reason="a turn is one assistant message; only candidate 0 is decoded",
+                        )
                     )
-                    self.losses.append(loss)
-                    announce([loss])
                 continue
             content = cand.get("content")
             if content is not None:
-                parts = get(obj_at(content, f"{where}.content"), "parts")
-                for p, part in enumerate(list_at(parts, f"{where}.content.parts")):
-                    out.extend(
-                        self._part(
-                            obj_at(part, f"{where}.content.parts[{p}]"),
-                            f"{where}.content.parts[{p}]",
+                if type(content) is not dict:
+                    raise FIELDS.wrong(content, dict, self.where(f"candidates[{c}].content"))
+                parts = get(content, "parts")
+                if parts is not None:
+                    if type(parts) is not list:
+                        raise FIELDS.wrong(
+                            parts, list, self.where(f"candidates[{c}].content.parts")
                         )
-                    )
+                    for p, part in enumerate(parts):
+                        out.extend(self._part(part, c, p))
             grounding = get(cand, "groundingMetadata")
             if grounding is not None:
-                at = f"{where}.groundingMetadata"
-                obj_at(grounding, at)
-                list_at(get(grounding, "webSearchQueries"), f"{at}.webSearchQueries")
-                list_at(get(grounding, "groundingChunks"), f"{at}.groundingChunks")
+                at = self.where(f"candidates[{c}].groundingMetadata")
+                FIELDS.obj(grounding, at)
+                FIELDS.lst(get(grounding, "webSearchQueries"), f"{at}.webSearchQueries")
+                FIELDS.lst(get(grounding, "groundingChunks"), f"{at}.groundingChunks")
                 self._grounding = grounding
-            finish = str_at(get(cand, "finishReason"), f"{where}.finishReason")
+            finish = get(cand, "finishReason")
             if finish is not None:
-                self.finish_reason = finish
+                self.finish_reason = FIELDS.text(
+                    finish, self.where(f"candidates[{c}].finishReason")
+                )
                 msg = get(cand, "finishMessage")
                 self.finish_message = msg if isinstance(msg, str) else None
         return out
 
-    def _part(self, part: dict[str, Any], where: str) -> list[BaseEvent]:
-        sig = b64_signature(get(part, "thoughtSignature"), f"{where}.thoughtSignature")
-        if self._streamed is not None and not has(part, "functionCall"):
+    def _part(self, part: Any, c: int, p: int) -> list[BaseEvent]:
+        """One part of candidate ``c`` (its ``p``-th); the place is spelled out only for an
+        error, so a well-formed part costs no string building."""
+        if type(part) is not dict:
+            raise FIELDS.wrong(part, dict, self.where(f"candidates[{c}].content.parts[{p}]"))
+        rank = _NONE
+        for key in part:
+            r = _RANK.get(key, _NONE)
+            if r < rank:
+                rank = r
+        sig = get(part, "thoughtSignature")
+        if sig is not None:
+            sig = b64_signature(sig, self._at(c, p, "thoughtSignature"))
+        if self._streamed is not None and rank != _CALL:
             raise VendorDataError(
                 VENDOR,
-                where,
+                self._at(c, p),
                 f"call {self._streamed.call_id!r} is still streaming its "
                 "arguments, but this part is not a functionCall",
             )
-        if has(part, "functionCall"):
-            return self._function_call(
-                obj_at(get(part, "functionCall"), f"{where}.functionCall"), sig, where
-            )
-        if "text" in part:
-            text = str_at(part["text"], f"{where}.text", optional=False) or ""
+        if rank == _NONE:
+            return [] if sig is None else self._text("", sig)  # an unknown kind: skipped
+        name = _KINDS[rank]
+        if rank == _TEXT:
+            text = part["text"]
+            if type(text) is not str:
+                text = FIELDS.text(text, self._at(c, p, "text"))
             if part.get("thought") is True:
                 return self._thought(text, sig)
             return self._text(text, sig)
-        if has(part, "executableCode"):
-            return self._executable_code(
-                obj_at(get(part, "executableCode"), f"{where}.executableCode"), sig, where
-            )
-        if has(part, "codeExecutionResult"):
-            return self._code_result(
-                obj_at(get(part, "codeExecutionResult"), f"{where}.codeExecutionResult"), where
-            )
-        if has(part, "toolCall"):
-            return self._server_call(obj_at(get(part, "toolCall"), f"{where}.toolCall"), sig, where)
-        if has(part, "toolResponse"):
-            return self._server_result(
-                obj_at(get(part, "toolResponse"), f"{where}.toolResponse"), where
-            )
-        if has(part, "inlineData") or has(part, "fileData"):
-            loss = Loss(
+        body = get(part, name)
+        if type(body) is not dict:
+            FIELDS.obj(body, self._at(c, p, name))
+        where = self._at(c, p)
+        if rank == _CALL:
+            return self._function_call(body, sig, where)
+        if rank == _CODE:
+            return self._executable_code(body, sig, where)
+        if rank == _CODE_RESULT:
+            return self._code_result(body, where)
+        if rank == _TOOL_CALL:
+            return self._server_call(body, sig, where)
+        if rank == _TOOL_RESPONSE:
+            return self._server_result(body, where)
+        self.losses.append(
+            Loss(
                 kind="model-media-dropped",
                 target="AG-UI",
                 reason="an assistant message holds text only; media the model generated "
                 "inside its answer has no place in the stream",
             )
-            self.losses.append(loss)
-            announce([loss])
-            return []
-        if sig is not None:
-            return self._text("", sig)
-        return []  # a part kind this adapter does not know: skipped
+        )
+        return []
+
+    def _at(self, c: int, p: int, field: str | None = None) -> str:
+        """Where part ``p`` of candidate ``c`` (or its ``field``) is, for a message."""
+        where = self.where(f"candidates[{c}].content.parts[{p}]")
+        return where if field is None else f"{where}.{field}"
 
     # ------------------------------------------------------------- text parts
 
@@ -282,13 +314,12 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------------------ calls
 
-    def _new_call_id(self, given: Any, prefix: str) -> str:
+    def _new_call_id(self, given: Any, prefix: str) -> tuple[str, str | None]:
+        """A new call's AG-UI id, and the vendor's own id when it named the call."""
         self._calls += 1
         if isinstance(given, str) and given:
-            cid = self._ids.assign(given, self.known_call_ids)  # a repeated id stays apart
-            self._given[cid] = given
-            return cid
-        return mint_id(prefix, self._mid(), self._calls)
+            return self._ids.assign(given, self.known_call_ids), given  # a repeat stays apart
+        return mint_id(prefix, self._mid(), self._calls), None
 
     def _answers(self, given: Any, last: str | None) -> Any:
         """The call a result with the vendor's id ``given`` answers (else the last one)."""
@@ -297,12 +328,14 @@ class Decoder(BaseDecoder):
         return last
 
     def _start(
-        self, call_id: str, name: str, sig: str | None, metadata: dict[str, Any] | None = None
+        self,
+        call_id: str,
+        given: str | None,
+        name: str,
+        sig: str | None,
+        metadata: dict[str, Any] | None = None,
     ) -> list[BaseEvent]:
-        metadata = {
-            **(metadata or {}),
-            **self._ids.metadata(call_id, self._given.get(call_id, call_id)),
-        }
+        metadata = {**(metadata or {}), **self._ids.metadata(call_id, given or call_id)}
         kw: dict[str, Any] = {"metadata": metadata} if metadata else {}
         out: list[BaseEvent] = [
             ToolCallStartEvent(
@@ -314,14 +347,12 @@ class Decoder(BaseDecoder):
         return out
 
     def _function_call(self, fc: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
-        name = get(fc, "name")
-        given = get(fc, "id")
-        pieces = list_at(get(fc, "partialArgs"), f"{where}.functionCall.partialArgs")
+        at = f"{where}.functionCall"
+        name = FIELDS.opt_text(get(fc, "name"), f"{at}.name")
+        given = FIELDS.opt_text(get(fc, "id"), f"{at}.id")
+        raw_pieces = get(fc, "partialArgs")
+        pieces = [] if raw_pieces is None else FIELDS.lst(raw_pieces, f"{at}.partialArgs")
         cont = get(fc, "willContinue") is True
-        if name is not None:
-            str_at(name, f"{where}.functionCall.name")
-        if given is not None:
-            str_at(given, f"{where}.functionCall.id")
         out: list[BaseEvent] = []
         streamed = self._streamed
         if streamed is not None:
@@ -329,21 +360,17 @@ class Decoder(BaseDecoder):
                 given is not None and streamed.given_id is not None and given != streamed.given_id
             ):
                 raise VendorDataError(
-                    VENDOR,
-                    f"{where}.functionCall",
-                    f"a new call began while {streamed.call_id!r} was still streaming",
+                    VENDOR, at, f"a new call began while {streamed.call_id!r} was still streaming"
                 )
         else:
             if not name:
-                raise VendorDataError(VENDOR, f"{where}.functionCall.name", "missing")
+                raise FIELDS.missing(f"{at}.name")
             out.extend(self._end_open())
-            call_id = self._new_call_id(given, "gemini_call")
-            out.extend(self._start(call_id, name, sig))
+            call_id, vendor_id = self._new_call_id(given, "gemini_call")
+            out.extend(self._start(call_id, vendor_id, name, sig))
             if not cont and not pieces:
-                args = get(fc, "args")
-                if args is not None:
-                    obj_at(args, f"{where}.functionCall.args")
-                text = json_text(args if args is not None else {}, f"{where}.functionCall.args")
+                args = FIELDS.opt_obj(get(fc, "args"), f"{at}.args")
+                text = json_text(args if args is not None else {}, f"{at}.args")
                 out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=text))
                 out.append(ToolCallEndEvent(tool_call_id=call_id))
                 return out
@@ -352,8 +379,8 @@ class Decoder(BaseDecoder):
         if sig is not None:
             out.append(encrypted_value_event("tool-call", streamed.call_id, sig, PROVIDER))
         for k, piece in enumerate(pieces):
-            at = f"{where}.functionCall.partialArgs[{k}]"
-            delta = streamed.writer.piece(obj_at(piece, at), at)
+            piece_at = f"{at}.partialArgs[{k}]"
+            delta = streamed.writer.piece(FIELDS.obj(piece, piece_at), piece_at)
             if delta:
                 out.append(ToolCallArgsEvent(tool_call_id=streamed.call_id, delta=delta))
         if not cont:
@@ -368,12 +395,12 @@ class Decoder(BaseDecoder):
         self, code: dict[str, Any], sig: str | None, where: str
     ) -> list[BaseEvent]:
         out = self._end_open()
-        call_id = self._new_call_id(get(code, "id"), "gemini_code")
+        call_id, given = self._new_call_id(get(code, "id"), "gemini_code")
         self._last_code_call = call_id
-        out.extend(self._start(call_id, CODE_EXECUTION, sig, {PART_KEY: "executableCode"}))
+        out.extend(self._start(call_id, given, CODE_EXECUTION, sig, {PART_KEY: "executableCode"}))
         args: dict[str, Any] = {}
         for key in ("language", "code"):
-            value = str_at(get(code, key), f"{where}.executableCode.{key}")
+            value = FIELDS.opt_text(get(code, key), f"{where}.executableCode.{key}")
             if value is not None:
                 args[key] = value
         out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact(args)))
@@ -386,8 +413,9 @@ class Decoder(BaseDecoder):
             raise VendorDataError(
                 VENDOR, f"{where}.codeExecutionResult", "a result with no executableCode before it"
             )
-        outcome = str_at(get(result, "outcome"), f"{where}.codeExecutionResult.outcome")
-        output = str_at(get(result, "output"), f"{where}.codeExecutionResult.output") or ""
+        at = f"{where}.codeExecutionResult"
+        outcome = FIELDS.opt_text(get(result, "outcome"), f"{at}.outcome")
+        output = FIELDS.opt_text(get(result, "output"), f"{at}.output") or ""
         meta: dict[str, Any] = {PART_KEY: "codeExecutionResult"}
         if outcome is not None:
             meta[OUTCOME_KEY] = outcome
@@ -397,7 +425,7 @@ class Decoder(BaseDecoder):
         out = self._end_open()
         out.append(
             ToolCallResultEvent(
-                message_id=mint_id("gemini_result", call_id),
+                message_id=result_message_id(call_id),
                 tool_call_id=call_id,
                 content=str(output),
                 role="tool",
@@ -407,18 +435,16 @@ class Decoder(BaseDecoder):
         return out
 
     def _server_call(self, call: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
-        args = get(call, "args")
-        if args is not None:
-            obj_at(args, f"{where}.toolCall.args")
+        args = FIELDS.opt_obj(get(call, "args"), f"{where}.toolCall.args")
         out = self._end_open()
-        call_id = self._new_call_id(get(call, "id"), "gemini_tool")
+        call_id, given = self._new_call_id(get(call, "id"), "gemini_tool")
         self._last_server_call = call_id
         tool_type = get(call, "toolType")
         meta: dict[str, Any] = {PART_KEY: "toolCall"}
         if tool_type is not None:
             meta[TOOL_TYPE_KEY] = tool_type
         name = str(tool_type).lower() if tool_type else "server_tool"
-        out.extend(self._start(call_id, name, sig, meta))
+        out.extend(self._start(call_id, given, name, sig, meta))
         out.append(
             ToolCallArgsEvent(
                 tool_call_id=call_id, delta=json_text(args or {}, f"{where}.toolCall.args")
@@ -431,13 +457,11 @@ class Decoder(BaseDecoder):
         call_id = self._answers(get(resp, "id"), self._last_server_call)
         if not isinstance(call_id, str):
             raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
-        response = get(resp, "response")
-        if response is not None:
-            obj_at(response, f"{where}.toolResponse.response")
+        response = FIELDS.opt_obj(get(resp, "response"), f"{where}.toolResponse.response")
         out = self._end_open()
         out.append(
             ToolCallResultEvent(
-                message_id=mint_id("gemini_result", call_id),
+                message_id=result_message_id(call_id),
                 tool_call_id=call_id,
                 content=json_text(response or {}, f"{where}.toolResponse.response"),
                 role="tool",
@@ -492,7 +516,7 @@ class Decoder(BaseDecoder):
         """Search grounding as a vendor-executed ``google_search`` call and its result."""
         call_id = mint_id("gemini_search", self._mid())
         queries = get(grounding, "webSearchQueries") or []
-        out = self._start(call_id, GOOGLE_SEARCH, None, {PART_KEY: "groundingMetadata"})
+        out = self._start(call_id, None, GOOGLE_SEARCH, None, {PART_KEY: "groundingMetadata"})
         out.append(
             ToolCallArgsEvent(tool_call_id=call_id, delta=dumps_compact({"queries": queries}))
         )
@@ -512,7 +536,7 @@ class Decoder(BaseDecoder):
             )
         out.append(
             ToolCallResultEvent(
-                message_id=mint_id("gemini_result", call_id),
+                message_id=result_message_id(call_id),
                 tool_call_id=call_id,
                 content=parts if parts else "",
                 role="tool",
@@ -559,139 +583,4 @@ def _seed(chunk: dict[str, Any]) -> str:
     return json.dumps(seen, sort_keys=True, default=str)
 
 
-def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
-    """A ``streamGenerateContent?alt=sse`` body (whole, or its pieces) as chunk dicts.
-
-    Like google-genai: a last event without its blank line still counts, and
-    lines that are not ``data:`` lines are a JSON error body the server wrote
-    into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
-    that is plain JSON (an error, or a JSON-array stream) is read as such. Pieces
-    are read incrementally (:func:`iter_chunks`).
-    """
-    if isinstance(body, str):
-        body = body.encode("utf-8")
-    if not isinstance(body, bytes):
-        yield from iter_chunks(p.encode("utf-8") if isinstance(p, str) else p for p in body)
-        return
-    if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
-        yield from json_array_chunks([body])
-        return
-    stripped = body.lstrip()
-    if stripped[:1] in (b"{", b"["):
-        try:
-            whole = load_json(stripped, VENDOR, "body")
-        except ValueError:
-            whole = None
-        if isinstance(whole, dict):
-            yield whole
-            return
-        if isinstance(whole, list):
-            for n, item in enumerate(whole):
-                yield obj_at(item, f"body[{n}]")
-            return
-    for _event, value in sse_json_objects(body, VENDOR, flush_incomplete=True):
-        yield value
-    raw = [
-        line
-        for line in decode_utf8(body, VENDOR, "body").splitlines()
-        if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
-    ]
-    if raw:
-        try:
-            value = load_json("\n".join(raw), VENDOR, "body (text outside data: lines)")
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
-        yield obj_at(value, "body (text outside data: lines)")
-
-
-def iter_chunks(pieces: Iterable[bytes]) -> Iterator[dict[str, Any]]:
-    """Chunk dicts from a streamed body arriving in any pieces, either framing.
-
-    ``alt=sse`` gives SSE; without it Gemini streams one JSON array. The first byte
-    that is not white space tells which; both are read incrementally.
-    """
-    it = iter(pieces)
-    head: list[bytes] = []
-    for piece in it:
-        head.append(piece)
-        if piece.strip():
-            break
-    rest = itertools.chain(head, it)
-    if is_json_array(b"".join(head)):
-        yield from json_array_chunks(rest)
-        return
-    raw = _RawLines()
-    for _event, value in sse_json_objects(map(raw.see, rest), VENDOR, flush_incomplete=True):
-        yield value
-    text = raw.text()
-    if text.strip():  # as sse_chunks: an error body the server wrote into the stream
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
-        yield obj_at(value, "body (text outside data: lines)")
-
-
-class _RawLines:
-    """Keeps the lines of an SSE body that are no SSE field (and only those) as they pass.
-
-    A line is told by its first bytes; a ``data:`` line is never held, so memory stays
-    bounded by the error text a server wrote into the stream.
-    """
-
-    _FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")
-
-    def __init__(self) -> None:
-        self._kept: list[bytes] = []
-        self._pending = b""  # the start of the current line, until it says what it is
-        self._raw: bool | None = None  # whether the current line is kept
-
-    def see(self, piece: bytes) -> bytes:
-        at = 0
-        while at <= len(piece):
-            end = piece.find(b"\n", at)
-            stop = len(piece) if end < 0 else end
-            self._part(piece[at:stop], complete=end >= 0)
-            if end < 0:
-                break
-            at = end + 1
-        return piece
-
-    def _part(self, part: bytes, *, complete: bool) -> None:
-        if self._raw is None:
-            self._pending += part
-            if len(self._pending) < 7 and not complete:
-                return
-            line, self._pending = self._pending, b""
-            self._raw = not line.startswith(self._FIELDS)
-            part = line
-        if self._raw:
-            self._kept.append(part)
-        if complete:
-            if self._raw:
-                self._kept.append(b"\n")
-            self._raw = None
-
-    def text(self) -> str:
-        if self._raw is None and not self._pending.startswith(self._FIELDS):
-            self._kept.append(self._pending)  # a short last line without its line end
-        return b"".join(self._kept).decode("utf-8", errors="replace")
-
-
-def is_streamed(exchange: Exchange) -> bool:
-    """A recorded body in the JSON-array framing is a stream, though its type says JSON."""
-    return is_json_array(exchange.response_body[:64])
-
-
-def is_model_exchange(exchange: Exchange) -> bool:
-    """A recorded ``generateContent``/``streamGenerateContent`` call (:data:`MODEL_ROUTE`)."""
-    return MODEL_ROUTE.admits(exchange)
-
-
-__all__ = [
-    "Decoder",
-    "is_model_exchange",
-    "is_streamed",
-    "iter_chunks",
-    "sse_chunks",
-]
+__all__ = ["Decoder"]

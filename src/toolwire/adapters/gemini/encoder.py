@@ -10,7 +10,6 @@ The last chunk carries ``finishReason`` (``RUN_FINISHED.metadata``'s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +20,6 @@ from ag_ui.core import (
 )
 
 from toolwire.adapters.gemini.parts import code_output
-from toolwire.adapters.gemini.usage import from_token_usage
 from toolwire.adapters.gemini.wire import (
     CALL_ID_RULE,
     FINISH_KEY,
@@ -31,20 +29,21 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    from_token_usage,
     gemini_finish_reason_for,
 )
-from toolwire.losses import Loss, announce, snapshot_dropped
+from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol import (
     REPEATED_KEYS,
     RESULT_ERROR_KEY,
     StreamMachine,
-    frame_sse,
     parse_arguments_object,
-    repeated_keys,
     repeated_keys_reason,
     text_of,
 )
+from toolwire.protocol.arguments import arguments_object
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 
 
@@ -57,18 +56,20 @@ class _Call:
     signature: str | None = None
 
 
-class Encoder:
+class Encoder(BaseEncoder):
     """Sans-I/O encoder: ``feed(event)`` -> Gemini chunk dicts (camelCase, as on the wire).
 
     ``response_id`` overrides the ``responseId`` (by default the first assistant
     message id, which the decoder turns back into that message id);
     ``model_version`` fills ``modelVersion``. What Gemini cannot carry in a model
     stream (a client tool's result, a signature that arrives after its call was
-    sent) is recorded in ``losses`` and warned about.
+    sent) is recorded in ``losses`` and warned about (once, by ``feed``/``close``).
     """
 
+    vendor = VENDOR
+
     def __init__(self, *, response_id: str | None = None, model_version: str | None = None) -> None:
-        self.losses: list[Loss] = []
+        super().__init__()
         self._rid = response_id
         self._model = model_version
         self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
@@ -83,7 +84,7 @@ class Encoder:
         self._held: list[dict[str, Any]] = []
         self._early_sigs: dict[str, str] = {}
 
-    def feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for ev in self._machine.feed(event):
             out.extend(self._event(ev))
@@ -107,7 +108,7 @@ class Encoder:
                 chunk["responseId"] = self._rid
         return out
 
-    def close(self) -> list[dict[str, Any]]:
+    def _close(self) -> list[dict[str, Any]]:
         if self._finished:
             return []
         self._finished = True
@@ -141,9 +142,7 @@ class Encoder:
     def _event(self, ev: Any) -> list[dict[str, Any]]:
         t = ev.type
         if t is EventType.MESSAGES_SNAPSHOT:
-            loss = snapshot_dropped(VENDOR, "a Gemini stream")
-            self.losses.append(loss)
-            announce([loss], stacklevel=4)
+            self.losses.append(snapshot_dropped(VENDOR, "a Gemini stream"))
         elif t is EventType.TEXT_MESSAGE_START:
             self._take_id(ev.message_id)
         elif t is EventType.TEXT_MESSAGE_CONTENT:
@@ -195,8 +194,7 @@ class Encoder:
     def _send_call(self, call: _Call) -> list[dict[str, Any]]:
         text = "".join(call.args)
         kind = call.metadata.get(PART_KEY)
-        args = parse_arguments_object(text)
-        keys = repeated_keys(text)
+        args, keys = arguments_object(text)
         if keys:
             self._lose(REPEATED_KEYS, call.id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:
@@ -288,14 +286,7 @@ class Encoder:
         return self._chunk({"content": {"role": "model", "parts": list(parts)}, "index": 0})
 
     def _lose(self, kind: str, call_id: str, reason: str) -> None:
-        loss = Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=call_id)
-        self.losses.append(loss)
-        announce([loss], stacklevel=4)
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=call_id))
 
 
-def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
-    """Gemini's own SSE framing: ``data: <json>`` and CRLF line ends, no terminator."""
-    return frame_sse(chunks, line_end="\r\n")
-
-
-__all__ = ["Encoder", "to_sse"]
+__all__ = ["Encoder"]

@@ -17,8 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
-
-from .wire import VENDOR, obj_at
+from toolwire.protocol.fields import Fields
 
 _OUTSIDE = re.compile(rb'["{}\[\]]')  # what changes the depth, outside a string
 _INSIDE = re.compile(rb'["\\]')  # what ends a string, or escapes the next byte
@@ -26,9 +25,14 @@ _SPACE = b" \t\r\n"
 
 
 class JsonArrayReader:
-    """Incremental, sans-I/O: ``feed(bytes)`` -> the elements completed by those bytes."""
+    """Incremental, sans-I/O: ``feed(bytes)`` -> the elements completed by those bytes.
 
-    def __init__(self) -> None:
+    ``fields`` is the vendor's field reader (``wire.FIELDS``): it names the vendor in
+    every error and checks each element is an object.
+    """
+
+    def __init__(self, fields: Fields) -> None:
+        self._fields = fields
         self._buf = bytearray()  # the element being read, from its opening brace
         self._state = "start"  # start | between | element | end
         self._depth = 0
@@ -69,7 +73,7 @@ class JsonArrayReader:
             return
         where = "inside element" if self._state == "element" else "after element"
         raise TruncatedStream(
-            VENDOR,
+            self._fields.vendor,
             f"the JSON array stream ended {where} {self._count} without its closing ']'",
         )
 
@@ -123,19 +127,21 @@ class JsonArrayReader:
         try:
             value = json.loads(bytes(self._buf))
         except ValueError as exc:
-            raise VendorDataError(VENDOR, where, f"not JSON: {exc}") from None
+            raise VendorDataError(self._fields.vendor, where, f"not JSON: {exc}") from None
         self._buf = bytearray()
         self._state = "between"
         self._count += 1
-        return obj_at(value, where)
+        return self._fields.obj(value, where)
 
     def _fail(self, reason: str) -> None:
-        raise VendorDataError(VENDOR, f"JSON array stream, after element {self._count}", reason)
+        raise VendorDataError(
+            self._fields.vendor, f"JSON array stream, after element {self._count}", reason
+        )
 
 
-def json_array_chunks(pieces: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+def json_array_chunks(pieces: Iterable[bytes], fields: Fields) -> Iterator[dict[str, Any]]:
     """The elements of a JSON-array stream arriving in any pieces, lazily."""
-    reader = JsonArrayReader()
+    reader = JsonArrayReader(fields)
     for piece in pieces:
         yield from reader.feed(piece)
     reader.close()

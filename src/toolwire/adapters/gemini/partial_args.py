@@ -15,10 +15,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolwire.adapters.gemini.wire import FIELDS, VENDOR, get, has
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import whole_numbers
-
-VENDOR = "gemini"
 
 Segment = str | int
 
@@ -98,9 +97,7 @@ class ArgsWriter:
 
     def piece(self, arg: dict[str, Any], where: str) -> str:
         """The JSON text one ``PartialArg`` adds."""
-        raw = arg.get("jsonPath", arg.get("json_path"))
-        if not isinstance(raw, str):
-            raise VendorDataError(VENDOR, f"{where}.jsonPath", "missing or not a string")
+        raw = FIELDS.text(get(arg, "jsonPath"), f"{where}.jsonPath")
         path = parse_json_path(raw, f"{where}.jsonPath")
         if not path:
             raise VendorDataError(VENDOR, f"{where}.jsonPath", "'$' alone names no argument")
@@ -108,8 +105,8 @@ class ArgsWriter:
         if not self._levels:
             out.append("{")
             self._levels.append(_Level(array=False))
-        is_string = "stringValue" in arg or "string_value" in arg
-        cont = bool(arg.get("willContinue", arg.get("will_continue", False)))
+        is_string = has(arg, "stringValue")
+        cont = bool(get(arg, "willContinue", False))
         if self._open_string is not None:
             if is_string and path == self._open_string:
                 out.append(_escaped(_string(arg, where)))
@@ -144,14 +141,14 @@ class ArgsWriter:
                 self._open_string = path
             else:
                 out.append('"')
-        elif "numberValue" in arg or "number_value" in arg:
-            out.append(number_text(arg.get("numberValue", arg.get("number_value")), where))
-        elif "boolValue" in arg or "bool_value" in arg:
-            value = arg.get("boolValue", arg.get("bool_value"))
+        elif has(arg, "numberValue"):
+            out.append(number_text(get(arg, "numberValue"), where))
+        elif has(arg, "boolValue"):
+            value = get(arg, "boolValue")
             if not isinstance(value, bool):
-                raise VendorDataError(VENDOR, f"{where}.boolValue", f"not a boolean: {value!r}")
+                raise FIELDS.wrong(value, bool, f"{where}.boolValue")
             out.append("true" if value else "false")
-        elif "nullValue" in arg or "null_value" in arg:
+        elif has(arg, "nullValue"):
             out.append("null")
         else:
             raise VendorDataError(VENDOR, where, "partial argument carries no value")
@@ -198,10 +195,7 @@ class ArgsWriter:
 
 
 def _string(arg: dict[str, Any], where: str) -> str:
-    value = arg.get("stringValue", arg.get("string_value"))
-    if not isinstance(value, str):
-        raise VendorDataError(VENDOR, f"{where}.stringValue", f"not a string: {value!r}")
-    return value
+    return FIELDS.text(get(arg, "stringValue"), f"{where}.stringValue")
 
 
 __all__ = ["ArgsWriter", "number_text", "parse_json_path"]

@@ -14,13 +14,11 @@ from ag_ui.core import ContentPart, DataSource, FileSource, TextPart, UrlSource
 
 from toolwire.adapters.gemini.wire import (
     DISPLAY_NAME_KEY,
+    FIELDS,
     RESPONSE_FORM_KEY,
     VENDOR,
     get,
     json_text,
-    list_at,
-    obj_at,
-    str_at,
 )
 from toolwire.errors import VendorDataError
 from toolwire.protocol import media_part, text_of
@@ -39,23 +37,21 @@ def media_to_ag(part: dict[str, Any], where: str, backend: str) -> MediaPart | N
     """An ``inline_data``/``file_data`` part (any spelling) -> an AG-UI media part."""
     blob = get(part, "inlineData")
     if blob is not None:
-        blob = obj_at(blob, f"{where}.inlineData")
-        data = str_at(get(blob, "data"), f"{where}.inlineData.data", optional=False)
-        mime = str_at(get(blob, "mimeType"), f"{where}.inlineData.mimeType", optional=False)
-        assert data is not None and mime is not None
+        blob = FIELDS.obj(blob, f"{where}.inlineData")
+        data = FIELDS.text(get(blob, "data"), f"{where}.inlineData.data")
+        mime = FIELDS.text(get(blob, "mimeType"), f"{where}.inlineData.mimeType")
         data = data.replace("-", "+").replace("_", "/")  # SDK objects dump bytes URL-safe
         return media_part(DataSource(value=data, mime_type=mime), metadata=_meta(blob))
     ref = get(part, "fileData")
     if ref is not None:
-        ref = obj_at(ref, f"{where}.fileData")
-        uri = str_at(get(ref, "fileUri"), f"{where}.fileData.fileUri", optional=False)
-        mime = str_at(get(ref, "mimeType"), f"{where}.fileData.mimeType")
-        assert uri is not None
+        ref = FIELDS.obj(ref, f"{where}.fileData")
+        uri = FIELDS.text(get(ref, "fileUri"), f"{where}.fileData.fileUri")
+        ref_mime = FIELDS.opt_text(get(ref, "mimeType"), f"{where}.fileData.mimeType")
         kw: dict[str, Any] = {"provider": FILE_PROVIDER.get(backend, "gemini")}
-        if mime:
-            kw["mime_type"] = mime
+        if ref_mime:
+            kw["mime_type"] = ref_mime
         return media_part(
-            FileSource(value=uri, **kw), metadata=_meta(ref), kind=None if mime else "document"
+            FileSource(value=uri, **kw), metadata=_meta(ref), kind=None if ref_mime else "document"
         )
     return None
 
@@ -107,8 +103,7 @@ def response_to_content(
     fr: dict[str, Any], where: str, backend: str
 ) -> tuple[Content, str | None, dict[str, Any]]:
     """``functionResponse`` -> (tool message content, error, tool message metadata)."""
-    raw = get(fr, "response")
-    response = obj_at(raw, f"{where}.response") if raw is not None else {}
+    response = FIELDS.opt_obj(get(fr, "response"), f"{where}.response") or {}
     meta: dict[str, Any] = {}
     error: str | None = None
     text = ""
@@ -128,9 +123,9 @@ def response_to_content(
         text = json_text(response, f"{where}.response")
         meta[RESPONSE_FORM_KEY] = FORM_OBJECT
     media: list[ContentPart] = []
-    for k, item in enumerate(list_at(get(fr, "parts"), f"{where}.parts")):
+    for k, item in enumerate(FIELDS.lst(get(fr, "parts"), f"{where}.parts")):
         at = f"{where}.parts[{k}]"
-        got = media_to_ag(obj_at(item, at), at, backend)
+        got = media_to_ag(FIELDS.obj(item, at), at, backend)
         if got is None:
             raise VendorDataError(
                 VENDOR, at, "a function response part with no inline or file data"

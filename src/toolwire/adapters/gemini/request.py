@@ -38,6 +38,7 @@ from toolwire.adapters.gemini.parts import (
 from toolwire.adapters.gemini.wire import (
     CALL_ID_RULE,
     CODE_EXECUTION,
+    FIELDS,
     OUTCOME_KEY,
     PART_KEY,
     PROVIDER,
@@ -47,11 +48,8 @@ from toolwire.adapters.gemini.wire import (
     get,
     has,
     json_text,
-    list_at,
     model_name,
-    obj_at,
     snake,
-    str_at,
 )
 from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
@@ -65,13 +63,14 @@ from toolwire.protocol import (
     mint_id,
     pair_history,
     parse_arguments_object,
-    repeated_keys,
     repeated_keys_reason,
     settle_unanswered,
     text_of,
 )
+from toolwire.protocol.arguments import arguments_object
 from toolwire.protocol.callids import IdMapper, history_call_ids
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
+from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.signatures import mark_history, strip_foreign
 from toolwire.protocol.surface import (
@@ -280,8 +279,7 @@ def _model_turn(
     signed = False
     for call, result in zip(m.tool_calls or [], results or [], strict=False):
         kind = (call.metadata or {}).get(PART_KEY)
-        args = parse_arguments_object(call.function.arguments)
-        keys = repeated_keys(call.function.arguments)
+        args, keys = arguments_object(call.function.arguments)
         if keys:
             reason = repeated_keys_reason(keys, "functionCall.args")
             lost.append(
@@ -447,8 +445,8 @@ def decode_request(
             continue
         content = as_dict(item, VENDOR, where)
         parts = [
-            obj_at(as_dict(p, VENDOR, f"{where}.parts[{j}]"), f"{where}.parts[{j}]")
-            for j, p in enumerate(list_at(get(content, "parts"), f"{where}.parts"))
+            as_dict(p, VENDOR, f"{where}.parts[{j}]")
+            for j, p in enumerate(FIELDS.lst(get(content, "parts"), f"{where}.parts"))
         ]
         role = get(content, "role") or "user"
         if role == "model":
@@ -459,14 +457,14 @@ def decode_request(
             messages.extend(msgs)
     tools: list[Tool] = []
     builtin: list[Any] = []
-    for k, tool in enumerate(list_at(get(req, "tools", get(config, "tools")), "request.tools")):
+    for k, tool in enumerate(FIELDS.lst(get(req, "tools", get(config, "tools")), "request.tools")):
         tool = as_dict(tool, VENDOR, f"request.tools[{k}]")
         decls = get(tool, "functionDeclarations")
         if decls is None:
             builtin.append(tool)
             continue
-        for n, d in enumerate(list_at(decls, f"request.tools[{k}].functionDeclarations")):
-            d = obj_at(d, f"request.tools[{k}].functionDeclarations[{n}]")
+        for n, d in enumerate(FIELDS.lst(decls, f"request.tools[{k}].functionDeclarations")):
+            d = FIELDS.obj(d, f"request.tools[{k}].functionDeclarations[{n}]")
             params = get(d, "parametersJsonSchema", get(d, "parameters"))
             kw: dict[str, Any] = {} if params is None else {"parameters": params}
             tools.append(
@@ -519,7 +517,7 @@ def _system(system: Any) -> list[Message]:
     if isinstance(system, list):
         parts = system
     else:
-        parts = list_at(
+        parts = FIELDS.lst(
             get(as_dict(system, VENDOR, "request.systemInstruction"), "parts"),
             "request.systemInstruction.parts",
         )
@@ -545,16 +543,14 @@ def _model_content(
         at = f"{where}.parts[{j}]"
         sig = b64_signature(get(part, "thoughtSignature"), f"{at}.thoughtSignature")
         if has(part, "functionCall"):
-            fc = obj_at(get(part, "functionCall"), f"{at}.functionCall")
-            name = str_at(get(fc, "name"), f"{at}.functionCall.name", optional=False)
-            assert name is not None
-            cid = str_at(get(fc, "id"), f"{at}.functionCall.id") or mint_id(
+            fc = FIELDS.obj(get(part, "functionCall"), f"{at}.functionCall")
+            name = FIELDS.text(get(fc, "name"), f"{at}.functionCall.name")
+            cid = FIELDS.opt_text(get(fc, "id"), f"{at}.functionCall.id") or mint_id(
                 "gemini_call", i, len(calls) + 1
             )
             args = get(fc, "args")
             text = json_text(
-                obj_at(args, f"{at}.functionCall.args") if args is not None else {},
-                f"{at}.functionCall.args",
+                FIELDS.opt_obj(args, f"{at}.functionCall.args") or {}, f"{at}.functionCall.args"
             )
             calls.append(
                 ToolCall(
@@ -565,12 +561,12 @@ def _model_content(
             )
             pending.append((cid, name))
         elif has(part, "executableCode"):
-            code = obj_at(get(part, "executableCode"), f"{at}.executableCode")
-            cid = str_at(get(code, "id"), f"{at}.executableCode.id") or mint_id(
+            code = FIELDS.obj(get(part, "executableCode"), f"{at}.executableCode")
+            cid = FIELDS.opt_text(get(code, "id"), f"{at}.executableCode.id") or mint_id(
                 "gemini_code", i, len(calls) + 1
             )
             args = {
-                k: str_at(get(code, k), f"{at}.executableCode.{k}")
+                k: FIELDS.opt_text(get(code, k), f"{at}.executableCode.{k}")
                 for k in ("language", "code")
                 if get(code, k) is not None
             }
@@ -583,7 +579,7 @@ def _model_content(
                 )
             )
         elif has(part, "codeExecutionResult"):
-            res = obj_at(get(part, "codeExecutionResult"), f"{at}.codeExecutionResult")
+            res = FIELDS.obj(get(part, "codeExecutionResult"), f"{at}.codeExecutionResult")
             target = get(res, "id") or next(
                 (c.id for c in reversed(calls) if c.function.name == CODE_EXECUTION), None
             )
@@ -597,7 +593,7 @@ def _model_content(
             err = output or str(outcome) if outcome not in (None, "OUTCOME_OK") else None
             results.append(
                 ToolMessage(
-                    id=mint_id("gemini_result", target),
+                    id=result_message_id(target),
                     tool_call_id=target,
                     content=err or output,  # as the stream decoder: the error when no output
                     metadata=meta,
@@ -605,7 +601,7 @@ def _model_content(
                 )
             )
         elif "text" in part:
-            text = str_at(part["text"], f"{at}.text", optional=False) or ""
+            text = FIELDS.text(part["text"], f"{at}.text")
             if part.get("thought") is True:
                 out.append(
                     ReasoningMessage(
@@ -645,9 +641,9 @@ def _user_content(
     for j, part in enumerate(parts):
         at = f"{where}.parts[{j}]"
         if has(part, "functionResponse"):
-            fr = obj_at(get(part, "functionResponse"), f"{at}.functionResponse")
-            fid = str_at(get(fr, "id"), f"{at}.functionResponse.id")
-            name = str_at(get(fr, "name"), f"{at}.functionResponse.name")
+            fr = FIELDS.obj(get(part, "functionResponse"), f"{at}.functionResponse")
+            fid = FIELDS.opt_text(get(fr, "id"), f"{at}.functionResponse.id")
+            name = FIELDS.opt_text(get(fr, "name"), f"{at}.functionResponse.name")
             slot = next((k for k, (c, _) in enumerate(left) if fid is not None and c == fid), None)
             if slot is None:
                 slot = next((k for k, (_, n) in enumerate(left) if n == name), None)
@@ -666,14 +662,14 @@ def _user_content(
                 kw["metadata"] = meta
             out.append(
                 ToolMessage(
-                    id=mint_id("gemini_result", call_id),
+                    id=result_message_id(call_id),
                     tool_call_id=call_id,
                     content=content,
                     **kw,
                 )
             )
         elif "text" in part:
-            rest.append(TextPart(text=str_at(part["text"], f"{at}.text", optional=False) or ""))
+            rest.append(TextPart(text=FIELDS.text(part["text"], f"{at}.text")))
         else:
             media = media_to_ag(part, at, backend)
             if media is not None:

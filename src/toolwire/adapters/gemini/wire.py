@@ -1,22 +1,39 @@
-"""Small facts about Gemini's JSON that both directions need.
+"""Gemini's wire: its vocabulary, the stream framing, usage both ways, the stop-reason map.
 
 The REST wire is camelCase; the SDK's own dicts (and the Vertex request bodies
-some recorders keep) are snake_case. Readers accept both spellings; writers
-emit camelCase for the response stream and snake_case for SDK request kwargs.
+some recorders keep) are snake_case. Readers accept both spellings (:func:`get`,
+the other spelling of a name worked out once per name); writers emit camelCase
+for the response stream and snake_case for SDK request kwargs. Every field is
+read through :data:`FIELDS`. A stream arrives as SSE (``alt=sse``) or as one JSON
+array (:mod:`~toolwire.adapters.gemini.json_array`); :func:`sse_chunks` and
+:func:`iter_chunks` read either.
 """
 
 from __future__ import annotations
 
+import base64
+import itertools
+import json
 import re
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ag_ui.core import TokenUsage
+
+from toolwire.adapters.gemini.json_array import is_json_array, json_array_chunks
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact, whole_numbers
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.recordings import ModelRoute
+from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.usage import summed_count, token_count
+from toolwire.recordings import Exchange, ModelRoute
 
 VENDOR = "gemini"
+#: The one reader of Gemini's JSON fields (absent, null and wrong types alike everywhere).
+FIELDS = Fields(VENDOR)
 #: Gemini API and Vertex model calls (``models/M:generateContent``, streamed or not), not
 #: ``:countTokens``, file uploads or fetches of a ``fileUri``.
 MODEL_ROUTE = ModelRoute(VENDOR, verbs=("generateContent", "streamGenerateContent"))
@@ -41,6 +58,7 @@ GOOGLE_SEARCH = "google_search"
 NORMAL_FINISH = frozenset({"STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED"})
 
 _CAMEL = re.compile(r"_([a-z])")
+_ABSENT = object()
 
 
 def snake(name: str) -> str:
@@ -51,39 +69,33 @@ def camel(name: str) -> str:
     return _CAMEL.sub(lambda m: m.group(1).upper(), name)
 
 
+#: name -> its other spelling (camelCase <-> snake_case); filled once per name the code
+#: reads (the names are this package's own constants, so it stays small)
+_OTHER: dict[str, str] = {}
+
+
+def other_spelling(name: str) -> str:
+    """``name`` in the other spelling (``fileData`` <-> ``file_data``), worked out once."""
+    other = _OTHER.get(name)
+    if other is None:
+        other = _OTHER[name] = snake(name) if name != name.lower() else camel(name)
+    return other
+
+
 def get(obj: dict[str, Any], name: str, default: Any = None) -> Any:
-    """``obj[name]`` under its camelCase or snake_case spelling."""
-    if name in obj:
-        return obj[name]
-    other = snake(name) if any(c.isupper() for c in name) else camel(name)
-    return obj.get(other, default)
+    """``obj[name]`` under its camelCase or snake_case spelling.
+
+    Every field of every chunk is read through here: no string is built per read
+    (the other spelling comes from :data:`_OTHER`).
+    """
+    value = obj.get(name, _ABSENT)
+    if value is _ABSENT:
+        return obj.get(_OTHER.get(name) or other_spelling(name), default)
+    return value
 
 
 def has(obj: dict[str, Any], name: str) -> bool:
-    return name in obj or (snake(name) if any(c.isupper() for c in name) else camel(name)) in obj
-
-
-def obj_at(value: Any, where: str) -> dict[str, Any]:
-    """``value`` checked to be a JSON object, else a ``VendorDataError`` naming ``where``."""
-    if not isinstance(value, dict):
-        raise VendorDataError(VENDOR, where, f"expected an object, got {type(value).__name__}")
-    return value
-
-
-def list_at(value: Any, where: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise VendorDataError(VENDOR, where, f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def str_at(value: Any, where: str, *, optional: bool = True) -> str | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
-        raise VendorDataError(VENDOR, where, f"expected a string, got {type(value).__name__}")
-    return value
+    return name in obj or (_OTHER.get(name) or other_spelling(name)) in obj
 
 
 def canonical(value: Any) -> Any:
@@ -109,11 +121,9 @@ def b64_signature(value: Any, where: str) -> str | None:
     if value is None:
         return None
     if isinstance(value, bytes):
-        import base64
-
         return base64.b64encode(value).decode("ascii")
     if not isinstance(value, str):
-        raise VendorDataError(VENDOR, where, "expected a base64 string")
+        raise FIELDS.wrong(value, str, where)
     return value.replace("-", "+").replace("_", "/")
 
 
@@ -152,9 +162,215 @@ def gemini_finish_reason_for(reason: FinishReason | None) -> str | None:
     return "MAX_TOKENS" if reason == "length" else None
 
 
+# ------------------------------------------------------------------------------ usage
+# ``usageMetadata`` <-> AG-UI ``TokenUsage`` (provider ``google``). Gemini counts thoughts
+# apart from ``candidatesTokenCount``; the protocol counts reasoning inside output, so
+# ``output = candidates + thoughts``. Tool-use prompt tokens are prompt tokens. A count
+# Gemini did not send stays absent (never 0).
+
+_COUNTS = (
+    "promptTokenCount",
+    "candidatesTokenCount",
+    "thoughtsTokenCount",
+    "toolUsePromptTokenCount",
+    "cachedContentTokenCount",
+    "totalTokenCount",
+)
+
+
+def has_counts(meta: dict[str, Any]) -> bool:
+    """True when ``usageMetadata`` carries any token count (Vertex sends bare ``trafficType``)."""
+    return any(isinstance(get(meta, k), (int, float)) for k in _COUNTS)
+
+
+def _count(meta: dict[str, Any], key: str) -> int | None:
+    return token_count(get(meta, key), VENDOR, f"usageMetadata.{key}")
+
+
+def _add(a: int | None, b: int | None, what: str) -> int | None:
+    if a is None:
+        return b
+    return a if b is None else summed_count(a + b, VENDOR, "usageMetadata", what)
+
+
+def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
+    prompt = _add(
+        _count(meta, "promptTokenCount"), _count(meta, "toolUsePromptTokenCount"), "input"
+    )
+    thoughts = _count(meta, "thoughtsTokenCount")
+    output = _add(_count(meta, "candidatesTokenCount"), thoughts, "output")
+    kw: dict[str, Any] = {"provider": PROVIDER}
+    if model:
+        kw["model"] = model
+    for name, value in (
+        ("input_tokens", prompt),
+        ("output_tokens", output),
+        ("total_tokens", _count(meta, "totalTokenCount")),
+        ("reasoning_tokens", thoughts),
+        ("cached_input_tokens", _count(meta, "cachedContentTokenCount")),
+    ):
+        if value is not None:
+            kw[name] = value
+    return TokenUsage(**kw)
+
+
+def from_token_usage(usage: TokenUsage) -> dict[str, Any]:
+    """The ``usageMetadata`` a ``TokenUsage`` stands for (inverse of :func:`to_token_usage`)."""
+    out: dict[str, Any] = {}
+    if usage.input_tokens is not None:
+        out["promptTokenCount"] = usage.input_tokens
+    if usage.output_tokens is not None:
+        out["candidatesTokenCount"] = usage.output_tokens - (usage.reasoning_tokens or 0)
+    if usage.total_tokens is not None:
+        out["totalTokenCount"] = usage.total_tokens
+    if usage.reasoning_tokens is not None:
+        out["thoughtsTokenCount"] = usage.reasoning_tokens
+    if usage.cached_input_tokens is not None:
+        out["cachedContentTokenCount"] = usage.cached_input_tokens
+    return out
+
+
+# ---------------------------------------------------------------------------- framing
+
+
+def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
+    """A ``streamGenerateContent?alt=sse`` body (whole, or its pieces) as chunk dicts.
+
+    Like google-genai: a last event without its blank line still counts, and
+    lines that are not ``data:`` lines are a JSON error body the server wrote
+    into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
+    that is plain JSON (an error, or a JSON-array stream) is read as such. Pieces
+    are read incrementally (:func:`iter_chunks`).
+    """
+    if isinstance(body, str):
+        body = body.encode("utf-8")
+    if not isinstance(body, bytes):
+        yield from iter_chunks(p.encode("utf-8") if isinstance(p, str) else p for p in body)
+        return
+    if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
+        yield from json_array_chunks([body], FIELDS)
+        return
+    stripped = body.lstrip()
+    if stripped[:1] in (b"{", b"["):
+        try:
+            whole = load_json(stripped, VENDOR, "body")
+        except ValueError:
+            whole = None
+        if isinstance(whole, dict):
+            yield whole
+            return
+        if isinstance(whole, list):
+            for n, item in enumerate(whole):
+                yield FIELDS.obj(item, f"body[{n}]")
+            return
+    for _event, value in sse_json_objects(body, VENDOR, flush_incomplete=True):
+        yield value
+    raw = [
+        line
+        for line in decode_utf8(body, VENDOR, "body").splitlines()
+        if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
+    ]
+    if raw:
+        try:
+            value = load_json("\n".join(raw), VENDOR, "body (text outside data: lines)")
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+        yield FIELDS.obj(value, "body (text outside data: lines)")
+
+
+def iter_chunks(pieces: Iterable[bytes]) -> Iterator[dict[str, Any]]:
+    """Chunk dicts from a streamed body arriving in any pieces, either framing.
+
+    ``alt=sse`` gives SSE; without it Gemini streams one JSON array. The first byte
+    that is not white space tells which; both are read incrementally.
+    """
+    it = iter(pieces)
+    head: list[bytes] = []
+    for piece in it:
+        head.append(piece)
+        if piece.strip():
+            break
+    rest = itertools.chain(head, it)
+    if is_json_array(b"".join(head)):
+        yield from json_array_chunks(rest, FIELDS)
+        return
+    raw = _RawLines()
+    for _event, value in sse_json_objects(map(raw.see, rest), VENDOR, flush_incomplete=True):
+        yield value
+    text = raw.text()
+    if text.strip():  # as sse_chunks: an error body the server wrote into the stream
+        try:
+            value = json.loads(text)
+        except ValueError as exc:
+            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+        yield FIELDS.obj(value, "body (text outside data: lines)")
+
+
+class _RawLines:
+    """Keeps the lines of an SSE body that are no SSE field (and only those) as they pass.
+
+    A line is told by its first bytes; a ``data:`` line is never held, so memory stays
+    bounded by the error text a server wrote into the stream.
+    """
+
+    _FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")
+
+    def __init__(self) -> None:
+        self._kept: list[bytes] = []
+        self._pending = b""  # the start of the current line, until it says what it is
+        self._raw: bool | None = None  # whether the current line is kept
+
+    def see(self, piece: bytes) -> bytes:
+        at = 0
+        while at <= len(piece):
+            end = piece.find(b"\n", at)
+            stop = len(piece) if end < 0 else end
+            self._part(piece[at:stop], complete=end >= 0)
+            if end < 0:
+                break
+            at = end + 1
+        return piece
+
+    def _part(self, part: bytes, *, complete: bool) -> None:
+        if self._raw is None:
+            self._pending += part
+            if len(self._pending) < 7 and not complete:
+                return
+            line, self._pending = self._pending, b""
+            self._raw = not line.startswith(self._FIELDS)
+            part = line
+        if self._raw:
+            self._kept.append(part)
+        if complete:
+            if self._raw:
+                self._kept.append(b"\n")
+            self._raw = None
+
+    def text(self) -> str:
+        if self._raw is None and not self._pending.startswith(self._FIELDS):
+            self._kept.append(self._pending)  # a short last line without its line end
+        return b"".join(self._kept).decode("utf-8", errors="replace")
+
+
+def is_streamed(exchange: Exchange) -> bool:
+    """A recorded body in the JSON-array framing is a stream, though its type says JSON."""
+    return is_json_array(exchange.response_body[:64])
+
+
+def is_model_exchange(exchange: Exchange) -> bool:
+    """A recorded ``generateContent``/``streamGenerateContent`` call (:data:`MODEL_ROUTE`)."""
+    return MODEL_ROUTE.admits(exchange)
+
+
+def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
+    """Gemini's own SSE framing: ``data: <json>`` and CRLF line ends, no terminator."""
+    return frame_sse(chunks, line_end="\r\n")
+
+
 __all__ = [
     "CODE_EXECUTION",
     "DISPLAY_NAME_KEY",
+    "FIELDS",
     "FINISH_KEY",
     "GOOGLE_SEARCH",
     "GROUNDING_KEY",
@@ -168,13 +384,19 @@ __all__ = [
     "b64_signature",
     "camel",
     "canonical",
+    "from_token_usage",
     "gemini_finish_reason_for",
     "get",
     "has",
-    "list_at",
+    "has_counts",
+    "is_model_exchange",
+    "is_streamed",
+    "iter_chunks",
     "map_gemini_stop_reason",
     "model_name",
-    "obj_at",
+    "other_spelling",
     "snake",
-    "str_at",
+    "sse_chunks",
+    "to_sse",
+    "to_token_usage",
 ]
