@@ -41,11 +41,12 @@ from toolwire.testing.fake_vendor import FakeVendor, Reply
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
 
 
-def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver() -> None:
+def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver_no_server() -> None:
     code = (
         "import sys, toolwire\n"
         "heavy = [m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'httpx',"
-        " 'tenacity', 'toolwire.driver') if m in sys.modules]\n"
+        " 'tenacity', 'toolwire.driver', 'toolwire.server', 'starlette', 'uvicorn',"
+        " 'toolwire.adapters.anthropic') if m in sys.modules]\n"
         "print(repr(heavy))\n"
         "run = toolwire.run\n"
         "print(repr([m for m in ('tenacity', 'anthropic', 'openai', 'google.genai')"

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import subprocess
-import sys
 
 import toolwire
 import toolwire.protocol
@@ -36,16 +34,6 @@ def test_the_top_level_names_what_a_user_needs_first() -> None:
     assert toolwire.validate_stream is toolwire.protocol.validate_stream
     assert toolwire.frame_run is toolwire.protocol.frame_run
     assert sorted(dir(toolwire)) == sorted(toolwire.__all__)
-
-
-def test_import_toolwire_loads_no_server_part_and_nothing_first_needed_eagerly() -> None:
-    code = (
-        "import sys, toolwire\n"
-        "print(sorted(m for m in ('toolwire.server', 'starlette', 'uvicorn', 'toolwire.driver',"
-        " 'toolwire.adapters.anthropic') if m in sys.modules))\n"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
 
 
 def test_the_protocol_exports_the_user_api_and_no_toolkit() -> None:
