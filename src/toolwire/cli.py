@@ -22,7 +22,7 @@ from ag_ui.core import BaseEvent, RunAgentInput
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter
 from toolwire.errors import ProtocolViolation, ToolwireError
-from toolwire.losses import ToolwireWarning
+from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
@@ -81,6 +81,12 @@ def _adapter(name: str) -> Adapter:
     return adapters.get(name)
 
 
+def _report(losses: list[Loss], announced: list[Loss]) -> None:
+    """A translation's losses, read as values, warned once here (stderr, see ``main``);
+    anything it only announced inside ``held`` is reported too."""
+    announce([*losses, *unseen(announced, losses)])
+
+
 # ------------------------------------------------------------------ commands
 
 
@@ -113,9 +119,7 @@ def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> R
     if not isinstance(ex.request_body, dict) or not hasattr(adapter, "decode_request"):
         return None
     try:
-        with warnings.catch_warnings():
-            # losses of the restated input are not losses of the decoded turn
-            warnings.simplefilter("ignore", ToolwireWarning)
+        with held():  # losses of the restated input are not losses of the decoded turn
             run_input: RunAgentInput = adapter.decode_request(ex.request_body)
     except ToolwireError:
         return None
@@ -157,7 +161,11 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
     for obj in _event_objects(_read(args.file), args.file):
         explicit.extend(machine.feed(obj))
     machine.close()  # a run cut before its terminal event is never encoded as success
-    chunks = list(adapter.encode_stream(explicit))
+    encoder = adapter.Encoder()
+    with held() as quiet:
+        chunks = [c for ev in explicit for c in encoder.feed(ev)]
+        chunks.extend(encoder.close())
+    _report(encoder.losses, quiet)
     body: bytes = adapter.to_sse(chunks)
     out.write(body.decode("utf-8"))
     return 0
@@ -179,7 +187,9 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
             if args.vendor not in _UNANSWERED_TARGETS:
                 raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
             kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
-        body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
+        with held() as quiet:
+            body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
+        _report(body.losses, quiet)
         out.write(dumps_safe(body, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
@@ -222,8 +232,7 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     a provider no configured agent has with its defaults.
     """
     try:
-        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config
-        from toolwire.server.running import serve
+        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config, serve
     except ImportError as exc:
         need = "serve needs the server extra (pip install 'toolwire[server]')"
         raise CliError(f"{need}: {exc}") from None
@@ -242,8 +251,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
 # ---------------------------------------------------------------------- main
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _translation(
+    sub: Any, name: str, summary: str, way: str, func: Any, file: str
+) -> argparse.ArgumentParser:
+    """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
+    p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
     vendors = ", ".join(adapters.NAMES)
+    p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    p.add_argument("file", help=file)
+    p.set_defaults(func=func)
+    return p
+
+
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="toolwire",
         description="Translate tool calls and tool results between AG-UI 1.0 and model vendors.",
@@ -254,22 +274,34 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("file", help="AG-UI events as JSONL, a JSON array or SSE ('-' for stdin)")
     v.set_defaults(func=cmd_validate)
 
-    d = sub.add_parser("decode", help="vendor recording -> AG-UI runs")
-    d.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
-    d.add_argument("file", help="a vcrpy cassette, a .sse capture, or JSONL of chunks")
+    d = _translation(
+        sub,
+        "decode",
+        "vendor recording -> AG-UI runs",
+        "--from",
+        cmd_decode,
+        "a vcrpy cassette, a .sse capture, or JSONL of chunks",
+    )
     d.add_argument("--sse", action="store_true", help="write AG-UI SSE instead of JSONL")
     d.add_argument(
         "--legacy", action="store_true", help="flatten results for a peer before content parts"
     )
-    d.set_defaults(func=cmd_decode)
-
-    e = sub.add_parser("encode", help="AG-UI events -> the vendor's SSE bytes")
-    e.add_argument("--to", dest="vendor", required=True, metavar="VENDOR", help=vendors)
-    e.add_argument("file", help="AG-UI events as JSONL, a JSON array or SSE")
-    e.set_defaults(func=cmd_encode)
-
-    er = sub.add_parser("encode-request", help="RunAgentInput JSON -> vendor request body JSON")
-    er.add_argument("--to", dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    _translation(
+        sub,
+        "encode",
+        "AG-UI events -> the vendor's SSE bytes",
+        "--to",
+        cmd_encode,
+        "AG-UI events as JSONL, a JSON array or SSE",
+    )
+    er = _translation(
+        sub,
+        "encode-request",
+        "RunAgentInput JSON -> vendor request body JSON",
+        "--to",
+        cmd_encode_request,
+        "RunAgentInput JSON, or JSONL of them (one body per line out)",
+    )
     er.add_argument("--model", required=True, help="the target model (decides what it takes)")
     er.add_argument(
         "--media",
@@ -288,13 +320,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="TEXT",
         help="the failure text --unanswered answer gives each such call (toolwire invents none)",
     )
-    er.add_argument("file", help="RunAgentInput JSON, or JSONL of them (one body per line out)")
-    er.set_defaults(func=cmd_encode_request)
-
-    dr = sub.add_parser("decode-request", help="vendor request body JSON -> RunAgentInput JSON")
-    dr.add_argument("--from", dest="vendor", required=True, metavar="VENDOR", help=vendors)
-    dr.add_argument("file", help="a request body JSON, or a cassette (every request in it)")
-    dr.set_defaults(func=cmd_decode_request)
+    _translation(
+        sub,
+        "decode-request",
+        "vendor request body JSON -> RunAgentInput JSON",
+        "--from",
+        cmd_decode_request,
+        "a request body JSON, or a cassette (every request in it)",
+    )
     mr = sub.add_parser("mcp-result", help="MCP CallToolResult JSON -> AG-UI ToolMessage JSON")
     mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
     mr.add_argument("--message-id", help="the tool message's id (default: minted from the call)")

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from toolwire.errors import redact
@@ -95,13 +98,55 @@ def snapshot_dropped(target: str, stream: str) -> Loss:
     )
 
 
+#: the list of the innermost :func:`held` block, when one is open in this context
+_HELD: ContextVar[list[Loss] | None] = ContextVar("toolwire_losses_held", default=None)
+
+
+@contextmanager
+def held() -> Iterator[list[Loss]]:
+    """A surface above the translation (the run driver, the server, the CLI) speaks for it.
+
+    Inside the block :func:`announce` warns about nothing: it appends to the list this
+    yields instead. The surface reads the translation's losses as values
+    (``Encoded.losses``, ``Encoder.losses``, ``Decoder.losses``) and warns once itself,
+    at its own caller; :func:`unseen` gives what was announced but not in those values,
+    so nothing is lost if a translation only warned. A context variable, not
+    ``warnings.catch_warnings``: it is safe across threads and tasks, and other
+    warnings still show.
+    """
+    found: list[Loss] = []
+    token = _HELD.set(found)
+    try:
+        yield found
+    finally:
+        _HELD.reset(token)
+
+
+def unseen(announced: Iterable[Loss], values: Iterable[Loss]) -> list[Loss]:
+    """The losses ``announced`` inside :func:`held` that ``values`` does not hold (as many
+    times as they are missing, in order)."""
+    have = Counter(values)
+    out: list[Loss] = []
+    for loss in announced:
+        if have[loss]:
+            have[loss] -= 1
+        else:
+            out.append(loss)
+    return out
+
+
 def announce(losses: Iterable[Loss], *, stacklevel: int | None = None) -> None:
     """Emit one warning per loss, in the category that fits it.
 
     By default the warning points at the first caller outside toolwire, however deep
     inside the library the loss was found (a wrapper or helper in between does not move
-    it); ``stacklevel`` counts frames instead.
+    it); ``stacklevel`` counts frames instead. Inside :func:`held` nothing is warned:
+    the losses go to its list, for the surface to announce.
     """
+    collecting = _HELD.get()
+    if collecting is not None:
+        collecting.extend(losses)
+        return
     level = _outside_level() if stacklevel is None else stacklevel
     for loss in losses:
         warnings.warn(loss.message, loss.category, stacklevel=level)
@@ -129,5 +174,7 @@ __all__ = [
     "UnrecognizedMaterialWarning",
     "VersionWarning",
     "announce",
+    "held",
     "snapshot_dropped",
+    "unseen",
 ]

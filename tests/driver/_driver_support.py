@@ -189,6 +189,42 @@ def run_input(case: Case, **extra: Any) -> dict[str, Any]:
     return data
 
 
+#: a 1x1 PNG
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJ"
+    "RU5ErkJggg=="
+)
+
+
+def answered_with_image(case: Case, *, legacy: bool = False) -> dict[str, Any]:
+    """Run 2 of a frontend-tool loop: the UI answered the call with text and an image."""
+    ri = run_input(case)
+    call = {
+        "id": "call_1",
+        "type": "function",
+        "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
+    }
+    ri["messages"] = [
+        {"id": "u1", "role": "user", "content": "Weather in Oslo?"},
+        {"id": "a1", "role": "assistant", "toolCalls": [call]},
+        {
+            "id": "t1",
+            "role": "tool",
+            "toolCallId": "call_1",
+            "content": [
+                {"type": "text", "text": "Sunny, 21 C"},
+                {
+                    "type": "image",
+                    "source": {"type": "data", "value": PNG, "mimeType": "image/png"},
+                },
+            ],
+        },
+    ]
+    if legacy:
+        del ri["protocolVersion"]
+    return ri
+
+
 def dump(ev: BaseEvent) -> dict[str, Any]:
     return ev.model_dump(mode="json", by_alias=True, exclude_none=True)
 

@@ -222,7 +222,7 @@ def test_a_401_echoing_the_key_never_puts_it_in_the_run(
     events, fv = _run(case, [error_reply(case, 401, body)], is_async)
     check_run(events, tmp_path)
     assert events[-1].type == EventType.RUN_ERROR
-    assert "[redacted]" in events[-1].message
+    assert "[REDACTED]" in events[-1].message
     no_secret(events, case.key)
     assert any(case.key in v for v in fv.requests[0].headers.values())  # it was sent, though
 

@@ -17,31 +17,36 @@ from typing import Any
 import anthropic
 import openai
 import pytest
-from _driver_support import CASES, KEY, check_run, clean_reply, error_reply, run_input
+from _driver_support import (
+    CASES,
+    KEY,
+    PNG,
+    answered_with_image,
+    check_run,
+    clean_reply,
+    error_reply,
+    run_input,
+)
 from ag_ui.core import EventType
 from google import genai
 
 import toolwire
-from toolwire.driver import LOSSES_EVENT
-from toolwire.driver.runner import loss_record
-from toolwire.driver.vendors import choose_vendor
+from toolwire.driver import LOSSES_EVENT, loss_record
+from toolwire.driver._vendors import choose_vendor
 from toolwire.errors import UnsupportedInput
 from toolwire.failures import retry_after
 from toolwire.losses import PartsDroppedWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
-PNG = (  # a 1x1 PNG
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJ"
-    "RU5ErkJggg=="
-)
 
 
-def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver() -> None:
+def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver_no_server() -> None:
     code = (
         "import sys, toolwire\n"
         "heavy = [m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'httpx',"
-        " 'tenacity', 'toolwire.driver') if m in sys.modules]\n"
+        " 'tenacity', 'toolwire.driver', 'toolwire.server', 'starlette', 'uvicorn',"
+        " 'toolwire.adapters.anthropic') if m in sys.modules]\n"
         "print(repr(heavy))\n"
         "run = toolwire.run\n"
         "print(repr([m for m in ('tenacity', 'anthropic', 'openai', 'google.genai')"
@@ -164,42 +169,13 @@ def test_x_should_retry_false_is_obeyed() -> None:
     assert events[-1].metadata["toolwire.retryable"] is False
 
 
-def _answered(case: Any, *, legacy: bool = False) -> dict[str, Any]:
-    """Run 2 of a frontend-tool loop: the UI answered the call with text and an image."""
-    ri = run_input(case)
-    call = {
-        "id": "call_1",
-        "type": "function",
-        "function": {"name": "get_weather", "arguments": '{"city":"Oslo"}'},
-    }
-    ri["messages"] = [
-        {"id": "u1", "role": "user", "content": "Weather in Oslo?"},
-        {"id": "a1", "role": "assistant", "toolCalls": [call]},
-        {
-            "id": "t1",
-            "role": "tool",
-            "toolCallId": "call_1",
-            "content": [
-                {"type": "text", "text": "Sunny, 21 C"},
-                {
-                    "type": "image",
-                    "source": {"type": "data", "value": PNG, "mimeType": "image/png"},
-                },
-            ],
-        },
-    ]
-    if legacy:
-        del ri["protocolVersion"]
-    return ri
-
-
 def test_losses_are_returned_and_forwarded_before_run_finished(tmp_path: Path) -> None:
     case = OPENAI_CHAT  # Chat Completions takes no image in a tool message
     lost: list[Any] = []
     with FakeVendor([clean_reply(case)]) as fv, warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         client = case.client(fv.base_url, False)
-        ri = _answered(case)
+        ri = answered_with_image(case)
         events = list(toolwire.run(client, ri, model=case.model, losses=lost, forward_losses=True))
     check_run(events, tmp_path)
     assert lost and all(x.tool_call_id == "call_1" for x in lost)
@@ -222,7 +198,9 @@ def test_losses_are_not_forwarded_unless_asked() -> None:
     with FakeVendor([clean_reply(case)]) as fv, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         client = case.client(fv.base_url, False)
-        events = list(toolwire.run(client, _answered(case), model=case.model, losses=lost))
+        events = list(
+            toolwire.run(client, answered_with_image(case), model=case.model, losses=lost)
+        )
     assert lost
     assert not [ev for ev in events if ev.type == EventType.CUSTOM]
 
@@ -234,7 +212,9 @@ def test_a_peer_without_protocol_version_gets_the_downgraded_stream(tmp_path: Pa
         client = case.client(fv.base_url, False)
         with pytest.warns(PartsDroppedWarning, match="image"):
             events = list(
-                toolwire.run(client, _answered(case, legacy=True), model=case.model, losses=lost)
+                toolwire.run(
+                    client, answered_with_image(case, legacy=True), model=case.model, losses=lost
+                )
             )
     check_run(events, tmp_path)
     started = events[0]

@@ -154,7 +154,7 @@ def test_the_sdk_objects_path_of_the_driver(
     import asyncio
 
     import toolwire
-    from toolwire.driver import vendors
+    from toolwire.driver import _vendors as vendors
 
     monkeypatch.setattr(vendors, "_is_bedrock", lambda client: True)
     case = CASES[0]

@@ -22,7 +22,7 @@ from test_fuzz_harness import MODEL, run_cli
 from toolwire import ContentLossWarning, adapters
 from toolwire.adapters import asgard, openai_responses
 from toolwire.errors import ProtocolViolation, ToolwireError, VendorDataError
-from toolwire.protocol import mint_id
+from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import load_json
 
 DEEP_TEXT = "[" * 5000 + "]" * 5000

@@ -10,7 +10,7 @@ from _samples import VENDORS, samples
 from test_fuzz_harness import run_cli
 
 from toolwire import adapters
-from toolwire.protocol import frame_sse
+from toolwire.protocol.sse import frame_sse
 
 GOOD = Path(__file__).parents[2] / "cassettes/anthropic/thinking_tool_use_signature.yaml"
 

@@ -29,7 +29,8 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.protocol import SSEParser, StreamMachine, pair_history
+from toolwire.protocol import SSEParser, StreamMachine
+from toolwire.protocol.pairing import pair_history
 
 BOUND = 3.0
 

@@ -87,3 +87,20 @@ def test_the_cli_never_prints_the_key_of_a_recorded_uri(tmp_path: Path) -> None:
     code, out, err = run_cli(["decode", "--from", "gemini", str(cassette)])
     assert (code, out) == (1, "")
     assert SECRET not in err and "generateContent" in err
+
+
+def test_one_mask_for_known_values_and_shapes_in_text_and_data() -> None:
+    # a client's own key has no recognisable shape: the caller names it (the driver does)
+    plain = "my-own-proxy-key-42"
+    value = {"message": f"401 for {plain}", "meta": [f"Bearer {SECRET}", 3, None]}
+    out = redact(value, [plain])
+    assert out == {"message": f"401 for {MASK}", "meta": [f"Bearer {MASK}", 3, None]}
+    assert MASK == "[REDACTED]"  # the one mask (the driver's "[redacted]" is gone)
+
+
+def test_known_values_only_leaves_text_that_merely_looks_like_a_credential() -> None:
+    # the server masks its keys in every event; a model writing about tokens is left alone
+    text = f"use token=abc123 and key {SECRET}, not {'agent-key-9876'}"
+    assert redact(text, ["agent-key-9876"], shapes=False) == (
+        f"use token=abc123 and key {SECRET}, not {MASK}"
+    )

@@ -18,7 +18,7 @@ from starlette.applications import Starlette
 
 from toolwire import cli
 from toolwire.protocol.sse import parse_sse
-from toolwire.server.running import Server, make_server
+from toolwire.server import Server, make_server
 from toolwire.testing.calls import calls_from_events
 
 REPO = Path(__file__).resolve().parents[2]

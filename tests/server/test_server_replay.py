@@ -25,7 +25,7 @@ from _serve import (
 
 from toolwire.protocol.machine import StreamMachine
 from toolwire.server import create_app
-from toolwire.server.replay import index_recordings, replay_client
+from toolwire.server._replay import index_recordings, replay_client
 
 
 async def test_the_demo_input_plays_the_demo_recording() -> None:

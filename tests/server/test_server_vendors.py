@@ -12,6 +12,7 @@ import json
 import logging
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +32,7 @@ from _serve import (
 )
 from _vendor_sdk import sdk_calls
 
+from toolwire.losses import ToolwireWarning
 from toolwire.protocol.machine import StreamMachine
 from toolwire.server import create_app
 from toolwire.testing.calls import calls_from_events
@@ -233,8 +235,11 @@ def test_shutdown_ends_an_open_run_with_run_error() -> None:
     assert outcome == "client_gone"
 
 
-async def test_what_the_vendor_cannot_take_reaches_the_ui_as_a_loss_event() -> None:
-    """A file handle of another provider in a tool result: dropped, and the UI is told."""
+async def test_what_the_vendor_cannot_take_reaches_the_ui_as_a_loss_event(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A file handle of another provider in a tool result: dropped, and the UI is told; the
+    server logs each loss once (its surface), and raises no Python warning from its loop."""
     image = {"type": "image", "source": {"type": "file", "value": "file-x", "provider": "gemini"}}
     messages = [
         {"id": "u1", "role": "user", "content": "look"},
@@ -254,9 +259,12 @@ async def test_what_the_vendor_cannot_take_reaches_the_ui_as_a_loss_event() -> N
     ]
     with FakeVendor(replies_from_cassette(RECORDINGS["openai_chat"])[:1]) as vendor:
         async with asgi_client(_app("openai_chat", vendor.base_url)) as client:
-            with pytest.warns(Warning):
+            caplog.set_level(logging.WARNING, logger="toolwire.server")
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
                 r = await client.post("/agents/openai_chat", json=run_input(messages))
         sent = json.loads(vendor.requests[0].body)
+    assert not [w for w in seen if issubclass(w.category, ToolwireWarning)]
     events = events_of(r.text)
     (loss,) = [e for e in events if e["type"] == "CUSTOM" and e["name"] == "toolwire.losses"]
     assert events[-1]["type"] == "RUN_FINISHED" and events[-2] is loss
@@ -271,3 +279,6 @@ async def test_what_the_vendor_cannot_take_reaches_the_ui_as_a_loss_event() -> N
     ]
     assert dropped[0]["target"].startswith("openai_chat")
     assert "without protocolVersion" in dropped[1]["target"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "toolwire.server"]
+    lines = [m for m in logged if "dropped image part" in m]
+    assert len(lines) == len(dropped) and all("agent openai_chat" in m for m in lines)

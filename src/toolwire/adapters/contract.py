@@ -27,6 +27,7 @@ from toolwire.protocol.decoding import BaseDecoder
 
 if TYPE_CHECKING:  # recordings reads adapters: no import cycle at run time
     from toolwire.losses import Loss
+    from toolwire.protocol.surface import Encoded
     from toolwire.recordings import ModelRoute
 
 
@@ -44,6 +45,8 @@ class Decoder(Protocol):
     run_metadata: dict[str, Any]
     error_metadata: dict[str, Any]
     cancelled: bool
+    #: what the turn could not carry to AG-UI, as values (a driver reports them)
+    losses: list[Loss]
 
     def feed(self, chunk: Any) -> list[BaseEvent]: ...
 
@@ -75,7 +78,7 @@ class Adapter(Protocol):
     def Encoder(self) -> Callable[..., Encoder]: ...
 
     @property
-    def encode_request(self) -> Callable[..., dict[str, Any]]: ...
+    def encode_request(self) -> Callable[..., Encoded]: ...
 
     # bound by ``toolwire.protocol.surface.stream_surface``: (chunks or events, **options)
     @property

@@ -2,11 +2,19 @@
 
 I/O lives here only: the request, the response bytes, retries and cancellation. What
 the bytes mean is the adapters' and ``toolwire.protocol``'s business. tenacity and
-the vendor SDKs are imported when a run starts, never on import.
+the vendor SDKs are imported when a run starts, never on import. The modules behind
+this package (``_runner``, ``_vendors``, ``_policy``, ``_secrets``) are internal.
 """
 
-from toolwire.driver.policy import DEFAULT_POLICY, RetryPolicy
-from toolwire.driver.runner import LOSSES_EVENT, AsyncRunEvents, RunEvents, arun, run
+from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
+from toolwire.driver._runner import (
+    LOSSES_EVENT,
+    AsyncRunEvents,
+    RunEvents,
+    arun,
+    loss_record,
+    run,
+)
 
 __all__ = [
     "DEFAULT_POLICY",
@@ -15,5 +23,6 @@ __all__ = [
     "RetryPolicy",
     "RunEvents",
     "arun",
+    "loss_record",
     "run",
 ]

@@ -2,14 +2,17 @@
 
 A recording's URI may hold ``?key=`` (Gemini) or ``api-key=`` (Azure); a header dump may
 hold ``Authorization``. Whatever reaches an exception, a warning, a loss or a log passes
-through :func:`redact` first.
+through :func:`redact` first, with ``[REDACTED]`` (``MASK``), the one mask toolwire uses;
+the run driver and the server pass the key values they hold as ``known``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar, overload
+
+T = TypeVar("T")
 
 #: headers that carry credentials (lower case); vcrpy recording filters them too
 SECRET_HEADERS = (
@@ -38,10 +41,42 @@ _BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
 _TOKENS = re.compile(r"\b(sk-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z._-]{16,})")
 
 
-def redact(text: str) -> str:
-    """``text`` with credential values masked (query parameters, headers, bearer tokens,
-    OpenAI/Google key shapes); everything else is kept so the message still says where."""
-    if not text:
+@overload
+def redact(value: str, known: Iterable[str] = (), *, shapes: bool = True) -> str: ...
+
+
+@overload
+def redact(value: T, known: Iterable[str] = (), *, shapes: bool = True) -> T: ...
+
+
+def redact(value: Any, known: Iterable[str] = (), *, shapes: bool = True) -> Any:
+    """``value`` (text, or JSON-like data whose strings are masked) with credentials masked.
+
+    ``known`` are values the caller knows to be secret (a client's API key, a server's key
+    from the environment): each is masked wherever it stands. ``shapes`` also masks what
+    looks like a credential (query parameters, headers, bearer tokens, OpenAI/Google key
+    shapes); a server masking its own keys in model output turns it off, so a model's text
+    about tokens is left alone. Everything else is kept so the message still says where.
+    """
+    secrets = sorted({k for k in known if k}, key=len, reverse=True)
+    return _masked(value, secrets, shapes)
+
+
+def _masked(value: Any, secrets: list[str], shapes: bool) -> Any:
+    if isinstance(value, str):
+        return _masked_text(value, secrets, shapes)
+    if isinstance(value, dict):
+        return {k: _masked(v, secrets, shapes) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v, secrets, shapes) for v in value]
+    return value
+
+
+def _masked_text(text: str, secrets: list[str], shapes: bool) -> str:
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    if not shapes or not text:
         return text
     text = _HEADER.sub(lambda m: m.group(1) + m.group(2) + m.group(1) + m.group(3) + MASK, text)
     text = _PARAM.sub(lambda m: m.group(1) + m.group(2) + MASK, text)

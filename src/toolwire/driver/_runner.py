@@ -1,10 +1,10 @@
 """``toolwire.run`` / ``toolwire.arun``: one AG-UI run over a vendor SDK client.
 
 Thin I/O over the sans-I/O core: the adapter encodes the request, the SDK sends it
-(see ``vendors``), toolwire's parser and the adapter's ``Decoder`` read the answer,
+(see ``_vendors``), toolwire's parser and the adapter's ``Decoder`` read the answer,
 :class:`~toolwire.protocol.runs.RunFramer` frames and checks the run.
 
-Retries (tenacity, :class:`~toolwire.driver.policy.RetryPolicy`) happen only while
+Retries (tenacity, :class:`~toolwire.driver._policy.RetryPolicy`) happen only while
 nothing of the model's turn has been sent: the driver reads until the decoder gives
 its first event inside the retried attempt, and streams the rest outside it. So a
 consumer never sees an event twice; a failure after that ends the run with
@@ -16,21 +16,23 @@ made), with the client's credentials removed from every text.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Generator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator
 from dataclasses import asdict
-from typing import Any, Literal
+from typing import Any, Literal, ParamSpec, TypeVar, cast
 
 from ag_ui.core import BaseEvent, CustomEvent
 
-from toolwire.driver.policy import DEFAULT_POLICY, RetryPolicy
-from toolwire.driver.secrets import client_secrets, redact
-from toolwire.driver.vendors import Plan, plan
+from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
+from toolwire.driver._secrets import client_secrets
+from toolwire.driver._vendors import Plan, plan
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import Failure, classify, metadata_of
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_event
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import RunFramer
 
 log = logging.getLogger("toolwire.driver")
@@ -39,6 +41,9 @@ log = logging.getLogger("toolwire.driver")
 LOSSES_EVENT = "toolwire.losses"
 
 OnCancel = Literal["close", "finish"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def loss_record(loss: Loss) -> dict[str, Any]:
@@ -53,7 +58,12 @@ def loss_record(loss: Loss) -> dict[str, Any]:
 
 
 class _Run:
-    """What one run's sync and async loops share: setup, retries, failures, losses."""
+    """What one run's sync and async loops share: setup, retries, failures, losses.
+
+    Losses are read as values (the request's ``Encoded.losses``, the decoder's
+    ``losses``, a legacy downgrade's) and warned about here, once each, pointing at
+    the caller of ``run``/``arun`` or of the loop over its events.
+    """
 
     def __init__(
         self,
@@ -66,7 +76,9 @@ class _Run:
         losses: list[Loss] | None,
         on_cancel: str,
         forward_losses: bool,
-        params: dict[str, Any],
+        vendor_params: dict[str, Any],
+        *,
+        sync: bool,
     ) -> None:
         if on_cancel not in ("close", "finish"):
             raise UnsupportedInput(
@@ -86,15 +98,14 @@ class _Run:
         self.forward_losses = forward_losses
         self.input = as_run_input(run_input, "toolwire.run")
         self.secrets = client_secrets(client)
-        self.plan: Plan = plan(
-            client,
-            self.input,
-            model=model,
-            vendor=vendor,
-            api=api,
-            params=params,
-            losses=self.losses,
-        )
+        self._failure: tuple[BaseException, Failure] | None = None
+        with held() as quiet:
+            self.plan: Plan = plan(
+                client, self.input, model=model, vendor=vendor, api=api, params=vendor_params
+            )
+        lost = self.plan.body.losses
+        self._report([*lost, *unseen(quiet, lost)])
+        _check_client(client, self.plan, sync)
         legacy = self.input.protocol_version is None
         self.framer = RunFramer(
             self.plan.adapter.Decoder(),
@@ -103,31 +114,68 @@ class _Run:
             run_input=self.input,
             reshape=self._downgrade if legacy else None,
         )
+        self._decoder_losses = 0  # how many of the decoder's losses are in self.losses
         self.attempts = 0
         self.cancel_requested = False
+
+    # -- losses ----------------------------------------------------------------------------
+
+    def _report(self, lost: list[Loss]) -> None:
+        """Keep losses (``losses=``, ``forward_losses``) and warn about each, once."""
+        if lost:
+            self.losses.extend(lost)
+            announce(lost)
+
+    def _take_decoder_losses(self) -> None:
+        decoder = self.framer.decoder
+        self.losses.extend(decoder.losses[self._decoder_losses :])
+        self._decoder_losses = len(decoder.losses)
+
+    def _step(
+        self, step: Callable[P, list[BaseEvent]], *args: P.args, **kwargs: P.kwargs
+    ) -> list[BaseEvent]:
+        """One framer step; what it lost is kept and warned about here, after it."""
+        start = len(self.losses)
+        quiet: list[Loss] = []
+        try:
+            with held() as quiet:
+                return step(*args, **kwargs)
+        finally:
+            self._take_decoder_losses()
+            new = self.losses[start:]
+            del self.losses[start:]
+            self._report([*new, *unseen(quiet, new)])
 
     # -- events ----------------------------------------------------------------------------
 
     def _downgrade(self, event: BaseEvent) -> BaseEvent:
         out, lost = downgrade_event(event)
-        if lost:
-            announce(lost, stacklevel=4)
-            self.losses.extend(lost)
+        self.losses.extend(lost)  # inside a step: reported at its end
         return out
 
+    def start(self) -> list[BaseEvent]:
+        return self._step(self.framer.start)
+
+    def feed(self, chunk: Any) -> list[BaseEvent]:
+        return self._step(self.framer.feed, chunk)
+
     def loss_events(self) -> list[BaseEvent]:
+        self._take_decoder_losses()  # the closing chunk's, too
         if not (self.forward_losses and self.losses):
             return []
         value = [loss_record(x) for x in self.losses]
         return [CustomEvent(name=LOSSES_EVENT, value=value)]
 
     def finish(self) -> list[BaseEvent]:
-        return self.framer.finish(before_end=self.loss_events)
+        return self._step(self.framer.finish, before_end=self.loss_events)
 
     def cancelled(self) -> list[BaseEvent]:
-        return self.framer.cancel(before_end=self.loss_events)
+        return self._step(self.framer.cancel, before_end=self.loss_events)
 
     def failed(self, exc: BaseException) -> list[BaseEvent]:
+        return self._step(self._failed, exc)
+
+    def _failed(self, exc: BaseException) -> list[BaseEvent]:
         f = self._classify(exc)
         if not isinstance(exc, ToolwireError):
             # no exc_info: an SDK's exception may quote the key (OpenAI's 401 does)
@@ -149,7 +197,11 @@ class _Run:
     # -- retries ---------------------------------------------------------------------------
 
     def _classify(self, exc: BaseException) -> Failure:
-        return classify(exc, self.policy.retryable_status)
+        """``failures.classify`` once per failed attempt: whether to retry, how long to wait,
+        the log line and ``RUN_ERROR`` all read the same verdict."""
+        if self._failure is None or self._failure[0] is not exc:
+            self._failure = (exc, classify(exc, self.policy.retryable_status))
+        return self._failure[1]
 
     def _should_retry(self, exc: BaseException) -> bool:
         if not isinstance(exc, Exception) or self.framer.turn_events or self.cancel_requested:
@@ -162,16 +214,18 @@ class _Run:
         p = self.policy
         backoff = tenacity.wait_random_exponential(multiplier=p.initial_backoff, max=p.max_backoff)
 
-        def wait(state: Any) -> float:
+        def failure(state: Any) -> Failure | None:
             exc = state.outcome.exception() if state.outcome is not None else None
-            f = self._classify(exc) if exc is not None else None
+            return self._classify(exc) if exc is not None else None
+
+        def wait(state: Any) -> float:
+            f = failure(state)
             if f is not None and f.retry_after is not None:
                 return min(f.retry_after, p.max_retry_after)
             return float(backoff(state))
 
         def before_sleep(state: Any) -> None:
-            exc = state.outcome.exception() if state.outcome is not None else None
-            f: Failure | None = self._classify(exc) if exc is not None else None
+            f = failure(state)
             code = f.code if f is not None else "?"
             wait_s = state.next_action.sleep if state.next_action is not None else 0.0
             log.info(
@@ -193,7 +247,9 @@ class _Run:
 
     def _new_attempt(self) -> None:
         if self.attempts:
+            self._take_decoder_losses()
             self.framer.use_decoder(self.plan.adapter.Decoder())
+            self._decoder_losses = 0
         self.attempts += 1
 
     # -- sync ------------------------------------------------------------------------------
@@ -204,7 +260,7 @@ class _Run:
         stream = self.plan.open_sync()
         try:
             for chunk in stream:
-                events = self.framer.feed(chunk)
+                events = self.feed(chunk)
                 if events:
                     return stream, events
             end = self.finish()
@@ -223,7 +279,7 @@ class _Run:
         raise ToolwireError("toolwire.run: no attempt was made")  # pragma: no cover
 
     def events_sync(self) -> Generator[BaseEvent, None, None]:
-        yield from self.framer.start()
+        yield from self.start()
         try:
             stream, first = self.first_sync()
         except Exception as exc:
@@ -237,7 +293,7 @@ class _Run:
                 for chunk in stream:
                     if self.cancel_requested:
                         break
-                    yield from self.framer.feed(chunk)
+                    yield from self.feed(chunk)
                     if self.cancel_requested:
                         break
                 else:
@@ -263,7 +319,7 @@ class _Run:
         stream = self.plan.open_async()
         try:
             async for chunk in stream:
-                events = self.framer.feed(chunk)
+                events = self.feed(chunk)
                 if events:
                     return stream, events
             end = self.finish()
@@ -282,7 +338,7 @@ class _Run:
         raise ToolwireError("toolwire.arun: no attempt was made")  # pragma: no cover
 
     async def events_async(self) -> AsyncGenerator[BaseEvent, None]:
-        for ev in self.framer.start():
+        for ev in self.start():
             yield ev
         stream: AsyncIterator[Any] | None = None
         cancel: asyncio.CancelledError | None = None
@@ -304,7 +360,7 @@ class _Run:
                     async for chunk in stream:
                         if self.cancel_requested:
                             break
-                        for ev in self.framer.feed(chunk):
+                        for ev in self.feed(chunk):
                             yield ev
                         if self.cancel_requested:
                             break
@@ -409,6 +465,18 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
         await self.aclose()
 
 
+def _check_client(client: Any, plan: Plan, sync: bool) -> None:
+    """``run`` takes a sync client, ``arun`` an async one (or a ``genai.Client``)."""
+    if sync and plan.is_async:
+        raise UnsupportedInput(
+            f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
+        )
+    if not sync and not plan.is_async and plan.vendor != "gemini":
+        raise UnsupportedInput(
+            f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"
+        )
+
+
 def run(
     client: Any,
     run_input: Any,
@@ -432,36 +500,30 @@ def run(
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
     args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
-    state = _Run(client, run_input, *args)
-    if state.plan.is_async:
-        raise UnsupportedInput(
-            f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
+    return RunEvents(_Run(client, run_input, *args, sync=True))
+
+
+def _options_of(template: Callable[P, object]) -> Callable[[Callable[..., R]], Callable[P, R]]:
+    """Give a function ``template``'s parameters, for callers, the docs and mypy alike."""
+
+    def use(fn: Callable[..., R]) -> Callable[P, R]:
+        returns = inspect.signature(fn).return_annotation
+        fn.__signature__ = inspect.signature(template).replace(  # type: ignore[attr-defined]
+            return_annotation=returns
         )
-    return RunEvents(state)
+        return cast(Callable[P, R], fn)
+
+    return use
 
 
-def arun(
-    client: Any,
-    run_input: Any,
-    *,
-    model: str,
-    vendor: str | None = None,
-    api: str | None = None,
-    retry: RetryPolicy | None = None,
-    losses: list[Loss] | None = None,
-    on_cancel: OnCancel = "close",
-    forward_losses: bool = False,
-    **vendor_params: Any,
-) -> AsyncRunEvents:
+@_options_of(run)
+def arun(*args: Any, **options: Any) -> AsyncRunEvents:
     """:func:`run` over an async client (``AsyncAnthropic``, ``AsyncOpenAI``,
-    ``genai.Client(...).aio`` or a ``genai.Client``, whose ``.aio`` is used)."""
-    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
-    state = _Run(client, run_input, *args)
-    if not state.plan.is_async and state.plan.vendor != "gemini":
-        raise UnsupportedInput(
-            f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"
-        )
-    return AsyncRunEvents(state)
+    ``genai.Client(...).aio`` or a ``genai.Client``, whose ``.aio`` is used); the same
+    parameters as :func:`run`."""
+    bound = inspect.signature(run).bind(*args, **options)
+    bound.apply_defaults()
+    return AsyncRunEvents(_Run(**bound.arguments, sync=False))
 
 
 __all__ = ["LOSSES_EVENT", "AsyncRunEvents", "RunEvents", "arun", "loss_record", "run"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import warnings
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,10 +29,11 @@ from ag_ui.core import PROTOCOL_VERSION, BaseEvent, RunAgentInput, RunErrorEvent
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError
+from toolwire.losses import held
 from toolwire.matching import request_difference
 from toolwire.recordings import Exchange, model_exchanges
-from toolwire.server.config import AgentConfig, ConfigError
-from toolwire.server.providers import aclose_client
+from toolwire.server._config import AgentConfig, ConfigError
+from toolwire.server._providers import aclose_client
 
 #: vendor -> the request body keys that hold the conversation
 CONVERSATION: dict[str, tuple[str, ...]] = {
@@ -85,16 +85,14 @@ class RecordedTurn:
 
 
 def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the replay compares; losses are the real run's
+    with held():  # the replay compares; the losses are the real run's, reported there
         return adapters.get(vendor).encode_request(run_input, model=model)
 
 
 def _restated(vendor: str, body: dict[str, Any], model: str) -> dict[str, Any] | None:
     """The recorded request as this adapter would write it (a string content as a text block)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with held():
             decoded = adapters.get(vendor).decode_request(body)
         return _conversation(vendor, _quiet_encode(vendor, decoded, model))
     except ToolwireError:

@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter
 from toolwire.errors import UnsupportedInput
-from toolwire.losses import Loss
 from toolwire.protocol.sse import SSEEvent, SSEParser, json_object
+from toolwire.protocol.surface import Encoded
 
 #: The vendors ``toolwire.run`` drives (the adapters that talk to a model).
 MODEL_VENDORS = ("anthropic", "openai_chat", "openai_responses", "gemini")
@@ -75,7 +75,7 @@ class Plan:
 
     vendor: str
     adapter: Adapter
-    body: dict[str, Any]
+    body: Encoded
     is_async: bool
     open_sync: Callable[[], Iterator[Any]]
     open_async: Callable[[], AsyncIterator[Any]]
@@ -148,17 +148,17 @@ def _encode(
     run_input: Any,
     model: str,
     params: dict[str, Any],
-    losses: list[Loss],
-) -> dict[str, Any]:
+) -> Encoded:
     """``encode_request`` with the params it names; the rest go into the request body
-    (for Gemini into ``config``, where google-genai takes generation options)."""
+    (for Gemini into ``config``, where google-genai takes generation options). Its
+    losses come back on the body (``Encoded.losses``) for the driver to report."""
     sig = inspect.signature(adapter.encode_request)
     takes_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     named = {k: v for k, v in params.items() if takes_any or k in sig.parameters}
     rest = {k: v for k, v in params.items() if k not in named}
     if vendor == "gemini" and "backend" not in named and _is_vertex(client):
         named["backend"] = "vertex"
-    body: dict[str, Any] = adapter.encode_request(run_input, model=model, losses=losses, **named)
+    body: Encoded = adapter.encode_request(run_input, model=model, **named)
     if rest:
         if vendor == "gemini":
             body["config"] = {**(body.get("config") or {}), **rest}
@@ -300,12 +300,11 @@ def plan(
     vendor: str | None,
     api: str | None,
     params: dict[str, Any],
-    losses: list[Loss],
 ) -> Plan:
     """Choose the adapter, encode the request and bind how to stream it."""
     name = choose_vendor(client, vendor, api)
     adapter = adapters.get(name)
-    body = _encode(adapter, name, client, run_input, model, params, losses)
+    body = _encode(adapter, name, client, run_input, model, params)
     is_async = is_async_client(client)
     if name == "gemini":
         return Plan(

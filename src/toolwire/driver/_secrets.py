@@ -1,11 +1,12 @@
-"""Keeping a client's credentials out of every text a run sends (``RUN_ERROR`` above all)."""
+"""The credentials a client holds, so a run keeps them out of every text it sends.
+
+The masking itself is :func:`toolwire.protocol.redact.redact` (one mask, ``[REDACTED]``);
+this module only finds the values to mask.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
-
-REDACTED = "[redacted]"
 
 
 def client_secrets(client: Any) -> list[str]:
@@ -32,18 +33,4 @@ def client_secrets(client: Any) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
-def redact(value: Any, secrets: Iterable[str]) -> Any:
-    """``value`` (text, or JSON-like data) with every secret replaced by ``[redacted]``."""
-    if isinstance(value, str):
-        for secret in secrets:
-            if secret in value:
-                value = value.replace(secret, REDACTED)
-        return value
-    if isinstance(value, dict):
-        return {k: redact(v, secrets) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v, secrets) for v in value]
-    return value
-
-
-__all__ = ["REDACTED", "client_secrets", "redact"]
+__all__ = ["client_secrets"]

@@ -27,6 +27,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from toolwire.errors import ToolwireError
+from toolwire.losses import Loss, held
 from toolwire.protocol.runs import error_code
 from toolwire.protocol.sse import encode_agui_event
 
@@ -113,11 +114,28 @@ class EventStreamResponse(Response):
             body = self.redact(encode_agui_event(event)).encode("utf-8")
             await send({"type": "http.response.body", "body": body, "more_body": True})
 
+    async def _next(self) -> BaseEvent:
+        """The provider's next event. What the run lost on the way is the server's to report:
+        once each in its log here (the UI gets them as the run's ``toolwire.losses`` event),
+        not as Python warnings pointing into the event loop."""
+        lost: list[Loss] = []
+        try:
+            with held() as lost:
+                return await self.events.__anext__()
+        finally:
+            for loss in lost:
+                log.warning(
+                    "agent %s: run %s: %s",
+                    self.agent,
+                    self.run_input.run_id,
+                    self.redact(loss.message),
+                )
+
     async def _pump(self, send: Send) -> None:
         """Send the provider's events; a provider failure ends the run with RUN_ERROR."""
         while True:
             try:
-                event = await self.events.__anext__()
+                event = await self._next()
             except StopAsyncIteration:
                 break
             except ToolwireError as exc:

@@ -21,12 +21,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toolwire.driver.secrets import redact
 from toolwire.errors import UnsupportedInput
 from toolwire.protocol.inputs import as_run_input
-from toolwire.server.config import ServerConfig, checked, config_from_mapping
-from toolwire.server.providers import Provider, build_provider, secrets
-from toolwire.server.streaming import EventStreamResponse, StreamHub
+from toolwire.protocol.redact import redact
+from toolwire.server._config import ServerConfig, checked, config_from_mapping
+from toolwire.server._providers import Provider, build_provider, secrets
+from toolwire.server._streaming import EventStreamResponse, StreamHub
 
 log = logging.getLogger("toolwire.server")
 
@@ -41,8 +41,8 @@ def _redactor(provider: Provider) -> Callable[[str], str]:
     values = secrets(provider.config)
 
     def redact_text(text: str) -> str:
-        out: str = redact(text, values)
-        return out
+        # the agent's own key values only: an event's text about tokens is the model's
+        return redact(text, values, shapes=False)
 
     return redact_text
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire.errors import UnsupportedInput
-from toolwire.server.config import DEFAULT_MODELS, PROVIDERS, AgentConfig, ConfigError
+from toolwire.server._config import DEFAULT_MODELS, PROVIDERS, AgentConfig, ConfigError
 
 
 class Provider(Protocol):
@@ -105,7 +105,7 @@ def build_provider(config: AgentConfig) -> Provider:
     """The provider object for one configured agent."""
     if config.provider == "replay":
         try:
-            from toolwire.server.replay import ReplayProvider
+            from toolwire.server._replay import ReplayProvider
         except ImportError as exc:  # it plays each recording through its vendor's SDK
             need = "the replay provider needs the vendor SDKs: pip install 'toolwire[server,all]'"
             raise ConfigError(f"config: agent {config.name!r}: {need} ({exc})") from None

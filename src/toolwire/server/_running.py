@@ -14,7 +14,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from toolwire.server.app import close_streams
+from toolwire.server._app import close_streams
 
 
 class Server(uvicorn.Server):
