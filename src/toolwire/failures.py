@@ -147,7 +147,7 @@ def retryable_error_types() -> frozenset[str]:
     """The vendors' in-stream error types worth another attempt, as each adapter names them."""
     from toolwire.adapters.anthropic.wire import RETRYABLE_ERRORS as anthropic
     from toolwire.adapters.openai_chat.wire import RETRYABLE_ERRORS as chat
-    from toolwire.adapters.openai_responses.decoder import RETRYABLE_ERRORS as responses
+    from toolwire.adapters.openai_responses.wire import RETRYABLE_ERRORS as responses
 
     return anthropic | chat | responses
 

@@ -364,22 +364,7 @@ _CONVERSATION = {
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="dialogflow.decode_request mints thread and run id from one seed (the "
-                "turn's query), not from the conversation; issue 10 point 1, the adapter's owner",
-            ),
-        )
-        if n == "dialogflow"
-        else n
-        for n in NAMES
-    ],
-)
+@pytest.mark.parametrize("name", NAMES)
 def test_a_continued_conversation_keeps_its_thread_id(name: str) -> None:
     # decode_request mints ids the same way everywhere: the thread from what stays the same
     # across a conversation's requests, the run from the request

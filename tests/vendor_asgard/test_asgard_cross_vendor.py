@@ -13,7 +13,8 @@ from vendor_rules import check_request
 from conftest import replay_cassette
 from toolwire import adapters
 from toolwire.adapters import asgard
-from toolwire.protocol import pair_history, validate_stream
+from toolwire.protocol import validate_stream
+from toolwire.protocol.pairing import pair_history
 
 MODELS = {
     "anthropic": "claude-sonnet-4-5",

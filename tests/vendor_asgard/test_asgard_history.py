@@ -9,7 +9,7 @@ from ag_ui.core import AssistantMessage, FunctionCall, ToolCall, ToolMessage, Us
 
 from toolwire.adapters import asgard
 from toolwire.errors import VendorDataError
-from toolwire.protocol import pair_history
+from toolwire.protocol.pairing import pair_history
 
 
 def entry(pid: str, seq: int, name: str, **kw: Any) -> dict[str, Any]:

@@ -162,37 +162,6 @@ def encode_iter(encoder: Any, events: Iterable[Any]) -> Iterator[dict[str, Any]]
     yield from encoder.close()
 
 
-def require(
-    value: dict[str, Any], key: str, kind: type | tuple[type, ...], vendor: str, where: str
-) -> Any:
-    """``value[key]`` checked for type, else a ``VendorDataError`` naming the place."""
-    if not isinstance(value, dict):
-        raise VendorDataError(vendor, where, f"expected an object, got {type(value).__name__}")
-    if key not in value:
-        raise VendorDataError(vendor, f"{where}.{key}", "missing")
-    got = value[key]
-    if not isinstance(got, kind):
-        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise VendorDataError(
-            vendor, f"{where}.{key}", f"expected {names}, got {type(got).__name__}"
-        )
-    return got
-
-
-def list_at(value: dict[str, Any], key: str, vendor: str, where: str) -> list[Any]:
-    """``value[key]`` as a list: ``[]`` when absent or null, else a ``VendorDataError``
-    naming the place when it is not a list (so ``for x in item.get(key) or []`` never
-    iterates a string or fails on a number)."""
-    got = value.get(key)
-    if got is None:
-        return []
-    if not isinstance(got, list):
-        raise VendorDataError(
-            vendor, f"{where}.{key}", f"expected a list, got {type(got).__name__}"
-        )
-    return got
-
-
 Factory = Callable[[], BaseDecoder]
 
 __all__ = [
@@ -202,6 +171,4 @@ __all__ = [
     "as_dict",
     "decode_iter",
     "encode_iter",
-    "list_at",
-    "require",
 ]

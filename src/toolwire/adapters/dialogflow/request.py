@@ -37,7 +37,13 @@ from toolwire.protocol.fitting import Accepts, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
+from toolwire.protocol.surface import (
+    MEDIA_CHOICES,
+    check_choice,
+    checked_options,
+    request_ids,
+    returns_encoded,
+)
 
 from .parts import TARGET, encode_call, encode_result
 from .wire import ACTIONS, FIELDS, META_KEY, VENDOR, enum_name, to_json_dict
@@ -290,9 +296,16 @@ def decode_request(
     extra: dict[str, Any] = {}
     if participants:
         extra["forwarded_props"] = {META_KEY: {"participant": next(iter(participants))}}
+    # the thread is the conversation (a participant's path names it) when the body says
+    # which; the run is this request
+    who = next(iter(participants), None)
+    conversation = who.split("/participants/")[0] if who else seed
+    thread, run = request_ids(
+        thread_id=thread_id, run_id=run_id, thread_seed=(conversation,), run_seed=(seed,)
+    )
     return RunAgentInput(
-        thread_id=thread_id or mint_id("thread", seed),
-        run_id=run_id or mint_id("run", seed),
+        thread_id=thread,
+        run_id=run,
         messages=messages,
         resume=entries,
         **extra,

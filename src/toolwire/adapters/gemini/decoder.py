@@ -55,15 +55,12 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
-from toolwire.protocol import (
-    RESULT_ERROR_KEY,
-    BaseDecoder,
-    dumps_compact,
-    mint_id,
-)
+from toolwire.protocol import RESULT_ERROR_KEY
+from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
+from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
-from toolwire.protocol.ids import result_message_id
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.signatures import encrypted_value_event
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.

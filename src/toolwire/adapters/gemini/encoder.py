@@ -33,18 +33,17 @@ from toolwire.adapters.gemini.wire import (
     gemini_finish_reason_for,
 )
 from toolwire.losses import Loss, snapshot_dropped
-from toolwire.protocol import (
+from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine
+from toolwire.protocol.arguments import (
     REPEATED_KEYS,
-    RESULT_ERROR_KEY,
-    StreamMachine,
+    arguments_object,
     parse_arguments_object,
     repeated_keys_reason,
-    text_of,
 )
-from toolwire.protocol.arguments import arguments_object
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
+from toolwire.protocol.parts import text_of
 
 
 @dataclass

@@ -21,9 +21,8 @@ from toolwire.adapters.gemini.wire import (
     json_text,
 )
 from toolwire.errors import VendorDataError
-from toolwire.protocol import media_part, text_of
 from toolwire.protocol.jsontext import load_json
-from toolwire.protocol.parts import Content, MediaPart, parse_data_url
+from toolwire.protocol.parts import Content, MediaPart, media_part, parse_data_url, text_of
 
 #: ``RESPONSE_FORM_KEY`` values: how the text maps back to ``functionResponse.response``.
 FORM_OUTPUT_JSON = "output-json"  # {"output": <the text, parsed as JSON>}

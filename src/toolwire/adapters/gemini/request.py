@@ -54,24 +54,20 @@ from toolwire.adapters.gemini.wire import (
 from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol import (
+from toolwire.protocol.arguments import (
     REPEATED_KEYS,
-    Accepts,
-    as_dict,
+    arguments_object,
     dumps_compact,
-    fit_content,
-    mint_id,
-    pair_history,
     parse_arguments_object,
     repeated_keys_reason,
-    settle_unanswered,
-    text_of,
 )
-from toolwire.protocol.arguments import arguments_object
 from toolwire.protocol.callids import IdMapper, history_call_ids
-from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, labelled
-from toolwire.protocol.ids import result_message_id
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
+from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.pairing import pair_history, settle_unanswered
+from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 from toolwire.protocol.surface import (
     MEDIA_CHOICES,

@@ -22,7 +22,8 @@ from typing import Any
 
 from ag_ui.core import ContentPart, DataSource, FileSource, ImagePart, TextPart
 
-from toolwire.protocol import RESULT_ERROR_KEY, dumps_compact
+from toolwire.protocol import RESULT_ERROR_KEY
+from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.parts import Content
 
 from .parts import to_agui_content, url_source

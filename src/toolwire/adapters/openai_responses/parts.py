@@ -23,8 +23,7 @@ from ag_ui.core import (
 
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol import Accepts, fit_content
-from toolwire.protocol.fitting import part_loss
+from toolwire.protocol.fitting import Accepts, fit_content, part_loss
 from toolwire.protocol.parts import (
     Content,
     kind_for_mime,
