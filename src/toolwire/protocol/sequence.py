@@ -1,12 +1,9 @@
 """The sequence rules of an AG-UI stream: the run lifecycle as one table, then the items.
 
-Every transition of the run lifecycle is in :data:`TRANSITIONS` (state -> event type
--> the next state, or the violation that event is in that state); nothing else
-changes :class:`RunState`. Within a run, :class:`SequenceRules` checks the items:
-messages, reasoning, steps, subagents and tool calls open before they continue and
-close, under one owner, and none left open at ``RUN_FINISHED``. What the rules need
-to know of the thread (each message's role and owner, each call) is kept by a
-:class:`~toolwire.protocol.history.Ledger`, which the rules tell about every event.
+Every transition of the run lifecycle is in :data:`TRANSITIONS`; nothing else changes
+:class:`RunState`. Within a run, :class:`SequenceRules` checks that messages, reasoning,
+steps, subagents and tool calls open, continue and close under one owner, none left
+open at ``RUN_FINISHED``; what it must remember of the thread is a ``Ledger``'s.
 """
 
 from __future__ import annotations
@@ -21,8 +18,8 @@ from ag_ui.core import BaseEvent, EventType
 
 from toolwire.errors import ProtocolViolation
 from toolwire.protocol.chunks import owner_of
-from toolwire.protocol.history import Ledger
-from toolwire.protocol.limits import check
+from toolwire.protocol.ledger import Ledger
+from toolwire.protocol.limits import check, limits
 from toolwire.protocol.versions import check_declared
 
 
@@ -90,8 +87,6 @@ _ITEM_EVENTS: dict[EventType, tuple[str, str, int]] = {
     _E.STEP_FINISHED: ("step", "step_name", _CLOSE),
 }
 
-Handler = Callable[[Any], None]
-
 
 class SequenceRules:
     """The run lifecycle and the item rules, event by event (see the module docstring)."""
@@ -114,12 +109,12 @@ class SequenceRules:
         self.runs: list[ag.RunStartedEvent] = []
         self.finished: ag.RunFinishedEvent | None = None
         self.error: ag.RunErrorEvent | None = None
-        self._handlers: dict[EventType, Handler] = {
+        self._handlers: dict[EventType, Callable[[Any], None]] = {
             t: getattr(self, "_on_" + t.value.lower())
             for t in EventType
             if hasattr(self, "_on_" + t.value.lower())
         }
-        self._handlers.update(thread.hooks())
+        self._hooks = thread.hooks()
 
     def enter(self, state: RunState) -> None:
         self.state = state
@@ -137,6 +132,9 @@ class SequenceRules:
         handler = self._handlers.get(t)
         if handler is not None:
             handler(ev)
+        hook = self._hooks.get(t)
+        if hook is not None:
+            hook(ev)
         if target is not self.state:
             self.enter(target)  # type: ignore[arg-type]
 
@@ -233,27 +231,20 @@ class SequenceRules:
     _on_subagent_error = _on_subagent_finished
 
     # messages: text, reasoning messages, reasoning
-    def _role_free(self, mid: str, role: str, says: str) -> None:
+    def _role_free(self, mid: str, role: str, what: str, tail: str = "") -> None:
         msg = self.thread.msgs.get(mid)
         if msg is not None and msg.role != role:
-            self._fail("duplicate-message-id", says.format(mid=mid, role=msg.role))
+            reason = f"a {what} reuses messageId {mid!r} of a {msg.role} message{tail}"
+            self._fail("duplicate-message-id", reason)
 
     def _on_text_message_start(self, ev: ag.TextMessageStartEvent) -> None:
         role = ev.role or "assistant"
-        self._role_free(
-            ev.message_id,
-            role,
-            f"a {role} text message reuses messageId {{mid!r}} of a {{role}} message; "
-            "the history cannot hold both",
-        )
+        tail = "; the history cannot hold both"
+        self._role_free(ev.message_id, role, f"{role} text message", tail)
         self.thread.text_started(ev, role)
 
     def _on_reasoning_message_start(self, ev: Any) -> None:
-        self._role_free(
-            ev.message_id,
-            "reasoning",
-            "a reasoning message reuses messageId {mid!r} of a {role} message",
-        )
+        self._role_free(ev.message_id, "reasoning", "reasoning message")
         self.thread.reasoning_started(ev)
 
     # tool calls
@@ -302,17 +293,12 @@ class SequenceRules:
     def _on_tool_call_args(self, ev: ag.ToolCallArgsEvent) -> None:
         call = self._open_call(ev)
         call.size += len(ev.delta)
-        check(
-            "max_argument_chars",
-            call.size,
-            lambda: f"event {self.index}: arguments of {call.id!r}",
-        )
-        self.thread.call_args(call, ev)
+        if call.size > limits().max_argument_chars:  # the place is only named when passed
+            check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
 
     def _on_tool_call_end(self, ev: ag.ToolCallEndEvent) -> None:
-        call = self._open_call(ev)
+        self._open_call(ev)
         del self.open_calls[ev.tool_call_id]
-        self.thread.call_ended(call, ev)
 
     def _on_tool_call_result(self, ev: ag.ToolCallResultEvent) -> None:
         existing = self.thread.msgs.get(ev.message_id)
