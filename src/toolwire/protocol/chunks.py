@@ -118,6 +118,8 @@ class ChunkExpander:
         ``chunk-forms-mixed``. Only called while some lane is open.
         """
         kind = _ITEM_KIND.get(type(ev))
+        if kind is None:  # a subclass of an event class names its item too
+            kind = next((k for c, k in _ITEM_KIND.items() if isinstance(ev, c)), None)
         if kind is not None:
             ident = getattr(ev, kind[1])
             for c in self.lanes.values():
