@@ -109,6 +109,11 @@ def test_frame_run_with_ids_from_the_first_frame_yields_what_asgard_decode_run_y
         assert got[0]["runId"] == run
 
 
+def test_without_ids_from_both_ids_are_required() -> None:
+    with pytest.raises(TypeError, match="thread_id and run_id"):
+        list(frame_run(_Empty(), [], thread_id="t"))
+
+
 def test_given_ids_win_over_the_first_chunk_and_a_missing_one_is_minted() -> None:
     frame = {"customChannelId": "ch", "requestId": "rq"}
     seen = list(frame_run(_Empty(), [frame], thread_id="mine", ids_from=_asgard_ids))

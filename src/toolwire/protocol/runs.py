@@ -8,14 +8,15 @@ machine checks every event on the way out.
 
 :class:`RunFramer` holds that logic as steps (start, feed, finish, fail,
 cancel) so the sync :func:`frame_run`, the async :func:`aframe_run` and the
-run driver (which retries before the turn's first event) drive the same code.
+run driver (which retries before the turn's first event) drive the same code;
+:func:`frame_runs` frames several turns as the runs of one thread. A framer's own
+machine checks every rule and keeps no history (nobody reads it on a pass-through).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
 from itertools import chain
 from typing import Any
 
@@ -75,7 +76,9 @@ def _read(it: Iterator[Any]) -> Any:
 
 
 def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
-    return iter(partial(_read, iter(chunks)), _END)
+    it = iter(chunks)
+    while (chunk := _read(it)) is not _END:
+        yield chunk
 
 
 async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
@@ -273,10 +276,13 @@ def frame_run(
     error type (``toolwire.failures``); a toolwire error from it is raised as it is.
 
     ``ids_from`` reads the ids from the first chunk where a vendor names the thread and
-    run there (Asgard); an id neither given nor found is minted from the other one.
+    run there (Asgard): given ids win, and an id neither given nor found is minted from
+    the other one. Without ``ids_from`` both ids must be given.
     Without a ``machine`` the run is checked by one that keeps no history (pass
     ``machine=StreamMachine()`` to read ``machine.messages`` afterwards).
     """
+    if ids_from is None and (thread_id is None or run_id is None):
+        raise TypeError("frame_run needs thread_id and run_id, or ids_from to read them")
     failed: _ReadFailed | None = None
     if ids_from is not None and whole_response is None:
         chunks, thread_id, run_id, failed = _first_ids(chunks, ids_from, thread_id, run_id)
