@@ -20,7 +20,7 @@ from toolwire.adapters.contract import Adapter
 from toolwire.errors import LimitExceeded, ToolwireError, UnsupportedInput
 from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.limits import check, limits
-from toolwire.protocol.runs import frame_run
+from toolwire.protocol.runs import VendorTurn, frame_run
 
 
 @dataclass
@@ -360,8 +360,8 @@ def model_exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
     return recorded_model_calls(adapter, data, name).exchanges
 
 
-def frame_exchange(adapter: Adapter, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
-    """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through).
+def exchange_turn(adapter: Adapter, ex: Exchange, **turn_kw: Any) -> VendorTurn:
+    """One recorded response as the vendor turn it was (``VendorTurn`` keywords pass through).
 
     A body that is no SSE may still be a stream (Gemini's JSON-array framing): an adapter
     says so with ``is_streamed``. The decoder is told what the recorded request implies
@@ -370,10 +370,16 @@ def frame_exchange(adapter: Adapter, ex: Exchange, **frame_kw: Any) -> Iterator[
     options = getattr(adapter, "decoder_options", None)
     decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
     if ex.content_type == "application/jsonl":
-        return frame_run(decoder, jsonl_chunks(ex.response_body), **frame_kw)
+        return VendorTurn(decoder, jsonl_chunks(ex.response_body), **turn_kw)
     if ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
-        return frame_run(decoder, adapter.sse_chunks(ex.response_body), **frame_kw)
-    return frame_run(decoder, [], whole_response=ex.response_json(), **frame_kw)
+        return VendorTurn(decoder, adapter.sse_chunks(ex.response_body), **turn_kw)
+    return VendorTurn(decoder, whole_response=ex.response_json(), **turn_kw)
+
+
+def frame_exchange(adapter: Adapter, ex: Exchange, **frame_kw: Any) -> Iterator[BaseEvent]:
+    """One recorded response as one complete AG-UI run (``frame_run`` keywords pass through)."""
+    turn = exchange_turn(adapter, ex)
+    return frame_run(turn.decoder, turn.chunks, whole_response=turn.whole_response, **frame_kw)
 
 
 __all__ = [
@@ -381,6 +387,7 @@ __all__ = [
     "ModelRoute",
     "Selected",
     "cassette_exchanges",
+    "exchange_turn",
     "frame_exchange",
     "jsonl_chunks",
     "load_recording",

@@ -8,12 +8,16 @@ machine checks every event on the way out.
 
 :class:`RunFramer` holds that logic as steps (start, feed, finish, fail,
 cancel) so the sync :func:`frame_run`, the async :func:`aframe_run` and the
-run driver (which retries before the turn's first event) drive the same code.
+run driver (which retries before the turn's first event) drive the same code;
+:func:`frame_runs` frames several turns as the runs of one thread. A framer's own
+machine checks every rule and keeps no history (nobody reads it on a pass-through).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from ag_ui.core import (
@@ -32,6 +36,7 @@ from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
 from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
+from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
 #: What a decoder raises for a turn that failed: the run ends with ``RUN_ERROR``.
@@ -48,32 +53,42 @@ class _ReadFailed(Exception):
         self.cause = cause
 
 
+class _Guard:
+    """Around a read of the chunk source: its own failure becomes :class:`_ReadFailed`
+    (a toolwire error, and the end of the source, pass as they are)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> None:
+        passing = (ToolwireError, StopIteration, StopAsyncIteration)
+        if isinstance(exc, Exception) and not isinstance(exc, passing):
+            raise _ReadFailed(exc) from exc
+
+
+_GUARD = _Guard()
+_END = object()  # the end of a chunk source
+
+
+def _read(it: Iterator[Any]) -> Any:
+    with _GUARD:
+        return next(it, _END)
+
+
 def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
     it = iter(chunks)
-    while True:
-        try:
-            chunk = next(it)
-        except StopIteration:
-            return
-        except ToolwireError:
-            raise
-        except Exception as exc:
-            raise _ReadFailed(exc) from exc
+    while (chunk := _read(it)) is not _END:
         yield chunk
 
 
 async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
     it = aiter(chunks)
-    while True:
-        try:
-            chunk = await anext(it)
-        except StopAsyncIteration:
-            return
-        except ToolwireError:
-            raise
-        except Exception as exc:
-            raise _ReadFailed(exc) from exc
+    with _GUARD:
+        chunk = await anext(it, _END)
+    while chunk is not _END:
         yield chunk
+        with _GUARD:
+            chunk = await anext(it, _END)
 
 
 def error_code(exc: ToolwireError) -> str:
@@ -88,6 +103,8 @@ class RunFramer:
     excluded): while it is 0 the turn may be restarted with a fresh decoder
     (:meth:`use_decoder`) without the consumer seeing anything twice. ``reshape``
     rewrites each event after the machine checked it (e.g. a downgrade for a legacy peer).
+    Without a ``machine``, the run is checked by one that keeps no history unless
+    ``history=True`` (read it as ``framer.machine.messages``).
     """
 
     def __init__(
@@ -99,8 +116,9 @@ class RunFramer:
         run_input: RunAgentInput | None = None,
         machine: StreamMachine | None = None,
         reshape: Callable[[BaseEvent], BaseEvent] | None = None,
+        history: bool = False,
     ) -> None:
-        self.machine = machine or StreamMachine()
+        self.machine = machine or StreamMachine(history=history)
         self._reshape = reshape
         self.thread_id = thread_id
         self.run_id = run_id
@@ -221,27 +239,64 @@ class RunFramer:
         return out
 
 
+#: Reads a run's ``(thread id, run id)`` from its first chunk (``None``: not there).
+IdsFrom = Callable[[Any], tuple[str | None, str | None]]
+
+
+def _first_ids(
+    chunks: Iterable[Any], ids_from: IdsFrom, thread_id: str | None, run_id: str | None
+) -> tuple[Iterable[Any], str | None, str | None, _ReadFailed | None]:
+    """The ids found in the first chunk (given ones win), and the chunks from it on."""
+    it = iter(chunks)
+    try:
+        first = _read(it)
+    except _ReadFailed as exc:
+        return (), thread_id, run_id, exc
+    if first is _END:
+        return (), thread_id, run_id, None
+    found_thread, found_run = ids_from(first)
+    return chain([first], it), thread_id or found_thread, run_id or found_run, None
+
+
 def frame_run(
     decoder: BaseDecoder,
     chunks: Iterable[Any],
     *,
-    thread_id: str,
-    run_id: str,
+    thread_id: str | None = None,
+    run_id: str | None = None,
     run_input: RunAgentInput | None = None,
     whole_response: Any = None,
     machine: StreamMachine | None = None,
+    ids_from: IdsFrom | None = None,
 ) -> Iterator[BaseEvent]:
     """Yield one complete, verified AG-UI run for one vendor turn.
 
     A failure of ``chunks`` itself (an SDK stream raising for an in-stream vendor error,
     a dropped connection) ends the run with ``RUN_ERROR`` too, coded as the vendor's
     error type (``toolwire.failures``); a toolwire error from it is raised as it is.
+
+    ``ids_from`` reads the ids from the first chunk where a vendor names the thread and
+    run there (Asgard): given ids win, and an id neither given nor found is minted from
+    the other one. Without ``ids_from`` both ids must be given.
+    Without a ``machine`` the run is checked by one that keeps no history (pass
+    ``machine=StreamMachine()`` to read ``machine.messages`` afterwards).
     """
+    if ids_from is None and (thread_id is None or run_id is None):
+        raise TypeError("frame_run needs thread_id and run_id, or ids_from to read them")
+    failed: _ReadFailed | None = None
+    if ids_from is not None and whole_response is None:
+        chunks, thread_id, run_id, failed = _first_ids(chunks, ids_from, thread_id, run_id)
     run = RunFramer(
-        decoder, thread_id=thread_id, run_id=run_id, run_input=run_input, machine=machine
+        decoder,
+        thread_id=thread_id or mint_id("thread", run_id or ""),
+        run_id=run_id or mint_id("run", thread_id or ""),
+        run_input=run_input,
+        machine=machine,
     )
     yield from run.start()
     try:
+        if failed is not None:
+            raise failed
         if whole_response is not None:
             yield from run.feed_response(whole_response)
         else:
@@ -257,6 +312,40 @@ def frame_run(
     yield from end
 
 
+@dataclass(frozen=True)
+class VendorTurn:
+    """One vendor turn for :func:`frame_runs`: its decoder and its chunks (or whole
+    response); ``run_id`` defaults to one minted from the thread id and the turn's place."""
+
+    decoder: BaseDecoder
+    chunks: Iterable[Any] = ()
+    whole_response: Any = None
+    run_input: RunAgentInput | None = None
+    run_id: str | None = None
+
+
+def frame_runs(
+    turns: Iterable[VendorTurn],
+    *,
+    thread_id: str,
+    machine: StreamMachine | None = None,
+) -> Iterator[BaseEvent]:
+    """Several vendor turns as consecutive runs of one thread (e.g. a recording's
+    exchanges), checked by one machine: no call or message id repeats across them.
+    Without a ``machine``, that one keeps no history."""
+    machine = machine or StreamMachine(history=False)
+    for n, turn in enumerate(turns):
+        yield from frame_run(
+            turn.decoder,
+            turn.chunks,
+            thread_id=thread_id,
+            run_id=turn.run_id or mint_id("run", thread_id, n),
+            run_input=turn.run_input,
+            whole_response=turn.whole_response,
+            machine=machine,
+        )
+
+
 async def aframe_run(
     decoder: BaseDecoder,
     chunks: AsyncIterable[Any],
@@ -268,7 +357,11 @@ async def aframe_run(
 ) -> AsyncIterator[BaseEvent]:
     """:func:`frame_run` over an async iterable of chunks (e.g. an async SDK stream)."""
     run = RunFramer(
-        decoder, thread_id=thread_id, run_id=run_id, run_input=run_input, machine=machine
+        decoder,
+        thread_id=thread_id,
+        run_id=run_id,
+        run_input=run_input,
+        machine=machine,
     )
     for ev in run.start():
         yield ev
@@ -289,4 +382,13 @@ async def aframe_run(
         yield ev
 
 
-__all__ = ["DECODING_FAILURES", "RunFramer", "aframe_run", "error_code", "frame_run"]
+__all__ = [
+    "DECODING_FAILURES",
+    "IdsFrom",
+    "RunFramer",
+    "VendorTurn",
+    "aframe_run",
+    "error_code",
+    "frame_run",
+    "frame_runs",
+]

@@ -1,0 +1,129 @@
+"""What the sequence rules remember of the thread, and nothing more.
+
+Every message's id, role and owner, every tool call's id, name, parent, owner and
+argument size, and which assistant message a call without a parent belongs to: what
+rules across events need (a reused message id, a call's parent, a reopened call). No
+text, arguments or metadata, so checking a long stream holds no more than that; the
+history (:mod:`toolwire.protocol.history`) is the ledger that also keeps those.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import ag_ui.core as ag
+from ag_ui.core import EventType, Message
+
+from toolwire.errors import ToolwireError
+from toolwire.protocol.chunks import owner_of
+from toolwire.protocol.ids import mint_id
+
+
+@dataclass(slots=True)
+class MessageRecord:
+    id: str
+    role: str
+    owner: str | None
+
+
+@dataclass(slots=True)
+class CallRecord:
+    id: str
+    name: str
+    parent: str | None
+    owner: str | None
+    size: int = 0  # characters of argument text so far
+
+
+class Ledger:
+    """The thread as the sequence rules need it (see the module docstring)."""
+
+    keeps_history = False
+    _message_cls: type[MessageRecord] = MessageRecord
+    _call_cls: type[CallRecord] = CallRecord
+
+    def __init__(self) -> None:
+        self.msgs: dict[str, MessageRecord] = {}
+        self.calls: dict[str, CallRecord] = {}
+        self._last_assistant: str | None = None
+
+    def _record(self, mid: str, role: str, owner: str | None, name: str | None) -> MessageRecord:
+        return self._message_cls(mid, role, owner)
+
+    def _call(self, ev: ag.ToolCallStartEvent, owner: str | None) -> CallRecord:
+        return self._call_cls(ev.tool_call_id, ev.tool_call_name, ev.parent_message_id, owner)
+
+    def _new_msg(
+        self, mid: str, role: str, owner: str | None, name: str | None = None
+    ) -> MessageRecord:
+        msg = self._record(mid, role, owner, name)
+        self.msgs[mid] = msg
+        if role in ("user", "tool"):
+            self._last_assistant = None
+        return msg
+
+    def hooks(self) -> dict[EventType, Callable[[Any], None]]:
+        """What to do with an event once the rules took it: the ledger keeps nothing more."""
+        return {}
+
+    # what the rules tell the ledger, each event after its checks passed
+    def text_started(self, ev: ag.TextMessageStartEvent, role: str) -> None:
+        msg = self.msgs.get(ev.message_id) or self._new_msg(
+            ev.message_id, role, owner_of(ev), ev.name
+        )
+        if msg.role == "assistant":
+            self._last_assistant = msg.id
+
+    def reasoning_started(self, ev: Any) -> None:
+        if ev.message_id not in self.msgs:
+            self._new_msg(ev.message_id, "reasoning", owner_of(ev))
+
+    def call_started(
+        self, ev: ag.ToolCallStartEvent, existing: CallRecord | None, owner: str | None
+    ) -> CallRecord:
+        if existing is not None:
+            return existing
+        call = self._call(ev, owner)
+        self.calls[call.id] = call
+        mid = call.parent
+        if mid is None:
+            mid = self._last_assistant or mint_id("msg", call.id)
+        msg = self.msgs.get(mid) or self._new_msg(mid, "assistant", call.owner)
+        self._attached(msg, call)
+        self._last_assistant = mid
+        return call
+
+    def _attached(self, msg: Any, call: CallRecord) -> None: ...
+
+    def result(self, ev: ag.ToolCallResultEvent, existing: MessageRecord | None) -> None:
+        if existing is None:
+            self._new_msg(ev.message_id, "tool", owner_of(ev))
+        self._last_assistant = None
+
+    def restart(self, *, open_ids: set[str]) -> None:
+        """A snapshot replaces the messages; only the messages and calls still open stay."""
+        self.msgs = {k: v for k, v in self.msgs.items() if k in open_ids}
+        self.calls = {k: v for k, v in self.calls.items() if k in open_ids}
+
+    def adopt(self, m: Message) -> None:
+        """A whole message from a snapshot or a run's input."""
+        owner = getattr(m, "subagent_run_id", None)
+        self.msgs[m.id] = self._adopted(m, owner)
+        if isinstance(m, ag.AssistantMessage):
+            for tc in m.tool_calls or []:
+                if tc.id not in self.calls:
+                    self.calls[tc.id] = self._call_cls(tc.id, tc.function.name, m.id, owner)
+
+    def _adopted(self, m: Message, owner: str | None) -> MessageRecord:
+        return self._message_cls(m.id, m.role, owner)
+
+    def messages(self) -> list[Message]:
+        raise ToolwireError(
+            "this StreamMachine checks the stream without keeping its history "
+            "(history=False): create it with history=True to read messages"
+        )
+
+
+__all__ = ["CallRecord", "Ledger", "MessageRecord"]

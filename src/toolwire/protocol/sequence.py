@@ -1,0 +1,324 @@
+"""The sequence rules of an AG-UI stream: the run lifecycle as one table, then the items.
+
+Every transition of the run lifecycle is in :data:`TRANSITIONS`; nothing else changes
+:class:`RunState`. Within a run, :class:`SequenceRules` checks that messages, reasoning,
+steps, subagents and tool calls open, continue and close under one owner, none left
+open at ``RUN_FINISHED``; what it must remember of the thread is a ``Ledger``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, NoReturn
+
+import ag_ui.core as ag
+from ag_ui.core import BaseEvent, EventType
+
+from toolwire.errors import ProtocolViolation
+from toolwire.protocol.chunks import owner_of
+from toolwire.protocol.ledger import Ledger
+from toolwire.protocol.limits import check, limits
+from toolwire.protocol.versions import check_declared
+
+
+class RunState(Enum):
+    """Where the stream is in the run lifecycle."""
+
+    IDLE = "idle"  # no run yet
+    ACTIVE = "active"  # inside a run
+    FINISHED = "finished"  # the last run ended with RUN_FINISHED
+    ERRORED = "errored"  # the last run ended with RUN_ERROR
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """An event the state does not allow: the violation code, the reason (``{type}``: its type)."""
+
+    code: str
+    reason: str
+
+
+#: In a state's row: every event type the row does not name.
+OTHER = "*"
+
+_S = RunState
+_E = EventType
+_BEFORE = Refused("event-before-run-started", "{type} before RUN_STARTED")
+
+#: Every transition of the run lifecycle: state -> event type -> next state or refusal.
+TRANSITIONS: dict[RunState, dict[EventType | str, RunState | Refused]] = {
+    _S.IDLE: {_E.RUN_STARTED: _S.ACTIVE, _E.RUN_ERROR: _S.ERRORED, OTHER: _BEFORE},
+    _S.ACTIVE: {
+        _E.RUN_STARTED: Refused("run-already-started", "RUN_STARTED while a run is active"),
+        _E.RUN_FINISHED: _S.FINISHED,
+        _E.RUN_ERROR: _S.ERRORED,
+        OTHER: _S.ACTIVE,
+    },
+    _S.FINISHED: {
+        _E.RUN_STARTED: _S.ACTIVE,
+        _E.RUN_ERROR: _S.ERRORED,
+        OTHER: Refused("event-after-run-closed", "{type} after RUN_FINISHED"),
+    },
+    _S.ERRORED: {
+        _E.RUN_STARTED: _S.ACTIVE,
+        OTHER: Refused("event-after-run-closed", "{type} after RUN_ERROR"),
+    },
+}
+
+# the table with every event type spelled out: one look-up per event
+_ROWS: dict[RunState, dict[EventType, RunState | Refused]] = {
+    state: {t: row.get(t, row[OTHER]) for t in EventType} for state, row in TRANSITIONS.items()
+}
+
+# the items that open, continue and close within a run: event type -> (item, id field, step)
+_OPEN, _CONTINUE, _CLOSE = 0, 1, 2
+_ITEM_EVENTS: dict[EventType, tuple[str, str, int]] = {
+    _E.TEXT_MESSAGE_START: ("message", "message_id", _OPEN),
+    _E.TEXT_MESSAGE_CONTENT: ("message", "message_id", _CONTINUE),
+    _E.TEXT_MESSAGE_END: ("message", "message_id", _CLOSE),
+    _E.REASONING_START: ("reasoning", "message_id", _OPEN),
+    _E.REASONING_END: ("reasoning", "message_id", _CLOSE),
+    _E.REASONING_MESSAGE_START: ("reasoning message", "message_id", _OPEN),
+    _E.REASONING_MESSAGE_CONTENT: ("reasoning message", "message_id", _CONTINUE),
+    _E.REASONING_MESSAGE_END: ("reasoning message", "message_id", _CLOSE),
+    _E.STEP_STARTED: ("step", "step_name", _OPEN),
+    _E.STEP_FINISHED: ("step", "step_name", _CLOSE),
+}
+
+
+class SequenceRules:
+    """The run lifecycle and the item rules, event by event (see the module docstring)."""
+
+    def __init__(self, thread: Ledger, *, state: RunState = RunState.IDLE) -> None:
+        self.thread = thread
+        self.index = -1
+        self.state = state
+        self._row = _ROWS[state]
+        self.open_calls: dict[str, Any] = {}
+        #: item -> id -> owner, of the items open now (in the order _ITEM_EVENTS names them)
+        self.open: dict[str, dict[str, str | None]] = {
+            item: {} for item, _, _ in _ITEM_EVENTS.values()
+        }
+        self._subagents_open: set[str] = set()
+        self._subagents_seen: set[str] = set()
+        # calls the run started, in order (a dict: an ordered set, O(1) membership)
+        self.run_started_calls: dict[str, None] = {}
+        self.run_answered: set[str] = set()
+        self.runs: list[ag.RunStartedEvent] = []
+        self.finished: ag.RunFinishedEvent | None = None
+        self.error: ag.RunErrorEvent | None = None
+        self._handlers: dict[EventType, Callable[[Any], None]] = {
+            t: getattr(self, "_on_" + t.value.lower())
+            for t in EventType
+            if hasattr(self, "_on_" + t.value.lower())
+        }
+        self._hooks = thread.hooks()
+
+    def enter(self, state: RunState) -> None:
+        self.state = state
+        self._row = _ROWS[state]
+
+    def verify(self, ev: BaseEvent) -> None:
+        """Check one explicit event against the table and the item rules, then take it."""
+        t = ev.type
+        target = self._row[t]
+        if type(target) is Refused:
+            self._fail(target.code, target.reason.format(type=t.value))
+        item = _ITEM_EVENTS.get(t)
+        if item is not None:
+            self._item(ev, *item)
+        handler = self._handlers.get(t)
+        if handler is not None:
+            handler(ev)
+        hook = self._hooks.get(t)
+        if hook is not None:
+            hook(ev)
+        if target is not self.state:
+            self.enter(target)  # type: ignore[arg-type]
+
+    @property
+    def pending_tool_call_ids(self) -> list[str]:
+        """Calls the current (or last) run started and did not answer, in order."""
+        return [c for c in self.run_started_calls if c not in self.run_answered]
+
+    def _fail(self, code: str, reason: str) -> NoReturn:
+        raise ProtocolViolation(code, reason, index=self.index)
+
+    def _continuation_owner(self, opener: str | None, ev: BaseEvent, what: str) -> None:
+        tag = owner_of(ev)
+        if tag is not None and tag != opener:
+            self._fail("owner-mismatch", f"{ev.type.value} tagged {tag!r} but {what} is {opener!r}")
+
+    def _close_items(self, *, subagents_seen: bool) -> None:
+        self.open_calls.clear()
+        for table in self.open.values():
+            table.clear()
+        self._subagents_open.clear()
+        if subagents_seen:
+            self._subagents_seen.clear()
+
+    # run lifecycle (the transition itself is the table's)
+    def _on_run_started(self, ev: ag.RunStartedEvent) -> None:
+        self._close_items(subagents_seen=True)
+        self.run_started_calls = {}
+        self.run_answered = set()
+        self.finished = None
+        self.error = None
+        self.runs.append(ev)
+        check_declared(ev.protocol_version, who="the stream")
+        if ev.input is not None and not self.thread.msgs:
+            self._adopt(ev.input.messages)
+
+    def _on_run_finished(self, ev: ag.RunFinishedEvent) -> None:
+        open_items = [f"tool call {i!r}" for i in self.open_calls] + [
+            f"{item} {i!r}" for item, table in self.open.items() for i in table
+        ]
+        if open_items:
+            self._fail("item-open-at-run-finished", "still open: " + ", ".join(open_items))
+        if self._subagents_open:
+            self._fail(
+                "subagent-open-at-run-finished",
+                "subagents not closed: " + ", ".join(sorted(self._subagents_open)),
+            )
+        outcome = ev.outcome
+        if isinstance(outcome, ag.RunFinishedSuccessOutcome) and outcome.pending_tool_call_ids:
+            if list(outcome.pending_tool_call_ids) != self.pending_tool_call_ids:
+                self._fail(
+                    "pending-tool-calls-mismatch",
+                    f"stated {list(outcome.pending_tool_call_ids)}, the stream leaves "
+                    f"{self.pending_tool_call_ids} pending",
+                )
+        if isinstance(outcome, ag.RunFinishedInterruptOutcome):
+            seen: set[str] = set()
+            for it in outcome.interrupts:
+                if it.id in seen:
+                    self._fail("interrupt-id-duplicate", f"interrupt id {it.id!r} repeated")
+                seen.add(it.id)
+        self.finished = ev
+
+    def _on_run_error(self, ev: ag.RunErrorEvent) -> None:
+        self.error = ev
+        self._close_items(subagents_seen=False)
+
+    def _item(self, ev: Any, item: str, field: str, step: int) -> None:
+        """Open, continue or close a message, reasoning, reasoning message or step."""
+        key = getattr(ev, field)
+        table = self.open[item]
+        if step == _OPEN:
+            if key in table:
+                code = "step-already-open" if item == "step" else "message-already-open"
+                self._fail(code, f"{item} {key!r} is open")
+            table[key] = owner_of(ev)
+            return
+        if key not in table:
+            code = "step-not-open" if item == "step" else "message-not-open"
+            self._fail(code, f"{ev.type.value} for {item} {key!r}, which is not open")
+        owner = table.pop(key) if step == _CLOSE else table[key]
+        self._continuation_owner(owner, ev, f"the owner of {item} {key!r}")
+
+    # subagents
+    def _on_subagent_started(self, ev: Any) -> None:
+        if ev.subagent_run_id in self._subagents_seen:
+            self._fail("subagent-reused", f"subagentRunId {ev.subagent_run_id!r} announced twice")
+        self._subagents_seen.add(ev.subagent_run_id)
+        self._subagents_open.add(ev.subagent_run_id)
+
+    def _on_subagent_finished(self, ev: Any) -> None:
+        self._subagents_open.discard(ev.subagent_run_id)
+
+    _on_subagent_error = _on_subagent_finished
+
+    # messages: text, reasoning messages, reasoning
+    def _role_free(self, mid: str, role: str, what: str, tail: str = "") -> None:
+        msg = self.thread.msgs.get(mid)
+        if msg is not None and msg.role != role:
+            reason = f"a {what} reuses messageId {mid!r} of a {msg.role} message{tail}"
+            self._fail("duplicate-message-id", reason)
+
+    def _on_text_message_start(self, ev: ag.TextMessageStartEvent) -> None:
+        role = ev.role or "assistant"
+        tail = "; the history cannot hold both"
+        self._role_free(ev.message_id, role, f"{role} text message", tail)
+        self.thread.text_started(ev, role)
+
+    def _on_reasoning_message_start(self, ev: Any) -> None:
+        self._role_free(ev.message_id, "reasoning", "reasoning message")
+        self.thread.reasoning_started(ev)
+
+    # tool calls
+    def _on_tool_call_start(self, ev: ag.ToolCallStartEvent) -> None:
+        cid = ev.tool_call_id
+        if cid in self.open_calls:
+            self._fail("tool-call-already-open", f"tool call {cid!r} is open")
+        tag = owner_of(ev)
+        parent = ev.parent_message_id
+        msgs = self.thread.msgs
+        if parent is not None and parent in msgs:
+            pmsg = msgs[parent]
+            if pmsg.role != "assistant":
+                self._fail(
+                    "tool-call-parent-not-assistant",
+                    f"tool call {cid!r} names parentMessageId {parent!r}, a "
+                    f"{pmsg.role} message; only an assistant message makes calls",
+                )
+            if tag is not None and pmsg.owner != tag:
+                self._fail(
+                    "tool-call-owner-mismatch",
+                    f"tool call {cid!r} tagged {tag!r} but its message {parent!r} belongs to "
+                    f"{pmsg.owner!r}; a tool call belongs to the message that carries it",
+                )
+            if tag is None:
+                tag = pmsg.owner
+        existing = self.thread.calls.get(cid)
+        if existing is not None and (
+            existing.name != ev.tool_call_name or (parent is not None and parent != existing.parent)
+        ):
+            self._fail(
+                "tool-call-reopen-disagrees",
+                f"reopening {cid!r} as {ev.tool_call_name!r}/{parent!r}, opened as "
+                f"{existing.name!r}/{existing.parent!r}",
+            )
+        self.open_calls[cid] = self.thread.call_started(ev, existing, tag)
+        self.run_started_calls.setdefault(cid)
+
+    def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:
+        call = self.open_calls.get(ev.tool_call_id)
+        if call is None:
+            self._fail("tool-call-not-open", f"{ev.type.value} for {ev.tool_call_id!r}, not open")
+        self._continuation_owner(call.owner, ev, "its TOOL_CALL_START's owner")
+        return call
+
+    def _on_tool_call_args(self, ev: ag.ToolCallArgsEvent) -> None:
+        call = self._open_call(ev)
+        call.size += len(ev.delta)
+        if call.size > limits().max_argument_chars:  # the place is only named when passed
+            check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
+
+    def _on_tool_call_end(self, ev: ag.ToolCallEndEvent) -> None:
+        self._open_call(ev)
+        del self.open_calls[ev.tool_call_id]
+
+    def _on_tool_call_result(self, ev: ag.ToolCallResultEvent) -> None:
+        existing = self.thread.msgs.get(ev.message_id)
+        if existing is not None and existing.role != "tool":
+            self._fail("duplicate-message-id", f"messageId {ev.message_id!r} is already used")
+        self.thread.result(ev, existing)
+        self.run_answered.add(ev.tool_call_id)
+
+    def _on_messages_snapshot(self, ev: ag.MessagesSnapshotEvent) -> None:
+        # what is still open goes on after the snapshot
+        self.thread.restart(
+            open_ids={*self.open_calls, *self.open["message"], *self.open["reasoning message"]}
+        )
+        self._adopt(ev.messages)
+
+    def _adopt(self, messages: Any) -> None:
+        for m in messages:
+            self.thread.adopt(m)
+            if isinstance(m, ag.ToolMessage):
+                self.run_answered.add(m.tool_call_id)
+
+
+__all__ = ["OTHER", "TRANSITIONS", "Refused", "RunState", "SequenceRules"]
