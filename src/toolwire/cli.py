@@ -29,8 +29,9 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.redact import redact
+from toolwire.protocol.runs import VendorTurn, frame_runs
 from toolwire.protocol.sse import encode_agui_event, event_json, parse_sse
-from toolwire.recordings import Exchange, frame_exchange, recorded_model_calls
+from toolwire.recordings import Exchange, exchange_turn, recorded_model_calls
 
 
 class CliError(Exception):
@@ -92,7 +93,7 @@ def _report(losses: list[Loss], announced: list[Loss]) -> None:
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
     data = _read(args.file)
-    machine = StreamMachine()
+    machine = StreamMachine(history=False)
     count = 0
     for obj in _event_objects(data, args.file):
         machine.feed(obj)
@@ -133,16 +134,14 @@ def decode_runs(adapter: Adapter, data: bytes, name: str) -> Iterator[BaseEvent]
     sees what the model was asked as well as what it answered.
     """
     thread_id = mint_id("thread", hashlib.sha256(data).hexdigest())
-    machine = StreamMachine()
-    for n, ex in enumerate(_exchanges(adapter, data, name)):
-        run_id = mint_id("run", thread_id, n)
-        kw: dict[str, Any] = {
-            "thread_id": thread_id,
-            "run_id": run_id,
-            "machine": machine,
-            "run_input": _run_input(adapter, ex, thread_id, run_id),
-        }
-        yield from frame_exchange(adapter, ex, **kw)
+
+    def turns() -> Iterator[VendorTurn]:
+        for n, ex in enumerate(_exchanges(adapter, data, name)):
+            run_id = mint_id("run", thread_id, n)
+            run_input = _run_input(adapter, ex, thread_id, run_id)
+            yield exchange_turn(adapter, ex, run_id=run_id, run_input=run_input)
+
+    yield from frame_runs(turns(), thread_id=thread_id)
 
 
 def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:
@@ -156,7 +155,7 @@ def cmd_decode(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
     adapter = _adapter(args.vendor)
-    machine = StreamMachine()
+    machine = StreamMachine(history=False)
     explicit: list[BaseEvent] = []
     for obj in _event_objects(_read(args.file), args.file):
         explicit.extend(machine.feed(obj))

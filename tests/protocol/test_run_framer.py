@@ -18,8 +18,9 @@ from ag_ui.core import EventType
 
 from toolwire import adapters, cli
 from toolwire.adapters import anthropic, asgard, dialogflow
-from toolwire.errors import ToolwireError
-from toolwire.protocol import mint_id, validate_stream
+from toolwire.errors import ToolwireError, UnsupportedInput
+from toolwire.protocol import validate_stream
+from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import RunFramer, VendorTurn, frame_run, frame_runs
 from toolwire.recordings import exchange_turn, model_exchanges
@@ -110,7 +111,7 @@ def test_frame_run_with_ids_from_the_first_frame_yields_what_asgard_decode_run_y
 
 
 def test_without_ids_from_both_ids_are_required() -> None:
-    with pytest.raises(TypeError, match="thread_id and run_id"):
+    with pytest.raises(UnsupportedInput, match="thread_id and run_id"):
         list(frame_run(_Empty(), [], thread_id="t"))
 
 

@@ -23,7 +23,7 @@ from toolwire.protocol.machine import (
     validate_stream,
 )
 from toolwire.protocol.redact import redact
-from toolwire.protocol.runs import RunFramer, aframe_run, frame_run
+from toolwire.protocol.runs import RunFramer, VendorTurn, aframe_run, frame_run, frame_runs
 from toolwire.protocol.sse import SSEEvent, SSEParser, encode_agui_sse, parse_sse
 
 __all__ = [
@@ -37,12 +37,14 @@ __all__ = [
     "SSEEvent",
     "SSEParser",
     "StreamMachine",
+    "VendorTurn",
     "aframe_run",
     "configure",
     "downgrade_event",
     "downgrade_stream",
     "encode_agui_sse",
     "frame_run",
+    "frame_runs",
     "limits",
     "parse_event",
     "parse_sse",

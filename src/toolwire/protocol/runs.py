@@ -32,7 +32,7 @@ from ag_ui.core import (
     RunStartedEvent,
 )
 
-from toolwire.errors import ToolwireError, TruncatedStream, VendorStreamError
+from toolwire.errors import ToolwireError, TruncatedStream, UnsupportedInput, VendorStreamError
 from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -282,7 +282,7 @@ def frame_run(
     ``machine=StreamMachine()`` to read ``machine.messages`` afterwards).
     """
     if ids_from is None and (thread_id is None or run_id is None):
-        raise TypeError("frame_run needs thread_id and run_id, or ids_from to read them")
+        raise UnsupportedInput("frame_run needs thread_id and run_id, or ids_from to read them")
     failed: _ReadFailed | None = None
     if ids_from is not None and whole_response is None:
         chunks, thread_id, run_id, failed = _first_ids(chunks, ids_from, thread_id, run_id)

@@ -82,7 +82,7 @@ class Encoder(BaseEncoder):
     def __init__(self, *, model: str = "unknown") -> None:
         super().__init__()
         self.model = model
-        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._framed_here = False  # inside a bare turn's implicit run
         self._lost_kinds: set[str] = set()
         self._reset()

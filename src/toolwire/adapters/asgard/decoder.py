@@ -14,7 +14,6 @@ from collections.abc import (
     Iterator,
 )
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, Literal
 
 from ag_ui.core import (
@@ -46,7 +45,7 @@ from ag_ui.core import (
 )
 from ag_ui.core.events import SubagentFinishedSuspendedOutcome
 
-from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol.callids import CallIds as RepeatedIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -790,35 +789,23 @@ def decode_run(
     """One complete AG-UI run, ``threadId``/``runId`` taken from the first frame's
     ``customChannelId``/``requestId`` unless given (§3.4).
 
-    The shared ``frame_run`` frames it (the first frame is read ahead only for the ids), so a
-    source that fails, even before its first frame, ends the run with ``RUN_ERROR`` as it
-    would anywhere else.
+    The shared ``frame_run`` frames it and reads the ids from the first frame, so a source
+    that fails, even before its first frame, ends the run with ``RUN_ERROR`` as it would
+    anywhere else.
     """
-    decoder = Decoder(**options)
-    it = iter(chunks)
-    try:
-        first = next(it, None)
-    except ToolwireError:
-        raise
-    except Exception as exc:  # the source failed at once: frame_run reads the failure
-        first, it = None, _failing(exc)
-    head = first if first is None or isinstance(first, dict) else as_dict(first, f.VENDOR)
-    channel = head.get("customChannelId") if head is not None else None
-    request = head.get("requestId") if head is not None else None
-    thread = thread_id or (channel if isinstance(channel, str) and channel else None)
-    run = run_id or (request if isinstance(request, str) and request else None)
     return frame_run(
-        decoder,
-        it if head is None else chain([head], it),
-        thread_id=thread or mint_id("thread", run or ""),
-        run_id=run or mint_id("run", thread or ""),
+        Decoder(**options), chunks, thread_id=thread_id, run_id=run_id, ids_from=_frame_ids
     )
 
 
-def _failing(exc: Exception) -> Iterator[Any]:
-    """A chunk source that fails with ``exc`` when read."""
-    raise exc
-    yield  # a generator: the failure comes when frame_run reads it
+def _frame_ids(frame: Any) -> tuple[str | None, str | None]:
+    """The thread and run an Asgard frame names (``customChannelId``, ``requestId``)."""
+    head = frame if isinstance(frame, dict) else as_dict(frame, f.VENDOR)
+    channel, request = head.get("customChannelId"), head.get("requestId")
+    return (
+        channel if isinstance(channel, str) and channel else None,
+        request if isinstance(request, str) and request else None,
+    )
 
 
 __all__ = [

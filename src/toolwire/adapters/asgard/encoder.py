@@ -104,7 +104,7 @@ class Encoder(BaseEncoder):
         self.bot_provider_name = bot_provider_name
         self._thread_id = thread_id
         self._run_id = run_id
-        self._machine = StreamMachine(run_open="auto")  # a bare turn or framed runs
+        self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or framed runs
         self._primed = False
         self._implicit = False
         self._in_run = False

@@ -72,7 +72,7 @@ class Encoder(BaseEncoder):
         self.accepts = accepts or capability(TARGET)
         if losses is not None:
             self.losses = losses  # the caller's list is filled in place, as before
-        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._calls: dict[str, _Out] = {}
         self._text: dict[str, bool] = {}
         self._reasoning: set[str] = set()

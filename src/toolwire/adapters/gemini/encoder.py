@@ -71,7 +71,7 @@ class Encoder(BaseEncoder):
         super().__init__()
         self._rid = response_id
         self._model = model_version
-        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._calls: dict[str, _Call] = {}
         self._ids = IdMapper(CALL_ID_RULE)
         self._sent: dict[str, _Call] = {}

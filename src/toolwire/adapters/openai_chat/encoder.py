@@ -77,7 +77,7 @@ class Encoder(BaseEncoder):
         super().__init__()
         self.model = model
         self.created = created
-        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._reasoning_lost: set[str] = set()
         self._reset()
 

@@ -98,7 +98,7 @@ class Encoder(BaseEncoder):
         self._calls: dict[str, _Item] = {}  # deferred calls waiting for a result
         self._output: list[tuple[int, dict[str, Any]]] = []
         self._next_index = 0
-        self._machine = StreamMachine(run_open="auto")  # a bare turn or a framed run
+        self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._ids = IdMapper(CALL_ID_RULE)
 
     def _call_id(self, call_id: str, metadata: Any = None) -> str:
