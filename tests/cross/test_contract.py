@@ -386,3 +386,13 @@ def test_a_continued_conversation_keeps_its_thread_id(name: str) -> None:
     )
     assert first.thread_id == later.thread_id, name
     assert first.run_id != later.run_id, name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_decoder_or_encoder_built_directly_names_an_unknown_option(name: str) -> None:
+    adapter = adapters.get(name)
+    for cls in (adapter.Decoder, adapter.Encoder):
+        with pytest.raises(UnsupportedInput, match="'bogus'") as caught:
+            cls(bogus=1)
+        assert "self" not in str(caught.value), (name, cls)
+        assert f"{name}.{cls.__name__}" in str(caught.value)

@@ -16,6 +16,7 @@ from ag_ui.core import BaseEvent, Interrupt, TokenUsage
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.jsontext import checked
+from toolwire.protocol.options import checked_init
 
 
 def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
@@ -56,9 +57,10 @@ class BaseDecoder:
     """
 
     vendor: str = "vendor"
-    #: losses are warned about by ``feed``/``close`` (set by a subclass whose translation
-    #: only appends to ``losses``)
-    warns_at_surface = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        checked_init(cls)  # Decoder(bogus=1) is an UnsupportedInput naming the option
 
     def __init__(self) -> None:
         self.usage: list[TokenUsage] = []
@@ -92,8 +94,7 @@ class BaseDecoder:
     def _announce_new(self) -> None:
         """Warn once about each loss found since the last call: the surface does it, the
         translation only appends to ``losses``."""
-        if self.warns_at_surface:
-            announce(self.losses[self._announced :])
+        announce(self.losses[self._announced :])
         self._announced = len(self.losses)
 
     def after_end(self, terminal: str) -> list[BaseEvent]:
@@ -107,9 +108,7 @@ class BaseDecoder:
                 reason=f"{self.vendor}: chunk {self.chunk_index} and any later ones came after "
                 f"{terminal}, which ends the stream; they are dropped",
             )
-            self.losses.append(loss)
-            if not self.warns_at_surface:
-                announce([loss], stacklevel=4)
+            self.losses.append(loss)  # feed warns about it, at the surface
         return []
 
     def close(self) -> list[BaseEvent]:

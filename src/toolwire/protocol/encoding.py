@@ -11,12 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.losses import Loss, announce
+from toolwire.protocol.options import checked_init
 
 
 class BaseEncoder:
     """Sans-I/O base: subclasses turn AG-UI events into vendor chunk dicts."""
 
     vendor: str = "vendor"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        checked_init(cls)  # Decoder(bogus=1) is an UnsupportedInput naming the option
 
     def __init__(self) -> None:
         #: what this encoder could not carry to the vendor (each warned about once)

@@ -11,7 +11,6 @@ function such as ``encode_request``, :func:`check_choice` for an option's value.
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
@@ -21,31 +20,11 @@ from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss, announce
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.options import check_options
 
 P = ParamSpec("P")
 R = TypeVar("R")
 T = TypeVar("T")
-
-
-@functools.cache
-def _keywords(fn: Callable[..., Any]) -> frozenset[str] | None:
-    """The keyword names ``fn`` takes (None: it takes any keyword)."""
-    params = inspect.signature(fn).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in params):
-        return None
-    return frozenset(p.name for p in params if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
-
-
-def check_options(fn: Callable[..., Any], options: Iterable[str], where: str) -> None:
-    """Raise ``UnsupportedInput`` naming every option ``fn`` does not take."""
-    known = _keywords(fn)
-    if known is None:
-        return
-    unknown = sorted(k for k in options if k not in known)
-    if unknown:
-        names = ", ".join(repr(k) for k in unknown)
-        allowed = ", ".join(sorted(known)) or "none"
-        raise UnsupportedInput(f"{where}: unknown option {names} (known: {allowed})")
 
 
 def construct(factory: Callable[..., T], options: dict[str, Any], where: str) -> T:

@@ -108,7 +108,6 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
-    warns_at_surface = True
 
     def __init__(self) -> None:
         super().__init__()

@@ -111,7 +111,6 @@ class Decoder(BaseDecoder):
     """
 
     vendor = f.VENDOR
-    warns_at_surface = True
 
     def __init__(
         self,

@@ -98,7 +98,6 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
-    warns_at_surface = True
 
     def __init__(self, *, id_seed: str = "", prior_call_ids: Iterable[str] = ()) -> None:
         super().__init__()

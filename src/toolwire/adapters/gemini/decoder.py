@@ -105,7 +105,6 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
-    warns_at_surface = True
 
     def __init__(self, *, response_id: str | None = None) -> None:
         super().__init__()

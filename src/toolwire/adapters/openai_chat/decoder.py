@@ -105,7 +105,6 @@ class Decoder(BaseDecoder):
     """
 
     vendor = VENDOR
-    warns_at_surface = True
 
     def __init__(self, *, expect_usage: bool = False) -> None:
         """``expect_usage``: the request set ``stream_options.include_usage``, so a stream
