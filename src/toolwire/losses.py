@@ -149,7 +149,24 @@ def announce(losses: Iterable[Loss], *, stacklevel: int | None = None) -> None:
         return
     level = _outside_level() if stacklevel is None else stacklevel
     for loss in losses:
-        warnings.warn(loss.message, loss.category, stacklevel=level)
+        if not _ignored(loss.category):  # a loss's text is built only to be shown
+            warnings.warn(loss.message, loss.category, stacklevel=level)
+
+
+def _ignored(category: type[Warning]) -> bool:
+    """The warning filters surely drop ``category`` whatever its text and place.
+
+    The first filter that matches decides, as in :mod:`warnings`; a filter that looks at
+    the message or the module before it could decide otherwise, so the answer is then
+    "not surely" and the warning is made as usual (the filters judge it themselves).
+    """
+    for action, message, kind, module, lineno in warnings.filters:
+        if not issubclass(category, kind):
+            continue
+        if message is not None or module is not None or lineno:
+            return False
+        return action == "ignore"
+    return False
 
 
 def _outside_level() -> int:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from ag_ui.core import (
     AssistantMessage,
+    Context,
     FunctionCall,
     RunAgentInput,
     ToolCall,
@@ -396,3 +397,19 @@ def test_a_decoder_or_encoder_built_directly_names_an_unknown_option(name: str) 
             cls(bogus=1)
         assert "self" not in str(caught.value), (name, cls)
         assert f"{name}.{cls.__name__}" in str(caught.value)
+
+
+def test_an_ignored_loss_is_still_a_value_and_a_shown_one_still_warns() -> None:
+    # the filters decide: text for a loss is skipped only when they surely drop it
+    run_input = _with_call(ToolMessage(id="t1", tool_call_id="call_1", content="sunny"))
+    run_input = run_input.model_copy(update={"context": [Context(description="d", value="v")]})
+    adapter = adapters.get("openai_chat")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("ignore")
+        quiet = adapter.encode_request(run_input, model="m")
+    assert quiet.losses and not seen
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("ignore")
+        warnings.filterwarnings("always", message="toolwire", category=ToolwireWarning)
+        shown = adapter.encode_request(run_input, model="m")
+    assert [str(w.message) for w in seen] == [x.message for x in shown.losses]

@@ -9,6 +9,7 @@ part's place.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -37,8 +38,13 @@ class PartRule:
     def takes_mime(self, mime: str | None) -> bool:
         if mime is None:
             return self.allow_unknown_mime
-        low = mime.lower().split(";", 1)[0].strip()
-        return any(fnmatchcase(low, pat) for pat in self.mime_types)
+        return _matches(self.mime_types, mime)
+
+
+@functools.lru_cache(maxsize=1024)  # a history repeats a few MIME types; bounded all the same
+def _matches(patterns: tuple[str, ...], mime: str) -> bool:
+    low = mime.lower().split(";", 1)[0].strip()
+    return any(fnmatchcase(low, pat) for pat in patterns)
 
 
 @dataclass(frozen=True)
