@@ -30,7 +30,7 @@ from ag_ui.core import ToolCallResultEvent
 
 from toolwire.errors import ProtocolViolation, ToolwireError
 from toolwire.protocol.machine import StreamMachine, validate_stream
-from toolwire.protocol.sequence import TRANSITIONS, RunState
+from toolwire.protocol.states import TRANSITIONS, RunState
 
 # a prefix that leaves the machine in each state
 _PREFIX: dict[str, list[dict[str, Any]]] = {

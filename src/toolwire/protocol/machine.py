@@ -35,7 +35,8 @@ from toolwire.protocol.chunks import CHUNK_TYPES, ChunkExpander, owner_tag
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.history import RESULT_ERROR_KEY, History
 from toolwire.protocol.ledger import Ledger
-from toolwire.protocol.sequence import RunState, SequenceRules
+from toolwire.protocol.sequence import SequenceRules
+from toolwire.protocol.states import RunState
 
 #: Every violation code the machine raises (events, chunks, sequence rules), and its meaning.
 VIOLATION_CODES: dict[str, str] = {

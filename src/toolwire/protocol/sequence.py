@@ -1,7 +1,8 @@
-"""The sequence rules of an AG-UI stream: the run lifecycle as one table, then the items.
+"""The sequence rules of an AG-UI stream: the run lifecycle (its table is in ``states``),
+then the items.
 
-Every transition of the run lifecycle is in :data:`TRANSITIONS`; nothing else changes
-:class:`RunState`. Within a run, :class:`SequenceRules` checks that messages, reasoning,
+Every transition of the run lifecycle is in ``states.TRANSITIONS``; nothing else changes
+a ``RunState``. Within a run, :class:`SequenceRules` checks that messages, reasoning,
 steps, subagents and tool calls open, continue and close under one owner, none left
 open at ``RUN_FINISHED``; what it must remember of the thread is a ``Ledger``'s.
 """
@@ -9,8 +10,6 @@ open at ``RUN_FINISHED``; what it must remember of the thread is a ``Ledger``'s.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any, NoReturn
 
 import ag_ui.core as ag
@@ -20,57 +19,11 @@ from toolwire.errors import ProtocolViolation
 from toolwire.protocol.chunks import owner_of
 from toolwire.protocol.ledger import Ledger
 from toolwire.protocol.limits import check, limits
+from toolwire.protocol.states import ROWS, Refused, RunState
 from toolwire.protocol.versions import check_declared
-
-
-class RunState(Enum):
-    """Where the stream is in the run lifecycle."""
-
-    IDLE = "idle"  # no run yet
-    ACTIVE = "active"  # inside a run
-    FINISHED = "finished"  # the last run ended with RUN_FINISHED
-    ERRORED = "errored"  # the last run ended with RUN_ERROR
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    """An event the state does not allow: the violation code, the reason (``{type}``: its type)."""
-
-    code: str
-    reason: str
-
-
-#: In a state's row: every event type the row does not name.
-OTHER = "*"
 
 _S = RunState
 _E = EventType
-_BEFORE = Refused("event-before-run-started", "{type} before RUN_STARTED")
-
-#: Every transition of the run lifecycle: state -> event type -> next state or refusal.
-TRANSITIONS: dict[RunState, dict[EventType | str, RunState | Refused]] = {
-    _S.IDLE: {_E.RUN_STARTED: _S.ACTIVE, _E.RUN_ERROR: _S.ERRORED, OTHER: _BEFORE},
-    _S.ACTIVE: {
-        _E.RUN_STARTED: Refused("run-already-started", "RUN_STARTED while a run is active"),
-        _E.RUN_FINISHED: _S.FINISHED,
-        _E.RUN_ERROR: _S.ERRORED,
-        OTHER: _S.ACTIVE,
-    },
-    _S.FINISHED: {
-        _E.RUN_STARTED: _S.ACTIVE,
-        _E.RUN_ERROR: _S.ERRORED,
-        OTHER: Refused("event-after-run-closed", "{type} after RUN_FINISHED"),
-    },
-    _S.ERRORED: {
-        _E.RUN_STARTED: _S.ACTIVE,
-        OTHER: Refused("event-after-run-closed", "{type} after RUN_ERROR"),
-    },
-}
-
-# the table with every event type spelled out: one look-up per event
-_ROWS: dict[RunState, dict[EventType, RunState | Refused]] = {
-    state: {t: row.get(t, row[OTHER]) for t in EventType} for state, row in TRANSITIONS.items()
-}
 
 # the items that open, continue and close within a run: event type -> (item, id field, step)
 _OPEN, _CONTINUE, _CLOSE = 0, 1, 2
@@ -95,7 +48,7 @@ class SequenceRules:
         self.thread = thread
         self.index = -1
         self.state = state
-        self._row = _ROWS[state]
+        self._row = ROWS[state]
         self.open_calls: dict[str, Any] = {}
         #: item -> id -> owner, of the items open now (in the order _ITEM_EVENTS names them)
         self.open: dict[str, dict[str, str | None]] = {
@@ -118,7 +71,7 @@ class SequenceRules:
 
     def enter(self, state: RunState) -> None:
         self.state = state
-        self._row = _ROWS[state]
+        self._row = ROWS[state]
 
     def verify(self, ev: BaseEvent) -> None:
         """Check one explicit event against the table and the item rules, then take it."""
@@ -321,4 +274,4 @@ class SequenceRules:
                 self.run_answered.add(m.tool_call_id)
 
 
-__all__ = ["OTHER", "TRANSITIONS", "Refused", "RunState", "SequenceRules"]
+__all__ = ["SequenceRules"]
