@@ -16,7 +16,6 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-
 #: whether to collect garbage before each measurement; ``--quick`` measures nothing and turns
 #: it off (the collections were most of a quick run's CPU)
 COLLECT = True
