@@ -43,6 +43,7 @@ from benchmarks import (
     bench_openai_chat,
     bench_openai_responses,
     paths,
+    timing,
 )
 from benchmarks.history import history
 from benchmarks.timing import Case, interleave, peak_bytes, timed
@@ -382,6 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
     ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
     args = ap.parse_args(argv)
+    timing.COLLECT = not args.quick
     vendors = args.vendor or list(VENDORS)
     shapes = args.shape or list(SHAPES)
     lengths = [60, 200] if args.quick else sorted(args.events)

@@ -16,6 +16,10 @@ import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+#: whether to collect garbage before each measurement; ``--quick`` measures nothing and turns
+#: it off (the collections were most of a quick run's CPU)
+COLLECT = True
+
 
 @dataclass
 class Case:
@@ -45,7 +49,8 @@ def timed(fn: Callable[[], object]) -> Callable[[], float]:
     """A case body that times ``fn()`` (CPU seconds) with a collection beforehand."""
 
     def run() -> float:
-        gc.collect()
+        if COLLECT:
+            gc.collect()
         t0 = time.process_time()
         fn()
         return time.process_time() - t0
@@ -58,7 +63,8 @@ def interleave(cases: list[Case], repetitions: int, warmup: bool = True) -> None
     rounds = repetitions + (1 if warmup else 0)
     # what exists now (modules, the SDKs' types, the streams) is kept out of the collections
     # each case starts with: they then cost what the case's own garbage costs, not 0.25 s
-    gc.collect()
+    if COLLECT:
+        gc.collect()
     gc.freeze()
     try:
         _rounds(cases, rounds, warmup)
@@ -88,7 +94,8 @@ def _rounds(cases: list[Case], rounds: int, warmup: bool) -> None:
 
 def peak_bytes(fn: Callable[[], object]) -> int:
     """Peak traced allocation while ``fn()`` runs (what it held at its fullest)."""
-    gc.collect()
+    if COLLECT:
+        gc.collect()
     tracemalloc.start()
     try:
         fn()

@@ -213,53 +213,71 @@ def load_yaml(text: str, name: str = "") -> Any:
     ``limits().max_yaml_nodes`` nodes once aliases are expanded, so a few hundred bytes
     cannot grow to gigabytes ("billion laughs") in whatever walks the data later.
     ``yaml.safe_dump`` writes an alias for an object it meets twice, so aliases as such
-    are allowed. Every error is an ``UnsupportedInput`` naming the file and line."""
+    are allowed. Every error is an ``UnsupportedInput`` naming the file and line.
+
+    The document is parsed by libyaml when PyYAML has it (``CSafeLoader``, several times
+    faster than the pure-Python parser that is the fallback), and the bounds are checked on
+    the composed node graph, before any value is built from it."""
     try:
         import yaml
     except ImportError:  # pragma: no cover - pyyaml ships with the dev extra
         raise UnsupportedInput("reading cassettes needs PyYAML (pip install pyyaml)") from None
 
-    class BoundedLoader(yaml.SafeLoader):
-        def __init__(self, stream: str) -> None:
-            super().__init__(stream)
-            self.open_anchors: set[str] = set()  # anchors whose node is being composed
-            self.sizes: dict[int, int] = {}  # id(node) -> nodes once expanded
-
-        def compose_node(self, parent: Any, index: Any) -> Any:
-            event = self.peek_event()  # type: ignore[no-untyped-call]
-            anchor = event.anchor
-            if isinstance(event, yaml.AliasEvent):
-                if anchor in self.open_anchors:
-                    raise yaml.composer.ComposerError(
-                        None,
-                        None,
-                        f"alias *{anchor} refers to itself",
-                        event.start_mark,  # type: ignore[arg-type]
-                    )
-                return super().compose_node(parent, index)
-            if anchor is not None:
-                self.open_anchors.add(anchor)
-            node = super().compose_node(parent, index)
-            self.open_anchors.discard(anchor)
-            if isinstance(node, yaml.SequenceNode):
-                children = node.value
-            elif isinstance(node, yaml.MappingNode):
-                children = [n for pair in node.value for n in pair]
-            else:
-                children = []
-            size = 1 + sum(self.sizes.get(id(c), 1) for c in children)
-            self.sizes[id(node)] = size
-            if size > limits().max_yaml_nodes:
-                raise LimitExceeded("max_yaml_nodes", limits().max_yaml_nodes, name or "input")
-            return node
-
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
-        return yaml.load(text, Loader=BoundedLoader)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_yaml_graph(node, name)
+        return loader.construct_document(node)
     except yaml.YAMLError as exc:
         reason = " ".join(str(exc).split())
         raise UnsupportedInput(f"{name or 'input'}: not a readable cassette: {reason}") from None
     except RecursionError:
         raise UnsupportedInput(f"{name or 'input'}: YAML nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def _yaml_children(node: Any) -> list[Any]:
+    value = node.value
+    if isinstance(value, list):  # a sequence's items, or a mapping's (key, value) pairs
+        return [n for item in value for n in (item if isinstance(item, tuple) else (item,))]
+    return []  # a scalar
+
+
+def _check_yaml_graph(root: Any, name: str) -> None:
+    """The bounds of ``load_yaml`` on a composed document, without recursion (libyaml
+    nests up to 1000 levels): an alias is the very node it names, so a node reached again
+    while its own children are being walked refers to itself, and a node's size once
+    aliases are expanded is 1 plus its children's, each counted once (linear in the nodes)."""
+    cap = limits().max_yaml_nodes
+    sizes: dict[int, int] = {}  # id(node) -> nodes once expanded, for each node walked
+    walking: set[int] = set()  # the nodes from the root down to the one being walked
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if children_done:
+            walking.discard(id(node))
+            size = 1 + sum(sizes[id(c)] for c in _yaml_children(node))
+            if size > cap:
+                raise LimitExceeded("max_yaml_nodes", cap, name or "input")
+            sizes[id(node)] = size
+            continue
+        if id(node) in sizes:
+            continue
+        walking.add(id(node))
+        stack.append((node, True))
+        for child in _yaml_children(node):
+            if id(child) in walking:
+                mark = child.start_mark
+                raise UnsupportedInput(
+                    f"{name or 'input'}: not a readable cassette: an alias refers to itself "
+                    f"(the node at line {mark.line + 1}, column {mark.column + 1} holds an "
+                    "alias of itself)"
+                )
+            if id(child) not in sizes:
+                stack.append((child, False))
 
 
 # ------------------------------------------------------------ model exchanges

@@ -11,6 +11,7 @@ import pytest
 
 from toolwire.cli import main
 from toolwire.protocol.sse import encode_agui_sse
+from toolwire.testing.cli_run import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "agui_tool_calls.jsonl"
@@ -108,8 +109,15 @@ def test_usage_errors_exit_2() -> None:
     [[], ["validate"], ["decode"], ["encode"], ["encode-request"], ["decode-request"]],
 )
 def test_help_everywhere(argv: list[str]) -> None:
+    res = run_cli(*argv, "--help")
+    assert res.returncode == 0
+    assert res.stdout.decode().startswith("usage: toolwire")
+
+
+def test_python_m_toolwire_cli_is_the_command() -> None:
+    """The module entry point, in a process of its own (the cases above run ``main``)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "toolwire.cli", *argv, "--help"],
+        [sys.executable, "-m", "toolwire.cli", "--help"],
         capture_output=True,
         text=True,
         check=False,

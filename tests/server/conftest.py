@@ -6,6 +6,7 @@ installs Node's packages and Debian's chromium; locally the first use runs `npm 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
@@ -25,12 +26,16 @@ def _npm_ready() -> None:
         pytest.fail("the TypeScript client tests need node and npm on PATH (Debian: nodejs, npm)")
     installed = JS / "node_modules" / ".package-lock.json"
     lock = JS / "package-lock.json"
-    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
-        done = subprocess.run(
-            [npm, "ci", "--no-audit", "--no-fund"], cwd=JS, capture_output=True, text=True
-        )
-        if done.returncode != 0:
-            pytest.fail(f"npm ci in {JS} failed: {done.stderr[-2000:]}")
+    # each pytest-xdist worker asks: one at a time (the lock file, which npm ci only reads, is
+    # the lock), so two never run npm ci in one folder
+    with lock.open("rb") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+            done = subprocess.run(
+                [npm, "ci", "--no-audit", "--no-fund"], cwd=JS, capture_output=True, text=True
+            )
+            if done.returncode != 0:
+                pytest.fail(f"npm ci in {JS} failed: {done.stderr[-2000:]}")
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,8 @@ def test_the_cassette_kit_example_passes_offline_without_a_key() -> None:
             "no:randomly",
             "-p",
             "no:cacheprovider",
+            "-n",  # two tests: one process, not this project's default of a worker per core
+            "0",
         ],
         cwd=ROOT,
         env=env,

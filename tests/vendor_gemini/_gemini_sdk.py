@@ -6,6 +6,7 @@ test can compare what our adapter produced with what Google's own client makes o
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,21 @@ OWN = ROOT / "cassettes" / "gemini"
 
 def client_for(uri: str) -> genai.Client:
     """A client whose requests land on ``uri``'s host and path (Gemini API or Vertex)."""
+    return _client(*_where(uri))
+
+
+@functools.cache
+def _client(vertex: bool, project: str, location: str) -> genai.Client:
+    # one client per place, kept for the session: a client holds only its settings (vcrpy
+    # replays each request), and building one costs two TLS contexts from the CA bundle
+    if vertex:
+        return genai.Client(
+            vertexai=True, project=project, location=location, credentials=Credentials("fake")
+        )
+    return genai.Client(api_key="fake-key")
+
+
+def _where(uri: str) -> tuple[bool, str, str]:
     if "aiplatform.googleapis.com" in uri:
         path = uri.split("aiplatform.googleapis.com/", 1)[1]
         host = uri.split("://", 1)[1].split("/", 1)[0]
@@ -35,10 +51,8 @@ def client_for(uri: str) -> genai.Client:
             project, location = "p", "global"
         if host != "aiplatform.googleapis.com":
             location = host.split("-aiplatform", 1)[0]
-        return genai.Client(
-            vertexai=True, project=project, location=location, credentials=Credentials("fake")
-        )
-    return genai.Client(api_key="fake-key")
+        return True, project, location
+    return False, "", ""
 
 
 def model_of(uri: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -28,10 +29,15 @@ def load(name: str) -> tuple[dict[str, Any], bytes]:
     return ex.request_body, ex.response_body
 
 
+@functools.cache  # a client holds only settings; each new one costs a TLS context
+def _client() -> OpenAI:
+    return OpenAI(api_key="test-key")
+
+
 def sdk(name: str) -> Any:
     """The SDK's own parse of the cassette (the request re-issued under vcrpy replay)."""
     body, _ = load(name)
-    client = OpenAI(api_key="test-key")
+    client = _client()
     with replay(str(PROJECT_CASSETTES / name)):
         if body.get("stream"):
             return list(client.chat.completions.create(**body))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -29,10 +30,15 @@ def exchanges(path: Path) -> list[Exchange]:
     return recording(path)
 
 
+@functools.cache  # a client holds only settings; each new one costs a TLS context
+def _client() -> OpenAI:
+    return OpenAI(api_key="test-key")
+
+
 def sdk_replay(path: Path) -> list[tuple[Exchange, Any]]:
     """Every interaction re-issued through the real SDK against the cassette (vcrpy)."""
     out = []
-    client = OpenAI(api_key="test-key")
+    client = _client()
     with replay(str(path), allow_playback_repeats=False):
         for ex in exchanges(path):
             body = dict(ex.request_body)

@@ -6,6 +6,7 @@ Expected values are read from the recordings with a parser written here
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from pathlib import Path
@@ -37,6 +38,9 @@ def payloads(body: bytes) -> list[dict[str, Any]]:
     return out
 
 
+# one client for the session: it holds only settings (vcrpy answers every request), and
+# each new one builds a TLS context from the CA bundle (about 20 ms of CPU)
+@functools.cache
 def client() -> Any:
     import openai
 

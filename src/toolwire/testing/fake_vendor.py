@@ -286,6 +286,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
         self.end_headers()
         self.wfile.flush()
+        resets = reply.reset_after is not None and reply.reset_after <= len(reply.chunks)
+        # the end of a chunked body goes out with the last chunk, in one write: a client that
+        # stops reading at its last event (the OpenAI SDK at [DONE]) and closes could otherwise
+        # do so before a separate terminator is written, and a complete reply would read as gone
+        ended = not chunked or resets
         for n, chunk in enumerate(reply.chunks):
             if reply.reset_after is not None and n >= reply.reset_after:
                 _reset(self.connection)
@@ -293,16 +298,19 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if reply.delay > 0 and _client_gone(self.connection, reply.delay):
                 return "client_gone"
             if chunked:
-                if chunk:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                data = b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunk else b""
+                if not ended and n == len(reply.chunks) - 1:
+                    data += b"0\r\n\r\n"
+                    ended = True
+                self.wfile.write(data)
             else:
                 self.wfile.write(chunk)
             self.wfile.flush()
             seen.chunks_sent = n + 1
-        if reply.reset_after is not None and reply.reset_after <= len(reply.chunks):
+        if resets:
             _reset(self.connection)
             return "reset"
-        if chunked:
+        if not ended:
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         return "complete"
