@@ -318,3 +318,22 @@ __all__ = [
     "split_events",
     "split_half",
 ]
+
+
+def recorded_error_type(case: Case) -> str:
+    """The error type the broken recording's own bytes state (Anthropic/OpenAI Chat
+    ``error.type``, Gemini ``error.status``, a Responses ``error`` event's ``code``): what
+    RUN_ERROR.code must carry."""
+    body = b"".join(broken_reply(case).chunks).decode()
+    found = []
+    for m in re.finditer(r'"error"\s*:\s*\{', body):
+        obj, _ = json.JSONDecoder().raw_decode(body, m.end() - 1)
+        kind = obj.get("type") or obj.get("status")
+        if isinstance(kind, str):
+            found.append(kind)
+    for m in re.finditer(r'\{"type"\s*:\s*"error"', body):
+        obj, _ = json.JSONDecoder().raw_decode(body, m.start())
+        if isinstance(obj.get("code"), str):
+            found.append(obj["code"])
+    assert len(set(found)) == 1, found  # the recording states one error
+    return found[0]

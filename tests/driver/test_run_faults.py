@@ -25,6 +25,7 @@ from _driver_support import (
     error_reply,
     no_secret,
     offline,
+    recorded_error_type,
     run_input,
     split_half,
 )
@@ -159,6 +160,7 @@ def test_an_in_stream_error_after_the_first_delta_is_run_error_not_retried(
     expected = offline(case, case.broken)
     assert expected[-1].type == EventType.RUN_ERROR  # the same bytes without SDK or HTTP
     assert comparable(events) == comparable(expected)
+    assert events[-1].code == recorded_error_type(case)  # what the recording itself says
     assert events[-1].metadata["toolwire.retryable"] is True  # the vendor would allow it
     assert events[-1].metadata["toolwire.attempts"] == 1
     assert len(fv.requests) == 1
