@@ -29,8 +29,8 @@ from _agui_builders import (
 from ag_ui.core import ToolCallResultEvent
 
 from toolwire.errors import ProtocolViolation, ToolwireError
+from toolwire.protocol._states import TRANSITIONS, RunState
 from toolwire.protocol.machine import StreamMachine, validate_stream
-from toolwire.protocol.states import TRANSITIONS, RunState
 
 # a prefix that leaves the machine in each state
 _PREFIX: dict[str, list[dict[str, Any]]] = {

@@ -200,7 +200,7 @@ def test_unknown_parts_in_run_input_messages_are_stripped() -> None:
 
 def test_versions_compare_numerically_and_a_newer_declaration_proceeds_with_a_warning() -> None:
     from toolwire import VersionWarning
-    from toolwire.protocol.versions import is_legacy_peer, parse_version
+    from toolwire.protocol._versions import is_legacy_peer, parse_version
 
     assert parse_version("1.10") is not None and parse_version("1.10") > (1, 9)  # type: ignore[operator]
     assert parse_version("one") is None

@@ -3,11 +3,11 @@
 One sans-I/O consumer of AG-UI streams, used by every encoder, the run framer, the
 CLI's ``validate`` and the tests. :meth:`StreamMachine.feed` takes one event (a model
 or its JSON dict), expands ``*_CHUNK`` events into the explicit start/content/end form
-(:mod:`~toolwire.protocol.chunks`), checks every fatal rule of the streaming pattern,
-the tool-call family and the run lifecycle (:mod:`~toolwire.protocol.sequence`), and
+(:mod:`~toolwire.protocol._chunks`), checks every fatal rule of the streaming pattern,
+the tool-call family and the run lifecycle (:mod:`~toolwire.protocol._sequence`), and
 returns the explicit events. What the rules remember of the thread is a
-:mod:`~toolwire.protocol.ledger`; the messages the events make are assembled on the
-way (:mod:`~toolwire.protocol.history`) unless the machine was made with
+:mod:`~toolwire.protocol._ledger`; the messages the events make are assembled on the
+way (:mod:`~toolwire.protocol._history`) unless the machine was made with
 ``history=False``. Each violation is a :class:`~toolwire.errors.ProtocolViolation`
 with a stable code (the table is :data:`VIOLATION_CODES`).
 """
@@ -31,12 +31,12 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import ProtocolViolation
-from toolwire.protocol.chunks import CHUNK_TYPES, ChunkExpander, owner_tag
+from toolwire.protocol._chunks import CHUNK_TYPES, ChunkExpander, owner_tag
+from toolwire.protocol._history import RESULT_ERROR_KEY, History
+from toolwire.protocol._ledger import Ledger
+from toolwire.protocol._sequence import SequenceRules
+from toolwire.protocol._states import RunState
 from toolwire.protocol.events import parse_event
-from toolwire.protocol.history import RESULT_ERROR_KEY, History
-from toolwire.protocol.ledger import Ledger
-from toolwire.protocol.sequence import SequenceRules
-from toolwire.protocol.states import RunState
 
 #: Every violation code the machine raises (events, chunks, sequence rules), and its meaning.
 VIOLATION_CODES: dict[str, str] = {

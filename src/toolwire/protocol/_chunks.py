@@ -4,7 +4,7 @@ A chunk stream is assembled per lane (the parent run, or one subagent's run): it
 first chunk opens the item and must carry the id (and a tool call's name), later
 chunks continue it, and the first event of another kind in the same lane (or any
 run event) closes it with a synthesized ``*_END``. The explicit events this module
-makes still go through the sequence rules (:mod:`toolwire.protocol.sequence`).
+makes still go through the sequence rules (:mod:`toolwire.protocol._sequence`).
 """
 
 from __future__ import annotations

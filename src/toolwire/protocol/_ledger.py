@@ -4,7 +4,7 @@ Every message's id, role and owner, every tool call's id, name, parent, owner an
 argument size, and which assistant message a call without a parent belongs to: what
 rules across events need (a reused message id, a call's parent, a reopened call). No
 text, arguments or metadata, so checking a long stream holds no more than that; the
-history (:mod:`toolwire.protocol.history`) is the ledger that also keeps those.
+history (:mod:`toolwire.protocol._history`) is the ledger that also keeps those.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import ag_ui.core as ag
 from ag_ui.core import EventType, Message
 
 from toolwire.errors import ToolwireError
-from toolwire.protocol.chunks import owner_of
+from toolwire.protocol._chunks import owner_of
 from toolwire.protocol.ids import mint_id
 
 

@@ -16,11 +16,11 @@ import ag_ui.core as ag
 from ag_ui.core import BaseEvent, EventType
 
 from toolwire.errors import ProtocolViolation
-from toolwire.protocol.chunks import owner_of
-from toolwire.protocol.ledger import Ledger
+from toolwire.protocol._chunks import owner_of
+from toolwire.protocol._ledger import Ledger
+from toolwire.protocol._states import ROWS, Refused, RunState
+from toolwire.protocol._versions import check_declared
 from toolwire.protocol.limits import check, limits
-from toolwire.protocol.states import ROWS, Refused, RunState
-from toolwire.protocol.versions import check_declared
 
 _S = RunState
 _E = EventType

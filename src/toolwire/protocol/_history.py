@@ -1,6 +1,6 @@
 """History assembly: the messages a stream builds, as ``ag_ui`` messages on request.
 
-:class:`History` is the sequence rules' :class:`~toolwire.protocol.ledger.Ledger` that
+:class:`History` is the sequence rules' :class:`~toolwire.protocol._ledger.Ledger` that
 also keeps each message's content, each call's argument text, the metadata and the
 encrypted values the events carry, and builds the conversation from them.
 """
@@ -15,7 +15,7 @@ from typing import Any
 import ag_ui.core as ag
 from ag_ui.core import BaseEvent, EventType, Message, ToolCall
 
-from toolwire.protocol.ledger import CallRecord, Ledger, MessageRecord
+from toolwire.protocol._ledger import CallRecord, Ledger, MessageRecord
 
 #: Metadata key under which toolwire carries a tool result's error text on
 #: ``TOOL_CALL_RESULT`` (the event has no ``error`` field); history assembly
