@@ -14,9 +14,9 @@ from typing import Any
 from ag_ui.core import BaseEvent, Interrupt, TokenUsage
 
 from toolwire.errors import UnsupportedInput, VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.jsontext import checked
-from toolwire.protocol.options import checked_init
+from toolwire.protocol.translator import Translator
 
 
 def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
@@ -47,7 +47,7 @@ def _plain_dict(chunk: Any, vendor: str, where: str) -> dict[str, Any]:
     raise VendorDataError(vendor, where, f"expected a JSON object, got {type(chunk).__name__}")
 
 
-class BaseDecoder:
+class BaseDecoder(Translator):
     """Sans-I/O base: subclasses translate vendor chunks to AG-UI events.
 
     After :meth:`close`, ``usage`` holds the run's token usage and
@@ -56,13 +56,8 @@ class BaseDecoder:
     ``result`` is an optional run result.
     """
 
-    vendor: str = "vendor"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        checked_init(cls)  # Decoder(bogus=1) is an UnsupportedInput naming the option
-
     def __init__(self) -> None:
+        super().__init__()
         self.usage: list[TokenUsage] = []
         self.interrupts: list[Interrupt] = []
         self.result: Any = None
@@ -78,24 +73,14 @@ class BaseDecoder:
         self.known_call_ids: frozenset[str] = frozenset()
         self.chunk_index = -1
         self.closed = False
-        #: what this decoder could not carry to AG-UI (each also warned about)
-        self.losses: list[Loss] = []
-        self._announced = 0
         self._after_end = 0
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One vendor chunk (SDK object or dict) -> AG-UI events."""
         self.chunk_index += 1
         events = self._feed(as_dict(chunk, self.vendor, f"chunk {self.chunk_index}"))
-        if len(self.losses) > self._announced:
-            self._announce_new()
+        self.warn_new()
         return events
-
-    def _announce_new(self) -> None:
-        """Warn once about each loss found since the last call: the surface does it, the
-        translation only appends to ``losses``."""
-        announce(self.losses[self._announced :])
-        self._announced = len(self.losses)
 
     def after_end(self, terminal: str) -> list[BaseEvent]:
         """A chunk after the vendor's terminal event (``terminal`` names it): nothing reads
@@ -117,8 +102,7 @@ class BaseDecoder:
             return []
         self.closed = True
         events = self._close()
-        if len(self.losses) > self._announced:
-            self._announce_new()
+        self.warn_new()
         return events
 
     def feed_response(self, response: Any) -> list[BaseEvent]:

@@ -10,41 +10,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire.losses import Loss, announce
-from toolwire.protocol.options import checked_init
+from toolwire.protocol.translator import Translator
 
 
-class BaseEncoder:
+class BaseEncoder(Translator):
     """Sans-I/O base: subclasses turn AG-UI events into vendor chunk dicts."""
-
-    vendor: str = "vendor"
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        checked_init(cls)  # Decoder(bogus=1) is an UnsupportedInput naming the option
-
-    def __init__(self) -> None:
-        #: what this encoder could not carry to the vendor (each warned about once)
-        self.losses: list[Loss] = []
-        self._announced = 0
 
     def feed(self, event: Any) -> list[dict[str, Any]]:
         """One AG-UI event (model or dict) -> vendor chunk dicts."""
         chunks = self._feed(event)
-        if len(self.losses) > self._announced:
-            self._announce_new()
+        self.warn_new()
         return chunks
 
     def close(self) -> list[dict[str, Any]]:
         """End of the event stream: whatever the vendor needs to end its stream."""
         chunks = self._close()
-        if len(self.losses) > self._announced:
-            self._announce_new()
+        self.warn_new()
         return chunks
-
-    def _announce_new(self) -> None:
-        announce(self.losses[self._announced :])
-        self._announced = len(self.losses)
 
     def _feed(self, event: Any) -> list[dict[str, Any]]:
         raise NotImplementedError

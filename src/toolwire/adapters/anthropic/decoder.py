@@ -132,8 +132,7 @@ class Decoder(BaseDecoder):
                 return super().feed(chunk)  # the shared path names what is wrong
         self.chunk_index += 1
         events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
-        if len(self.losses) > self._announced:
-            self._announce_new()  # as the shared feed: each new loss warned once, here
+        self.warn_new()  # as the shared feed: each new loss warned once, here
         return events
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
