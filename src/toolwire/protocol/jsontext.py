@@ -75,6 +75,15 @@ def checked(value: Any, vendor: str, where: str) -> Any:
     return _repair(value)
 
 
+def is_clean(value: Any, depth: int = 0) -> bool:
+    """True when ``checked`` would let ``value`` (found at ``depth`` inside a larger value)
+    through unchanged and without a warning: no lone surrogate, no container at the cap."""
+    try:
+        return not _surrogate_in(value, depth, limits().max_json_depth)
+    except _TooDeep:
+        return False
+
+
 class _TooDeep(Exception):
     """A container at the depth cap (turned into a ``JSONTextError`` naming the place)."""
 
@@ -206,6 +215,7 @@ __all__ = [
     "checked",
     "decode_utf8",
     "dumps_safe",
+    "is_clean",
     "load_json",
     "scrub",
 ]
