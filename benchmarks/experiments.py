@@ -144,7 +144,7 @@ def experiments(events: int) -> list[tuple[str, Case, Case]]:
         dumped = [as_dict(x, vendor) for x in objects]
         adapter = adapters.get(vendor)
         pair(
-            f"{vendor}: on SDK objects → events, as_dict's model_dump per object vs given dicts",
+            f"{vendor}: on SDK objects → events, as_dict of each SDK object vs given dicts",
             lambda a=adapter, o=objects: paths.events(a, o),
             lambda a=adapter, d=dumped: paths.events(a, d),
         )

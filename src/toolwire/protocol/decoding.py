@@ -12,19 +12,30 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, It
 from typing import Any
 
 from ag_ui.core import BaseEvent, Interrupt, TokenUsage
+from pydantic import BaseModel
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol.jsontext import checked
+from toolwire.protocol.model_json import Unclean, model_json
 from toolwire.protocol.translator import Translator
 
 
 def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
-    """A vendor chunk as a plain JSON dict (SDK pydantic objects are dumped by alias).
+    """A vendor chunk as a plain JSON dict (SDK pydantic objects as their
+    ``model_dump(mode="json", by_alias=True, exclude_unset=True)``, built by
+    :func:`~toolwire.protocol.model_json.model_json`).
 
     Its nesting is bounded and a lone surrogate in it repaired
     (:func:`~toolwire.protocol.jsontext.checked`), so no decoder meets either.
     """
+    if isinstance(chunk, BaseModel):  # every SDK's objects: their dump, checked as it is built
+        try:
+            value = model_json(chunk)
+        except Unclean:  # a surrogate to repair or nesting to refuse: checked says which
+            value = None
+        if isinstance(value, dict):
+            return value
     return checked(_plain_dict(chunk, vendor, where), vendor, where)  # type: ignore[no-any-return]
 
 

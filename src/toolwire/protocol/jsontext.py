@@ -56,30 +56,14 @@ def scrub(text: str) -> str:
 def checked(value: Any, vendor: str, where: str) -> Any:
     """``value`` (parsed JSON or a caller's dict) after the depth and surrogate rules.
 
-    One iterative walk, linear in the value. The value is returned unchanged (the same
-    object) unless a string held a lone surrogate; then a repaired copy is returned.
+    One walk, linear in the value. The value is returned unchanged (the same object) unless
+    a string held a lone surrogate; then a repaired copy is returned.
     """
     cap = limits().max_json_depth
-    found = False
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, str):
-            found = found or _SURROGATE.search(node) is not None
-            continue
-        if isinstance(node, dict):
-            children: Any = node.items()
-        elif isinstance(node, (list, tuple)):
-            children = ((None, v) for v in node)
-        else:
-            continue
-        if depth >= cap:
-            raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels")
-        for key, child in children:
-            if isinstance(key, str) and not found and _SURROGATE.search(key):
-                found = True
-            if isinstance(child, (dict, list, tuple, str)):
-                stack.append((child, depth + 1))
+    try:
+        found = _surrogate_in(value, 0, cap)
+    except _TooDeep:
+        raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels") from None
     if not found:
         return value
     warnings.warn(
@@ -89,6 +73,120 @@ def checked(value: Any, vendor: str, where: str) -> Any:
         stacklevel=3,
     )
     return _repair(value)
+
+
+def is_clean(value: Any, depth: int = 0) -> bool:
+    """True when ``checked`` would let ``value`` (found at ``depth`` inside a larger value)
+    through unchanged and without a warning: no lone surrogate, no container at the cap."""
+    try:
+        return not _surrogate_in(value, depth, limits().max_json_depth)
+    except _TooDeep:
+        return False
+
+
+class _TooDeep(Exception):
+    """A container at the depth cap (turned into a ``JSONTextError`` naming the place)."""
+
+
+#: nesting walked by recursion (a Python call per container, the fast way on the small
+#: values chunks are); anything deeper goes on an explicit stack, so any cap is safe
+_RECURSE = 48
+
+
+def _surrogate_in(value: Any, depth: int, cap: int) -> bool:
+    """True when a string or key in ``value`` holds a lone surrogate; ``_TooDeep`` when a
+    container sits at depth ``cap``."""
+    if isinstance(value, str):
+        return not value.isascii() and _SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return _in_dict(value, depth, cap)
+    if isinstance(value, (list, tuple)):
+        return _in_list(value, depth, cap)
+    return False
+
+
+# The two walkers below are the hot part of every chunk's check: the exact JSON types are
+# told apart by ``type`` (anything else goes through :func:`_surrogate_in`), and an ASCII
+# string (``str.isascii`` is O(1)) is never searched.
+
+
+def _in_dict(node: dict[Any, Any], depth: int, cap: int) -> bool:
+    if depth >= cap:
+        raise _TooDeep
+    if depth >= _RECURSE:
+        return _surrogate_in_deep(node, depth, cap)
+    found = False
+    search = _SURROGATE.search
+    down = depth + 1
+    for key, child in node.items():
+        if type(key) is str:
+            if not key.isascii() and search(key):
+                found = True
+        elif _surrogate_in(key, down, cap):
+            found = True
+        kind = type(child)
+        if kind is str:
+            if not child.isascii() and search(child):
+                found = True
+        elif kind is dict:
+            if _in_dict(child, down, cap):
+                found = True
+        elif kind is list:
+            if _in_list(child, down, cap):
+                found = True
+        elif child is not None and kind is not int and kind is not bool and kind is not float:
+            if _surrogate_in(child, down, cap):
+                found = True
+    return found
+
+
+def _in_list(node: list[Any] | tuple[Any, ...], depth: int, cap: int) -> bool:
+    if depth >= cap:
+        raise _TooDeep
+    if depth >= _RECURSE:
+        return _surrogate_in_deep(node, depth, cap)
+    found = False
+    search = _SURROGATE.search
+    down = depth + 1
+    for child in node:
+        kind = type(child)
+        if kind is str:
+            if not child.isascii() and search(child):
+                found = True
+        elif kind is dict:
+            if _in_dict(child, down, cap):
+                found = True
+        elif kind is list:
+            if _in_list(child, down, cap):
+                found = True
+        elif child is not None and kind is not int and kind is not bool and kind is not float:
+            if _surrogate_in(child, down, cap):
+                found = True
+    return found
+
+
+def _surrogate_in_deep(value: Any, depth: int, cap: int) -> bool:
+    """:func:`_surrogate_in` for a deeply nested part: the same rules on an explicit stack."""
+    found = False
+    stack: list[tuple[Any, int]] = [(value, depth)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, str):
+            found = found or (not node.isascii() and _SURROGATE.search(node) is not None)
+            continue
+        if isinstance(node, dict):
+            for key in node:
+                if isinstance(key, str) and not key.isascii() and _SURROGATE.search(key):
+                    found = True
+            children: Any = node.values()
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        if at >= cap:
+            raise _TooDeep
+        stack.extend((child, at + 1) for child in children)
+    return found
 
 
 def _repair(value: Any) -> Any:
@@ -117,6 +215,7 @@ __all__ = [
     "checked",
     "decode_utf8",
     "dumps_safe",
+    "is_clean",
     "load_json",
     "scrub",
 ]

@@ -1,0 +1,103 @@
+"""``jsontext.checked`` against the rules it states: a lone surrogate anywhere (value or
+key, at any depth) is repaired with a warning, nesting past the cap is a named error, and a
+clean value comes back as the same object. The expectations are computed here from the
+values' construction, not by toolwire."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toolwire.errors import VendorDataError
+from toolwire.losses import ContentLossWarning
+from toolwire.protocol.jsontext import checked
+from toolwire.protocol.limits import configure, limits
+
+_TEXT = st.text(max_size=6)  # surrogates included (category Cs is drawn too)
+_LEAF = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT
+_VALUE = st.recursive(
+    _LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(_TEXT, inner, max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+def _depth(value: Any) -> int:
+    """Levels of containers (a scalar: 0)."""
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, (list, tuple)):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+def _lone(text: str) -> bool:
+    return any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+
+
+def _dirty(value: Any) -> bool:
+    if isinstance(value, str):
+        return _lone(value)
+    if isinstance(value, dict):
+        return any(_lone(k) or _dirty(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_dirty(v) for v in value)
+    return False
+
+
+@given(_VALUE, st.integers(1, 6))
+def test_checked_follows_its_rules(value: Any, cap: int) -> None:
+    previous = limits()
+    configure(max_json_depth=cap)
+    try:
+        if _depth(value) > cap:
+            with pytest.raises(VendorDataError, match=f"nested deeper than {cap}"):
+                checked(value, "v", "w")
+            return
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = checked(value, "v", "w")
+    finally:
+        configure(max_json_depth=previous.max_json_depth)
+    if _dirty(value):
+        assert any(issubclass(w.category, ContentLossWarning) for w in seen)
+        assert not _dirty(got)
+    else:
+        assert got is value and not seen
+
+
+def _nested(levels: int, leaf: Any) -> Any:
+    value = leaf
+    for i in range(levels):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+@pytest.mark.parametrize("levels", [47, 48, 49, 199, 200])
+def test_the_cap_is_exact_on_both_sides_of_the_recursion_bound(levels: int) -> None:
+    assert checked(_nested(levels, "x"), "v", "w") is not None
+    with pytest.raises(VendorDataError, match="nested deeper than 200"):
+        checked(_nested(201, "x"), "v", "w")
+    with pytest.warns(ContentLossWarning):
+        got = checked(_nested(levels, "cut \ud83d"), "v", "w")
+    assert "\ud83d" not in repr(got)
+
+
+def test_a_cap_beyond_the_interpreters_recursion_limit_is_safe() -> None:
+    previous = limits()
+    configure(max_json_depth=20_000)
+    try:
+        deep = _nested(19_999, "x")
+        assert checked(deep, "v", "w") is deep
+        with pytest.raises(VendorDataError, match="nested deeper than 20000"):
+            checked(_nested(20_001, "x"), "v", "w")
+    finally:
+        configure(max_json_depth=previous.max_json_depth)
