@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 from toolwire.errors import VendorDataError
@@ -105,9 +106,9 @@ def _surrogate_in(value: Any, depth: int, cap: int) -> bool:
     return False
 
 
-# The two walkers below are the hot part of every chunk's check: the exact JSON types are
-# told apart by ``type`` (anything else goes through :func:`_surrogate_in`), and an ASCII
-# string (``str.isascii`` is O(1)) is never searched.
+# The walkers below are the hot part of every chunk's check: the exact JSON types are told
+# apart by ``type`` (anything else goes through :func:`_surrogate_in`), and an ASCII string
+# (``str.isascii`` is O(1)) is never searched.
 
 
 def _in_dict(node: dict[Any, Any], depth: int, cap: int) -> bool:
@@ -116,28 +117,13 @@ def _in_dict(node: dict[Any, Any], depth: int, cap: int) -> bool:
     if depth >= _RECURSE:
         return _surrogate_in_deep(node, depth, cap)
     found = False
-    search = _SURROGATE.search
-    down = depth + 1
-    for key, child in node.items():
+    for key in node:
         if type(key) is str:
-            if not key.isascii() and search(key):
+            if not key.isascii() and _SURROGATE.search(key):
                 found = True
-        elif _surrogate_in(key, down, cap):
+        elif _surrogate_in(key, depth + 1, cap):
             found = True
-        kind = type(child)
-        if kind is str:
-            if not child.isascii() and search(child):
-                found = True
-        elif kind is dict:
-            if _in_dict(child, down, cap):
-                found = True
-        elif kind is list:
-            if _in_list(child, down, cap):
-                found = True
-        elif child is not None and kind is not int and kind is not bool and kind is not float:
-            if _surrogate_in(child, down, cap):
-                found = True
-    return found
+    return _in_children(node.values(), depth + 1, cap) or found
 
 
 def _in_list(node: list[Any] | tuple[Any, ...], depth: int, cap: int) -> bool:
@@ -145,10 +131,15 @@ def _in_list(node: list[Any] | tuple[Any, ...], depth: int, cap: int) -> bool:
         raise _TooDeep
     if depth >= _RECURSE:
         return _surrogate_in_deep(node, depth, cap)
+    return _in_children(node, depth + 1, cap)
+
+
+def _in_children(children: Iterable[Any], down: int, cap: int) -> bool:
+    """The values of one container (at depth ``down``): every one is walked, even after a
+    surrogate is found, so a container too deep is refused wherever it is."""
     found = False
     search = _SURROGATE.search
-    down = depth + 1
-    for child in node:
+    for child in children:
         kind = type(child)
         if kind is str:
             if not child.isascii() and search(child):
