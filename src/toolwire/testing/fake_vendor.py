@@ -84,6 +84,7 @@ class FakeVendor:
         self._lock = threading.Lock()
         self._next = 0
         self._done = threading.Event()
+        self._closed = threading.Event()  # the listening socket is closed: connects are refused
         self._conns: set[socket.socket] = set()
         self.requests: list[SeenRequest] = []
         self._server: http.server.ThreadingHTTPServer | None = None
@@ -124,8 +125,9 @@ class FakeVendor:
             self._server.server_close()  # joins the handler threads
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
-        """Wait until every scripted reply has been served (True) or ``timeout`` passes."""
-        return self._done.wait(timeout)
+        """Wait until every scripted reply has been served (or the timeout fired) and the
+        port refuses new connections (True), or ``timeout`` passes (False)."""
+        return self._done.wait(timeout) and self._closed.wait(timeout)
 
     def __enter__(self) -> FakeVendor:
         return self.start()
@@ -169,9 +171,19 @@ class FakeVendor:
                 return
             self._done.set()
         server = self._server
-        if server is not None:
-            # shutdown() blocks until serve_forever returns: never from a handler thread
-            threading.Thread(target=server.shutdown, daemon=True).start()
+        if server is None:
+            self._closed.set()
+            return
+        # shutdown() blocks until serve_forever returns: never from a handler thread
+        threading.Thread(target=self._close_listener, args=(server,), daemon=True).start()
+
+    def _close_listener(self, server: http.server.ThreadingHTTPServer) -> None:
+        """Stop the accept loop, then close the listening socket: a late client is refused
+        at once (instead of waiting, accepted by the kernel, for a reply that never comes)."""
+        server.shutdown()
+        with contextlib.suppress(OSError):
+            server.socket.close()
+        self._closed.set()
 
     def _track(self, conn: socket.socket, add: bool) -> None:
         with self._lock:
