@@ -92,6 +92,22 @@ def test_delay_trickles_the_chunks_one_by_one() -> None:
     assert arrivals[-1][0] - arrivals[0][0] >= 0.1
 
 
+def test_eager_chunks_go_out_at_once_before_the_trickle() -> None:
+    chunks = [b"data: %d\n\n" % i for i in range(4)]
+    with FakeVendor([Reply(chunks=chunks, delay=10.0, eager=3)]) as fv:
+        began = time.monotonic()
+        got = b""
+        with httpx2.stream("GET", fv.base_url) as r:
+            for piece in r.iter_raw():
+                got += piece
+                if got == b"".join(chunks[:3]):
+                    break
+        took = time.monotonic() - began
+        assert fv.wait_idle(5)
+    assert took < 5.0  # the head did not wait for the 10 s delay
+    assert (fv.requests[0].outcome, fv.requests[0].chunks_sent) == ("client_gone", 3)
+
+
 def test_a_client_that_closes_early_is_seen() -> None:
     chunks = [b"data: %d\n\n" % i for i in range(50)]
     with FakeVendor([Reply(chunks=chunks, delay=0.02)]) as fv:

@@ -12,8 +12,9 @@ request per scripted reply and stops once the script is used up, and it stops af
 recorded and its connection dropped (the client sees a connection error).
 
 Faults: ``status``/``headers`` for error replies (429 with ``retry-after``, 529, a 400
-with the vendor's error body), ``delay`` before every chunk (a slow trickle) and
-``reset_after=N`` to reset the connection (TCP RST) after N chunks, mid-body.
+with the vendor's error body), ``delay`` before every chunk (a slow trickle; the first
+``eager`` chunks at once) and ``reset_after=N`` to reset the connection (TCP RST) after
+N chunks, mid-body.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ _EVENT_END = re.compile(_EOL + _EOL)
 class Reply:
     """One scripted response.
 
-    ``delay`` seconds pass before each chunk is written; ``reset_after=N`` resets the
-    connection after N chunks (0: before any body byte). Without a ``content-type``
+    ``delay`` seconds pass before each chunk is written, except the first ``eager`` ones
+    (a head sent at once, then a slow trickle); ``reset_after=N`` resets the connection
+    after N chunks (0: before any body byte). Without a ``content-type``
     header, chunks that start like SSE are sent as ``text/event-stream``, others as
     ``application/json``.
     """
@@ -58,6 +60,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     chunks: list[bytes] = field(default_factory=list)
     delay: float = 0.0
+    eager: int = 0
     reset_after: int | None = None
 
 
@@ -307,7 +310,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if reply.reset_after is not None and n >= reply.reset_after:
                 _reset(self.connection)
                 return "reset"
-            if reply.delay > 0 and _client_gone(self.connection, reply.delay):
+            if reply.delay > 0 and n >= reply.eager and _client_gone(self.connection, reply.delay):
                 return "client_gone"
             if chunked:
                 data = b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunk else b""
