@@ -89,6 +89,7 @@ class FakeVendor:
         self._done = threading.Event()
         self._closed = threading.Event()  # the listening socket is closed: connects are refused
         self._conns: set[socket.socket] = set()
+        self._handlers: list[threading.Thread] = []
         self.requests: list[SeenRequest] = []
         self._server: http.server.ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -125,7 +126,13 @@ class FakeVendor:
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
         if self._server is not None:
-            self._server.server_close()  # joins the handler threads
+            self._server.server_close()
+        # socketserver does not join daemon handler threads: join them here, so that every
+        # request's outcome is final once stop() returns
+        with self._lock:
+            handlers = list(self._handlers)
+        for thread in handlers:
+            thread.join(timeout=5)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Wait until every scripted reply has been served (or the timeout fired) and the
@@ -192,6 +199,7 @@ class FakeVendor:
         with self._lock:
             if add:
                 self._conns.add(conn)
+                self._handlers.append(threading.current_thread())
             else:
                 self._conns.discard(conn)
 
