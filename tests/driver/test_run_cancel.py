@@ -25,10 +25,12 @@ TURN = (
 
 def _slow(case: Case) -> Reply:
     reply = clean_reply(case)
-    # each chunk written on its own, slowly (about 2 s in all): the consumer stops long
-    # before the end
-    delay = 2.0 / len(reply.chunks)
-    return Reply(status=200, headers=reply.headers, chunks=reply.chunks, delay=delay)
+    # the first half (holding the turn's first content) at once, then each chunk a second
+    # apart (two seconds and more in all): the consumer stops long before the end, and the
+    # server notices that while it waits to write the next chunk
+    eager = len(reply.chunks) // 2
+    assert len(reply.chunks) - eager >= 2
+    return Reply(status=200, headers=reply.headers, chunks=reply.chunks, delay=1.0, eager=eager)
 
 
 def _served_to_a_closed_client(fv: FakeVendor, total: int) -> None:
@@ -86,7 +88,7 @@ async def _astopped(case: Case, how: str, **kw: Any) -> list[Any]:
             while not fv.requests:  # the deadline runs from the request on
                 await asyncio.sleep(0.01)
             with pytest.raises(asyncio.TimeoutError):
-                await asyncio.wait_for(task, 0.5)  # the stream takes about 2 s
+                await asyncio.wait_for(task, 0.5)  # the stream takes 2 s and more
         elif how == "task":
             task = asyncio.create_task(consume())
             while not any(ev.type in TURN for ev in got):

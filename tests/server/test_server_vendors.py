@@ -164,8 +164,11 @@ async def test_keys_are_never_logged_or_echoed(caplog: pytest.LogCaptureFixture)
 
 
 def _slow_reply(cassette: Path, delay: float) -> Reply:
+    """The recording's first event at once (the run is under way), then a slow trickle."""
     first = replies_from_cassette(cassette)[0]
-    return Reply(status=first.status, headers=first.headers, chunks=first.chunks, delay=delay)
+    return Reply(
+        status=first.status, headers=first.headers, chunks=first.chunks, delay=delay, eager=1
+    )
 
 
 def _read_until(

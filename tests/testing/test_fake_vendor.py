@@ -42,16 +42,17 @@ def test_stops_after_the_script_is_used_up() -> None:
             assert c.get(fv.base_url + "/a").status_code == 429
             assert c.get(fv.base_url + "/b").status_code == 200
         assert fv.wait_idle(5)
-        time.sleep(0.2)
-        with pytest.raises(httpx2.TransportError):
+        with pytest.raises(httpx2.ConnectError):  # refused: nothing listens any more
             httpx2.get(fv.base_url + "/c", timeout=2)
     assert [r.path for r in fv.requests] == ["/a", "/b"]
 
 
 def test_stops_after_its_timeout() -> None:
     with FakeVendor([Reply(), Reply()], timeout=0.3) as fv:
+        began = time.monotonic()
         assert fv.wait_idle(5)
-        with pytest.raises(httpx2.TransportError):
+        assert time.monotonic() - began >= 0.25  # it was the timeout that stopped it
+        with pytest.raises(httpx2.ConnectError):  # refused: nothing listens any more
             httpx2.get(fv.base_url + "/late", timeout=2)
     assert fv.remaining == 2
 
@@ -89,6 +90,22 @@ def test_delay_trickles_the_chunks_one_by_one() -> None:
     # it really streams: the first bytes arrive well before the last were written
     assert len(arrivals) >= 2
     assert arrivals[-1][0] - arrivals[0][0] >= 0.1
+
+
+def test_eager_chunks_go_out_at_once_before_the_trickle() -> None:
+    chunks = [b"data: %d\n\n" % i for i in range(4)]
+    with FakeVendor([Reply(chunks=chunks, delay=10.0, eager=3)]) as fv:
+        began = time.monotonic()
+        got = b""
+        with httpx2.stream("GET", fv.base_url) as r:
+            for piece in r.iter_raw():
+                got += piece
+                if got == b"".join(chunks[:3]):
+                    break
+        took = time.monotonic() - began
+        assert fv.wait_idle(5)
+    assert took < 5.0  # the head did not wait for the 10 s delay
+    assert (fv.requests[0].outcome, fv.requests[0].chunks_sent) == ("client_gone", 3)
 
 
 def test_a_client_that_closes_early_is_seen() -> None:

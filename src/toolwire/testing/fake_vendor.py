@@ -12,8 +12,9 @@ request per scripted reply and stops once the script is used up, and it stops af
 recorded and its connection dropped (the client sees a connection error).
 
 Faults: ``status``/``headers`` for error replies (429 with ``retry-after``, 529, a 400
-with the vendor's error body), ``delay`` before every chunk (a slow trickle) and
-``reset_after=N`` to reset the connection (TCP RST) after N chunks, mid-body.
+with the vendor's error body), ``delay`` before every chunk (a slow trickle; the first
+``eager`` chunks at once) and ``reset_after=N`` to reset the connection (TCP RST) after
+N chunks, mid-body.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ _EVENT_END = re.compile(_EOL + _EOL)
 class Reply:
     """One scripted response.
 
-    ``delay`` seconds pass before each chunk is written; ``reset_after=N`` resets the
-    connection after N chunks (0: before any body byte). Without a ``content-type``
+    ``delay`` seconds pass before each chunk is written, except the first ``eager`` ones
+    (a head sent at once, then a slow trickle); ``reset_after=N`` resets the connection
+    after N chunks (0: before any body byte). Without a ``content-type``
     header, chunks that start like SSE are sent as ``text/event-stream``, others as
     ``application/json``.
     """
@@ -58,6 +60,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     chunks: list[bytes] = field(default_factory=list)
     delay: float = 0.0
+    eager: int = 0
     reset_after: int | None = None
 
 
@@ -84,7 +87,9 @@ class FakeVendor:
         self._lock = threading.Lock()
         self._next = 0
         self._done = threading.Event()
+        self._closed = threading.Event()  # the listening socket is closed: connects are refused
         self._conns: set[socket.socket] = set()
+        self._handlers: list[threading.Thread] = []
         self.requests: list[SeenRequest] = []
         self._server: http.server.ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -121,11 +126,18 @@ class FakeVendor:
             with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
         if self._server is not None:
-            self._server.server_close()  # joins the handler threads
+            self._server.server_close()
+        # socketserver does not join daemon handler threads: join them here, so that every
+        # request's outcome is final once stop() returns
+        with self._lock:
+            handlers = list(self._handlers)
+        for thread in handlers:
+            thread.join(timeout=5)
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
-        """Wait until every scripted reply has been served (True) or ``timeout`` passes."""
-        return self._done.wait(timeout)
+        """Wait until every scripted reply has been served (or the timeout fired) and the
+        port refuses new connections (True), or ``timeout`` passes (False)."""
+        return self._done.wait(timeout) and self._closed.wait(timeout)
 
     def __enter__(self) -> FakeVendor:
         return self.start()
@@ -169,14 +181,25 @@ class FakeVendor:
                 return
             self._done.set()
         server = self._server
-        if server is not None:
-            # shutdown() blocks until serve_forever returns: never from a handler thread
-            threading.Thread(target=server.shutdown, daemon=True).start()
+        if server is None:
+            self._closed.set()
+            return
+        # shutdown() blocks until serve_forever returns: never from a handler thread
+        threading.Thread(target=self._close_listener, args=(server,), daemon=True).start()
+
+    def _close_listener(self, server: http.server.ThreadingHTTPServer) -> None:
+        """Stop the accept loop, then close the listening socket: a late client is refused
+        at once (instead of waiting, accepted by the kernel, for a reply that never comes)."""
+        server.shutdown()
+        with contextlib.suppress(OSError):
+            server.socket.close()
+        self._closed.set()
 
     def _track(self, conn: socket.socket, add: bool) -> None:
         with self._lock:
             if add:
                 self._conns.add(conn)
+                self._handlers.append(threading.current_thread())
             else:
                 self._conns.discard(conn)
 
@@ -295,7 +318,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             if reply.reset_after is not None and n >= reply.reset_after:
                 _reset(self.connection)
                 return "reset"
-            if reply.delay > 0 and _client_gone(self.connection, reply.delay):
+            if reply.delay > 0 and n >= reply.eager and _client_gone(self.connection, reply.delay):
                 return "client_gone"
             if chunked:
                 data = b"%x\r\n%s\r\n" % (len(chunk), chunk) if chunk else b""
