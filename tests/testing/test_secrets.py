@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import vcr.request  # type: ignore[import-untyped]
+from pdf_file import BINARY_HEADER, pdf_file
 
 from toolwire.errors import SecretInCassette
 from toolwire.testing import secrets
@@ -62,16 +63,7 @@ def _pdf(seed: int = 11) -> bytes:
         + b"\nendstream",
         b"<< /Length %d >>\nstream\n" % len(blob) + blob + b"\nendstream",
     ]
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
+    return pdf_file(objs, BINARY_HEADER)
 
 
 def _request(uri: str, body: object = None, headers: dict[str, str] | None = None) -> object:

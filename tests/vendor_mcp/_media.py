@@ -8,6 +8,8 @@ import struct
 import wave
 import zlib
 
+from pdf_file import pdf_file
+
 
 def png(width: int = 2, height: int = 2) -> bytes:
     """A valid RGB PNG (signature, IHDR, IDAT, IEND with their CRCs)."""
@@ -44,19 +46,7 @@ def pdf() -> bytes:
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 72 72] >>",
     ]
-    body = b"%PDF-1.4\n"
-    offsets = []
-    for n, obj in enumerate(objects, 1):
-        offsets.append(len(body))
-        body += b"%d 0 obj\n" % n + obj + b"\nendobj\n"
-    xref = len(body)
-    body += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    body += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    body += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return body
+    return pdf_file(objects)
 
 
 def b64(data: bytes) -> str:
