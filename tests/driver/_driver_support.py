@@ -7,6 +7,7 @@ import argparse
 import io
 import json
 import re
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,26 @@ CASSETTES = ROOT / "cassettes"
 #: Fake credentials: they must never show up in an event.
 KEY = "sk-test-FAKE-key-0123456789abcdef"
 GOOGLE_KEY = "AIzaFAKE-google-key-0123456789"
+
+
+#: One TLS context for every client these tests build: the fake vendor speaks plain HTTP, and
+#: each SDK client loading the CA bundle anew cost ~20 ms, seconds over the driver tests.
+TLS = ssl.create_default_context()
+
+
+class _AnthropicHttp(anthropic.DefaultHttpxClient):
+    """The SDK's default HTTP client on the shared context; it closes its pool when collected,
+    as the client the SDK builds for itself does (a passed-in one otherwise leaks sockets)."""
+
+    def __del__(self) -> None:
+        self.close()
+
+
+class _OpenAIHttp(openai.DefaultHttpxClient):
+    """As ``_AnthropicHttp``, for the OpenAI SDK."""
+
+    def __del__(self) -> None:
+        self.close()
 
 
 TOOL = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
@@ -54,7 +75,9 @@ class Case:
 
 
 def _gemini(base_url: str) -> Any:
-    return genai.Client(api_key=GOOGLE_KEY, http_options={"base_url": base_url})
+    tls = {"verify": TLS}
+    http = {"base_url": base_url, "client_args": tls, "async_client_args": tls}
+    return genai.Client(api_key=GOOGLE_KEY, http_options=http)
 
 
 def _gemini_async(base_url: str) -> Any:
@@ -70,8 +93,12 @@ CASES = [
         "claude-sonnet-4-5",
         {"type": "error", "error": {"type": "invalid_request_error", "message": "max_tokens: bad"}},
         "invalid_request_error",
-        lambda u: anthropic.Anthropic(api_key=KEY, base_url=u),
-        lambda u: anthropic.AsyncAnthropic(api_key=KEY, base_url=u),
+        lambda u: anthropic.Anthropic(
+            api_key=KEY, base_url=u, http_client=_AnthropicHttp(verify=TLS)
+        ),
+        lambda u: anthropic.AsyncAnthropic(
+            api_key=KEY, base_url=u, http_client=anthropic.DefaultAsyncHttpxClient(verify=TLS)
+        ),
     ),
     Case(
         "openai_chat",
@@ -88,8 +115,12 @@ CASES = [
             }
         },
         "invalid_request_error",
-        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1"),
-        lambda u: openai.AsyncOpenAI(api_key=KEY, base_url=u + "/v1"),
+        lambda u: openai.OpenAI(
+            api_key=KEY, base_url=u + "/v1", http_client=_OpenAIHttp(verify=TLS)
+        ),
+        lambda u: openai.AsyncOpenAI(
+            api_key=KEY, base_url=u + "/v1", http_client=openai.DefaultAsyncHttpxClient(verify=TLS)
+        ),
     ),
     Case(
         "openai_responses",
@@ -106,8 +137,12 @@ CASES = [
             }
         },
         "invalid_request_error",
-        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1"),
-        lambda u: openai.AsyncOpenAI(api_key=KEY, base_url=u + "/v1"),
+        lambda u: openai.OpenAI(
+            api_key=KEY, base_url=u + "/v1", http_client=_OpenAIHttp(verify=TLS)
+        ),
+        lambda u: openai.AsyncOpenAI(
+            api_key=KEY, base_url=u + "/v1", http_client=openai.DefaultAsyncHttpxClient(verify=TLS)
+        ),
         {"api": "responses"},
     ),
     Case(

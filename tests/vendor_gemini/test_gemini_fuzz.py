@@ -128,7 +128,7 @@ function_response = st.fixed_dictionaries(
     },
 )
 WELL_TYPED: dict[str, Any] = {
-    "text": st.text(max_size=5),
+    "text": st.text(min_size=1, max_size=5),  # "" comes from json_values' scalars
     "thought": st.booleans(),
     "thoughtSignature": st.sampled_from(["c2ln", "dGhpbms="]),
     "functionCall": function_call,
@@ -154,11 +154,16 @@ def _value(key: str) -> Any:
 
 
 def _parts(keys: tuple[str, ...]) -> Any:
-    """A part that is one well-typed field, or any mix of the fields with any values."""
+    """A part that is one well-typed field (signed or not), or any mix of the fields with any
+    values."""
     typed = [k for k in keys if k in WELL_TYPED]
     single = st.sampled_from(typed).flatmap(lambda k: st.fixed_dictionaries({k: WELL_TYPED[k]}))
+    # Gemini signs the part a signature rides on (a call, a text): both well-typed at once
+    signed = st.tuples(single, WELL_TYPED["thoughtSignature"]).map(
+        lambda t: {**t[0], "thoughtSignature": t[1]}
+    )
     mixed = st.fixed_dictionaries({}, optional={k: _value(k) for k in keys})
-    return st.one_of(single, mixed)
+    return st.one_of(single, signed, mixed)
 
 
 def _decode(chunks: list[Any]) -> None:
@@ -192,13 +197,20 @@ chunk = st.fixed_dictionaries(
                 {"content": st.fixed_dictionaries({"parts": st.lists(part, max_size=3)})},
                 optional={
                     "finishReason": st.one_of(st.just("STOP"), json_values),
-                    "groundingMetadata": json_values,
+                    "groundingMetadata": st.one_of(st.just({}), json_values),
                 },
             ),
             max_size=1,
         ),
     },
-    optional={"usageMetadata": json_values, "responseId": json_values},
+    # well-typed as often as not: one wrong-typed field stops the stream at its first chunk
+    optional={
+        "usageMetadata": st.one_of(
+            st.fixed_dictionaries({}, optional={"promptTokenCount": st.integers(0, 9)}),
+            json_values,
+        ),
+        "responseId": st.one_of(st.just("r1"), json_values),
+    },
 )
 
 

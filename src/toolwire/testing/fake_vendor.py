@@ -23,6 +23,7 @@ import contextlib
 import http.server
 import re
 import select
+import selectors
 import socket
 import struct
 import threading
@@ -104,9 +105,8 @@ class FakeVendor:
         self._server = server
         port = server.server_address[1]
         self.base_url = f"http://{HOST}:{port}"
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._thread = threading.Thread(target=self._accept, args=(server,), daemon=True)
         self._thread.start()
         self._timer = threading.Timer(self._timeout, self._stop_serving)
         self._timer.daemon = True
@@ -127,6 +127,7 @@ class FakeVendor:
                 conn.shutdown(socket.SHUT_RDWR)
         if self._server is not None:
             self._server.server_close()
+            self._wake_w.close()
         # socketserver does not join daemon handler threads: join them here, so that every
         # request's outcome is final once stop() returns
         with self._lock:
@@ -180,19 +181,27 @@ class FakeVendor:
             if self._done.is_set():
                 return
             self._done.set()
-        server = self._server
-        if server is None:
+        if self._server is None:
             self._closed.set()
             return
-        # shutdown() blocks until serve_forever returns: never from a handler thread
-        threading.Thread(target=self._close_listener, args=(server,), daemon=True).start()
+        with contextlib.suppress(OSError):
+            self._wake_w.send(b"x")  # the accept loop returns at once, not at a poll tick
 
-    def _close_listener(self, server: http.server.ThreadingHTTPServer) -> None:
-        """Stop the accept loop, then close the listening socket: a late client is refused
-        at once (instead of waiting, accepted by the kernel, for a reply that never comes)."""
-        server.shutdown()
+    def _accept(self, server: http.server.ThreadingHTTPServer) -> None:
+        """Accept until told to stop, then close the listening socket: a late client is
+        refused at once (instead of waiting, accepted by the kernel, for a reply that never
+        comes)."""
+        with selectors.DefaultSelector() as sel:
+            sel.register(server.socket, selectors.EVENT_READ)
+            sel.register(self._wake_r, selectors.EVENT_READ)
+            while not self._done.is_set():
+                ready = {key.fileobj for key, _ in sel.select()}
+                if self._wake_r in ready or self._done.is_set():
+                    break
+                server.handle_request()  # the listener is readable: accepts without waiting
         with contextlib.suppress(OSError):
             server.socket.close()
+        self._wake_r.close()
         self._closed.set()
 
     def _track(self, conn: socket.socket, add: bool) -> None:
@@ -208,6 +217,7 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True
     allow_reuse_address = False
+    timeout = 0.0  # handle_request() is only called on a readable listener: never wait in it
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away mid-reply is expected here; stay quiet."""
