@@ -50,6 +50,21 @@ class _OpenAIHttp(openai.DefaultHttpxClient):
         self.close()
 
 
+def anthropic_http(is_async: bool = False) -> Any:
+    """An ``http_client=`` for an Anthropic SDK client, on the shared TLS context."""
+    return anthropic.DefaultAsyncHttpxClient(verify=TLS) if is_async else _AnthropicHttp(verify=TLS)
+
+
+def openai_http(is_async: bool = False) -> Any:
+    """An ``http_client=`` for an OpenAI SDK client, on the shared TLS context."""
+    return openai.DefaultAsyncHttpxClient(verify=TLS) if is_async else _OpenAIHttp(verify=TLS)
+
+
+def gemini_http(**options: Any) -> dict[str, Any]:
+    """``http_options=`` for a Gemini SDK client (``base_url``...), on the shared TLS context."""
+    return {"client_args": {"verify": TLS}, "async_client_args": {"verify": TLS}, **options}
+
+
 TOOL = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 
 
@@ -75,9 +90,7 @@ class Case:
 
 
 def _gemini(base_url: str) -> Any:
-    tls = {"verify": TLS}
-    http = {"base_url": base_url, "client_args": tls, "async_client_args": tls}
-    return genai.Client(api_key=GOOGLE_KEY, http_options=http)
+    return genai.Client(api_key=GOOGLE_KEY, http_options=gemini_http(base_url=base_url))
 
 
 def _gemini_async(base_url: str) -> Any:
@@ -93,11 +106,9 @@ CASES = [
         "claude-sonnet-4-5",
         {"type": "error", "error": {"type": "invalid_request_error", "message": "max_tokens: bad"}},
         "invalid_request_error",
-        lambda u: anthropic.Anthropic(
-            api_key=KEY, base_url=u, http_client=_AnthropicHttp(verify=TLS)
-        ),
+        lambda u: anthropic.Anthropic(api_key=KEY, base_url=u, http_client=anthropic_http()),
         lambda u: anthropic.AsyncAnthropic(
-            api_key=KEY, base_url=u, http_client=anthropic.DefaultAsyncHttpxClient(verify=TLS)
+            api_key=KEY, base_url=u, http_client=anthropic_http(is_async=True)
         ),
     ),
     Case(
@@ -115,11 +126,9 @@ CASES = [
             }
         },
         "invalid_request_error",
-        lambda u: openai.OpenAI(
-            api_key=KEY, base_url=u + "/v1", http_client=_OpenAIHttp(verify=TLS)
-        ),
+        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1", http_client=openai_http()),
         lambda u: openai.AsyncOpenAI(
-            api_key=KEY, base_url=u + "/v1", http_client=openai.DefaultAsyncHttpxClient(verify=TLS)
+            api_key=KEY, base_url=u + "/v1", http_client=openai_http(is_async=True)
         ),
     ),
     Case(
@@ -137,11 +146,9 @@ CASES = [
             }
         },
         "invalid_request_error",
-        lambda u: openai.OpenAI(
-            api_key=KEY, base_url=u + "/v1", http_client=_OpenAIHttp(verify=TLS)
-        ),
+        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1", http_client=openai_http()),
         lambda u: openai.AsyncOpenAI(
-            api_key=KEY, base_url=u + "/v1", http_client=openai.DefaultAsyncHttpxClient(verify=TLS)
+            api_key=KEY, base_url=u + "/v1", http_client=openai_http(is_async=True)
         ),
         {"api": "responses"},
     ),

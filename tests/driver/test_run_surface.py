@@ -22,9 +22,12 @@ from _driver_support import (
     KEY,
     PNG,
     answered_with_image,
+    anthropic_http,
     check_run,
     clean_reply,
     error_reply,
+    gemini_http,
+    openai_http,
     run_input,
 )
 from ag_ui.core import EventType
@@ -69,13 +72,29 @@ def test_the_public_names() -> None:
 @pytest.mark.parametrize(
     ("make", "api", "expected"),
     [
-        (lambda: anthropic.Anthropic(api_key=KEY), None, "anthropic"),
-        (lambda: anthropic.AsyncAnthropic(api_key=KEY), None, "anthropic"),
-        (lambda: openai.OpenAI(api_key=KEY), None, "openai_responses"),
-        (lambda: openai.OpenAI(api_key=KEY), "chat", "openai_chat"),
-        (lambda: openai.OpenAI(api_key=KEY, base_url="http://127.0.0.1:9/v1"), None, "openai_chat"),
+        (lambda: anthropic.Anthropic(api_key=KEY, http_client=anthropic_http()), None, "anthropic"),
         (
-            lambda: openai.AsyncOpenAI(api_key=KEY, base_url="http://127.0.0.1:9/v1"),
+            lambda: anthropic.AsyncAnthropic(
+                api_key=KEY, http_client=anthropic_http(is_async=True)
+            ),
+            None,
+            "anthropic",
+        ),
+        (lambda: openai.OpenAI(api_key=KEY, http_client=openai_http()), None, "openai_responses"),
+        (lambda: openai.OpenAI(api_key=KEY, http_client=openai_http()), "chat", "openai_chat"),
+        (
+            lambda: openai.OpenAI(
+                api_key=KEY, base_url="http://127.0.0.1:9/v1", http_client=openai_http()
+            ),
+            None,
+            "openai_chat",
+        ),
+        (
+            lambda: openai.AsyncOpenAI(
+                api_key=KEY,
+                base_url="http://127.0.0.1:9/v1",
+                http_client=openai_http(is_async=True),
+            ),
             "responses",
             "openai_responses",
         ),
@@ -86,8 +105,8 @@ def test_the_public_names() -> None:
             None,
             "openai_responses",
         ),
-        (lambda: genai.Client(api_key=KEY), None, "gemini"),
-        (lambda: genai.Client(api_key=KEY).aio, None, "gemini"),
+        (lambda: genai.Client(api_key=KEY, http_options=gemini_http()), None, "gemini"),
+        (lambda: genai.Client(api_key=KEY, http_options=gemini_http()).aio, None, "gemini"),
     ],
 )
 def test_the_adapter_comes_from_the_client_type(make: Any, api: Any, expected: str) -> None:
@@ -95,7 +114,7 @@ def test_the_adapter_comes_from_the_client_type(make: Any, api: Any, expected: s
 
 
 def test_vendor_overrides_the_client_type() -> None:
-    client = openai.OpenAI(api_key=KEY)
+    client = openai.OpenAI(api_key=KEY, http_client=openai_http())
     assert choose_vendor(client, "openai_chat", None) == "openai_chat"
     with pytest.raises(UnsupportedInput, match="dialogflow"):
         choose_vendor(client, "dialogflow", None)
@@ -107,7 +126,10 @@ def test_vendor_overrides_the_client_type() -> None:
 
 def test_bad_arguments_raise_at_the_call() -> None:
     ri = run_input(ANTHROPIC)
-    sync, aio = anthropic.Anthropic(api_key=KEY), anthropic.AsyncAnthropic(api_key=KEY)
+    sync, aio = (
+        anthropic.Anthropic(api_key=KEY, http_client=anthropic_http()),
+        anthropic.AsyncAnthropic(api_key=KEY, http_client=anthropic_http(is_async=True)),
+    )
     with pytest.raises(UnsupportedInput, match=r"use toolwire\.arun"):
         toolwire.run(aio, ri, model="m")
     with pytest.raises(UnsupportedInput, match=r"use toolwire\.run"):
@@ -250,7 +272,9 @@ def test_a_read_timeout_before_the_turn_is_retried(tmp_path: Path) -> None:
     case = ANTHROPIC
     slow = clean_reply(case, delay=1.5)  # nothing arrives within the client's timeout
     with FakeVendor([slow, clean_reply(case)]) as fv:
-        client = anthropic.Anthropic(api_key=KEY, base_url=fv.base_url, timeout=0.3)
+        client = anthropic.Anthropic(
+            api_key=KEY, base_url=fv.base_url, timeout=0.3, http_client=anthropic_http()
+        )
         policy = toolwire.RetryPolicy(initial_backoff=0.01, max_backoff=0.02)
         events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
     check_run(events, tmp_path)
@@ -262,7 +286,9 @@ def test_a_read_timeout_every_time_is_run_error_timeout(tmp_path: Path) -> None:
     case = OPENAI_CHAT
     slow = clean_reply(case, delay=1.5)
     with FakeVendor([slow, slow]) as fv:
-        client = openai.OpenAI(api_key=KEY, base_url=fv.base_url + "/v1", timeout=0.3)
+        client = openai.OpenAI(
+            api_key=KEY, base_url=fv.base_url + "/v1", timeout=0.3, http_client=openai_http()
+        )
         policy = toolwire.RetryPolicy(attempts=2, initial_backoff=0.01, max_backoff=0.02)
         events = list(toolwire.run(client, run_input(case), model=case.model, retry=policy))
     check_run(events, tmp_path)
@@ -317,7 +343,9 @@ def test_malformed_vendor_data_is_run_error_not_retried(tmp_path: Path) -> None:
         ),
         (
             GEMINI,
-            lambda u: genai.Client(vertexai=True, api_key=KEY, http_options={"base_url": u}),
+            lambda u: genai.Client(
+                vertexai=True, api_key=KEY, http_options=gemini_http(base_url=u)
+            ),
             "/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
         ),
     ],
