@@ -97,6 +97,17 @@ def returns_encoded(fn: Callable[P, dict[str, Any]]) -> Callable[P, Encoded]:
     return inner
 
 
+def encode_surface(vendor: str) -> Callable[[Callable[P, dict[str, Any]]], Callable[P, Encoded]]:
+    """Both decorators every ``encode_request`` (and MCP's ``encode_*``) wears, in their
+    order: unknown keywords raise (:func:`checked_options`), the body comes back as an
+    :class:`Encoded` and its losses are warned about once (:func:`returns_encoded`)."""
+
+    def wrap(fn: Callable[P, dict[str, Any]]) -> Callable[P, Encoded]:
+        return checked_options(vendor)(returns_encoded(fn))
+
+    return wrap
+
+
 #: The ``media=`` values every ``encode_request`` takes.
 MEDIA_CHOICES = ("drop", "relocate")
 

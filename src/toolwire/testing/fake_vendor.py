@@ -30,7 +30,6 @@ import threading
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from toolwire.errors import UnsupportedInput
@@ -143,12 +142,7 @@ class FakeVendor:
     def __enter__(self) -> FakeVendor:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
     @property

@@ -64,8 +64,8 @@ from toolwire.protocol.surface import (
     MEDIA_CHOICES,
     check_choice,
     checked_options,
+    encode_surface,
     request_ids,
-    returns_encoded,
 )
 
 DEFAULT_MAX_TOKENS = 4096
@@ -336,8 +336,7 @@ def _tool(tool: Tool) -> dict[str, Any]:
     return out
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

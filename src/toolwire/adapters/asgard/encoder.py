@@ -98,10 +98,8 @@ class Encoder(BaseEncoder):
         run_id: str = "run",
     ) -> None:
         super().__init__()
-        self.request_id = request_id
-        self.custom_channel_id = custom_channel_id
-        self.namespace = namespace
-        self.bot_provider_name = bot_provider_name
+        self._given_ids = (request_id, custom_channel_id)  # each run's own ids when None
+        self._names = {"namespace": namespace, "bot_provider_name": bot_provider_name}
         self._thread_id = thread_id
         self._run_id = run_id
         self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or framed runs
@@ -160,9 +158,8 @@ class Encoder(BaseEncoder):
             payload,
             request_id=self._req,
             event_id=f"{self._event_ids}-{self._seq}",
-            namespace=self.namespace,
-            bot_provider_name=self.bot_provider_name,
             custom_channel_id=self._chan,
+            **self._names,
         )
 
     def _loss(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
@@ -237,8 +234,9 @@ class Encoder(BaseEncoder):
 
     def _on_run_started(self, ev: RunStartedEvent) -> list[dict[str, Any]]:
         self._in_run = True
-        self._req = self.request_id or ev.run_id
-        self._chan = self.custom_channel_id or ev.thread_id
+        request_id, channel_id = self._given_ids
+        self._req = request_id or ev.run_id
+        self._chan = channel_id or ev.thread_id
         self._seq = 0
         self._event_ids = mint_id("evt", self._req)
         self._msgs.clear()

@@ -22,8 +22,8 @@ from toolwire.protocol.surface import (
     MEDIA_CHOICES,
     check_choice,
     checked_options,
+    encode_surface,
     request_ids,
-    returns_encoded,
 )
 
 from .parts import content_text
@@ -52,8 +52,7 @@ def _consent(entry: ResumeEntry) -> dict[str, Any]:
     }
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -73,7 +72,7 @@ def encode_request(
     """
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     run_input = as_run_input(run_input, VENDOR)
-    lost: list[Loss] = []
+    lost: list[Loss] = [] if losses is None else losses  # encode_surface's list
     extra = (
         (run_input.forwarded_props or {}).get("asgard")
         if isinstance(run_input.forwarded_props, dict)
@@ -139,8 +138,6 @@ def encode_request(
                 "carries no tool list",
             )
         )
-    if losses is not None:
-        losses.extend(lost)
     return body
 
 

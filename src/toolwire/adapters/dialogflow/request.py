@@ -41,8 +41,8 @@ from toolwire.protocol.surface import (
     MEDIA_CHOICES,
     check_choice,
     checked_options,
+    encode_surface,
     request_ids,
-    returns_encoded,
 )
 
 from .parts import TARGET, encode_call, encode_result
@@ -150,8 +150,7 @@ def suggestion_input(
     return out
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
@@ -199,7 +198,7 @@ def encode_request(
             req["participant"] = who
         req["suggestionInput"] = si
         requests.append(req)
-    found: list[Loss] = []
+    found: list[Loss] = [] if losses is None else losses  # encode_surface's list
     last = ri.messages[-1] if ri.messages else None
     if isinstance(last, UserMessage):  # a new participant turn: AnalyzeContentRequest.textInput
         fitted = fit_content(last.content, capability(TARGET, place="user_message"))
@@ -224,8 +223,6 @@ def encode_request(
                 "SuggestionInputs (use encode_history for the calls as ToolCallInfo)",
             )
         )
-    if losses is not None:
-        losses.extend(found)
     return {"requests": requests}
 
 

@@ -73,8 +73,8 @@ from toolwire.protocol.surface import (
     MEDIA_CHOICES,
     check_choice,
     checked_options,
+    encode_surface,
     request_ids,
-    returns_encoded,
 )
 
 Backend = Literal["gemini_api", "vertex"]
@@ -96,8 +96,7 @@ def target_accepts(model: str | None, backend: str, place: Place = "tool_result"
     return accepts(VENDOR, place=place, model=model_name(model), backend=backend)
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

@@ -20,7 +20,7 @@ from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.inputs import as_agui
 from toolwire.protocol.machine import RESULT_ERROR_KEY
-from toolwire.protocol.surface import checked_options, returns_encoded
+from toolwire.protocol.surface import checked_options, encode_surface
 
 from .parts import decode_block, encode_part
 from .wire import (
@@ -111,8 +111,7 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_result(message: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool message (model or dict) as a ``CallToolResult`` of the spec's JSON shape.
 

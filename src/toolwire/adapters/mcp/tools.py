@@ -16,7 +16,7 @@ from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.inputs import as_agui
-from toolwire.protocol.surface import checked_options, returns_encoded
+from toolwire.protocol.surface import checked_options, encode_surface
 
 from .wire import (
     FIELDS,
@@ -63,8 +63,7 @@ def decode_tool(tool: Any) -> Tool:
     return Tool(name=name, description=description or "", parameters=schema, **kw)
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_tool(tool: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool (model or dict) as an MCP tool definition (an ``Encoded`` body: its
     ``.losses`` are what MCP cannot hold, each warned about once).
@@ -119,8 +118,7 @@ def decode_call(params: Any, *, tool_call_id: str) -> ToolCall:
     return ToolCall(id=tool_call_id, function=FunctionCall(name=name, arguments=text), **kw)
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_call(call: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]:
     """An AG-UI tool call (model or dict) as ``tools/call`` params: ``name``, ``arguments``
     (an ``Encoded`` body, its ``.losses`` warned about once).

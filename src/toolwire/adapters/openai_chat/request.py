@@ -49,7 +49,7 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
 from .parts import content_to_agui, text_part, to_vendor
 from .wire import CALL_ID_RULE, FIELDS, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
@@ -57,8 +57,7 @@ from .wire import CALL_ID_RULE, FIELDS, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, V
 # ------------------------------------------------------------------ encode
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,

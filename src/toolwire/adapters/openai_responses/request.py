@@ -38,7 +38,7 @@ from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, returns_encoded
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
 from .items import (
     SERVER_RUN,
@@ -69,8 +69,7 @@ from .wire import (
 # ---------------------------------------------------------------- encode
 
 
-@checked_options(VENDOR)
-@returns_encoded
+@encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
     *,
