@@ -1,10 +1,13 @@
-"""``jsontext.checked`` against the rules it states: a lone surrogate anywhere (value or
-key, at any depth) is repaired with a warning, nesting past the cap is a named error, and a
-clean value comes back as the same object. The expectations are computed here from the
-values' construction, not by toolwire."""
+"""``jsontext.checked`` and ``load_json`` against the rules they state: a lone surrogate
+anywhere (value or key, at any depth) is repaired with a warning, nesting past the cap is a
+named error, and a clean value comes back as the same object. The expectations are computed
+here from the values' construction, not by toolwire."""
 
 from __future__ import annotations
 
+import copy
+import json
+import pickle
 import warnings
 from typing import Any
 
@@ -14,7 +17,8 @@ from hypothesis import strategies as st
 
 from toolwire.errors import VendorDataError
 from toolwire.losses import ContentLossWarning
-from toolwire.protocol.jsontext import checked
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.jsontext import CheckedObject, checked, load_json
 from toolwire.protocol.limits import configure, limits
 
 _TEXT = st.text(max_size=6)  # surrogates included (category Cs is drawn too)
@@ -101,3 +105,62 @@ def test_a_cap_beyond_the_interpreters_recursion_limit_is_safe() -> None:
             checked(_nested(20_001, "x"), "v", "w")
     finally:
         configure(max_json_depth=previous.max_json_depth)
+
+
+# strings that often hold what the text check looks for: lone surrogates (escaped or raw in
+# the text), other escapes (non-ASCII under ensure_ascii), a pair, brackets inside strings
+_TRICKY = st.text(st.sampled_from(["a", "é", "\ud83d", "\udc00", "😀", "[", "{", "\\"]), max_size=4)
+_TRICKY_VALUE = st.recursive(
+    st.none() | st.integers() | _TRICKY,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TRICKY, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(_TRICKY_VALUE | _VALUE, st.integers(1, 6), st.booleans())
+def test_load_json_gives_what_checked_gives_for_the_same_text(
+    value: Any, cap: int, ascii_only: bool
+) -> None:
+    # load_json skips the walk when the text shows no rule can fail: it must still follow
+    # the rules exactly (escaped surrogates with ensure_ascii, raw ones in text without)
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    previous = limits()
+    configure(max_json_depth=cap)
+    try:
+        if _depth(value) > cap:
+            with pytest.raises(VendorDataError, match=f"nested deeper than {cap}"):
+                load_json(text, "v", "w")
+            return
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = load_json(text, "v", "w")
+    finally:
+        configure(max_json_depth=previous.max_json_depth)
+    warned = any(issubclass(w.category, ContentLossWarning) for w in seen)
+    assert warned == _dirty(value)
+    assert not _dirty(got)
+    if not _dirty(value):
+        assert got == json.loads(text)
+
+
+def test_a_reader_object_is_trusted_but_none_of_its_copies() -> None:
+    from toolwire.adapters import anthropic
+
+    body = (
+        b"event: message_start\ndata: "
+        b'{"type":"message_start","message":{"id":"m","role":"assistant","content":[],'
+        b'"model":"c","usage":{"input_tokens":1,"output_tokens":0}}}\n\n'
+    )
+    (chunk,) = anthropic.sse_chunks(body)
+    assert isinstance(chunk, CheckedObject) and as_dict(chunk, "v") is chunk
+    for twin in (copy.copy(chunk), copy.deepcopy(chunk), dict(chunk), chunk.copy()):
+        assert type(twin) is dict and twin == chunk
+    assert type(pickle.loads(pickle.dumps(chunk))) is dict
+    # a copy edited past the rules is checked when it is fed, as any caller's dict is
+    edited = copy.deepcopy(chunk)
+    edited["message"]["model"] = _nested(limits().max_json_depth + 1, "x")
+    with pytest.raises(VendorDataError, match="nested deeper than"):
+        anthropic.Decoder().feed(edited)
+    edited["message"]["model"] = "cut \ud83d"
+    with pytest.warns(ContentLossWarning, match="surrogate"):
+        anthropic.Decoder().feed(edited)

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss
-from toolwire.protocol.jsontext import checked
+from toolwire.protocol.jsontext import CheckedObject, checked
 from toolwire.protocol.model_json import Unclean, model_json
 from toolwire.protocol.translator import Translator
 
@@ -29,6 +29,8 @@ def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
     Its nesting is bounded and a lone surrogate in it repaired
     (:func:`~toolwire.protocol.jsontext.checked`), so no decoder meets either.
     """
+    if type(chunk) is CheckedObject:  # parsed and checked by toolwire's own reader
+        return chunk
     if isinstance(chunk, BaseModel):  # every SDK's objects: their dump, checked as it is built
         try:
             value = model_json(chunk)

@@ -9,6 +9,7 @@ written as UTF-8 again, so it is replaced with U+FFFD and a warning says where.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import warnings
@@ -20,6 +21,8 @@ from toolwire.losses import ContentLossWarning
 from toolwire.protocol.limits import limits
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+#: a ``\\u`` escape of a surrogate (D800-DFFF) in JSON text
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class JSONTextError(VendorDataError, ValueError):
@@ -46,7 +49,47 @@ def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text"
         raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels") from None
     except ValueError as exc:
         raise JSONTextError(vendor, where, f"not JSON: {exc}") from None
+    if _text_is_clean(text):
+        return value
     return checked(value, vendor, where)
+
+
+def _text_is_clean(text: str) -> bool:
+    """True when no value parsed from ``text`` can break a rule, told from the text at C
+    speed (else the value is walked): a value nests at most as many containers as the text
+    has opening brackets, and a string of it holds a lone surrogate only where the text has
+    one, escaped (``\\ud83d``) or as itself (in text handed in as ``str``; never in ASCII)."""
+    if text.count("{") + text.count("[") >= limits().max_json_depth:
+        return False
+    if not text.isascii() and _SURROGATE.search(text):
+        return False
+    return "\\u" not in text or _ESCAPED_SURROGATE.search(text) is None
+
+
+class CheckedObject(dict[str, Any]):
+    """A JSON object a reader parsed with :func:`load_json` (so checked): ``as_dict`` hands
+    it to a decoder as it is, without walking it a second time.
+
+    Only toolwire's readers make one, from text they parsed; a dict from anywhere else is
+    checked when it is fed, and so is any copy of one (``copy``, ``deepcopy``, ``dict()``,
+    ``.copy()`` and pickling give plain dicts). Only an edit in place of the very object
+    escapes the check: a caller changing what it feeds is trusted as its own code.
+    """
+
+    __slots__ = ()
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        memo[id(self)] = out
+        for key, value in self.items():
+            out[copy.deepcopy(key, memo)] = copy.deepcopy(value, memo)
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (dict(self),))
 
 
 def scrub(text: str) -> str:

@@ -19,7 +19,7 @@ from pydantic_core import PydanticSerializationError
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.event_json import event_json as _fast_event_json
-from toolwire.protocol.jsontext import dumps_safe, load_json
+from toolwire.protocol.jsontext import CheckedObject, dumps_safe, load_json
 from toolwire.protocol.limits import check, limits
 
 
@@ -270,7 +270,7 @@ def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
     if not isinstance(value, dict):
         got = type(value).__name__
         raise VendorDataError(vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}")
-    return value
+    return CheckedObject(value)
 
 
 _PIECE = 1 << 16

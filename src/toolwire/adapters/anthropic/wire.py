@@ -19,7 +19,7 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.jsontext import load_json
+from toolwire.protocol.jsontext import CheckedObject, load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
@@ -112,9 +112,9 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
     if name == "error" and payload.get("type") != "error":
         inner = payload.get("error", payload)
         return {"type": "error", "error": inner}
-    if "type" not in payload:
-        payload["type"] = name
-    return payload
+    if "type" not in payload:  # named by its event line: a dict the decoder checks again
+        return {**payload, "type": name}
+    return CheckedObject(payload)
 
 
 #: One SSE event of an Anthropic stream (and its index) as the chunk dict :class:`Decoder`
