@@ -16,6 +16,7 @@ from typing import Any
 from ag_ui.core import BaseEvent
 
 from toolwire.protocol import encode_agui_sse
+from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_objects
 
@@ -97,3 +98,46 @@ def encoded_payloads(adapter: ModuleType, run_events: list[BaseEvent]) -> list[d
 def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
     """The AG-UI events as the JSON values the SSE frames carry (the output floor)."""
     return [ev.model_dump(mode="json", by_alias=True) for ev in run_events]
+
+
+# -- what any implementation with toolwire's output must do at least (the floors beside the
+# -- targets); each is a bare stdlib or ag_ui step, none of toolwire's code
+
+
+def split_loads(body: bytes) -> int:
+    """The least an SSE reading can do: split on blank lines, take the ``data:`` lines,
+    ``json.loads`` each (no checks, no line-end variants, no multi-line data)."""
+    n = 0
+    for block in body.split(b"\n\n"):
+        for line in block.split(b"\n"):
+            if line.startswith(b"data:"):
+                data = line[5:].strip()
+                if data != b"[DONE]":
+                    json.loads(data)
+                    n += 1
+    return n
+
+
+def event_specs(events: list[BaseEvent]) -> list[tuple[type[BaseEvent], dict[str, Any]]]:
+    """Each event's class and the fields it was given, to build it again."""
+    return [(type(ev), {k: getattr(ev, k) for k in ev.model_fields_set}) for ev in events]
+
+
+def build_events(specs: list[tuple[type[BaseEvent], dict[str, Any]]]) -> int:
+    """The AG-UI events built from their fields by ``ag_ui.core``'s own constructors: the
+    output of every decode path, so a floor of each (the project takes its AG-UI types from
+    ``ag_ui.core``; they validate)."""
+    for cls, fields in specs:
+        cls(**fields)
+    return len(specs)
+
+
+def sequence_check(events: list[BaseEvent]) -> int:
+    """toolwire's check of the protocol's sequence rules alone (no history), as every
+    encoder makes it of the events it is given: not a floor of the stdlib, but of
+    following the rules."""
+    machine = StreamMachine(history=False)
+    n = 0
+    for ev in events:
+        n += len(machine.feed(ev))
+    return n

@@ -109,6 +109,10 @@ def _group(
     g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, adapter.sse_chunks(body))))
     g.add("tw.encode", timed(lambda: paths.encode(adapter, run_events)))
     g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
+    specs = paths.event_specs(run_events)
+    g.add("floor.read", timed(lambda: paths.split_loads(body)))
+    g.add("floor.build", timed(lambda: paths.build_events(specs)))
+    g.add("floor.sequence", timed(lambda: paths.sequence_check(run_events)))
     for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
         g.add(f"extra.{name}", timed(fn))
     if peers is not None and (events < long or shape in peer_shapes):
@@ -139,6 +143,10 @@ def _request_group(vendor: str, messages: int) -> Group:
     g = Group(vendor, "history", messages)
     g.add("tw.encode_request", timed(encode))
     g.add("floor.request_dumps", timed(lambda: json.dumps(body)))
+    # the body's values made once (json's C parser building the same dicts, lists, strings):
+    # the least a builder of that body does, whatever reads its input
+    text = json.dumps(body)
+    g.add("floor.request_build", timed(lambda: json.loads(text)))
     return g
 
 
@@ -184,6 +192,110 @@ def stream_rows(groups: Sequence[Group]) -> list[str]:
             f"| {_ratio(g.t('peer.pydantic_ai'), g.t('tw.bytes.sse'))} | {lite_s} |"
         )
     return rows
+
+
+#: the issue's targets: (what, bound, lower is better)
+TARGETS = {
+    "sdk_added": ("toolwire over the SDK's objects, added to the SDK's parse", 0.10, True),
+    "sdk_sse": ("SDK → AG-UI SSE, × the SDK's parse", 1.3, True),
+    "bytes_events": ("raw bytes → AG-UI events, × `json.loads`", 1.5, True),
+    "bytes_sse": ("raw bytes → AG-UI SSE, × `json.loads` + `json.dumps`", 1.5, True),
+    "encode": ("AG-UI run → vendor SSE, × `json.dumps`", 1.5, True),
+    "pyd_sdk": ("Pydantic AI ÷ toolwire SDK → SSE", 8.0, False),
+    "pyd_bytes": ("Pydantic AI ÷ toolwire bytes → SSE", 20.0, False),
+    "litellm": ("LiteLLM ÷ toolwire bytes → SSE", 60.0, False),
+    "request": ("`encode_request`, × `json.dumps` of its output", 2.0, True),
+}
+
+
+def _div(a: float | None, b: float | None) -> float | None:
+    return a / b if a is not None and b else None
+
+
+def _target_values(g: Group) -> dict[str, tuple[float | None, float | None]]:
+    """Each target's measured value and the best any implementation could do beside it."""
+    sdk, loads, dumps = g.t("sdk"), g.t("floor.loads"), g.t("floor.dumps")
+    read, build, seq = g.t("floor.read"), g.t("floor.build"), g.t("floor.sequence")
+    sdk_sse = _sum(sdk, g.t("tw.sdk.sse"))
+    least_sse = _sum(read, build, dumps)  # read the bytes, make the events, write them
+    pyd, lite = g.t("peer.pydantic_ai"), g.t("peer.litellm")
+    return {
+        "sdk_added": (_div(g.t("tw.sdk.events"), sdk), _div(build, sdk)),
+        "sdk_sse": (_div(sdk_sse, sdk), _div(_sum(sdk, build, dumps), sdk)),
+        "bytes_events": (_div(g.t("tw.bytes.events"), loads), _div(_sum(read, build), loads)),
+        "bytes_sse": (
+            _div(g.t("tw.bytes.sse"), _sum(loads, dumps)),
+            _div(least_sse, _sum(loads, dumps)),
+        ),
+        "encode": (
+            _div(g.t("tw.encode"), g.t("floor.encode")),
+            _div(_sum(g.t("floor.encode"), seq), g.t("floor.encode")),
+        ),
+        # the peers: toolwire at its floor is the most the ratio can reach
+        "pyd_sdk": (_div(pyd, sdk_sse), _div(pyd, _sum(sdk, build, dumps))),
+        "pyd_bytes": (_div(pyd, g.t("tw.bytes.sse")), _div(pyd, least_sse)),
+        "litellm": (_div(lite, g.t("tw.bytes.sse")), _div(lite, least_sse)),
+    }
+
+
+def _verdict(key: str, measured: float | None, best: float | None) -> str:
+    _, bound, lower = TARGETS[key]
+    if measured is None:
+        return "—"
+    if (measured <= bound) if lower else (measured >= bound):
+        return "met"
+    if best is not None and not ((best <= bound) if lower else (best >= bound)):
+        return "cannot: the floor misses it"
+    return "not met"
+
+
+def _fmt(key: str, x: float | None) -> str:
+    if x is None:
+        return "—"
+    return f"+{x * 100:.0f}%" if key == "sdk_added" else f"{x:.2f}×"
+
+
+def target_rows(groups: Sequence[Group], requests: Sequence[Group]) -> list[str]:
+    """The issue's targets on the long ``tool`` streams (and the request history), each with
+    the floor beside it: the same ratio for the least any implementation producing
+    toolwire's output must do (read the bytes with a bare split + ``json.loads``, build the
+    ``ag_ui.core`` events, ``json.dumps`` them; for the encoder, toolwire's sequence check
+    too; for the peers, toolwire at that floor)."""
+    rows = [
+        "| target | bound | vendor | measured | floor beside | measured ÷ floor | verdict |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    longest = max((g.events for g in groups), default=0)
+    picked = [g for g in groups if g.shape == "tool" and g.events == longest]
+    for key, (what, bound, lower) in TARGETS.items():
+        sign = "≤" if lower else "≥"
+        shown = f"{sign} +{bound * 100:.0f}%" if key == "sdk_added" else f"{sign} {bound}×"
+        if key == "request":
+            for g in requests:
+                measured = _div(g.t("tw.encode_request"), g.t("floor.request_dumps"))
+                best = _div(
+                    _sum(g.t("floor.request_dumps"), g.t("floor.request_build")),
+                    g.t("floor.request_dumps"),
+                )
+                rows.append(_target_row(key, what, shown, g.vendor, measured, best))
+            continue
+        for g in picked:
+            measured, best = _target_values(g)[key]
+            if measured is not None:
+                rows.append(_target_row(key, what, shown, g.vendor, measured, best))
+    return rows
+
+
+def _target_row(
+    key: str, what: str, bound: str, vendor: str, measured: float | None, best: float | None
+) -> str:
+    over = f"{measured / best:.2f}" if measured is not None and best else "—"
+    if key in ("pyd_sdk", "pyd_bytes", "litellm") and measured is not None and best:
+        over = f"{best / measured:.2f}"  # how far toolwire is from its floor, seen by the peer
+    return (
+        f"| {what} | {bound} | {vendor} | {_fmt(key, measured)} | {_fmt(key, best)} | {over} "
+        f"| {_verdict(key, measured, best)} |"
+    )
 
 
 def growth_rows(groups: Sequence[Group]) -> list[str]:
@@ -303,6 +415,11 @@ def report(
         f"{peer_reps}, their process warmed up once). {noise(groups + requests)}.",
         "",
         *stream_rows(groups),
+        "",
+        'The issue\'s targets (the long `tool` streams; "floor beside": the same ratio for '
+        "the least any implementation with toolwire's output must do, see `target_rows`):",
+        "",
+        *target_rows(groups, requests),
         "",
         "Growth (per-event time at the long length over the short one; 1.00 is linear):",
         "",
