@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from _anthropic_decode import calls, dump, run, sdk_calls, sdk_text, text
 from _anthropic_sdk import CASSETTES, CORPUS, sdk_accumulate_sse, sdk_parse_sse
 from ag_ui.core import (
+    EventType,
     RunErrorEvent,
     RunFinishedEvent,
     RunStartedEvent,
@@ -637,3 +639,39 @@ def test_token_counts_past_what_usage_can_hold_are_a_vendor_data_error(
     start = {"type": "message_start", "message": {"id": "m", "content": [], "usage": usage}}
     with pytest.raises(VendorDataError, match=field):
         list(decode_stream([start]))
+
+
+@pytest.mark.parametrize("text", ["plain", "é clean", "cut \ud83d", "\udc00 alone"])
+def test_an_sdk_delta_s_text_is_checked_on_the_fast_path(text: str) -> None:
+    # SDK deltas are read without a full dump: the text is still the one value checked, a
+    # lone surrogate in it repaired with a warning, a clean one passed as it is
+    from anthropic.types import RawContentBlockDeltaEvent
+
+    start = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": "m",
+                "type": "message",
+                "role": "assistant",
+                "content": [],
+                "model": "c",
+                "usage": {"input_tokens": 1, "output_tokens": 0},
+            },
+        },
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    ]
+    delta = RawContentBlockDeltaEvent.model_validate(
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}
+    )
+    d = Decoder()
+    for chunk in start:
+        d.feed(chunk)
+    lone = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        events = d.feed(delta)
+    (content,) = [e for e in events if e.type == EventType.TEXT_MESSAGE_CONTENT]
+    expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    assert content.delta == expected
+    assert any("surrogate" in str(w.message) for w in seen) == lone

@@ -70,7 +70,8 @@ class CheckedObject(dict[str, Any]):
     """A JSON object a reader parsed with :func:`load_json` (so checked): ``as_dict`` hands
     it to a decoder as it is, without walking it a second time.
 
-    Only toolwire's readers make one, from text they parsed; a dict from anywhere else is
+    Only toolwire makes one: its readers, from text they parsed, and a decoder from values
+    it checked (Anthropic's, of an SDK delta's text); a dict from anywhere else is
     checked when it is fed, and so is any copy of one (``copy``, ``deepcopy``, ``dict()``,
     ``.copy()`` and pickling give plain dicts). Only an edit in place of the very object
     escapes the check: a caller changing what it feeds is trusted as its own code.

@@ -53,7 +53,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import result_message_id
-from toolwire.protocol.jsontext import checked
+from toolwire.protocol.jsontext import CheckedObject, checked, is_clean
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
 
@@ -87,11 +87,14 @@ def _delta_dict(event: Any) -> dict[str, Any]:
         out: dict[str, Any] = plain(event)
         return out
     field = spec[1]
-    return {
+    value = getattr(delta, field, None)
+    out = {
         "type": "content_block_delta",
         "index": getattr(event, "index", None),
-        "delta": {"type": dtype, field: getattr(delta, field, None)},
+        "delta": {"type": dtype, field: value},
     }
+    # the one value from the wire is the delta's text: when it is clean, so is the dict
+    return CheckedObject(out) if is_clean(value, 2) else out
 
 
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
@@ -131,7 +134,9 @@ class Decoder(BaseDecoder):
             else:
                 return super().feed(chunk)  # the shared path names what is wrong
         self.chunk_index += 1
-        events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
+        if type(chunk) is not CheckedObject:
+            chunk = checked(chunk, VENDOR, f"chunk {self.chunk_index}")
+        events = self._feed(chunk)
         self.warn_new()  # as the shared feed: each new loss warned once, here
         return events
 
