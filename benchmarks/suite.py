@@ -217,11 +217,14 @@ def _target_values(g: Group) -> dict[str, tuple[float | None, float | None]]:
     sdk, loads, dumps = g.t("sdk"), g.t("floor.loads"), g.t("floor.dumps")
     read, build, seq = g.t("floor.read"), g.t("floor.build"), g.t("floor.sequence")
     sdk_sse = _sum(sdk, g.t("tw.sdk.sse"))
-    least_sse = _sum(read, build, dumps)  # read the bytes, make the events, write them
+    # read the bytes, make the events, check the run's sequence (an AG-UI SSE run toolwire
+    # writes is a checked one, as every encoder's input is checked), write them
+    least_sse = _sum(read, build, seq, dumps)
+    least_sdk_sse = _sum(sdk, build, seq, dumps)
     pyd, lite = g.t("peer.pydantic_ai"), g.t("peer.litellm")
     return {
         "sdk_added": (_div(g.t("tw.sdk.events"), sdk), _div(build, sdk)),
-        "sdk_sse": (_div(sdk_sse, sdk), _div(_sum(sdk, build, dumps), sdk)),
+        "sdk_sse": (_div(sdk_sse, sdk), _div(least_sdk_sse, sdk)),
         "bytes_events": (_div(g.t("tw.bytes.events"), loads), _div(_sum(read, build), loads)),
         "bytes_sse": (
             _div(g.t("tw.bytes.sse"), _sum(loads, dumps)),
@@ -232,7 +235,7 @@ def _target_values(g: Group) -> dict[str, tuple[float | None, float | None]]:
             _div(_sum(g.t("floor.encode"), seq), g.t("floor.encode")),
         ),
         # the peers: toolwire at its floor is the most the ratio can reach
-        "pyd_sdk": (_div(pyd, sdk_sse), _div(pyd, _sum(sdk, build, dumps))),
+        "pyd_sdk": (_div(pyd, sdk_sse), _div(pyd, least_sdk_sse)),
         "pyd_bytes": (_div(pyd, g.t("tw.bytes.sse")), _div(pyd, least_sse)),
         "litellm": (_div(lite, g.t("tw.bytes.sse")), _div(lite, least_sse)),
     }
@@ -259,8 +262,9 @@ def target_rows(groups: Sequence[Group], requests: Sequence[Group]) -> list[str]
     """The issue's targets on the long ``tool`` streams (and the request history), each with
     the floor beside it: the same ratio for the least any implementation producing
     toolwire's output must do (read the bytes with a bare split + ``json.loads``, build the
-    ``ag_ui.core`` events, ``json.dumps`` them; for the encoder, toolwire's sequence check
-    too; for the peers, toolwire at that floor)."""
+    ``ag_ui.core`` events; for SSE out, also toolwire's sequence check of the run and
+    ``json.dumps`` of the events; for the encoder, ``json.dumps`` of its payloads and the
+    sequence check of its input; for the peers, toolwire at that floor)."""
     rows = [
         "| target | bound | vendor | measured | floor beside | measured ÷ floor | verdict |",
         "|---|---|---|---|---|---|---|",
