@@ -268,10 +268,11 @@ request_bodies = st.one_of(
                 ),
             )
         },
+        # well-typed as often as not: a wrong one stops the request before its contents
         optional={
-            "systemInstruction": json_values,
-            "tools": json_values,
-            "config": json_values,
+            "systemInstruction": st.one_of(st.just({"parts": [{"text": "be brief"}]}), json_values),
+            "tools": st.one_of(st.just([{"functionDeclarations": [{"name": "f"}]}]), json_values),
+            "config": st.one_of(st.just({}), json_values),
         },
     ),
 )
