@@ -9,6 +9,7 @@ import copy
 import json
 import pickle
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -57,20 +58,32 @@ def _dirty(value: Any) -> bool:
     return False
 
 
-@given(_VALUE, st.integers(1, 6))
-def test_checked_follows_its_rules(value: Any, cap: int) -> None:
+def _run_under_cap(
+    cap: int, value: Any, read: Callable[[], Any]
+) -> tuple[Any, list[warnings.WarningMessage]] | None:
+    """``read()`` with the depth cap at ``cap``: ``None`` once it raised the depth error
+    ``value``'s nesting calls for, else what it gave and the warnings it raised."""
     previous = limits()
     configure(max_json_depth=cap)
     try:
         if _depth(value) > cap:
             with pytest.raises(VendorDataError, match=f"nested deeper than {cap}"):
-                checked(value, "v", "w")
-            return
+                read()
+            return None
         with warnings.catch_warnings(record=True) as seen:
             warnings.simplefilter("always")
-            got = checked(value, "v", "w")
+            got = read()
     finally:
         configure(max_json_depth=previous.max_json_depth)
+    return got, seen
+
+
+@given(_VALUE, st.integers(1, 6))
+def test_checked_follows_its_rules(value: Any, cap: int) -> None:
+    result = _run_under_cap(cap, value, lambda: checked(value, "v", "w"))
+    if result is None:
+        return
+    got, seen = result
     if _dirty(value):
         assert any(issubclass(w.category, ContentLossWarning) for w in seen)
         assert not _dirty(got)
@@ -124,18 +137,10 @@ def test_load_json_gives_what_checked_gives_for_the_same_text(
     # load_json skips the walk when the text shows no rule can fail: it must still follow
     # the rules exactly (escaped surrogates with ensure_ascii, raw ones in text without)
     text = json.dumps(value, ensure_ascii=ascii_only)
-    previous = limits()
-    configure(max_json_depth=cap)
-    try:
-        if _depth(value) > cap:
-            with pytest.raises(VendorDataError, match=f"nested deeper than {cap}"):
-                load_json(text, "v", "w")
-            return
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
-            got = load_json(text, "v", "w")
-    finally:
-        configure(max_json_depth=previous.max_json_depth)
+    result = _run_under_cap(cap, value, lambda: load_json(text, "v", "w"))
+    if result is None:
+        return
+    got, seen = result
     warned = any(issubclass(w.category, ContentLossWarning) for w in seen)
     assert warned == _dirty(value)
     assert not _dirty(got)
