@@ -101,7 +101,8 @@ def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
 
 
 # -- what any implementation with toolwire's output must do at least (the floors beside the
-# -- targets); each is a bare stdlib or ag_ui step, none of toolwire's code
+# -- targets): bare stdlib and ag_ui steps, and one of toolwire's own, the sequence check its
+# -- output must pass (toolwire writes checked runs of ag_ui.core events, by its rules)
 
 
 def split_loads(body: bytes) -> int:

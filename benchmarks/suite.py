@@ -248,7 +248,7 @@ def _verdict(key: str, measured: float | None, best: float | None) -> str:
     if (measured <= bound) if lower else (measured >= bound):
         return "met"
     if best is not None and not ((best <= bound) if lower else (best >= bound)):
-        return "cannot: the floor misses it"
+        return "cannot: the floor misses it"  # the floor: see target_rows (rules included)
     return "not met"
 
 

@@ -35,19 +35,25 @@ GOOGLE_KEY = "AIzaFAKE-google-key-0123456789"
 TLS = ssl.create_default_context()
 
 
+def _close_when_collected(client: Any) -> None:
+    if not getattr(client, "is_closed", True):  # half built: nothing to close
+        client.close()
+
+
 class _AnthropicHttp(anthropic.DefaultHttpxClient):
     """The SDK's default HTTP client on the shared context; it closes its pool when collected,
-    as the client the SDK builds for itself does (a passed-in one otherwise leaks sockets)."""
+    as the client the SDK builds for itself does (a passed-in one otherwise leaks sockets).
+    The async clients' pools go with their event loop, which every async test closes."""
 
     def __del__(self) -> None:
-        self.close()
+        _close_when_collected(self)
 
 
 class _OpenAIHttp(openai.DefaultHttpxClient):
     """As ``_AnthropicHttp``, for the OpenAI SDK."""
 
     def __del__(self) -> None:
-        self.close()
+        _close_when_collected(self)
 
 
 def anthropic_http(is_async: bool = False) -> Any:

@@ -137,15 +137,26 @@ def test_load_json_gives_what_checked_gives_for_the_same_text(
     # load_json skips the walk when the text shows no rule can fail: it must still follow
     # the rules exactly (escaped surrogates with ensure_ascii, raw ones in text without)
     text = json.dumps(value, ensure_ascii=ascii_only)
-    result = _run_under_cap(cap, value, lambda: load_json(text, "v", "w"))
+    # what the text holds once parsed (an escaped high and low surrogate in a row read back
+    # as one character): the expectations are the rules applied to that, as checked() would
+    parsed = json.loads(text)
+    result = _run_under_cap(cap, parsed, lambda: load_json(text, "v", "w"))
     if result is None:
         return
     got, seen = result
     warned = any(issubclass(w.category, ContentLossWarning) for w in seen)
-    assert warned == _dirty(value)
+    assert warned == _dirty(parsed)
     assert not _dirty(got)
-    if not _dirty(value):
-        assert got == json.loads(text)
+    if not _dirty(parsed):
+        assert got == parsed
+
+
+def test_an_escaped_pair_is_one_character_and_no_loss() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert load_json('{"k": "\\ud83d\\udc00"}') == {"k": "\U0001f400"}
+    assert load_json(bytearray(b'{"k": 1}')) == {"k": 1}  # any bytes-like input
+    assert load_json(memoryview(b"[1]")) == [1]
 
 
 def test_a_reader_object_is_trusted_but_none_of_its_copies() -> None:
@@ -161,6 +172,22 @@ def test_a_reader_object_is_trusted_but_none_of_its_copies() -> None:
     for twin in (copy.copy(chunk), copy.deepcopy(chunk), dict(chunk), chunk.copy()):
         assert type(twin) is dict and twin == chunk
     assert type(pickle.loads(pickle.dumps(chunk))) is dict
+    assert type(CheckedObject.fromkeys(["a"])) is dict
+    # built by calling the class, it vouches for nothing: its content is checked when fed
+    forged = CheckedObject({"type": "ping", "x": _nested(limits().max_json_depth + 1, "x")})
+    with pytest.raises(VendorDataError, match="nested deeper than"):
+        as_dict(forged, "v")
+    # checked under one cap, walked again when fed under a lower one
+    body = b'event: message_delta\ndata: {"type":"message_delta","usage":{"a":{"b":1}}}\n\n'
+    (deep,) = anthropic.sse_chunks(body)
+    assert as_dict(deep, "v") is deep
+    previous = limits()
+    configure(max_json_depth=2)
+    try:
+        with pytest.raises(VendorDataError, match="nested deeper than 2"):
+            as_dict(deep, "v")
+    finally:
+        configure(max_json_depth=previous.max_json_depth)
     # a copy edited past the rules is checked when it is fed, as any caller's dict is
     edited = copy.deepcopy(chunk)
     edited["message"]["model"] = _nested(limits().max_json_depth + 1, "x")

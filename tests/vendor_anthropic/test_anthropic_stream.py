@@ -643,9 +643,12 @@ def test_token_counts_past_what_usage_can_hold_are_a_vendor_data_error(
 
 @pytest.mark.parametrize("text", ["plain", "é clean", "cut \ud83d", "\udc00 alone"])
 def test_an_sdk_delta_s_text_is_checked_on_the_fast_path(text: str) -> None:
-    # SDK deltas are read without a full dump: the text is still the one value checked, a
-    # lone surrogate in it repaired with a warning, a clean one passed as it is
+    # SDK deltas are read without a full dump: the text is still checked, a lone surrogate
+    # in it repaired with a warning, a clean one passed as it is
     from anthropic.types import RawContentBlockDeltaEvent
+
+    from toolwire.adapters.anthropic.decoder import _delta_dict
+    from toolwire.protocol.jsontext import CheckedObject
 
     start = [
         {
@@ -675,3 +678,9 @@ def test_an_sdk_delta_s_text_is_checked_on_the_fast_path(text: str) -> None:
     expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     assert content.delta == expected
     assert any("surrogate" in str(w.message) for w in seen) == lone
+    # the fast path was the one taken, and it vouches only for a clean text and an int index
+    assert isinstance(_delta_dict(delta), CheckedObject) is not lone
+    forged = RawContentBlockDeltaEvent.construct(  # as the SDK builds stream events: unvalidated
+        type="content_block_delta", index="\ud800", delta=delta.delta
+    )
+    assert not isinstance(_delta_dict(forged), CheckedObject)

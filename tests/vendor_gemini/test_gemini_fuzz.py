@@ -128,7 +128,7 @@ function_response = st.fixed_dictionaries(
     },
 )
 WELL_TYPED: dict[str, Any] = {
-    "text": st.text(min_size=1, max_size=5),  # "" comes from json_values' scalars
+    "text": st.one_of(st.text(min_size=1, max_size=5), st.just("")),  # "" as often as not
     "thought": st.booleans(),
     "thoughtSignature": st.sampled_from(["c2ln", "dGhpbms="]),
     "functionCall": function_call,

@@ -134,12 +134,13 @@ def _field(name: str) -> Any:
     return st.one_of(WELL_TYPED[name], values) if name in WELL_TYPED else values
 
 
-# an item is its type and up to six of the fields: every field optional at once made items so
-# large that Hypothesis threw most of them away unrun (they overran its data budget)
+# an item is its type, the fields above (each well-typed or not) and up to three more: every
+# field optional at once made items so large that Hypothesis threw most of them away unrun
+# (they overran its data budget)
 items = st.sampled_from(ITEMS).flatmap(
     lambda kind: st.fixed_dictionaries(
         {"type": st.just(kind)},
-        optional={k: _field(k) for k in ("id", "call_id", "name", "arguments", "role")},
+        optional={k: _field(k) for k in WELL_TYPED},
     ).flatmap(
         lambda head: st.dictionaries(st.sampled_from(FIELDS), values, max_size=3).map(
             lambda rest: {**rest, **head}

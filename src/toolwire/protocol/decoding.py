@@ -29,7 +29,7 @@ def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
     Its nesting is bounded and a lone surrogate in it repaired
     (:func:`~toolwire.protocol.jsontext.checked`), so no decoder meets either.
     """
-    if type(chunk) is CheckedObject:  # parsed and checked by toolwire's own reader
+    if type(chunk) is CheckedObject and chunk.trusted():  # checked by toolwire's own reader
         return chunk
     if isinstance(chunk, BaseModel):  # every SDK's objects: their dump, checked as it is built
         try:

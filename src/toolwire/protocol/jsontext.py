@@ -39,9 +39,12 @@ def decode_utf8(data: bytes, vendor: str = "input", where: str = "text") -> str:
         raise JSONTextError(vendor, where, f"{what} (byte {exc.start})") from None
 
 
+_BYTES = (bytes, bytearray, memoryview)
+
+
 def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text") -> Any:
     """Parse JSON text or bytes under the rules above."""
-    text = decode_utf8(data, vendor, where) if isinstance(data, bytes) else data
+    text = decode_utf8(bytes(data), vendor, where) if isinstance(data, _BYTES) else data
     try:
         value = json.loads(text)
     except RecursionError:
@@ -67,17 +70,37 @@ def _text_is_clean(text: str) -> bool:
 
 
 class CheckedObject(dict[str, Any]):
-    """A JSON object a reader parsed with :func:`load_json` (so checked): ``as_dict`` hands
-    it to a decoder as it is, without walking it a second time.
+    """A JSON object toolwire parsed and checked: ``as_dict`` hands it to a decoder as it is,
+    without walking it a second time.
 
-    Only toolwire makes one: its readers, from text they parsed, and a decoder from values
-    it checked (Anthropic's, of an SDK delta's text); a dict from anywhere else is
-    checked when it is fed, and so is any copy of one (``copy``, ``deepcopy``, ``dict()``,
-    ``.copy()`` and pickling give plain dicts). Only an edit in place of the very object
-    escapes the check: a caller changing what it feeds is trusted as its own code.
+    Only toolwire makes one (:meth:`made`): its readers, from text they parsed, and a decoder
+    from values it checked (Anthropic's, of an SDK delta). It records the depth cap it was
+    checked under, and is walked again when fed under a lower one. A dict from anywhere else
+    is checked when it is fed, and so is any copy of one (``copy``, ``deepcopy``, ``dict()``,
+    ``.copy()``, ``fromkeys`` and pickling give plain dicts) or one built by calling the class
+    (it records no cap). Only an edit in place of the very object escapes the check: a caller
+    changing what it feeds is trusted as its own code. It is a ``dict`` to everything else,
+    but ``type(x) is dict`` is false and ``yaml.safe_dump`` refuses it: ``dict(x)`` first.
     """
 
-    __slots__ = ()
+    __slots__ = ("_cap",)
+    _cap: int
+
+    @classmethod
+    def made(cls, value: dict[str, Any]) -> CheckedObject:
+        """``value`` (checked under the current limits) as a ``CheckedObject``."""
+        out = cls(value)
+        out._cap = limits().max_json_depth
+        return out
+
+    def trusted(self) -> bool:
+        """True when this object's check holds under the limits in force now."""
+        cap = getattr(self, "_cap", None)
+        return cap is not None and cap <= limits().max_json_depth
+
+    @classmethod
+    def fromkeys(cls, keys: Iterable[Any], value: Any = None) -> dict[Any, Any]:
+        return dict.fromkeys(keys, value)
 
     def __copy__(self) -> dict[str, Any]:
         return dict(self)

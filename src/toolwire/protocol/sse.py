@@ -270,7 +270,7 @@ def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
     if not isinstance(value, dict):
         got = type(value).__name__
         raise VendorDataError(vendor, f"SSE event {n}: data", f"expected a JSON object, got {got}")
-    return CheckedObject(value)
+    return CheckedObject.made(value)
 
 
 _PIECE = 1 << 16

@@ -94,6 +94,8 @@ class FakeVendor:
         self._server: http.server.ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._timer: threading.Timer | None = None
+        self._wake_r: socket.socket | None = None  # the accept loop's wake-up pair
+        self._wake_w: socket.socket | None = None
         self.base_url = ""
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -101,6 +103,7 @@ class FakeVendor:
     def start(self) -> FakeVendor:
         handler = _handler_for(self)
         server = _Server((HOST, 0), handler)
+        server.socket.setblocking(False)  # a connection gone before accept() never blocks it
         self._server = server
         port = server.server_address[1]
         self.base_url = f"http://{HOST}:{port}"
@@ -126,7 +129,6 @@ class FakeVendor:
                 conn.shutdown(socket.SHUT_RDWR)
         if self._server is not None:
             self._server.server_close()
-            self._wake_w.close()
         # socketserver does not join daemon handler threads: join them here, so that every
         # request's outcome is final once stop() returns
         with self._lock:
@@ -175,28 +177,37 @@ class FakeVendor:
             if self._done.is_set():
                 return
             self._done.set()
+            wake = self._wake_w
+            if wake is not None:  # the accept loop returns at once, not at a poll tick
+                with contextlib.suppress(OSError):
+                    wake.send(b"x")
         if self._server is None:
             self._closed.set()
-            return
-        with contextlib.suppress(OSError):
-            self._wake_w.send(b"x")  # the accept loop returns at once, not at a poll tick
 
     def _accept(self, server: http.server.ThreadingHTTPServer) -> None:
         """Accept until told to stop, then close the listening socket: a late client is
         refused at once (instead of waiting, accepted by the kernel, for a reply that never
         comes)."""
-        with selectors.DefaultSelector() as sel:
-            sel.register(server.socket, selectors.EVENT_READ)
-            sel.register(self._wake_r, selectors.EVENT_READ)
-            while not self._done.is_set():
-                ready = {key.fileobj for key, _ in sel.select()}
-                if self._wake_r in ready or self._done.is_set():
-                    break
-                server.handle_request()  # the listener is readable: accepts without waiting
-        with contextlib.suppress(OSError):
-            server.socket.close()
-        self._wake_r.close()
-        self._closed.set()
+        wake_r = self._wake_r
+        assert wake_r is not None
+        try:
+            with selectors.DefaultSelector() as sel:
+                sel.register(server.socket, selectors.EVENT_READ)
+                sel.register(wake_r, selectors.EVENT_READ)
+                while not self._done.is_set():
+                    ready = {key.fileobj for key, _ in sel.select()}
+                    if wake_r in ready or self._done.is_set():
+                        break
+                    server.handle_request()  # the listener is readable: no wait in accept()
+        finally:
+            with contextlib.suppress(OSError):
+                server.socket.close()
+            with self._lock:  # under the lock _stop_serving sends with: never a closed socket
+                for end in (wake_r, self._wake_w):
+                    if end is not None:
+                        end.close()
+                self._wake_r = self._wake_w = None
+            self._closed.set()
 
     def _track(self, conn: socket.socket, add: bool) -> None:
         with self._lock:

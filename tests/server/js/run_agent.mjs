@@ -61,7 +61,14 @@ const load = (path) => JSON.parse(readFileSync(path, "utf8"));
 
 if (process.argv[2] === "--lines") {
   for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    if (line.trim()) process.stdout.write(JSON.stringify(await play(load(line.trim()))) + "\n");
+    if (!line.trim()) continue;
+    let out;
+    try {
+      out = await play(load(line.trim()));
+    } catch (e) {  // a script that fails outside a run: this line's answer, the next goes on
+      out = { runs: [], messages: [], exit: 2, error: `${e?.name ?? "Error"}: ${e?.message ?? String(e)}` };
+    }
+    process.stdout.write(JSON.stringify(out) + "\n");
   }
 } else {
   const out = await play(load(process.argv[2]));

@@ -54,6 +54,7 @@ from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, is_clean
+from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
 
@@ -88,13 +89,14 @@ def _delta_dict(event: Any) -> dict[str, Any]:
         return out
     field = spec[1]
     value = getattr(delta, field, None)
-    out = {
-        "type": "content_block_delta",
-        "index": getattr(event, "index", None),
-        "delta": {"type": dtype, field: value},
-    }
-    # the one value from the wire is the delta's text: when it is clean, so is the dict
-    return CheckedObject(out) if is_clean(value, 2) else out
+    index = getattr(event, "index", None)
+    out = {"type": "content_block_delta", "index": index, "delta": {"type": dtype, field: value}}
+    # the SDK builds its stream events unvalidated: the two values from the wire are the
+    # index and the delta's text; when the index is an int and the text clean (at depth 2,
+    # under a cap that allows the delta's own dict), so is the dict
+    if type(index) is int and is_clean(value, 2) and limits().max_json_depth > 2:
+        return CheckedObject.made(out)
+    return out
 
 
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
@@ -134,7 +136,7 @@ class Decoder(BaseDecoder):
             else:
                 return super().feed(chunk)  # the shared path names what is wrong
         self.chunk_index += 1
-        if type(chunk) is not CheckedObject:
+        if type(chunk) is not CheckedObject or not chunk.trusted():
             chunk = checked(chunk, VENDOR, f"chunk {self.chunk_index}")
         events = self._feed(chunk)
         self.warn_new()  # as the shared feed: each new loss warned once, here

@@ -114,7 +114,7 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
         return {"type": "error", "error": inner}
     if "type" not in payload:  # named by its event line: a dict the decoder checks again
         return {**payload, "type": name}
-    return CheckedObject(payload)
+    return CheckedObject.made(payload)
 
 
 #: One SSE event of an Anthropic stream (and its index) as the chunk dict :class:`Decoder`

@@ -99,7 +99,7 @@ class Encoder(BaseEncoder):
     ) -> None:
         super().__init__()
         self._given_ids = (request_id, custom_channel_id)  # each run's own ids when None
-        self._names = {"namespace": namespace, "bot_provider_name": bot_provider_name}
+        self._names = (namespace, bot_provider_name)  # the same in every frame
         self._thread_id = thread_id
         self._run_id = run_id
         self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or framed runs
@@ -153,13 +153,15 @@ class Encoder(BaseEncoder):
 
     def _frame(self, event_type: str, payload: dict[str, Any]) -> dict[str, Any]:
         self._seq += 1
+        namespace, bot = self._names
         return f.envelope(
             event_type,
             payload,
             request_id=self._req,
             event_id=f"{self._event_ids}-{self._seq}",
             custom_channel_id=self._chan,
-            **self._names,
+            namespace=namespace,
+            bot_provider_name=bot,
         )
 
     def _loss(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
