@@ -678,9 +678,14 @@ def test_an_sdk_delta_s_text_is_checked_on_the_fast_path(text: str) -> None:
     expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
     assert content.delta == expected
     assert any("surrogate" in str(w.message) for w in seen) == lone
-    # the fast path was the one taken, and it vouches only for a clean text and an int index
+    # the fast paths were the ones taken, and they vouch only for a clean text and an int
+    # index: the SDK builds its stream events unvalidated
+    assert (d._sdk_delta(delta) is None) == lone
     assert isinstance(_delta_dict(delta), CheckedObject) is not lone
-    forged = RawContentBlockDeltaEvent.construct(  # as the SDK builds stream events: unvalidated
+    forged = RawContentBlockDeltaEvent.construct(
         type="content_block_delta", index="\ud800", delta=delta.delta
     )
+    assert d._sdk_delta(forged) is None
     assert not isinstance(_delta_dict(forged), CheckedObject)
+    with pytest.raises(VendorDataError, match="index"):
+        d.feed(forged)  # the general path names what is wrong

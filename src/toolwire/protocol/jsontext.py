@@ -143,6 +143,11 @@ def checked(value: Any, vendor: str, where: str) -> Any:
     return _repair(value)
 
 
+def has_lone_surrogate(text: str) -> bool:
+    """True when ``text`` holds a lone UTF-16 surrogate (never an ASCII one)."""
+    return not text.isascii() and _SURROGATE.search(text) is not None
+
+
 def is_clean(value: Any, depth: int = 0) -> bool:
     """True when ``checked`` would let ``value`` (found at ``depth`` inside a larger value)
     through unchanged and without a warning: no lone surrogate, no container at the cap."""

@@ -53,7 +53,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import result_message_id
-from toolwire.protocol.jsontext import CheckedObject, checked, is_clean
+from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate, is_clean
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
@@ -99,6 +99,20 @@ def _delta_dict(event: Any) -> dict[str, Any]:
     return out
 
 
+def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[BaseEvent]:
+    """The events of one content delta of ``kind`` into its open ``block``."""
+    if not value:
+        return []
+    if kind == "call":
+        return [ToolCallArgsEvent(tool_call_id=block.ident, delta=value)]
+    if kind == "text":
+        return [TextMessageContentEvent(message_id=block.ident, delta=value)]
+    if dtype == "thinking_delta":
+        return [ReasoningMessageContentEvent(message_id=block.ident, delta=value)]
+    block.signature.append(value)
+    return []
+
+
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
     return btype.endswith("_tool_result") and "tool_use_id" in block
 
@@ -130,7 +144,10 @@ class Decoder(BaseDecoder):
         """One stream event: an SDK event object or its JSON dict."""
         if type(chunk) is not dict:
             if getattr(chunk, "type", None) == "content_block_delta":
-                chunk = _delta_dict(chunk)  # most of a stream: read without a full dump
+                fast = self._sdk_delta(chunk)  # most of a stream: no dict at all
+                if fast is not None:
+                    return fast
+                chunk = _delta_dict(chunk)  # read without a full dump
             elif hasattr(chunk, "model_fields_set"):
                 chunk = plain(chunk)
             else:
@@ -363,16 +380,29 @@ class Decoder(BaseDecoder):
             return []
         if not isinstance(value, str):
             value = FIELDS.at(delta, field, str, self.where("delta"))
-        if not value:
-            return []
-        if kind == "call":
-            return [ToolCallArgsEvent(tool_call_id=block.ident, delta=value)]
-        if kind == "text":
-            return [TextMessageContentEvent(message_id=block.ident, delta=value)]
-        if dtype == "thinking_delta":
-            return [ReasoningMessageContentEvent(message_id=block.ident, delta=value)]
-        block.signature.append(value)
-        return []
+        return _delta_events(block, kind, dtype, value)
+
+    def _sdk_delta(self, event: Any) -> list[BaseEvent] | None:
+        """A content delta read straight from the SDK's object, for the common case (an
+        open block of its kind, an int index, a clean text, a stream between its start and
+        its stop): most of a stream, without the dict the general path builds. ``None``
+        hands anything else to that path, which checks and names what is wrong."""
+        index = getattr(event, "index", None)
+        if type(index) is not int or self.message_id is None or self._stopped:
+            return None
+        block = self._blocks.get(index)
+        delta = getattr(event, "delta", None)
+        dtype = getattr(delta, "type", None)
+        spec = _DELTAS.get(dtype) if type(dtype) is str else None
+        if block is None or spec is None or block.kind != spec[0] or dtype == "citations_delta":
+            return None
+        value = getattr(delta, spec[1], None)
+        if type(value) is not str or has_lone_surrogate(value) or limits().max_json_depth <= 2:
+            return None
+        self.chunk_index += 1
+        events = _delta_events(block, spec[0], dtype, value)
+        self.warn_new()
+        return events
 
     def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         _, block = self._open(chunk)
