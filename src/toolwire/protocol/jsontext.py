@@ -64,7 +64,7 @@ def _text_is_clean(text: str) -> bool:
     one, escaped (``\\ud83d``) or as itself (in text handed in as ``str``; never in ASCII)."""
     if text.count("{") + text.count("[") >= limits().max_json_depth:
         return False
-    if not text.isascii() and _SURROGATE.search(text):
+    if has_lone_surrogate(text):
         return False
     return "\\u" not in text or _ESCAPED_SURROGATE.search(text) is None
 
@@ -170,7 +170,7 @@ def _surrogate_in(value: Any, depth: int, cap: int) -> bool:
     """True when a string or key in ``value`` holds a lone surrogate; ``_TooDeep`` when a
     container sits at depth ``cap``."""
     if isinstance(value, str):
-        return not value.isascii() and _SURROGATE.search(value) is not None
+        return has_lone_surrogate(value)
     if isinstance(value, dict):
         return _in_dict(value, depth, cap)
     if isinstance(value, (list, tuple)):

@@ -198,7 +198,9 @@ class FakeVendor:
                     ready = {key.fileobj for key, _ in sel.select()}
                     if wake_r in ready or self._done.is_set():
                         break
-                    server.handle_request()  # the listener is readable: no wait in accept()
+                    # readable, and non-blocking (its 0 timeout is handle_request's too):
+                    # a connection gone by now costs one failed accept(), never a wait
+                    server.handle_request()
         finally:
             with contextlib.suppress(OSError):
                 server.socket.close()
@@ -222,7 +224,6 @@ class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = True
     allow_reuse_address = False
-    timeout = 0.0  # handle_request() is only called on a readable listener: never wait in it
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that went away mid-reply is expected here; stay quiet."""

@@ -11,7 +11,7 @@ server-tool and MCP blocks become a tool call plus its ``TOOL_CALL_RESULT``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ag_ui.core import (
     BaseEvent,
@@ -53,7 +53,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import result_message_id
-from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate, is_clean
+from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
@@ -91,12 +91,19 @@ def _delta_dict(event: Any) -> dict[str, Any]:
     value = getattr(delta, field, None)
     index = getattr(event, "index", None)
     out = {"type": "content_block_delta", "index": index, "delta": {"type": dtype, field: value}}
-    # the SDK builds its stream events unvalidated: the two values from the wire are the
-    # index and the delta's text; when the index is an int and the text clean (at depth 2,
-    # under a cap that allows the delta's own dict), so is the dict
-    if type(index) is int and is_clean(value, 2) and limits().max_json_depth > 2:
-        return CheckedObject.made(out)
-    return out
+    return CheckedObject.made(out) if _clean_delta(value, index) else out
+
+
+def _clean_delta(value: Any, index: Any) -> TypeGuard[str]:
+    """True when an SDK delta's text and index pass the checks as they stand: the SDK builds
+    its stream events unvalidated, so the index must be an int and the text a string with no
+    lone surrogate, under a cap that allows the delta's own dict (at depth 1)."""
+    return (
+        type(index) is int
+        and type(value) is str
+        and not has_lone_surrogate(value)
+        and limits().max_json_depth > 2
+    )
 
 
 def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[BaseEvent]:
@@ -389,7 +396,7 @@ class Decoder(BaseDecoder):
         hands anything else to that path, which checks and names what is wrong."""
         index = getattr(event, "index", None)
         if type(index) is not int or self.message_id is None or self._stopped:
-            return None
+            return None  # (an index of any other type may not even be hashable)
         block = self._blocks.get(index)
         delta = getattr(event, "delta", None)
         dtype = getattr(delta, "type", None)
@@ -397,7 +404,7 @@ class Decoder(BaseDecoder):
         if block is None or spec is None or block.kind != spec[0] or dtype == "citations_delta":
             return None
         value = getattr(delta, spec[1], None)
-        if type(value) is not str or has_lone_surrogate(value) or limits().max_json_depth <= 2:
+        if not _clean_delta(value, index):
             return None
         self.chunk_index += 1
         events = _delta_events(block, spec[0], dtype, value)
