@@ -143,6 +143,16 @@ def checked(value: Any, vendor: str, where: str) -> Any:
     return _repair(value)
 
 
+def check_depth(value: Any, vendor: str, where: str) -> None:
+    """A ``JSONTextError`` when ``value`` nests containers ``limits().max_json_depth`` deep
+    (a value toolwire writes must be one its readers take)."""
+    cap = limits().max_json_depth
+    try:
+        _surrogate_in(value, 0, cap)
+    except _TooDeep:
+        raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels") from None
+
+
 def has_lone_surrogate(text: str) -> bool:
     """True when ``text`` holds a lone UTF-16 surrogate (never an ASCII one)."""
     return not text.isascii() and _SURROGATE.search(text) is not None
@@ -275,6 +285,7 @@ def dumps_safe(value: Any, **kwargs: Any) -> str:
 
 __all__ = [
     "JSONTextError",
+    "check_depth",
     "checked",
     "decode_utf8",
     "dumps_safe",

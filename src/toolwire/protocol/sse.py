@@ -8,7 +8,6 @@ and ``id:`` fields and multi-line ``data:``.
 from __future__ import annotations
 
 import codecs
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +17,15 @@ from pydantic_core import PydanticSerializationError
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
+from toolwire.protocol.compact_json import compact, compact_ascii
 from toolwire.protocol.event_json import event_json as _fast_event_json
-from toolwire.protocol.jsontext import CheckedObject, dumps_safe, load_json
+from toolwire.protocol.jsontext import (
+    CheckedObject,
+    JSONTextError,
+    check_depth,
+    dumps_safe,
+    load_json,
+)
 from toolwire.protocol.limits import check, limits
 
 
@@ -305,42 +311,68 @@ def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     return "".join([f"data: {event_json(e)}\n\n" for e in events]).encode("utf-8")
 
 
-#: ``json.dumps(separators=(",", ":"), ensure_ascii=False)`` without building an encoder per call
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
-
-
 def frame_sse(
-    payloads: Iterable[Any], *, event_of: Any = None, line_end: str = "\n", done: str | None = None
+    payloads: Iterable[Any],
+    *,
+    event_of: Any = None,
+    line_end: str = "\n",
+    done: str | None = None,
+    vendor: str = "output",
 ) -> bytes:
     """Frame JSON payloads as vendor SSE (``event:`` lines when ``event_of`` names them).
 
     ``event_of(payload) -> str | None``; ``done`` is a last ``data:`` line
-    (``[DONE]`` for OpenAI Chat).
+    (``[DONE]`` for OpenAI Chat). A payload JSON cannot hold (a value of another type, or
+    nesting deeper than ``limits().max_json_depth``) is a ``VendorDataError`` naming it
+    and ``vendor``, never a bare ``TypeError`` or ``RecursionError``.
     """
     items = payloads if isinstance(payloads, list) else list(payloads)
-    text = _frame(items, _COMPACT.encode, event_of, line_end, done)
+    text = _frame(items, compact, event_of, line_end, done, vendor)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         # a lone surrogate in a payload: written as its \\uXXXX escape, which reads back the same
-        return _frame(items, _ASCII.encode, event_of, line_end, done).encode("utf-8")
+        return _frame(items, compact_ascii, event_of, line_end, done, vendor).encode("utf-8")
 
 
-_ASCII = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True)
-
-
-def _frame(payloads: list[Any], encode: Any, event_of: Any, line_end: str, done: str | None) -> str:
+def _frame(
+    payloads: list[Any], encode: Any, event_of: Any, line_end: str, done: str | None, vendor: str
+) -> str:
     out: list[str] = []
     end = line_end + line_end
-    for payload in payloads:
+    cap = limits().max_json_depth
+    for at, payload in enumerate(payloads):
+        if not isinstance(payload, dict):
+            what = f"expected a JSON object, got {type(payload).__name__}"
+            raise VendorDataError(vendor, f"payload {at}", what)
+        try:
+            data = encode(payload)
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise _unwritable(payload, exc, vendor, f"payload {at}", cap) from None
+        # a payload nests at most as many containers as its text opens: only a text with
+        # that many is walked (the cap is what every reader of toolwire's takes)
+        if data.count("{") + data.count("[") >= cap:
+            check_depth(payload, vendor, f"payload {at}")
         name = event_of(payload) if event_of is not None else None
         if name:
-            out.append(f"event: {name}{line_end}data: {encode(payload)}{end}")
+            if not isinstance(name, str) or "\n" in name or "\r" in name:  # one line, or none
+                what = "its event name is not a one-line string"
+                raise VendorDataError(vendor, f"payload {at}", what)
+            out.append(f"event: {name}{line_end}data: {data}{end}")
         else:
-            out.append(f"data: {encode(payload)}{end}")
+            out.append(f"data: {data}{end}")
     if done is not None:
         out.append(f"data: {done}{end}")
     return "".join(out)
+
+
+def _unwritable(payload: Any, exc: Exception, vendor: str, where: str, cap: int) -> Exception:
+    if isinstance(exc, RecursionError):
+        return JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels")
+    check_depth(payload, vendor, where)  # a too-deep payload says so first, as a reader would
+    if isinstance(exc, TypeError):  # the message names the type, never the value
+        return VendorDataError(vendor, where, f"cannot be written as JSON: {exc}")
+    return VendorDataError(vendor, where, "cannot be written as JSON (a circular reference)")
 
 
 __all__ = [

@@ -11,7 +11,7 @@ from toolwire.protocol.sse import frame_sse
 from toolwire.recordings import Exchange
 from toolwire.recordings import load_recording as _load
 
-from .wire import MODEL_ROUTE, RUN_INIT, sse_chunks
+from .wire import MODEL_ROUTE, RUN_INIT, VENDOR, sse_chunks
 
 
 def load_recording(data: bytes, name: str = "") -> list[Exchange]:
@@ -32,7 +32,7 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
         for frames in runs:
             out.append(
                 Exchange(
-                    response_body=frame_sse(frames),
+                    response_body=frame_sse(frames, vendor=VENDOR),
                     content_type="text/event-stream",
                     status=ex.status,
                     method=ex.method,

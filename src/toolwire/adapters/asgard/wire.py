@@ -107,7 +107,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Frames as the platform's SSE bytes: ``data: <json>`` and a blank line, LF ends."""
-    return frame_sse(chunks)
+    return frame_sse(chunks, vendor=VENDOR)
 
 
 def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:

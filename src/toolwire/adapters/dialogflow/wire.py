@@ -226,7 +226,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """ToolCallInfo dicts as SSE, one JSON object a ``data:`` line (read by ``sse_chunks``)."""
-    return frame_sse(chunks)
+    return frame_sse(chunks, vendor=VENDOR)
 
 
 def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishReason:

@@ -364,7 +364,7 @@ def is_model_exchange(exchange: Exchange) -> bool:
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Gemini's own SSE framing: ``data: <json>`` and CRLF line ends, no terminator."""
-    return frame_sse(chunks, line_end="\r\n")
+    return frame_sse(chunks, line_end="\r\n", vendor=VENDOR)
 
 
 __all__ = [

@@ -198,7 +198,14 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 def to_sse(chunks: Iterable[Any]) -> bytes:
     """Chunks (dicts or SDK objects) as the API frames them: ``data: {...}`` blocks, then
     ``data: [DONE]``."""
-    return frame_sse((as_dict(c, VENDOR) for c in chunks), done=DONE)
+    return frame_sse(
+        [
+            c if type(c) is dict else as_dict(c, VENDOR, f"payload {at}")
+            for at, c in enumerate(chunks)
+        ],
+        done=DONE,
+        vendor=VENDOR,
+    )
 
 
 __all__ = [
