@@ -9,7 +9,6 @@ open at ``RUN_FINISHED``; what it must remember of the thread is a ``Ledger``'s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, NoReturn
 
 import ag_ui.core as ag
@@ -20,6 +19,7 @@ from toolwire.protocol._chunks import owner_of
 from toolwire.protocol._ledger import Ledger
 from toolwire.protocol._states import ROWS, Refused, RunState
 from toolwire.protocol._versions import check_declared
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.limits import check, limits
 
 _S = RunState
@@ -62,11 +62,6 @@ class SequenceRules:
         self.runs: list[ag.RunStartedEvent] = []
         self.finished: ag.RunFinishedEvent | None = None
         self.error: ag.RunErrorEvent | None = None
-        self._handlers: dict[EventType, Callable[[Any], None]] = {
-            t: getattr(self, "_on_" + t.value.lower())
-            for t in EventType
-            if hasattr(self, "_on_" + t.value.lower())
-        }
         self._hooks = thread.hooks()
 
     def enter(self, state: RunState) -> None:
@@ -82,9 +77,9 @@ class SequenceRules:
         item = _ITEM_EVENTS.get(t)
         if item is not None:
             self._item(ev, *item)
-        handler = self._handlers.get(t)
+        handler = _HANDLERS.get(t)
         if handler is not None:
-            handler(ev)
+            handler(self, ev)
         hook = self._hooks.get(t)
         if hook is not None:
             hook(ev)
@@ -273,5 +268,8 @@ class SequenceRules:
             if isinstance(m, ag.ToolMessage):
                 self.run_answered.add(m.tool_call_id)
 
+
+#: ``EventType`` -> its ``SequenceRules._on_<type>`` method (one dict lookup an event)
+_HANDLERS = handlers_by_type(SequenceRules)
 
 __all__ = ["SequenceRules"]

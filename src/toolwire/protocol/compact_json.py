@@ -22,8 +22,9 @@ def _default(value: Any) -> Any:
 
 def _build(ensure_ascii: bool) -> Callable[[Any], str]:
     make = getattr(_stdlib, "c_make_encoder", None)
-    quote = _stdlib.c_encode_basestring_ascii if ensure_ascii else _stdlib.c_encode_basestring
-    if make is None or quote is None:
+    # the string quoting JSONEncoder picks (the C one, where there is the C encoder)
+    quote = _stdlib.encode_basestring_ascii if ensure_ascii else _stdlib.encode_basestring
+    if make is None:
         return json.JSONEncoder(separators=(",", ":"), ensure_ascii=ensure_ascii).encode
     # (markers, default, encoder, indent, key_separator, item_separator, sort_keys,
     #  skipkeys, allow_nan): what JSONEncoder.iterencode passes for these settings

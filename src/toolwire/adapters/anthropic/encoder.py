@@ -42,6 +42,7 @@ from toolwire.adapters.anthropic.wire import (
 )
 from toolwire.losses import Loss
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
@@ -226,14 +227,14 @@ class Encoder(BaseEncoder):
             ]
         if ev.type in _SILENT:
             return []
-        handler = getattr(self, "_on_" + ev.type.value.lower(), None)
+        handler = _HANDLERS.get(ev.type)
         if handler is None:
             self._lose(
                 f"{ev.type.value.lower()}-dropped",
                 f"an Anthropic message stream has no counterpart of {ev.type.value}",
             )
             return []
-        return self._route(handler(ev))
+        return self._route(handler(self, ev))
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
         if self._mid is None:
@@ -409,5 +410,8 @@ class Encoder(BaseEncoder):
             )
         return [] if index is None else [_stop(index)]
 
+
+#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
+_HANDLERS = handlers_by_type(Encoder)
 
 __all__ = ["Encoder"]

@@ -33,6 +33,7 @@ from toolwire.protocol.arguments import (
     repeated_keys,
     repeated_keys_reason,
 )
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
@@ -663,11 +664,7 @@ class Encoder(BaseEncoder):
 
 
 #: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
-_HANDLERS: dict[EventType, Any] = {
-    t: getattr(Encoder, "_on_" + t.value.lower())
-    for t in EventType
-    if hasattr(Encoder, "_on_" + t.value.lower())
-}
+_HANDLERS = handlers_by_type(Encoder)
 
 
 def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:

@@ -33,6 +33,7 @@ from ag_ui.core import (
 from toolwire.capabilities import accepts
 from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
@@ -196,11 +197,11 @@ class Encoder(BaseEncoder):
         if t == EventType.RUN_ERROR:
             assert isinstance(event, RunErrorEvent)
             return self._ensure() + self._error(event)
-        handler = getattr(self, "_on_" + t.value.lower(), None)
+        handler = _HANDLERS.get(t)
         if handler is None:
             return []
         out = self._ensure()
-        return out + list(handler(event))
+        return out + list(handler(self, event))
 
     def _close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
@@ -578,5 +579,8 @@ class _Stub(BaseEvent):
     message_id: str = ""
     tool_call_id: str = ""
 
+
+#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
+_HANDLERS = handlers_by_type(Encoder)
 
 __all__ = ["Encoder"]
