@@ -321,10 +321,12 @@ def frame_sse(
 ) -> bytes:
     """Frame JSON payloads as vendor SSE (``event:`` lines when ``event_of`` names them).
 
+    ``event_of`` is the key of the payload's field that names its event (``"type"``), or
     ``event_of(payload) -> str | None``; ``done`` is a last ``data:`` line
     (``[DONE]`` for OpenAI Chat). A payload JSON cannot hold (a value of another type, or
-    nesting deeper than ``limits().max_json_depth``) is a ``VendorDataError`` naming it
-    and ``vendor``, never a bare ``TypeError`` or ``RecursionError``.
+    nesting deeper than ``limits().max_json_depth``) or an event name that is not one line
+    is a ``VendorDataError`` naming it and ``vendor``, never a bare ``TypeError`` or
+    ``RecursionError``, never a frame split in two.
     """
     items = payloads if isinstance(payloads, list) else list(payloads)
     text = _frame(items, compact, event_of, line_end, done, vendor)
@@ -341,8 +343,10 @@ def _frame(
     out: list[str] = []
     end = line_end + line_end
     cap = limits().max_json_depth
+    key = event_of if isinstance(event_of, str) else None
+    checked_name: Any = None  # the last event name found to be one line (most repeat it)
     for at, payload in enumerate(payloads):
-        if not isinstance(payload, dict):
+        if type(payload) is not dict and not isinstance(payload, dict):
             what = f"expected a JSON object, got {type(payload).__name__}"
             raise VendorDataError(vendor, f"payload {at}", what)
         try:
@@ -351,16 +355,21 @@ def _frame(
             raise _unwritable(payload, exc, vendor, f"payload {at}", cap) from None
         # a payload nests at most as many containers as its text opens: only a text with
         # that many is walked (the cap is what every reader of toolwire's takes)
-        if data.count("{") + data.count("[") >= cap:
+        if len(data) >= cap and data.count("{") + data.count("[") >= cap:
             check_depth(payload, vendor, f"payload {at}")
-        name = event_of(payload) if event_of is not None else None
-        if name:
-            if not isinstance(name, str) or "\n" in name or "\r" in name:  # one line, or none
+        if key is not None:
+            name = payload.get(key)
+        else:
+            name = event_of(payload) if event_of is not None else None
+        if not name:
+            out.append(f"data: {data}{end}")
+            continue
+        if name is not checked_name:
+            if not isinstance(name, str) or "\n" in name or "\r" in name:
                 what = "its event name is not a one-line string"
                 raise VendorDataError(vendor, f"payload {at}", what)
-            out.append(f"event: {name}{line_end}data: {data}{end}")
-        else:
-            out.append(f"data: {data}{end}")
+            checked_name = name
+        out.append(f"event: {name}{line_end}data: {data}{end}")
     if done is not None:
         out.append(f"data: {done}{end}")
     return "".join(out)

@@ -108,14 +108,15 @@ class Encoder(BaseEncoder):
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         """One AG-UI event -> the Anthropic events it becomes (possibly none yet)."""
-        was_bare = self._machine.bare
-        out: list[dict[str, Any]] = []
-        expanded = self._machine.feed(event)
-        if self._machine.bare and not was_bare:  # the first event told: a bare turn
+        machine = self._machine
+        was_bare = machine.bare
+        expanded = machine.feed(event)
+        if machine.bare and not was_bare:  # the first event told: a bare turn
             self._framed_here = True
+        if len(expanded) == 1:  # most events stand for themselves
+            return self._event(expanded[0])
+        out: list[dict[str, Any]] = []
         for ev in expanded:
-            if isinstance(ev, (RunFinishedEvent, RunErrorEvent)):
-                self._framed_here = False
             out.extend(self._event(ev))
         return out
 
@@ -213,28 +214,29 @@ class Encoder(BaseEncoder):
     # ---------------------------------------------------------------- events
 
     def _event(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        handler = _HANDLERS.get(ev.type)
+        if handler is not None:
+            return self._route(handler(self, ev))
         if isinstance(ev, RunStartedEvent):
             out = self._finish(None) if self._active else []
             self._reset()
             self._run_id = ev.run_id
             return out
         if isinstance(ev, RunFinishedEvent):
+            self._framed_here = False
             return self._finish(ev)
         if isinstance(ev, RunErrorEvent):
+            self._framed_here = False
             self._reset()
             return [
                 {"type": "error", "error": {"type": ev.code or "api_error", "message": ev.message}}
             ]
-        if ev.type in _SILENT:
-            return []
-        handler = _HANDLERS.get(ev.type)
-        if handler is None:
+        if ev.type not in _SILENT:
             self._lose(
                 f"{ev.type.value.lower()}-dropped",
                 f"an Anthropic message stream has no counterpart of {ev.type.value}",
             )
-            return []
-        return self._route(handler(self, ev))
+        return []
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
         if self._mid is None:
@@ -329,9 +331,12 @@ class Encoder(BaseEncoder):
         return [chunk]
 
     def _on_tool_call_args(self, ev: Any) -> list[dict[str, Any]]:
-        return self._stream(
-            self._calls, ev.tool_call_id, "input_json_delta", "partial_json", ev.delta
-        )
+        # ``_stream`` written out: the one event of a tool-heavy turn
+        index = self._calls.get(ev.tool_call_id)
+        if index is None or not ev.delta:
+            return []
+        delta = {"type": "input_json_delta", "partial_json": ev.delta}
+        return [{"type": "content_block_delta", "index": index, "delta": delta}]
 
     def _on_tool_call_end(self, ev: Any) -> list[dict[str, Any]]:
         index = self._calls.pop(ev.tool_call_id, None)

@@ -146,7 +146,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Anthropic SSE framing: an ``event:`` line naming each payload's type, LF line ends."""
-    return frame_sse(chunks, event_of=lambda payload: payload.get("type"), vendor=VENDOR)
+    return frame_sse(chunks, event_of="type", vendor=VENDOR)
 
 
 def plain(value: Any) -> Any:

@@ -28,6 +28,7 @@ from ag_ui.core import (
 
 from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
@@ -90,8 +91,11 @@ class Encoder(BaseEncoder):
     # ----------------------------------------------------------------- API
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        expanded = self._machine.feed(event)
+        if len(expanded) == 1:  # most events stand for themselves
+            return self._on(expanded[0])
         out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
+        for ev in expanded:
             out.extend(self._on(ev))
         return out
 
@@ -104,35 +108,9 @@ class Encoder(BaseEncoder):
     # ------------------------------------------------------------ dispatch
 
     def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        if isinstance(ev, TextMessageStartEvent):
-            if ev.role not in (None, "assistant"):
-                self._lose("message-dropped", f"a {ev.role} text message is not model output")
-                return []
-            return self._announce(self._choice(ev.message_id, ev.metadata))
-        if isinstance(ev, TextMessageContentEvent):
-            choice = self._choices.get(ev.message_id)
-            if choice is None or not ev.delta:
-                return []
-            refusal = bool(ev.metadata and ev.metadata.get(REFUSAL_KEY))
-            return [self._chunk(choice, {"refusal" if refusal else "content": ev.delta})]
-        if isinstance(ev, ToolCallStartEvent):
-            return self._start(ev)
-        if isinstance(ev, ToolCallArgsEvent):
-            slot = self._slots.get(ev.tool_call_id)
-            if slot is None or not ev.delta:
-                return []
-            field = "input" if slot.custom else "arguments"
-            frag = {
-                "index": slot.index,
-                ("custom" if slot.custom else "function"): {field: ev.delta},
-            }
-            return [self._chunk(slot.choice, {"tool_calls": [frag]})]
-        if isinstance(ev, RunFinishedEvent):
-            return self._finish(ev)
-        if isinstance(ev, RunErrorEvent):
-            self._reset()
-            error = {"message": ev.message, "type": ev.code or "server_error"}
-            return [{"error": error}]
+        handler = _HANDLERS.get(ev.type)
+        if handler is not None:
+            return handler(self, ev)  # type: ignore[no-any-return]
         if ev.type is EventType.MESSAGES_SNAPSHOT:
             self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
         elif ev.type is EventType.TOOL_CALL_RESULT:
@@ -149,7 +127,39 @@ class Encoder(BaseEncoder):
                 self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
         return []
 
-    def _start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
+    def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
+        if ev.role not in (None, "assistant"):
+            self._lose("message-dropped", f"a {ev.role} text message is not model output")
+            return []
+        return self._announce(self._choice(ev.message_id, ev.metadata))
+
+    def _on_text_message_content(self, ev: TextMessageContentEvent) -> list[dict[str, Any]]:
+        choice = self._choices.get(ev.message_id)
+        if choice is None or not ev.delta:
+            return []
+        refusal = bool(ev.metadata and ev.metadata.get(REFUSAL_KEY))
+        return [self._chunk(choice, {"refusal" if refusal else "content": ev.delta})]
+
+    def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
+        slot = self._slots.get(ev.tool_call_id)
+        if slot is None or not ev.delta:
+            return []
+        field = "input" if slot.custom else "arguments"
+        frag = {
+            "index": slot.index,
+            ("custom" if slot.custom else "function"): {field: ev.delta},
+        }
+        return [self._chunk(slot.choice, {"tool_calls": [frag]})]
+
+    def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
+        return self._finish(ev)
+
+    def _on_run_error(self, ev: RunErrorEvent) -> list[dict[str, Any]]:
+        self._reset()
+        error = {"message": ev.message, "type": ev.code or "server_error"}
+        return [{"error": error}]
+
+    def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
         if ev.tool_call_id in self._slots:  # a reopened call continues at its index
             return []
         parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
@@ -238,6 +248,10 @@ class Encoder(BaseEncoder):
 
     def _lose(self, kind: str, reason: str, *, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
+
+
+#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
+_HANDLERS = handlers_by_type(Encoder)
 
 
 def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[int, str]:

@@ -96,7 +96,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Responses SSE bytes: an ``event:`` line naming each payload's ``type``, LF endings."""
-    return frame_sse(chunks, event_of=lambda p: p.get("type"), vendor=VENDOR)
+    return frame_sse(chunks, event_of="type", vendor=VENDOR)
 
 
 # ------------------------------------------------------------------ usage both ways
