@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolwire.protocol.compact_json import compact, compact_ascii
+from toolwire.protocol.sse import frame_sse
 
 #: every JSON value, floats' NaN and infinities and every code point (lone surrogates too)
 values = st.recursive(
@@ -40,3 +41,25 @@ def test_what_json_cannot_hold_is_refused_as_json_dumps_refuses_it(dumps: Any) -
     with pytest.raises(RecursionError):  # no marker table: the caller says "too deep"
         dumps(circular)
     assert dumps("plain") == '"plain"'  # a bare value too, as json.dumps writes it
+
+
+#: objects whose strings hold lone surrogates (category Cs) among other text and controls
+mixed = st.characters(categories=["Cs", "Ll", "Lo", "So", "Cc"])
+surrogate_objects = st.dictionaries(
+    st.text(mixed, max_size=4),
+    st.text(mixed, max_size=6) | st.lists(st.text(mixed), max_size=3),
+    min_size=1,
+    max_size=4,
+)
+
+
+@given(st.lists(surrogate_objects, min_size=1, max_size=4))
+def test_frame_sse_writes_a_lone_surrogate_as_the_escape_json_dumps_writes(
+    payloads: list[dict[str, Any]],
+) -> None:
+    """UTF-8 out always, and each payload reads back as ``json.dumps``' ASCII text does."""
+    body = frame_sse(payloads, done="[DONE]").decode("utf-8")
+    blocks = body.split("\n\n")
+    assert blocks[-2:] == ["data: [DONE]", ""]
+    read = [json.loads(block.removeprefix("data: ")) for block in blocks[:-2]]
+    assert read == [json.loads(json.dumps(p)) for p in payloads]

@@ -153,6 +153,12 @@ def check_depth(value: Any, vendor: str, where: str) -> None:
         raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels") from None
 
 
+def escape_surrogates(text: str) -> str:
+    """JSON ``text`` with each lone surrogate (which only a string can hold) written as its
+    ``\\uXXXX`` escape: text that is UTF-8 again, and reads back as the same value."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def has_lone_surrogate(text: str) -> bool:
     """True when ``text`` holds a lone UTF-16 surrogate (never an ASCII one)."""
     return not text.isascii() and _SURROGATE.search(text) is not None
@@ -289,6 +295,7 @@ __all__ = [
     "checked",
     "decode_utf8",
     "dumps_safe",
+    "escape_surrogates",
     "is_clean",
     "load_json",
     "scrub",

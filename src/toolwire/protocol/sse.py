@@ -17,13 +17,14 @@ from pydantic_core import PydanticSerializationError
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
-from toolwire.protocol.compact_json import compact, compact_ascii
+from toolwire.protocol.compact_json import compact
 from toolwire.protocol.event_json import event_json as _fast_event_json
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
     check_depth,
     dumps_safe,
+    escape_surrogates,
     load_json,
 )
 from toolwire.protocol.limits import check, limits
@@ -328,18 +329,21 @@ def frame_sse(
     is a ``VendorDataError`` naming it and ``vendor``, never a bare ``TypeError`` or
     ``RecursionError``, never a frame split in two.
     """
-    items = payloads if isinstance(payloads, list) else list(payloads)
-    text = _frame(items, compact, event_of, line_end, done, vendor)
+    # the payloads are taken one at a time and only their text is kept: an encoder's chunks
+    # are freed as they are written, and never all held (nor all tracked by the collector)
+    text = _frame(payloads, event_of, line_end, done, vendor)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        # a lone surrogate in a payload: written as its \\uXXXX escape, which reads back the same
-        return _frame(items, compact_ascii, event_of, line_end, done, vendor).encode("utf-8")
+        # a lone surrogate in a payload (only a JSON string can hold one): written as its
+        # \\uXXXX escape, which reads back the same
+        return escape_surrogates(text).encode("utf-8")
 
 
 def _frame(
-    payloads: list[Any], encode: Any, event_of: Any, line_end: str, done: str | None, vendor: str
+    payloads: Iterable[Any], event_of: Any, line_end: str, done: str | None, vendor: str
 ) -> str:
+    encode = compact
     out: list[str] = []
     end = line_end + line_end
     cap = limits().max_json_depth

@@ -199,10 +199,10 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
     """Chunks (dicts or SDK objects) as the API frames them: ``data: {...}`` blocks, then
     ``data: [DONE]``."""
     return frame_sse(
-        [
+        (
             c if type(c) is dict else as_dict(c, VENDOR, f"payload {at}")
             for at, c in enumerate(chunks)
-        ],
+        ),
         done=DONE,
         vendor=VENDOR,
     )
