@@ -9,7 +9,7 @@ floors are ``json.loads`` of the vendor payloads and ``json.dumps`` of the outpu
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -18,6 +18,7 @@ from ag_ui.core import BaseEvent
 from toolwire.protocol import encode_agui_sse
 from toolwire.protocol.compact_json import compact
 from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.makers import maker
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_objects
 
@@ -128,17 +129,24 @@ def split_loads(body: bytes) -> int:
     return n
 
 
-def event_specs(events: list[BaseEvent]) -> list[tuple[type[BaseEvent], dict[str, Any]]]:
-    """Each event's class and the fields it was given, to build it again."""
-    return [(type(ev), {k: getattr(ev, k) for k in ev.model_fields_set}) for ev in events]
+#: an event's maker and the fields it was given
+Spec = tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]
 
 
-def build_events(specs: list[tuple[type[BaseEvent], dict[str, Any]]]) -> int:
-    """The AG-UI events built from their fields by ``ag_ui.core``'s own constructors: the
-    output of every decode path, so a floor of each (the project takes its AG-UI types from
+def event_specs(events: list[BaseEvent]) -> list[Spec]:
+    """Each event's maker (its class's validator, ``protocol.makers``) and the fields it was
+    given, to build it again."""
+    makers = {cls: maker(cls) for cls in {type(ev) for ev in events}}
+    return [(makers[type(ev)], {k: getattr(ev, k) for k in ev.model_fields_set}) for ev in events]
+
+
+def build_events(specs: list[Spec]) -> int:
+    """The AG-UI events built from their fields by ``ag_ui.core``'s own validators (called
+    directly, without ``BaseModel.__init__``'s frame, as toolwire's hot paths do): the output
+    of every decode path, so a floor of each (the project takes its AG-UI types from
     ``ag_ui.core``; they validate)."""
-    for cls, fields in specs:
-        cls(**fields)
+    for make, fields in specs:
+        make(fields)
     return len(specs)
 
 

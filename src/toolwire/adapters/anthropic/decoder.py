@@ -56,6 +56,7 @@ from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.makers import args_event, reasoning_event, text_event
 from toolwire.protocol.signatures import mark
 
 
@@ -106,16 +107,27 @@ def _clean_delta(value: Any, index: Any) -> TypeGuard[str]:
     )
 
 
+#: the deltas an SDK object is read straight to events for: delta type -> (the block kind
+#: it belongs to, the field holding its text, the event's maker or None for a signature,
+#: the event's id field)
+_FAST_DELTAS: dict[str, tuple[str, str, Any, str]] = {
+    "text_delta": ("text", "text", text_event, "message_id"),
+    "input_json_delta": ("call", "partial_json", args_event, "tool_call_id"),
+    "thinking_delta": ("thinking", "thinking", reasoning_event, "message_id"),
+    "signature_delta": ("thinking", "signature", None, ""),
+}
+
+
 def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[BaseEvent]:
     """The events of one content delta of ``kind`` into its open ``block``."""
     if not value:
         return []
     if kind == "call":
-        return [ToolCallArgsEvent(tool_call_id=block.ident, delta=value)]
+        return [args_event({"tool_call_id": block.ident, "delta": value})]
     if kind == "text":
-        return [TextMessageContentEvent(message_id=block.ident, delta=value)]
+        return [text_event({"message_id": block.ident, "delta": value})]
     if dtype == "thinking_delta":
-        return [ReasoningMessageContentEvent(message_id=block.ident, delta=value)]
+        return [reasoning_event({"message_id": block.ident, "delta": value})]
     block.signature.append(value)
     return []
 
@@ -144,6 +156,9 @@ class Decoder(BaseDecoder):
         self._ids = CallIds(VENDOR)  # two tool_use blocks with one id stay two calls
         self._usage: dict[str, Any] = {}
         self._stopped = False
+        #: between message_start and message_stop, under a depth cap a delta's dict passes:
+        #: an SDK delta may be read straight to events (``_sdk_delta``)
+        self._streaming = False
 
     # ------------------------------------------------------------ driving
 
@@ -224,6 +239,7 @@ class Decoder(BaseDecoder):
             raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
         msg = FIELDS.at(chunk, "message", dict, self.where("message_start"))
         self.message_id = FIELDS.at(msg, "id", str, self.where("message"))
+        self._streaming = limits().max_json_depth > 2  # (the caps in force at the start)
         model = msg.get("model")
         self.model = model if isinstance(model, str) else None
         usage = msg.get("usage")
@@ -252,6 +268,7 @@ class Decoder(BaseDecoder):
                 f"message_stop with content block(s) {sorted(self._blocks)} still open",
             )
         self._stopped = True
+        self._streaming = False
         return []
 
     def _take_usage(self, usage: dict[str, Any], where: str) -> None:
@@ -394,22 +411,27 @@ class Decoder(BaseDecoder):
         open block of its kind, an int index, a clean text, a stream between its start and
         its stop): most of a stream, without the dict the general path builds. ``None``
         hands anything else to that path, which checks and names what is wrong."""
+        if not self._streaming:
+            return None
         index = getattr(event, "index", None)
-        if type(index) is not int or self.message_id is None or self._stopped:
-            return None  # (an index of any other type may not even be hashable)
-        block = self._blocks.get(index)
+        # (an index of any other type than int may not even be hashable)
+        block = self._blocks.get(index) if type(index) is int else None
         delta = getattr(event, "delta", None)
         dtype = getattr(delta, "type", None)
-        spec = _DELTAS.get(dtype) if type(dtype) is str else None
-        if block is None or spec is None or block.kind != spec[0] or dtype == "citations_delta":
+        spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
+        if block is None or spec is None or block.kind != spec[0]:
             return None
         value = getattr(delta, spec[1], None)
-        if not _clean_delta(value, index):
+        if type(value) is not str or (not value.isascii() and has_lone_surrogate(value)):
             return None
-        self.chunk_index += 1
-        events = _delta_events(block, spec[0], dtype, value)
-        self.warn_new()
-        return events
+        self.chunk_index += 1  # (no loss can arise here: nothing to warn about)
+        if not value:
+            return []
+        make = spec[2]
+        if make is None:  # a signature: whole once its block stops
+            block.signature.append(value)
+            return []
+        return [make({spec[3]: block.ident, "delta": value})]
 
     def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         _, block = self._open(chunk)

@@ -38,6 +38,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.makers import args_event
 
 from .wire import (
     CHOICE_KEY,
@@ -385,7 +386,7 @@ class Decoder(BaseDecoder):
             self._open(ch, call, out)
         if args:
             if call.started:
-                out.append(ToolCallArgsEvent(tool_call_id=call.agui, delta=args))
+                out.append(args_event({"tool_call_id": call.agui, "delta": args}))
             else:
                 call.waiting.append(args)
 
