@@ -192,3 +192,26 @@ def test_data_urls_round_trip_and_other_urls_are_not_data() -> None:
     assert parse_data_url("data:;base64,AA") == ("application/octet-stream", "AA")
     assert parse_data_url("https://example.com/a.png") is None
     assert parse_data_url("data:text/plain,hello") is None
+
+
+def test_an_answer_kept_for_a_kind_source_and_mime_is_the_one_asked_again() -> None:
+    """``why_not`` keeps each answer per (kind, source, provider, MIME type): asking again,
+    with other parts of the same key, answers as a fresh ``Accepts`` does."""
+    rules = (PartRule("image", ("image/png",), ("data",)),)
+    target = Accepts(target="t", rules=rules)
+    other = ImagePart(source=DataSource(value="AAAA", mime_type="image/png"))
+    jpeg = ImagePart(source=DataSource(value="AAAA", mime_type="image/jpeg"))
+    for _ in range(2):
+        assert target.why_not(PNG) is None and target.why_not(other) is None
+        assert target.why_not(jpeg) == Accepts(target="t", rules=rules).why_not(jpeg) is not None
+        assert target.why_not(MP4) == "t takes no video parts here"
+    assert target == Accepts(target="t", rules=rules)  # the answers are not part of its value
+    assert hash(target) == hash(Accepts(target="t", rules=rules))
+
+
+def test_the_answers_kept_are_bounded() -> None:
+    target = Accepts(target="t", rules=(PartRule("image"),))
+    for n in range(1000):
+        part = ImagePart(source=DataSource(value="AAAA", mime_type=f"image/x-{n}"))
+        assert target.why_not(part) is None
+    assert len(target._answers) <= 256

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol.jsontext import checked, load_json
+from toolwire.protocol.jsontext import checked, load_json, text_is_clean
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -60,23 +61,30 @@ def parse_arguments_object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def repeated_keys(text: str) -> list[str]:
-    """The keys some object in the JSON ``text`` repeats, sorted (``[]`` for none or not JSON)."""
-    found: set[str] = set()
+class _Repeats(threading.local):
+    """The keys the parse under way found repeated (one parse at a time per thread)."""
 
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys: set[str]
+
+
+_repeats = _Repeats()
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict; a repeated key is noted (the dict keeps the last value)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                found.add(key)
+                _repeats.keys.add(key)
             seen.add(key)
-        return dict(pairs)
+    return value
 
-    try:
-        json.loads(text, object_pairs_hook=hook)
-    except (ValueError, RecursionError):
-        return []
-    return sorted(found)
+
+#: built once: ``json.loads(text, object_pairs_hook=...)`` builds a decoder on every call,
+#: most of the cost of parsing a short argument text
+_PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
 
 
 def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
@@ -88,26 +96,28 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     if text.strip() == "":
         return {}, []
     found: set[str] = set()
-
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        value = dict(pairs)
-        if len(value) != len(pairs):
-            seen: set[str] = set()
-            for key, _ in pairs:
-                if key in seen:
-                    found.add(key)
-                seen.add(key)
-        return value
-
+    _repeats.keys = found
     try:
-        value = json.loads(text, object_pairs_hook=hook)
+        value = _PAIRS_DECODER.decode(text)
     except (ValueError, RecursionError):
         return None, []
-    try:
-        value = checked(value, "input", "arguments")
-    except ValueError:  # deeper than the cap: not an object to send, its repeats still told
-        return None, sorted(found)
+    if not text_is_clean(text):  # (a text too shallow and clean for a rule is not walked)
+        try:
+            value = checked(value, "input", "arguments")
+        except ValueError:  # deeper than the cap: not an object to send, its repeats still told
+            return None, sorted(found)
     return (value if isinstance(value, dict) else None), sorted(found)
+
+
+def repeated_keys(text: str) -> list[str]:
+    """The keys some object in the JSON ``text`` repeats, sorted (``[]`` for none or not JSON)."""
+    found: set[str] = set()
+    _repeats.keys = found
+    try:
+        _PAIRS_DECODER.decode(text)
+    except (ValueError, RecursionError):
+        return []
+    return sorted(found)
 
 
 #: the loss kind for :func:`repeated_keys`

@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from ag_ui.core import ContentPart, FileSource, TextPart
+from ag_ui.core import (
+    AudioPart,
+    ContentPart,
+    DocumentPart,
+    FileSource,
+    ImagePart,
+    TextPart,
+    VideoPart,
+)
 
 from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss
@@ -47,6 +55,13 @@ def _matches(patterns: tuple[str, ...], mime: str) -> bool:
     return any(fnmatchcase(low, pat) for pat in patterns)
 
 
+#: a part with a source: every kind but text
+MediaPart = ImagePart | AudioPart | VideoPart | DocumentPart
+
+#: the most answers one ``Accepts`` keeps (each a distinct kind, source, provider, MIME type)
+_ANSWERS_KEPT = 256
+
+
 @dataclass(frozen=True)
 class Accepts:
     """What one target takes in one place (a tool result or a user message).
@@ -60,11 +75,28 @@ class Accepts:
     text: bool = True
     file_providers: tuple[str, ...] = ()
     upgrade: str | None = None
+    #: the answer for each (kind, source type, file provider, MIME type) met so far: a
+    #: history asks about the same few again and again
+    _answers: dict[tuple[str, str, str | None, str | None], str | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def why_not(self, part: ContentPart) -> str | None:
         """``None`` when the part is taken, else the reason it is not."""
         if isinstance(part, TextPart):
             return None if self.text else "the target takes no text here"
+        source = part.source
+        provider = source.provider if isinstance(source, FileSource) else None
+        key = (part.type, source.type, provider, source.mime_type)
+        answers = self._answers
+        if key in answers:
+            return answers[key]
+        reason = self._why_not(part)
+        if len(answers) < _ANSWERS_KEPT:
+            answers[key] = reason
+        return reason
+
+    def _why_not(self, part: MediaPart) -> str | None:
         kind = part.type
         rules = [r for r in self.rules if r.kind == kind]
         if not rules:

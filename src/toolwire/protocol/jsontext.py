@@ -52,12 +52,12 @@ def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text"
         raise JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels") from None
     except ValueError as exc:
         raise JSONTextError(vendor, where, f"not JSON: {exc}") from None
-    if _text_is_clean(text):
+    if text_is_clean(text):
         return value
     return checked(value, vendor, where)
 
 
-def _text_is_clean(text: str) -> bool:
+def text_is_clean(text: str) -> bool:
     """True when no value parsed from ``text`` can break a rule, told from the text at C
     speed (else the value is walked): a value nests at most as many containers as the text
     has opening brackets, and a string of it holds a lone surrogate only where the text has
@@ -299,4 +299,5 @@ __all__ = [
     "is_clean",
     "load_json",
     "scrub",
+    "text_is_clean",
 ]
