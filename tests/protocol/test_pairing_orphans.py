@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ag_ui.core import AssistantMessage, FunctionCall, ToolCall, ToolMessage, UserMessage
 
+from toolwire.protocol.callids import history_call_ids
 from toolwire.protocol.pairing import pair_history
 
 
@@ -51,3 +52,12 @@ def test_without_keep_orphans_every_orphan_is_dropped_with_a_loss() -> None:
         ("orphan-result-dropped", "gone"),
         ("orphan-result-dropped", "gone3"),
     ]
+
+
+def test_the_call_ids_found_while_pairing_are_every_id_the_history_holds() -> None:
+    """``Paired.call_ids`` stands in for a second pass (``history_call_ids``): the calls'
+    ids and every result's, an orphan's or a second answer's too, kept or dropped."""
+    expected = {"c1", "gone", "gone2", "gone3"}
+    assert history_call_ids(HISTORY) == expected
+    for keep in (True, False):
+        assert pair_history(HISTORY, target="x", keep_orphans=keep).call_ids == expected

@@ -43,6 +43,9 @@ class Turn:
 class Paired:
     turns: list[Turn]
     losses: list[Loss] = field(default_factory=list)
+    #: every call id the history holds, its calls' and its results' (orphans too): what
+    #: ``callids.history_call_ids`` gives of the same messages, found in the same pass
+    call_ids: set[str] = field(default_factory=set)
 
 
 def pair_history(
@@ -105,17 +108,22 @@ def pair_history(
             losses.append(_duplicate(target, m.tool_call_id))
             continue
         turn.results[slot] = m
-    last_with_calls = max((i for i, t in enumerate(turns) if t.results), default=-1)
-    missing: list[str] = []
-    for i, t in enumerate(turns):
-        if allow_trailing_unanswered and i == last_with_calls and i == len(turns) - 1:
-            continue
-        missing.extend(t.unanswered)
-    if missing and not allow_unanswered:
-        raise UnansweredToolCall(target, missing)
+    if not allow_unanswered:
+        last_with_calls = max((i for i, t in enumerate(turns) if t.results), default=-1)
+        missing: list[str] = []
+        for i, t in enumerate(turns):
+            if not t.results or None not in t.results:
+                continue  # no calls, or every one answered
+            if allow_trailing_unanswered and i == last_with_calls and i == len(turns) - 1:
+                continue
+            missing.extend(t.unanswered)
+        if missing:
+            raise UnansweredToolCall(target, missing)
     if orphans:
         turns = _placed(turns, list(orphans.values()))
-    return Paired(turns, losses)
+    call_ids = set(owner)
+    call_ids.update(m.tool_call_id for _, m in results)
+    return Paired(turns, losses, call_ids)
 
 
 def _duplicate(target: str, call_id: str) -> Loss:
@@ -174,6 +182,8 @@ def settle_unanswered(
             f"{target}: unanswered='answer' needs unanswered_text, the failure text each "
             "unanswered call is answered with (toolwire invents none)"
         )
+    if all(None not in t.results for t in paired.turns):
+        return  # every call answered: the usual history
     skip = exempt or (lambda _c: False)
     missing = [
         c.id

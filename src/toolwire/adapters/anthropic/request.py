@@ -52,7 +52,7 @@ from toolwire.protocol.arguments import (
     dumps_compact,
     repeated_keys_reason,
 )
-from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
+from toolwire.protocol.callids import CallIds, IdMapper
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
@@ -182,13 +182,14 @@ class _Encoding:
             if result is not None:
                 block, moved = self.tool_result(call.id, result)
                 results.append(block)
-                relocated += labelled(
-                    moved,
-                    self.media_label,
-                    tool_call_id=self.ids(call.id),
-                    tool_name=call.function.name,
-                    target=VENDOR,
-                )
+                if moved:
+                    relocated += labelled(
+                        moved,
+                        self.media_label,
+                        tool_call_id=self.ids(call.id),
+                        tool_name=call.function.name,
+                        target=VENDOR,
+                    )
         if not blocks:
             return
         self.body.push("assistant", blocks)
@@ -379,7 +380,7 @@ def encode_request(
         paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_server_call
     )
     enc.losses.extend(paired.losses)
-    enc.ids.know(history_call_ids(own))
+    enc.ids.know(paired.call_ids)
     for t in paired.turns:
         enc.turn(t)
     enc.flush_thinking()

@@ -61,7 +61,7 @@ from toolwire.protocol.arguments import (
     parse_arguments_object,
     repeated_keys_reason,
 )
-from toolwire.protocol.callids import IdMapper, history_call_ids
+from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
@@ -144,7 +144,7 @@ def encode_request(
         paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_vendor_run
     )
     lost.extend(paired.losses)
-    ids = IdMapper(CALL_ID_RULE, history_call_ids(history)) if with_ids else None
+    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids)) if with_ids else None
 
     contents: list[dict[str, Any]] = []
     thoughts: list[dict[str, Any]] = []

@@ -36,7 +36,7 @@ from toolwire.capabilities import accepts, family
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
-from toolwire.protocol.callids import IdMapper, history_call_ids
+from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
     DEFAULT_MEDIA_LABEL,
@@ -91,7 +91,7 @@ def encode_request(
     settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
     lost: list[Loss] = [] if losses is None else losses  # returns_encoded's list
     lost += paired.losses
-    ids = IdMapper(CALL_ID_RULE, history_call_ids(run.messages))
+    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
     relocate = in_user if media == "relocate" else None
     messages: list[dict[str, Any]] = []
     for turn in paired.turns:

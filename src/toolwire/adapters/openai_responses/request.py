@@ -30,7 +30,7 @@ from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
-from toolwire.protocol.callids import CallIds, IdMapper, history_call_ids
+from toolwire.protocol.callids import CallIds, IdMapper
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id, result_message_id
@@ -107,7 +107,7 @@ def encode_request(
         paired, target=VENDOR, policy=unanswered, text=unanswered_text, exempt=_hosted
     )
     found += paired.losses
-    ids = IdMapper(CALL_ID_RULE, history_call_ids(history))
+    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
     items: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
