@@ -1,5 +1,6 @@
-"""``compact``/``compact_ascii`` write the very text ``json.dumps`` writes with the same
-settings: the SSE writers use them in its place."""
+"""The stdlib's JSON without its per-call setup: ``compact``/``compact_ascii`` write the very
+text ``json.dumps`` writes with the same settings (the SSE writers use them in its place), and
+``whole_value`` reads what ``json.loads`` reads, failing where it fails."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolwire.protocol.compact_json import compact, compact_ascii
+from toolwire.protocol.jsontext import whole_value
 from toolwire.protocol.sse import frame_sse
 
 #: every JSON value, floats' NaN and infinities and every code point (lone surrogates too)
@@ -63,3 +65,32 @@ def test_frame_sse_writes_a_lone_surrogate_as_the_escape_json_dumps_writes(
     assert blocks[-2:] == ["data: [DONE]", ""]
     read = [json.loads(block.removeprefix("data: ")) for block in blocks[:-2]]
     assert read == [json.loads(json.dumps(p)) for p in payloads]
+
+
+#: JSON texts and near misses: whitespace around, a BOM, extra data, bad and empty text
+json_texts = st.one_of(
+    values.map(json.dumps),
+    st.tuples(
+        st.sampled_from(["", " ", "\n\t", "\r\n "]),
+        values.map(json.dumps),
+        st.sampled_from(["", " ", "\n", " x", " 1", "{}"]),
+    ).map("".join),
+    st.text(max_size=8),
+    st.sampled_from(
+        ["", " ", "\ufeff{}", "{", "[1,]", "nul", "1 2", '"a" "b"', "NaN", "-Infinity"]
+    ),
+)
+
+
+@given(json_texts)
+def test_whole_value_is_json_loads(text: str) -> None:
+    """The same value, or the same error at the same place, as ``json.loads``."""
+    try:
+        expected: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        with pytest.raises(json.JSONDecodeError) as caught:
+            whole_value(text)
+        assert (caught.value.msg, caught.value.pos) == (exc.msg, exc.pos)
+        return
+    got = whole_value(text)
+    assert json.dumps(got) == json.dumps(expected)  # (NaN != NaN: compared as text)

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol.jsontext import checked, load_json, text_is_clean
+from toolwire.protocol.jsontext import Scanner, checked, load_json, text_is_clean, whole_value
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -89,25 +87,8 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
 
 
-_SPACE = re.compile(r"[ \t\n\r]*")  # the whitespace JSON allows around a value
-_SCAN: Callable[[str, int], tuple[Any, int]] = _PAIRS_DECODER.scan_once  # type: ignore[attr-defined]
-
-
-def _after_space(text: str, at: int) -> int:
-    found = _SPACE.match(text, at)
-    return found.end() if found is not None else at
-
-
-def _whole_value(text: str) -> Any:
-    """``_PAIRS_DECODER.decode(text)`` without its two Python frames: the scanner reads the
-    one value, and only JSON whitespace may stand around it (else ``ValueError``)."""
-    try:
-        value, end = _SCAN(text, _after_space(text, 0))
-    except StopIteration:
-        raise ValueError("not a JSON value") from None
-    if end != len(text) and _after_space(text, end) != len(text):
-        raise ValueError("more than one JSON value")
-    return value
+#: its scanner, read through ``jsontext.whole_value`` (as ``decode`` would, without its frames)
+_SCAN: Scanner = _PAIRS_DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
@@ -121,7 +102,7 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     found: set[str] = set()
     _repeats.keys = found
     try:
-        value = _whole_value(text)
+        value = whole_value(text, _SCAN)
     except (ValueError, RecursionError):
         return None, []
     if not text_is_clean(text):  # (a text too shallow and clean for a rule is not walked)
@@ -137,7 +118,7 @@ def repeated_keys(text: str) -> list[str]:
     found: set[str] = set()
     _repeats.keys = found
     try:
-        _whole_value(text)
+        whole_value(text, _SCAN)
     except (ValueError, RecursionError):
         return []
     return sorted(found)

@@ -164,7 +164,7 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: an SDK event object or its JSON dict."""
-        if type(chunk) is not dict:
+        if type(chunk) is not dict and type(chunk) is not CheckedObject:
             if getattr(chunk, "type", None) == "content_block_delta":
                 fast = self._sdk_delta(chunk)  # most of a stream: no dict at all
                 if fast is not None:
