@@ -44,6 +44,7 @@ _BYTES = (bytes, bytearray, memoryview)
 
 #: the whitespace JSON allows around a value (the pattern ``json.decoder`` skips)
 _SPACE = re.compile(r"[ \t\n\r]*")
+_SPACE_CHARS = frozenset(" \t\n\r")
 Scanner = Callable[[str, int], tuple[Any, int]]
 #: the scanner of ``json.loads``' own decoder
 _SCAN: Scanner = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
@@ -61,7 +62,7 @@ def whole_value(text: str, scan: Scanner = _SCAN) -> Any:
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:
-        value, end = scan(text, _after_space(text, 0))
+        value, end = scan(text, 0 if text[:1] not in _SPACE_CHARS else _after_space(text, 0))
     except StopIteration as exc:
         raise json.JSONDecodeError("Expecting value", text, exc.value) from None
     if end != len(text):

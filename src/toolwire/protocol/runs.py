@@ -53,6 +53,10 @@ class _ReadFailed(Exception):
         self.cause = cause
 
 
+#: what a chunk source may raise through the framer as it is
+_PASSING = (ToolwireError, StopIteration, StopAsyncIteration)
+
+
 class _Guard:
     """Around a read of the chunk source: its own failure becomes :class:`_ReadFailed`
     (a toolwire error, and the end of the source, pass as they are)."""
@@ -61,8 +65,7 @@ class _Guard:
         return None
 
     def __exit__(self, typ: Any, exc: BaseException | None, tb: Any) -> None:
-        passing = (ToolwireError, StopIteration, StopAsyncIteration)
-        if isinstance(exc, Exception) and not isinstance(exc, passing):
+        if isinstance(exc, Exception) and not isinstance(exc, _PASSING):
             raise _ReadFailed(exc) from exc
 
 
@@ -71,14 +74,13 @@ _END = object()  # the end of a chunk source
 
 
 def _read(it: Iterator[Any]) -> Any:
-    with _GUARD:
+    """The next chunk, or ``_END`` (``_GUARD``'s rule in a ``try``: this runs per chunk)."""
+    try:
         return next(it, _END)
-
-
-def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
-    it = iter(chunks)
-    while (chunk := _read(it)) is not _END:
-        yield chunk
+    except _PASSING:
+        raise
+    except Exception as exc:
+        raise _ReadFailed(exc) from exc
 
 
 async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
@@ -135,9 +137,10 @@ class RunFramer:
 
     def _send(self, events: Iterable[BaseEvent]) -> list[BaseEvent]:
         out: list[BaseEvent] = []
+        feed = self.machine.feed
         for ev in events:
-            out.extend(self.machine.feed(ev))
-        return self._out(out)
+            out.extend(feed(ev))
+        return out if self._reshape is None else self._out(out)
 
     def _out(self, events: list[BaseEvent]) -> list[BaseEvent]:
         reshape = self._reshape
@@ -300,8 +303,9 @@ def frame_run(
         if whole_response is not None:
             yield from run.feed_response(whole_response)
         else:
-            for chunk in _reading(chunks):
-                yield from run.feed(chunk)
+            it, feed = iter(chunks), run.feed
+            while (chunk := _read(it)) is not _END:
+                yield from feed(chunk)
         end = run.finish()
     except DECODING_FAILURES as exc:
         yield from run.fail(exc)

@@ -309,7 +309,14 @@ def _plain(value: Any) -> Any:
 
 def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     """AG-UI events as SSE bytes."""
-    return "".join([f"data: {event_json(e)}\n\n" for e in events]).encode("utf-8")
+    out: list[str] = []
+    for e in events:
+        try:  # event_json written out: one frame less per event
+            text = _fast_event_json(e)
+        except PydanticSerializationError:
+            text = event_json(e)
+        out.append(f"data: {text}\n\n")
+    return "".join(out).encode("utf-8")
 
 
 def frame_sse(
