@@ -22,6 +22,7 @@ import pytest
 from ag_ui.core import (
     AssistantMessage,
     Context,
+    EventType,
     FunctionCall,
     RunAgentInput,
     ToolCall,
@@ -32,6 +33,7 @@ from ag_ui.core import (
 from toolwire import adapters
 from toolwire.errors import UnsupportedInput
 from toolwire.losses import ToolwireWarning
+from toolwire.protocol.dispatch import handlers_by_type
 
 NAMES = adapters.NAMES
 
@@ -413,3 +415,31 @@ def test_an_ignored_loss_is_still_a_value_and_a_shown_one_still_warns() -> None:
         warnings.filterwarnings("always", message="toolwire", category=ToolwireWarning)
         shown = adapter.encode_request(run_input, model="m")
     assert [str(w.message) for w in seen] == [x.message for x in shown.losses]
+
+
+#: the encoders that dispatch on a handler table (``protocol.dispatch``)
+TABLED = [n for n in NAMES if handlers_by_type(adapters.get(n).Encoder)]
+
+
+def test_the_tabled_encoders_are_the_ones_expected() -> None:
+    assert TABLED == ["anthropic", "openai_chat", "openai_responses", "asgard"]
+
+
+@pytest.mark.parametrize("name", TABLED)
+def test_a_subclass_handler_is_the_one_called(name: str) -> None:
+    """The table is built per class: a subclass's own ``_on_tool_call_args`` is called."""
+    base = adapters.get(name).Encoder
+    seen: list[str] = []
+
+    class Watching(base):  # type: ignore[misc, valid-type]
+        def _on_tool_call_args(self, ev: Any) -> Any:
+            seen.append(ev.delta)
+            return super()._on_tool_call_args(ev)
+
+    assert handlers_by_type(Watching)[EventType.TOOL_CALL_ARGS] is Watching._on_tool_call_args
+    assert handlers_by_type(base)[EventType.TOOL_CALL_ARGS] is base._on_tool_call_args
+    encoder = Watching()
+    for ev in _events():
+        encoder.feed(ev)
+    encoder.close()
+    assert seen == ['{"city": "Oslo"}']

@@ -5,6 +5,7 @@ text ``json.dumps`` writes with the same settings (the SSE writers use them in i
 from __future__ import annotations
 
 import json
+from enum import Enum, IntEnum
 from typing import Any
 
 import pytest
@@ -15,12 +16,35 @@ from toolwire.protocol.compact_json import compact, compact_ascii
 from toolwire.protocol.jsontext import whole_value
 from toolwire.protocol.sse import frame_sse
 
-#: every JSON value, floats' NaN and infinities and every code point (lone surrogates too)
+
+class _Kind(str, Enum):
+    A = "a"
+
+
+class _Level(IntEnum):
+    ONE = 1
+
+
+class _Dict(dict[Any, Any]):
+    pass
+
+
+#: every JSON value, floats' NaN and infinities and every code point (lone surrogates too),
+#: and what json.dumps also takes: tuples, float keys, str and int enums, dict subclasses
 values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text()
+    | st.sampled_from([_Kind.A, _Level.ONE]),
     lambda inner: (
         st.lists(inner, max_size=4)
-        | st.dictionaries(st.text() | st.integers() | st.booleans() | st.none(), inner, max_size=4)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(
+            st.text() | st.integers() | st.floats() | st.booleans() | st.none(), inner, max_size=4
+        )
+        | st.dictionaries(st.text(), inner, max_size=3).map(_Dict)
     ),
     max_leaves=12,
 )
@@ -55,15 +79,22 @@ surrogate_objects = st.dictionaries(
 )
 
 
-@given(st.lists(surrogate_objects, min_size=1, max_size=4))
+@given(st.lists(surrogate_objects, min_size=1, max_size=4), st.booleans())
 def test_frame_sse_writes_a_lone_surrogate_as_the_escape_json_dumps_writes(
-    payloads: list[dict[str, Any]],
+    payloads: list[dict[str, Any]], named: bool
 ) -> None:
-    """UTF-8 out always, and each payload reads back as ``json.dumps``' ASCII text does."""
-    body = frame_sse(payloads, done="[DONE]").decode("utf-8")
-    blocks = body.split("\n\n")
+    """UTF-8 out always, and each payload reads back as ``json.dumps``' ASCII text does;
+    its event name, when it has one, as it was."""
+    for n, payload in enumerate(payloads):
+        payload["type"] = f"kind-{n % 2}"
+    body = frame_sse(payloads, done="[DONE]", event_of="type" if named else None)
+    blocks = body.decode("utf-8").split("\n\n")
     assert blocks[-2:] == ["data: [DONE]", ""]
-    read = [json.loads(block.removeprefix("data: ")) for block in blocks[:-2]]
+    read = []
+    for block, payload in zip(blocks[:-2], payloads, strict=True):
+        lines = block.split("\n")
+        assert lines[:-1] == ([f"event: {payload['type']}"] if named else [])
+        read.append(json.loads(lines[-1].removeprefix("data: ")))
     assert read == [json.loads(json.dumps(p)) for p in payloads]
 
 

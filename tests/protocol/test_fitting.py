@@ -215,3 +215,14 @@ def test_the_answers_kept_are_bounded() -> None:
         part = ImagePart(source=DataSource(value="AAAA", mime_type=f"image/x-{n}"))
         assert target.why_not(part) is None
     assert len(target._answers) <= 256
+
+
+def test_a_file_handle_is_answered_per_provider() -> None:
+    """The provider is part of what an answer is kept under: one provider's handle taken,
+    another's refused, in either order."""
+    target = Accepts(target="t", rules=(PartRule("image"),), file_providers=("openai",))
+    ours = ImagePart(source=FileSource(value="file-1", provider="openai", mime_type="image/png"))
+    theirs = ImagePart(source=FileSource(value="f-2", provider="gemini", mime_type="image/png"))
+    for _ in range(2):
+        assert target.why_not(ours) is None
+        assert "usable only by that provider" in (target.why_not(theirs) or "")

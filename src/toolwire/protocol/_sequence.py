@@ -45,6 +45,8 @@ class SequenceRules:
     """The run lifecycle and the item rules, event by event (see the module docstring)."""
 
     def __init__(self, thread: Ledger, *, state: RunState = RunState.IDLE) -> None:
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
         self.thread = thread
         self.index = -1
         self.state = state
@@ -77,7 +79,7 @@ class SequenceRules:
         item = _ITEM_EVENTS.get(t)
         if item is not None:
             self._item(ev, *item)
-        handler = _HANDLERS.get(t)
+        handler = self._handlers.get(t)
         if handler is not None:
             handler(self, ev)
         hook = self._hooks.get(t)
@@ -268,8 +270,5 @@ class SequenceRules:
             if isinstance(m, ag.ToolMessage):
                 self.run_answered.add(m.tool_call_id)
 
-
-#: ``EventType`` -> its ``SequenceRules._on_<type>`` method (one dict lookup an event)
-_HANDLERS = handlers_by_type(SequenceRules)
 
 __all__ = ["SequenceRules"]

@@ -58,7 +58,13 @@ def _after_space(text: str, at: int) -> int:
 def whole_value(text: str, scan: Scanner = _SCAN) -> Any:
     """``json.loads(text)`` for a ``str``, the same value and the same ``JSONDecodeError``s,
     without the two Python frames of ``decode`` and ``raw_decode`` around the scanner (on a
-    stream of small chunks, a tenth of the parse). ``scan``: another decoder's scanner."""
+    stream of small chunks, a tenth of the parse). ``scan``: another decoder's scanner.
+    Bytes are decoded as ``json.loads`` decodes them (any other type: its ``TypeError``)."""
+    if not isinstance(text, str):
+        if not isinstance(text, (bytes, bytearray)):
+            kind = type(text).__name__
+            raise TypeError(f"the JSON object must be str, bytes or bytearray, not {kind}")
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
     if text.startswith("\ufeff"):
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     try:

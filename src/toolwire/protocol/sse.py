@@ -25,6 +25,7 @@ from toolwire.protocol.jsontext import (
     check_depth,
     dumps_safe,
     escape_surrogates,
+    has_lone_surrogate,
     load_json,
 )
 from toolwire.protocol.limits import check, limits
@@ -376,7 +377,9 @@ def _frame(
             out.append(f"data: {data}{end}")
             continue
         if name is not checked_name:
-            if not isinstance(name, str) or "\n" in name or "\r" in name:
+            # exactly a str (a subclass may write other text), one line, UTF-8 as it stands
+            # (the escape a lone surrogate gets in JSON would change a name)
+            if type(name) is not str or "\n" in name or "\r" in name or has_lone_surrogate(name):
                 what = "its event name is not a one-line string"
                 raise VendorDataError(vendor, f"payload {at}", what)
             checked_name = name
@@ -387,12 +390,11 @@ def _frame(
 
 
 def _unwritable(payload: Any, exc: Exception, vendor: str, where: str, cap: int) -> Exception:
-    if isinstance(exc, RecursionError):
-        return JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels")
+    if isinstance(exc, RecursionError):  # (a circular reference nests without end)
+        return JSONTextError(vendor, where, f"JSON nested deeper than {cap} levels, or circular")
     check_depth(payload, vendor, where)  # a too-deep payload says so first, as a reader would
-    if isinstance(exc, TypeError):  # the message names the type, never the value
-        return VendorDataError(vendor, where, f"cannot be written as JSON: {exc}")
-    return VendorDataError(vendor, where, "cannot be written as JSON (a circular reference)")
+    # the message names a type or a size (an int too long for text), never the value
+    return VendorDataError(vendor, where, f"cannot be written as JSON: {exc}")
 
 
 __all__ = [

@@ -156,8 +156,8 @@ class Decoder(BaseDecoder):
         self._ids = CallIds(VENDOR)  # two tool_use blocks with one id stay two calls
         self._usage: dict[str, Any] = {}
         self._stopped = False
-        #: between message_start and message_stop, under a depth cap a delta's dict passes:
-        #: an SDK delta may be read straight to events (``_sdk_delta``)
+        #: between message_start and message_stop: an SDK delta may be read straight to
+        #: events (``_sdk_delta``)
         self._streaming = False
 
     # ------------------------------------------------------------ driving
@@ -239,7 +239,7 @@ class Decoder(BaseDecoder):
             raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
         msg = FIELDS.at(chunk, "message", dict, self.where("message_start"))
         self.message_id = FIELDS.at(msg, "id", str, self.where("message"))
-        self._streaming = limits().max_json_depth > 2  # (the caps in force at the start)
+        self._streaming = True
         model = msg.get("model")
         self.model = model if isinstance(model, str) else None
         usage = msg.get("usage")
@@ -424,7 +424,11 @@ class Decoder(BaseDecoder):
         value = getattr(delta, spec[1], None)
         if type(value) is not str or (not value.isascii() and has_lone_surrogate(value)):
             return None
-        self.chunk_index += 1  # (no loss can arise here: nothing to warn about)
+        if limits().max_json_depth <= 2:  # the caps in force now: a delta's dict breaks it
+            return None
+        self.chunk_index += 1
+        if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
+            self.warn_new()
         if not value:
             return []
         make = spec[2]

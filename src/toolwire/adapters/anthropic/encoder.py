@@ -82,6 +82,8 @@ class Encoder(BaseEncoder):
 
     def __init__(self, *, model: str = "unknown") -> None:
         super().__init__()
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
         self.model = model
         self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._framed_here = False  # inside a bare turn's implicit run
@@ -214,7 +216,7 @@ class Encoder(BaseEncoder):
     # ---------------------------------------------------------------- events
 
     def _event(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        handler = _HANDLERS.get(ev.type)
+        handler = self._handlers.get(ev.type)
         if handler is not None:
             return self._route(handler(self, ev))
         if isinstance(ev, RunStartedEvent):
@@ -415,8 +417,5 @@ class Encoder(BaseEncoder):
             )
         return [] if index is None else [_stop(index)]
 
-
-#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
-_HANDLERS = handlers_by_type(Encoder)
 
 __all__ = ["Encoder"]

@@ -270,8 +270,7 @@ def part_to_block(
     target: str,
     tool_call_id: str | None,
 ) -> dict[str, Any] | None:
-    """One fitted part -> one Anthropic block (``None`` for an empty text part); ``where``
-    names the parts' container (a loss names the part as ``where[index]``)."""
+    """One fitted part -> one Anthropic block (``None`` for an empty text part)."""
     meta = part.metadata if isinstance(part.metadata, dict) else {}
     if isinstance(part, TextPart):
         if part.text == "":
@@ -296,7 +295,7 @@ def part_to_block(
             if mime == PLAIN:
                 text = _b64text(src.value)
                 if text is None:
-                    reason = f"{where}[{index}]: the text/plain data is not base64 of UTF-8 text"
+                    reason = f"{where}: the text/plain data is not base64 of UTF-8 text"
                     losses.append(part_loss(part, index, target, reason, tool_call_id))
                     return None
                 s = {"type": "text", "media_type": PLAIN, "data": text}
@@ -313,7 +312,7 @@ def part_to_block(
             out["citations"] = meta[CITATIONS_KEY]
         return out
     # Audio/video never reach here: fitting drops them (Anthropic has no such blocks).
-    reason = f"{where}[{index}]: Anthropic has no {part.type} block"
+    reason = f"{where}: Anthropic has no {part.type} block"
     losses.append(part_loss(part, index, target, reason, tool_call_id))
     return None
 
@@ -354,7 +353,7 @@ def parts_to_blocks(
             group = key
             continue
         group = None
-        block = part_to_block(part, i, where, losses, target, tool_call_id)
+        block = part_to_block(part, i, f"{where}[{i}]", losses, target, tool_call_id)
         if block is not None:
             blocks.append(block)
     return blocks

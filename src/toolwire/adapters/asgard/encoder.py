@@ -99,6 +99,8 @@ class Encoder(BaseEncoder):
         run_id: str = "run",
     ) -> None:
         super().__init__()
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
         self._given_ids = (request_id, custom_channel_id)  # each run's own ids when None
         self._names = (namespace, bot_provider_name)  # the same in every frame
         self._thread_id = thread_id
@@ -176,7 +178,7 @@ class Encoder(BaseEncoder):
         t = ev.type
         if ev.metadata and t not in _NO_CARRIER:
             self._foreign_metadata(ev)
-        handler = _HANDLERS.get(t)
+        handler = self._handlers.get(t)
         if handler is not None:
             result: list[dict[str, Any]] = handler(self, ev)
             return result
@@ -661,10 +663,6 @@ class Encoder(BaseEncoder):
             payload["toolUseResultSidecar"] = meta["toolUseResultSidecar"]
         out.append(self._frame(f.TOOL_CALL_COMPLETE, payload))
         return out
-
-
-#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
-_HANDLERS = handlers_by_type(Encoder)
 
 
 def _check_duplicate_keys(text: str, call_id: str, enc: Encoder) -> None:

@@ -76,6 +76,8 @@ class Encoder(BaseEncoder):
 
     def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
         super().__init__()
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
         self.model = model
         self.created = created
         self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
@@ -108,7 +110,7 @@ class Encoder(BaseEncoder):
     # ------------------------------------------------------------ dispatch
 
     def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        handler = _HANDLERS.get(ev.type)
+        handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
         if ev.type is EventType.MESSAGES_SNAPSHOT:
@@ -248,10 +250,6 @@ class Encoder(BaseEncoder):
 
     def _lose(self, kind: str, reason: str, *, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
-
-
-#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
-_HANDLERS = handlers_by_type(Encoder)
 
 
 def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[int, str]:

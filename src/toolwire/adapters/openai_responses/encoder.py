@@ -89,6 +89,8 @@ class Encoder(BaseEncoder):
         self, *, model: str = "toolwire", created_at: int = 0, response_id: str | None = None
     ) -> None:
         super().__init__()
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
         self.model = model
         self.created_at = created_at
         self.response_id = response_id
@@ -197,7 +199,7 @@ class Encoder(BaseEncoder):
         if t == EventType.RUN_ERROR:
             assert isinstance(event, RunErrorEvent)
             return self._ensure() + self._error(event)
-        handler = _HANDLERS.get(t)
+        handler = self._handlers.get(t)
         if handler is None:
             return []
         out = self._ensure()
@@ -579,8 +581,5 @@ class _Stub(BaseEvent):
     message_id: str = ""
     tool_call_id: str = ""
 
-
-#: ``EventType`` -> its ``Encoder._on_<type>`` method (one dict lookup an event)
-_HANDLERS = handlers_by_type(Encoder)
 
 __all__ = ["Encoder"]
