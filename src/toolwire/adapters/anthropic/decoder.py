@@ -10,6 +10,7 @@ server-tool and MCP blocks become a tool call plus its ``TOOL_CALL_RESULT``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -132,6 +133,10 @@ def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[B
     return []
 
 
+def _attribute(value: Any, name: str) -> Any:
+    return getattr(value, name, None)
+
+
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
     return btype.endswith("_tool_result") and "tool_use_id" in block
 
@@ -164,7 +169,12 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: an SDK event object or its JSON dict."""
-        if type(chunk) is not dict and type(chunk) is not CheckedObject:
+        if type(chunk) is CheckedObject:
+            if self._streaming and chunk.get("type") == "content_block_delta" and chunk.trusted():
+                fast = self._read_delta(chunk)  # most of a stream read from bytes
+                if fast is not None:
+                    return fast
+        elif type(chunk) is not dict:
             if getattr(chunk, "type", None) == "content_block_delta":
                 fast = self._sdk_delta(chunk)  # most of a stream: no dict at all
                 if fast is not None:
@@ -413,15 +423,27 @@ class Decoder(BaseDecoder):
         hands anything else to that path, which checks and names what is wrong."""
         if not self._streaming:
             return None
-        index = getattr(event, "index", None)
+        delta = getattr(event, "delta", None)
+        return self._fast_delta(
+            getattr(event, "index", None), delta, getattr(delta, "type", None), _attribute
+        )
+
+    def _read_delta(self, chunk: CheckedObject) -> list[BaseEvent] | None:
+        """``_sdk_delta`` for a delta toolwire's own reader parsed and checked (trusted)."""
+        delta = chunk.get("delta")
+        if type(delta) is not dict:
+            return None
+        return self._fast_delta(chunk.get("index"), delta, delta.get("type"), dict.get)
+
+    def _fast_delta(
+        self, index: Any, delta: Any, dtype: Any, read: Callable[[Any, str], Any]
+    ) -> list[BaseEvent] | None:
         # (an index of any other type than int may not even be hashable)
         block = self._blocks.get(index) if type(index) is int else None
-        delta = getattr(event, "delta", None)
-        dtype = getattr(delta, "type", None)
         spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
         if block is None or spec is None or block.kind != spec[0]:
             return None
-        value = getattr(delta, spec[1], None)
+        value = read(delta, spec[1])
         if type(value) is not str or (not value.isascii() and has_lone_surrogate(value)):
             return None
         if limits().max_json_depth <= 2:  # the caps in force now: a delta's dict breaks it
