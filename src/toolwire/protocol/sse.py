@@ -23,6 +23,7 @@ from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
     check_depth,
+    clean_object,
     dumps_safe,
     escape_surrogates,
     has_lone_surrogate,
@@ -307,6 +308,9 @@ def sse_json_objects(
 
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
     """Event ``n``'s ``data`` as a JSON object, or a ``VendorDataError`` naming the event."""
+    value: Any = clean_object(ev.data)
+    if value is not None:
+        return CheckedObject.made(value)
     value = load_json(ev.data, vendor, f"SSE event {n}: data")
     if not isinstance(value, dict):
         got = type(value).__name__

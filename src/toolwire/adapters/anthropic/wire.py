@@ -19,7 +19,7 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.jsontext import CheckedObject, load_json
+from toolwire.protocol.jsontext import CheckedObject, clean_object, load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
@@ -99,6 +99,9 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
         )
     if name == "ping":
         return {"type": "ping"}
+    fine = clean_object(ev.data)  # most events: no place spelled out, no second look
+    if fine is not None and name != "error" and "type" in fine:
+        return CheckedObject.made(fine)
     try:
         payload = load_json(ev.data, VENDOR, f"SSE event {n} ({name})")
     except VendorDataError as exc:

@@ -38,7 +38,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.makers import args_event
+from toolwire.protocol.makers import args_event, text_event
 
 from .wire import (
     CHOICE_KEY,
@@ -151,6 +151,9 @@ class Decoder(BaseDecoder):
     # chunk were a fifth of the decoder's time.
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        fast = self._one_delta(chunk)
+        if fast is not None:
+            return fast
         if chunk.get("error"):
             raise stream_error(chunk["error"])
         out: list[BaseEvent] = []
@@ -183,6 +186,41 @@ class Decoder(BaseDecoder):
         if chunk.get("usage") is not None:
             self._take_usage(chunk)
         return out
+
+    def _one_delta(self, chunk: dict[str, Any]) -> list[BaseEvent] | None:
+        """Most chunks of a stream, read without the general walk: one choice already met,
+        no finish, no usage, no reasoning open, and a delta that is only text for its open
+        message or only one fragment of argument text for a started call. ``None`` hands
+        anything else (or anything malformed) to that walk."""
+        choices = chunk.get("choices")
+        if type(choices) is not list or len(choices) != 1 or self.model is None:
+            return None
+        raw = choices[0]
+        if type(raw) is not dict or raw.get("finish_reason") is not None:
+            return None
+        index = raw.get("index", 0)
+        ch = self._choices.get(index) if type(index) is int else None
+        delta = raw.get("delta")
+        if ch is None or ch.reasoning_id is not None or type(delta) is not dict:
+            return None
+        if len(delta) != 1 or chunk.get("error") or chunk.get("usage") is not None:
+            return None
+        text = delta.get("content")
+        if type(text) is str and ch.text_open:
+            return [text_event({"message_id": ch.message_id, "delta": text})] if text else []
+        calls = delta.get("tool_calls")
+        if type(calls) is not list or len(calls) != 1:
+            return None
+        frag = calls[0]
+        if type(frag) is not dict or len(frag) != 2:  # its index and its function, no more
+            return None
+        slot, fn = frag.get("index"), frag.get("function")
+        if type(slot) is not int or type(fn) is not dict or len(fn) != 1:
+            return None
+        args, call = fn.get("arguments"), ch.slots.get(slot)
+        if type(args) is not str or call is None or not call.started:
+            return None
+        return [args_event({"tool_call_id": call.agui, "delta": args})] if args else []
 
     def _at(self, pos: int, whole: bool, tail: str = "") -> str:
         """Where choice ``pos``'s delta (or whole message) sits, for an error message."""
