@@ -483,3 +483,31 @@ def test_a_cancelled_response_ends_the_run_cancelled_not_truncated() -> None:
     run = list(frame_run(a.Decoder(), [], whole_response=body, thread_id="t", run_id="r"))
     assert run[-1].type == EventType.RUN_FINISHED
     assert run[-1].outcome.type == "cancelled"
+
+
+@pytest.mark.parametrize("framed", [True, False])
+def test_sequence_numbers_count_up_from_zero_in_a_bare_turn_too(framed: bool) -> None:
+    """A bare turn (no RUN_STARTED) starts its response before its first item: the events
+    are numbered 0, 1, 2, ... in the order they are sent, response.created first."""
+    turn: list[dict[str, Any]] = [
+        {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
+        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi"},
+        {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "c1",
+            "toolCallName": "f",
+            "parentMessageId": "m1",
+        },
+        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}"},
+        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
+    ]
+    if framed:
+        turn = [
+            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+            *turn,
+            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+        ]
+    events = list(a.encode_stream(turn))
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    assert [e["type"] for e in events[:2]] == ["response.created", "response.in_progress"]

@@ -175,13 +175,22 @@ class Encoder(BaseEncoder):
         A :class:`~toolwire.protocol.StreamMachine` expands chunks and checks the
         sequence first; a bare turn (no ``RUN_STARTED``) is taken as one run.
         """
+        expanded = self._machine.feed(event)
+        if len(expanded) == 1:  # most events stand for themselves
+            return self._on(expanded[0])
         out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
+        for ev in expanded:
             out += self._on(ev)
         return out
 
     def _on(self, event: BaseEvent) -> list[dict[str, Any]]:
         t = event.type
+        handler = self._handlers.get(t)
+        if handler is not None:  # (each returns a list of its own)
+            if self._resp is None:  # a bare turn: its response starts first
+                started = self._start(None)
+                return started + handler(self, event)  # type: ignore[no-any-return]
+            return handler(self, event)  # type: ignore[no-any-return]
         if t == EventType.RUN_STARTED:
             assert isinstance(event, RunStartedEvent)
             out = self._finish("completed") if self._resp is not None else []
@@ -199,11 +208,7 @@ class Encoder(BaseEncoder):
         if t == EventType.RUN_ERROR:
             assert isinstance(event, RunErrorEvent)
             return self._ensure() + self._error(event)
-        handler = self._handlers.get(t)
-        if handler is None:
-            return []
-        out = self._ensure()
-        return out + list(handler(self, event))
+        return []
 
     def _close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
@@ -348,7 +353,17 @@ class Encoder(BaseEncoder):
             if item.body["type"] == "custom_tool_call"
             else "response.function_call_arguments.delta"
         )
-        return [self._event(kind, item_id=item.body["id"], output_index=item.index, delta=ev.delta)]
+        seq = self._seq  # (``_event`` written out: the one event of a tool-heavy turn)
+        self._seq = seq + 1
+        return [
+            {
+                "type": kind,
+                "sequence_number": seq,
+                "item_id": item.body["id"],
+                "output_index": item.index,
+                "delta": ev.delta,
+            }
+        ]
 
     def _on_tool_call_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
         cid = getattr(ev, "tool_call_id", "")
