@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolwire.protocol.compact_json import compact, compact_ascii
+from toolwire.protocol.compact_json import compact, compact_ascii, compact_finite
 from toolwire.protocol.jsontext import whole_value
 from toolwire.protocol.sse import frame_sse
 
@@ -54,6 +54,15 @@ values = st.recursive(
 def test_compact_is_json_dumps(value: Any) -> None:
     assert compact(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     assert compact_ascii(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=True)
+    strict = {"separators": (",", ":"), "ensure_ascii": False, "allow_nan": False}
+    try:
+        expected = json.dumps(value, **strict)  # type: ignore[arg-type]
+    except ValueError as exc:
+        with pytest.raises(ValueError) as caught:
+            compact_finite(value)
+        assert str(caught.value) == str(exc)
+        return
+    assert compact_finite(value) == expected
 
 
 @pytest.mark.parametrize("dumps", [compact, compact_ascii])

@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol.compact_json import compact_finite
 from toolwire.protocol.jsontext import Scanner, checked, load_json, text_is_clean, whole_value
 
 
@@ -17,7 +18,7 @@ def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> st
     carry them) is a ``VendorDataError`` naming ``where``, never a bare ``ValueError``.
     """
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return compact_finite(value)  # json.dumps(..., allow_nan=False), its encoder built once
     except (ValueError, TypeError, RecursionError) as exc:
         raise VendorDataError(vendor, where, f"not JSON data: {exc}") from None
 

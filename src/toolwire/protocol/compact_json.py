@@ -20,15 +20,17 @@ def _default(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def _build(ensure_ascii: bool) -> Callable[[Any], str]:
+def _build(ensure_ascii: bool, allow_nan: bool = True) -> Callable[[Any], str]:
     make = getattr(_stdlib, "c_make_encoder", None)
     # the string quoting JSONEncoder picks (the C one, where there is the C encoder)
     quote = _stdlib.encode_basestring_ascii if ensure_ascii else _stdlib.encode_basestring
     if make is None:
-        return json.JSONEncoder(separators=(",", ":"), ensure_ascii=ensure_ascii).encode
+        return json.JSONEncoder(
+            separators=(",", ":"), ensure_ascii=ensure_ascii, allow_nan=allow_nan
+        ).encode
     # (markers, default, encoder, indent, key_separator, item_separator, sort_keys,
     #  skipkeys, allow_nan): what JSONEncoder.iterencode passes for these settings
-    run = make(None, _default, quote, None, ":", ",", False, False, True)
+    run = make(None, _default, quote, None, ":", ",", False, False, allow_nan)
 
     def dumps(value: Any) -> str:
         return "".join(run(value, 0))
@@ -40,5 +42,8 @@ def _build(ensure_ascii: bool) -> Callable[[Any], str]:
 compact = _build(ensure_ascii=False)
 #: ``json.dumps(value, separators=(",", ":"), ensure_ascii=True)``
 compact_ascii = _build(ensure_ascii=True)
+#: ``json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)``: NaN and
+#: the infinities are a ``ValueError``
+compact_finite = _build(ensure_ascii=False, allow_nan=False)
 
-__all__ = ["compact", "compact_ascii"]
+__all__ = ["compact", "compact_ascii", "compact_finite"]
