@@ -9,6 +9,7 @@ same events.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from ag_ui.core import BaseEvent, Interrupt, TokenUsage
@@ -135,8 +136,8 @@ class BaseDecoder(Translator):
 
 def decode_iter(decoder: BaseDecoder, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
     """Drive a decoder over an iterable (the body of every ``decode_stream``)."""
-    for chunk in chunks:
-        yield from decoder.feed(chunk)
+    # the loop runs in C (map, chain): only the decoder's feed is Python, per chunk
+    yield from chain.from_iterable(map(decoder.feed, chunks))
     yield from decoder.close()
 
 

@@ -10,7 +10,6 @@ server-tool and MCP blocks become a tool call plus its ``TOOL_CALL_RESULT``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -133,10 +132,6 @@ def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[B
     return []
 
 
-def _attribute(value: Any, name: str) -> Any:
-    return getattr(value, name, None)
-
-
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
     return btype.endswith("_tool_result") and "tool_use_id" in block
 
@@ -162,7 +157,7 @@ class Decoder(BaseDecoder):
         self._usage: dict[str, Any] = {}
         self._stopped = False
         #: between message_start and message_stop: an SDK delta may be read straight to
-        #: events (``_sdk_delta``)
+        #: events (``feed``, ``_read_delta``)
         self._streaming = False
 
     # ------------------------------------------------------------ driving
@@ -176,9 +171,17 @@ class Decoder(BaseDecoder):
                     return fast
         elif type(chunk) is not dict:
             if getattr(chunk, "type", None) == "content_block_delta":
-                fast = self._sdk_delta(chunk)  # most of a stream: no dict at all
-                if fast is not None:
-                    return fast
+                if self._streaming:  # most of a stream: read from the SDK's object, no dict
+                    index = getattr(chunk, "index", None)
+                    # (an index of any other type than int may not even be hashable)
+                    block = self._blocks.get(index) if type(index) is int else None
+                    delta = getattr(chunk, "delta", None)
+                    dtype = getattr(delta, "type", None)
+                    spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
+                    if block is not None and spec is not None and block.kind == spec[0]:
+                        fast = self._fast_delta(block, spec, getattr(delta, spec[1], None))
+                        if fast is not None:
+                            return fast
                 chunk = _delta_dict(chunk)  # read without a full dump
             elif hasattr(chunk, "model_fields_set"):
                 chunk = plain(chunk)
@@ -416,34 +419,24 @@ class Decoder(BaseDecoder):
             value = FIELDS.at(delta, field, str, self.where("delta"))
         return _delta_events(block, kind, dtype, value)
 
-    def _sdk_delta(self, event: Any) -> list[BaseEvent] | None:
-        """A content delta read straight from the SDK's object, for the common case (an
-        open block of its kind, an int index, a clean text, a stream between its start and
-        its stop): most of a stream, without the dict the general path builds. ``None``
-        hands anything else to that path, which checks and names what is wrong."""
-        if not self._streaming:
-            return None
-        delta = getattr(event, "delta", None)
-        return self._fast_delta(
-            getattr(event, "index", None), delta, getattr(delta, "type", None), _attribute
-        )
-
     def _read_delta(self, chunk: CheckedObject) -> list[BaseEvent] | None:
-        """``_sdk_delta`` for a delta toolwire's own reader parsed and checked (trusted)."""
-        delta = chunk.get("delta")
-        if type(delta) is not dict:
-            return None
-        return self._fast_delta(chunk.get("index"), delta, delta.get("type"), dict.get)
-
-    def _fast_delta(
-        self, index: Any, delta: Any, dtype: Any, read: Callable[[Any, str], Any]
-    ) -> list[BaseEvent] | None:
-        # (an index of any other type than int may not even be hashable)
+        """A delta toolwire's own reader parsed and checked (trusted), read as ``feed`` reads
+        an SDK's delta object: straight to its events in the common case (an open block of
+        its kind, an int index, a clean text, between the stream's start and its stop).
+        ``None`` hands anything else to the general path, which names what is wrong."""
+        index, delta = chunk.get("index"), chunk.get("delta")
         block = self._blocks.get(index) if type(index) is int else None
+        dtype = delta.get("type") if type(delta) is dict else None
         spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
         if block is None or spec is None or block.kind != spec[0]:
             return None
-        value = read(delta, spec[1])
+        return self._fast_delta(block, spec, delta.get(spec[1]))  # type: ignore[union-attr]
+
+    def _fast_delta(
+        self, block: _Block, spec: tuple[str, str, Any, str], value: Any
+    ) -> list[BaseEvent] | None:
+        """The events of a delta of ``block``'s kind whose text is ``value``, when the text
+        is a clean string under the caps in force (else ``None``: the general path)."""
         if type(value) is not str or (not value.isascii() and has_lone_surrogate(value)):
             return None
         if limits().max_json_depth <= 2:  # the caps in force now: a delta's dict breaks it
