@@ -125,6 +125,18 @@ def _streams() -> list[tuple[str, bytes]]:
     return out
 
 
+def _text_then_call() -> list[Any]:
+    """An assistant message's text, then a call it makes."""
+    return [
+        TextMessageStartEvent(message_id="m1", role="assistant"),
+        TextMessageContentEvent(message_id="m1", delta="hi"),
+        TextMessageEndEvent(message_id="m1"),
+        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m1"),
+        ToolCallArgsEvent(tool_call_id="c1", delta="{}"),
+        ToolCallEndEvent(tool_call_id="c1"),
+    ]
+
+
 @pytest.mark.parametrize("name,body", _streams(), ids=lambda x: x if isinstance(x, str) else "")
 def test_encode_then_sdk_then_decode_gives_the_events_back(
     name: str, body: bytes, tmp_path: Path
@@ -159,12 +171,7 @@ def test_usage_and_outcome_cross_in_the_run_events() -> None:
     )
     events = [
         RunStartedEvent(thread_id="t", run_id="r"),
-        TextMessageStartEvent(message_id="m1", role="assistant"),
-        TextMessageContentEvent(message_id="m1", delta="hi"),
-        TextMessageEndEvent(message_id="m1"),
-        ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m1"),
-        ToolCallArgsEvent(tool_call_id="c1", delta="{}"),
-        ToolCallEndEvent(tool_call_id="c1"),
+        *_text_then_call(),
         RunFinishedEvent(thread_id="t", run_id="r", usage=[usage]),
     ]
     chunks = list(a.encode_stream(events, model="gpt-5"))
@@ -489,25 +496,10 @@ def test_a_cancelled_response_ends_the_run_cancelled_not_truncated() -> None:
 def test_sequence_numbers_count_up_from_zero_in_a_bare_turn_too(framed: bool) -> None:
     """A bare turn (no RUN_STARTED) starts its response before its first item: the events
     are numbered 0, 1, 2, ... in the order they are sent, response.created first."""
-    turn: list[dict[str, Any]] = [
-        {"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"},
-        {"type": "TEXT_MESSAGE_CONTENT", "messageId": "m1", "delta": "hi"},
-        {"type": "TEXT_MESSAGE_END", "messageId": "m1"},
-        {
-            "type": "TOOL_CALL_START",
-            "toolCallId": "c1",
-            "toolCallName": "f",
-            "parentMessageId": "m1",
-        },
-        {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": "{}"},
-        {"type": "TOOL_CALL_END", "toolCallId": "c1"},
-    ]
+    turn: list[Any] = _text_then_call()
     if framed:
-        turn = [
-            {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
-            *turn,
-            {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
-        ]
+        run = {"thread_id": "t", "run_id": "r"}
+        turn = [RunStartedEvent(**run), *turn, RunFinishedEvent(**run)]
     events = list(a.encode_stream(turn))
     assert [e["sequence_number"] for e in events] == list(range(len(events)))
     assert [e["type"] for e in events[:2]] == ["response.created", "response.in_progress"]
