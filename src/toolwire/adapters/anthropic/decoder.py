@@ -157,7 +157,7 @@ class Decoder(BaseDecoder):
         self._usage: dict[str, Any] = {}
         self._stopped = False
         #: between message_start and message_stop: an SDK delta may be read straight to
-        #: events (``feed``, ``_read_delta``)
+        #: events (``feed``)
         self._streaming = False
 
     # ------------------------------------------------------------ driving
@@ -166,9 +166,15 @@ class Decoder(BaseDecoder):
         """One stream event: an SDK event object or its JSON dict."""
         if type(chunk) is CheckedObject:
             if self._streaming and chunk.get("type") == "content_block_delta" and chunk.trusted():
-                fast = self._read_delta(chunk)  # most of a stream read from bytes
-                if fast is not None:
-                    return fast
+                # most of a stream read from bytes: as an SDK delta below, from the dict
+                index, delta = chunk.get("index"), chunk.get("delta")
+                block = self._blocks.get(index) if type(index) is int else None
+                dtype = delta.get("type") if type(delta) is dict else None
+                spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
+                if block is not None and spec is not None and block.kind == spec[0]:
+                    fast = self._fast_delta(block, spec, delta.get(spec[1]))  # type: ignore[union-attr]
+                    if fast is not None:
+                        return fast
         elif type(chunk) is not dict:
             if getattr(chunk, "type", None) == "content_block_delta":
                 if self._streaming:  # most of a stream: read from the SDK's object, no dict
@@ -418,19 +424,6 @@ class Decoder(BaseDecoder):
         if not isinstance(value, str):
             value = FIELDS.at(delta, field, str, self.where("delta"))
         return _delta_events(block, kind, dtype, value)
-
-    def _read_delta(self, chunk: CheckedObject) -> list[BaseEvent] | None:
-        """A delta toolwire's own reader parsed and checked (trusted), read as ``feed`` reads
-        an SDK's delta object: straight to its events in the common case (an open block of
-        its kind, an int index, a clean text, between the stream's start and its stop).
-        ``None`` hands anything else to the general path, which names what is wrong."""
-        index, delta = chunk.get("index"), chunk.get("delta")
-        block = self._blocks.get(index) if type(index) is int else None
-        dtype = delta.get("type") if type(delta) is dict else None
-        spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
-        if block is None or spec is None or block.kind != spec[0]:
-            return None
-        return self._fast_delta(block, spec, delta.get(spec[1]))  # type: ignore[union-attr]
 
     def _fast_delta(
         self, block: _Block, spec: tuple[str, str, Any, str], value: Any
