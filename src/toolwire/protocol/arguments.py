@@ -92,6 +92,19 @@ _PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
 _SCAN: Scanner = _PAIRS_DECODER.scan_once  # type: ignore[attr-defined]
 
 
+_NOT_JSON = object()
+
+
+def _parsed(text: str) -> tuple[Any, set[str]]:
+    """The value of ``text`` (``_NOT_JSON`` when it is not JSON) and the keys it repeats."""
+    found: set[str] = set()
+    _repeats.keys = found
+    try:
+        return whole_value(text, _SCAN), found
+    except (ValueError, RecursionError):
+        return _NOT_JSON, found
+
+
 def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     """:func:`parse_arguments_object` and :func:`repeated_keys` of ``text`` from one parse.
 
@@ -100,11 +113,8 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     """
     if not text or text.isspace():
         return {}, []
-    found: set[str] = set()
-    _repeats.keys = found
-    try:
-        value = whole_value(text, _SCAN)
-    except (ValueError, RecursionError):
+    value, found = _parsed(text)
+    if value is _NOT_JSON:
         return None, []
     if not text_is_clean(text):  # (a text too shallow and clean for a rule is not walked)
         try:
@@ -116,13 +126,8 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
 
 def repeated_keys(text: str) -> list[str]:
     """The keys some object in the JSON ``text`` repeats, sorted (``[]`` for none or not JSON)."""
-    found: set[str] = set()
-    _repeats.keys = found
-    try:
-        whole_value(text, _SCAN)
-    except (ValueError, RecursionError):
-        return []
-    return sorted(found)
+    value, found = _parsed(text)
+    return [] if value is _NOT_JSON else sorted(found)
 
 
 #: the loss kind for :func:`repeated_keys`

@@ -395,7 +395,7 @@ def _frame(
     key = event_of if isinstance(event_of, str) else None
     checked_name: Any = None  # the last event name found to be one line (most repeat it)
     for at, payload in enumerate(payloads):
-        if type(payload) is not dict and not isinstance(payload, dict):
+        if not isinstance(payload, dict):
             what = f"expected a JSON object, got {type(payload).__name__}"
             raise VendorDataError(vendor, f"payload {at}", what)
         try:
