@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError
+from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.jsontext import CheckedObject, checked
 from toolwire.protocol.runs import frame_run
 
@@ -108,3 +109,209 @@ def test_mutated_chunks_read_the_same(vendor: str, data: st.DataObject, trusted:
     chunks = data.draw(structural(samples(vendor).chunk_lists))
     items = chunks if isinstance(chunks, list) else [chunks]
     _both(vendor, [_as_read(c) for c in items] if trusted else items)
+
+
+# ---------------------------------------------------------------- a decoder's own stream loop
+
+#: the decoders that read a whole stream in a loop of their own (``Decoder.events``)
+OWN_LOOP = [n for n in adapters.NAMES if "events" in vars(adapters.get(n).Decoder)]
+
+
+def _streamed(vendor: str, chunks: list[Any], own: bool) -> tuple[Any, ...]:
+    """The stream as ``decode_stream`` reads it (``Decoder.events``), or as the general walk
+    reads it (``feed`` of each chunk, any fast path declining, then ``close``): every event
+    as JSON, every warning's text, or the error's type and text and how far the events got.
+    With ``own``, also how many chunks the loop read without ``feed``."""
+    decoder = adapters.get(vendor).Decoder()
+    fed = [0]
+    feed = decoder.feed
+
+    def counted(chunk: Any) -> Any:
+        fed[0] += 1
+        return feed(chunk)
+
+    decoder.feed = counted  # type: ignore[method-assign]
+    if own:
+        stream = decoder.events(chunks)
+    else:
+        if vendor in FAST:
+            setattr(decoder, FAST[vendor], lambda *_: None)
+        stream = BaseDecoder.events(decoder, chunks)
+    got: list[str] = []
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            got.extend(e.model_dump_json() for e in stream)
+        except ToolwireError as exc:
+            return ("error", type(exc).__name__, str(exc), got)
+    inline = len(chunks) - fed[0] if own else 0
+    return ("events", got, [str(w.message) for w in seen], decoder.chunk_index, inline)
+
+
+def _loops_agree(vendor: str, chunks: list[Any]) -> int:
+    """Asserts the two readings agree; how many chunks the own loop read without ``feed``."""
+    own = _streamed(vendor, chunks, True)
+    general = _streamed(vendor, chunks, False)
+    if own[0] == "events":
+        assert own[:4] == general[:4]
+        return int(own[4])
+    assert own == general
+    return 0
+
+
+def test_the_anthropic_decoder_has_its_own_loop() -> None:
+    assert "anthropic" in OWN_LOOP  # the test below would check nothing of it otherwise
+
+
+@pytest.mark.parametrize("vendor", adapters.NAMES)
+def test_every_recording_streams_as_it_feeds(vendor: str) -> None:
+    # for a decoder without a loop of its own this holds by construction; it is checked for
+    # every adapter so that one given a loop later is checked the day it gets it
+    lists = samples(vendor).chunk_lists
+    adapter = adapters.get(vendor)
+    read = [_loops_agree(vendor, list(adapter.sse_chunks(adapter.to_sse(c)))) for c in lists]
+    read += [_loops_agree(vendor, c) for c in lists]  # the plain dicts a caller may hand in
+    assert (sum(read) > 0) == (vendor in OWN_LOOP)
+
+
+@pytest.mark.parametrize("vendor", OWN_LOOP)
+@pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
+def test_the_benchmark_streams_stream_as_they_feed(vendor: str, shape: str) -> None:
+    bench = BENCHES[vendor]
+    body = bench.build(shape, 300)
+    assert _loops_agree(vendor, list(adapters.get(vendor).sse_chunks(body))) > 100
+    assert _loops_agree(vendor, bench.sdk_objects(body)) > 100
+
+
+def _sdk_objects(chunks: list[Any]) -> list[Any]:
+    """Anthropic stream events as its SDK builds them from the wire: unvalidated, so a
+    mutated field reaches the decoder as it came (``construct_type``, the SDK's own)."""
+    from anthropic._models import construct_type
+    from anthropic.types import RawMessageStreamEvent
+
+    return [construct_type(type_=RawMessageStreamEvent, value=c) for c in chunks]
+
+
+@pytest.mark.parametrize("vendor", OWN_LOOP)
+@settings(
+    max_examples=max(10, settings().max_examples // 2),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(data=st.data(), form=st.sampled_from(["dicts", "read", "sdk"]))
+def test_mutated_chunks_stream_as_they_feed(vendor: str, data: st.DataObject, form: str) -> None:
+    chunks = data.draw(structural(samples(vendor).chunk_lists))
+    items = chunks if isinstance(chunks, list) else [chunks]
+    if form == "read":
+        items = [_as_read(c) for c in items]
+    elif form == "sdk":
+        items = _sdk_objects(items)
+    _loops_agree(vendor, items)
+
+
+def _anthropic_stream(deltas: list[dict[str, Any]], *, after_stop: bool = False) -> list[Any]:
+    """A text block, a tool call and a thinking block open, ``deltas`` into them, all closed."""
+    start = {
+        "type": "message_start",
+        "message": {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": "claude",
+            "usage": {"input_tokens": 1, "output_tokens": 0},
+        },
+    }
+    blocks = [
+        {"type": "text", "text": ""},
+        {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        {"type": "thinking", "thinking": "", "signature": ""},
+    ]
+    opened = [
+        {"type": "content_block_start", "index": i, "content_block": b}
+        for i, b in enumerate(blocks)
+    ]
+    closed = [{"type": "content_block_stop", "index": i} for i in range(len(blocks))]
+    end = [
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {}},
+        {"type": "message_stop"},
+    ]
+    if after_stop:
+        return [start, *opened, *closed, *end, *deltas]
+    return [start, *opened, *deltas, *closed, *end]
+
+
+def _delta(index: Any, **delta: Any) -> dict[str, Any]:
+    return {"type": "content_block_delta", "index": index, "delta": delta}
+
+
+FORGED = {
+    "clean": [
+        _delta(0, type="text_delta", text="hi"),
+        _delta(1, type="input_json_delta", partial_json='{"a":'),
+        _delta(2, type="thinking_delta", thinking="so"),
+    ],
+    "signature": [_delta(2, type="signature_delta", signature="sig")],
+    "empty text": [_delta(0, type="text_delta", text="")],
+    "lone surrogate in text": [_delta(0, type="text_delta", text="a\ud800b")],
+    "lone surrogate in arguments": [_delta(1, type="input_json_delta", partial_json="\udc00")],
+    "lone surrogate in thinking": [_delta(2, type="thinking_delta", thinking="\ud83d")],
+    "lone surrogate in a signature": [_delta(2, type="signature_delta", signature="\ud800")],
+    "index a string": [_delta("0", type="text_delta", text="x")],
+    "index a bool": [_delta(True, type="input_json_delta", partial_json="x")],
+    "index a float": [_delta(0.0, type="text_delta", text="x")],
+    "index negative": [_delta(-1, type="text_delta", text="x")],
+    "index of no block": [_delta(7, type="text_delta", text="x")],
+    "index missing": [
+        {"type": "content_block_delta", "delta": {"type": "text_delta", "text": "x"}}
+    ],
+    "delta missing": [{"type": "content_block_delta", "index": 0}],
+    "delta not an object": [{"type": "content_block_delta", "index": 0, "delta": "text"}],
+    "delta type missing": [_delta(0, text="x")],
+    "delta type not a string": [_delta(0, type=["text_delta"], text="x")],
+    "delta type unknown": [_delta(0, type="future_delta", text="x")],
+    "delta of another block's kind": [_delta(0, type="input_json_delta", partial_json="x")],
+    "text not a string": [_delta(0, type="text_delta", text=5)],
+    "text missing": [_delta(1, type="input_json_delta")],
+    "citations": [_delta(0, type="citations_delta", citation={"type": "char_location"})],
+}
+
+
+@pytest.mark.parametrize("form", ["sdk", "read", "dicts"])
+@pytest.mark.parametrize("name", FORGED)
+def test_forged_deltas_stream_as_they_feed(name: str, form: str) -> None:
+    for chunks in (
+        _anthropic_stream(FORGED[name]),
+        _anthropic_stream(FORGED[name], after_stop=True),
+        _anthropic_stream(FORGED[name])[1:],
+    ):  # (the last: before message_start)
+        if form == "sdk":
+            chunks = _sdk_objects(chunks)
+        elif form == "read":
+            chunks = [_as_read(c) for c in chunks]
+        _loops_agree("anthropic", chunks)
+
+
+def test_a_depth_cap_that_a_delta_breaks_sends_it_the_general_way() -> None:
+    from dataclasses import asdict
+
+    from toolwire.protocol.limits import configure
+
+    # a text block's deltas, in a stream nested no deeper than they are
+    texts = [_delta(0, type="text_delta", text=t) for t in ("a", "b", "c")]
+    plain = [
+        c
+        for c in _anthropic_stream(texts)
+        if c.get("index") in (None, 0) or c["type"] == "content_block_delta"
+    ]
+    plain[0]["message"] = {"id": "msg_1", "type": "message", "role": "assistant"}
+    chunks = _sdk_objects(plain)
+    previous = configure(max_json_depth=2)
+    try:
+        # the deltas are read (the cap allows them), but not by the loop, which vouches for
+        # a delta's dict only under a cap above its depth
+        assert _streamed("anthropic", chunks, True)[0] == "events"
+        assert _loops_agree("anthropic", chunks) == 0
+    finally:
+        configure(**asdict(previous))
+    assert _loops_agree("anthropic", chunks) == 3

@@ -52,6 +52,9 @@ class Decoder(Protocol):
 
     def close(self) -> list[BaseEvent]: ...
 
+    #: a whole stream: ``feed`` of each chunk, then ``close()`` (the same events)
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]: ...
+
     def feed_response(self, response: Any) -> list[BaseEvent]: ...
 
 

@@ -96,6 +96,13 @@ class BaseDecoder(Translator):
         self.warn_new()
         return events
 
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """A whole stream's events: each chunk's ``feed``, then ``close()``'s. A decoder may
+        read its commonest chunks here in a loop of its own; the events are the same."""
+        # the loop runs in C (map, chain): only the decoder's feed is Python, per chunk
+        yield from chain.from_iterable(map(self.feed, chunks))
+        yield from self.close()
+
     def after_end(self, terminal: str) -> list[BaseEvent]:
         """A chunk after the vendor's terminal event (``terminal`` names it): nothing reads
         it, so it is dropped, and the first such chunk of a stream is a loss, warned about."""
@@ -135,10 +142,9 @@ class BaseDecoder(Translator):
 
 
 def decode_iter(decoder: BaseDecoder, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-    """Drive a decoder over an iterable (the body of every ``decode_stream``)."""
-    # the loop runs in C (map, chain): only the decoder's feed is Python, per chunk
-    yield from chain.from_iterable(map(decoder.feed, chunks))
-    yield from decoder.close()
+    """Drive a decoder over an iterable (the body of every ``decode_stream``): its
+    ``events``, which start when the first event is asked for."""
+    return decoder.events(chunks)
 
 
 async def adecode_iter(
