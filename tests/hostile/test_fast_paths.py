@@ -23,7 +23,7 @@ from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.jsontext import CheckedObject, checked
-from toolwire.protocol.runs import frame_run
+from toolwire.protocol.runs import RunFramer
 
 FAST = {"anthropic": "_fast_delta", "openai_chat": "_one_delta"}
 
@@ -49,15 +49,19 @@ def _outcome(vendor: str, chunks: list[Any], fast: bool, hits: list[int]) -> tup
 
 
 def _decoded(decoder: Any, chunks: list[Any]) -> tuple[Any, ...]:
+    """The run as ``feed`` per chunk makes it (the driver's and the async paths' way;
+    ``frame_run`` reads the decoder's ``events``, below)."""
+    run = RunFramer(decoder, thread_id="t", run_id="r")
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         try:
-            run = [
-                e.model_dump_json() for e in frame_run(decoder, chunks, thread_id="t", run_id="r")
-            ]
+            events = run.start()
+            for chunk in chunks:
+                events += run.feed(chunk)
+            events += run.finish()
         except ToolwireError as exc:
             return ("error", type(exc).__name__, str(exc))
-    return ("run", run, [str(w.message) for w in seen])
+    return ("run", [e.model_dump_json() for e in events], [str(w.message) for w in seen])
 
 
 def _both(vendor: str, chunks: list[Any]) -> int:

@@ -22,7 +22,7 @@ from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.protocol import validate_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.runs import RunFramer, VendorTurn, frame_run, frame_runs
+from toolwire.protocol.runs import DECODING_FAILURES, RunFramer, VendorTurn, frame_run, frame_runs
 from toolwire.recordings import exchange_turn, model_exchanges
 
 CASSETTES = Path(__file__).resolve().parents[2] / "cassettes"
@@ -164,3 +164,49 @@ def test_the_pass_through_framer_keeps_no_history_unless_asked() -> None:
         frame_run(dialogflow.Decoder(), chunks, thread_id="t", run_id="r", machine=own)
     )
     assert own.messages == kept.machine.messages
+
+
+def _fed(decoder: Any, chunks: list[Any], failure: Exception | None) -> list[dict[str, Any]]:
+    """The run ``RunFramer`` makes when fed chunk by chunk, ending as frame_run ends it."""
+    run = RunFramer(decoder, thread_id="t", run_id="r")
+    events = run.start()
+    try:
+        for chunk in chunks:
+            events += run.feed(chunk)
+        events += run.fail_reading(failure) if failure is not None else run.finish()
+    except DECODING_FAILURES as exc:  # a vendor's in-stream error, a truncated stream
+        events += run.fail(exc)
+    return _dump(events)
+
+
+def _cut_off(chunks: list[Any], at: int) -> Any:
+    yield from chunks[:at]
+    raise ConnectionResetError("peer reset")
+
+
+@pytest.mark.parametrize("vendor", adapters.NAMES)
+def test_frame_run_reads_the_decoder_s_events_as_feeding_chunk_by_chunk_would(
+    vendor: str,
+) -> None:
+    # frame_run reads the decoder's own loop (Decoder.events); a source that fails part way
+    # still ends the run there, with what came before it sent, as feeding chunk by chunk does
+    adapter = adapters.get(vendor)
+    streamed = [
+        chunks
+        for path in sorted((CASSETTES / vendor).glob("*.yaml"))
+        for ex in model_exchanges(adapter, path.read_bytes(), path.name)
+        if ex.is_sse and (chunks := list(adapter.sse_chunks(ex.response_body)))
+    ]
+    if vendor == "dialogflow":  # (its streams are JSON lines)
+        streamed = [
+            [json.loads(line) for line in p.read_bytes().splitlines() if line.strip()]
+            for p in sorted((CASSETTES / "dialogflow").glob("*.jsonl"))
+        ]
+    assert streamed
+    for chunks in streamed:
+        whole = _dump(frame_run(adapter.Decoder(), chunks, thread_id="t", run_id="r"))
+        assert whole == _fed(adapter.Decoder(), chunks, None)
+        at = len(chunks) // 2
+        cut = _dump(frame_run(adapter.Decoder(), _cut_off(chunks, at), thread_id="t", run_id="r"))
+        assert cut == _fed(adapter.Decoder(), chunks[:at], ConnectionResetError("peer reset"))
+        assert cut[-1]["type"] == "RUN_ERROR"

@@ -83,6 +83,13 @@ def _read(it: Iterator[Any]) -> Any:
         raise _ReadFailed(exc) from exc
 
 
+def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
+    """The chunks of a source whose own failure is raised as :class:`_ReadFailed`."""
+    it = iter(chunks)
+    while (chunk := _read(it)) is not _END:
+        yield chunk
+
+
 async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
     it = aiter(chunks)
     with _GUARD:
@@ -164,6 +171,15 @@ class RunFramer:
         out = self._send(self.decoder.feed(chunk))
         self.turn_events += len(out)
         return out
+
+    def stream(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The events of a whole stream of chunks, each checked as it comes (the decoder's
+        ``events``: its ``close()`` included, so ``finish`` next ends the run)."""
+        feed, reshape = self.machine.feed, self._reshape
+        for event in self.decoder.events(chunks):
+            for ev in feed(event):
+                self.turn_events += 1
+                yield ev if reshape is None else reshape(ev)
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         out = self._send(self.decoder.feed_response(response))
@@ -303,9 +319,7 @@ def frame_run(
         if whole_response is not None:
             yield from run.feed_response(whole_response)
         else:
-            it, feed = iter(chunks), run.feed
-            while (chunk := _read(it)) is not _END:
-                yield from feed(chunk)
+            yield from run.stream(_reading(chunks))
         end = run.finish()
     except DECODING_FAILURES as exc:
         yield from run.fail(exc)
