@@ -12,7 +12,9 @@ as is a string UTF-8 cannot carry (so the error is pydantic's too).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from json.encoder import encode_basestring
+from operator import itemgetter
 from typing import Any
 
 from ag_ui.core import BaseEvent
@@ -21,6 +23,14 @@ from ag_ui.core import BaseEvent
 _Plan = tuple[tuple[str, str, bool], ...]
 _PLANS: dict[type, _Plan | None] = {}
 _MISSING = object()
+
+#: per event class, its commonest form: its ``type``, every field that may be left out left
+#: out, one to three others, all strings (a stream's deltas). (The type and left-out fields'
+#: values in that form, read at once; the others' getter; the text with a ``%s`` for each.)
+_Short = tuple[
+    Callable[[dict[str, Any]], Any], tuple[Any, ...], Callable[[dict[str, Any]], Any], str, int
+]
+_SHORT: dict[type, _Short | None] = {}
 
 
 def _plan(cls: type) -> _Plan | None:
@@ -41,6 +51,28 @@ def _plan(cls: type) -> _Plan | None:
     return tuple(plan)
 
 
+def _short(cls: type, plan: _Plan) -> _Short | None:
+    field = cls.model_fields.get("type")  # type: ignore[attr-defined]
+    kind = field.default if field is not None else None
+    left = [name for name, _, omit in plan if omit]
+    kept = [(name, key) for name, key, omit in plan if not omit and name != "type"]
+    if not isinstance(kind, str) or plan[0][0] != "type" or not left or not 1 <= len(kept) <= 3:
+        return None
+    keys = [
+        plan[0][1] + encode_basestring(kind),
+        *(key.replace("%", "%%") + "%s" for _, key in kept),
+    ]
+    # itemgetter of one name gives the value, of several a tuple
+    getter = itemgetter(*(name for name, _ in kept))
+    return (
+        itemgetter("type", *left),
+        (kind, *([None] * len(left))),
+        getter,
+        "{" + ",".join(keys) + "}",
+        len(kept),
+    )
+
+
 def _pydantic(event: BaseEvent) -> str:
     return event.model_dump_json(by_alias=True)
 
@@ -55,6 +87,25 @@ def event_json(event: BaseEvent) -> str:
     if plan is None or event.__pydantic_extra__:
         return _pydantic(event)
     values = event.__dict__
+    try:
+        short = _SHORT[cls]
+    except KeyError:
+        short = _SHORT[cls] = _short(cls, plan)
+    if short is not None:
+        try:
+            if short[0](values) == short[1]:
+                n, enc = short[4], encode_basestring
+                if n == 2:
+                    a, b = short[2](values)
+                    text = short[3] % (enc(a), enc(b))
+                elif n == 1:
+                    text = short[3] % enc(short[2](values))
+                else:
+                    a, b, c = short[2](values)
+                    text = short[3] % (enc(a), enc(b), enc(c))
+                return text if text.isascii() or _utf8(text) else _pydantic(event)
+        except (KeyError, TypeError):  # a field missing, or one not a string: field by field
+            pass
     out = []
     for name, key, omit in plan:
         value = values.get(name, _MISSING)
@@ -72,12 +123,16 @@ def event_json(event: BaseEvent) -> str:
         else:
             return _pydantic(event)
     text = "{" + ",".join(out) + "}"
-    if not text.isascii():
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError:
-            return _pydantic(event)  # a lone surrogate: pydantic's own error
-    return text
+    return text if text.isascii() or _utf8(text) else _pydantic(event)
+
+
+def _utf8(text: str) -> bool:
+    """False for a text UTF-8 cannot carry (a lone surrogate: pydantic's own error then)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 __all__ = ["event_json"]
