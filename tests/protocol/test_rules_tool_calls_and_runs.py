@@ -16,6 +16,8 @@ from _agui_builders import (
     run_finished,
     run_started,
     start,
+    text,
+    text_end,
     text_start,
 )
 from ag_ui.core import AssistantMessage, ToolMessage
@@ -155,6 +157,42 @@ def test_a_continuation_whose_tag_disagrees_with_its_start_is_rejected() -> None
         )
         == "owner-mismatch"
     )
+
+
+@pytest.mark.parametrize(
+    "continuation",
+    [
+        text("m1", "hi", subagentRunId="s2"),
+        text_end("m1", subagentRunId="s2"),
+        {
+            "type": "REASONING_MESSAGE_CONTENT",
+            "messageId": "r1",
+            "delta": "so",
+            "subagentRunId": "s2",
+        },
+        end("c1", subagentRunId="s2"),
+    ],
+    ids=["text content", "text end", "reasoning content", "tool call end"],
+)
+def test_every_continuation_whose_tag_disagrees_with_its_opener_is_rejected(
+    continuation: dict[str, Any],
+) -> None:
+    opened = [
+        run_started(),
+        text_start("m1", subagentRunId="s1"),
+        {"type": "REASONING_START", "messageId": "r1", "subagentRunId": "s1"},
+        {
+            "type": "REASONING_MESSAGE_START",
+            "messageId": "r1",
+            "role": "reasoning",
+            "subagentRunId": "s1",
+        },
+        start("c1", subagentRunId="s1"),
+    ]
+    assert code_of([*opened, continuation]) == "owner-mismatch"
+    # the same continuation tagged as its opener, or not tagged, is taken
+    feed([*opened, {**continuation, "subagentRunId": "s1"}])
+    feed([*opened, {k: v for k, v in continuation.items() if k != "subagentRunId"}])
 
 
 def test_an_untagged_continuation_is_accepted() -> None:

@@ -166,7 +166,9 @@ class SequenceRules:
             code = "step-not-open" if item == "step" else "message-not-open"
             self._fail(code, f"{ev.type.value} for {item} {key!r}, which is not open")
         owner = table.pop(key) if step == _CLOSE else table[key]
-        self._continuation_owner(owner, ev, f"the owner of {item} {key!r}")
+        # (most events have no owner tag: the check, and its message, only for one that has)
+        if getattr(ev, "subagent_run_id", None) is not None:
+            self._continuation_owner(owner, ev, f"the owner of {item} {key!r}")
 
     # subagents
     def _on_subagent_started(self, ev: Any) -> None:
@@ -241,7 +243,9 @@ class SequenceRules:
         return call
 
     def _on_tool_call_args(self, ev: ag.ToolCallArgsEvent) -> None:
-        call = self._open_call(ev)
+        call = self.open_calls.get(ev.tool_call_id)  # _open_call written out: most events
+        if call is None or getattr(ev, "subagent_run_id", None) is not None:
+            call = self._open_call(ev)
         call.size += len(ev.delta)
         if call.size > limits().max_argument_chars:  # the place is only named when passed
             check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
