@@ -117,6 +117,23 @@ def test_a_lone_surrogate_raises_pydantics_own_error() -> None:
         event_json(event)
 
 
+class _Uncomparable(dict[str, int]):
+    """A value whose comparison with anything raises, as an array's truth value does."""
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("the truth value of an array is ambiguous")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_a_value_whose_comparison_raises_is_written_as_pydantic_writes_it() -> None:
+    # the short form tells an unset field by comparing with None: a value that cannot be
+    # compared sends the event the field-by-field way, never out as the value's own error
+    event = ToolCallArgsEvent(tool_call_id="c", delta="{}", raw_event=_Uncomparable(a=1))
+    assert event_json(event) == event.model_dump_json(by_alias=True)
+    assert '"rawEvent":{"a":1}' in event_json(event)
+
+
 def test_a_subclass_from_outside_ag_ui_is_left_to_pydantic() -> None:
     class Stamped(ToolCallArgsEvent):
         note: str = "kept"

@@ -104,8 +104,8 @@ def event_json(event: BaseEvent) -> str:
                     a, b, c = short[2](values)
                     text = short[3] % (enc(a), enc(b), enc(c))
                 return text if text.isascii() or _utf8(text) else _pydantic(event)
-        except (KeyError, TypeError):  # a field missing, or one not a string: field by field
-            pass
+        except Exception:  # a field missing, one not a string, or a value whose comparison
+            pass  # with None raises (an array's): the field-by-field walk below decides
     out = []
     for name, key, omit in plan:
         value = values.get(name, _MISSING)
