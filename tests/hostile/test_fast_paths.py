@@ -296,6 +296,7 @@ def test_forged_deltas_stream_as_they_feed(name: str, form: str) -> None:
         elif form == "read":
             chunks = [_as_read(c) for c in chunks]
         _loops_agree("anthropic", chunks)
+        _both("anthropic", chunks)  # and feed's own fast path, chunk by chunk
 
 
 def test_a_depth_cap_that_a_delta_breaks_sends_it_the_general_way() -> None:

@@ -157,16 +157,15 @@ class Decoder(BaseDecoder):
         self._ids = CallIds(VENDOR)  # two tool_use blocks with one id stay two calls
         self._usage: dict[str, Any] = {}
         self._stopped = False
-        #: between message_start and message_stop: an SDK delta may be read straight to
-        #: events (``feed``)
-        self._streaming = False
 
     # ------------------------------------------------------------ driving
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: an SDK event object or its JSON dict."""
+        # a delta is read straight to events only into an open block, which means
+        # message_start came and message_stop has not
         if type(chunk) is CheckedObject:
-            if self._streaming and chunk.get("type") == "content_block_delta" and chunk.trusted():
+            if chunk.get("type") == "content_block_delta" and chunk.trusted():
                 # most of a stream read from bytes: as an SDK delta below, from the dict
                 index, delta = chunk.get("index"), chunk.get("delta")
                 block = self._blocks.get(index) if type(index) is int else None
@@ -178,17 +177,17 @@ class Decoder(BaseDecoder):
                         return fast
         elif type(chunk) is not dict:
             if getattr(chunk, "type", None) == "content_block_delta":
-                if self._streaming:  # most of a stream: read from the SDK's object, no dict
-                    index = getattr(chunk, "index", None)
-                    # (an index of any other type than int may not even be hashable)
-                    block = self._blocks.get(index) if type(index) is int else None
-                    delta = getattr(chunk, "delta", None)
-                    dtype = getattr(delta, "type", None)
-                    spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
-                    if block is not None and spec is not None and block.kind == spec[0]:
-                        fast = self._fast_delta(block, spec, getattr(delta, spec[1], None))
-                        if fast is not None:
-                            return fast
+                # most of a stream: read from the SDK's object, no dict
+                index = getattr(chunk, "index", None)
+                # (an index of any other type than int may not even be hashable)
+                block = self._blocks.get(index) if type(index) is int else None
+                delta = getattr(chunk, "delta", None)
+                dtype = getattr(delta, "type", None)
+                spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
+                if block is not None and spec is not None and block.kind == spec[0]:
+                    fast = self._fast_delta(block, spec, getattr(delta, spec[1], None))
+                    if fast is not None:
+                        return fast
                 chunk = _delta_dict(chunk)  # read without a full dump
             elif hasattr(chunk, "model_fields_set"):
                 chunk = plain(chunk)
@@ -207,7 +206,7 @@ class Decoder(BaseDecoder):
         without the two calls ``feed`` makes of each (a ninth of the SDK path's time)."""
         blocks, fast, feed, caps = self._blocks, _FAST_DELTAS, self.feed, limits
         for chunk in chunks:
-            # (an open block means message_start came and message_stop has not)
+            # (as in feed: only into an open block)
             spec = block = value = None
             if type(chunk) is CheckedObject:
                 if chunk.get("type") == "content_block_delta" and chunk.trusted():
@@ -305,7 +304,6 @@ class Decoder(BaseDecoder):
             raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
         msg = FIELDS.at(chunk, "message", dict, self.where("message_start"))
         self.message_id = FIELDS.at(msg, "id", str, self.where("message"))
-        self._streaming = True
         model = msg.get("model")
         self.model = model if isinstance(model, str) else None
         usage = msg.get("usage")
@@ -334,7 +332,6 @@ class Decoder(BaseDecoder):
                 f"message_stop with content block(s) {sorted(self._blocks)} still open",
             )
         self._stopped = True
-        self._streaming = False
         return []
 
     def _take_usage(self, usage: dict[str, Any], where: str) -> None:
