@@ -13,12 +13,17 @@ from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
-from ag_ui.core import BaseEvent
+from ag_ui.core import (
+    BaseEvent,
+    ReasoningMessageContentEvent,
+    TextMessageContentEvent,
+    ToolCallArgsEvent,
+)
 
 from toolwire.protocol import encode_agui_sse
 from toolwire.protocol.compact_json import compact
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.makers import maker
+from toolwire.protocol.makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_objects
 
@@ -129,24 +134,41 @@ def split_loads(body: bytes) -> int:
     return n
 
 
-#: an event's maker and the fields it was given
-Spec = tuple[Callable[[dict[str, Any]], Any], dict[str, Any]]
+#: an event's maker and what it is called with
+Spec = tuple[Callable[..., Any], tuple[Any, ...]]
+
+#: the delta events toolwire builds without a validator (``protocol.makers``): their
+#: classes, their direct makers and the two fields those take
+_DIRECT = {
+    ToolCallArgsEvent: (args_delta, ("tool_call_id", "delta")),
+    TextMessageContentEvent: (text_delta, ("message_id", "delta")),
+    ReasoningMessageContentEvent: (reasoning_delta, ("message_id", "delta")),
+}
 
 
 def event_specs(events: list[BaseEvent]) -> list[Spec]:
-    """Each event's maker (its class's validator, ``protocol.makers``) and the fields it was
-    given, to build it again."""
+    """Each event's maker and its fields, to build it again as cheaply as toolwire can: a
+    delta event with only its id and text by its direct maker, any other by its class's
+    validator (``protocol.makers``)."""
     makers = {cls: maker(cls) for cls in {type(ev) for ev in events}}
-    return [(makers[type(ev)], {k: getattr(ev, k) for k in ev.model_fields_set}) for ev in events]
+    specs: list[Spec] = []
+    for ev in events:
+        direct = _DIRECT.get(type(ev))
+        if direct is not None and ev.model_fields_set == set(direct[1]):
+            specs.append((direct[0], tuple(getattr(ev, k) for k in direct[1])))
+        else:
+            specs.append((makers[type(ev)], ({k: getattr(ev, k) for k in ev.model_fields_set},)))
+    return specs
 
 
 def build_events(specs: list[Spec]) -> int:
-    """The AG-UI events built from their fields by ``ag_ui.core``'s own validators (called
-    directly, without ``BaseModel.__init__``'s frame, as toolwire's hot paths do): the output
-    of every decode path, so a floor of each (the project takes its AG-UI types from
-    ``ag_ui.core``; they validate)."""
-    for make, fields in specs:
-        make(fields)
+    """The AG-UI events built from their fields, as toolwire's hot paths build them: the
+    delta events directly (the instance the validator would make), the others by
+    ``ag_ui.core``'s own validators, called without ``BaseModel.__init__``'s frame. The
+    output of every decode path, so a floor of each (the project takes its AG-UI types from
+    ``ag_ui.core``)."""
+    for make, args in specs:
+        make(*args)
     return len(specs)
 
 

@@ -1,9 +1,17 @@
-"""AG-UI models built by calling their pydantic validator directly.
+"""AG-UI models built without ``BaseModel.__init__``'s frame, and the delta events built
+without a validator at all.
 
 ``Model(**fields)`` runs ``BaseModel.__init__``, a Python frame that packs the keywords and
 calls the model's validator; for the small events a stream is made of (one id and one
 delta) that frame is about a quarter of the cost. ``maker(Model)`` is the validator itself:
 the same checks, the same instance (fields set, defaults, extras), from a dict of fields.
+
+The three delta events (text, reasoning text, tool call arguments) are most of every
+stream, and their two given fields are plain strings, which is all their validator checks.
+``pair_maker`` builds those instances directly (the issue's "model construction where the
+input is already known-good"): the instance the validator would make, field for field, for
+two ``str`` values, and the validator itself for anything else. It checks itself against
+the validator when it is made and falls back to it if the two differ in any way it can see.
 """
 
 from __future__ import annotations
@@ -16,6 +24,9 @@ from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
 
+#: pydantic's per-instance slots (``BaseModel.__slots__``), set as the validator sets them
+_SLOTS = BaseModel.__dict__
+
 
 def maker(model: type[M]) -> Callable[[dict[str, Any]], M]:
     """``model``'s validator: ``maker(Model)({"field": value})`` is ``Model(field=value)``
@@ -23,11 +34,75 @@ def maker(model: type[M]) -> Callable[[dict[str, Any]], M]:
     return cast(Callable[[dict[str, Any]], M], model.__pydantic_validator__.validate_python)
 
 
-#: the events most of a stream is made of: ``args_event({"tool_call_id": i, "delta": d})``
-args_event = maker(ToolCallArgsEvent)
-#: ``text_event({"message_id": i, "delta": d})`` (and ``metadata`` where it has one)
-text_event = maker(TextMessageContentEvent)
-#: ``reasoning_event({"message_id": i, "delta": d})``
-reasoning_event = maker(ReasoningMessageContentEvent)
+def _same(a: BaseModel, b: BaseModel) -> bool:
+    """Two instances alike in everything pydantic keeps of them (``==`` leaves out the
+    fields-set record and the order of the fields)."""
+    return (
+        type(a) is type(b)
+        and list(a.__dict__.items()) == list(b.__dict__.items())
+        and a.__pydantic_fields_set__ == b.__pydantic_fields_set__
+        and a.__pydantic_extra__ == b.__pydantic_extra__
+        and type(a.__pydantic_extra__) is type(b.__pydantic_extra__)
+        and a.__pydantic_private__ is None
+        and b.__pydantic_private__ is None
+        and a.model_dump_json() == b.model_dump_json()
+    )
 
-__all__ = ["args_event", "maker", "reasoning_event", "text_event"]
+
+def pair_maker(model: type[M], first: str, second: str) -> Callable[[str, str], M]:
+    """``make(a, b)`` is ``Model(first=a, second=b)``: built directly when both are ``str``
+    and the model has nothing to run on them (no validators, no private attributes, no
+    post-init, both fields plain ``str``), else (and for any value of another type) by the
+    validator, with its errors."""
+    validate = maker(model)
+
+    def validated(a: str, b: str) -> M:
+        return validate({first: a, second: b})
+
+    fields = model.model_fields
+    decorators = model.__pydantic_decorators__
+    plain = (
+        all(fields[f].annotation is str and not fields[f].metadata for f in (first, second))
+        and not decorators.model_validators
+        and not decorators.field_validators
+        and not model.__private_attributes__
+        and model.__pydantic_post_init__ is None
+    )
+    sample = validated("a", "b")
+    defaults = dict(sample.__dict__)
+    others = [(k, v) for k, v in defaults.items() if k not in (first, second)]
+    if not plain or not all(v is None or k == "type" for k, v in others):
+        return validated  # a default that might be shared and changed: the validator's way
+    extra = sample.__pydantic_extra__
+    if extra is not None and (type(extra) is not dict or extra):
+        return validated
+    new, set_dict = object.__new__, object.__setattr__
+    set_fields = _SLOTS["__pydantic_fields_set__"].__set__
+    set_extra = _SLOTS["__pydantic_extra__"].__set__
+    set_private = _SLOTS["__pydantic_private__"].__set__
+    allows_extra = extra is not None
+
+    def direct(a: str, b: str) -> M:
+        if type(a) is not str or type(b) is not str:
+            return validate({first: a, second: b})
+        values = defaults.copy()
+        values[first] = a
+        values[second] = b
+        made = new(model)
+        set_dict(made, "__dict__", values)
+        set_fields(made, {first, second})
+        set_extra(made, {} if allows_extra else None)
+        set_private(made, None)
+        return made
+
+    return direct if _same(direct("a", "b"), sample) else validated
+
+
+#: ``args_delta(tool_call_id, delta)``: the events most of a stream is made of
+args_delta = pair_maker(ToolCallArgsEvent, "tool_call_id", "delta")
+#: ``text_delta(message_id, delta)``
+text_delta = pair_maker(TextMessageContentEvent, "message_id", "delta")
+#: ``reasoning_delta(message_id, delta)``
+reasoning_delta = pair_maker(ReasoningMessageContentEvent, "message_id", "delta")
+
+__all__ = ["args_delta", "maker", "pair_maker", "reasoning_delta", "text_delta"]

@@ -57,7 +57,7 @@ from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
-from toolwire.protocol.makers import args_event, reasoning_event, text_event
+from toolwire.protocol.makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.signatures import mark
 
 
@@ -109,13 +109,13 @@ def _clean_delta(value: Any, index: Any) -> TypeGuard[str]:
 
 
 #: the deltas an SDK object is read straight to events for: delta type -> (the block kind
-#: it belongs to, the field holding its text, the event's maker or None for a signature,
-#: the event's id field)
-_FAST_DELTAS: dict[str, tuple[str, str, Any, str]] = {
-    "text_delta": ("text", "text", text_event, "message_id"),
-    "input_json_delta": ("call", "partial_json", args_event, "tool_call_id"),
-    "thinking_delta": ("thinking", "thinking", reasoning_event, "message_id"),
-    "signature_delta": ("thinking", "signature", None, ""),
+#: it belongs to, the field holding its text, the event's maker, ``make(block id, text)``,
+#: or None for a signature)
+_FAST_DELTAS: dict[str, tuple[str, str, Any]] = {
+    "text_delta": ("text", "text", text_delta),
+    "input_json_delta": ("call", "partial_json", args_delta),
+    "thinking_delta": ("thinking", "thinking", reasoning_delta),
+    "signature_delta": ("thinking", "signature", None),
 }
 
 
@@ -124,11 +124,11 @@ def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[B
     if not value:
         return []
     if kind == "call":
-        return [args_event({"tool_call_id": block.ident, "delta": value})]
+        return [args_delta(block.ident, value)]
     if kind == "text":
-        return [text_event({"message_id": block.ident, "delta": value})]
+        return [text_delta(block.ident, value)]
     if dtype == "thinking_delta":
-        return [reasoning_event({"message_id": block.ident, "delta": value})]
+        return [reasoning_delta(block.ident, value)]
     block.signature.append(value)
     return []
 
@@ -241,7 +241,7 @@ class Decoder(BaseDecoder):
                     if spec[2] is None:
                         block.signature.append(value)
                     else:
-                        yield spec[2]({spec[3]: block.ident, "delta": value})
+                        yield spec[2](block.ident, value)
                 continue
             yield from feed(chunk)
         yield from self.close()
@@ -470,7 +470,7 @@ class Decoder(BaseDecoder):
         return _delta_events(block, kind, dtype, value)
 
     def _fast_delta(
-        self, block: _Block, spec: tuple[str, str, Any, str], value: Any
+        self, block: _Block, spec: tuple[str, str, Any], value: Any
     ) -> list[BaseEvent] | None:
         """The events of a delta of ``block``'s kind whose text is ``value``, when the text
         is a clean string under the caps in force (else ``None``: the general path)."""
@@ -487,7 +487,7 @@ class Decoder(BaseDecoder):
         if make is None:  # a signature: whole once its block stops
             block.signature.append(value)
             return []
-        return [make({spec[3]: block.ident, "delta": value})]
+        return [make(block.ident, value)]
 
     def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         _, block = self._open(chunk)

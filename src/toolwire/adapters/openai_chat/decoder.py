@@ -38,7 +38,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.makers import args_event, text_event
+from toolwire.protocol.makers import args_delta, text_delta
 
 from .wire import (
     CHOICE_KEY,
@@ -207,7 +207,7 @@ class Decoder(BaseDecoder):
             return None
         text = delta.get("content")
         if type(text) is str and ch.text_open:
-            return [text_event({"message_id": ch.message_id, "delta": text})] if text else []
+            return [text_delta(ch.message_id, text)] if text else []
         calls = delta.get("tool_calls")
         if type(calls) is not list or len(calls) != 1:
             return None
@@ -220,7 +220,7 @@ class Decoder(BaseDecoder):
         args, call = fn.get("arguments"), ch.slots.get(slot)
         if type(args) is not str or call is None or not call.started:
             return None
-        return [args_event({"tool_call_id": call.agui, "delta": args})] if args else []
+        return [args_delta(call.agui, args)] if args else []
 
     def _at(self, pos: int, whole: bool, tail: str = "") -> str:
         """Where choice ``pos``'s delta (or whole message) sits, for an error message."""
@@ -424,7 +424,7 @@ class Decoder(BaseDecoder):
             self._open(ch, call, out)
         if args:
             if call.started:
-                out.append(args_event({"tool_call_id": call.agui, "delta": args}))
+                out.append(args_delta(call.agui, args))
             else:
                 call.waiting.append(args)
 

@@ -34,7 +34,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.makers import args_event, text_event
+from toolwire.protocol.makers import args_delta, text_delta
 from toolwire.protocol.signatures import encrypted_value_event
 
 from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
@@ -238,11 +238,11 @@ class Decoder(BaseDecoder):
 
     def _on_text_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         item, delta = self._streamed(chunk, "text")
-        return [text_event({"message_id": item.ident, "delta": delta})] if delta else []
+        return [text_delta(item.ident, delta)] if delta else []
 
     def _on_args_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         item, delta = self._streamed(chunk, "call")
-        return [args_event({"tool_call_id": item.ident, "delta": delta})] if delta else []
+        return [args_delta(item.ident, delta)] if delta else []
 
     # reasoning ---------------------------------------------------------------
 
