@@ -23,6 +23,7 @@ from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.jsontext import CheckedObject, checked
+from toolwire.protocol.limits import limits
 from toolwire.protocol.runs import RunFramer
 
 FAST = {"anthropic": "_fast_delta", "openai_chat": "_one_delta"}
@@ -168,8 +169,8 @@ def _loops_agree(vendor: str, chunks: list[Any]) -> int:
     return 0
 
 
-def test_the_anthropic_decoder_has_its_own_loop() -> None:
-    assert "anthropic" in OWN_LOOP  # the test below would check nothing of it otherwise
+def test_the_decoders_with_a_fast_path_have_their_own_loop() -> None:
+    assert sorted(OWN_LOOP) == sorted(FAST)  # the tests below would check nothing otherwise
 
 
 @pytest.mark.parametrize("vendor", adapters.NAMES)
@@ -186,16 +187,30 @@ def test_every_recording_streams_as_it_feeds(vendor: str) -> None:
 @pytest.mark.parametrize("vendor", OWN_LOOP)
 @pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
 def test_the_benchmark_streams_stream_as_they_feed(vendor: str, shape: str) -> None:
-    assert all(_loops_agree(vendor, chunks) > 100 for chunks in _bench_streams(vendor, shape))
+    read, sdk = _bench_streams(vendor, shape)
+    assert _loops_agree(vendor, read) > 100
+    # Anthropic's loop also reads the SDK's objects; OpenAI Chat's hands them to feed
+    inline = _loops_agree(vendor, sdk)
+    assert inline > 100 if vendor in SDK_LOOP else inline == 0
 
 
-def _sdk_objects(chunks: list[Any]) -> list[Any]:
-    """Anthropic stream events as its SDK builds them from the wire: unvalidated, so a
+#: the own loops that read SDK objects too, not only toolwire's checked dicts
+SDK_LOOP = ["anthropic"]
+
+
+def _sdk_objects(vendor: str, chunks: list[Any]) -> list[Any]:
+    """Stream events as the vendor's SDK builds them from the wire: unvalidated, so a
     mutated field reaches the decoder as it came (``construct_type``, the SDK's own)."""
-    from anthropic._models import construct_type
-    from anthropic.types import RawMessageStreamEvent
+    if vendor == "anthropic":
+        from anthropic._models import construct_type as anthropic_construct
+        from anthropic.types import RawMessageStreamEvent
 
-    return [construct_type(type_=RawMessageStreamEvent, value=c) for c in chunks]
+        return [anthropic_construct(type_=RawMessageStreamEvent, value=c) for c in chunks]
+    from openai._models import construct_type
+    from openai.types.chat import ChatCompletionChunk
+
+    assert vendor == "openai_chat", vendor
+    return [construct_type(type_=ChatCompletionChunk, value=c) for c in chunks]
 
 
 @pytest.mark.parametrize("vendor", OWN_LOOP)
@@ -211,7 +226,7 @@ def test_mutated_chunks_stream_as_they_feed(vendor: str, data: st.DataObject, fo
     if form == "read":
         items = [_as_read(c) for c in items]
     elif form == "sdk":
-        items = _sdk_objects(items)
+        items = _sdk_objects(vendor, items)
     _loops_agree(vendor, items)
 
 
@@ -292,7 +307,7 @@ def test_forged_deltas_stream_as_they_feed(name: str, form: str) -> None:
         _anthropic_stream(FORGED[name])[1:],
     ):  # (the last: before message_start)
         if form == "sdk":
-            chunks = _sdk_objects(chunks)
+            chunks = _sdk_objects("anthropic", chunks)
         elif form == "read":
             chunks = [_as_read(c) for c in chunks]
         _loops_agree("anthropic", chunks)
@@ -312,7 +327,7 @@ def test_a_depth_cap_that_a_delta_breaks_sends_it_the_general_way() -> None:
         if c.get("index") in (None, 0) or c["type"] == "content_block_delta"
     ]
     plain[0]["message"] = {"id": "msg_1", "type": "message", "role": "assistant"}
-    chunks = _sdk_objects(plain)
+    chunks = _sdk_objects("anthropic", plain)
     previous = configure(max_json_depth=2)
     try:
         # the deltas are read (the cap allows them), but not by the loop, which vouches for
@@ -322,3 +337,77 @@ def test_a_depth_cap_that_a_delta_breaks_sends_it_the_general_way() -> None:
     finally:
         configure(**asdict(previous))
     assert _loops_agree("anthropic", chunks) == 3
+
+
+def _chat_chunk(delta: dict[str, Any], finish: str | None = None, **top: Any) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish}
+    return {"id": "c1", "object": "chat.completion.chunk", "model": "m", "choices": [choice], **top}
+
+
+def _chat_args(text: Any, slot: Any = 0) -> dict[str, Any]:
+    return _chat_chunk({"tool_calls": [{"index": slot, "function": {"arguments": text}}]})
+
+
+def _chat_stream(forged: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Text open, then a call open, ``forged`` chunks into both, the choice finished."""
+    call = {"index": 0, "id": "call_1", "type": "function"}
+    call["function"] = {"name": "f", "arguments": ""}
+    return [
+        _chat_chunk({"role": "assistant", "content": "Hi"}),
+        _chat_chunk({"content": " there"}),
+        _chat_chunk({"tool_calls": [call]}),
+        *forged,
+        _chat_chunk({}, "tool_calls"),
+    ]
+
+
+def _nested(depth: int) -> Any:
+    value: Any = "deep"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+CHAT_FORGED = {
+    "clean": [_chat_args('{"a":'), _chat_chunk({"content": "more"})],
+    "empty fragment": [_chat_args("")],
+    "lone surrogate in arguments": [_chat_args("\udc00")],
+    "lone surrogate in text": [_chat_chunk({"content": "a\ud800b"})],
+    "escaped-looking text": [_chat_chunk({"content": "\\ud800"})],
+    "arguments not a string": [_chat_args(5)],
+    "arguments missing": [_chat_chunk({"tool_calls": [{"index": 0, "function": {}}]})],
+    "slot a bool": [_chat_args("x", True)],
+    "slot a string": [_chat_args("x", "0")],
+    "slot of no call": [_chat_args("x", 4)],
+    "a fragment with a name": [
+        _chat_chunk({"tool_calls": [{"index": 0, "function": {"name": "g", "arguments": "x"}}]})
+    ],
+    "two fragments": [_chat_chunk({"tool_calls": [_chat_args("x")["choices"][0]["delta"]] * 2})],
+    "text and a fragment": [_chat_chunk({"content": "t", "tool_calls": [{"index": 0}]})],
+    "content not a string": [_chat_chunk({"content": ["t"]})],
+    "a refusal": [_chat_chunk({"refusal": "no"})],
+    "usage on a fragment": [{**_chat_args("x"), "usage": {"prompt_tokens": 1}}],
+    "an error on a fragment": [{**_chat_args("x"), "error": {"message": "boom"}}],
+    "nested past the cap": [{**_chat_args("x"), "extra": _nested(limits().max_json_depth + 5)}],
+    "a second choice": [
+        {**_chat_args("x"), "choices": [{"index": 1, "delta": {"content": "x"}}] * 2}
+    ],
+    "choice index a string": [
+        {**_chat_args("x"), "choices": [{"index": "0", "delta": {"content": "x"}}]}
+    ],
+    "an empty finish": [_chat_chunk({"content": "x"}, "")],
+}
+
+
+@pytest.mark.parametrize("form", ["sdk", "read", "dicts"])
+@pytest.mark.parametrize("name", CHAT_FORGED)
+def test_forged_chat_chunks_stream_as_they_feed(name: str, form: str) -> None:
+    for chunks in (_chat_stream(CHAT_FORGED[name]), _chat_stream(CHAT_FORGED[name])[2:]):
+        # (the second: the fragments come before any choice is met)
+        items: list[Any] = chunks
+        if form == "sdk":
+            items = _sdk_objects("openai_chat", chunks)
+        elif form == "read":
+            items = [_as_read(c) for c in chunks]
+        _loops_agree("openai_chat", items)
+        _both("openai_chat", items)  # and feed's own fast path, chunk by chunk
