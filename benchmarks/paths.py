@@ -121,14 +121,15 @@ def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
 
 
 def split_loads(body: bytes) -> int:
-    """The least an SSE reading can do: split on blank lines, take the ``data:`` lines,
-    ``json.loads`` each (no checks, no line-end variants, no multi-line data)."""
+    """The least an SSE reading can do: decode the body once, split it on blank lines, take
+    the ``data:`` lines, ``json.loads`` each (no checks, no line-end variants, no multi-line
+    data; ``json.loads`` of each line's bytes decodes each again, a fifth slower)."""
     n = 0
-    for block in body.split(b"\n\n"):
-        for line in block.split(b"\n"):
-            if line.startswith(b"data:"):
+    for block in body.decode("utf-8").split("\n\n"):
+        for line in block.split("\n"):
+            if line.startswith("data:"):
                 data = line[5:].strip()
-                if data != b"[DONE]":
+                if data != "[DONE]":
                     json.loads(data)
                     n += 1
     return n

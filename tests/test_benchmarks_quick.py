@@ -19,6 +19,6 @@ def test_every_benchmark_runs_in_quick_mode(capsys: pytest.CaptureFixture[str]) 
     last = out.strip().splitlines()[-1]
     assert last.startswith("quick: ") and " 0 failed" in last, last
     ran = int(last.split()[1])
-    # 4 vendors x 3 shapes x 2 lengths x 13 paths (9 and the 4 floors beside the targets),
+    # 4 vendors x 3 shapes x 2 lengths x 14 paths (9 and the 5 floors beside the targets),
     # Gemini's two framings per group, and 4 x 3 request cases
-    assert ran == 4 * 3 * 2 * 13 + 3 * 2 * 2 + 4 * 3, last
+    assert ran == 4 * 3 * 2 * 14 + 3 * 2 * 2 + 4 * 3, last
