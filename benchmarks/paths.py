@@ -25,7 +25,7 @@ from toolwire.protocol.compact_json import compact
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.runs import frame_run
-from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_objects
+from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_values
 
 #: bytes per read when a path is fed the body in pieces, as a socket hands them over
 PIECE = 1 << 16
@@ -89,7 +89,7 @@ def streamed_chunks(adapter: ModuleType, body: bytes) -> Iterator[dict[str, Any]
     if name == "anthropic":
         return adapter.iter_sse_chunks(pieces(body))  # type: ignore[no-any-return]
     if name == "gemini":
-        return (v for _, v in sse_json_objects(pieces(body), name, flush_incomplete=True))
+        return sse_json_values(pieces(body), name, flush_incomplete=True)
     return adapter.sse_chunks(pieces(body))  # type: ignore[no-any-return]
 
 

@@ -112,10 +112,12 @@ def text_is_clean(text: str) -> bool:
     speed (else the value is walked): a value nests at most as many containers as the text
     has opening brackets, and a string of it holds a lone surrogate only where the text has
     one, escaped (``\\ud83d``) or as itself (in text handed in as ``str``; never in ASCII)."""
-    if text.count("{") + text.count("[") >= limits().max_json_depth:
+    cap = limits().max_json_depth
+    # (a text shorter than the cap cannot hold that many brackets: most payloads)
+    if len(text) >= cap and text.count("{") + text.count("[") >= cap:
         return False
-    if has_lone_surrogate(text):
-        return False
+    if not text.isascii() and _SURROGATE.search(text) is not None:
+        return False  # (has_lone_surrogate, written out: this runs per payload)
     return "\\u" not in text or _ESCAPED_SURROGATE.search(text) is None
 
 

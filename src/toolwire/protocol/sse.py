@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from ag_ui.core import BaseEvent
@@ -282,13 +284,10 @@ def sse_json_objects(
         pieces = body
     parser = SSEParser(vendor)
     n = 0
-
-    def events() -> Iterator[SSEEvent]:
-        for piece in pieces:
-            yield from parser.feed(piece)
-        yield from parser.close(flush_incomplete=flush_incomplete)
-
-    stream = events()
+    # the events of every piece, then the parser's last: chained in C, no Python step per event
+    stream = chain(
+        chain.from_iterable(map(parser.feed, pieces)), _closing(parser, flush_incomplete)
+    )
     for ev in stream:
         if stop_at is not None and ev.data.startswith(stop_at):
             extra = sum(1 for _ in stream)  # read on (linear), so the loss can be counted
@@ -299,18 +298,41 @@ def sse_json_objects(
                     reason=f"{vendor}: {extra} SSE event(s) after {stop_at}, which ends the "
                     "stream; they are dropped (the vendor's SDK ignores them too)",
                 )
-                announce([loss], stacklevel=3)
+                announce([loss])
             return
         value = json_object(ev, vendor, n)
         n += 1
         yield ev, value
 
 
+def _closing(parser: SSEParser, flush_incomplete: bool) -> Iterator[SSEEvent]:
+    """The parser's last events, asked for only once every piece is read."""
+    yield from parser.close(flush_incomplete=flush_incomplete)
+
+
+def sse_json_values(
+    body: bytes | str | Iterable[bytes | str],
+    vendor: str,
+    *,
+    stop_at: str | None = None,
+    flush_incomplete: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """The parsed ``data`` objects of :func:`sse_json_objects`, without their events (what
+    an adapter's ``sse_chunks`` hands its decoder)."""
+    objects = sse_json_objects(body, vendor, stop_at=stop_at, flush_incomplete=flush_incomplete)
+    return map(_VALUE, objects)
+
+
+_VALUE = itemgetter(1)
+
+
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
     """Event ``n``'s ``data`` as a JSON object, or a ``VendorDataError`` naming the event."""
     value: Any = clean_object(ev.data)
-    if value is not None:
-        return CheckedObject.made(value)
+    if value is not None:  # (CheckedObject.made, written out: this runs per payload)
+        out = CheckedObject(value)
+        out._cap = limits().max_json_depth
+        return out
     value = load_json(ev.data, vendor, f"SSE event {n}: data")
     if not isinstance(value, dict):
         got = type(value).__name__
@@ -445,4 +467,5 @@ __all__ = [
     "json_object",
     "parse_sse",
     "sse_json_objects",
+    "sse_json_values",
 ]

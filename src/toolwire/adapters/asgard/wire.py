@@ -13,7 +13,7 @@ from typing import Any
 
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.recordings import ModelRoute
 
 VENDOR = "asgard"
@@ -101,8 +101,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     resume); a ``data`` payload that is not a JSON object is a ``VendorDataError``
     naming the SSE event's position.
     """
-    for _, value in sse_json_objects(body, VENDOR):
-        yield value
+    return sse_json_values(body, VENDOR)
 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:

@@ -22,7 +22,7 @@ from toolwire.protocol.arguments import whole_numbers
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.recordings import ModelRoute
 
 VENDOR = "dialogflow"
@@ -220,8 +220,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     streams over gRPC, not SSE; this reads what :func:`to_sse` writes (and any
     capture framed the same way).
     """
-    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
-        yield value
+    return sse_json_values(body, VENDOR, stop_at="[DONE]")
 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:

@@ -27,7 +27,7 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.jsontext import decode_utf8, load_json
-from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
 
@@ -263,8 +263,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
             for n, item in enumerate(whole):
                 yield FIELDS.obj(item, f"body[{n}]")
             return
-    for _event, value in sse_json_objects(body, VENDOR, flush_incomplete=True):
-        yield value
+    yield from sse_json_values(body, VENDOR, flush_incomplete=True)
     raw = [
         line
         for line in decode_utf8(body, VENDOR, "body").splitlines()
@@ -295,8 +294,7 @@ def iter_chunks(pieces: Iterable[bytes]) -> Iterator[dict[str, Any]]:
         yield from json_array_chunks(rest, FIELDS)
         return
     raw = _RawLines()
-    for _event, value in sse_json_objects(map(raw.see, rest), VENDOR, flush_incomplete=True):
-        yield value
+    yield from sse_json_values(map(raw.see, rest), VENDOR, flush_incomplete=True)
     text = raw.text()
     if text.strip():  # as sse_chunks: an error body the server wrote into the stream
         try:

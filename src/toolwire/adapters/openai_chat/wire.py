@@ -23,7 +23,7 @@ from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import token_count
 from toolwire.recordings import ModelRoute
 
@@ -191,8 +191,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     A ``data`` payload that is not a JSON object raises ``VendorDataError``
     naming the SSE event.
     """
-    for _, value in sse_json_objects(body, VENDOR, stop_at=DONE):
-        yield value
+    return sse_json_values(body, VENDOR, stop_at=DONE)
 
 
 def to_sse(chunks: Iterable[Any]) -> bytes:

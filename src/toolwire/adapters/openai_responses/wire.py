@@ -17,7 +17,7 @@ from ag_ui.core import TokenUsage
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.protocol.sse import frame_sse, sse_json_objects
+from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import token_count
 from toolwire.recordings import ModelRoute
 
@@ -90,8 +90,7 @@ INCOMPLETE_FOR = {"length": "max_output_tokens", "content_filter": "content_filt
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The JSON payloads of a Responses SSE body, as the dicts the ``Decoder`` takes."""
-    for _, value in sse_json_objects(body, VENDOR, stop_at="[DONE]"):
-        yield value
+    return sse_json_values(body, VENDOR, stop_at="[DONE]")
 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
