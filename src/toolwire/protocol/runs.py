@@ -84,10 +84,17 @@ def _read(it: Iterator[Any]) -> Any:
 
 
 def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
-    """The chunks of a source whose own failure is raised as :class:`_ReadFailed`."""
-    it = iter(chunks)
-    while (chunk := _read(it)) is not _END:
-        yield chunk
+    """The chunks of a source whose own failure is raised as :class:`_ReadFailed`.
+
+    Only the source runs inside the ``try``: what the consumer does with a chunk happens
+    in the consumer's frame, outside this generator (``yield from`` hands each chunk on
+    without a Python step per chunk here)."""
+    try:
+        yield from chunks
+    except _PASSING:
+        raise
+    except Exception as exc:
+        raise _ReadFailed(exc) from exc
 
 
 async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
