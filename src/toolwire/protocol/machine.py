@@ -27,6 +27,7 @@ from ag_ui.core import (
     RunStartedEvent,
     StepFinishedEvent,
     TextMessageEndEvent,
+    ToolCallArgsEvent,
     ToolCallEndEvent,
 )
 
@@ -91,18 +92,35 @@ class StreamMachine:
             self._thread, state=RunState.ACTIVE if self.bare else RunState.IDLE
         )
         self._chunks = ChunkExpander()
+        # the commonest event, TOOL_CALL_ARGS inside a run with no chunk stream open, is
+        # checked by its handler alone (what verify comes to for it: its row keeps the run
+        # active, no item rule applies) when nothing else is kept of it: no history hook
+        rules = self._rules
+        self._args_check = rules._handlers[EventType.TOOL_CALL_ARGS]
+        self._args_plain = EventType.TOOL_CALL_ARGS not in rules._hooks
+        self._args_fast = self._args_plain and not self._auto
 
     # ---------------------------------------------------------------- public
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[BaseEvent]:
         """One event in, the explicit events it stands for out (after every check)."""
         rules = self._rules
+        if (
+            type(event) is ToolCallArgsEvent
+            and self._args_fast
+            and rules.state is RunState.ACTIVE
+            and not self._chunks.lanes
+        ):
+            rules.index += 1
+            self._args_check(rules, event)
+            return [event]
         rules.index += 1
         parsed = parse_event(event, rules.index)
         if parsed is None:
             return []
         if self._auto:
             self._auto = False
+            self._args_fast = self._args_plain
             if parsed.type not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
                 self.bare = True
                 rules.enter(RunState.ACTIVE)
