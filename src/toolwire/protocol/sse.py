@@ -143,12 +143,27 @@ class SSEParser:
         if "\r" in text:
             self._skip_lf = text[-1] == "\r"  # a CRLF may be split across two pieces
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if not (self._line_parts or self._has_fields):  # between events: the common shapes
-            at = self._whole_events(text, out)
-            if at:
-                text = text[at:]
-                if not text:
-                    return
+        if self._line_parts or self._has_fields:
+            # inside an event an earlier piece began (every piece but the first, as a
+            # socket cuts them): its lines up to the blank line that ends it are read line
+            # by line, and what follows, between events again, the quick way below
+            end = text.find("\n\n")
+            if end < 0:
+                self._ended_lines(text, out)
+                return
+            self._ended_lines(text[: end + 2], out)
+            text = text[end + 2 :]
+            if not text:
+                return
+        at = self._whole_events(text, out)  # between events: the common shapes
+        if at:
+            text = text[at:]
+            if not text:
+                return
+        self._ended_lines(text, out)
+
+    def _ended_lines(self, text: str, out: list[SSEEvent]) -> None:
+        """The lines ``text`` ends, read in order; the unended rest kept."""
         lines = text.split("\n")
         tail = lines.pop()  # after the last line end: the start of a line not yet ended
         if lines:
