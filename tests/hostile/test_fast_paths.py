@@ -411,3 +411,26 @@ def test_forged_chat_chunks_stream_as_they_feed(name: str, form: str) -> None:
             items = [_as_read(c) for c in chunks]
         _loops_agree("openai_chat", items)
         _both("openai_chat", items)  # and feed's own fast path, chunk by chunk
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+def test_chunks_read_under_a_higher_cap_are_walked_again_under_a_lower_one(vendor: str) -> None:
+    from dataclasses import asdict
+
+    from toolwire.protocol.limits import configure
+
+    # a delta chunk carrying a field nested past the lower cap, read under the default
+    if vendor == "anthropic":
+        deep = {**_delta(0, type="text_delta", text="x"), "extra": _nested(12)}
+        chunks = _anthropic_stream([deep])
+    else:
+        chunks = _chat_stream([{**_chat_args("x"), "extra": _nested(12)}])
+    read = [_as_read(c) for c in chunks]
+    assert all(type(c) is CheckedObject and c.trusted() for c in read)
+    previous = configure(max_json_depth=8)
+    try:
+        own = _streamed(vendor, read, True)
+        assert own[0] == "error" and "nested" in own[2]  # the walk refuses it, as feed does
+        _loops_agree(vendor, read)
+    finally:
+        configure(**asdict(previous))

@@ -387,11 +387,13 @@ def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     out: list[str] = []
     for e in events:
         try:  # event_json written out: one frame less per event
-            text = _fast_event_json(e)
+            out.append(_fast_event_json(e))
         except PydanticSerializationError:
-            text = event_json(e)
-        out.append(f"data: {text}\n\n")
-    return "".join(out).encode("utf-8")
+            out.append(event_json(e))
+    if not out:
+        return b""
+    # every frame is "data: <json>\n\n": the texts joined by what lies between two of them
+    return ("data: " + "\n\ndata: ".join(out) + "\n\n").encode("utf-8")
 
 
 def frame_sse(

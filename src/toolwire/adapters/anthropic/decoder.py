@@ -206,10 +206,16 @@ class Decoder(BaseDecoder):
         without the two calls ``feed`` makes of each (a ninth of the SDK path's time)."""
         blocks, fast, feed, caps = self._blocks, _FAST_DELTAS, self.feed, limits
         for chunk in chunks:
-            # (as in feed: only into an open block)
+            # (as in feed: only into an open block; the caps in force now, read once)
             spec = block = value = None
+            cap = caps().max_json_depth
             if type(chunk) is CheckedObject:
-                if chunk.get("type") == "content_block_delta" and chunk.trusted():
+                checked_under = getattr(chunk, "_cap", None)  # its trusted(), written out
+                if (
+                    chunk.get("type") == "content_block_delta"
+                    and checked_under is not None
+                    and checked_under <= cap
+                ):
                     index, delta = chunk.get("index"), chunk.get("delta")
                     dtype = delta.get("type") if type(delta) is dict else None
                     if type(index) is int and type(dtype) is str:
@@ -234,7 +240,7 @@ class Decoder(BaseDecoder):
                 and block.kind == spec[0]
                 and type(value) is str
                 and (value.isascii() or not has_lone_surrogate(value))
-                and caps().max_json_depth > 2
+                and cap > 2
             ):
                 self.chunk_index += 1  # (feed warned of its losses: none wait here)
                 if value:

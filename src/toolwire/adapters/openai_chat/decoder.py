@@ -39,6 +39,7 @@ from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject
+from toolwire.protocol.limits import limits
 from toolwire.protocol.makers import args_delta, text_delta
 
 from .wire import (
@@ -145,14 +146,16 @@ class Decoder(BaseDecoder):
         """The whole stream's events, ``close()``'s included: ``feed``'s chunk by chunk, with
         the chunks toolwire's reader parsed and checked that carry one text or argument
         fragment (most of a stream) read here, without the four calls ``feed`` makes first."""
-        one, feed = self._one_delta, self.feed
+        one, feed, caps = self._one_delta, self.feed, limits
         for chunk in chunks:
-            if type(chunk) is CheckedObject and chunk.trusted():
-                fast = one(chunk)
-                if fast is not None:  # (feed warned of its losses: none wait here)
-                    self.chunk_index += 1
-                    yield from fast
-                    continue
+            if type(chunk) is CheckedObject:
+                checked_under = getattr(chunk, "_cap", None)  # its trusted(), written out
+                if checked_under is not None and checked_under <= caps().max_json_depth:
+                    fast = one(chunk)
+                    if fast is not None:  # (feed warned of its losses: none wait here)
+                        self.chunk_index += 1
+                        yield from fast
+                        continue
             yield from feed(chunk)
         yield from self.close()
 
