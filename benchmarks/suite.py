@@ -128,7 +128,9 @@ def _group(
     return g
 
 
-def _request_group(vendor: str, messages: int) -> Group:
+def _request_group(vendor: str, messages: int, calls: int = 1) -> Group:
+    """``encode_request`` of a history and its floors; ``calls``: runs per repetition (a
+    1,000-message body takes a few milliseconds)."""
     adapter = adapters.get(vendor)
     model = VENDORS[vendor].MODEL
     run_input = history(messages)
@@ -143,12 +145,12 @@ def _request_group(vendor: str, messages: int) -> Group:
             adapter.encode_request(run_input, model=model, media="relocate")
 
     g = Group(vendor, "history", messages)
-    g.add("tw.encode_request", timed(encode))
-    g.add("floor.request_dumps", timed(lambda: json.dumps(body)))
+    g.add("tw.encode_request", timed(encode, calls))
+    g.add("floor.request_dumps", timed(lambda: json.dumps(body), calls))
     # the body's values made once (json's C parser building the same dicts, lists, strings):
     # the least a builder of that body does, whatever reads its input
     text = json.dumps(body)
-    g.add("floor.request_build", timed(lambda: json.loads(text)))
+    g.add("floor.request_build", timed(lambda: json.loads(text), calls))
     return g
 
 
@@ -547,7 +549,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:
             total = len(vendors) * len(shapes) * len(lengths)
             for vendor in vendors:
-                rg = _request_group(vendor, 60 if args.quick else 1000)
+                rg = _request_group(vendor, *((60, 1) if args.quick else (1000, 10)))
                 interleave(list(rg.cases.values()), reps, warmup=not args.quick)
                 requests.append(rg)
                 for events in lengths:

@@ -45,15 +45,18 @@ class Case:
         return (max(self.times) - min(self.times)) / m if m else None
 
 
-def timed(fn: Callable[[], object]) -> Callable[[], float]:
-    """A case body that times ``fn()`` (CPU seconds) with a collection beforehand."""
+def timed(fn: Callable[[], object], calls: int = 1) -> Callable[[], float]:
+    """A case body that times ``fn()`` (CPU seconds per call) with a collection beforehand;
+    ``calls`` runs it that many times in a row per repetition, for a case of a few
+    milliseconds, whose single runs the machine's noise would swamp."""
 
     def run() -> float:
         if COLLECT:
             gc.collect()
         t0 = time.process_time()
-        fn()
-        return time.process_time() - t0
+        for _ in range(calls):
+            fn()
+        return (time.process_time() - t0) / calls
 
     return run
 
