@@ -48,9 +48,18 @@ def _plain_dict(chunk: Any, vendor: str, where: str) -> dict[str, Any]:
     dump = getattr(chunk, "model_dump", None)
     if callable(dump):
         try:
-            value = dump(mode="json", by_alias=True, exclude_unset=True)
-        except TypeError:
-            value = dump()
+            try:
+                value = dump(mode="json", by_alias=True, exclude_unset=True)
+            except TypeError:  # a model_dump without pydantic's keywords
+                value = dump()
+        except (ValueError, RecursionError) as exc:
+            # pydantic's serializer refuses an object nested past its own depth limit, or
+            # holding a value JSON has no form for (its message is not passed on: it may
+            # quote the value)
+            why = "nested too deep to dump, or holding a value JSON has no form for"
+            raise VendorDataError(
+                vendor, where, f"the object's model_dump failed ({type(exc).__name__}: {why})"
+            ) from None
         if isinstance(value, dict):
             return value
     to_dict = getattr(chunk, "to_dict", None)
