@@ -306,12 +306,18 @@ def test_forged_deltas_stream_as_they_feed(name: str, form: str) -> None:
         _anthropic_stream(FORGED[name], after_stop=True),
         _anthropic_stream(FORGED[name])[1:],
     ):  # (the last: before message_start)
-        if form == "sdk":
-            chunks = _sdk_objects("anthropic", chunks)
-        elif form == "read":
-            chunks = [_as_read(c) for c in chunks]
-        _loops_agree("anthropic", chunks)
-        _both("anthropic", chunks)  # and feed's own fast path, chunk by chunk
+        items = _in_form("anthropic", chunks, form)
+        _loops_agree("anthropic", items)
+        _both("anthropic", items)  # and feed's own fast path, chunk by chunk
+
+
+def _in_form(vendor: str, chunks: list[Any], form: str) -> list[Any]:
+    """Chunks as the SDK's objects, as toolwire's reader hands them over, or as given."""
+    if form == "sdk":
+        return _sdk_objects(vendor, chunks)
+    if form == "read":
+        return [_as_read(c) for c in chunks]
+    return chunks
 
 
 def test_a_depth_cap_that_a_delta_breaks_sends_it_the_general_way() -> None:
@@ -404,11 +410,7 @@ CHAT_FORGED = {
 def test_forged_chat_chunks_stream_as_they_feed(name: str, form: str) -> None:
     for chunks in (_chat_stream(CHAT_FORGED[name]), _chat_stream(CHAT_FORGED[name])[2:]):
         # (the second: the fragments come before any choice is met)
-        items: list[Any] = chunks
-        if form == "sdk":
-            items = _sdk_objects("openai_chat", chunks)
-        elif form == "read":
-            items = [_as_read(c) for c in chunks]
+        items = _in_form("openai_chat", chunks, form)
         _loops_agree("openai_chat", items)
         _both("openai_chat", items)  # and feed's own fast path, chunk by chunk
 
