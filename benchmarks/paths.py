@@ -13,17 +13,12 @@ from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
 from typing import Any
 
-from ag_ui.core import (
-    BaseEvent,
-    ReasoningMessageContentEvent,
-    TextMessageContentEvent,
-    ToolCallArgsEvent,
-)
+from ag_ui.core import BaseEvent
 
 from toolwire.protocol import encode_agui_sse
 from toolwire.protocol.compact_json import compact
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.makers import args_delta, maker, reasoning_delta, text_delta
+from toolwire.protocol.makers import DELTA_MAKERS, maker
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_values
 
@@ -138,14 +133,6 @@ def split_loads(body: bytes) -> int:
 #: an event's maker and what it is called with
 Spec = tuple[Callable[..., Any], tuple[Any, ...]]
 
-#: the delta events toolwire builds without a validator (``protocol.makers``): their
-#: classes, their direct makers and the two fields those take
-_DIRECT = {
-    ToolCallArgsEvent: (args_delta, ("tool_call_id", "delta")),
-    TextMessageContentEvent: (text_delta, ("message_id", "delta")),
-    ReasoningMessageContentEvent: (reasoning_delta, ("message_id", "delta")),
-}
-
 
 def event_specs(events: list[BaseEvent]) -> list[Spec]:
     """Each event's maker and its fields, to build it again as cheaply as toolwire can: a
@@ -154,7 +141,7 @@ def event_specs(events: list[BaseEvent]) -> list[Spec]:
     makers = {cls: maker(cls) for cls in {type(ev) for ev in events}}
     specs: list[Spec] = []
     for ev in events:
-        direct = _DIRECT.get(type(ev))
+        direct = DELTA_MAKERS.get(type(ev))
         if direct is not None and ev.model_fields_set == set(direct[1]):
             specs.append((direct[0], tuple(getattr(ev, k) for k in direct[1])))
         else:

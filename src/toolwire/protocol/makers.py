@@ -105,4 +105,11 @@ text_delta = pair_maker(TextMessageContentEvent, "message_id", "delta")
 #: ``reasoning_delta(message_id, delta)``
 reasoning_delta = pair_maker(ReasoningMessageContentEvent, "message_id", "delta")
 
-__all__ = ["args_delta", "maker", "pair_maker", "reasoning_delta", "text_delta"]
+#: each delta event class -> its direct maker and the two fields that maker takes, in order
+DELTA_MAKERS: dict[type[BaseModel], tuple[Callable[[str, str], Any], tuple[str, str]]] = {
+    ToolCallArgsEvent: (args_delta, ("tool_call_id", "delta")),
+    TextMessageContentEvent: (text_delta, ("message_id", "delta")),
+    ReasoningMessageContentEvent: (reasoning_delta, ("message_id", "delta")),
+}
+
+__all__ = ["DELTA_MAKERS", "args_delta", "maker", "pair_maker", "reasoning_delta", "text_delta"]

@@ -320,6 +320,9 @@ def sse_json_objects(
         yield ev, value
 
 
+_VALUE = itemgetter(1)  # the parsed object of an (event, object) pair
+
+
 def _closing(parser: SSEParser, flush_incomplete: bool) -> Iterator[SSEEvent]:
     """The parser's last events, asked for only once every piece is read."""
     yield from parser.close(flush_incomplete=flush_incomplete)
@@ -338,16 +341,11 @@ def sse_json_values(
     return map(_VALUE, objects)
 
 
-_VALUE = itemgetter(1)
-
-
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
     """Event ``n``'s ``data`` as a JSON object, or a ``VendorDataError`` naming the event."""
     value: Any = clean_object(ev.data)
-    if value is not None:  # (CheckedObject.made, written out: this runs per payload)
-        out = CheckedObject(value)
-        out._cap = limits().max_json_depth
-        return out
+    if value is not None:
+        return CheckedObject.made(value)
     value = load_json(ev.data, vendor, f"SSE event {n}: data")
     if not isinstance(value, dict):
         got = type(value).__name__
