@@ -70,6 +70,13 @@ class SequenceRules:
         self.state = state
         self._row = ROWS[state]
 
+    def handler_alone(self, t: EventType) -> Any:
+        """``t``'s handler when, inside an active run, ``verify`` comes to that handler alone
+        for it (its row keeps the run active, no item rule, no hook); else ``None``."""
+        if t in _ITEM_EVENTS or t in self._hooks or ROWS[RunState.ACTIVE][t] is not RunState.ACTIVE:
+            return None
+        return self._handlers.get(t)
+
     def verify(self, ev: BaseEvent) -> None:
         """Check one explicit event against the table and the item rules, then take it."""
         t = ev.type

@@ -93,11 +93,9 @@ class StreamMachine:
         )
         self._chunks = ChunkExpander()
         # the commonest event, TOOL_CALL_ARGS inside a run with no chunk stream open, is
-        # checked by its handler alone (what verify comes to for it: its row keeps the run
-        # active, no item rule applies) when nothing else is kept of it: no history hook
-        rules = self._rules
-        self._args_check = rules._handlers[EventType.TOOL_CALL_ARGS]
-        self._args_plain = EventType.TOOL_CALL_ARGS not in rules._hooks
+        # checked by its handler alone when that is all verify does for it (no history hook)
+        self._args_check = self._rules.handler_alone(EventType.TOOL_CALL_ARGS)
+        self._args_plain = self._args_check is not None
         self._args_fast = self._args_plain and not self._auto
 
     # ---------------------------------------------------------------- public
