@@ -22,13 +22,15 @@ from urllib.parse import urlsplit
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter
 from toolwire.errors import UnsupportedInput
-from toolwire.protocol.sse import SSEEvent, SSEParser, json_object
+from toolwire.protocol.jsontext import CheckedObject
+from toolwire.protocol.sse import SSEEvent, SSEParser, json_object, piece_objects
 from toolwire.protocol.surface import Encoded
 
 #: The vendors ``toolwire.run`` drives (the adapters that talk to a model).
 MODEL_VENDORS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
-ChunkOf = Callable[[SSEEvent, int], "dict[str, Any] | None"]
+#: an event, its index, and its data when parsed with the rest of its piece's
+ChunkOf = Callable[[SSEEvent, int, "CheckedObject | None"], "dict[str, Any] | None"]
 
 
 class ChunkReader:
@@ -49,13 +51,13 @@ class ChunkReader:
 
     def _take(self, events: list[SSEEvent]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        for ev in events:
+        for ev, fine in zip(events, piece_objects(events), strict=True):
             if self.done:
                 break
             if self._stop_at is not None and ev.data.startswith(self._stop_at):
                 self.done = True  # OpenAI's [DONE]: anything after it is ignored, as the SDK does
                 break
-            chunk = self._chunk_of(ev, self._n)
+            chunk = self._chunk_of(ev, self._n, fine)
             self._n += 1
             if chunk is not None:
                 out.append(chunk)
@@ -63,8 +65,8 @@ class ChunkReader:
 
 
 def _json_chunk(vendor: str) -> ChunkOf:
-    def chunk_of(ev: SSEEvent, n: int) -> dict[str, Any] | None:
-        return json_object(ev, vendor, n)
+    def chunk_of(ev: SSEEvent, n: int, fine: CheckedObject | None) -> dict[str, Any] | None:
+        return fine if fine is not None else json_object(ev, vendor, n)
 
     return chunk_of
 

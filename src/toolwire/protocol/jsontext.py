@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import secrets
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -88,6 +89,65 @@ def clean_object(text: str) -> dict[str, Any] | None:
     except (ValueError, RecursionError):
         return None
     return value if type(value) is dict and text_is_clean(text) else None
+
+
+#: The string put between the payloads of a batch (:func:`clean_objects`). The batch's
+#: parse proves each payload one whole value only if this string sits at every seam, so it
+#: is random per process: a sender cannot write it into a payload.
+_SEAM_VALUE = secrets.token_hex(8)
+_SEAM = ',"' + _SEAM_VALUE + '",'
+
+
+def clean_objects(texts: list[str]) -> list[CheckedObject | None]:
+    """:func:`clean_object` of each text (as a :class:`CheckedObject`), from one parse of
+    up to :data:`_BATCH` texts at a time: json's parser is entered once and shares the keys
+    the payloads repeat, which makes a stream of small chunks parse about a quarter faster.
+    ``None`` where a text must be read alone (with ``load_json``, which names what is
+    wrong): one the rules refuse, or any text of a batch that does not parse as one value
+    per text."""
+    out: list[CheckedObject | None] = []
+    for start in range(0, len(texts), _BATCH):
+        out.extend(_clean_batch(texts[start : start + _BATCH]))
+    return out
+
+
+#: Texts parsed together: enough to share the keys, few enough that the values made stay
+#: in the cache (and the collector's youngest generation) until they are handed on.
+_BATCH = 128
+
+
+def _clean_batch(texts: list[str]) -> list[CheckedObject | None]:
+    """The texts are parsed as ``[t0, SEAM, t1, SEAM, ...]``: ``SEAM`` at every odd place
+    proves that each text is exactly one JSON value (a text opening a container another
+    closes, or holding two values, moves or hides a seam), so each value is the one
+    ``json.loads`` gives for its text alone."""
+    joined = "[" + _SEAM.join(texts) + "]"
+    n = len(texts)
+    try:
+        values, end = _SCAN(joined, 0)
+    except (ValueError, RecursionError, StopIteration):
+        return [None] * n
+    if end != len(joined) or len(values) != 2 * n - 1:
+        return [None] * n
+    if n > 1 and values[1::2].count(_SEAM_VALUE) != n - 1:
+        return [None] * n
+    cap = limits().max_json_depth
+    # the surrogate rule, told once for the whole batch when it holds for all of it
+    plain = joined.isascii() and "\\u" not in joined
+    out: list[CheckedObject | None] = []
+    add = out.append
+    for text, value in zip(texts, values[::2], strict=True):
+        if type(value) is not dict:
+            add(None)
+        elif (len(text) < cap or text.count("{") + text.count("[") < cap) and (
+            plain or text_is_clean(text)
+        ):
+            made = CheckedObject(value)
+            made._cap = cap
+            add(made)
+        else:
+            add(None)
+    return out
 
 
 def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text") -> Any:

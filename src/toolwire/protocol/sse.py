@@ -10,8 +10,8 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from ag_ui.core import BaseEvent
@@ -26,6 +26,7 @@ from toolwire.protocol.jsontext import (
     JSONTextError,
     check_depth,
     clean_object,
+    clean_objects,
     dumps_safe,
     escape_surrogates,
     has_lone_surrogate,
@@ -292,40 +293,78 @@ def sse_json_objects(
     ``[DONE]``). A payload that is not a JSON object raises ``VendorDataError``
     naming the event.
     """
+    batches = _json_batches(body, vendor, stop_at, flush_incomplete)
+    return chain.from_iterable(zip(events, objects, strict=True) for events, objects in batches)
+
+
+def _json_batches(
+    body: bytes | str | Iterable[bytes | str],
+    vendor: str,
+    stop_at: str | None,
+    flush_incomplete: bool,
+) -> Iterator[tuple[list[SSEEvent], list[dict[str, Any]]]]:
+    """The events of each piece with their parsed objects: a piece's payloads parsed in one
+    go (``clean_objects``) when they all are plain objects, else event by event, so an
+    error is raised only once the events before it are handed on."""
     pieces: Iterable[bytes | str]
     if isinstance(body, (bytes, str)):
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
     else:
         pieces = body
-    parser = SSEParser(vendor)
     n = 0
-    # the events of every piece, then the parser's last: chained in C, no Python step per event
-    stream = chain(
-        chain.from_iterable(map(parser.feed, pieces)), _closing(parser, flush_incomplete)
-    )
-    for ev in stream:
-        if stop_at is not None and ev.data.startswith(stop_at):
-            extra = sum(1 for _ in stream)  # read on (linear), so the loss can be counted
-            if extra:
-                loss = Loss(
-                    kind="material-after-end",
-                    target="AG-UI",
-                    reason=f"{vendor}: {extra} SSE event(s) after {stop_at}, which ends the "
-                    "stream; they are dropped (the vendor's SDK ignores them too)",
-                )
-                announce([loss])
-            return
-        value = json_object(ev, vendor, n)
-        n += 1
-        yield ev, value
+    batches = sse_event_lists(pieces, SSEParser(vendor), flush_incomplete)
+    for events in batches:
+        if not events:
+            continue
+        texts = list(map(_DATA, events))
+        objects = clean_objects(texts)
+        if None not in objects and (
+            stop_at is None or not any(map(str.startswith, texts, repeat(stop_at)))
+        ):
+            n += len(events)
+            yield events, objects  # type: ignore[misc]  # (no None among them)
+            continue
+        for i, ev in enumerate(events):
+            if stop_at is not None and ev.data.startswith(stop_at):
+                # read on (linear), so the loss can be counted
+                extra = len(events) - i - 1 + sum(map(len, batches))
+                if extra:
+                    loss = Loss(
+                        kind="material-after-end",
+                        target="AG-UI",
+                        reason=f"{vendor}: {extra} SSE event(s) after {stop_at}, which ends "
+                        "the stream; they are dropped (the vendor's SDK ignores them too)",
+                    )
+                    announce([loss])
+                return
+            value: dict[str, Any] | None = objects[i]
+            if value is None:
+                value = json_object(ev, vendor, n)
+            n += 1
+            yield [ev], [value]
 
 
 _VALUE = itemgetter(1)  # the parsed object of an (event, object) pair
+_DATA = attrgetter("data")
 
 
-def _closing(parser: SSEParser, flush_incomplete: bool) -> Iterator[SSEEvent]:
+def sse_event_lists(
+    pieces: Iterable[bytes | str], parser: SSEParser, flush_incomplete: bool = False
+) -> Iterator[list[SSEEvent]]:
+    """The events ``parser`` reads from each piece, then its last ones (a list per piece:
+    what :func:`piece_objects` parses in one go)."""
+    return chain(map(parser.feed, pieces), _closing(parser, flush_incomplete))
+
+
+def piece_objects(events: list[SSEEvent]) -> list[CheckedObject | None]:
+    """Each event's ``data`` as a checked JSON object, parsed a batch at a time
+    (``clean_objects``); ``None`` for an event its reader must read alone."""
+    return clean_objects(list(map(_DATA, events)))
+
+
+def _closing(parser: SSEParser, flush_incomplete: bool) -> Iterator[list[SSEEvent]]:
     """The parser's last events, asked for only once every piece is read."""
-    yield from parser.close(flush_incomplete=flush_incomplete)
+    yield parser.close(flush_incomplete=flush_incomplete)
 
 
 def sse_json_values(
@@ -337,8 +376,8 @@ def sse_json_values(
 ) -> Iterator[dict[str, Any]]:
     """The parsed ``data`` objects of :func:`sse_json_objects`, without their events (what
     an adapter's ``sse_chunks`` hands its decoder)."""
-    objects = sse_json_objects(body, vendor, stop_at=stop_at, flush_incomplete=flush_incomplete)
-    return map(_VALUE, objects)
+    batches = _json_batches(body, vendor, stop_at, flush_incomplete)
+    return chain.from_iterable(map(_VALUE, batches))
 
 
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
@@ -481,6 +520,8 @@ __all__ = [
     "iter_sse",
     "json_object",
     "parse_sse",
+    "piece_objects",
+    "sse_event_lists",
     "sse_json_objects",
     "sse_json_values",
 ]

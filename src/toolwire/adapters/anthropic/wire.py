@@ -20,7 +20,7 @@ from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject, clean_object, load_json
-from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse
+from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse, piece_objects, sse_event_lists
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
 
@@ -89,7 +89,7 @@ def is_model_exchange(exchange: Exchange) -> bool:
     return MODEL_ROUTE.admits(exchange)
 
 
-def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
+def _chunk(ev: SSEEvent, n: int, fine: CheckedObject | None = None) -> dict[str, Any] | None:
     name = ev.event
     if name is None:
         raise VendorDataError(
@@ -99,9 +99,13 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
         )
     if name == "ping":
         return {"type": "ping"}
-    fine = clean_object(ev.data)  # most events: no place spelled out, no second look
-    if fine is not None and name != "error" and "type" in fine:
-        return CheckedObject.made(fine)
+    if fine is not None:  # parsed with the rest of its piece (``piece_objects``)
+        if name != "error" and "type" in fine:
+            return fine
+    else:
+        plain = clean_object(ev.data)  # most events: no place spelled out, no second look
+        if plain is not None and name != "error" and "type" in plain:
+            return CheckedObject.made(plain)
     try:
         payload = load_json(ev.data, VENDOR, f"SSE event {n} ({name})")
     except VendorDataError as exc:
@@ -120,26 +124,21 @@ def _chunk(ev: SSEEvent, n: int) -> dict[str, Any] | None:
     return CheckedObject.made(payload)
 
 
-#: One SSE event of an Anthropic stream (and its index) as the chunk dict :class:`Decoder`
-#: takes; ``None`` for an event with nothing to decode. Push-style readers call it per event.
+#: One SSE event of an Anthropic stream (its index, and its data when parsed with its
+#: piece's: ``piece_objects``) as the chunk dict :class:`Decoder` takes; ``None`` for an
+#: event with nothing to decode. Push-style readers call it per event.
 sse_event_chunk = _chunk
 
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O)."""
-    parser = SSEParser(VENDOR)
     n = 0
-    for piece in pieces:
-        for ev in parser.feed(piece):
-            chunk = _chunk(ev, n)
+    for events in sse_event_lists(pieces, SSEParser(VENDOR)):
+        for ev, fine in zip(events, piece_objects(events), strict=True):
+            chunk = _chunk(ev, n, fine)
             n += 1
             if chunk is not None:
                 yield chunk
-    for ev in parser.close():
-        chunk = _chunk(ev, n)
-        n += 1
-        if chunk is not None:
-            yield chunk
 
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
