@@ -117,16 +117,20 @@ def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
 
 def split_loads(body: bytes) -> int:
     """The least an SSE reading can do: decode the body once, split it on blank lines, take
-    the ``data:`` lines, ``json.loads`` each (no checks, no line-end variants, no multi-line
-    data; ``json.loads`` of each line's bytes decodes each again, a fifth slower)."""
-    n = 0
+    the ``data:`` lines, and parse them 128 at a time as one JSON array (``json.loads`` of
+    each line is a third slower: the parser entered per line, each key made again; toolwire
+    parses a batch too, with a proof of each text's bounds this floor leaves out). No
+    checks, no line-end variants, no multi-line data."""
+    texts: list[str] = []
     for block in body.decode("utf-8").split("\n\n"):
         for line in block.split("\n"):
             if line.startswith("data:"):
                 data = line[5:].strip()
                 if data != "[DONE]":
-                    json.loads(data)
-                    n += 1
+                    texts.append(data)
+    n = 0
+    for start in range(0, len(texts), 128):
+        n += len(json.loads("[" + ",".join(texts[start : start + 128]) + "]"))
     return n
 
 
