@@ -303,9 +303,9 @@ def _json_batches(
     stop_at: str | None,
     flush_incomplete: bool,
 ) -> Iterator[tuple[list[SSEEvent], list[dict[str, Any]]]]:
-    """The events of each piece with their parsed objects: a piece's payloads parsed in one
-    go (``clean_objects``) when they all are plain objects, else event by event, so an
-    error is raised only once the events before it are handed on."""
+    """The events of each piece with their parsed objects: handed on a piece at a time when
+    ``clean_objects`` read every payload, else event by event, so an error is raised only
+    once the events before it are handed on."""
     pieces: Iterable[bytes | str]
     if isinstance(body, (bytes, str)):
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
@@ -352,7 +352,7 @@ def sse_event_lists(
     pieces: Iterable[bytes | str], parser: SSEParser, flush_incomplete: bool = False
 ) -> Iterator[list[SSEEvent]]:
     """The events ``parser`` reads from each piece, then its last ones (a list per piece:
-    what :func:`piece_objects` parses in one go)."""
+    what :func:`piece_objects` parses in batches)."""
     return chain(map(parser.feed, pieces), _closing(parser, flush_incomplete))
 
 
