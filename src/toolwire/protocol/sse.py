@@ -316,10 +316,9 @@ def _json_batches(
     for events in batches:
         if not events:
             continue
-        texts = list(map(_DATA, events))
-        objects = clean_objects(texts)
+        objects = piece_objects(events)
         if None not in objects and (
-            stop_at is None or not any(map(str.startswith, texts, repeat(stop_at)))
+            stop_at is None or not any(map(str.startswith, map(_DATA, events), repeat(stop_at)))
         ):
             n += len(events)
             yield events, objects  # type: ignore[misc]  # (no None among them)
