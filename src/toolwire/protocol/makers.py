@@ -76,7 +76,8 @@ def pair_maker(model: type[M], first: str, second: str) -> Callable[[str, str], 
     extra = sample.__pydantic_extra__
     if extra is not None and (type(extra) is not dict or extra):
         return validated
-    new, set_dict = object.__new__, object.__setattr__
+    new = object.__new__
+    set_dict = _SLOTS["__dict__"].__set__  # (its descriptor: no attribute look-up by name)
     set_fields = _SLOTS["__pydantic_fields_set__"].__set__
     set_extra = _SLOTS["__pydantic_extra__"].__set__
     set_private = _SLOTS["__pydantic_private__"].__set__
@@ -89,7 +90,7 @@ def pair_maker(model: type[M], first: str, second: str) -> Callable[[str, str], 
         values[first] = a
         values[second] = b
         made = new(model)
-        set_dict(made, "__dict__", values)
+        set_dict(made, values)
         set_fields(made, {first, second})
         set_extra(made, {} if allows_extra else None)
         set_private(made, None)

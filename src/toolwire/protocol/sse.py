@@ -10,8 +10,9 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
-from itertools import chain, repeat
-from operator import attrgetter, itemgetter
+from itertools import chain
+from operator import attrgetter
+from re import Match, Pattern
 from typing import Any, NamedTuple
 
 from ag_ui.core import BaseEvent
@@ -21,6 +22,7 @@ from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.compact_json import compact
 from toolwire.protocol.event_json import event_json as _fast_event_json
+from toolwire.protocol.fastpath import SSEChunks
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
@@ -81,15 +83,28 @@ class SSEParser:
         self._offset = 0  # bytes fed so far (for error messages)
 
     def feed(self, piece: bytes | str) -> list[SSEEvent]:
+        out: list[SSEEvent] = []
+        self._feed(piece, out, None)
+        return out
+
+    def feed_items(
+        self, piece: bytes | str, fast: Pattern[str] | None
+    ) -> list[SSEEvent | Match[str]]:
+        """``feed``, with each whole event between others that ``fast`` matches (from an
+        event's first line through its blank line) handed on as that match instead of an
+        ``SSEEvent``: the reader of a vendor's common deltas takes their fields from it."""
+        out: list[SSEEvent | Match[str]] = []
+        self._feed(piece, out, fast)
+        return out
+
+    def _feed(self, piece: bytes | str, out: list[Any], fast: Pattern[str] | None) -> None:
         text = self._text(piece, final=False)
         if self._first and text:
             if text.startswith("\ufeff"):
                 text = text[1:]
             self._first = False
-        out: list[SSEEvent] = []
         if text:
-            self._scan(text, out)
-        return out
+            self._scan(text, out, fast)
 
     def close(self, *, flush_incomplete: bool = False) -> list[SSEEvent]:
         """End of input. An event not ended by a blank line is dropped (the SSE rule)
@@ -133,7 +148,7 @@ class SSEParser:
         self._line_len = 0
         return line
 
-    def _scan(self, text: str, out: list[SSEEvent]) -> None:
+    def _scan(self, text: str, out: list[Any], fast: Pattern[str] | None = None) -> None:
         """One non-empty piece of text: its ended lines read, the unended rest kept."""
         if self._skip_lf:
             self._skip_lf = False
@@ -156,7 +171,7 @@ class SSEParser:
             text = text[end + 2 :]
             if not text:
                 return
-        at = self._whole_events(text, out)  # between events: the common shapes
+        at = self._whole_events(text, out, fast)  # between events: the common shapes
         if at:
             text = text[at:]
             if not text:
@@ -176,21 +191,32 @@ class SSEParser:
             self._line_len += len(tail)
             check("max_event_chars", self._line_len + self._data_len, self._where)
 
-    def _whole_events(self, text: str, out: list[SSEEvent]) -> int:
+    def _whole_events(self, text: str, out: list[Any], fast: Pattern[str] | None) -> int:
         """The events at the start of ``text`` that are one ``data:`` line, after an
         ``event:`` line or not, and a blank line (what every vendor sends), each read by one
-        regular-expression match; where they end. Anything else is left to ``_lines``."""
+        regular-expression match (``fast``'s match, when it takes the event, is handed on
+        as it is); where they end. Anything else is left to ``_lines``."""
         match = _WHOLE_EVENT.match
+        quick = fast.match if fast is not None else None
         cap = limits().max_event_chars
         ident = self._id
         at = 0
-        while (found := match(text, at)) is not None:
+        while True:
+            if quick is not None and (taken := quick(text, at)) is not None:
+                end = taken.end()
+                if end - at > cap:  # (its data and line end, as ``_lines`` counts)
+                    check("max_event_chars", len(taken.group("data")) + 1, self._where)
+                out.append(taken)
+                at = end
+                continue
+            found = match(text, at)
+            if found is None:
+                return at
             name, data = found.group(1, 2)
             if len(data) >= cap:  # (the data and its line end, as ``_lines`` counts)
                 check("max_event_chars", len(data) + 1, self._where)
             out.append(_event_tuple(SSEEvent, (data, name or None, ident)))
             at = found.end()
-        return at
 
     def _where(self) -> str:
         return f"{self.vendor}: SSE event at byte {self._offset}"
@@ -293,8 +319,8 @@ def sse_json_objects(
     ``[DONE]``). A payload that is not a JSON object raises ``VendorDataError``
     naming the event.
     """
-    batches = _json_batches(body, vendor, stop_at, flush_incomplete)
-    return chain.from_iterable(zip(events, objects, strict=True) for events, objects in batches)
+    batches = _json_batches(body, vendor, stop_at, flush_incomplete, None)
+    return chain.from_iterable(zip(events, objects, strict=True) for events, objects, _ in batches)
 
 
 def _json_batches(
@@ -302,28 +328,39 @@ def _json_batches(
     vendor: str,
     stop_at: str | None,
     flush_incomplete: bool,
-) -> Iterator[tuple[list[SSEEvent], list[dict[str, Any]]]]:
+    reader: SSEChunks | None,
+) -> Iterator[tuple[list[Any], list[Any], bool]]:
     """The events of each piece with their parsed objects: handed on a piece at a time when
     ``clean_objects`` read every payload, else event by event, so an error is raised only
-    once the events before it are handed on."""
+    once the events before it are handed on. With a ``reader`` fused, an event its delta
+    expression took comes as that match, in both lists (and the flag says the piece was
+    read fused)."""
     pieces: Iterable[bytes | str]
     if isinstance(body, (bytes, str)):
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
     else:
         pieces = body
     n = 0
-    batches = sse_event_lists(pieces, SSEParser(vendor), flush_incomplete)
+    batches = sse_event_lists(pieces, SSEParser(vendor), flush_incomplete, reader)
     for events in batches:
         if not events:
             continue
-        objects = piece_objects(events)
+        mixed = reader is not None and reader.fast is not None
+        objects = piece_objects(events, mixed)
         if None not in objects and (
-            stop_at is None or not any(map(str.startswith, map(_DATA, events), repeat(stop_at)))
+            stop_at is None
+            or not any(
+                ev.data.startswith(stop_at) for ev in events if not mixed or type(ev) is SSEEvent
+            )
         ):
             n += len(events)
-            yield events, objects  # type: ignore[misc]  # (no None among them)
+            yield events, objects, mixed
             continue
         for i, ev in enumerate(events):
+            if type(ev) is not SSEEvent:  # a match: its event is whole and one of the deltas
+                n += 1
+                yield [ev], [ev], True
+                continue
             if stop_at is not None and ev.data.startswith(stop_at):
                 # read on (linear), so the loss can be counted
                 extra = len(events) - i - 1 + sum(map(len, batches))
@@ -340,25 +377,38 @@ def _json_batches(
             if value is None:
                 value = json_object(ev, vendor, n)
             n += 1
-            yield [ev], [value]
+            yield [ev], [value], False
 
 
-_VALUE = itemgetter(1)  # the parsed object of an (event, object) pair
 _DATA = attrgetter("data")
 
 
 def sse_event_lists(
-    pieces: Iterable[bytes | str], parser: SSEParser, flush_incomplete: bool = False
-) -> Iterator[list[SSEEvent]]:
+    pieces: Iterable[bytes | str],
+    parser: SSEParser,
+    flush_incomplete: bool = False,
+    reader: SSEChunks | None = None,
+) -> Iterator[list[Any]]:
     """The events ``parser`` reads from each piece, then its last ones (a list per piece:
-    what :func:`piece_objects` parses in batches)."""
-    return chain(map(parser.feed, pieces), _closing(parser, flush_incomplete))
+    what :func:`piece_objects` parses in batches). With a ``reader``, each piece is read
+    with its delta expression while it is fused (``SSEParser.feed_items``)."""
+    if reader is None:
+        return chain(map(parser.feed, pieces), _closing(parser, flush_incomplete))
+    fed = (parser.feed_items(piece, reader.pattern()) for piece in pieces)
+    return chain(fed, _closing(parser, flush_incomplete))
 
 
-def piece_objects(events: list[SSEEvent]) -> list[CheckedObject | None]:
+def piece_objects(events: list[Any], mixed: bool = False) -> list[Any]:
     """Each event's ``data`` as a checked JSON object, parsed a batch at a time
-    (``clean_objects``); ``None`` for an event its reader must read alone."""
-    return clean_objects(list(map(_DATA, events)))
+    (``clean_objects``); ``None`` for an event its reader must read alone. ``mixed``: the
+    list may hold delta matches (``SSEParser.feed_items``), each kept in its place."""
+    if not mixed:
+        return clean_objects(list(map(_DATA, events)))
+    at = [i for i, ev in enumerate(events) if type(ev) is SSEEvent]
+    out = events.copy()
+    for i, value in zip(at, clean_objects([events[i].data for i in at]), strict=True):
+        out[i] = value
+    return out
 
 
 def _closing(parser: SSEParser, flush_incomplete: bool) -> Iterator[list[SSEEvent]]:
@@ -372,11 +422,20 @@ def sse_json_values(
     *,
     stop_at: str | None = None,
     flush_incomplete: bool = False,
-) -> Iterator[dict[str, Any]]:
+) -> SSEChunks:
     """The parsed ``data`` objects of :func:`sse_json_objects`, without their events (what
-    an adapter's ``sse_chunks`` hands its decoder)."""
-    batches = _json_batches(body, vendor, stop_at, flush_incomplete)
-    return chain.from_iterable(map(_VALUE, batches))
+    an adapter's ``sse_chunks`` hands its decoder), as an :class:`SSEChunks` its decoder may
+    read fused."""
+
+    def lists(reader: SSEChunks) -> Iterator[list[Any]]:
+        for _, objects, _ in _json_batches(body, vendor, stop_at, flush_incomplete, reader):
+            yield objects
+
+    def chunk(match: Match[str]) -> dict[str, Any]:
+        # (a matched text is a clean JSON object: its number names nothing)
+        return json_object(SSEEvent(match.group("data")), vendor, 0)
+
+    return SSEChunks(lists, chunk)
 
 
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:

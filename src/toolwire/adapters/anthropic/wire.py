@@ -10,16 +10,18 @@ ignored. :func:`sse_chunks` keeps that information in the chunk dicts the
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from re import Match
 from typing import Any
 
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.fastpath import INDEX, STRING, SSEChunks, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.jsontext import CheckedObject, clean_object, load_json
+from toolwire.protocol.jsontext import CheckedObject, clean_object, clean_objects, load_json
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse, piece_objects, sse_event_lists
 from toolwire.protocol.usage import summed_count, token_count
 from toolwire.recordings import Exchange, ModelRoute
@@ -89,7 +91,7 @@ def is_model_exchange(exchange: Exchange) -> bool:
     return MODEL_ROUTE.admits(exchange)
 
 
-def _chunk(ev: SSEEvent, n: int, fine: CheckedObject | None = None) -> dict[str, Any] | None:
+def _chunk(ev: SSEEvent, n: int, fine: CheckedObject | None = None) -> dict[str, Any]:
     name = ev.event
     if name is None:
         raise VendorDataError(
@@ -125,20 +127,48 @@ def _chunk(ev: SSEEvent, n: int, fine: CheckedObject | None = None) -> dict[str,
 
 
 #: One SSE event of an Anthropic stream (its index, and its data when parsed with its
-#: piece's: ``piece_objects``) as the chunk dict :class:`Decoder` takes; ``None`` for an
-#: event with nothing to decode. Push-style readers call it per event.
+#: piece's: ``piece_objects``) as the chunk dict :class:`Decoder` takes. Push-style
+#: readers call it per event.
 sse_event_chunk = _chunk
 
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
-    """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O)."""
-    n = 0
-    for events in sse_event_lists(pieces, SSEParser(VENDOR)):
-        for ev, fine in zip(events, piece_objects(events), strict=True):
-            chunk = _chunk(ev, n, fine)
-            n += 1
-            if chunk is not None:
-                yield chunk
+    """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O); its
+    decoder reads the content deltas fused (:data:`DELTA_EVENT`)."""
+
+    def lists(reader: SSEChunks) -> Iterator[list[Any]]:
+        n = 0
+        for events in sse_event_lists(pieces, SSEParser(VENDOR), reader=reader):
+            if reader.fast is None:
+                objects = piece_objects(events)
+                yield [
+                    _chunk(ev, n + i, fine)
+                    for i, (ev, fine) in enumerate(zip(events, objects, strict=True))
+                ]
+            else:  # mostly matches, left as they are: the other events made chunks in place
+                at = [i for i, ev in enumerate(events) if type(ev) is SSEEvent]
+                objects = clean_objects([events[i].data for i in at])
+                for i, fine in zip(at, objects, strict=True):
+                    events[i] = _chunk(events[i], n + i, fine)
+                yield events
+            n += len(events)
+
+    return SSEChunks(lists, _matched)
+
+
+def _matched(match: Match[str]) -> dict[str, Any]:
+    """The chunk dict of a content delta :data:`DELTA_EVENT` matched, as ``_chunk`` makes
+    it (a matched text is a clean JSON object: its number names nothing)."""
+    return _chunk(SSEEvent(match.group("data"), "content_block_delta"), 0)
+
+
+#: A content delta event as Anthropic writes it (compact, its keys in this order): groups
+#: 2-5 the block index, the delta type, its text field's name and the text.
+DELTA_EVENT = sse_event(
+    rf'\{{"type":"content_block_delta","index":({INDEX}),'
+    rf'"delta":\{{"type":"([a-z_]+)","([a-z_]+)":"({STRING})"\}}\}}',
+    "content_block_delta",
+)
 
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
