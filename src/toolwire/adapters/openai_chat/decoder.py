@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from re import Match
 from typing import Any
 
 from ag_ui.core import (
@@ -36,6 +37,7 @@ from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.fastpath import SSEChunks, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject
@@ -45,6 +47,8 @@ from toolwire.protocol.makers import args_delta, text_delta
 from .wire import (
     CHOICE_KEY,
     COMPLETION_ID_KEY,
+    DELTA_DEPTH,
+    DELTA_EVENT,
     FIELDS,
     FINISH_REASONS_KEY,
     REFUSAL_KEY,
@@ -145,19 +149,51 @@ class Decoder(BaseDecoder):
     def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
         """The whole stream's events, ``close()``'s included: ``feed``'s chunk by chunk, with
         the chunks toolwire's reader parsed and checked that carry one text or argument
-        fragment (most of a stream) read here, without the four calls ``feed`` makes first."""
-        one, feed, caps = self._one_delta, self.feed, limits
-        for chunk in chunks:
-            if type(chunk) is CheckedObject:
-                checked_under = getattr(chunk, "_cap", None)  # its trusted(), written out
-                if checked_under is not None and checked_under <= caps().max_json_depth:
-                    fast = one(chunk)
-                    if fast is not None:  # (feed warned of its losses: none wait here)
-                        self.chunk_index += 1
-                        yield from fast
-                        continue
-            yield from feed(chunk)
-        yield from self.close()
+        fragment (most of a stream) read here, without the four calls ``feed`` makes first;
+        from toolwire's own reader they come fused (``protocol.fastpath``): no dict made."""
+        one, feed, caps, choices = self._one_delta, self.feed, limits, self._choices
+        reader = chunks if type(chunks) is SSEChunks else None
+        if reader is not None:
+            chunks = reader.fused(DELTA_EVENT, DELTA_DEPTH)
+        chunk: Any
+        try:
+            for chunk in chunks:
+                if type(chunk) is Match:  # a common delta read from bytes, fused: no dict
+                    # _one_delta's checks, of the groups
+                    _, index, text, slot, args = chunk.groups()
+                    ch = choices.get(int(index))
+                    if ch is not None and ch.reasoning_id is None and self.model is not None:
+                        if text is not None:
+                            if ch.text_open:
+                                self.chunk_index += 1
+                                if text:
+                                    if "\\" in text:
+                                        text = scan_string(chunk.string, chunk.start(3))[0]
+                                    yield text_delta(ch.message_id, text)
+                                continue
+                        else:
+                            call = ch.slots.get(int(slot))
+                            if call is not None and call.started:
+                                self.chunk_index += 1
+                                if args:
+                                    if "\\" in args:
+                                        args = scan_string(chunk.string, chunk.start(5))[0]
+                                    yield args_delta(call.agui, args)
+                                continue
+                    chunk = reader.chunk(chunk)  # type: ignore[union-attr]  # (matches: fused)
+                if type(chunk) is CheckedObject:
+                    checked_under = getattr(chunk, "_cap", None)  # its trusted(), written out
+                    if checked_under is not None and checked_under <= caps().max_json_depth:
+                        fast = one(chunk)
+                        if fast is not None:  # (feed warned of its losses: none wait here)
+                            self.chunk_index += 1
+                            yield from fast
+                            continue
+                yield from feed(chunk)
+            yield from self.close()
+        finally:
+            if reader is not None:
+                reader.unfuse()
 
     @property
     def finish_reasons(self) -> dict[int, str]:
