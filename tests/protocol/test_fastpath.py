@@ -1,0 +1,335 @@
+"""The fused reading of a vendor's SSE bytes (``protocol.fastpath``) against the general
+one: a decoder handed toolwire's own reader (an ``SSEChunks``) must give exactly what it
+gives for the same chunk dicts handed over as a list (no fusing): the same events, the
+same warnings, the same error, whatever the texts hold and however the body is cut. The
+expressions must admit JSON only, and the common deltas must in fact go the fused way."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Callable, Iterator
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire import adapters
+from toolwire.adapters.anthropic.wire import DELTA_EVENT as ANTHROPIC_DELTA
+from toolwire.adapters.openai_chat.wire import DELTA_EVENT as CHAT_DELTA
+from toolwire.errors import ToolwireError
+from toolwire.protocol.fastpath import STRING, SSEChunks, scan_string
+from toolwire.protocol.limits import configure, limits
+
+_QUOTED = re.compile(f'"({STRING})"')
+
+# any code point, lone surrogates included (a body with one is handed in as ``str``)
+_TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=12)
+
+
+@given(_TEXT, st.booleans())
+def test_a_json_string_the_expression_admits_reads_back_as_the_string(
+    text: str, ascii_only: bool
+) -> None:
+    written = json.dumps(text, ensure_ascii=ascii_only)
+    match = _QUOTED.fullmatch(written)
+    has_surrogate = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+    if has_surrogate:
+        assert match is None  # left to the general path, which names it
+        return
+    if ascii_only and any(ord(c) > 0xFFFF for c in text):
+        assert match is None  # written as a pair of escapes: the general path's too
+        return
+    assert match is not None, written
+    assert scan_string(written, 1)[0] == text
+
+
+@given(st.text(max_size=16))
+def test_whatever_the_expression_admits_is_one_json_string_with_no_surrogate(raw: str) -> None:
+    written = f'"{raw}"'
+    if _QUOTED.fullmatch(written) is None:
+        return
+    value = json.loads(written)
+    assert type(value) is str
+    assert not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    assert scan_string(written, 1)[0] == value
+
+
+# -- streams
+
+
+def _compact(value: Any, ascii_only: bool) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=ascii_only)
+
+
+def _anthropic_body(deltas: list[tuple[str, int, str, str, str]], end: bool) -> str:
+    """A message with a text block (0) and a tool_use block (1); each delta (how it is
+    written, block index, delta type, field, text) goes between their starts and stops."""
+    out = [
+        ("message_start", {"type": "message_start", "message": {
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "claude-x",
+            "content": [], "stop_reason": None, "usage": {"input_tokens": 3, "output_tokens": 1},
+        }}),
+        ("content_block_start", {"type": "content_block_start", "index": 0,
+                                 "content_block": {"type": "text", "text": ""}}),
+        ("content_block_start", {"type": "content_block_start", "index": 1, "content_block": {
+            "type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}}),
+    ]  # fmt: skip
+    texts = [f"event: {name}\ndata: {_compact(v, True)}\n\n" for name, v in out]
+    for style, index, dtype, fieldname, text in deltas:
+        payload = {
+            "type": "content_block_delta",
+            "index": index,
+            "delta": {"type": dtype, fieldname: text},
+        }
+        data = (
+            json.dumps(payload)  # spaces after the separators: the general path's
+            if style == "spaced"
+            else _compact(payload, style == "ascii")
+        )
+        texts.append(f"event: content_block_delta\ndata: {data}\n\n")
+    if end:
+        for name, v in [
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 1}),
+            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use"},
+                               "usage": {"output_tokens": 9}}),
+            ("message_stop", {"type": "message_stop"}),
+        ]:  # fmt: skip
+            texts.append(f"event: {name}\ndata: {_compact(v, True)}\n\n")
+    return "".join(texts)
+
+
+_ANTHROPIC_DELTA = st.tuples(
+    st.sampled_from(["compact", "ascii", "spaced"]),
+    st.sampled_from([0, 1, 1, 7]),  # (7: no such block)
+    st.sampled_from(["text_delta", "input_json_delta", "thinking_delta"]),
+    st.sampled_from(["text", "partial_json", "partial_json", "thinking"]),
+    _TEXT,
+)
+
+
+def _chat_body(chunks: list[tuple[str, dict[str, Any]]], end: bool) -> str:
+    head = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1,
+            "model": "gpt-x", "system_fingerprint": None}  # fmt: skip
+
+    def chunk(choice: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        return {**head, "choices": [choice], "usage": None, **extra}
+
+    first = [
+        chunk({"index": 0, "delta": {"role": "assistant", "content": ""},
+               "logprobs": None, "finish_reason": None}),
+        chunk({"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+               "type": "function", "function": {"name": "f", "arguments": ""}}]},
+               "logprobs": None, "finish_reason": None}),
+    ]  # fmt: skip
+    texts = [f"data: {_compact(c, True)}\n\n" for c in first]
+    for style, value in chunks:
+        data = json.dumps(value) if style == "spaced" else _compact(value, style == "ascii")
+        texts.append(f"data: {data}\n\n")
+    if end:
+        last = chunk({"index": 0, "delta": {}, "logprobs": None, "finish_reason": "tool_calls"})
+        texts.append(f"data: {_compact(last, True)}\n\ndata: [DONE]\n\n")
+    return "".join(texts)
+
+
+@st.composite
+def _chat_chunk(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
+    text = draw(_TEXT)
+    delta = draw(
+        st.sampled_from(
+            [
+                {"content": text},
+                {"tool_calls": [{"index": 0, "function": {"arguments": text}}]},
+                {"tool_calls": [{"index": 3, "function": {"arguments": text}}]},  # not started
+                {"tool_calls": [{"index": 0, "type": "function", "function": {"arguments": text}}]},
+                {"content": text, "refusal": None},
+            ]
+        )
+    )
+    choice: dict[str, Any] = {"index": draw(st.sampled_from([0, 0, 0, 2])), "delta": delta}
+    if draw(st.booleans()):
+        choice["logprobs"] = None
+    choice["finish_reason"] = None
+    value: dict[str, Any] = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion.chunk",
+        "created": 1,
+        "model": "gpt-x",
+        "choices": [choice],
+    }
+    extra = draw(st.sampled_from(["none", "usage-null", "obfuscation", "usage", "error-null"]))
+    if extra == "usage-null":
+        value["usage"] = None
+    elif extra == "obfuscation":
+        value["usage"] = None
+        value["obfuscation"] = "aB3"
+    elif extra == "usage":
+        value["usage"] = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
+    elif extra == "error-null":
+        value["error"] = None
+    return draw(st.sampled_from(["compact", "ascii", "spaced"])), value
+
+
+def _pieces(body: str, cuts: list[int], as_bytes: bool) -> list[Any]:
+    data: Any = body.encode("utf-8") if as_bytes else body
+    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
+    return [data[a:b] for a, b in pairwise(points)]
+
+
+def _outcome(run: Callable[[], Iterator[Any]]) -> tuple[Any, ...]:
+    """What a decoding gives: its events (as dumps) and warnings, or its error."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            events = [ev.model_dump(mode="json", by_alias=True) for ev in run()]
+        except ToolwireError as exc:
+            return ("error", type(exc).__name__, str(exc), [str(w.message) for w in caught])
+    return ("ok", events, [str(w.message) for w in caught])
+
+
+def _both(vendor: str, pieces: list[Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    adapter = adapters.get(vendor)
+
+    def fused() -> Iterator[Any]:
+        chunks = adapter.sse_chunks(pieces)
+        assert type(chunks) is SSEChunks
+        return adapter.decode_stream(chunks)
+
+    def plain() -> Iterator[Any]:
+        # the same dicts, read without fusing (a list is no SSEChunks)
+        try:
+            chunks = list(adapter.sse_chunks(pieces))
+        except ToolwireError as exc:
+            failed = exc
+
+            def raising() -> Iterator[Any]:
+                raise failed
+
+            return raising()
+        return adapter.decode_stream(chunks)
+
+    return _outcome(fused), _outcome(plain)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_ANTHROPIC_DELTA, max_size=8),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+)
+def test_anthropic_fused_gives_what_the_general_path_gives(
+    deltas: list[Any], end: bool, cuts: list[int], as_bytes: bool
+) -> None:
+    body = _anthropic_body(deltas, end)
+    if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
+        as_bytes = False  # (no UTF-8 for a lone surrogate: handed in as text)
+    fused, plain = _both("anthropic", _pieces(body, cuts, as_bytes))
+    assert fused == plain
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_chat_chunk(), max_size=8),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+)
+def test_openai_chat_fused_gives_what_the_general_path_gives(
+    chunks: list[Any], end: bool, cuts: list[int], as_bytes: bool
+) -> None:
+    body = _chat_body(chunks, end)
+    if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
+        as_bytes = False
+    fused, plain = _both("openai_chat", _pieces(body, cuts, as_bytes))
+    assert fused == plain
+
+
+def _counting(pattern: re.Pattern[str]) -> tuple[list[int], Any]:
+    seen = [0]
+
+    class Counting:
+        """The pattern, counting the matches it makes (``re.Pattern`` takes no attributes)."""
+
+        def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
+            found = pattern.match(text, pos)
+            seen[0] += found is not None
+            return found
+
+    return seen, Counting()
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> None:
+    """The vendor's own shapes (the benchmark's recorded-shape streams) match the
+    expression: else the fused reading would silently be the general one."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS[vendor].build("tool", 200)
+    decoder = __import__(f"toolwire.adapters.{vendor}.decoder", fromlist=["DELTA_EVENT"])
+    seen, counting = _counting(decoder.DELTA_EVENT)
+    monkeypatch.setattr(decoder, "DELTA_EVENT", counting)
+    adapter = adapters.get(vendor)
+    events = list(adapter.decode_stream(adapter.sse_chunks(body)))
+    deltas = sum(type(ev).__name__.endswith(("ContentEvent", "ArgsEvent")) for ev in events)
+    assert deltas > 150
+    assert seen[0] >= deltas  # each delta event came from a match
+
+
+@pytest.mark.parametrize(
+    ("vendor", "pattern", "sample"),
+    [
+        ("anthropic", ANTHROPIC_DELTA, 'event: content_block_delta\ndata: {"type":'
+         '"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}\n\n'),
+        ("openai_chat", CHAT_DELTA, 'data: {"id":"c","choices":[{"index":0,"delta":'
+         '{"content":"hi"},"finish_reason":null}],"usage":null,"obfuscation":"x"}\n\n'),
+    ],
+)  # fmt: skip
+def test_a_matched_event_is_one_json_object(vendor: str, pattern: Any, sample: str) -> None:
+    found = pattern.fullmatch(sample)
+    assert found is not None, vendor
+    assert type(json.loads(found.group("data"))) is dict
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
+    from benchmarks.suite import VENDORS
+
+    pieces = [VENDORS[vendor].build("tool", 50)]
+    previous = limits().max_json_depth
+    configure(max_json_depth=2)
+    try:
+        fused, plain = _both(vendor, pieces)
+    finally:
+        configure(max_json_depth=previous)
+    assert fused == plain
+    assert fused[0] == "error" and "nested deeper" in fused[2]
+
+
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+def test_chunks_taken_before_and_left_after_a_decoder_are_dicts(vendor: str) -> None:
+    """A caller may take chunks from the reader, hand the rest to a decoder, and take what
+    a decoder that stopped early left: every one a dict, none lost or repeated."""
+    from benchmarks.suite import VENDORS
+
+    adapter = adapters.get(vendor)
+    body = VENDORS[vendor].build("tool", 3000)  # several 64 KiB pieces
+    expected = list(adapter.sse_chunks(body))
+    reader = adapter.sse_chunks(body)
+    first = [next(reader) for _ in range(3)]
+    decoder = adapter.Decoder()
+    for chunk in first:
+        decoder.feed(chunk)
+    events = decoder.events(reader)
+    taken = [next(events) for _ in range(1500)]
+    assert len(taken) == 1500
+    events.close()  # the decoder stops within a piece read fused
+    rest = list(reader)
+    assert all(type(c) is not re.Match and isinstance(c, dict) for c in rest)
+    read = len(expected) - len(rest)
+    assert rest == expected[read:]
+    assert first == expected[:3]
