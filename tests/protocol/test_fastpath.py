@@ -200,16 +200,9 @@ def _both(vendor: str, pieces: list[Any]) -> tuple[tuple[Any, ...], tuple[Any, .
         return adapter.decode_stream(chunks)
 
     def plain() -> Iterator[Any]:
-        # the same dicts, read without fusing (a list is no SSEChunks)
-        try:
-            chunks = list(adapter.sse_chunks(pieces))
-        except ToolwireError as exc:
-            failed = exc
-
-            def raising() -> Iterator[Any]:
-                raise failed
-
-            return raising()
+        # the same dicts, as lazily, read without fusing (its iterator is no SSEChunks)
+        chunks = iter(adapter.sse_chunks(pieces))
+        assert type(chunks) is not SSEChunks
         return adapter.decode_stream(chunks)
 
     return _outcome(fused), _outcome(plain)
@@ -263,7 +256,7 @@ def _counting(pattern: re.Pattern[str]) -> tuple[list[int], Any]:
     return seen, Counting()
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
 def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> None:
     """The vendor's own shapes (the benchmark's recorded-shape streams) match the
     expression: else the fused reading would silently be the general one."""
@@ -275,8 +268,10 @@ def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> No
     monkeypatch.setattr(decoder, "DELTA_EVENT", counting)
     adapter = adapters.get(vendor)
     events = list(adapter.decode_stream(adapter.sse_chunks(body)))
-    deltas = sum(type(ev).__name__.endswith(("ContentEvent", "ArgsEvent")) for ev in events)
-    assert deltas > 150
+    # (text and argument deltas: Responses' reasoning deltas go the general way)
+    kinds = ("TextMessageContentEvent", "ToolCallArgsEvent")
+    deltas = sum(type(ev).__name__ in kinds for ev in events)
+    assert deltas > 100
     assert seen[0] >= deltas  # each delta event came from a match
 
 
@@ -333,3 +328,75 @@ def test_chunks_taken_before_and_left_after_a_decoder_are_dicts(vendor: str) -> 
     read = len(expected) - len(rest)
     assert rest == expected[read:]
     assert first == expected[:3]
+
+
+def _responses_body(deltas: list[tuple[str, str, int, str]], end: bool) -> str:
+    """A message item (0) and a function call item (1); each delta (how it is written, its
+    kind, output index, text) goes between their additions and ends."""
+    head = [
+        {"type": "response.created", "sequence_number": 0, "response": {
+            "id": "resp_1", "object": "response", "status": "in_progress", "model": "gpt-x",
+            "output": []}},
+        {"type": "response.output_item.added", "sequence_number": 1, "output_index": 0,
+         "item": {"id": "msg_1", "type": "message", "role": "assistant", "content": []}},
+        {"type": "response.output_item.added", "sequence_number": 2, "output_index": 1,
+         "item": {"id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "f",
+                  "arguments": ""}},
+    ]  # fmt: skip
+    texts = [f"event: {v['type']}\ndata: {_compact(v, True)}\n\n" for v in head]
+    for n, (style, kind, index, text) in enumerate(deltas, start=3):
+        payload: dict[str, Any] = {"type": f"response.{kind}.delta", "sequence_number": n,
+                                   "item_id": "x", "output_index": index}  # fmt: skip
+        if kind == "output_text":
+            payload["content_index"] = 0
+        payload["delta"] = text
+        if style != "bare":
+            payload["logprobs"] = []
+            payload["obfuscation"] = "aB3"
+        data = json.dumps(payload) if style == "spaced" else _compact(payload, style == "ascii")
+        texts.append(f"event: {payload['type']}\ndata: {data}\n\n")
+    if end:
+        done = {"type": "response.completed", "sequence_number": 99, "response": {
+            "id": "resp_1", "object": "response", "status": "completed", "model": "gpt-x",
+            "output": [],
+            "usage": {"input_tokens": 1, "output_tokens": 2, "total_tokens": 3}}}  # fmt: skip
+        texts.append(f"event: response.completed\ndata: {_compact(done, True)}\n\n")
+        late = {"type": "response.output_text.delta", "sequence_number": 100,
+                "output_index": 0, "delta": "late"}  # fmt: skip
+        texts.append(f"event: {late['type']}\ndata: {_compact(late, True)}\n\n")
+    return "".join(texts)
+
+
+_RESPONSES_DELTA = st.tuples(
+    st.sampled_from(["compact", "ascii", "spaced", "bare"]),
+    st.sampled_from(["output_text", "function_call_arguments"]),
+    st.sampled_from([0, 1, 1, 4]),  # (4: no such item)
+    _TEXT,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_RESPONSES_DELTA, max_size=8),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+)
+def test_openai_responses_fused_gives_what_the_general_path_gives(
+    deltas: list[Any], end: bool, cuts: list[int], as_bytes: bool
+) -> None:
+    body = _responses_body(deltas, end)
+    if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
+        as_bytes = False
+    fused, plain = _both("openai_responses", _pieces(body, cuts, as_bytes))
+    assert fused == plain
+
+
+@pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
+def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> None:
+    from benchmarks.suite import VENDORS
+
+    fused, plain = _both(vendor, [VENDORS[vendor].build(shape, 400)])
+    assert fused[0] == "ok"
+    assert fused == plain

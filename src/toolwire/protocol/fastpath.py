@@ -46,11 +46,15 @@ INDEX = r"(?:0|[1-9][0-9]{0,17})"
 scan_string: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 
-def sse_event(data: str, name: str | None = None) -> Pattern[str]:
+def sse_event(data: str, name: str | None = None, *, any_name: bool = False) -> Pattern[str]:
     """The expression of one whole SSE event (as the parser sees it: LF line ends): an
-    ``event: name`` line when ``name`` is given, one ``data:`` line whose value ``data``
-    matches (its group ``data``), and the blank line."""
-    head = f"event: ?{re.escape(name)}\n" if name is not None else ""
+    ``event: name`` line when ``name`` is given (any ``event:`` line or none with
+    ``any_name``: for a vendor whose reader does not read the name), one ``data:`` line
+    whose value ``data`` matches (its group ``data``), and the blank line."""
+    if name is not None:
+        head = f"event: ?{re.escape(name)}\n"
+    else:
+        head = "(?:event:[^\n]*\n)?" if any_name else ""
     return re.compile(rf"{head}data: ?(?P<data>{data})\n\n")
 
 

@@ -10,7 +10,9 @@ whatever the deltas did not carry (a whole response has no deltas at all).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from re import Match
 from typing import Any
 
 from ag_ui.core import (
@@ -32,6 +34,7 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.fastpath import SSEChunks, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.makers import args_delta, text_delta
@@ -40,6 +43,8 @@ from toolwire.protocol.signatures import encrypted_value_event
 from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
 from .wire import (
     ANNOTATIONS,
+    DELTA_DEPTH,
+    DELTA_EVENT,
     FIELDS,
     ITEM,
     ITEM_ID,
@@ -138,6 +143,40 @@ class Decoder(BaseDecoder):
         return events
 
     # ----------------------------------------------------------------- stream
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s chunk by chunk, with
+        the text and argument deltas toolwire's own reader hands on fused (most of a stream:
+        ``protocol.fastpath``) read here as ``_streamed`` reads them, no dict made."""
+        if type(chunks) is not SSEChunks:
+            yield from super().events(chunks)
+            return
+        reader, items, feed = chunks, self._items, self.feed
+        chunk: Any
+        try:
+            for chunk in reader.fused(DELTA_EVENT, DELTA_DEPTH):
+                if type(chunk) is Match:
+                    _, kind, index, text = chunk.groups()
+                    item = items.get(int(index))
+                    if (
+                        item is not None
+                        and not self._ended
+                        and item.kind == ("text" if kind == "output_text" else "call")
+                    ):
+                        self.chunk_index += 1
+                        if text:
+                            if "\\" in text:
+                                text = scan_string(chunk.string, chunk.start(4))[0]
+                            item.streamed += len(text)
+                            yield (text_delta if item.kind == "text" else args_delta)(
+                                item.ident, text
+                            )
+                        continue
+                    chunk = reader.chunk(chunk)
+                yield from feed(chunk)
+            yield from self.close()
+        finally:
+            reader.unfuse()
 
     # The per-delta reads check the field in place and name the place only when FIELDS
     # raises (``_read``): building ``chunk N`` for every field was a third of the time.
