@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json.decoder
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from itertools import chain
 from re import Match, Pattern
 from typing import Any
@@ -113,4 +114,21 @@ class SSEChunks(Iterator[dict[str, Any]]):
         return self._chunk(match)
 
 
-__all__ = ["INDEX", "SCALAR", "STRING", "SSEChunks", "scan_string", "sse_event"]
+@contextmanager
+def fused_reading(
+    chunks: Iterable[Any], pattern: Pattern[str], depth: int
+) -> Iterator[tuple[Iterable[Any], SSEChunks | None]]:
+    """A decoder's stream loop over ``chunks``, and the reader that makes a dict of a match
+    it cannot take: toolwire's own reader read :meth:`fused <SSEChunks.fused>` (matches
+    among the dicts; unfused when the loop ends, however it ends), any other iterable as it
+    is (no reader: no match comes)."""
+    if type(chunks) is not SSEChunks:
+        yield chunks, None
+        return
+    try:
+        yield chunks.fused(pattern, depth), chunks
+    finally:
+        chunks.unfuse()
+
+
+__all__ = ["INDEX", "SCALAR", "STRING", "SSEChunks", "fused_reading", "scan_string", "sse_event"]

@@ -320,7 +320,7 @@ def sse_json_objects(
     naming the event.
     """
     batches = _json_batches(body, vendor, stop_at, flush_incomplete, None)
-    return chain.from_iterable(zip(events, objects, strict=True) for events, objects, _ in batches)
+    return chain.from_iterable(zip(events, objects, strict=True) for events, objects in batches)
 
 
 def _json_batches(
@@ -329,12 +329,11 @@ def _json_batches(
     stop_at: str | None,
     flush_incomplete: bool,
     reader: SSEChunks | None,
-) -> Iterator[tuple[list[Any], list[Any], bool]]:
+) -> Iterator[tuple[list[Any], list[Any]]]:
     """The events of each piece with their parsed objects: handed on a piece at a time when
     ``clean_objects`` read every payload, else event by event, so an error is raised only
     once the events before it are handed on. With a ``reader`` fused, an event its delta
-    expression took comes as that match, in both lists (and the flag says the piece was
-    read fused)."""
+    expression took comes as that match, in both lists."""
     pieces: Iterable[bytes | str]
     if isinstance(body, (bytes, str)):
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
@@ -354,12 +353,12 @@ def _json_batches(
             )
         ):
             n += len(events)
-            yield events, objects, mixed
+            yield events, objects
             continue
         for i, ev in enumerate(events):
             if type(ev) is not SSEEvent:  # a match: its event is whole and one of the deltas
                 n += 1
-                yield [ev], [ev], True
+                yield [ev], [ev]
                 continue
             if stop_at is not None and ev.data.startswith(stop_at):
                 # read on (linear), so the loss can be counted
@@ -377,7 +376,7 @@ def _json_batches(
             if value is None:
                 value = json_object(ev, vendor, n)
             n += 1
-            yield [ev], [value], False
+            yield [ev], [value]
 
 
 _DATA = attrgetter("data")
@@ -428,7 +427,7 @@ def sse_json_values(
     read fused."""
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
-        for _, objects, _ in _json_batches(body, vendor, stop_at, flush_incomplete, reader):
+        for _, objects in _json_batches(body, vendor, stop_at, flush_incomplete, reader):
             yield objects
 
     def chunk(match: Match[str]) -> dict[str, Any]:

@@ -54,7 +54,7 @@ from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
-from toolwire.protocol.fastpath import SSEChunks, scan_string
+from toolwire.protocol.fastpath import fused_reading, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
@@ -208,12 +208,10 @@ class Decoder(BaseDecoder):
         by chunk, with the content deltas (most of a stream) read to events in this loop,
         without the two calls ``feed`` makes of each (a ninth of the SDK path's time). From
         toolwire's own reader they come fused (``protocol.fastpath``): no dict made of them."""
-        reader = chunks if type(chunks) is SSEChunks else None
-        if reader is not None:
-            chunks = reader.fused(DELTA_EVENT, 2)  # ({delta: {...}}: two deep)
         blocks, fast, feed, caps = self._blocks, _FAST_DELTAS, self.feed, limits
         chunk: Any
-        try:
+        # ({delta: {...}}: two deep)
+        with fused_reading(chunks, DELTA_EVENT, 2) as (chunks, reader):
             for chunk in chunks:
                 # (as in feed: only into an open block)
                 if type(chunk) is Match:  # a content delta read from bytes, fused: no dict
@@ -282,9 +280,6 @@ class Decoder(BaseDecoder):
                     continue
                 yield from feed(chunk)
             yield from self.close()
-        finally:
-            if reader is not None:
-                reader.unfuse()
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole (non-streamed) Message -> the same events its stream would give."""

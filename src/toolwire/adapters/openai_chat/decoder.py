@@ -37,7 +37,7 @@ from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
-from toolwire.protocol.fastpath import SSEChunks, scan_string
+from toolwire.protocol.fastpath import fused_reading, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject
@@ -152,11 +152,8 @@ class Decoder(BaseDecoder):
         fragment (most of a stream) read here, without the four calls ``feed`` makes first;
         from toolwire's own reader they come fused (``protocol.fastpath``): no dict made."""
         one, feed, caps, choices = self._one_delta, self.feed, limits, self._choices
-        reader = chunks if type(chunks) is SSEChunks else None
-        if reader is not None:
-            chunks = reader.fused(DELTA_EVENT, DELTA_DEPTH)
         chunk: Any
-        try:
+        with fused_reading(chunks, DELTA_EVENT, DELTA_DEPTH) as (chunks, reader):
             for chunk in chunks:
                 if type(chunk) is Match:  # a common delta read from bytes, fused: no dict
                     # _one_delta's checks, of the groups
@@ -191,9 +188,6 @@ class Decoder(BaseDecoder):
                             continue
                 yield from feed(chunk)
             yield from self.close()
-        finally:
-            if reader is not None:
-                reader.unfuse()
 
     @property
     def finish_reasons(self) -> dict[int, str]:

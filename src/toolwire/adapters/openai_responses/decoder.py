@@ -34,7 +34,7 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
-from toolwire.protocol.fastpath import SSEChunks, scan_string
+from toolwire.protocol.fastpath import SSEChunks, fused_reading, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.makers import args_delta, text_delta
@@ -151,10 +151,10 @@ class Decoder(BaseDecoder):
         if type(chunks) is not SSEChunks:
             yield from super().events(chunks)
             return
-        reader, items, feed = chunks, self._items, self.feed
+        items, feed = self._items, self.feed
         chunk: Any
-        try:
-            for chunk in reader.fused(DELTA_EVENT, DELTA_DEPTH):
+        with fused_reading(chunks, DELTA_EVENT, DELTA_DEPTH) as (fused, reader):
+            for chunk in fused:
                 if type(chunk) is Match:
                     _, kind, index, text = chunk.groups()
                     item = items.get(int(index))
@@ -172,11 +172,9 @@ class Decoder(BaseDecoder):
                                 item.ident, text
                             )
                         continue
-                    chunk = reader.chunk(chunk)
+                    chunk = reader.chunk(chunk)  # type: ignore[union-attr]  # (matches: fused)
                 yield from feed(chunk)
             yield from self.close()
-        finally:
-            reader.unfuse()
 
     # The per-delta reads check the field in place and name the place only when FIELDS
     # raises (``_read``): building ``chunk N`` for every field was a third of the time.
