@@ -124,7 +124,7 @@ def _sources(rules: Sequence[PartRule]) -> str:
     return "/".join(kinds)
 
 
-@dataclass
+@dataclass(slots=True)
 class Fitted:
     """The result of fitting: what stays in place, what moves, what was lost."""
 

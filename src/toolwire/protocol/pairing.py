@@ -18,7 +18,7 @@ from toolwire.losses import Loss
 from toolwire.protocol.ids import result_message_id
 
 
-@dataclass
+@dataclass(slots=True)  # one per history message: slots make it cheaper to build and read
 class Turn:
     """One history item: a plain message, or an assistant message with its calls' results.
 
@@ -46,6 +46,8 @@ class Paired:
     #: every call id the history holds, its calls' and its results' (orphans too): what
     #: ``callids.history_call_ids`` gives of the same messages, found in the same pass
     call_ids: set[str] = field(default_factory=set)
+    #: how many calls have no result (counted while pairing: no per-turn search for one)
+    unanswered: int = 0
 
 
 def pair_history(
@@ -70,18 +72,23 @@ def pair_history(
     turns: list[Turn] = []
     losses: list[Loss] = []
     results: list[tuple[int, ToolMessage]] = []  # each result, with the turn it stands before
+    calls_made = answered = 0
     for m in messages:
         if isinstance(m, ToolMessage):
             results.append((len(turns), m))
             continue
-        turns.append(Turn(m))
-        if isinstance(m, AssistantMessage) and m.tool_calls:
-            turns[-1].results = [None] * len(m.tool_calls)
-            for j, c in enumerate(m.tool_calls):
-                if c.id in owner:  # never merged, never "unanswered": say what is wrong
-                    first = turns[owner[c.id][0]].message.id
-                    raise DuplicateToolCallId(target, c.id, first, m.id)
-                owner[c.id] = (len(turns) - 1, j)
+        calls = m.tool_calls if isinstance(m, AssistantMessage) else None
+        if not calls:
+            turns.append(Turn(m, []))
+            continue
+        turns.append(Turn(m, [None] * len(calls)))
+        calls_made += len(calls)
+        at = len(turns) - 1
+        for j, c in enumerate(calls):
+            if c.id in owner:  # never merged, never "unanswered": say what is wrong
+                first = turns[owner[c.id][0]].message.id
+                raise DuplicateToolCallId(target, c.id, first, m.id)
+            owner[c.id] = (at, j)
     orphans: dict[str, tuple[int, ToolMessage]] = {}  # kept (keep_orphans), first per call
     for place, m in results:
         found = owner.get(m.tool_call_id)
@@ -108,11 +115,13 @@ def pair_history(
             losses.append(_duplicate(target, m.tool_call_id))
             continue
         turn.results[slot] = m
-    if not allow_unanswered:
+        answered += 1
+    unanswered = calls_made - answered
+    if unanswered and not allow_unanswered:
         last_with_calls = max((i for i, t in enumerate(turns) if t.results), default=-1)
         missing: list[str] = []
         for i, t in enumerate(turns):
-            if not t.results or None not in t.results:
+            if not t.results or all(r is not None for r in t.results):
                 continue  # no calls, or every one answered
             if allow_trailing_unanswered and i == last_with_calls and i == len(turns) - 1:
                 continue
@@ -123,7 +132,7 @@ def pair_history(
         turns = _placed(turns, list(orphans.values()))
     call_ids = set(owner)
     call_ids.update(m.tool_call_id for _, m in results)
-    return Paired(turns, losses, call_ids)
+    return Paired(turns, losses, call_ids, unanswered)
 
 
 def _duplicate(target: str, call_id: str) -> Loss:
@@ -182,7 +191,7 @@ def settle_unanswered(
             f"{target}: unanswered='answer' needs unanswered_text, the failure text each "
             "unanswered call is answered with (toolwire invents none)"
         )
-    if all(None not in t.results for t in paired.turns):
+    if not paired.unanswered:
         return  # every call answered: the usual history
     skip = exempt or (lambda _c: False)
     missing = [
@@ -224,6 +233,7 @@ def settle_unanswered(
         update: dict[str, object] = {"tool_calls": [c for c, _ in stay] or None}
         kept.append(Turn(m.model_copy(update=update), [r for _, r in stay]))
     paired.turns[:] = kept
+    paired.unanswered = sum(r is None for t in kept for r in t.results)  # the exempt ones
 
 
 def _unanswered_loss(target: str, call_id: str, what: str) -> Loss:

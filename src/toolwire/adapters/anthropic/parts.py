@@ -328,7 +328,21 @@ def parts_to_blocks(
     blocks: list[dict[str, Any]] = []
     group: Any = None
     for i, part in enumerate(parts):
-        meta = part.metadata if isinstance(part.metadata, dict) else {}
+        meta = part.metadata
+        if meta is None:  # the usual part: no vendor detail to carry, no group to close
+            group = None
+            if isinstance(part, TextPart):
+                if part.text:  # Anthropic rejects empty text blocks
+                    blocks.append({"type": "text", "text": part.text})
+                continue
+            src = part.source
+            if isinstance(part, ImagePart) and isinstance(src, DataSource):
+                s = {"type": "base64", "media_type": src.mime_type, "data": src.value}
+                blocks.append({"type": "image", "source": s})
+                continue
+            meta = {}
+        elif not isinstance(meta, dict):
+            meta = {}
         if (
             isinstance(part, TextPart)
             and meta.get(TYPE_KEY) == "search_result"

@@ -111,7 +111,13 @@ class _Encoding:
 
     def turn(self, turn: Turn) -> None:
         m = turn.message
-        if isinstance(m, (SystemMessage, DeveloperMessage)):
+        role = m.role  # the usual two first: one string test and one isinstance each
+        if role == "assistant" and isinstance(m, AssistantMessage):
+            self.assistant(turn, m)
+        elif role == "user" and isinstance(m, UserMessage):
+            self.flush_thinking()
+            self.body.push("user", self.user_blocks(m))
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
             if self.body.messages:
                 self.lose(
                     "system-message-moved",
@@ -122,11 +128,11 @@ class _Encoding:
                 self.system.append(m.content)
         elif isinstance(m, ReasoningMessage):
             self.reasoning(m)
+        elif isinstance(m, AssistantMessage):  # (a role that does not match its class)
+            self.assistant(turn, m)
         elif isinstance(m, UserMessage):
             self.flush_thinking()
             self.body.push("user", self.user_blocks(m))
-        elif isinstance(m, AssistantMessage):
-            self.assistant(turn, m)
         else:  # activity messages are UI state, never model input
             pass
 
@@ -262,16 +268,22 @@ class _Encoding:
     def tool_result(
         self, call_id: str, msg: ToolMessage
     ) -> tuple[dict[str, Any], list[ContentPart]]:
-        relocate = self.user if self.media == "relocate" else None
-        fitted = fit_content(msg.content, self.target, tool_call_id=call_id, relocate=relocate)
-        self.losses.extend(fitted.losses)
         value: str | list[dict[str, Any]]
-        if isinstance(fitted.content, str):
-            value = fitted.content
+        moved: list[ContentPart] = []
+        if isinstance(msg.content, str):
+            value = msg.content  # a string result is sent as it is: nothing to fit
         else:
-            value = parts_to_blocks(
-                fitted.content, f"tool result {call_id}", self.losses, self.target.target, call_id
-            )
+            relocate = self.user if self.media == "relocate" else None
+            fitted = fit_content(msg.content, self.target, tool_call_id=call_id, relocate=relocate)
+            self.losses.extend(fitted.losses)
+            moved = fitted.relocated
+            if isinstance(fitted.content, str):
+                value = fitted.content
+            else:
+                where = f"tool result {call_id}"
+                value = parts_to_blocks(
+                    fitted.content, where, self.losses, self.target.target, call_id
+                )
         block: dict[str, Any] = {"type": "tool_result", "tool_use_id": self.ids(call_id)}
         error = msg.error
         if error is not None:
@@ -295,7 +307,7 @@ class _Encoding:
         meta = msg.metadata if isinstance(msg.metadata, dict) else {}
         if isinstance(meta.get(CACHE_CONTROL_KEY), dict):
             block["cache_control"] = meta[CACHE_CONTROL_KEY]
-        return block, list(fitted.relocated)
+        return block, moved
 
 
 def _texts(blocks: list[dict[str, Any]]) -> str:
