@@ -121,7 +121,7 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
             value = checked(value, "input", "arguments")
         except ValueError:  # deeper than the cap: not an object to send, its repeats still told
             return None, sorted(found)
-    return (value if isinstance(value, dict) else None), sorted(found)
+    return (value if isinstance(value, dict) else None), (sorted(found) if found else [])
 
 
 def repeated_keys(text: str) -> list[str]:

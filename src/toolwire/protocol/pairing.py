@@ -74,11 +74,14 @@ def pair_history(
     results: list[tuple[int, ToolMessage]] = []  # each result, with the turn it stands before
     calls_made = answered = 0
     for m in messages:
-        if isinstance(m, ToolMessage):
+        # the role first: isinstance on a pydantic class costs more than a string test
+        if m.role == "tool" and isinstance(m, ToolMessage):
             results.append((len(turns), m))
             continue
-        calls = m.tool_calls if isinstance(m, AssistantMessage) else None
-        if not calls:
+        # (vars: only an assistant message has calls, and reading a field a class lacks
+        # through getattr goes through pydantic's slow __getattr__)
+        calls = vars(m).get("tool_calls")
+        if not calls or not isinstance(m, AssistantMessage):
             turns.append(Turn(m, []))
             continue
         turns.append(Turn(m, [None] * len(calls)))

@@ -102,9 +102,13 @@ def strip_foreign(
     """A history with every encrypted value another provider issued removed (one loss each)."""
     out: list[Message] = []
     for m in messages:
-        if isinstance(m, AssistantMessage) and m.tool_calls:
-            calls = list(m.tool_calls)
-            changed = False
+        # vars(): only an assistant message has calls (isinstance on a pydantic class costs
+        # more), and a message class without a field has no attribute, where getattr with a
+        # default on a pydantic model goes through its slow __getattr__
+        fields = vars(m)
+        if fields.get("tool_calls") and isinstance(m, AssistantMessage):
+            calls = m.tool_calls or []
+            copied: list[Any] | None = None  # the calls, copied once one of them changes
             for n, c in enumerate(calls):
                 if c.encrypted_value is None:
                     continue  # most calls: nothing to check, nothing to copy
@@ -117,19 +121,19 @@ def strip_foreign(
                     losses=losses,
                 )
                 if kept != c.encrypted_value:
-                    calls[n] = c.model_copy(update={"encrypted_value": kept})
-                    changed = True
-            if changed:  # the message is copied only when one of its calls changed
-                m = _with_calls(m, calls)
-        # vars(): a message class without the field has no attribute, and getattr with a
-        # default on a pydantic model goes through its slow __getattr__
-        value = vars(m).get("encrypted_value")
+                    if copied is None:
+                        copied = list(calls)
+                    copied[n] = c.model_copy(update={"encrypted_value": kept})
+            if copied is not None:  # the message is copied only when one of its calls changed
+                m = _with_calls(m, copied)
+                fields = vars(m)
+        value = fields.get("encrypted_value")
         if value is None:
             out.append(m)
             continue
         kept_value = usable_encrypted(
             value,
-            vars(m).get("metadata"),
+            fields.get("metadata"),
             provider,
             target=target,
             entity=f"message {m.id!r}",

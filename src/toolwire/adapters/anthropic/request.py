@@ -88,7 +88,11 @@ class _Body:
         if self.messages and self.messages[-1]["role"] == role:
             self.messages[-1]["content"].extend(blocks)
         else:
-            self.messages.append({"role": role, "content": list(blocks)})
+            self.messages.append({"role": role, "content": blocks})  # the caller's to give
+
+
+#: the metadata of a call that has none (read, never written)
+_NO_META: dict[str, Any] = {}
 
 
 class _Encoding:
@@ -172,15 +176,15 @@ class _Encoding:
         return parts_to_blocks(fitted.content, f"message {m.id}", self.losses, self.user.target)
 
     def assistant(self, turn: Turn, m: AssistantMessage) -> None:
-        blocks: list[dict[str, Any]] = list(self.thinking)
+        blocks = self.thinking  # the waiting reasoning opens the turn; none waits after it
         self.thinking = []
         if m.content:
             blocks.append({"type": "text", "text": m.content})
         results: list[dict[str, Any]] = []
         relocated: list[ContentPart] = []
         for call, result in zip(m.tool_calls or [], turn.results, strict=True):
-            meta = call.metadata if isinstance(call.metadata, dict) else {}
-            kind = meta.get(TYPE_KEY)
+            meta = call.metadata if isinstance(call.metadata, dict) else _NO_META
+            kind = meta.get(TYPE_KEY) if meta else None
             if kind in SERVER_CALL_TYPES:
                 blocks.extend(self.server_call(call, str(kind), meta, result))
                 continue
@@ -233,10 +237,11 @@ class _Encoding:
             "name": call.function.name,
             "input": parsed,
         }
-        if isinstance(meta.get(CALLER_KEY), dict):
-            block["caller"] = meta[CALLER_KEY]
-        if isinstance(meta.get(TOOLSET_KEY), str):
-            block["toolset_name"] = meta[TOOLSET_KEY]
+        if meta:
+            if isinstance(meta.get(CALLER_KEY), dict):
+                block["caller"] = meta[CALLER_KEY]
+            if isinstance(meta.get(TOOLSET_KEY), str):
+                block["toolset_name"] = meta[TOOLSET_KEY]
         return block
 
     def server_call(
@@ -325,11 +330,12 @@ def _reasoning_first(messages: list[Message]) -> list[Message]:
     out: list[Message] = []
     at: int | None = None  # where the last assistant message sits in ``out``
     for m in messages:
-        if isinstance(m, ReasoningMessage) and at is not None:
+        role = m.role  # (a string test: isinstance on a pydantic class costs more)
+        if role == "reasoning" and at is not None:
             out.insert(at, m)
             at += 1
             continue
-        at = len(out) if isinstance(m, AssistantMessage) else None
+        at = len(out) if role == "assistant" else None
         out.append(m)
     return out
 
