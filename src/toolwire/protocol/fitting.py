@@ -83,10 +83,11 @@ class Accepts:
 
     def why_not(self, part: ContentPart) -> str | None:
         """``None`` when the part is taken, else the reason it is not."""
-        if isinstance(part, TextPart):
+        # (the type tags, not isinstance: a failed isinstance on a pydantic class is slow)
+        if part.type == "text":
             return None if self.text else "the target takes no text here"
         source = part.source
-        provider = source.provider if isinstance(source, FileSource) else None
+        provider = source.provider if source.type == "file" else None
         key = (part.type, source.type, provider, source.mime_type)
         answers = self._answers
         if key in answers:
@@ -155,7 +156,7 @@ def fit_content(
         if reason is None:
             kept.append(part)
             continue
-        if relocate is not None and not isinstance(part, TextPart):
+        if relocate is not None and part.type != "text":
             second = relocate.why_not(part)
             if second is None:
                 moved.append(part)

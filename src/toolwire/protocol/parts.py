@@ -70,7 +70,7 @@ def text_of(content: Content) -> str:
     """The text parts concatenated in order (no separator); the string itself for a string."""
     if isinstance(content, str):
         return content
-    return "".join(p.text for p in content if isinstance(p, TextPart))
+    return "".join([p.text for p in content if p.type == "text"])  # (tag: see fitting.why_not)
 
 
 def parse_data_url(url: str) -> tuple[str, str] | None:

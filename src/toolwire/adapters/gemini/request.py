@@ -96,6 +96,10 @@ def target_accepts(model: str | None, backend: str, place: Place = "tool_result"
     return accepts(VENDOR, place=place, model=model_name(model), backend=backend)
 
 
+#: the roles that go to the system instruction
+_INSTRUCTIONS = ("system", "developer")
+
+
 @encode_surface(VENDOR)
 def encode_request(
     run_input: RunAgentInput | dict[str, Any],
@@ -135,7 +139,8 @@ def encode_request(
     system: list[dict[str, Any]] = []
     history: list[Message] = []
     for m in strip_foreign(ri.messages, PROVIDER, target=VENDOR, losses=lost):
-        if isinstance(m, (SystemMessage, DeveloperMessage)):
+        # (the role first: a failed isinstance on a pydantic class is slow)
+        if m.role in _INSTRUCTIONS and isinstance(m, (SystemMessage, DeveloperMessage)):
             system.append({"text": m.content})
         else:
             history.append(m)
@@ -150,13 +155,14 @@ def encode_request(
     thoughts: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
-        if isinstance(m, ReasoningMessage):
+        role = m.role  # (the role first, as above)
+        if role == "reasoning" and isinstance(m, ReasoningMessage):
             part: dict[str, Any] = {"text": m.content, "thought": True}
             if m.encrypted_value:
                 part["thought_signature"] = m.encrypted_value
             thoughts.append(part)
             continue
-        if isinstance(m, AssistantMessage):
+        if role == "assistant" and isinstance(m, AssistantMessage):
             contents.extend(
                 _model_turn(
                     m,
@@ -175,7 +181,7 @@ def encode_request(
         if thoughts:
             contents.append({"role": "model", "parts": thoughts})
             thoughts = []
-        if isinstance(m, UserMessage):
+        if role == "user" and isinstance(m, UserMessage):
             parts = _user_parts(m.content, in_user, lost)
             if parts:
                 contents.append({"role": "user", "parts": parts})
@@ -243,7 +249,7 @@ def _user_parts(content: Any, in_user: Accepts, lost: list[Loss]) -> list[dict[s
     lost.extend(fitted.losses)
     parts: list[dict[str, Any]] = []
     for p in fitted.content if isinstance(fitted.content, list) else []:
-        if isinstance(p, TextPart):
+        if p.type == "text":
             if p.text:
                 parts.append({"text": p.text})
         else:
@@ -389,9 +395,7 @@ def _answer(
         fr["id"] = ids(call.id)
     fr["response"] = content_to_response(kept, result.error, result.metadata)
     media_parts = (
-        [media_from_ag(p) for p in kept if not isinstance(p, TextPart)]
-        if isinstance(kept, list)
-        else []
+        [media_from_ag(p) for p in kept if p.type != "text"] if isinstance(kept, list) else []
     )
     if media_parts:
         fr["parts"] = media_parts
@@ -399,7 +403,7 @@ def _answer(
     for p in labelled(
         fitted.relocated, label, tool_call_id=sent, tool_name=call.function.name, target=VENDOR
     ):
-        siblings.append({"text": p.text} if isinstance(p, TextPart) else media_from_ag(p))
+        siblings.append({"text": p.text} if p.type == "text" else media_from_ag(p))
     return {"function_response": fr}
 
 
