@@ -331,12 +331,13 @@ def parts_to_blocks(
         meta = part.metadata
         if meta is None:  # the usual part: no vendor detail to carry, no group to close
             group = None
-            if isinstance(part, TextPart):
+            # (the type tags, not isinstance: a failed isinstance on a pydantic class is slow)
+            if part.type == "text":
                 if part.text:  # Anthropic rejects empty text blocks
                     blocks.append({"type": "text", "text": part.text})
                 continue
             src = part.source
-            if isinstance(part, ImagePart) and isinstance(src, DataSource):
+            if part.type == "image" and src.type == "data":
                 s = {"type": "base64", "media_type": src.mime_type, "data": src.value}
                 blocks.append({"type": "image", "source": s})
                 continue
