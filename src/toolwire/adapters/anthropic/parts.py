@@ -17,7 +17,6 @@ from ag_ui.core import (
     DataSource,
     DocumentPart,
     FileSource,
-    ImagePart,
     TextPart,
     UrlSource,
 )
@@ -248,6 +247,10 @@ def server_result(
 # ------------------------------------------------------------------ encode
 
 
+#: the metadata of a part that has none (read, never written)
+_NO_META: dict[str, Any] = {}
+
+
 def _b64text(value: str) -> str | None:
     try:
         return base64.b64decode(value, validate=True).decode("utf-8")
@@ -270,32 +273,34 @@ def part_to_block(
     target: str,
     tool_call_id: str | None,
 ) -> dict[str, Any] | None:
-    """One fitted part -> one Anthropic block (``None`` for an empty text part)."""
-    meta = part.metadata if isinstance(part.metadata, dict) else {}
-    if isinstance(part, TextPart):
+    """One fitted part (``index`` in the content at ``where``) -> one Anthropic block
+    (``None`` for an empty text part). The type tags are tested, not the classes: a failed
+    isinstance on a pydantic class costs four times a tag's string test, once a part."""
+    meta = part.metadata if isinstance(part.metadata, dict) else _NO_META
+    if part.type == "text":
         if part.text == "":
             return None  # Anthropic rejects empty text blocks; an empty part carries nothing
-        if meta.get(TYPE_KEY) == "tool_reference":
+        if meta and meta.get(TYPE_KEY) == "tool_reference":
             return {"type": "tool_reference", "tool_name": part.text}
         block: dict[str, Any] = {"type": "text", "text": part.text}
-        if meta.get(CITATIONS_KEY):
+        if meta and meta.get(CITATIONS_KEY):
             block["citations"] = meta[CITATIONS_KEY]
         return block
     src = part.source
     out: dict[str, Any]
-    if isinstance(part, ImagePart):
-        if isinstance(src, DataSource):
+    if part.type == "image":
+        if src.type == "data":
             s: dict[str, Any] = {"type": "base64", "media_type": src.mime_type, "data": src.value}
         else:
             s = _reference(src)
         return {"type": "image", "source": s}
-    if isinstance(part, DocumentPart):
-        if isinstance(src, DataSource):
+    if part.type == "document":
+        if src.type == "data":
             mime = src.mime_type.split(";", 1)[0].strip().lower()
             if mime == PLAIN:
                 text = _b64text(src.value)
                 if text is None:
-                    reason = f"{where}: the text/plain data is not base64 of UTF-8 text"
+                    reason = f"{where}[{index}]: the text/plain data is not base64 of UTF-8 text"
                     losses.append(part_loss(part, index, target, reason, tool_call_id))
                     return None
                 s = {"type": "text", "media_type": PLAIN, "data": text}
@@ -312,7 +317,7 @@ def part_to_block(
             out["citations"] = meta[CITATIONS_KEY]
         return out
     # Audio/video never reach here: fitting drops them (Anthropic has no such blocks).
-    reason = f"{where}: Anthropic has no {part.type} block"
+    reason = f"{where}[{index}]: Anthropic has no {part.type} block"
     losses.append(part_loss(part, index, target, reason, tool_call_id))
     return None
 
@@ -328,24 +333,11 @@ def parts_to_blocks(
     blocks: list[dict[str, Any]] = []
     group: Any = None
     for i, part in enumerate(parts):
-        meta = part.metadata
-        if meta is None:  # the usual part: no vendor detail to carry, no group to close
-            group = None
-            # (the type tags, not isinstance: a failed isinstance on a pydantic class is slow)
-            if part.type == "text":
-                if part.text:  # Anthropic rejects empty text blocks
-                    blocks.append({"type": "text", "text": part.text})
-                continue
-            src = part.source
-            if part.type == "image" and src.type == "data":
-                s = {"type": "base64", "media_type": src.mime_type, "data": src.value}
-                blocks.append({"type": "image", "source": s})
-                continue
-            meta = {}
-        elif not isinstance(meta, dict):
-            meta = {}
+        meta = part.metadata  # (None for most parts: the search-result test ends there)
         if (
-            isinstance(part, TextPart)
+            meta
+            and isinstance(meta, dict)
+            and part.type == "text"
             and meta.get(TYPE_KEY) == "search_result"
             and isinstance(meta.get("url"), str)
             and isinstance(meta.get("title"), str)
@@ -368,7 +360,7 @@ def parts_to_blocks(
             group = key
             continue
         group = None
-        block = part_to_block(part, i, f"{where}[{i}]", losses, target, tool_call_id)
+        block = part_to_block(part, i, where, losses, target, tool_call_id)
         if block is not None:
             blocks.append(block)
     return blocks
