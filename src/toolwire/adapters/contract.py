@@ -68,6 +68,87 @@ class Encoder(Protocol):
     def close(self) -> list[dict[str, Any]]: ...
 
 
+class ChunkReader(Protocol):
+    """Push-style reading of a vendor's stream bytes: pieces split anywhere in, the
+    vendor's chunk dicts out (sync and async drivers alike)."""
+
+    #: the vendor's own end marker was read (OpenAI's ``[DONE]``): the rest is ignored
+    done: bool
+
+    def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
+
+    #: the rest; a stream cut inside a frame is ``TruncatedStream``, never success
+    def close(self) -> list[dict[str, Any]]: ...
+
+
+class Framing(Protocol):
+    """How a vendor frames a stream on the wire: SSE, NDJSON, a JSON array, the AWS event
+    stream. Reading is bytes -> chunk dicts, writing chunks -> bytes; the shared readers
+    and writers live in ``toolwire.protocol``, an adapter names which one and its options."""
+
+    #: ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"aws-eventstream"``
+    name: str
+    #: the response's content type (``text/event-stream`` ...)
+    media_type: str
+
+    #: a whole body (bytes, text, or pieces split anywhere) -> the chunk dicts, lazily
+    def read(self, body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]: ...
+
+    #: a fresh push-style reader (what a driver feeds the HTTP body to)
+    def reader(self) -> ChunkReader: ...
+
+    #: chunks (dicts or SDK objects) -> the bytes the vendor's SDK parses back
+    def write(self, chunks: Iterable[Any]) -> bytes: ...
+
+
+class VendorClient(Protocol):
+    """Everything the drivers, the server, the replay and the cassette kit need to know
+    about a model vendor's SDK: ``adapters/<name>/client.py`` defines one as ``CLIENT``.
+    Nothing outside the adapter package names the vendor, imports its SDK or branches
+    on it; they ask the registry for this object."""
+
+    #: pip extras that install the SDK (``("anthropic",)``)
+    extras: tuple[str, ...]
+    #: environment variables that hold the key, in the order they are tried
+    key_env: tuple[str, ...]
+    #: the model a server agent uses when its config names none
+    default_model: str
+    #: the request body keys that hold the conversation (what replay compares)
+    conversation_keys: tuple[str, ...]
+    #: in-stream or in-body error types worth another attempt
+    retryable_errors: frozenset[str]
+    #: HTTP header names and URL query keys (lower case) that carry credentials
+    secret_headers: frozenset[str]
+    secret_query_keys: frozenset[str]
+
+    #: whether ``client`` is this vendor's SDK client (``api`` picks among adapters that
+    #: share one SDK, e.g. ``"chat"`` / ``"responses"`` for OpenAI)
+    def claims(self, client: Any, api: str | None) -> bool: ...
+
+    def is_async(self, client: Any) -> bool: ...
+
+    #: options ``encode_request`` needs from the client (e.g. Gemini's Vertex backend)
+    def encode_options(self, client: Any) -> dict[str, Any]: ...
+
+    #: put the caller's params that ``encode_request`` does not name into the body
+    def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None: ...
+
+    #: one streamed turn through the SDK, its own retries off: chunk dicts or SDK events
+    def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]: ...
+
+    def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]: ...
+
+    #: an async SDK client for a server agent or the replay (SDK retries off)
+    def make_client(
+        self, *, api_key: str | None, base_url: str | None, http_client: Any = None
+    ) -> Any: ...
+
+    async def aclose(self, client: Any) -> None: ...
+
+    #: the credential values a client holds, to keep out of every text a run sends
+    def secrets(self, client: Any) -> list[str]: ...
+
+
 class Adapter(Protocol):
     """One stream adapter module (``adapters.get(name)`` for a name in ``NAMES``)."""
 
@@ -125,4 +206,12 @@ class ResultPeer(Protocol):
     def encode_call(self, call: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]: ...
 
 
-__all__ = ["Adapter", "Decoder", "Encoder", "ResultPeer"]
+__all__ = [
+    "Adapter",
+    "ChunkReader",
+    "Decoder",
+    "Encoder",
+    "Framing",
+    "ResultPeer",
+    "VendorClient",
+]
