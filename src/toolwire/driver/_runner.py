@@ -18,9 +18,16 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Generator,
+    Iterator,
+    Sequence,
+)
 from dataclasses import asdict
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import Any, Literal, ParamSpec, Protocol, TypeVar, cast
 
 from ag_ui.core import BaseEvent, CustomEvent
 
@@ -403,6 +410,16 @@ async def _aclose(stream: Any) -> None:
         await aclose()
 
 
+class _Drives(Protocol):
+    """What the event iterators drive: one turn (``_Run``) or a tool loop (``ToolRun``)."""
+
+    cancel_requested: bool
+
+    def events_sync(self) -> Generator[BaseEvent, None, None]: ...
+
+    def events_async(self) -> AsyncGenerator[BaseEvent, None]: ...
+
+
 class RunEvents(Iterator[BaseEvent]):
     """The events of one run (an iterator); ``close()`` stops it and closes the SDK response.
 
@@ -411,7 +428,7 @@ class RunEvents(Iterator[BaseEvent]):
     cancelled outcome; with ``"close"`` it just ends.
     """
 
-    def __init__(self, state: _Run) -> None:
+    def __init__(self, state: _Drives) -> None:
         self._state = state
         self._events = state.events_sync()
 
@@ -442,7 +459,7 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
     then the cancellation goes on (``CancelledError`` from the next ``__anext__``).
     """
 
-    def __init__(self, state: _Run) -> None:
+    def __init__(self, state: _Drives) -> None:
         self._state = state
         self._events = state.events_async()
 
@@ -488,6 +505,11 @@ def run(
     losses: list[Loss] | None = None,
     on_cancel: OnCancel = "close",
     forward_losses: bool = False,
+    tools: Sequence[Any] | None = None,
+    max_steps: int | None = None,
+    tool_timeout: float | None = None,
+    tool_concurrency: int | None = None,
+    tool_tracebacks: bool | None = None,
     **vendor_params: Any,
 ) -> RunEvents:
     """One AG-UI run for ``run_input`` (a ``RunAgentInput`` or its JSON dict) over ``client``.
@@ -497,9 +519,16 @@ def run(
     adapter's ``encode_request`` where it names them, else into the request. Losses are
     warned about and appended to ``losses``; ``forward_losses=True`` also sends them to the
     UI as a ``CUSTOM`` event named ``toolwire.losses`` just before the terminal event.
+    ``tools`` (functions or ``toolwire.Tool``) are backend tools, run inside the run until
+    a turn calls none of them (at most ``max_steps`` turns; docs/guide/agents.md).
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
+    from toolwire.driver._tool_loop import ToolRun, tool_options
+
     args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    loop = tool_options(tools, max_steps, tool_timeout, tool_concurrency, tool_tracebacks)
+    if loop is not None:
+        return RunEvents(ToolRun(client, run_input, *args, loop, sync=True))
     return RunEvents(_Run(client, run_input, *args, sync=True))
 
 
@@ -523,7 +552,14 @@ def arun(*args: Any, **options: Any) -> AsyncRunEvents:
     parameters as :func:`run`."""
     bound = inspect.signature(run).bind(*args, **options)
     bound.apply_defaults()
-    return AsyncRunEvents(_Run(**bound.arguments, sync=False))
+    from toolwire.driver._tool_loop import ToolRun, tool_options
+
+    given = bound.arguments
+    names = ("tools", "max_steps", "tool_timeout", "tool_concurrency", "tool_tracebacks")
+    loop = tool_options(*(given.pop(n) for n in names))
+    if loop is not None:
+        return AsyncRunEvents(ToolRun(**given, options=loop, sync=False))
+    return AsyncRunEvents(_Run(**given, sync=False))
 
 
 __all__ = ["LOSSES_EVENT", "AsyncRunEvents", "RunEvents", "arun", "loss_record", "run"]
