@@ -32,7 +32,7 @@ from toolwire.losses import (
 
 if TYPE_CHECKING:
     from toolwire import adapters
-    from toolwire.driver import RetryPolicy, arun, run
+    from toolwire.driver import RetryPolicy, RunComposer, Tool, arun, file_part, media_part, run
     from toolwire.protocol import aframe_run, frame_run, validate_stream
 
 __version__ = "0.1.0"
@@ -46,6 +46,10 @@ _LAZY = {
     "RetryPolicy": "toolwire.driver",
     "arun": "toolwire.driver",
     "run": "toolwire.driver",
+    "RunComposer": "toolwire.driver",
+    "Tool": "toolwire.driver",
+    "media_part": "toolwire.driver",
+    "file_part": "toolwire.driver",
 }
 
 
@@ -68,6 +72,8 @@ __all__ = [
     "PartsDroppedWarning",
     "ProtocolViolation",
     "RetryPolicy",
+    "RunComposer",
+    "Tool",
     "ToolwireError",
     "ToolwireWarning",
     "TruncatedStream",
@@ -81,7 +87,9 @@ __all__ = [
     "adapters",
     "aframe_run",
     "arun",
+    "file_part",
     "frame_run",
+    "media_part",
     "run",
     "validate_stream",
 ]

@@ -2,7 +2,7 @@
 
 Each model turn is a plain ``toolwire.run`` turn (its retries, cancellation, losses), given
 the conversation so far and both kinds of tools: the run input's frontend tools and the
-backend ones. A :class:`~toolwire.driver.compose.RunComposer` makes the turns and the
+backend ones. A :class:`~toolwire.driver._compose.RunComposer` makes the turns and the
 results one run. After a turn, each call of a backend tool is executed and answered with
 ``TOOL_CALL_RESULT``; the model is called again with the results; the run ends when a turn
 makes no backend call, when it also made frontend calls (they are left pending for the UI,
@@ -35,10 +35,10 @@ from typing import Any
 
 from ag_ui.core import BaseEvent, ContentPart
 
+from toolwire.driver._compose import RunComposer, TurnCall
 from toolwire.driver._policy import RetryPolicy
 from toolwire.driver._runner import _Run
-from toolwire.driver.compose import RunComposer, TurnCall
-from toolwire.driver.tools import Tool, as_tools, tool_content
+from toolwire.driver._tools import Tool, as_tools, tool_content
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import classify
 from toolwire.losses import Loss, announce, held
