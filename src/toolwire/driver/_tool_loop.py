@@ -188,8 +188,9 @@ class ToolRun:
                 sync=self._sync,
             )
         self._report([*kept, *quiet])
-        self._turn_losses = turn.losses = []
-        self._turn_taken = 0
+        # the turn keeps its whole list (it forwards it); what is new is taken from its end
+        self._turn_losses = kept
+        self._turn_taken = len(kept)
         return turn
 
     def _take_turn_losses(self, quiet: list[Loss]) -> None:

@@ -1,0 +1,106 @@
+"""Scripted model turns for the agent-loop tests: AG-UI events said in a vendor's own words
+(``reply_of_turn``: the adapter's encoder and SSE framing), served by FakeVendor."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    BaseEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TokenUsage,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.testing.fake_vendor import Reply, reply_of_turn
+
+#: a 1x1 PNG
+PNG_B64 = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJ"
+    "RU5ErkJggg=="
+)
+PNG = base64.b64decode(PNG_B64)
+
+CONFIRM = {
+    "name": "confirm_booking",
+    "description": "Ask the user to confirm a booking.",
+    "parameters": {
+        "type": "object",
+        "properties": {"hotel": {"type": "string"}},
+        "required": ["hotel"],
+    },
+}
+
+
+def turn_events(
+    calls: list[tuple[str, str, dict[str, Any]]] = (),  # type: ignore[assignment]
+    *,
+    text: str | None = None,
+    message_id: str = "msg_1",
+    input_tokens: int = 10,
+    output_tokens: int = 5,
+) -> list[BaseEvent]:
+    """One model turn: optional text, then the calls (id, name, arguments), then its end."""
+    out: list[BaseEvent] = [RunStartedEvent(thread_id="t", run_id="r")]
+    if text is not None:
+        out += [
+            TextMessageStartEvent(message_id=message_id, role="assistant"),
+            TextMessageContentEvent(message_id=message_id, delta=text),
+            TextMessageEndEvent(message_id=message_id),
+        ]
+    for cid, name, args in calls:
+        out += [
+            ToolCallStartEvent(tool_call_id=cid, tool_call_name=name, parent_message_id=message_id),
+            ToolCallArgsEvent(tool_call_id=cid, delta=json.dumps(args)),
+            ToolCallEndEvent(tool_call_id=cid),
+        ]
+    usage = TokenUsage(
+        input_tokens=input_tokens,
+        output_tokens=output_tokens,
+        total_tokens=input_tokens + output_tokens,
+    )
+    out.append(RunFinishedEvent(thread_id="t", run_id="r", usage=[usage]))
+    return out
+
+
+def turn(vendor: str, *args: Any, **kw: Any) -> Reply:
+    return reply_of_turn(vendor, turn_events(*args, **kw))
+
+
+def agent_input(*, tools: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "threadId": "thread-1",
+        "runId": "run-1",
+        "protocolVersion": PROTOCOL_VERSION,
+        "messages": [{"id": "u1", "role": "user", "content": "Book me a hotel in Oslo."}],
+        "tools": [CONFIRM] if tools is None else tools,
+        "context": [],
+        "state": None,
+        "forwardedProps": {},
+    }
+    data.update(extra)
+    return data
+
+
+def requests_json(fv: Any) -> list[dict[str, Any]]:
+    return [json.loads(r.body) for r in fv.requests]
+
+
+__all__ = [
+    "CONFIRM",
+    "PNG",
+    "PNG_B64",
+    "agent_input",
+    "requests_json",
+    "turn",
+    "turn_events",
+]
