@@ -1,14 +1,18 @@
 """``toolwire serve``: an AG-UI endpoint in front of any vendor, and the inspector page.
 
 Needs the ``server`` extra (``pip install "toolwire[server]"``); ``import toolwire`` never
-imports it. ``create_app(config)`` gives a Starlette app to run or mount; ``serve`` /
-``make_server`` / ``Server`` run it with uvicorn (imported when first used), ending open
-runs as shutdown starts. The modules behind this package (``_app``, ``_config``,
-``_providers``, ``_replay``, ``_streaming``, ``_running``) are internal.
+imports it. ``create_app(config, agents=...)`` gives a Starlette app to run or mount, with
+agents of your own (``Agent``: any callable from a ``RunAgentInput`` to AG-UI events) beside
+the configured providers; ``read_run_input`` and ``event_stream`` serve a run from a route of
+yours the same way. ``serve`` / ``make_server`` / ``Server`` run the app with uvicorn
+(imported when first used), ending open runs as shutdown starts. The modules behind this
+package (``_agents``, ``_app``, ``_config``, ``_providers``, ``_replay``, ``_streaming``,
+``_running``) are internal.
 """
 
 from typing import TYPE_CHECKING, Any
 
+from toolwire.server._agents import Agent, BadRunInput, event_stream, read_run_input
 from toolwire.server._app import ServerState, close_streams, create_app
 from toolwire.server._config import (
     AgentConfig,
@@ -17,6 +21,7 @@ from toolwire.server._config import (
     config_from_mapping,
     load_config,
 )
+from toolwire.server._streaming import StreamHub
 
 if TYPE_CHECKING:
     from toolwire.server._running import Server, make_server, serve
@@ -33,15 +38,20 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "Agent",
     "AgentConfig",
+    "BadRunInput",
     "ConfigError",
     "Server",
     "ServerConfig",
     "ServerState",
+    "StreamHub",
     "close_streams",
     "config_from_mapping",
     "create_app",
+    "event_stream",
     "load_config",
     "make_server",
+    "read_run_input",
     "serve",
 ]

@@ -38,7 +38,8 @@ class _BadRequest(Exception):
 
 
 def _redactor(provider: Provider) -> Callable[[str], str]:
-    values = secrets(provider.config)
+    own = getattr(provider, "secret_values", None)  # an agent of the caller's: its clients' keys
+    values = own() if own is not None else secrets(provider.config)
 
     def redact_text(text: str) -> str:
         # the agent's own key values only: an event's text about tokens is the model's
@@ -158,16 +159,36 @@ def _mount_inspector(app: Starlette, config: ServerConfig, agents: dict[str, Pro
     app.add_route("/", home, methods=["GET", "HEAD"])
 
 
-def create_app(config: ServerConfig | Mapping[str, Any] | None = None) -> Starlette:
-    """The AG-UI server as a Starlette app (run it, or mount it in yours)."""
+def create_app(
+    config: ServerConfig | Mapping[str, Any] | None = None,
+    *,
+    agents: Mapping[str, Any] | None = None,
+) -> Starlette:
+    """The AG-UI server as a Starlette app (run it, or mount it in yours).
+
+    ``agents`` adds agents of your own beside the configured ones: name -> a callable from
+    a ``RunAgentInput`` to AG-UI events, or a ``toolwire.server.Agent`` (docs/guide/agents.md).
+    With ``agents`` and no ``config``, only those are served.
+    """
+    if config is None and agents:
+        config = ServerConfig(agents=())
     cfg = _as_config(config)
-    agents = {a.name: build_provider(a) for a in cfg.agents}
+    providers: dict[str, Provider] = {a.name: build_provider(a) for a in cfg.agents}
+    # -- agents of the caller's own (toolwire.server._agents) --
+    if agents:
+        from toolwire.server._agents import own_providers
+
+        providers.update(own_providers(agents, taken=set(providers)))
     hub = StreamHub()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
         hub.close()
+        for provider in providers.values():  # the SDK clients providers built, reused till now
+            closing = getattr(provider, "aclose", None)
+            if closing is not None:
+                await closing()
 
     app = Starlette(
         routes=[
@@ -176,9 +197,9 @@ def create_app(config: ServerConfig | Mapping[str, Any] | None = None) -> Starle
         ],
         lifespan=lifespan,
     )
-    app.state.toolwire = ServerState(config=cfg, agents=agents, hub=hub)
+    app.state.toolwire = ServerState(config=cfg, agents=providers, hub=hub)
     if cfg.inspector is not None:
-        _mount_inspector(app, cfg, agents)
+        _mount_inspector(app, cfg, providers)
     return app
 
 

@@ -1,13 +1,16 @@
 """Providers: what answers an agent's runs. ``replay`` from recordings, the rest a vendor's SDK.
 
-A real provider builds the vendor's own async client (its key from the environment, read when
-a run starts; ``base_url`` from the config) and runs the conversation through
-``toolwire.arun``. Its key is never stored on the provider, printed or put in an error: the
-server redacts every key value from what it sends and logs.
+A real provider builds the vendor's own async client once (its key from the environment, read
+when a run starts; ``base_url`` from the config), reuses it for every run (a new one only when
+the key changed) and runs the conversation through ``toolwire.arun``. Its key is held by that
+client only (the provider keeps a digest to notice a change), never printed or put in an
+error: the server redacts every key value from what it sends and logs.
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import os
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
@@ -55,7 +58,7 @@ def _client(provider: str, key: str, base_url: str | None) -> Any:
 
 
 async def aclose_client(client: Any) -> None:
-    """Close an SDK client made for one run (its connections with it)."""
+    """Close an SDK client (its connections with it)."""
     aio = getattr(client, "aio", None)  # google-genai: the async side closes apart
     closer = getattr(aio, "aclose", None) if aio is not None else getattr(client, "close", None)
     if closer is not None:
@@ -68,6 +71,8 @@ class VendorProvider:
     def __init__(self, config: AgentConfig) -> None:
         self.config = config
         self.adapter = PROVIDERS[config.provider][0]
+        # the SDK client, built once and reused across runs: (key digest, event loop, client)
+        self._built: tuple[str, Any, Any] | None = None
 
     @property
     def model(self) -> str:
@@ -88,17 +93,35 @@ class VendorProvider:
         key = self._key()
         if key is None:  # checked before the stream; the environment may have changed since
             raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
-        client = _client(self.config.provider, key, self.config.base_url)
+        client = await self._client(key)
         model = self.model
         params = dict(self.config.params)
-        try:
-            async with arun(
-                client, run_input, model=model, vendor=self.adapter, forward_losses=True, **params
-            ) as run:
-                async for event in run:
-                    yield event
-        finally:
-            await aclose_client(client)
+        async with arun(
+            client, run_input, model=model, vendor=self.adapter, forward_losses=True, **params
+        ) as run:
+            async for event in run:
+                yield event
+
+    async def _client(self, key: str) -> Any:
+        """The SDK client for ``key``, built at the first run and reused by the next ones (its
+        connection pool with it); built anew when the key changed, or the event loop did
+        (an async client's pool belongs to one loop)."""
+        loop = asyncio.get_running_loop()
+        built = self._built
+        digest = hashlib.sha256(key.encode()).hexdigest()
+        if built is not None and built[0] == digest and built[1] is loop:
+            return built[2]
+        if built is not None and built[1] is loop:
+            await aclose_client(built[2])
+        client = _client(self.config.provider, key, self.config.base_url)
+        self._built = (digest, loop, client)
+        return client
+
+    async def aclose(self) -> None:
+        """Close the client the runs shared (the app's shutdown calls this)."""
+        built, self._built = self._built, None
+        if built is not None and built[1] is asyncio.get_running_loop():
+            await aclose_client(built[2])
 
 
 def build_provider(config: AgentConfig) -> Provider:
