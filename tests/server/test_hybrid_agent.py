@@ -1,0 +1,176 @@
+"""examples/hybrid_agent: a backend tool and a frontend tool, served over HTTP, two runs through
+@ag-ui/client's HttpAgent against a fake vendor, for every model adapter the server builds
+clients for.
+
+Run 1: one RUN_STARTED, the backend call, its TOOL_CALL_RESULT with the image part, the second
+turn with the frontend call, RUN_FINISHED with only the frontend call pending. Run 2 carries
+the UI's answer (with an image of its own) and ends with text. The client's verifier accepts
+every stream; each image reaches the vendor's requests as the capabilities say.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import struct
+import warnings
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _serve import REPO, live_server
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    BaseEvent,
+    ImagePart,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    TokenUsage,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.capabilities import accepts
+from toolwire.server import _config, _providers
+from toolwire.testing.fake_vendor import FakeVendor, reply_of_turn
+
+EXAMPLE = REPO / "examples" / "hybrid_agent"
+KEY = "sk-hybrid-fake-key-0123456789"
+Client = Callable[[dict[str, Any], Path], dict[str, Any]]
+
+
+def _example() -> Any:
+    spec = importlib.util.spec_from_file_location("hybrid_agent_app", EXAMPLE / "app.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _model_providers() -> list[str]:
+    """Every provider the server builds a vendor SDK client for, from its registry."""
+    return sorted(p for p, (adapter, _) in _config.PROVIDERS.items() if adapter)
+
+
+def _png(rgb: tuple[int, int, int]) -> str:
+    """A 1x1 PNG of one colour, base64."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    raw = zlib.compress(b"\x00" + bytes(rgb))
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+    return base64.b64encode(png).decode()
+
+
+UI_IMAGE = _png((200, 30, 30))
+
+
+def _turn(
+    calls: list[tuple[str, str, dict[str, Any]]], text: str | None, mid: str
+) -> list[BaseEvent]:
+    out: list[BaseEvent] = [
+        RunStartedEvent(thread_id="t", run_id="r", protocol_version=PROTOCOL_VERSION)
+    ]
+    if text is not None:
+        out += [
+            TextMessageStartEvent(message_id=mid, role="assistant"),
+            TextMessageContentEvent(message_id=mid, delta=text),
+            TextMessageEndEvent(message_id=mid),
+        ]
+    for cid, name, args in calls:
+        out += [
+            ToolCallStartEvent(tool_call_id=cid, tool_call_name=name, parent_message_id=mid),
+            ToolCallArgsEvent(tool_call_id=cid, delta=json.dumps(args)),
+            ToolCallEndEvent(tool_call_id=cid),
+        ]
+    usage = TokenUsage(input_tokens=12, output_tokens=4, total_tokens=16)
+    return [*out, RunFinishedEvent(thread_id="t", run_id="r", usage=[usage])]
+
+
+def _image(value: str) -> ImagePart:
+    return ImagePart.model_validate(
+        {"type": "image", "source": {"type": "data", "value": value, "mimeType": "image/png"}}
+    )
+
+
+def test_the_example_is_at_most_40_lines() -> None:
+    assert len((EXAMPLE / "app.py").read_text().splitlines()) <= 40
+
+
+@pytest.mark.parametrize("provider", _model_providers())
+def test_the_hybrid_agent_round_trip_through_the_official_client(
+    provider: str, ag_ui_client: Client, tmp_path: Path
+) -> None:
+    adapter = _config.PROVIDERS[provider][0]
+    model = _config.DEFAULT_MODELS[provider]
+    sky = base64.b64encode((EXAMPLE / "sky.png").read_bytes()).decode()
+    script = [
+        reply_of_turn(adapter, _turn([("call_w", "get_weather", {"city": "Oslo"})], None, "msg_1")),
+        reply_of_turn(
+            adapter,
+            _turn([("call_b", "confirm_booking", {"hotel": "Grand"})], "Book it?", "msg_2"),
+        ),
+        reply_of_turn(adapter, _turn([], "Booked the Grand.", "msg_3")),
+    ]
+    example = _example()
+    answer = [
+        {"type": "text", "text": "confirmed"},
+        {"type": "image", "source": {"type": "data", "value": UI_IMAGE, "mimeType": "image/png"}},
+    ]
+    confirm = {
+        "name": "confirm_booking",
+        "description": "Ask the user to confirm a booking.",
+        "parameters": {"type": "object", "properties": {"hotel": {"type": "string"}}},
+    }
+    with FakeVendor(script) as fv, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a target that cannot take an image says so
+        client = _providers._client(provider, KEY, fv.base_url)
+        app = example.hybrid_app(client, model, vendor=adapter, forward_losses=True)
+        with live_server(app) as (_, base):
+            out = ag_ui_client(
+                {
+                    "url": f"{base}/agents/hybrid",
+                    "threadId": f"hybrid-{provider}",
+                    "messages": [{"id": "u1", "role": "user", "content": "A hotel in Oslo?"}],
+                    "tools": [confirm],
+                    "answers": {"confirm_booking": answer},
+                },
+                tmp_path,
+            )
+    assert out["exit"] == 0, [r["error"] for r in out["runs"]]  # the verifier took every stream
+    first, second = (r["events"] for r in out["runs"])
+
+    types = [e["type"] for e in first]
+    assert types.count("RUN_STARTED") == 1 and types[-1] == "RUN_FINISHED"
+    calls = [(e["toolCallId"], e["toolCallName"]) for e in first if e["type"] == "TOOL_CALL_START"]
+    assert [name for _, name in calls] == ["get_weather", "confirm_booking"]
+    (result,) = [e for e in first if e["type"] == "TOOL_CALL_RESULT"]
+    assert result["toolCallId"] == calls[0][0] and result["messageId"]
+    assert types.index("TOOL_CALL_RESULT") < types.index("TEXT_MESSAGE_START")
+    assert [p["type"] for p in result["content"]] == ["text", "image"]
+    assert result["content"][1]["source"]["value"] == sky
+    assert first[-1]["outcome"]["pendingToolCallIds"] == [calls[1][0]]
+
+    assert second[0]["type"] == "RUN_STARTED" and second[-1]["type"] == "RUN_FINISHED"
+    text = "".join(e["delta"] for e in second if e["type"] == "TEXT_MESSAGE_CONTENT")
+    assert text == "Booked the Grand."
+    assert not second[-1]["outcome"].get("pendingToolCallIds")
+
+    # what reached the vendor: three requests; each image as the capabilities say
+    bodies = [r.body.decode() for r in fv.requests]
+    assert len(bodies) == 3
+    native = accepts(adapter, model=model).why_not(_image(sky)) is None
+    assert "Sunny in Oslo, 21 C" in bodies[1] and (sky in bodies[1]) == native
+    assert "confirmed" in bodies[2] and (UI_IMAGE in bodies[2]) == native
+    assert KEY not in json.dumps(out)
