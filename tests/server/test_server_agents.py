@@ -21,6 +21,9 @@ from ag_ui.core import (
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
 )
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -130,6 +133,54 @@ def test_a_client_that_goes_away_cancels_the_agent() -> None:
         assert started.wait(10)
         response.close()
         assert stopped.wait(10)  # cancelled at once, not after its 30 s
+
+
+def test_a_client_that_goes_away_cancels_a_running_backend_tool() -> None:
+    import anthropic
+
+    import toolwire
+
+    started = threading.Event()
+    cancelled = threading.Event()
+
+    async def get_weather(city: str) -> str:
+        started.set()
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "never"
+
+    ri = RunAgentInput.model_validate(_body())
+    call = [
+        *_say(ri, "looking")[:4],
+        ToolCallStartEvent(
+            tool_call_id="c1", tool_call_name="get_weather", parent_message_id="m-r1"
+        ),
+        ToolCallArgsEvent(tool_call_id="c1", delta='{"city": "Oslo"}'),
+        ToolCallEndEvent(tool_call_id="c1"),
+        _say(ri, "")[-1],
+    ]
+    with FakeVendor([reply_of_turn("anthropic", call)]) as fv:
+        client = anthropic.AsyncAnthropic(api_key=SECRET, base_url=fv.base_url)
+
+        def agent(run_input: RunAgentInput) -> Any:
+            return toolwire.arun(client, run_input, model="m", tools=[get_weather])
+
+        with (
+            live_server(create_app(agents={"hybrid": Agent(agent, clients=(client,))})) as (
+                _,
+                base,
+            ),
+            httpx.Client(timeout=30) as http,
+            http.stream("POST", f"{base}/agents/hybrid", json=_body()) as response,
+        ):
+            lines = response.iter_lines()
+            assert any(line.startswith("data:") for line in lines)
+            assert started.wait(10)
+            response.close()
+            assert cancelled.wait(10)  # the tool was cancelled, not left to run its 30 s
 
 
 def test_shutdown_ends_an_agents_open_run_with_run_error() -> None:

@@ -53,7 +53,7 @@ class Agent:
     clients: tuple[Any, ...] = ()
     secrets: tuple[str, ...] = ()
     model: str | None = None
-    _values: list[str] = field(default_factory=list, repr=False, compare=False)
+    _values: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not callable(self.run):
