@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import toolwire
-from toolwire.server import Agent, create_app
+from toolwire.server import Agent, create_app, serve
 
 SKY = Path(__file__).with_name("sky.png")
 
@@ -34,6 +34,5 @@ def hybrid_app(client: Any, model: str, **options: Any) -> Any:
 
 if __name__ == "__main__":
     import anthropic
-    from toolwire.server import serve
 
     serve(hybrid_app(anthropic.AsyncAnthropic(), "claude-sonnet-4-5", max_tokens=1024))
