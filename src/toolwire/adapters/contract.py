@@ -150,6 +150,11 @@ class VendorClient(Protocol):
     @property
     def account_headers(self) -> frozenset[str]: ...
 
+    #: (what it is, a regular expression) per shape of this vendor's keys and tokens: the
+    #: cassette kit refuses to write a cassette that holds one
+    @property
+    def key_shapes(self) -> tuple[tuple[str, str], ...]: ...
+
     #: whether ``client`` is this vendor's SDK client (``api`` picks among adapters that
     #: share one SDK, e.g. ``"chat"`` / ``"responses"`` for OpenAI)
     def claims(self, client: Any, api: str | None) -> bool: ...

@@ -56,6 +56,8 @@ class AnthropicClient:
     provider_aliases: tuple[str, ...] = ()
     endpoint_suffix = "/v1/messages"
     account_headers = frozenset({"anthropic-organization-id"})
+    #: (what it is, its regular expression): key shapes a cassette must never hold
+    key_shapes = (("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),)
 
     def claims(self, client: Any, api: str | None) -> bool:
         return clients.from_package(client, _SDK)
