@@ -27,6 +27,7 @@ import toolwire
 from toolwire import adapters, cli
 from toolwire.errors import AdapterPluginError, UnsupportedInput
 from toolwire.server import create_app
+from toolwire.testing.contract import check_adapter
 from toolwire.testing.fake_vendor import FakeVendor, replies_from_cassette
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,6 +96,7 @@ def test_the_registry_finds_and_checks_the_plugin(plugin: str) -> None:
     assert module.Decoder.vendor == plugin  # type: ignore[attr-defined]
     assert adapters.client(plugin) is module.CLIENT  # type: ignore[attr-defined]
     assert adapters.get(plugin.upper().replace("_", "-")) is module
+    assert check_adapter(plugin) == []  # the check a plugin author runs on their package
 
 
 def test_its_capability_rows_ship_in_its_package(plugin: str) -> None:
