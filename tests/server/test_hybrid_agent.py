@@ -1,6 +1,5 @@
 """examples/hybrid_agent: a backend tool and a frontend tool, served over HTTP, two runs through
-@ag-ui/client's HttpAgent against a fake vendor, for every model adapter the server builds
-clients for.
+@ag-ui/client's HttpAgent against a fake vendor, for every model adapter of the registry.
 
 Run 1: one RUN_STARTED, the backend call, its TOOL_CALL_RESULT with the image part, the second
 turn with the frontend call, RUN_FINISHED with only the frontend call pending. Run 2 carries
@@ -37,8 +36,8 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
+from toolwire import adapters
 from toolwire.capabilities import accepts
-from toolwire.server import _config, _providers
 from toolwire.testing.fake_vendor import FakeVendor, reply_of_turn
 
 EXAMPLE = REPO / "examples" / "hybrid_agent"
@@ -52,11 +51,6 @@ def _example() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-def _model_providers() -> list[str]:
-    """Every provider the server builds a vendor SDK client for, from its registry."""
-    return sorted(p for p, (adapter, _) in _config.PROVIDERS.items() if adapter)
 
 
 def _png(rgb: tuple[int, int, int]) -> str:
@@ -108,12 +102,12 @@ def test_the_example_is_at_most_40_lines() -> None:
     assert len((EXAMPLE / "app.py").read_text().splitlines()) <= 40
 
 
-@pytest.mark.parametrize("provider", _model_providers())
+@pytest.mark.parametrize("adapter", adapters.model_names())  # the registry's model adapters
 def test_the_hybrid_agent_round_trip_through_the_official_client(
-    provider: str, ag_ui_client: Client, tmp_path: Path
+    adapter: str, ag_ui_client: Client, tmp_path: Path
 ) -> None:
-    adapter = _config.PROVIDERS[provider][0]
-    model = _config.DEFAULT_MODELS[provider]
+    sdk = adapters.client(adapter)  # the adapter's SDK: its async client and default model
+    model = sdk.default_model
     sky = base64.b64encode((EXAMPLE / "sky.png").read_bytes()).decode()
     script = [
         reply_of_turn(adapter, _turn([("call_w", "get_weather", {"city": "Oslo"})], None, "msg_1")),
@@ -135,13 +129,13 @@ def test_the_hybrid_agent_round_trip_through_the_official_client(
     }
     with FakeVendor(script) as fv, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a target that cannot take an image says so
-        client = _providers._client(provider, KEY, fv.base_url)
+        client = sdk.make_client(api_key=KEY, base_url=fv.base_url)
         app = example.hybrid_app(client, model, vendor=adapter, forward_losses=True)
         with live_server(app) as (_, base):
             out = ag_ui_client(
                 {
                     "url": f"{base}/agents/hybrid",
-                    "threadId": f"hybrid-{provider}",
+                    "threadId": f"hybrid-{adapter}",
                     "messages": [{"id": "u1", "role": "user", "content": "A hotel in Oslo?"}],
                     "tools": [confirm],
                     "answers": {"confirm_booking": answer},

@@ -30,13 +30,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from toolwire import adapters
 from toolwire.protocol import validate_stream
 from toolwire.server import (
     Agent,
     BadRunInput,
     ConfigError,
     StreamHub,
-    _providers,
     create_app,
     event_stream,
     read_run_input,
@@ -238,14 +238,15 @@ async def test_a_vendor_provider_builds_its_client_once_and_reuses_it(
 ) -> None:
     monkeypatch.setenv("TW_REUSE_KEY", "sk-reuse-0123456789")
     built: list[Any] = []
-    make = _providers._client
+    vendor_client = adapters.client("anthropic")
+    make = vendor_client.make_client
 
-    def counting(*args: Any) -> Any:
-        client = make(*args)
+    def counting(**kw: Any) -> Any:
+        client = make(**kw)
         built.append(client)
         return client
 
-    monkeypatch.setattr(_providers, "_client", counting)
+    monkeypatch.setattr(vendor_client, "make_client", counting)
     said = [_say(RunAgentInput.model_validate(_body()), text) for text in ("one", "two")]
     script = [reply_of_turn("anthropic", events) for events in said]
     with FakeVendor(script) as fv:

@@ -3,8 +3,8 @@
 I/O lives here only: the request, the response bytes, retries and cancellation. What
 the bytes mean is the adapters' and ``toolwire.protocol``'s business. tenacity and
 the vendor SDKs are imported when a run starts, never on import. The modules behind
-this package (``_runner``, ``_vendors``, ``_policy``, ``_secrets``, ``_tool_loop``) are
-internal; ``_compose`` holds the run composer, ``_tools`` what a backend tool is.
+this package (``_runner``, ``_vendors``, ``_policy``, ``_tool_loop``) are internal;
+``_compose`` holds the run composer, ``_tools`` what a backend tool is.
 """
 
 from toolwire.driver._compose import RunComposer, TurnCall

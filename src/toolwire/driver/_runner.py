@@ -32,7 +32,7 @@ from typing import Any, Literal, ParamSpec, Protocol, TypeVar, cast
 from ag_ui.core import BaseEvent, CustomEvent
 
 from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
-from toolwire.driver._secrets import client_secrets
+from toolwire.driver._tool_loop import ToolRun, tool_options
 from toolwire.driver._vendors import Plan, plan
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import Failure, classify, metadata_of
@@ -104,12 +104,12 @@ class _Run:
         self.on_cancel = on_cancel
         self.forward_losses = forward_losses
         self.input = as_run_input(run_input, "toolwire.run")
-        self.secrets = client_secrets(client)
         self._failure: tuple[BaseException, Failure] | None = None
         with held() as quiet:
             self.plan: Plan = plan(
                 client, self.input, model=model, vendor=vendor, api=api, params=vendor_params
             )
+        self.secrets = self.plan.adapter.CLIENT.secrets(client)
         lost = self.plan.body.losses
         self._report([*lost, *unseen(quiet, lost)])
         _check_client(client, self.plan, sync)
@@ -483,12 +483,12 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
 
 
 def _check_client(client: Any, plan: Plan, sync: bool) -> None:
-    """``run`` takes a sync client, ``arun`` an async one (or a ``genai.Client``)."""
+    """``run`` takes a sync client, ``arun`` one it can drive (``CLIENT.drives_async``)."""
     if sync and plan.is_async:
         raise UnsupportedInput(
             f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
         )
-    if not sync and not plan.is_async and plan.vendor != "gemini":
+    if not sync and not plan.drives_async:
         raise UnsupportedInput(
             f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"
         )
@@ -523,12 +523,10 @@ def run(
     a turn calls none of them (at most ``max_steps`` turns; docs/guide/agents.md).
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
-    from toolwire.driver._tool_loop import ToolRun, tool_options
-
     args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
     loop = tool_options(tools, max_steps, tool_timeout, tool_concurrency, tool_tracebacks)
     if loop is not None:
-        return RunEvents(ToolRun(client, run_input, *args, loop, sync=True))
+        return RunEvents(ToolRun(client, run_input, *args, loop, sync=True, turn=_Run))
     return RunEvents(_Run(client, run_input, *args, sync=True))
 
 
@@ -552,13 +550,11 @@ def arun(*args: Any, **options: Any) -> AsyncRunEvents:
     parameters as :func:`run`."""
     bound = inspect.signature(run).bind(*args, **options)
     bound.apply_defaults()
-    from toolwire.driver._tool_loop import ToolRun, tool_options
-
     given = bound.arguments
     names = ("tools", "max_steps", "tool_timeout", "tool_concurrency", "tool_tracebacks")
     loop = tool_options(*(given.pop(n) for n in names))
     if loop is not None:
-        return AsyncRunEvents(ToolRun(**given, options=loop, sync=False))
+        return AsyncRunEvents(ToolRun(**given, options=loop, sync=False, turn=_Run))
     return AsyncRunEvents(_Run(**given, sync=False))
 
 

@@ -30,14 +30,13 @@ import concurrent.futures
 import inspect
 import json
 import traceback
-from collections.abc import AsyncGenerator, Awaitable, Generator
-from typing import Any
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
+from typing import Any, Protocol
 
 from ag_ui.core import BaseEvent, ContentPart
 
 from toolwire.driver._compose import RunComposer, TurnCall
 from toolwire.driver._policy import RetryPolicy
-from toolwire.driver._runner import _Run
 from toolwire.driver._tools import Tool, as_tools, tool_content
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import classify
@@ -56,6 +55,18 @@ DEFAULT_TOOL_CONCURRENCY = 4
 
 Result = tuple[str, "str | list[ContentPart]", "str | None"]  # call id, content, error
 _Prepared = tuple[Tool, list[Any], dict[str, Any]]  # the tool, its args and kwargs
+
+
+class Turn(Protocol):
+    """One model turn as the driver runs it (``_runner._Run``, given by ``run``/``arun``)."""
+
+    cancel_requested: bool
+    secrets: list[str]
+    losses: list[Loss]
+
+    def events_sync(self) -> Generator[BaseEvent, None, None]: ...
+
+    def events_async(self) -> AsyncGenerator[BaseEvent, None]: ...
 
 
 def tool_options(
@@ -118,6 +129,7 @@ class ToolRun:
         options: dict[str, Any],
         *,
         sync: bool,
+        turn: Callable[..., Turn],
     ) -> None:
         if losses is not None and not isinstance(losses, list):
             raise UnsupportedInput("toolwire.run: losses must be a list (records are appended)")
@@ -146,10 +158,11 @@ class ToolRun:
         self._params = vendor_params
         self._client = client
         self._sync = sync
+        self._make_turn = turn
         self._legacy = self.input.protocol_version is None
         self.composer = RunComposer(self.input)
         # the first turn is planned now: bad arguments raise at the call, as without tools
-        self._current: _Run = self._turn(self.input.model_copy(update={"tools": self.turn_tools}))
+        self._current: Turn = self._turn(self.input.model_copy(update={"tools": self.turn_tools}))
         self.secrets = self._current.secrets
         self._cancel = False
         self._tasks: list[asyncio.Future[Result]] = []
@@ -170,11 +183,11 @@ class ToolRun:
 
     # -- turns -----------------------------------------------------------------------------
 
-    def _turn(self, turn_input: Any) -> _Run:
+    def _turn(self, turn_input: Any) -> Turn:
         model, vendor, api, retry = self._turn_args
         kept: list[Loss] = []
         with held() as quiet:
-            turn = _Run(
+            turn = self._make_turn(
                 self._client,
                 turn_input,
                 model,
@@ -200,7 +213,7 @@ class ToolRun:
         if new or quiet:
             self._report([*new, *quiet])
 
-    def _next_turn(self) -> _Run:
+    def _next_turn(self) -> Turn:
         c = self.composer
         run_id = mint_id("run", c.run_id, c.steps + 1)
         return self._turn(c.next_input(tools=self.turn_tools, run_id=run_id))
@@ -327,7 +340,7 @@ class ToolRun:
 
     # -- sync ------------------------------------------------------------------------------
 
-    def _turn_events_sync(self, turn: _Run) -> Generator[BaseEvent, None, None]:
+    def _turn_events_sync(self, turn: Turn) -> Generator[BaseEvent, None, None]:
         c = self.composer
         events = turn.events_sync()
         try:

@@ -12,8 +12,14 @@ package (``_agents``, ``_app``, ``_config``, ``_providers``, ``_replay``, ``_str
 
 from typing import TYPE_CHECKING, Any
 
-from toolwire.server._agents import Agent, BadRunInput, event_stream, read_run_input
-from toolwire.server._app import ServerState, close_streams, create_app
+from toolwire.server._agents import Agent, event_stream
+from toolwire.server._app import (
+    BadRunInput,
+    ServerState,
+    close_streams,
+    create_app,
+    read_run_input,
+)
 from toolwire.server._config import (
     AgentConfig,
     ConfigError,

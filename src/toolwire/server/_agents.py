@@ -10,8 +10,8 @@ the event loop never waits on it), or an awaitable of either; events may be ``ag
 events or their JSON dicts. Every event is checked by a stream machine before it is sent, so
 an agent's mistake ends its run with ``RUN_ERROR`` instead of reaching a UI.
 
-For a route of your own (Starlette, FastAPI), :func:`read_run_input` and :func:`event_stream`
-are the two halves of that endpoint.
+For a route of your own (Starlette, FastAPI), ``read_run_input`` (in ``_app``, beside the
+checks it shares) and :func:`event_stream` are the two halves of that endpoint.
 """
 
 from __future__ import annotations
@@ -22,16 +22,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import BaseEvent, RunAgentInput
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from toolwire.driver._secrets import client_secrets
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.redact import redact
-from toolwire.server._config import DEFAULT_BODY_LIMIT, AgentConfig
+from toolwire.server._config import AgentConfig
 from toolwire.server._streaming import EventStreamResponse, StreamHub
+
+
+def client_secrets(client: Any) -> list[str]:
+    """The key values a vendor SDK client holds (its adapter's ``CLIENT.secrets``)."""
+    from toolwire import adapters
+    from toolwire.driver._vendors import choose_vendor
+
+    try:
+        name = choose_vendor(client, None, None)
+    except UnsupportedInput:
+        raise UnsupportedInput(
+            f"toolwire.server: cannot tell whose SDK a {type(client).__name__} is, to keep its "
+            "key out of what the server sends; pass its key in secrets= instead"
+        ) from None
+    return adapters.client(name).secrets(client)
+
 
 #: What an agent is: a run input in, AG-UI events (or their dicts) out, sync or async.
 AgentFn = Callable[[RunAgentInput], Any]
@@ -151,31 +165,6 @@ async def _thread_items(iterator: Iterator[Any]) -> AsyncIterator[Any]:
 # ------------------------------------------------------------------ your own route
 
 
-class BadRunInput(ToolwireError):
-    """A request that is not a run: ``status``, ``error`` and ``reason``; :meth:`response`
-    is the server's own 4xx answer for it."""
-
-    def __init__(self, status: int, error: str, reason: str) -> None:
-        super().__init__(reason)
-        self.status, self.error, self.reason = status, error, reason
-
-    def response(self) -> Response:
-        return JSONResponse({"error": self.error, "reason": self.reason}, status_code=self.status)
-
-
-async def read_run_input(
-    request: Request, *, body_limit: int = DEFAULT_BODY_LIMIT
-) -> RunAgentInput:
-    """The request's ``RunAgentInput``, checked as the server checks it (size, JSON, shape);
-    :class:`BadRunInput` otherwise."""
-    from toolwire.server._app import _BadRequest, _run_input
-
-    try:
-        return await _run_input(request, body_limit)
-    except _BadRequest as bad:
-        raise BadRunInput(bad.status, bad.error, bad.reason) from None
-
-
 def event_stream(
     events: Any,
     run_input: RunAgentInput,
@@ -234,9 +223,7 @@ __all__ = [
     "Agent",
     "AgentFn",
     "AgentProvider",
-    "BadRunInput",
     "checked_events",
     "event_stream",
     "own_providers",
-    "read_run_input",
 ]

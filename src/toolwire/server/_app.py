@@ -21,10 +21,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.redact import redact
-from toolwire.server._config import ServerConfig, checked, config_from_mapping
+from toolwire.server._agents import own_providers
+from toolwire.server._config import DEFAULT_BODY_LIMIT, ServerConfig, checked, config_from_mapping
 from toolwire.server._providers import Provider, build_provider, secrets
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -176,8 +177,6 @@ def create_app(
     providers: dict[str, Provider] = {a.name: build_provider(a) for a in cfg.agents}
     # -- agents of the caller's own (toolwire.server._agents) --
     if agents:
-        from toolwire.server._agents import own_providers
-
         providers.update(own_providers(agents, taken=set(providers)))
     hub = StreamHub()
 
@@ -209,4 +208,30 @@ def close_streams(app: Starlette) -> None:
     state.hub.close()
 
 
-__all__ = ["ServerState", "close_streams", "create_app"]
+# -- a route of your own: the request checks above, public (docs/guide/agents.md) --
+
+
+class BadRunInput(ToolwireError):
+    """A request that is not a run: ``status``, ``error`` and ``reason``; :meth:`response`
+    is the server's own 4xx answer for it."""
+
+    def __init__(self, status: int, error: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.error, self.reason = status, error, reason
+
+    def response(self) -> Response:
+        return JSONResponse({"error": self.error, "reason": self.reason}, status_code=self.status)
+
+
+async def read_run_input(
+    request: Request, *, body_limit: int = DEFAULT_BODY_LIMIT
+) -> RunAgentInput:
+    """The request's ``RunAgentInput``, checked as the server checks it (size, JSON, shape);
+    :class:`BadRunInput` otherwise."""
+    try:
+        return await _run_input(request, body_limit)
+    except _BadRequest as bad:
+        raise BadRunInput(bad.status, bad.error, bad.reason) from None
+
+
+__all__ = ["BadRunInput", "ServerState", "close_streams", "create_app", "read_run_input"]

@@ -1,10 +1,11 @@
 """Providers: what answers an agent's runs. ``replay`` from recordings, the rest a vendor's SDK.
 
-A real provider builds the vendor's own async client once (its key from the environment, read
-when a run starts; ``base_url`` from the config), reuses it for every run (a new one only when
-the key changed) and runs the conversation through ``toolwire.arun``. Its key is held by that
-client only (the provider keeps a digest to notice a change), never printed or put in an
-error: the server redacts every key value from what it sends and logs.
+A real provider builds the vendor's own async client once (its adapter's
+``CLIENT.make_client``: its key from the environment, read when a run starts; ``base_url`` from
+the config), reuses it for every run (a new one only when the key changed) and runs the
+conversation through ``toolwire.arun``. Its key is held by that client only (the provider keeps
+a digest to notice a change), never printed or put in an error: the server redacts every key
+value from what it sends and logs.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import Any, Protocol
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
+from toolwire import adapters
 from toolwire.errors import UnsupportedInput
-from toolwire.server._config import DEFAULT_MODELS, PROVIDERS, AgentConfig, ConfigError
+from toolwire.server._config import REPLAY, AgentConfig, ConfigError, providers
 
 
 class Provider(Protocol):
@@ -40,43 +42,19 @@ def secrets(config: AgentConfig) -> list[str]:
     return [v for name in config.key_names if (v := os.environ.get(name))]
 
 
-def _client(provider: str, key: str, base_url: str | None) -> Any:
-    """The vendor SDK's async client (imported only when a real provider runs)."""
-    if provider == "anthropic":
-        import anthropic
-
-        return anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0)
-    if provider in ("openai", "openai_chat"):
-        import openai
-
-        return openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0)
-    from google import genai
-    from google.genai import types
-
-    options = types.HttpOptions(base_url=base_url) if base_url else None
-    return genai.Client(api_key=key, http_options=options)
-
-
-async def aclose_client(client: Any) -> None:
-    """Close an SDK client (its connections with it)."""
-    aio = getattr(client, "aio", None)  # google-genai: the async side closes apart
-    closer = getattr(aio, "aclose", None) if aio is not None else getattr(client, "close", None)
-    if closer is not None:
-        await closer()
-
-
 class VendorProvider:
     """A vendor behind ``toolwire.arun``: model and params from the config."""
 
     def __init__(self, config: AgentConfig) -> None:
         self.config = config
-        self.adapter = PROVIDERS[config.provider][0]
+        self.adapter = providers()[config.provider][0]
+        self.client = adapters.client(self.adapter)
         # the SDK client, built once and reused across runs: (key digest, event loop, client)
         self._built: tuple[str, Any, Any] | None = None
 
     @property
     def model(self) -> str:
-        return self.config.model or DEFAULT_MODELS[self.config.provider]
+        return self.config.model or self.client.default_model
 
     def _key(self) -> str | None:
         values = secrets(self.config)
@@ -93,7 +71,7 @@ class VendorProvider:
         key = self._key()
         if key is None:  # checked before the stream; the environment may have changed since
             raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
-        client = await self._client(key)
+        client = await self._sdk_client(key)
         model = self.model
         params = dict(self.config.params)
         async with arun(
@@ -102,7 +80,7 @@ class VendorProvider:
             async for event in run:
                 yield event
 
-    async def _client(self, key: str) -> Any:
+    async def _sdk_client(self, key: str) -> Any:
         """The SDK client for ``key``, built at the first run and reused by the next ones (its
         connection pool with it); built anew when the key changed, or the event loop did
         (an async client's pool belongs to one loop)."""
@@ -112,8 +90,8 @@ class VendorProvider:
         if built is not None and built[0] == digest and built[1] is loop:
             return built[2]
         if built is not None and built[1] is loop:
-            await aclose_client(built[2])
-        client = _client(self.config.provider, key, self.config.base_url)
+            await self.client.aclose(built[2])
+        client = self.client.make_client(api_key=key, base_url=self.config.base_url)
         self._built = (digest, loop, client)
         return client
 
@@ -121,12 +99,12 @@ class VendorProvider:
         """Close the client the runs shared (the app's shutdown calls this)."""
         built, self._built = self._built, None
         if built is not None and built[1] is asyncio.get_running_loop():
-            await aclose_client(built[2])
+            await self.client.aclose(built[2])
 
 
 def build_provider(config: AgentConfig) -> Provider:
     """The provider object for one configured agent."""
-    if config.provider == "replay":
+    if config.provider == REPLAY:
         try:
             from toolwire.server._replay import ReplayProvider
         except ImportError as exc:  # it plays each recording through its vendor's SDK
@@ -136,4 +114,4 @@ def build_provider(config: AgentConfig) -> Provider:
     return VendorProvider(config)
 
 
-__all__ = ["Provider", "VendorProvider", "aclose_client", "build_provider", "secrets"]
+__all__ = ["Provider", "VendorProvider", "build_provider", "secrets"]

@@ -424,14 +424,15 @@ def replies_from_cassette(path: str | Path) -> list[Reply]:
 
 def reply_of_turn(vendor: str, events: Any) -> Reply:
     """A streamed reply that says ``events`` (one AG-UI turn: messages, tool calls, a run
-    end) in ``vendor``'s own words: the adapter's ``Encoder`` and SSE framing, one event
-    per chunk. For a scripted conversation no recording holds."""
+    end) in ``vendor``'s own words: the adapter's ``Encoder`` and wire framing (an SSE body
+    sent one event per chunk). For a scripted conversation no recording holds."""
     from toolwire import adapters
 
     adapter = adapters.get(vendor)
-    body = adapter.to_sse(list(adapter.encode_stream(events)))
-    data = body if isinstance(body, bytes) else body.encode("utf-8")
-    return Reply(headers={"content-type": "text/event-stream"}, chunks=split_events(data))
+    framing = adapter.FRAMING
+    data = framing.write(list(adapter.encode_stream(events)))
+    chunks = split_events(data) if framing.name == "sse" else [data]
+    return Reply(headers={"content-type": framing.media_type}, chunks=chunks)
 
 
 __all__ = [
