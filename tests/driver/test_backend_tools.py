@@ -437,3 +437,26 @@ def test_a_loss_is_warned_once_however_many_turns_resend_it() -> None:
     (forwarded,) = [e for e in events if e.type == EventType.CUSTOM]
     assert sorted(r["toolCallId"] for r in forwarded.value) == ["call_1", "call_2"]
     assert events[-2] is forwarded
+
+
+def test_a_stop_pressed_during_a_sync_tool_ends_the_run_cancelled_without_another_turn() -> None:
+    held: dict[str, Any] = {}
+
+    def get_weather(city: str) -> str:
+        held["run"].cancel()  # the UI's stop button, while the tool runs
+        return "sunny"
+
+    v = "anthropic"
+    script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})]), turn(v, text="never")]
+    with FakeVendor(script) as fv:
+        client = ANTHROPIC.client(fv.base_url, False)
+        run = toolwire.run(
+            client, agent_input(), model=ANTHROPIC.model, tools=[get_weather], on_cancel="finish"
+        )
+        held["run"] = run
+        events = list(run)
+    assert len(fv.requests) == 1  # the model was not called again
+    assert [r.content for r in _results(events)] == ["sunny"]  # the finished tool is answered
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert events[-1].outcome.type == "cancelled"
+    validate_stream(events)
