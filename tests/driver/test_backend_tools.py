@@ -460,3 +460,29 @@ def test_a_stop_pressed_during_a_sync_tool_ends_the_run_cancelled_without_anothe
     assert events[-1].type == EventType.RUN_FINISHED
     assert events[-1].outcome.type == "cancelled"
     validate_stream(events)
+
+
+def test_a_legacy_peer_gets_the_results_flattened_with_the_dropped_parts_warned() -> None:
+    v = "anthropic"
+    script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})]), turn(v, text="ok")]
+    legacy = agent_input()
+    del legacy["protocolVersion"]  # a peer that predates content parts
+    lost: list[Any] = []
+    with FakeVendor(script) as fv:
+        client = ANTHROPIC.client(fv.base_url, False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            events = list(
+                toolwire.run(
+                    client, legacy, model=ANTHROPIC.model, tools=[get_weather], losses=lost
+                )
+            )
+    (result,) = _results(events)
+    assert result.content == "Sunny in Oslo, 21 C"  # text only, for a peer without parts
+    assert [(x.tool_call_id, x.part_kind) for x in lost] == [("call_w", "image")]
+    assert len([w for w in caught if issubclass(w.category, toolwire.ToolwireWarning)]) == 1
+    # the vendor still got the image: only the legacy UI's copy is flattened
+    assert (
+        PNG_B64
+        in requests_json(fv)[1]["messages"][-1]["content"][0]["content"][1]["source"]["data"]
+    )
