@@ -486,3 +486,41 @@ def test_a_legacy_peer_gets_the_results_flattened_with_the_dropped_parts_warned(
         PNG_B64
         in requests_json(fv)[1]["messages"][-1]["content"][0]["content"][1]["source"]["data"]
     )
+
+
+async def test_cancelling_during_a_model_turn_after_a_tool_ends_the_one_run() -> None:
+    from toolwire.testing.fake_vendor import Reply
+
+    v = "anthropic"
+    slow = turn(v, text="a long answer that trickles in", message_id="msg_2")
+    script = [
+        turn(v, [("call_w", "get_weather", {"city": "Oslo"})]),
+        Reply(headers=slow.headers, chunks=slow.chunks, delay=0.5, eager=3),
+    ]
+    events: list[Any] = []
+    with FakeVendor(script) as fv:
+        client = ANTHROPIC.client(fv.base_url, True)
+
+        async def consume() -> None:
+            async for e in toolwire.arun(
+                client,
+                agent_input(),
+                model=ANTHROPIC.model,
+                tools=[get_weather],
+                on_cancel="finish",
+            ):
+                events.append(e)
+
+        task = asyncio.ensure_future(consume())
+        for _ in range(200):  # until the second turn's text has begun
+            if any(e.type == EventType.TEXT_MESSAGE_START for e in events):
+                break
+            await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert len(_results(events)) == 1
+    assert events[-1].type == EventType.RUN_FINISHED and events[-1].outcome.type == "cancelled"
+    assert [e.type for e in events].count(EventType.RUN_STARTED) == 1
+    validate_stream(events)
+    assert fv.requests[1].outcome == "client_gone"

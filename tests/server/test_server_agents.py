@@ -31,6 +31,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from toolwire import adapters
+from toolwire.errors import UnsupportedInput
 from toolwire.protocol import validate_stream
 from toolwire.server import (
     Agent,
@@ -231,6 +232,8 @@ def test_agent_names_are_checked() -> None:
         create_app(agents={"a/b": lambda ri: []})
     with pytest.raises(ConfigError, match="callable"):
         create_app(agents={"a": 3})
+    with pytest.raises(UnsupportedInput, match="secrets="):  # whose key would it mask?
+        Agent(lambda ri: [], clients=(object(),))
 
 
 async def test_a_vendor_provider_builds_its_client_once_and_reuses_it(
