@@ -524,3 +524,30 @@ async def test_cancelling_during_a_model_turn_after_a_tool_ends_the_one_run() ->
     assert [e.type for e in events].count(EventType.RUN_STARTED) == 1
     validate_stream(events)
     assert fv.requests[1].outcome == "client_gone"
+
+
+def test_gemini_thought_signatures_and_call_ids_survive_into_the_next_turn() -> None:
+    from _driver_support import clean_reply
+
+    gemini = next(c for c in CASES if c.vendor == "gemini")
+    recorded = b"".join(clean_reply(gemini).chunks).decode()
+    signatures = ["dGhvdWdodC1zaWctMQ==", "Y2FsbC1zaWctMQ=="]
+    assert all(s in recorded for s in signatures)  # what the recorded turn signed
+
+    def get_weather(
+        city: str, units: str = "celsius", days: list[float] | None = None, note: str = ""
+    ) -> str:
+        return f"{city}: 20 {units}"
+
+    script = [clean_reply(gemini), turn("gemini", text="All sunny.", message_id="m2")]
+    with FakeVendor(script) as fv:
+        events = _run(gemini, fv, agent_input(), tools=[get_weather])
+    results = _results(events)
+    assert [r.tool_call_id for r in results] == ["fc-paris", "fc-tokyo", "fc-lima", "fc-time"]
+    assert RESULT_ERROR_KEY in (results[-1].metadata or {})  # get_time is no tool of ours
+    second = json.dumps(requests_json(fv)[1])
+    for signature in signatures:
+        assert signature in second
+    for call_id in ("fc-paris", "fc-tokyo", "fc-lima", "fc-time"):
+        assert second.count(call_id) == 2  # the call and its response
+    assert events[-1].outcome.pending_tool_call_ids is None
