@@ -70,6 +70,7 @@ _USAGE_COUNTS = (
 # the events that name a message / a tool call, and the fields that do
 _MESSAGE_FIELDS = ("message_id", "parent_message_id", "entity_id")
 _SKIPPED = frozenset({EventType.RUN_STARTED})
+_CONTENT = frozenset({EventType.TEXT_MESSAGE_CONTENT, EventType.REASONING_MESSAGE_CONTENT})
 _ENDS = frozenset({EventType.RUN_FINISHED, EventType.RUN_ERROR})
 
 
@@ -189,6 +190,8 @@ class RunComposer:
         sent); its ``RUN_ERROR`` ends the composed run. A forwarded losses event is kept
         for the merged one :meth:`finish` sends."""
         kind = event.type
+        if kind in _CONTENT and self._in_turn and not self._renamed:
+            return self.machine.feed(event)  # the commonest events: nothing to rename or note
         if kind in _SKIPPED:
             self.begin_turn()
             return []
