@@ -19,8 +19,9 @@ import asyncio
 import inspect
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict
-from typing import Any, Literal, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar, cast
 
 from ag_ui.core import BaseEvent, CustomEvent
 
@@ -31,9 +32,13 @@ from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import Failure, classify, metadata_of
 from toolwire.losses import Loss, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_event
+from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import RunFramer
+
+if TYPE_CHECKING:
+    from toolwire.telemetry import RunTrace
 
 log = logging.getLogger("toolwire.driver")
 
@@ -117,6 +122,9 @@ class _Run:
         self._decoder_losses = 0  # how many of the decoder's losses are in self.losses
         self.attempts = 0
         self.cancel_requested = False
+        self._client = client
+        self.model = model
+        self.trace: RunTrace | None = None  # OpenTelemetry, once the run starts
 
     # -- losses ----------------------------------------------------------------------------
 
@@ -125,6 +133,44 @@ class _Run:
         if lost:
             self.losses.extend(lost)
             announce(lost)
+            if self.trace is not None:
+                for loss in lost:
+                    self.trace.loss(loss)
+
+    # -- telemetry -------------------------------------------------------------------------
+
+    def _trace_start(self) -> None:
+        """The run's spans (``toolwire.telemetry``): nothing when nothing records."""
+        from toolwire.telemetry import start_run
+
+        self.trace = start_run(
+            provider=self.plan.vendor,
+            model=self.model,
+            thread_id=self.input.thread_id,
+            run_id=self.input.run_id,
+            base_url=_base_url(self._client),
+            secrets=self.secrets,
+            messages=self.input.messages,
+        )
+        if self.trace is not None:
+            self.trace.start_call()
+            for loss in self.losses:  # the request's, reported before the run began
+                self.trace.loss(loss)
+
+    def _trace_end(self, error_type: str | None = None) -> None:
+        trace = self.trace
+        if trace is None:
+            return
+        self.trace = None
+        decoder = self.framer.decoder
+        if trace.call is not None:
+            trace.call.end(
+                usage=decoder.usage,
+                response_id=decoder.response_id,
+                finish_reason=stated_finish_reason(decoder.run_metadata),
+                error_type=error_type,
+            )
+        trace.end(error_type)
 
     def _take_decoder_losses(self) -> None:
         decoder = self.framer.decoder
@@ -154,6 +200,7 @@ class _Run:
         return out
 
     def start(self) -> list[BaseEvent]:
+        self._trace_start()
         return self._step(self.framer.start)
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
@@ -167,13 +214,22 @@ class _Run:
         return [CustomEvent(name=LOSSES_EVENT, value=value)]
 
     def finish(self) -> list[BaseEvent]:
-        return self._step(self.framer.finish, before_end=self.loss_events)
+        try:
+            return self._step(self.framer.finish, before_end=self.loss_events)
+        finally:
+            self._trace_end()
 
     def cancelled(self) -> list[BaseEvent]:
-        return self._step(self.framer.cancel, before_end=self.loss_events)
+        try:
+            return self._step(self.framer.cancel, before_end=self.loss_events)
+        finally:
+            self._trace_end()
 
     def failed(self, exc: BaseException) -> list[BaseEvent]:
-        return self._step(self._failed, exc)
+        try:
+            return self._step(self._failed, exc)
+        finally:
+            self._trace_end(self._classify(exc).code)
 
     def _failed(self, exc: BaseException) -> list[BaseEvent]:
         f = self._classify(exc)
@@ -228,6 +284,10 @@ class _Run:
             f = failure(state)
             code = f.code if f is not None else "?"
             wait_s = state.next_action.sleep if state.next_action is not None else 0.0
+            if self.trace is not None and self.trace.call is not None:
+                self.trace.call.retry(
+                    redact(code, self.secrets), state.attempt_number, float(wait_s)
+                )
             log.info(
                 "toolwire.run: %s attempt %d failed (%s); retrying in %.3fs",
                 self.plan.vendor,
@@ -254,8 +314,19 @@ class _Run:
 
     # -- sync ------------------------------------------------------------------------------
 
+    def _in_call(self) -> AbstractContextManager[Any]:
+        """The model call's span made current while the SDK is called (telemetry on)."""
+        trace = self.trace
+        if trace is None or trace.call is None:
+            return nullcontext()
+        return trace.call.current()
+
     def _prime_sync(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
         """One attempt: read until the turn's first events (or its end, when it has none)."""
+        with self._in_call():
+            return self._prime_sync_attempt()
+
+    def _prime_sync_attempt(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
         self._new_attempt()
         stream = self.plan.open_sync()
         try:
@@ -311,10 +382,15 @@ class _Run:
         finally:
             if stream is not None:
                 _close(stream)
+            self._trace_end()
 
     # -- async -----------------------------------------------------------------------------
 
     async def _prime_async(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
+        with self._in_call():
+            return await self._prime_async_attempt()
+
+    async def _prime_async_attempt(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
         self._new_attempt()
         stream = self.plan.open_async()
         try:
@@ -389,6 +465,17 @@ class _Run:
         finally:
             if stream is not None:
                 await _aclose(stream)
+            self._trace_end()
+
+
+def _base_url(client: Any) -> str | None:
+    """The vendor endpoint a client talks to, for ``server.address`` (none when unknown)."""
+    api = getattr(client, "_api_client", None)
+    for holder in (client, api, getattr(api, "_http_options", None)):
+        value = getattr(holder, "base_url", None) if holder is not None else None
+        if value:
+            return str(value)
+    return None
 
 
 def _close(stream: Any) -> None:
@@ -423,6 +510,7 @@ class RunEvents(Iterator[BaseEvent]):
 
     def close(self) -> None:
         self._events.close()
+        self._state._trace_end()  # closed before it began: the spans end all the same
 
     def cancel(self) -> None:
         self._state.cancel_requested = True
@@ -454,6 +542,7 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
 
     async def aclose(self) -> None:
         await self._events.aclose()
+        self._state._trace_end()
 
     def cancel(self) -> None:
         self._state.cancel_requested = True
