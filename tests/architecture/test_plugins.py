@@ -217,6 +217,20 @@ async def test_toolwire_serve_takes_the_plugin_as_provider(
     assert path.endswith("/chat/completions")
 
 
+def test_the_serve_command_takes_the_plugin_as_provider(
+    plugin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``toolwire serve --provider acme_chat``: the app it would serve has that agent."""
+    import toolwire.server
+
+    served: list[Any] = []
+    monkeypatch.setattr(toolwire.server, "serve", lambda app, *a: served.append(app), raising=False)
+    assert cli.main(["serve", "--provider", plugin]) == 0, capsys.readouterr().err
+    (app,) = served
+    agents = [(a.name, a.provider) for a in app.state.toolwire.config.agents]
+    assert agents == [(plugin, plugin)]
+
+
 def test_the_cassette_kit_takes_the_plugin_s_secrets(plugin: str, tmp_path: Path) -> None:
     """Its account header, key variable and key shape (given to the copy here) are filtered
     by a cassette kit imported where the plugin is installed (a fresh interpreter)."""
