@@ -127,12 +127,11 @@ class _Instruments:
     cache: ClassVar[dict[tuple[Any, Any], _Instruments]] = {}
 
     def __init__(self, trace: Any, metrics: Any) -> None:
-        from toolwire import __version__
-
         tp = _settings.tracer_provider
         mp = _settings.meter_provider
-        self.tracer = (tp or trace.get_tracer_provider()).get_tracer(SCOPE, __version__)
-        meter = (mp or metrics.get_meter_provider()).get_meter(SCOPE, __version__)
+        version = _version()
+        self.tracer = (tp or trace.get_tracer_provider()).get_tracer(SCOPE, version)
+        meter = (mp or metrics.get_meter_provider()).get_meter(SCOPE, version)
         self.tokens = meter.create_histogram(
             "gen_ai.client.token.usage",
             unit="{token}",
@@ -142,7 +141,7 @@ class _Instruments:
         self.duration = meter.create_histogram(
             "gen_ai.client.operation.duration",
             unit="s",
-            description="GenAI operation duration",
+            description="Duration of a model call",
             explicit_bucket_boundaries_advisory=DURATION_BUCKETS,
         )
 
@@ -159,6 +158,16 @@ class _Instruments:
         if found is None:
             found = cls.cache[key] = _Instruments(trace, metrics)
         return found, api
+
+
+def _version() -> str | None:
+    """toolwire's installed version (the instrumentation scope's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("toolwire")
+    except PackageNotFoundError:
+        return None
 
 
 def server_of(base_url: str | None) -> dict[str, Any]:

@@ -56,7 +56,12 @@ class Otel:
         return list(self.spans.get_finished_spans())
 
     def named(self, prefix: str) -> list[ReadableSpan]:
-        return [s for s in self.finished() if s.name.startswith(prefix)]
+        """toolwire's spans whose name starts so (an SDK may add spans of its own)."""
+        return [
+            s
+            for s in self.finished()
+            if s.name.startswith(prefix) and s.instrumentation_scope.name == "toolwire"
+        ]
 
     def points(self, name: str) -> list[Any]:
         data = self.reader.get_metrics_data()
@@ -80,8 +85,21 @@ def otel() -> Iterator[Otel]:
         telemetry.configure()
 
 
-def _collect(case: Case, replies: list[Reply], is_async: bool, **kw: Any) -> list[Any]:
+#: ``gen_ai.provider.name`` as the GenAI conventions list the providers
+PROVIDER_NAMES = {
+    "anthropic": "anthropic",
+    "openai_chat": "openai",
+    "openai_responses": "openai",
+    "gemini": "gcp.gemini",
+}
+
+
+def _collect(
+    case: Case, replies: list[Reply], is_async: bool, seen: list[Any] | None = None, **kw: Any
+) -> list[Any]:
     with FakeVendor(replies, timeout=30) as fv:
+        if seen is not None:
+            seen.append(fv)
         opts = {"retry": FAST, **case.kwargs, **kw}
         if is_async:
             import asyncio
@@ -144,15 +162,21 @@ def _usages(obj: Any) -> Iterator[dict[str, Any]]:
 def test_a_clean_run_is_a_run_span_with_one_chat_span_and_the_metrics(
     case: Case, is_async: bool, otel: Otel
 ) -> None:
-    events = _collect(case, [clean_reply(case)], is_async)
+    seen: list[FakeVendor] = []
+    events = _collect(case, [clean_reply(case)], is_async, seen)
     assert events[-1].type == EventType.RUN_FINISHED
     [run] = otel.named("invoke_agent")
     [chat] = otel.named("chat ")
     assert chat.name == f"chat {case.model}"
+    # the trace context went out with the vendor request, in this run's trace
+    [request] = seen[0].requests
+    traceparent = request.headers["traceparent"]
+    assert traceparent.split("-")[1] == f"{chat.context.trace_id:032x}"
     assert chat.kind is SpanKind.CLIENT
     assert chat.parent is not None and chat.parent.span_id == run.context.span_id
     attrs = dict(chat.attributes or {})
     assert attrs["gen_ai.operation.name"] == "chat"
+    assert attrs["gen_ai.provider.name"] == PROVIDER_NAMES[case.vendor]
     assert attrs["gen_ai.request.model"] == case.model
     assert attrs["gen_ai.conversation.id"] == "thread-1"
     assert attrs["server.address"] == "127.0.0.1"

@@ -97,6 +97,7 @@ class _Run:
         if not isinstance(model, str) or not model:
             raise UnsupportedInput("toolwire.run: model must be a non-empty string")
         self.policy = retry or DEFAULT_POLICY
+        self.trace: RunTrace | None = None  # OpenTelemetry, once the run starts
         self.losses: list[Loss] = losses if losses is not None else []
         self.on_cancel = on_cancel
         self.forward_losses = forward_losses
@@ -123,7 +124,6 @@ class _Run:
         self.cancel_requested = False
         self._client = client
         self.model = model
-        self.trace: RunTrace | None = None  # OpenTelemetry, once the run starts
 
     # -- losses ----------------------------------------------------------------------------
 
@@ -142,17 +142,20 @@ class _Run:
         """The run's spans (``toolwire.telemetry``): nothing when nothing records."""
         from toolwire.telemetry import start_run
 
+        sdk = self.plan.adapter.CLIENT
         self.trace = start_run(
-            provider=self.plan.vendor,
+            provider=sdk.telemetry_provider(self._client),
             model=self.model,
             thread_id=self.input.thread_id,
             run_id=self.input.run_id,
-            base_url=_base_url(self._client),
+            base_url=sdk.base_url(self._client),
             secrets=self.secrets,
             messages=self.input.messages,
         )
         if self.trace is not None:
-            self.trace.start_call()
+            headers = self.trace.start_call().headers()
+            if headers:  # the trace context, in the vendor request the SDK sends
+                sdk.add_headers(self.plan.body, headers)
             for loss in self.losses:  # the request's, reported before the run began
                 self.trace.loss(loss)
 
@@ -465,16 +468,6 @@ class _Run:
             if stream is not None:
                 await _aclose(stream)
             self._trace_end()
-
-
-def _base_url(client: Any) -> str | None:
-    """The vendor endpoint a client talks to, for ``server.address`` (none when unknown)."""
-    api = getattr(client, "_api_client", None)
-    for holder in (client, api, getattr(api, "_http_options", None)):
-        value = getattr(holder, "base_url", None) if holder is not None else None
-        if value:
-            return str(value)
-    return None
 
 
 def _close(stream: Any) -> None:
