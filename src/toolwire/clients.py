@@ -40,6 +40,19 @@ def async_by_name(client: Any, *, but: frozenset[str] = frozenset()) -> bool:
     return any(n.startswith("Async") for n in class_names(client) if n not in but)
 
 
+def add_extra_headers(body: dict[str, Any], headers: dict[str, str]) -> None:
+    """Headers for a Stainless-style SDK's call: its ``extra_headers`` keyword (the
+    caller's own extra headers kept, ours added)."""
+    given = body.get("extra_headers")
+    body["extra_headers"] = {**(given if isinstance(given, dict) else {}), **headers}
+
+
+def base_url(client: Any) -> str | None:
+    """A Stainless-style client's ``base_url`` as text (None when it has none)."""
+    value = getattr(client, "base_url", None)
+    return str(value) if value else None
+
+
 Resource = Callable[[Any], Any]
 
 

@@ -49,6 +49,7 @@ def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver_no_server() -> Non
         "import sys, toolwire\n"
         "heavy = [m for m in ('anthropic', 'openai', 'google.genai', 'httpx2', 'httpx',"
         " 'tenacity', 'toolwire.driver', 'toolwire.server', 'starlette', 'uvicorn',"
+        " 'opentelemetry', 'toolwire.telemetry',"
         " 'toolwire.adapters.anthropic') if m in sys.modules]\n"
         "print(repr(heavy))\n"
         "run = toolwire.run\n"

@@ -77,7 +77,8 @@ class ChunkReader(Protocol):
     vendor's chunk dicts out (sync and async drivers alike)."""
 
     #: the vendor's own end marker was read (OpenAI's ``[DONE]``): the rest is ignored
-    done: bool
+    @property
+    def done(self) -> bool: ...
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
 
@@ -187,6 +188,16 @@ class VendorClient(Protocol):
 
     #: the credential values a client holds, to keep out of every text a run sends
     def secrets(self, client: Any) -> list[str]: ...
+
+    #: the OpenTelemetry GenAI ``gen_ai.provider.name`` of a run over ``client``
+    #: (``"anthropic"``, ``"openai"``, ``"gcp.gemini"``, ``"aws.bedrock"`` ...)
+    def telemetry_provider(self, client: Any) -> str: ...
+
+    #: the endpoint ``client`` sends to (telemetry's ``server.address``), None when unknown
+    def base_url(self, client: Any) -> str | None: ...
+
+    #: extra HTTP headers (the trace context) for the request the SDK sends with ``body``
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None: ...
 
 
 class DecodeStream(Protocol):

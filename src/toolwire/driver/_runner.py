@@ -26,8 +26,9 @@ from collections.abc import (
     Iterator,
     Sequence,
 )
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict
-from typing import Any, Literal, ParamSpec, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar, cast
 
 from ag_ui.core import BaseEvent, CustomEvent
 
@@ -38,9 +39,13 @@ from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import Failure, classify, metadata_of
 from toolwire.losses import Loss, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_event
+from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import RunFramer
+
+if TYPE_CHECKING:
+    from toolwire.telemetry import RunTrace
 
 log = logging.getLogger("toolwire.driver")
 
@@ -100,6 +105,9 @@ class _Run:
         if not isinstance(model, str) or not model:
             raise UnsupportedInput("toolwire.run: model must be a non-empty string")
         self.policy = retry or DEFAULT_POLICY
+        self.trace: RunTrace | None = None  # OpenTelemetry, once the run starts
+        #: a tool loop's run telemetry: this turn is one model call of that run
+        self.shared_trace: RunTrace | None = None
         self.losses: list[Loss] = losses if losses is not None else []
         self.on_cancel = on_cancel
         self.forward_losses = forward_losses
@@ -124,6 +132,8 @@ class _Run:
         self._decoder_losses = 0  # how many of the decoder's losses are in self.losses
         self.attempts = 0
         self.cancel_requested = False
+        self._client = client
+        self.model = model
 
     # -- losses ----------------------------------------------------------------------------
 
@@ -132,6 +142,54 @@ class _Run:
         if lost:
             self.losses.extend(lost)
             announce(lost)
+            if self.trace is not None:
+                for loss in lost:
+                    self.trace.loss(loss)
+
+    # -- telemetry -------------------------------------------------------------------------
+
+    def new_trace(self) -> RunTrace | None:
+        """A run's telemetry (``toolwire.telemetry``) for this client and input; None when
+        nothing records."""
+        from toolwire.telemetry import start_run
+
+        sdk = self.plan.adapter.CLIENT
+        return start_run(
+            provider=sdk.telemetry_provider(self._client),
+            model=self.model,
+            thread_id=self.input.thread_id,
+            run_id=self.input.run_id,
+            base_url=sdk.base_url(self._client),
+            secrets=self.secrets,
+            messages=self.input.messages,
+        )
+
+    def _trace_start(self) -> None:
+        """This turn's model call span, under the run's (its own, or a tool loop's)."""
+        self.trace = self.shared_trace if self.shared_trace is not None else self.new_trace()
+        if self.trace is not None:
+            headers = self.trace.start_call().headers()
+            if headers:  # the trace context, in the vendor request the SDK sends
+                self.plan.adapter.CLIENT.add_headers(self.plan.body, headers)
+            for loss in self.losses:  # the request's, reported before the run began
+                self.trace.loss(loss)
+
+    def end_trace(self, error_type: str | None = None) -> None:
+        """End the model call's span, and the run's when this turn owns it (once)."""
+        trace = self.trace
+        if trace is None:
+            return
+        self.trace = None
+        decoder = self.framer.decoder
+        if trace.call is not None:
+            trace.call.end(
+                usage=decoder.usage,
+                response_id=decoder.response_id,
+                finish_reason=stated_finish_reason(decoder.run_metadata),
+                error_type=error_type,
+            )
+        if trace is not self.shared_trace:
+            trace.end(error_type)
 
     def _take_decoder_losses(self) -> None:
         decoder = self.framer.decoder
@@ -161,6 +219,7 @@ class _Run:
         return out
 
     def start(self) -> list[BaseEvent]:
+        self._trace_start()
         return self._step(self.framer.start)
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
@@ -174,13 +233,22 @@ class _Run:
         return [CustomEvent(name=LOSSES_EVENT, value=value)]
 
     def finish(self) -> list[BaseEvent]:
-        return self._step(self.framer.finish, before_end=self.loss_events)
+        try:
+            return self._step(self.framer.finish, before_end=self.loss_events)
+        finally:
+            self.end_trace()
 
     def cancelled(self) -> list[BaseEvent]:
-        return self._step(self.framer.cancel, before_end=self.loss_events)
+        try:
+            return self._step(self.framer.cancel, before_end=self.loss_events)
+        finally:
+            self.end_trace()
 
     def failed(self, exc: BaseException) -> list[BaseEvent]:
-        return self._step(self._failed, exc)
+        try:
+            return self._step(self._failed, exc)
+        finally:
+            self.end_trace(self._classify(exc).code)
 
     def _failed(self, exc: BaseException) -> list[BaseEvent]:
         f = self._classify(exc)
@@ -235,6 +303,10 @@ class _Run:
             f = failure(state)
             code = f.code if f is not None else "?"
             wait_s = state.next_action.sleep if state.next_action is not None else 0.0
+            if self.trace is not None and self.trace.call is not None:
+                self.trace.call.retry(
+                    redact(code, self.secrets), state.attempt_number, float(wait_s)
+                )
             log.info(
                 "toolwire.run: %s attempt %d failed (%s); retrying in %.3fs",
                 self.plan.vendor,
@@ -261,8 +333,19 @@ class _Run:
 
     # -- sync ------------------------------------------------------------------------------
 
+    def _in_call(self) -> AbstractContextManager[Any]:
+        """The model call's span made current while the SDK is called (telemetry on)."""
+        trace = self.trace
+        if trace is None or trace.call is None:
+            return nullcontext()
+        return trace.call.current()
+
     def _prime_sync(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
         """One attempt: read until the turn's first events (or its end, when it has none)."""
+        with self._in_call():
+            return self._prime_sync_attempt()
+
+    def _prime_sync_attempt(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
         self._new_attempt()
         stream = self.plan.open_sync()
         try:
@@ -318,10 +401,15 @@ class _Run:
         finally:
             if stream is not None:
                 _close(stream)
+            self.end_trace()
 
     # -- async -----------------------------------------------------------------------------
 
     async def _prime_async(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
+        with self._in_call():
+            return await self._prime_async_attempt()
+
+    async def _prime_async_attempt(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
         self._new_attempt()
         stream = self.plan.open_async()
         try:
@@ -396,6 +484,7 @@ class _Run:
         finally:
             if stream is not None:
                 await _aclose(stream)
+            self.end_trace()
 
 
 def _close(stream: Any) -> None:
@@ -419,6 +508,9 @@ class _Drives(Protocol):
 
     def events_async(self) -> AsyncGenerator[BaseEvent, None]: ...
 
+    #: end the run's telemetry spans, if still open (a consumer closed the run early)
+    def end_trace(self, error_type: str | None = None) -> None: ...
+
 
 class RunEvents(Iterator[BaseEvent]):
     """The events of one run (an iterator); ``close()`` stops it and closes the SDK response.
@@ -440,6 +532,7 @@ class RunEvents(Iterator[BaseEvent]):
 
     def close(self) -> None:
         self._events.close()
+        self._state.end_trace()  # closed before it began: the spans end all the same
 
     def cancel(self) -> None:
         self._state.cancel_requested = True
@@ -471,6 +564,7 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
 
     async def aclose(self) -> None:
         await self._events.aclose()
+        self._state.end_trace()
 
     def cancel(self) -> None:
         self._state.cancel_requested = True

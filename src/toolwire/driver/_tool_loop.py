@@ -31,9 +31,10 @@ import inspect
 import json
 import traceback
 from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
-from typing import Any, Protocol
+from contextlib import AbstractContextManager, nullcontext
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ag_ui.core import BaseEvent, ContentPart
+from ag_ui.core import BaseEvent, ContentPart, EventType
 
 from toolwire.driver._compose import RunComposer, TurnCall
 from toolwire.driver._policy import RetryPolicy
@@ -45,6 +46,9 @@ from toolwire.protocol.downgrade import downgrade_event
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.redact import redact
+
+if TYPE_CHECKING:
+    from toolwire.telemetry import RunTrace, ToolSpan
 
 #: ``RUN_FINISHED`` metadata key saying why the loop stopped early (``"max_steps"``).
 STOPPED_KEY = "toolwire.stopped"
@@ -63,6 +67,10 @@ class Turn(Protocol):
     cancel_requested: bool
     secrets: list[str]
     losses: list[Loss]
+    #: the loop's run telemetry, which the turn adds its model call's span to
+    shared_trace: RunTrace | None
+
+    def new_trace(self) -> RunTrace | None: ...
 
     def events_sync(self) -> Generator[BaseEvent, None, None]: ...
 
@@ -166,6 +174,10 @@ class ToolRun:
         self.secrets = self._current.secrets
         self._cancel = False
         self._tasks: list[asyncio.Future[Result]] = []
+        #: OpenTelemetry: the run's span (made by the first turn), each turn's model call and
+        #: each tool's execution under it
+        self.trace: RunTrace | None = None
+        self._tool_errors: dict[str, str] = {}  # call id -> the error type, for its span
 
     # -- cancel() --------------------------------------------------------------------------
 
@@ -216,7 +228,43 @@ class ToolRun:
     def _next_turn(self) -> Turn:
         c = self.composer
         run_id = mint_id("run", c.run_id, c.steps + 1)
-        return self._turn(c.next_input(tools=self.turn_tools, run_id=run_id))
+        turn = self._turn(c.next_input(tools=self.turn_tools, run_id=run_id))
+        turn.shared_trace = self.trace
+        return turn
+
+    # -- telemetry -------------------------------------------------------------------------
+
+    def _trace_start(self) -> None:
+        self.trace = self._current.new_trace()
+        self._current.shared_trace = self.trace
+
+    def end_trace(self, error_type: str | None = None) -> None:
+        trace, self.trace = self.trace, None
+        if trace is not None:
+            trace.end(error_type)
+
+    def _watched(self, events: list[BaseEvent]) -> list[BaseEvent]:
+        """The run's end seen on the way out: its telemetry ends with it."""
+        for ev in events:
+            if ev.type in (EventType.RUN_FINISHED, EventType.RUN_ERROR):
+                self.end_trace(
+                    getattr(ev, "code", None) if ev.type == EventType.RUN_ERROR else None
+                )
+        return events
+
+    def _tool_span(self, call: TurnCall) -> AbstractContextManager[ToolSpan | None]:
+        if self.trace is None:
+            return nullcontext()
+        return self.trace.tool(call.name, call.id, call.arguments)
+
+    def _traced(self, span: ToolSpan | None, result: Result) -> Result:
+        if span is not None:
+            call_id, content, error = result
+            if error is not None:
+                span.failed(self._tool_errors.pop(call_id, "tool_error"))
+            else:
+                span.result(content)
+        return result
 
     def _report(self, lost: list[Loss]) -> None:
         """Each loss once over the whole run: every turn re-encodes the history, so a turn
@@ -232,6 +280,7 @@ class ToolRun:
 
     def _own(self, events: list[BaseEvent]) -> list[BaseEvent]:
         """The composer's own events, downgraded for a legacy peer (the turns' already are)."""
+        self._watched(events)
         if not self._legacy:
             return events
         out = []
@@ -276,6 +325,7 @@ class ToolRun:
         return tool, args, kwargs
 
     def _failed(self, call: TurnCall, exc: BaseException) -> Result:
+        self._tool_errors[call.id] = type(exc).__name__
         if isinstance(exc, (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
             text = f"{call.name} timed out after {self.timeout:g} s"
         elif self.tracebacks:
@@ -293,6 +343,10 @@ class ToolRun:
             return self._failed(call, exc)
 
     def _call_sync(self, call: TurnCall) -> Result:
+        with self._tool_span(call) as span:
+            return self._traced(span, self._run_sync(call))
+
+    def _run_sync(self, call: TurnCall) -> Result:
         ready = self._prepare(call)
         if not isinstance(ready[0], Tool):
             return ready
@@ -315,6 +369,10 @@ class ToolRun:
         return self._done(call, value)
 
     async def _call_async(self, call: TurnCall, gate: asyncio.Semaphore) -> Result:
+        with self._tool_span(call) as span:
+            return self._traced(span, await self._run_async(call, gate))
+
+    async def _run_async(self, call: TurnCall, gate: asyncio.Semaphore) -> Result:
         ready = self._prepare(call)
         if not isinstance(ready[0], Tool):
             return ready
@@ -350,14 +408,21 @@ class ToolRun:
                 self._take_turn_losses(quiet)
                 if ev is None:
                     break
-                yield from c.feed(ev)
+                yield from self._watched(c.feed(ev))
                 if c.ended:
                     return
         finally:
             events.close()
 
     def events_sync(self) -> Generator[BaseEvent, None, None]:
+        try:
+            yield from self._events_sync()
+        finally:
+            self.end_trace()
+
+    def _events_sync(self) -> Generator[BaseEvent, None, None]:
         c = self.composer
+        self._trace_start()
         yield from self._own(c.start())
         while True:
             yield from self._turn_events_sync(self._current)
@@ -407,7 +472,17 @@ class ToolRun:
             self._tasks = []
 
     async def events_async(self) -> AsyncGenerator[BaseEvent, None]:
+        events = self._events_async()
+        try:
+            async for ev in events:
+                yield ev
+        finally:
+            await events.aclose()
+            self.end_trace()
+
+    async def _events_async(self) -> AsyncGenerator[BaseEvent, None]:
         c = self.composer
+        self._trace_start()
         for ev in self._own(c.start()):
             yield ev
         cancel: asyncio.CancelledError | None = None
@@ -423,7 +498,7 @@ class ToolRun:
                     self._take_turn_losses(quiet)
                     if got is None:
                         break
-                    for out in c.feed(got):
+                    for out in self._watched(c.feed(got)):
                         yield out
                     if c.ended:
                         return

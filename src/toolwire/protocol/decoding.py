@@ -94,6 +94,8 @@ class BaseDecoder(Translator):
         #: tool call ids the thread already holds (earlier runs); a decoder that derives ids
         #: from vendor fields that may repeat (Asgard, Dialogflow) must not reuse one
         self.known_call_ids: frozenset[str] = frozenset()
+        #: the vendor's own id of the response, when it gives one (telemetry reports it)
+        self.response_id: str | None = None
         self.chunk_index = -1
         self.closed = False
         self._after_end = 0

@@ -20,6 +20,8 @@ from .wire import FRAMING, RETRYABLE_ERRORS
 
 _SDK = "anthropic"
 _BEDROCK = frozenset({"AnthropicBedrock", "AsyncAnthropicBedrock"})
+_VERTEX = frozenset({"AnthropicVertex", "AsyncAnthropicVertex"})
+_AWS_SECRETS = ("aws_secret_key", "aws_session_token", "aws_access_key")
 
 
 def _is_bedrock(client: Any) -> bool:
@@ -96,8 +98,26 @@ class AnthropicClient:
     async def aclose(self, client: Any) -> None:
         await clients.aclose(client)
 
+    def telemetry_provider(self, client: Any) -> str:
+        names = clients.class_names(client)
+        if names & _BEDROCK:
+            return "aws.bedrock"
+        return "gcp.vertex_ai" if names & _VERTEX else "anthropic"
+
+    def base_url(self, client: Any) -> str | None:
+        return clients.base_url(client)
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        clients.add_extra_headers(body, headers)
+
     def secrets(self, client: Any) -> list[str]:
-        return credential_values(client)
+        found = credential_values(client)
+        if _is_bedrock(client):  # AWS credentials, not an API key
+            for name in _AWS_SECRETS:
+                value = getattr(client, name, None)
+                if isinstance(value, str) and len(value) >= 6 and value not in found:
+                    found.append(value)
+        return sorted(found, key=len, reverse=True)
 
 
 CLIENT = AnthropicClient()

@@ -338,7 +338,7 @@ class Decoder(BaseDecoder):
         if self.message_id is not None:
             raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
         msg = FIELDS.at(chunk, "message", dict, self.where("message_start"))
-        self.message_id = FIELDS.at(msg, "id", str, self.where("message"))
+        self.message_id = self.response_id = FIELDS.at(msg, "id", str, self.where("message"))
         model = msg.get("model")
         self.model = model if isinstance(model, str) else None
         usage = msg.get("usage")

@@ -140,6 +140,23 @@ class GeminiClient:
         else:
             await clients.aclose(client)
 
+    def telemetry_provider(self, client: Any) -> str:
+        return "gcp.vertex_ai" if _is_vertex(client) else "gcp.gemini"
+
+    def base_url(self, client: Any) -> str | None:
+        api = getattr(client, "_api_client", None)
+        options = getattr(api, "_http_options", None)
+        value = getattr(options, "base_url", None)
+        return str(value) if value else None
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        config = dict(body.get("config") or {})
+        http = config.get("http_options") or {}
+        if not isinstance(http, dict):
+            http = http.model_dump(exclude_none=True)
+        config["http_options"] = {**http, "headers": {**(http.get("headers") or {}), **headers}}
+        body["config"] = config
+
     def secrets(self, client: Any) -> list[str]:
         return credential_values(client, getattr(client, "_api_client", None))
 

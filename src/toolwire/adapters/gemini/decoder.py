@@ -139,7 +139,7 @@ class Decoder(BaseDecoder):
         if self.message_id is None:
             rid = get(chunk, "responseId")
             if isinstance(rid, str) and rid:
-                self.message_id = rid
+                self.message_id = self.response_id = rid
             else:
                 self.message_id = mint_id("gemini_msg", _seed(chunk))
         model = get(chunk, "modelVersion")

@@ -324,7 +324,7 @@ class Decoder(BaseDecoder):
         if self.completion_id is None:
             cid = chunk.get("id")
             if isinstance(cid, str) and cid:
-                self.completion_id = cid
+                self.completion_id = self.response_id = cid
         if self.model is None:
             model = chunk.get("model")
             if isinstance(model, str) and model:  # Azure's first chunk has model ""

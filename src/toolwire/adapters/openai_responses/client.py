@@ -93,6 +93,15 @@ class OpenAIResponsesClient:
     def secrets(self, client: Any) -> list[str]:
         return credential_values(client)
 
+    def telemetry_provider(self, client: Any) -> str:
+        return "azure.ai.openai" if clients.class_names(client) & _AZURE else "openai"
+
+    def base_url(self, client: Any) -> str | None:
+        return clients.base_url(client)
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        clients.add_extra_headers(body, headers)
+
 
 CLIENT = OpenAIResponsesClient()
 
