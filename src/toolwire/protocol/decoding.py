@@ -94,6 +94,10 @@ class BaseDecoder(Translator):
         #: tool call ids the thread already holds (earlier runs); a decoder that derives ids
         #: from vendor fields that may repeat (Asgard, Dialogflow) must not reuse one
         self.known_call_ids: frozenset[str] = frozenset()
+        #: calls the vendor runs itself (server tools): answered in its stream or in a
+        #: later response, never by the application; one still unanswered at the end is
+        #: left out of the run's pending calls (``finish.VENDOR_PENDING_KEY``)
+        self.vendor_calls: set[str] = set()
         self.chunk_index = -1
         self.closed = False
         self._after_end = 0
