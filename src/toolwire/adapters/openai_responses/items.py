@@ -58,15 +58,65 @@ class Call:
 
 
 def is_call_item(kind: str, item: dict[str, Any]) -> bool:
-    """True for every item type this module reads as a tool call."""
+    """True for every item type this module reads as a tool call: a ``*_call`` (or a
+    ``program``) with a ``call_id``, or, when OpenAI gives none (a server-run
+    ``tool_search_call``), an item ``id`` to stand for it."""
     if kind in ("function_call", "custom_tool_call") or kind in SERVER_RUN:
         return True
-    return kind.endswith("_call") and isinstance(item.get("call_id"), str)
+    if not (kind.endswith("_call") or kind == "program"):
+        return False
+    return isinstance(item.get("call_id"), str) or isinstance(item.get("id"), str)
+
+
+def is_vendor_run(kind: str | None, item: dict[str, Any]) -> bool:
+    """A call OpenAI runs itself (its result is its own item or a later ``*_output`` OpenAI
+    sends): never the application's to answer."""
+    return kind in SERVER_RUN or kind == "program" or item.get("execution") == "server"
 
 
 def is_output_item(kind: str, item: dict[str, Any]) -> bool:
     """True for an item answering a call (``*_output`` with a ``call_id``)."""
     return kind.endswith("_output") and isinstance(item.get("call_id"), str)
+
+
+def answers_kinds(output_kind: str) -> tuple[str, ...]:
+    """The call item types an ``*_output`` item answers (``tool_search_output`` ->
+    ``tool_search_call``; ``local_shell_call_output`` -> ``local_shell_call``)."""
+    base = output_kind.removesuffix("_output")
+    return (base, f"{base}_call")
+
+
+class Waiting:
+    """The calls of one stream or history not answered yet, per call item type, oldest first:
+    what an ``*_output`` item without a ``call_id`` answers (OpenAI's server-run tool search
+    sends both without one; the output follows its call)."""
+
+    __slots__ = ("_by_kind",)
+
+    def __init__(self) -> None:
+        self._by_kind: dict[str, list[str]] = {}
+
+    def add(self, kind: str, call_id: str) -> None:
+        self._by_kind.setdefault(kind, []).append(call_id)
+
+    def answered(self, call_id: str) -> None:
+        for ids in self._by_kind.values():
+            if call_id in ids:
+                ids.remove(call_id)
+                return
+
+    def answer(self, output_kind: str, call_id: str | None) -> str | None:
+        """The call ``output_kind`` answers: ``call_id`` when given, else the oldest call of
+        the matching type still waiting (``None``: nothing it can answer)."""
+        if call_id is None:
+            for kind in answers_kinds(output_kind):
+                ids = self._by_kind.get(kind)
+                if ids:
+                    call_id = ids[0]
+                    break
+        if call_id is not None:
+            self.answered(call_id)
+        return call_id
 
 
 def call_identity(item: dict[str, Any], where: str) -> Call:
@@ -89,8 +139,11 @@ def call_identity(item: dict[str, Any], where: str) -> Call:
     if kind in SERVER_RUN:
         ident = FIELDS.at(item, "id", str, where)
         name = item["name"] if kind == "mcp_call" and isinstance(item.get("name"), str) else None
-    else:
-        ident = FIELDS.at(item, "call_id", str, where)
+    elif isinstance(item.get("call_id"), str):
+        ident = item["call_id"]
+        name = None
+    else:  # no call_id (a server-run tool search): the item id stands for it, unchanged
+        ident = FIELDS.at(item, "id", str, where)
         name = None
     call = Call(id=ident, name=name or kind.removesuffix("_call"))
     call.metadata[ITEM_TYPE] = kind
@@ -114,8 +167,11 @@ def call_arguments(item: dict[str, Any]) -> str:
         value = {k: item[k] for k in _IMAGE_ARGS if item.get(k) is not None}
     else:
         value = next(
-            (item[k] for k in ("arguments", "action", "actions", "operation") if k in item), {}
+            (item[k] for k in ("arguments", "action", "actions", "operation", "code") if k in item),
+            {},
         )
+        if kind == "program" and isinstance(value, str):
+            value = {"code": value}
     return value if isinstance(value, str) else dumps_compact(value)
 
 
@@ -226,6 +282,9 @@ def output_item_result(
     """An answering ``*_output`` item (other than ``function_call_output``) as a result."""
     meta: dict[str, Any] = {"openai.output_item": dict(item)}
     output = item.get("output")
+    if isinstance(output, list) and not all(isinstance(o, dict) and "type" in o for o in output):
+        # not content parts (a shell call's stdout / stderr / outcome records): as JSON text
+        return dumps_compact(output), meta, []
     if isinstance(output, (str, list)):
         content, losses = to_agui_content(
             output, f"{where}.output", target=target, tool_call_id=item.get("call_id")
@@ -237,6 +296,8 @@ def output_item_result(
         else:
             src = url_source(FIELDS.at(output, "image_url", str, f"{where}.output"), where, None)
         return [ImagePart(source=src)], meta, []
+    if isinstance(item.get("result"), str):  # a program's output
+        return item["result"], meta, []
     rest = {k: v for k, v in item.items() if k not in ("type", "id", "call_id", "status")}
     return (dumps_compact(rest) if rest else ""), meta, []
 
@@ -244,6 +305,8 @@ def output_item_result(
 __all__ = [
     "SERVER_RUN",
     "Call",
+    "Waiting",
+    "answers_kinds",
     "call_arguments",
     "call_identity",
     "finish_call",
@@ -251,6 +314,7 @@ __all__ = [
     "image_data",
     "is_call_item",
     "is_output_item",
+    "is_vendor_run",
     "kept_item",
     "output_item_result",
 ]

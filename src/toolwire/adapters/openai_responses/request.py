@@ -42,10 +42,11 @@ from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_optio
 
 from .items import (
     SERVER_RUN,
+    Waiting,
     finish_call,
     image_data,
     is_call_item,
-    is_output_item,
+    is_vendor_run,
     output_item_result,
 )
 from .parts import to_agui_content, to_vendor_content
@@ -136,8 +137,10 @@ def encode_request(
 
 
 def _hosted(call: ToolCall) -> bool:
-    """A tool OpenAI runs itself: its item holds its own result."""
-    return (call.metadata or {}).get(ITEM_TYPE) in SERVER_RUN
+    """A tool OpenAI runs itself (its item, or a later output OpenAI sends, holds its result)."""
+    meta = call.metadata or {}
+    item = meta.get(ITEM)
+    return is_vendor_run(meta.get(ITEM_TYPE), item if isinstance(item, dict) else {})
 
 
 def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
@@ -324,6 +327,7 @@ class _Builder:
     losses: list[Loss] = field(default_factory=list)
     assistant: dict[str, Any] | None = None
     ids: CallIds = field(default_factory=lambda: CallIds(VENDOR))  # repeats stay apart
+    waiting: Waiting = field(default_factory=Waiting)  # what an output without call_id answers
 
     def flush(self) -> None:
         a, self.assistant = self.assistant, None
@@ -410,6 +414,8 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
         vendor_id = call.id
         call.id = b.ids.assign(vendor_id)
         call.metadata.update(b.ids.metadata(call.id, vendor_id))
+        if call.result is None:
+            b.waiting.add(kind, call.id)
         kw: dict[str, Any] = {"metadata": call.metadata} if call.metadata else {}
         fn = FunctionCall(name=call.name, arguments=call.arguments)
         a["calls"].append(ToolCall(id=call.id, function=fn, **kw))
@@ -429,9 +435,19 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
                     **rkw,
                 )
             )
-    elif is_output_item(kind, raw):
+    elif kind.endswith("_output"):
         b.flush()
-        call_id = b.ids.answer(raw["call_id"]) or raw["call_id"]
+        given = FIELDS.opt_text(raw.get("call_id"), f"{where}.call_id")
+        call_id = b.waiting.answer(kind, b.ids.answer(given) or given if given else None)
+        if call_id is None:
+            b.losses.append(
+                Loss(
+                    kind="item-dropped",
+                    target="AG-UI",
+                    reason=f"{where}: a {kind!r} item without a call_id follows no call",
+                )
+            )
+            return
         ident = raw["id"] if isinstance(raw.get("id"), str) else result_message_id(call_id)
         if kind in ("function_call_output", "custom_tool_call_output"):
             if "output" not in raw:
