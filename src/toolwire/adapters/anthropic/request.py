@@ -436,10 +436,9 @@ def encode_request(
 def _system(value: Any, ids: list[str]) -> list[Message]:
     if value is None:
         return []
+    value = FIELDS.text_or_several(value, "request.system")  # text, blocks, or one block
     if isinstance(value, str):
         return [SystemMessage(id=mint_id("msg", *ids, "system"), content=value)] if value else []
-    if not isinstance(value, list):
-        raise FIELDS.wrong(value, (str, list), "request.system")
     out: list[Message] = []
     for i, block in enumerate(value):
         text = FIELDS.at(block, "text", str, f"request.system[{i}]")
@@ -447,14 +446,15 @@ def _system(value: Any, ids: list[str]) -> list[Message]:
     return out
 
 
+def _text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
 def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    if not isinstance(content, list):
-        raise FIELDS.wrong(content, (str, list), where)
-    for i, block in enumerate(content):
+    blocks = FIELDS.several(content, where, text=_text_block)  # text, blocks, or one block
+    for i, block in enumerate(blocks):
         FIELDS.at(block, "type", str, f"{where}[{i}]")
-    return content
+    return blocks
 
 
 def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) -> list[Message]:
@@ -467,14 +467,12 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) 
             continue
         call_id = FIELDS.at(block, "tool_use_id", str, at)
         call_id = ids.answer(call_id) or call_id
-        raw = block.get("content", "")
+        raw = FIELDS.text_or_several(block.get("content", ""), f"{at}.content")
         parts: str | list[ContentPart]
         if isinstance(raw, str):
             parts = raw
-        elif isinstance(raw, list):
-            parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
         else:
-            raise FIELDS.wrong(raw, (str, list), f"{at}.content")
+            parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
         kw: dict[str, Any] = {}
         if block.get("is_error") is True:
             kw["error"] = parts if isinstance(parts, str) else text_of(parts)

@@ -434,8 +434,8 @@ def decode_request(
     raw = req.get("contents")
     if raw is None:
         raise VendorDataError(VENDOR, "request.contents", "missing")
-    if isinstance(raw, (str, dict)) or not isinstance(raw, list):
-        raw = [raw]
+    # a list of contents, one content, or (SDK kwargs) the user's text
+    raw = FIELDS.several(raw, "request.contents", text=str)
     pending: list[tuple[str, str]] = []
     for i, item in enumerate(raw):
         where = f"request.contents[{i}]"
@@ -443,9 +443,11 @@ def decode_request(
             messages.append(UserMessage(id=mint_id("gemini_msg", i, "user"), content=item))
             continue
         content = as_dict(item, VENDOR, where)
-        parts = [
+        parts = [  # a list of parts, or one part (Gemini takes either), or text
             as_dict(p, VENDOR, f"{where}.parts[{j}]")
-            for j, p in enumerate(FIELDS.lst(get(content, "parts"), f"{where}.parts"))
+            for j, p in enumerate(
+                FIELDS.several(get(content, "parts"), f"{where}.parts", text=_text_part)
+            )
         ]
         role = get(content, "role") or "user"
         if role == "model":
@@ -456,13 +458,15 @@ def decode_request(
             messages.extend(msgs)
     tools: list[Tool] = []
     builtin: list[Any] = []
-    for k, tool in enumerate(FIELDS.lst(get(req, "tools", get(config, "tools")), "request.tools")):
+    for k, tool in enumerate(
+        FIELDS.several(get(req, "tools", get(config, "tools")), "request.tools")
+    ):
         tool = as_dict(tool, VENDOR, f"request.tools[{k}]")
         decls = get(tool, "functionDeclarations")
         if decls is None:
             builtin.append(tool)
             continue
-        for n, d in enumerate(FIELDS.lst(decls, f"request.tools[{k}].functionDeclarations")):
+        for n, d in enumerate(FIELDS.several(decls, f"request.tools[{k}].functionDeclarations")):
             d = FIELDS.obj(d, f"request.tools[{k}].functionDeclarations[{n}]")
             params = get(d, "parametersJsonSchema", get(d, "parameters"))
             kw: dict[str, Any] = {} if params is None else {"parameters": params}
@@ -510,15 +514,24 @@ def _snake_key(name: str) -> str:
     return snake(name)
 
 
+def _text_part(text: str) -> dict[str, Any]:
+    return {"text": text}
+
+
 def _system(system: Any) -> list[Message]:
+    """``systemInstruction``: a Content whose ``parts`` is a list or one part (a popular R
+    client sends one, and Gemini answers 200), or, as SDK kwargs, text, a part or parts."""
     if isinstance(system, str):
         return [SystemMessage(id=mint_id("gemini_sys", 0), content=system)]
-    if isinstance(system, list):
+    if isinstance(system, dict) and get(system, "parts") is None and "role" not in system:
+        parts: list[Any] = [system]  # one part given as the instruction (SDK kwargs)
+    elif isinstance(system, list):
         parts = system
     else:
-        parts = FIELDS.lst(
+        parts = FIELDS.several(
             get(as_dict(system, VENDOR, "request.systemInstruction"), "parts"),
             "request.systemInstruction.parts",
+            text=_text_part,
         )
     out: list[Message] = []
     for k, p in enumerate(parts):

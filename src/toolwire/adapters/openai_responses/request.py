@@ -362,11 +362,9 @@ def decode_request(
     """
     req = as_dict(body, VENDOR, "request")
     seed = mint_id("req", dumps_compact(req, VENDOR, "request"))
-    raw_input = req.get("input", [])
-    if isinstance(raw_input, str):
-        raw_input = [{"role": "user", "content": raw_input}]
-    if not isinstance(raw_input, list):
-        raise FIELDS.wrong(raw_input, (str, list), "request.input")
+    raw_input = FIELDS.several(  # items, one item, or the user's text
+        req.get("input", []), "request.input", text=lambda t: {"role": "user", "content": t}
+    )
     b = _Builder()
     for i, raw in enumerate(raw_input):
         _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", i, dumps_compact(raw)))
@@ -485,7 +483,7 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
             meta[PHASE] = raw["phase"]
         notes = [
             n
-            for p in (content if isinstance(content, list) else [])
+            for p in ([] if isinstance(content, str) else FIELDS.several(content, where))
             if isinstance(p, dict)
             for n in FIELDS.list_at(p, "annotations", f"{where}.content[]")
         ]
@@ -511,10 +509,8 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
 
 
 def _output_text(content: Any, where: str) -> str:
-    if not isinstance(content, list):
-        raise FIELDS.wrong(content, (str, list), f"{where}.content")
     out = []
-    for i, p in enumerate(content):
+    for i, p in enumerate(FIELDS.several(content, f"{where}.content")):
         p = FIELDS.obj(p, f"{where}.content[{i}]")
         if p.get("type") == "refusal":
             out.append(str(p.get("refusal", "")))
