@@ -13,21 +13,23 @@ import typing
 import warnings
 from typing import Any
 
-import anthropic
 import pytest
-from _anthropic_sdk import sdk_accumulate_sse, sdk_parse_sse
+from _anthropic_sdk import sdk_accumulate_sse, sdk_parse_sse, sdk_sent_body
 from ag_ui.core import (
     BaseEvent,
     EventType,
+    RunAgentInput,
     RunFinishedEvent,
     ToolCallResultEvent,
     ToolCallStartEvent,
+    ToolMessage,
+    UserMessage,
 )
 from anthropic.types import ContentBlock, RawMessageStartEvent
 from anthropic.types.beta import BetaContentBlock
 from pydantic import TypeAdapter
 
-from toolwire.adapters.anthropic import Decoder, sse_chunks
+from toolwire.adapters.anthropic import Decoder, encode_request, sse_chunks
 from toolwire.losses import ContentLossWarning
 from toolwire.protocol import validate_stream
 from toolwire.protocol.finish import VENDOR_PENDING_KEY
@@ -385,5 +387,25 @@ def test_a_block_type_this_version_does_not_know_is_announced() -> None:
     assert [loss.kind for loss in d.losses] == ["block-dropped"]
 
 
-def test_the_sdk_client_is_the_real_one() -> None:
-    assert anthropic.__version__ >= "2"
+def test_the_next_request_answers_the_application_call_and_resends_the_server_one() -> None:
+    """Programmatic tool calling's second request: the turn as it came, the server call
+    included though unanswered, then the application's tool_result (what the SDK sends)."""
+    machine = StreamMachine()
+    framed(sse_chunks(in_start(PTC_CONTENT, "tool_use")), machine)
+    history = [
+        UserMessage(id="u1", content="How many rows?"),
+        *machine.messages,
+        ToolMessage(id="tm1", tool_call_id="toolu_01Query", content="[(1,)]"),
+    ]
+    ri = RunAgentInput(
+        thread_id="t", run_id="r2", messages=history, tools=[], context=[], state=None
+    )
+    body = encode_request(ri, model="claude-sonnet-4-6", max_tokens=256)
+    assistant, answer = body["messages"][1], body["messages"][2]
+    assert [b["type"] for b in assistant["content"]] == ["text", "server_tool_use", "tool_use"]
+    assert assistant["content"][1]["id"] == "srvtoolu_01Code"
+    assert assistant["content"][2]["caller"] == PTC_CONTENT[2]["caller"]
+    assert answer["content"] == [
+        {"type": "tool_result", "tool_use_id": "toolu_01Query", "content": "[(1,)]"}
+    ]
+    assert sdk_sent_body(dict(body))["messages"] == body["messages"]
