@@ -21,10 +21,26 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from ag_ui.core import BaseEvent, RunFinishedEvent, ToolCallResultEvent, ToolCallStartEvent
+from ag_ui.core import (
+    BaseEvent,
+    ResumeEntry,
+    RunAgentInput,
+    RunFinishedEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
+    UserMessage,
+)
 from openai.types.responses import ResponseOutputItem, ResponseStreamEvent
 
-from toolwire.adapters.openai_responses import Decoder, decode_request, encode_request, sse_chunks
+from toolwire.adapters.openai_responses import (
+    Decoder,
+    decode_request,
+    encode_request,
+    encode_stream,
+    sse_chunks,
+    to_sse,
+)
+from toolwire.errors import UnsupportedInput
 from toolwire.losses import ContentLossWarning
 from toolwire.protocol import validate_stream
 from toolwire.protocol.finish import VENDOR_PENDING_KEY
@@ -461,8 +477,9 @@ def test_every_declared_item_type_gives_an_event_or_a_loss(kind: str) -> None:
         skip = len(_items_events(before))
         mine = events[skip:]
         lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
-        assert mine or (d.losses and lost), f"{kind} ({source}) vanished without a word"
-        if not mine:
+        said = mine or d.interrupts or (d.losses and lost)
+        assert said, f"{kind} ({source}) vanished without a word"
+        if not mine and not d.interrupts:
             assert kind in d.losses[-1].reason
 
 
@@ -474,3 +491,78 @@ def _items_events(items: list[dict[str, Any]]) -> list[BaseEvent]:
         for kind in ("response.output_item.added", "response.output_item.done"):
             out += d.feed({"type": kind, "output_index": i, "item": item})
     return out
+
+
+# ---------------------------------------------------------------- MCP approval requests
+
+
+def test_an_mcp_approval_request_is_an_interrupt_the_application_answers() -> None:
+    request = SAMPLES["mcp_approval_request"]
+    raw = sdk_events(sse(streamed([request])))
+    assert raw[1].item.type == "mcp_approval_request"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ContentLossWarning)
+        events = framed(raw)
+    validate_stream(events)
+    end = events[-1]
+    assert isinstance(end, RunFinishedEvent) and end.outcome is not None
+    assert end.outcome.type == "interrupt"
+    (asked,) = end.outcome.interrupts  # type: ignore[union-attr]
+    assert (asked.id, asked.reason) == ("mcpr_1", "mcp_approval")
+    assert asked.response_schema is not None and asked.response_schema["required"] == ["approve"]
+    # written back as the same item, which the SDK parses, and decoded to the same interrupt
+    out = to_sse(encode_stream(events))
+    again = sdk_events(out)
+    items = [e.item for e in again if e.type == "response.output_item.done"]
+    assert [i.type for i in items] == ["mcp_approval_request"]
+    assert items[0].model_dump(exclude_none=True) == request
+    end_again = framed(again)[-1]
+    assert isinstance(end_again, RunFinishedEvent)
+    assert end_again.outcome == end.outcome
+
+
+def test_the_answer_goes_back_as_an_mcp_approval_response() -> None:
+    ri = RunAgentInput(
+        thread_id="t",
+        run_id="r2",
+        messages=[UserMessage(id="u", content="echo hi")],
+        tools=[],
+        context=[],
+        state=None,
+        resume=[
+            ResumeEntry(
+                interrupt_id="mcpr_1", status="resolved", payload={"approve": True, "reason": "ok"}
+            ),
+            ResumeEntry(interrupt_id="mcpr_2", status="cancelled"),
+        ],
+    )
+    body = encode_request(ri, model="gpt-5", previous_response_id="resp_36")
+    answers = [i for i in body["input"] if i.get("type") == "mcp_approval_response"]
+    assert answers == [
+        {
+            "type": "mcp_approval_response",
+            "approval_request_id": "mcpr_1",
+            "approve": True,
+            "reason": "ok",
+        },
+        {"type": "mcp_approval_response", "approval_request_id": "mcpr_2", "approve": False},
+    ]
+    back = decode_request(dict(body))
+    assert [(e.interrupt_id, e.payload) for e in back.resume or []] == [
+        ("mcpr_1", {"approve": True, "reason": "ok"}),
+        ("mcpr_2", {"approve": False}),
+    ]
+
+
+def test_an_answer_without_approve_is_refused_by_name() -> None:
+    ri = RunAgentInput(
+        thread_id="t",
+        run_id="r2",
+        messages=[],
+        tools=[],
+        context=[],
+        state=None,
+        resume=[ResumeEntry(interrupt_id="mcpr_1", status="resolved", payload={"ok": 1})],
+    )
+    with pytest.raises(UnsupportedInput, match=r"mcpr_1.*payload\.approve must be true or false"):
+        encode_request(ri, model="gpt-5")

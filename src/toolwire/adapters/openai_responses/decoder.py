@@ -43,6 +43,7 @@ from toolwire.protocol.signatures import encrypted_value_event
 
 from .items import (
     Waiting,
+    approval_interrupt,
     call_identity,
     finish_call,
     is_call_item,
@@ -80,7 +81,7 @@ _ARG_DELTAS = frozenset(
 class _Open:
     """One output item being streamed."""
 
-    kind: str  # "text" | "call" | "reasoning" | "output" | "other"
+    kind: str  # "text" | "call" | "reasoning" | "output" | "approval" | "other"
     ident: str  # message id, tool call id, or reasoning id
     streamed: int = 0  # characters of text / argument text emitted so far
     part: str | None = None  # the reasoning message open in this item
@@ -320,6 +321,9 @@ class Decoder(BaseDecoder):
         if kind.endswith("_output"):
             self._items[index] = _Open("output", str(item.get("id", index)))
             return []
+        if kind == "mcp_approval_request":  # an interrupt once done: the application decides
+            self._items[index] = _Open("approval", str(item.get("id", index)))
+            return []
         self._items[index] = _Open("other", str(item.get("id", index)))
         self._lose(f"a Responses {kind!r} item has no AG-UI event")
         return []
@@ -465,6 +469,9 @@ class Decoder(BaseDecoder):
                     )
                 )
             return out
+        if item.kind == "approval":
+            self.interrupts.append(approval_interrupt(body, at))
+            return []
         if item.kind == "output":
             given = body.get("call_id")
             given = FIELDS.opt_text(given, f"{at}.call_id")

@@ -20,8 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ag_ui.core import ContentPart, DataSource, FileSource, ImagePart, TextPart
+from ag_ui.core import (
+    ContentPart,
+    DataSource,
+    FileSource,
+    ImagePart,
+    Interrupt,
+    ResumeEntry,
+    TextPart,
+)
 
+from toolwire.errors import UnsupportedInput
 from toolwire.protocol import RESULT_ERROR_KEY
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.parts import Content
@@ -302,11 +311,77 @@ def output_item_result(
     return (dumps_compact(rest) if rest else ""), meta, []
 
 
+#: ``Interrupt.reason`` of an MCP approval request, and what its answer looks like
+#: (``ResumeEntry.payload``): OpenAI waits for an ``mcp_approval_response`` before it calls
+#: the MCP tool
+APPROVAL_REASON = "mcp_approval"
+APPROVAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"approve": {"type": "boolean"}, "reason": {"type": "string"}},
+    "required": ["approve"],
+}
+
+
+def approval_interrupt(item: dict[str, Any], where: str) -> Interrupt:
+    """An ``mcp_approval_request`` item as the interrupt the application answers."""
+    ident = FIELDS.at(item, "id", str, where)
+    name = FIELDS.opt_text(item.get("name"), f"{where}.name") or "a tool"
+    server = FIELDS.opt_text(item.get("server_label"), f"{where}.server_label") or "an MCP server"
+    return Interrupt(
+        id=ident,
+        reason=APPROVAL_REASON,
+        message=f"Allow {name} on {server}?",
+        response_schema=APPROVAL_SCHEMA,
+        metadata={ITEM: dict(item)},
+    )
+
+
+def approval_response(entry: ResumeEntry) -> dict[str, Any]:
+    """A resume entry as the ``mcp_approval_response`` input item (cancelled: not approved)."""
+    if entry.status == "cancelled":
+        return {
+            "type": "mcp_approval_response",
+            "approval_request_id": entry.interrupt_id,
+            "approve": False,
+        }
+    payload = entry.payload if isinstance(entry.payload, dict) else {}
+    approve = payload.get("approve")
+    if not isinstance(approve, bool):
+        raise UnsupportedInput(
+            f"openai_responses: resume entry for interrupt {entry.interrupt_id!r}: "
+            f"payload.approve must be true or false, got {approve!r}"
+        )
+    out: dict[str, Any] = {
+        "type": "mcp_approval_response",
+        "approval_request_id": entry.interrupt_id,
+        "approve": approve,
+    }
+    if isinstance(payload.get("reason"), str):
+        out["reason"] = payload["reason"]
+    return out
+
+
+def approval_entry(item: dict[str, Any], where: str) -> ResumeEntry:
+    """An ``mcp_approval_response`` input item as the resume entry it is."""
+    request = FIELDS.at(item, "approval_request_id", str, where)
+    approve = FIELDS.at(item, "approve", bool, where)
+    payload: dict[str, Any] = {"approve": approve}
+    reason = FIELDS.opt_text(item.get("reason"), f"{where}.reason")
+    if reason is not None:
+        payload["reason"] = reason
+    return ResumeEntry(interrupt_id=request, status="resolved", payload=payload)
+
+
 __all__ = [
+    "APPROVAL_REASON",
+    "APPROVAL_SCHEMA",
     "SERVER_RUN",
     "Call",
     "Waiting",
     "answers_kinds",
+    "approval_entry",
+    "approval_interrupt",
+    "approval_response",
     "call_arguments",
     "call_identity",
     "finish_call",

@@ -18,6 +18,7 @@ from ag_ui.core import (
     FunctionCall,
     Message,
     ReasoningMessage,
+    ResumeEntry,
     RunAgentInput,
     SystemMessage,
     Tool,
@@ -43,6 +44,8 @@ from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_optio
 from .items import (
     SERVER_RUN,
     Waiting,
+    approval_entry,
+    approval_response,
     finish_call,
     image_data,
     is_call_item,
@@ -128,6 +131,9 @@ def encode_request(
                     reason=f"a {m.role} message has no place in a Responses input",
                 )
             )
+    # answers to MCP approval requests (the request itself comes from previous_response_id
+    # or the caller's own input: an interrupt is not part of the history)
+    items += [approval_response(entry) for entry in run_input.resume or ()]
     body: dict[str, Any] = {"model": model, "input": items}
     if run_input.tools:
         body["tools"] = [_tool(t) for t in run_input.tools]
@@ -366,8 +372,13 @@ def decode_request(
         req.get("input", []), "request.input", text=lambda t: {"role": "user", "content": t}
     )
     b = _Builder()
+    resume: list[ResumeEntry] = []
     for i, raw in enumerate(raw_input):
-        _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", i, dumps_compact(raw)))
+        where = f"request.input[{i}]"
+        if isinstance(raw, dict) and raw.get("type") == "mcp_approval_response":
+            resume.append(approval_entry(raw, where))  # an answer to an interrupt
+            continue
+        _decode_item(b, raw, where, mint_id("msg", i, dumps_compact(raw)))
     b.flush()
     raw_tools = FIELDS.list_at(req, "tools", "request")
     tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
@@ -377,6 +388,8 @@ def decode_request(
         kw["tools"] = tools
     if rest:
         kw["forwarded_props"] = {VENDOR: rest}
+    if resume:
+        kw["resume"] = resume
     announce(b.losses)
     return RunAgentInput(
         thread_id=thread_id or _thread_id(req, raw_input),
