@@ -211,6 +211,12 @@ class Decoder(BaseDecoder):
         """``chunk N`` (plus a path inside it) for ``FIELDS.at``, which appends the key."""
         return f"chunk {self.chunk_index}" + (f" {path}" if path else "")
 
+    def _lose(self, what: str) -> None:
+        """An item with no AG-UI event (or an output answering no call), said as a loss."""
+        self.losses.append(
+            Loss(kind="item-dropped", target="AG-UI", reason=f"{self._at('item')}: {what}")
+        )
+
     def _note_response(self, response: dict[str, Any]) -> None:
         if isinstance(response.get("id"), str):
             self.response_id = response["id"]
@@ -327,11 +333,6 @@ class Decoder(BaseDecoder):
         self._items[index] = _Open("other", str(item.get("id", index)))
         self._lose(f"a Responses {kind!r} item has no AG-UI event")
         return []
-
-    def _lose(self, what: str) -> None:
-        self.losses.append(
-            Loss(kind="item-dropped", target="AG-UI", reason=f"{self._at('item')}: {what}")
-        )
 
     def _streamed(self, chunk: dict[str, Any], kind: str) -> tuple[_Open, str]:
         """The open ``kind`` item a delta extends, and its text (counted as streamed)."""
