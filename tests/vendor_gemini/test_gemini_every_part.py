@@ -162,3 +162,66 @@ def _events(
                 Decoder(), sse_chunks(sse(chunks or [chunk(parts)])), thread_id="t", run_id="r"
             )
         )
+
+
+# ---------------------------------------------------------------- request histories too
+
+USER_TURN = {"role": "user", "parts": [{"text": "go"}]}
+
+
+def _said(contents: list[dict[str, Any]], system: Any = None) -> tuple[list[Any], list[Any]]:
+    from toolwire.adapters.gemini import decode_request
+
+    body: dict[str, Any] = {"contents": contents}
+    if system is not None:
+        body["systemInstruction"] = system
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        ri = decode_request(body, thread_id="t", run_id="r")
+    lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
+    return [m.model_dump(exclude_none=True) for m in ri.messages], lost
+
+
+def _plain(contents: list[dict[str, Any]]) -> list[Any]:
+    return _said(contents)[0]
+
+
+@pytest.mark.parametrize("name", sorted(CONTENT))
+@pytest.mark.parametrize("role", ["model", "user"])
+def test_every_content_field_in_a_request_is_a_message_or_a_loss(name: str, role: str) -> None:
+    part = {camel(name): CONTENT[name]}
+    if role == "model":
+        before = [BEFORE[name]] if name in BEFORE else []
+        turn = {"role": "model", "parts": [*before, part]}
+        without = {"role": "model", "parts": before or [{"text": ""}]}
+        contents = [USER_TURN, turn]
+        if name == "function_response":
+            return_turn = None
+        else:
+            return_turn = [USER_TURN, without]
+    else:
+        if name == "function_response":  # answers the model's call
+            call = {"role": "model", "parts": [{"functionCall": CONTENT["function_call"]}]}
+            contents = [USER_TURN, call, {"role": "user", "parts": [part]}]
+            return_turn = [USER_TURN, call]
+        else:
+            contents = [{"role": "user", "parts": [{"text": "go"}, part]}]
+            return_turn = [USER_TURN]
+    types.Content.model_validate(contents[-1])  # the SDK's shape
+    messages, lost = _said(contents)
+    changed = return_turn is None or messages != _plain(return_turn)
+    assert changed or lost, f"{name} in a {role} turn vanished without a word"
+
+
+def test_a_system_instruction_part_that_is_not_text_is_announced() -> None:
+    system = {"parts": [{"text": "Be brief."}, {"inlineData": CONTENT["inline_data"]}]}
+    messages, lost = _said([USER_TURN], system)
+    assert [m["content"] for m in messages if m["role"] == "system"] == ["Be brief."]
+    assert any("systemInstruction.parts[1]" in str(w.message) for w in lost)
+
+
+def test_a_signature_only_part_in_a_request_is_no_loss() -> None:
+    turn = {"role": "model", "parts": [{"text": "hi"}, {"thoughtSignature": "c2ln"}]}
+    messages, lost = _said([USER_TURN, turn])
+    assert lost == []
+    assert messages[-1]["encrypted_value"] == "c2ln"

@@ -41,6 +41,7 @@ from toolwire.adapters.gemini.wire import (
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
+    PART_QUALIFIERS,
     PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
@@ -85,24 +86,6 @@ _RANK = {
 }
 _CALL, _TEXT, _CODE, _CODE_RESULT, _TOOL_CALL, _TOOL_RESPONSE = range(6)
 _NONE = len(_KINDS)
-#: ``Part`` fields that qualify the part's content rather than being content of their own
-#: (both spellings): a part holding nothing else has nothing to lose
-_MODIFIERS = frozenset(
-    name
-    for base in (
-        "thought",
-        "thoughtSignature",
-        "mediaResolution",
-        "videoMetadata",
-        "partMetadata",
-        "mediaProcessing",
-        "speechMetadata",
-        "documentMetadata",
-        "spreadsheetMetadata",
-        "audioMetadata",
-    )
-    for name in (base, other_spelling(base))
-)
 
 
 class _Streamed:
@@ -240,7 +223,7 @@ class Decoder(BaseDecoder):
                 "arguments, but this part is not a functionCall",
             )
         if rank == _NONE:
-            unread = sorted(k for k in part if k not in _MODIFIERS)
+            unread = sorted(k for k in part if k not in PART_QUALIFIERS)
             if unread:  # content this decoder has no event for (functionResponse, a new kind)
                 self.losses.append(
                     Loss(

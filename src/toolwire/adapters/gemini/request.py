@@ -41,6 +41,7 @@ from toolwire.adapters.gemini.wire import (
     FIELDS,
     OUTCOME_KEY,
     PART_KEY,
+    PART_QUALIFIERS,
     PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
@@ -53,7 +54,7 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     arguments_object,
@@ -428,9 +429,10 @@ def decode_request(
     config = get(req, "config")
     config = as_dict(config, VENDOR, "request.config") if config is not None else {}
     messages: list[Message] = []
+    lost: list[Loss] = []  # parts with no AG-UI home: said, not dropped silently
     system = get(req, "systemInstruction", get(config, "systemInstruction"))
     if system is not None:
-        messages.extend(_system(system))
+        messages.extend(_system(system, lost))
     raw = req.get("contents")
     if raw is None:
         raise VendorDataError(VENDOR, "request.contents", "missing")
@@ -451,10 +453,10 @@ def decode_request(
         ]
         role = get(content, "role") or "user"
         if role == "model":
-            msgs, pending = _model_content(parts, i, where, backend)
+            msgs, pending = _model_content(parts, i, where, backend, lost)
             messages.extend(msgs)
         else:
-            msgs, pending = _user_content(parts, i, where, pending, backend)
+            msgs, pending = _user_content(parts, i, where, pending, backend, lost)
             messages.extend(msgs)
     tools: list[Tool] = []
     builtin: list[Any] = []
@@ -491,6 +493,7 @@ def decode_request(
         thread_seed=(VENDOR, _seed(raw[:1])),
         run_seed=(VENDOR, _seed(req)),
     )
+    announce(lost)
     return RunAgentInput(
         thread_id=thread_id,
         run_id=run_id,
@@ -518,7 +521,12 @@ def _text_part(text: str) -> dict[str, Any]:
     return {"text": text}
 
 
-def _system(system: Any) -> list[Message]:
+def _part_dropped(lost: list[Loss], part: dict[str, Any], at: str, why: str) -> None:
+    fields = ", ".join(sorted(part)) or "nothing"
+    lost.append(Loss(kind="request-part-dropped", target="AG-UI", reason=f"{at} ({fields}): {why}"))
+
+
+def _system(system: Any, lost: list[Loss]) -> list[Message]:
     """``systemInstruction``: a Content whose ``parts`` is a list or one part (a popular R
     client sends one, and Gemini answers 200), or, as SDK kwargs, text, a part or parts."""
     if isinstance(system, str):
@@ -538,11 +546,15 @@ def _system(system: Any) -> list[Message]:
         text = p if isinstance(p, str) else get(as_dict(p, VENDOR, "systemInstruction"), "text")
         if isinstance(text, str):
             out.append(SystemMessage(id=mint_id("gemini_sys", k), content=text))
+        else:
+            _part_dropped(
+                lost, p, f"request.systemInstruction.parts[{k}]", "a system message holds text"
+            )
     return out
 
 
 def _model_content(
-    parts: list[dict[str, Any]], i: int, where: str, backend: str
+    parts: list[dict[str, Any]], i: int, where: str, backend: str, lost: list[Loss]
 ) -> tuple[list[Message], list[tuple[str, str]]]:
     mid = mint_id("gemini_msg", i, "model")
     out: list[Message] = []
@@ -625,9 +637,12 @@ def _model_content(
             else:
                 texts.append(text)
                 signature = sig or signature
-        elif sig is not None:
+        elif sig is not None and not (set(part) - PART_QUALIFIERS):
             signature = sig
-        # inline media the model produced and unknown parts have no AG-UI home here
+        elif set(part) - PART_QUALIFIERS:  # media the model produced, a server tool, a new kind
+            if sig is not None:
+                signature = sig
+            _part_dropped(lost, part, at, "an assistant message has no place for it")
     kw: dict[str, Any] = {}
     if calls:
         kw["tool_calls"] = calls
@@ -646,6 +661,7 @@ def _user_content(
     where: str,
     pending: list[tuple[str, str]],
     backend: str,
+    lost: list[Loss],
 ) -> tuple[list[Message], list[tuple[str, str]]]:
     out: list[Message] = []
     rest: list[ContentPart] = []
@@ -686,6 +702,8 @@ def _user_content(
             media = media_to_ag(part, at, backend)
             if media is not None:
                 rest.append(media)
+            elif set(part) - PART_QUALIFIERS:
+                _part_dropped(lost, part, at, "a user message has no place for it")
     if rest:
         user: Any = rest
         if len(rest) == 1 and isinstance(rest[0], TextPart):
