@@ -114,3 +114,20 @@ def test_an_audio_answer_is_announced_once_not_per_delta() -> None:
     with pytest.warns(ContentLossWarning, match="audio answer"):
         list(d.events(sse_chunks(sse([*pieces, chunk({}, "stop")]))))
     assert [loss.kind for loss in d.losses] == ["content-dropped"]
+
+
+def test_a_request_s_assistant_audio_or_second_refusal_is_announced() -> None:
+    from toolwire.adapters.openai_chat import decode_request
+
+    body = {
+        "model": "gpt-4o-audio-preview",
+        "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": "hello", "refusal": "no", "audio": {"id": "audio_1"}},
+        ],
+    }
+    with pytest.warns(ContentLossWarning) as seen:
+        ri = decode_request(body)
+    said = " | ".join(str(w.message) for w in seen)
+    assert "messages[1].refusal" in said and "messages[1].audio" in said
+    assert ri.messages[1].content == "hello"  # type: ignore[union-attr]
