@@ -409,3 +409,101 @@ def test_the_next_request_answers_the_application_call_and_resends_the_server_on
         {"type": "tool_result", "tool_use_id": "toolu_01Query", "content": "[(1,)]"}
     ]
     assert sdk_sent_body(dict(body))["messages"] == body["messages"]
+
+
+CODE_RESULT = {
+    "type": "code_execution_tool_result",
+    "tool_use_id": "srvtoolu_01Code",
+    "content": {
+        "type": "code_execution_result",
+        "stdout": "[(1,)]\n",
+        "stderr": "",
+        "return_code": 0,
+        "content": [],
+    },
+}
+#: the third request of a programmatic tool calling conversation, as the SDK sends it:
+#: the code's result opens the assistant turn it came in (the second response)
+THIRD: dict[str, Any] = {
+    "model": "claude-sonnet-4-6",
+    "max_tokens": 256,
+    "messages": [
+        {"role": "user", "content": [{"type": "text", "text": "How many rows?"}]},
+        {
+            "role": "assistant",
+            "content": [{k: v for k, v in b.items() if v is not None} for b in PTC_CONTENT],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_01Query", "content": "[(1,)]"}
+            ],
+        },
+        {"role": "assistant", "content": [CODE_RESULT, {"type": "text", "text": "One row."}]},
+        {"role": "user", "content": [{"type": "text", "text": "Thanks."}]},
+    ],
+}
+
+
+def test_the_third_request_gives_the_code_result_back_where_it_came() -> None:
+    machine = StreamMachine()
+    framed(sse_chunks(in_start(PTC_CONTENT, "tool_use")), machine)
+    first = [
+        UserMessage(id="u1", content="How many rows?"),
+        *machine.messages,
+        ToolMessage(id="tm1", tool_call_id="toolu_01Query", content="[(1,)]"),
+    ]
+    second = dict(message([CODE_RESULT, {"type": "text", "text": "One row."}], "end_turn"))
+    second["id"] = "msg_02Next"
+    ri2 = RunAgentInput(
+        thread_id="t", run_id="r2", messages=first, tools=[], context=[], state=None
+    )
+    list(
+        frame_run(
+            Decoder(),
+            sse_chunks(
+                sse([{"type": "message_start", "message": second}, {"type": "message_stop"}])
+            ),
+            thread_id="t",
+            run_id="r2",
+            run_input=ri2,
+            machine=(thread := StreamMachine()),  # it takes the input's history first
+        )
+    )
+    history = [*thread.messages, UserMessage(id="u2", content="Thanks.")]
+    ri3 = RunAgentInput(
+        thread_id="t", run_id="r3", messages=history, tools=[], context=[], state=None
+    )
+    body = encode_request(ri3, model="claude-sonnet-4-6", max_tokens=256)
+    assert body["messages"] == THIRD["messages"]
+    assert sdk_sent_body(dict(body))["messages"] == THIRD["messages"]
+
+
+def test_the_third_request_survives_decode_and_encode() -> None:
+    from toolwire.adapters.anthropic import decode_request
+
+    ri = decode_request(THIRD)
+    body = encode_request(ri, model="claude-sonnet-4-6", max_tokens=256)
+    assert body["messages"] == THIRD["messages"]
+
+
+def test_a_result_of_a_later_response_with_no_text_is_a_turn_of_its_own() -> None:
+    from toolwire.adapters.anthropic import decode_request
+
+    only_result = {
+        **THIRD,
+        "messages": [
+            *THIRD["messages"][:3],
+            {"role": "assistant", "content": [CODE_RESULT]},
+            THIRD["messages"][4],
+        ],
+    }
+    ri = decode_request(only_result)
+    body = encode_request(ri, model="claude-sonnet-4-6", max_tokens=256)
+    assert [(m["role"], [b["type"] for b in m["content"]]) for m in body["messages"]] == [
+        ("user", ["text"]),
+        ("assistant", ["text", "server_tool_use", "tool_use"]),
+        ("user", ["tool_result"]),
+        ("assistant", ["code_execution_tool_result"]),
+        ("user", ["text"]),
+    ]

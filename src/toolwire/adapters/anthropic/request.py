@@ -107,6 +107,10 @@ class _Encoding:
         self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
         self.ids = IdMapper(CALL_ID_RULE)
         self.media_label: str | None = DEFAULT_MEDIA_LABEL
+        #: server calls whose result came in a later response (``_deferred_results``), and
+        #: those result blocks waiting for the assistant turn they open
+        self.deferred: frozenset[str] = frozenset()
+        self.carried: list[dict[str, Any]] = []
 
     def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
@@ -119,6 +123,7 @@ class _Encoding:
         if role == "assistant" and isinstance(m, AssistantMessage):
             self.assistant(turn, m)
         elif role == "user" and isinstance(m, UserMessage):
+            self.flush_carried()
             self.flush_thinking()
             self.body.push("user", self.user_blocks(m))
         elif isinstance(m, (SystemMessage, DeveloperMessage)):
@@ -135,6 +140,7 @@ class _Encoding:
         elif isinstance(m, AssistantMessage):  # (a role that does not match its class)
             self.assistant(turn, m)
         elif isinstance(m, UserMessage):
+            self.flush_carried()
             self.flush_thinking()
             self.body.push("user", self.user_blocks(m))
         else:  # activity messages are UI state, never model input
@@ -176,8 +182,9 @@ class _Encoding:
         return parts_to_blocks(fitted.content, f"message {m.id}", self.losses, self.user.target)
 
     def assistant(self, turn: Turn, m: AssistantMessage) -> None:
-        blocks = self.thinking  # the waiting reasoning opens the turn; none waits after it
-        self.thinking = []
+        # a result that came in this later response opens it, then the waiting reasoning
+        blocks = self.carried + self.thinking
+        self.carried, self.thinking = [], []
         if m.content:
             blocks.append({"type": "text", "text": m.content})
         results: list[dict[str, Any]] = []
@@ -268,7 +275,16 @@ class _Encoding:
             block["server_name"] = meta[SERVER_NAME_KEY]
         if isinstance(meta.get(CALLER_KEY), dict):
             block["caller"] = meta[CALLER_KEY]
+        if raw is not None and call.id in self.deferred:
+            self.carried.append(raw)  # it opens the next assistant turn, where it came
+            return [block]
         return [block] if raw is None else [block, raw]
+
+    def flush_carried(self) -> None:
+        """A deferred result with no assistant turn after it: a turn of its own."""
+        if self.carried:
+            self.body.push("assistant", self.carried)
+            self.carried = []
 
     def tool_result(
         self, call_id: str, msg: ToolMessage
@@ -340,6 +356,30 @@ def _reasoning_first(messages: list[Message]) -> list[Message]:
     return out
 
 
+def _deferred_results(messages: list[Message]) -> frozenset[str]:
+    """Server calls answered in a *later* response: their tool message comes after an answer
+    to a client call of the same turn (programmatic tool calling: the code called the
+    application's tool, whose result had to go back before the code could finish). History
+    pairs every result under its call; the request gives such a result block back where it
+    came: opening the next assistant turn."""
+    out: set[str] = set()
+    server: set[str] = set()  # the last assistant turn's server calls
+    client: set[str] = set()  # and its client calls
+    answered_client = False  # a client call of that turn answered already
+    for m in messages:
+        if isinstance(m, AssistantMessage) and m.tool_calls:
+            server = {c.id for c in m.tool_calls if _server_call(c)}
+            answered_client = False
+            client = {c.id for c in m.tool_calls if not _server_call(c)}
+        elif isinstance(m, ToolMessage):
+            if m.tool_call_id in server:
+                if answered_client:
+                    out.add(m.tool_call_id)
+            elif m.tool_call_id in client:
+                answered_client = True
+    return frozenset(out)
+
+
 def _server_call(call: ToolCall) -> bool:
     """A server tool or MCP call: Anthropic answers it inside the assistant turn."""
     meta = call.metadata if isinstance(call.metadata, dict) else {}
@@ -399,8 +439,10 @@ def encode_request(
     )
     enc.losses.extend(paired.losses)
     enc.ids.know(paired.call_ids)
+    enc.deferred = _deferred_results(own)
     for t in paired.turns:
         enc.turn(t)
+    enc.flush_carried()
     enc.flush_thinking()
     enc.losses.extend(enc.ids.losses)
 
