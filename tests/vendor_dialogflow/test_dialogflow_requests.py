@@ -184,3 +184,17 @@ def test_the_recorded_text_input_is_the_runs_user_message_and_goes_back_unchange
     started = events[0]
     assert started.input is not None
     assert [m.content for m in started.input.messages] == [text]
+
+
+def test_one_request_for_the_requests_list_decodes_as_a_list_of_it() -> None:
+    """Google's JSON reader takes one value for a repeated field (issue 36): ``requests`` as
+    one object says what a one-element list says; the encoder still writes a list."""
+    one = {"participant": "p/1", "suggestionInput": {"answerRecord": "a", "action": 1}}
+    loose = dialogflow.decode_request({"requests": one})
+    listed = dialogflow.decode_request({"requests": [one]})
+    assert loose.resume == listed.resume and loose.resume is not None
+    assert dialogflow.encode_request(loose)["requests"][0]["participant"] == "p/1"
+    from toolwire.errors import VendorDataError
+
+    with pytest.raises(VendorDataError, match="requests: expected a list or an object, got str"):
+        dialogflow.decode_request({"requests": "a"})

@@ -20,6 +20,7 @@ from toolwire.protocol._ledger import Ledger
 from toolwire.protocol._states import ROWS, Refused, RunState
 from toolwire.protocol._versions import check_declared
 from toolwire.protocol.dispatch import handlers_by_type
+from toolwire.protocol.finish import vendor_pending
 from toolwire.protocol.limits import check, limits
 
 _S = RunState
@@ -140,13 +141,8 @@ class SequenceRules:
                 "subagents not closed: " + ", ".join(sorted(self._subagents_open)),
             )
         outcome = ev.outcome
-        if isinstance(outcome, ag.RunFinishedSuccessOutcome) and outcome.pending_tool_call_ids:
-            if list(outcome.pending_tool_call_ids) != self.pending_tool_call_ids:
-                self._fail(
-                    "pending-tool-calls-mismatch",
-                    f"stated {list(outcome.pending_tool_call_ids)}, the stream leaves "
-                    f"{self.pending_tool_call_ids} pending",
-                )
+        if isinstance(outcome, ag.RunFinishedSuccessOutcome):
+            self._check_pending(outcome, ev.metadata)
         if isinstance(outcome, ag.RunFinishedInterruptOutcome):
             seen: set[str] = set()
             for it in outcome.interrupts:
@@ -154,6 +150,28 @@ class SequenceRules:
                     self._fail("interrupt-id-duplicate", f"interrupt id {it.id!r} repeated")
                 seen.add(it.id)
         self.finished = ev
+
+    def _check_pending(self, outcome: ag.RunFinishedSuccessOutcome, metadata: Any) -> None:
+        """A stated pending list is the stream's pending calls, less those the metadata says
+        the vendor will answer itself (``finish.VENDOR_PENDING_KEY``), which must be pending."""
+        pending = self.pending_tool_call_ids
+        waiting = vendor_pending(metadata)
+        if not outcome.pending_tool_call_ids and not waiting:
+            return
+        stray = [c for c in waiting if c not in pending]
+        if stray:
+            self._fail(
+                "pending-tool-calls-mismatch",
+                f"{stray} stated as the vendor's to answer, the stream leaves {pending} pending",
+            )
+        expected = [c for c in pending if c not in waiting]
+        stated = list(outcome.pending_tool_call_ids or ())
+        if stated and stated != expected:
+            self._fail(
+                "pending-tool-calls-mismatch",
+                f"stated {stated}, the stream leaves {expected} pending"
+                + (f" (and {waiting} for the vendor)" if waiting else ""),
+            )
 
     def _on_run_error(self, ev: ag.RunErrorEvent) -> None:
         self.error = ev

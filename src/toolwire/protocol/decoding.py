@@ -96,6 +96,10 @@ class BaseDecoder(Translator):
         self.known_call_ids: frozenset[str] = frozenset()
         #: the vendor's own id of the response, when it gives one (telemetry reports it)
         self.response_id: str | None = None
+        #: calls the vendor runs itself (server tools): answered in its stream or in a
+        #: later response, never by the application; one still unanswered at the end is
+        #: left out of the run's pending calls (``finish.VENDOR_PENDING_KEY``)
+        self.vendor_calls: set[str] = set()
         self.chunk_index = -1
         self.closed = False
         self._after_end = 0

@@ -9,6 +9,7 @@ key of an object (``at``, ``list_at``; ``where`` names the object, the key is ad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import VendorDataError
@@ -58,6 +59,34 @@ class Fields:
         if isinstance(value, list):
             return value
         raise self.wrong(value, list, where)
+
+    # the looser shapes a vendor takes in a request (its encoder writes the canonical one)
+
+    def several(
+        self, value: Any, where: str, *, text: Callable[[str], Any] | None = None
+    ) -> list[Any]:
+        """A repeated field as the vendor reads it: a list as it is, one object standing for
+        a list of it (Gemini's ``systemInstruction.parts`` as one part), ``[]`` when absent;
+        with ``text``, a string too, as the one element ``text(value)`` makes of it (a text
+        part where a part list is expected)."""
+        if isinstance(value, list):
+            return value
+        if value is None:
+            return []
+        if isinstance(value, dict):
+            return [value]
+        if text is not None and isinstance(value, str):
+            return [text(value)]
+        raise self.wrong(value, (list, dict) if text is None else (str, list, dict), where)
+
+    def text_or_several(self, value: Any, where: str) -> str | list[Any]:
+        """A field that is a string or a repeated field (a ``content`` that is text or
+        parts): the string as it is, else as :meth:`several` reads it."""
+        if isinstance(value, str):
+            return value
+        if value is None or isinstance(value, (list, dict)):
+            return self.several(value, where)
+        raise self.wrong(value, (str, list, dict), where)
 
     def text(self, value: Any, where: str) -> str:
         """A string that must be there."""

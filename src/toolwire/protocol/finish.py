@@ -14,6 +14,13 @@ from typing import Any, Literal
 
 FINISH_REASON_KEY = "toolwire.finishReason"
 
+#: ``RUN_FINISHED.metadata`` key: the calls the run started that the *vendor* will answer
+#: (a server tool still running, whose result comes in a later response), in order. They
+#: are left out of ``pendingToolCallIds``: the application must not answer them, it sends
+#: the conversation back and the vendor does. The stream validator takes the stated list
+#: as the stream's pending calls less these.
+VENDOR_PENDING_KEY = "toolwire.vendorPending"
+
 FinishReason = Literal[
     "stop", "tool_calls", "length", "content_filter", "pause", "refusal", "error", "other"
 ]
@@ -41,4 +48,20 @@ def stated_finish_reason(metadata: Any) -> FinishReason | None:
     return None
 
 
-__all__ = ["FINISH_REASONS", "FINISH_REASON_KEY", "FinishReason", "stated_finish_reason"]
+def vendor_pending(metadata: Any) -> list[str]:
+    """The call ids ``metadata`` states the vendor will answer (``[]``: none stated)."""
+    if isinstance(metadata, dict):
+        value = metadata.get(VENDOR_PENDING_KEY)
+        if isinstance(value, list):
+            return [v for v in value if isinstance(v, str)]
+    return []
+
+
+__all__ = [
+    "FINISH_REASONS",
+    "FINISH_REASON_KEY",
+    "VENDOR_PENDING_KEY",
+    "FinishReason",
+    "stated_finish_reason",
+    "vendor_pending",
+]

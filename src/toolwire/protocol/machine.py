@@ -67,7 +67,8 @@ VIOLATION_CODES: dict[str, str] = {
     "chunk-conflicting-role": "a continuation chunk repeats role with another value",
     "chunk-forms-mixed": "an explicit event for an item a chunk stream is assembling",
     "chunk-ambiguous-lane": "an untagged, id-less continuation with several subagent lanes open",
-    "pending-tool-calls-mismatch": "a stated pendingToolCallIds list differs from the stream",
+    "pending-tool-calls-mismatch": "a stated pendingToolCallIds list differs from the stream "
+    "(less the calls RUN_FINISHED.metadata states the vendor will answer)",
     "interrupt-id-duplicate": "two interrupts of one run share an id",
     "duplicate-message-id": "a new message reuses the id of another message in the thread",
     "tool-call-parent-not-assistant": "a tool call's parentMessageId names a non-assistant message",

@@ -35,7 +35,7 @@ from ag_ui.core import (
 from toolwire.errors import ToolwireError, TruncatedStream, UnsupportedInput, VendorStreamError
 from toolwire.failures import classify, metadata_of
 from toolwire.protocol.decoding import BaseDecoder
-from toolwire.protocol.finish import FINISH_REASON_KEY
+from toolwire.protocol.finish import FINISH_REASON_KEY, VENDOR_PENDING_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
 
@@ -210,10 +210,13 @@ class RunFramer:
         out = self._send(closing)
         self.turn_events += len(out)
         out.extend(self._extra(before_end))
+        waiting: list[str] = []
         if outcome is None:
             pending = self.machine.pending_tool_call_ids
-            outcome = RunFinishedSuccessOutcome(pending_tool_call_ids=pending or None)
-        out.extend(self._send([self._finished(outcome)]))
+            waiting = [c for c in pending if c in d.vendor_calls]  # the vendor answers them
+            app = [c for c in pending if c not in d.vendor_calls]
+            outcome = RunFinishedSuccessOutcome(pending_tool_call_ids=app or None)
+        out.extend(self._send([self._finished(outcome, waiting)]))
         return out
 
     def cancel(self, *, before_end: BeforeEnd = ()) -> list[BaseEvent]:
@@ -224,15 +227,17 @@ class RunFramer:
         out.extend(self._send([self._finished(RunFinishedCancelledOutcome())]))
         return out
 
-    def _finished(self, outcome: Any) -> RunFinishedEvent:
+    def _finished(self, outcome: Any, waiting: list[str] | None = None) -> RunFinishedEvent:
         d = self.decoder
         kw: dict[str, Any] = {}
         if d.usage:
             kw["usage"] = d.usage
         if d.result is not None:
             kw["result"] = d.result
-        if d.run_metadata:
+        if d.run_metadata or waiting:
             kw["metadata"] = dict(d.run_metadata)
+            if waiting:
+                kw["metadata"][VENDOR_PENDING_KEY] = list(waiting)
         return RunFinishedEvent(thread_id=self.thread_id, run_id=self.run_id, outcome=outcome, **kw)
 
     def fail_reading(self, exc: BaseException) -> list[BaseEvent]:

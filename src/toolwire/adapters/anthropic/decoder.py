@@ -51,6 +51,7 @@ from toolwire.adapters.anthropic.wire import (
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -344,7 +345,30 @@ class Decoder(BaseDecoder):
         usage = msg.get("usage")
         if isinstance(usage, dict):
             self._take_usage(usage, "message.usage")
-        return []
+        return self._replay_start_content(msg)
+
+    # ------------------------------------------------------------ content in message_start
+
+    def _replay_start_content(self, msg: dict[str, Any]) -> list[BaseEvent]:
+        """What ``message_start.message`` already holds, decoded as if it had been streamed.
+
+        Anthropic may deliver a whole turn inside ``message_start`` (programmatic tool
+        calling: ``tool_use`` blocks and ``stop_reason: tool_use``, then ``message_stop``
+        with no ``content_block_*`` events); the SDK's accumulator starts from this message,
+        so every block is read here as its ``content_block_start`` + ``content_block_stop``
+        at its own index, and the stop reason as a ``message_delta`` would give it."""
+        at = self.where("message")
+        out: list[BaseEvent] = []
+        for i, block in enumerate(FIELDS.list_at(msg, "content", at)):
+            FIELDS.obj(block, f"{at}.content[{i}]")
+            out += self._on_content_block_start(
+                {"type": "content_block_start", "index": i, "content_block": block}
+            )
+            out += self._on_content_block_stop({"type": "content_block_stop", "index": i})
+        stop = {k: msg[k] for k in ("stop_reason", "stop_sequence") if msg.get(k) is not None}
+        if stop:
+            out += self._on_message_delta({"type": "message_delta", "delta": stop})
+        return out
 
     def _on_message_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         delta = chunk.get("delta")
@@ -428,8 +452,15 @@ class Decoder(BaseDecoder):
         elif _is_result_block(btype, block) or btype == "mcp_tool_result":
             out.append(self._result(block, at))
             self._blocks[index] = _Block("done")
-        else:
-            self._blocks[index] = _Block("skip")  # a block type this version does not know
+        else:  # a block with no AG-UI home (container_upload), or one this version does not know
+            self._blocks[index] = _Block("skip")
+            self.losses.append(
+                Loss(
+                    kind="block-dropped",
+                    target="AG-UI",
+                    reason=f"{at}: a {btype!r} block has no AG-UI event",
+                )
+            )
         return out
 
     def _start_call(
@@ -438,6 +469,8 @@ class Decoder(BaseDecoder):
         vendor_id = FIELDS.at(block, "id", str, at)
         name = FIELDS.at(block, "name", str, at)
         cid = self._ids.assign(vendor_id, self.known_call_ids)
+        if btype != "tool_use":
+            self.vendor_calls.add(cid)  # Anthropic runs it: never the application's to answer
         meta = {**call_metadata(btype, block), **self._ids.metadata(cid, vendor_id)}
         self._blocks[index] = _Block("call", cid)
         kw: dict[str, Any] = {"metadata": meta} if meta else {}

@@ -101,12 +101,11 @@ def blocks_to_parts(
         elif btype == "document":
             src = block.get("source")
             if isinstance(src, dict) and src.get("type") == "content":
-                inner = src.get("content")
-                inner_blocks = (
-                    [{"type": "text", "text": inner}] if isinstance(inner, str) else inner
+                inner_blocks = FIELDS.several(
+                    src.get("content"),
+                    f"{at}.source.content",
+                    text=lambda t: {"type": "text", "text": t},
                 )
-                if not isinstance(inner_blocks, list):
-                    raise FIELDS.wrong(inner, (str, list), f"{at}.source.content")
                 losses.append(
                     Loss(
                         kind="document-unpacked",

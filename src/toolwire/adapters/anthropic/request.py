@@ -107,6 +107,10 @@ class _Encoding:
         self.thinking: list[dict[str, Any]] = []  # reasoning waiting for its assistant turn
         self.ids = IdMapper(CALL_ID_RULE)
         self.media_label: str | None = DEFAULT_MEDIA_LABEL
+        #: server calls whose result came in a later response (``_deferred_results``), and
+        #: those result blocks waiting for the assistant turn they open
+        self.deferred: frozenset[str] = frozenset()
+        self.carried: list[dict[str, Any]] = []
 
     def lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
@@ -119,6 +123,7 @@ class _Encoding:
         if role == "assistant" and isinstance(m, AssistantMessage):
             self.assistant(turn, m)
         elif role == "user" and isinstance(m, UserMessage):
+            self.flush_carried()
             self.flush_thinking()
             self.body.push("user", self.user_blocks(m))
         elif isinstance(m, (SystemMessage, DeveloperMessage)):
@@ -135,6 +140,7 @@ class _Encoding:
         elif isinstance(m, AssistantMessage):  # (a role that does not match its class)
             self.assistant(turn, m)
         elif isinstance(m, UserMessage):
+            self.flush_carried()
             self.flush_thinking()
             self.body.push("user", self.user_blocks(m))
         else:  # activity messages are UI state, never model input
@@ -176,8 +182,9 @@ class _Encoding:
         return parts_to_blocks(fitted.content, f"message {m.id}", self.losses, self.user.target)
 
     def assistant(self, turn: Turn, m: AssistantMessage) -> None:
-        blocks = self.thinking  # the waiting reasoning opens the turn; none waits after it
-        self.thinking = []
+        # a result that came in this later response opens it, then the waiting reasoning
+        blocks = self.carried + self.thinking
+        self.carried, self.thinking = [], []
         if m.content:
             blocks.append({"type": "text", "text": m.content})
         results: list[dict[str, Any]] = []
@@ -268,7 +275,16 @@ class _Encoding:
             block["server_name"] = meta[SERVER_NAME_KEY]
         if isinstance(meta.get(CALLER_KEY), dict):
             block["caller"] = meta[CALLER_KEY]
+        if raw is not None and call.id in self.deferred:
+            self.carried.append(raw)  # it opens the next assistant turn, where it came
+            return [block]
         return [block] if raw is None else [block, raw]
+
+    def flush_carried(self) -> None:
+        """A deferred result with no assistant turn after it: a turn of its own."""
+        if self.carried:
+            self.body.push("assistant", self.carried)
+            self.carried = []
 
     def tool_result(
         self, call_id: str, msg: ToolMessage
@@ -340,6 +356,30 @@ def _reasoning_first(messages: list[Message]) -> list[Message]:
     return out
 
 
+def _deferred_results(messages: list[Message]) -> frozenset[str]:
+    """Server calls answered in a *later* response: their tool message comes after an answer
+    to a client call of the same turn (programmatic tool calling: the code called the
+    application's tool, whose result had to go back before the code could finish). History
+    pairs every result under its call; the request gives such a result block back where it
+    came: opening the next assistant turn."""
+    out: set[str] = set()
+    server: set[str] = set()  # the last assistant turn's server calls
+    client: set[str] = set()  # and its client calls
+    answered_client = False  # a client call of that turn answered already
+    for m in messages:
+        if isinstance(m, AssistantMessage) and m.tool_calls:
+            server = {c.id for c in m.tool_calls if _server_call(c)}
+            answered_client = False
+            client = {c.id for c in m.tool_calls if not _server_call(c)}
+        elif isinstance(m, ToolMessage):
+            if m.tool_call_id in server:
+                if answered_client:
+                    out.add(m.tool_call_id)
+            elif m.tool_call_id in client:
+                answered_client = True
+    return frozenset(out)
+
+
 def _server_call(call: ToolCall) -> bool:
     """A server tool or MCP call: Anthropic answers it inside the assistant turn."""
     meta = call.metadata if isinstance(call.metadata, dict) else {}
@@ -399,8 +439,10 @@ def encode_request(
     )
     enc.losses.extend(paired.losses)
     enc.ids.know(paired.call_ids)
+    enc.deferred = _deferred_results(own)
     for t in paired.turns:
         enc.turn(t)
+    enc.flush_carried()
     enc.flush_thinking()
     enc.losses.extend(enc.ids.losses)
 
@@ -436,10 +478,9 @@ def encode_request(
 def _system(value: Any, ids: list[str]) -> list[Message]:
     if value is None:
         return []
+    value = FIELDS.text_or_several(value, "request.system")  # text, blocks, or one block
     if isinstance(value, str):
         return [SystemMessage(id=mint_id("msg", *ids, "system"), content=value)] if value else []
-    if not isinstance(value, list):
-        raise FIELDS.wrong(value, (str, list), "request.system")
     out: list[Message] = []
     for i, block in enumerate(value):
         text = FIELDS.at(block, "text", str, f"request.system[{i}]")
@@ -447,14 +488,15 @@ def _system(value: Any, ids: list[str]) -> list[Message]:
     return out
 
 
+def _text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
 def _blocks(content: Any, where: str) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
-    if not isinstance(content, list):
-        raise FIELDS.wrong(content, (str, list), where)
-    for i, block in enumerate(content):
+    blocks = FIELDS.several(content, where, text=_text_block)  # text, blocks, or one block
+    for i, block in enumerate(blocks):
         FIELDS.at(block, "type", str, f"{where}[{i}]")
-    return content
+    return blocks
 
 
 def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) -> list[Message]:
@@ -467,14 +509,12 @@ def _user(content: Any, where: str, mid: str, losses: list[Loss], ids: CallIds) 
             continue
         call_id = FIELDS.at(block, "tool_use_id", str, at)
         call_id = ids.answer(call_id) or call_id
-        raw = block.get("content", "")
+        raw = FIELDS.text_or_several(block.get("content", ""), f"{at}.content")
         parts: str | list[ContentPart]
         if isinstance(raw, str):
             parts = raw
-        elif isinstance(raw, list):
-            parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
         else:
-            raise FIELDS.wrong(raw, (str, list), f"{at}.content")
+            parts = blocks_to_parts(raw, f"{at}.content", losses, tool_call_id=call_id)
         kw: dict[str, Any] = {}
         if block.get("is_error") is True:
             kw["error"] = parts if isinstance(parts, str) else text_of(parts)

@@ -179,6 +179,13 @@ class Decoder(BaseDecoder):
         if key is None:
             if et.startswith("asgard."):
                 return [RawEvent(event=chunk, source="asgard")]
+            self.losses.append(  # not Asgard's vocabulary: said, not carried
+                Loss(
+                    kind="event-dropped",
+                    target="AG-UI",
+                    reason=f"{self.where('eventType')}: {et!r} is no Asgard event type",
+                )
+            )
             return []
         fact = chunk.get("fact")
         if not isinstance(fact, dict):

@@ -42,7 +42,7 @@ from ag_ui.core import (
 
 from toolwire.adapters.dialogflow.wire import map_dialogflow_stop_reason
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.losses import UnrecognizedMaterialWarning
+from toolwire.losses import Loss, UnrecognizedMaterialWarning
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -67,6 +67,16 @@ from .wire import (
     VENDOR,
     enum_name,
     from_sdk,
+)
+
+#: ``GeneratorSuggestion`` / ``SuggestionResult`` fields with no AG-UI event (summaries,
+#: coaching, articles, FAQ answers, smart replies): announced as a loss when present
+_UNREAD_GENERATOR = ("summarySuggestion", "agentCoachingSuggestion")
+_UNREAD_RESULT = (
+    "suggestArticlesResponse",
+    "suggestKnowledgeAssistResponse",
+    "suggestFaqAnswersResponse",
+    "suggestSmartRepliesResponse",
 )
 
 
@@ -215,6 +225,7 @@ class Decoder(BaseDecoder):
             for i, x in enumerate(infos)
         ]
         self._calls(out, items, anchor=anchor)
+        self._unread(gs, _UNREAD_GENERATOR, where)
         free = FIELDS.opt_obj(gs.get("freeFormSuggestion"), f"{where}.freeFormSuggestion")
         if free is not None:
             text = FIELDS.opt_text(free.get("response"), f"{where}.freeFormSuggestion.response")
@@ -232,7 +243,21 @@ class Decoder(BaseDecoder):
                 result = FIELDS.obj(raw, f"{where}.{key}[{i}]")
                 self._suggestion_result(out, result, f"{where}.{key}[{i}]")
 
+    def _unread(self, obj: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+        """A loss naming the suggestions of ``keys`` that ``obj`` holds: kinds of Agent Assist
+        output that are not tool calls, text or errors, and so have no AG-UI event."""
+        held = [k for k in keys if obj.get(k)]
+        if held:
+            self.losses.append(
+                Loss(
+                    kind="suggestion-dropped",
+                    target="AG-UI",
+                    reason=f"{where}: {', '.join(held)} has no AG-UI event",
+                )
+            )
+
     def _suggestion_result(self, out: list[BaseEvent], result: dict[str, Any], where: str) -> None:
+        self._unread(result, _UNREAD_RESULT, where)
         error = FIELDS.opt_obj(result.get("error"), f"{where}.error")
         if error is not None:
             code = enum_name(error.get("code", 0), RPC_CODES, f"{where}.error.code") or "UNKNOWN"

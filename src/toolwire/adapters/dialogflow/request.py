@@ -241,7 +241,8 @@ def decode_request(
     if "requests" in doc:
         reqs = [
             FIELDS.obj(r, f"requests[{i}]")
-            for i, r in enumerate(FIELDS.lst(doc["requests"], "requests"))
+            # a list, or one request (Google's JSON reader takes one value for a list)
+            for i, r in enumerate(FIELDS.several(doc["requests"], "requests"))
         ]
         where = [f"requests[{i}]" for i in range(len(reqs))]
     else:

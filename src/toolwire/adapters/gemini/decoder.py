@@ -41,6 +41,7 @@ from toolwire.adapters.gemini.wire import (
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
+    PART_QUALIFIERS,
     PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
@@ -222,7 +223,17 @@ class Decoder(BaseDecoder):
                 "arguments, but this part is not a functionCall",
             )
         if rank == _NONE:
-            return [] if sig is None else self._text("", sig)  # an unknown kind: skipped
+            unread = sorted(k for k in part if k not in PART_QUALIFIERS)
+            if unread:  # content this decoder has no event for (functionResponse, a new kind)
+                self.losses.append(
+                    Loss(
+                        kind="model-part-dropped",
+                        target="AG-UI",
+                        reason=f"{self._at(c, p)}: a model part holding {', '.join(unread)} "
+                        "has no AG-UI event",
+                    )
+                )
+            return [] if sig is None else self._text("", sig)
         name = _KINDS[rank]
         if rank == _TEXT:
             text = part["text"]
@@ -393,6 +404,7 @@ class Decoder(BaseDecoder):
         out = self._end_open()
         call_id, given = self._new_call_id(get(code, "id"), "gemini_code")
         self._last_code_call = call_id
+        self.vendor_calls.add(call_id)  # Gemini runs the code: never the application's
         out.extend(self._start(call_id, given, CODE_EXECUTION, sig, {PART_KEY: "executableCode"}))
         args: dict[str, Any] = {}
         for key in ("language", "code"):
@@ -435,6 +447,7 @@ class Decoder(BaseDecoder):
         out = self._end_open()
         call_id, given = self._new_call_id(get(call, "id"), "gemini_tool")
         self._last_server_call = call_id
+        self.vendor_calls.add(call_id)  # a tool Gemini runs itself
         tool_type = get(call, "toolType")
         meta: dict[str, Any] = {PART_KEY: "toolCall"}
         if tool_type is not None:

@@ -123,7 +123,7 @@ def response_to_content(
         text = json_text(response, f"{where}.response")
         meta[RESPONSE_FORM_KEY] = FORM_OBJECT
     media: list[ContentPart] = []
-    for k, item in enumerate(FIELDS.lst(get(fr, "parts"), f"{where}.parts")):
+    for k, item in enumerate(FIELDS.several(get(fr, "parts"), f"{where}.parts")):
         at = f"{where}.parts[{k}]"
         got = media_to_ag(FIELDS.obj(item, at), at, backend)
         if got is None:

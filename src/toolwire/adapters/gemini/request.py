@@ -41,6 +41,7 @@ from toolwire.adapters.gemini.wire import (
     FIELDS,
     OUTCOME_KEY,
     PART_KEY,
+    PART_QUALIFIERS,
     PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
@@ -53,7 +54,7 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.capabilities import Place, accepts, family
 from toolwire.errors import UnsupportedInput, VendorDataError
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     arguments_object,
@@ -428,14 +429,15 @@ def decode_request(
     config = get(req, "config")
     config = as_dict(config, VENDOR, "request.config") if config is not None else {}
     messages: list[Message] = []
+    lost: list[Loss] = []  # parts with no AG-UI home: said, not dropped silently
     system = get(req, "systemInstruction", get(config, "systemInstruction"))
     if system is not None:
-        messages.extend(_system(system))
+        messages.extend(_system(system, lost))
     raw = req.get("contents")
     if raw is None:
         raise VendorDataError(VENDOR, "request.contents", "missing")
-    if isinstance(raw, (str, dict)) or not isinstance(raw, list):
-        raw = [raw]
+    # a list of contents, one content, or (SDK kwargs) the user's text
+    raw = FIELDS.several(raw, "request.contents", text=str)
     pending: list[tuple[str, str]] = []
     for i, item in enumerate(raw):
         where = f"request.contents[{i}]"
@@ -443,26 +445,30 @@ def decode_request(
             messages.append(UserMessage(id=mint_id("gemini_msg", i, "user"), content=item))
             continue
         content = as_dict(item, VENDOR, where)
-        parts = [
+        parts = [  # a list of parts, or one part (Gemini takes either), or text
             as_dict(p, VENDOR, f"{where}.parts[{j}]")
-            for j, p in enumerate(FIELDS.lst(get(content, "parts"), f"{where}.parts"))
+            for j, p in enumerate(
+                FIELDS.several(get(content, "parts"), f"{where}.parts", text=_text_part)
+            )
         ]
         role = get(content, "role") or "user"
         if role == "model":
-            msgs, pending = _model_content(parts, i, where, backend)
+            msgs, pending = _model_content(parts, i, where, backend, lost)
             messages.extend(msgs)
         else:
-            msgs, pending = _user_content(parts, i, where, pending, backend)
+            msgs, pending = _user_content(parts, i, where, pending, backend, lost)
             messages.extend(msgs)
     tools: list[Tool] = []
     builtin: list[Any] = []
-    for k, tool in enumerate(FIELDS.lst(get(req, "tools", get(config, "tools")), "request.tools")):
+    for k, tool in enumerate(
+        FIELDS.several(get(req, "tools", get(config, "tools")), "request.tools")
+    ):
         tool = as_dict(tool, VENDOR, f"request.tools[{k}]")
         decls = get(tool, "functionDeclarations")
         if decls is None:
             builtin.append(tool)
             continue
-        for n, d in enumerate(FIELDS.lst(decls, f"request.tools[{k}].functionDeclarations")):
+        for n, d in enumerate(FIELDS.several(decls, f"request.tools[{k}].functionDeclarations")):
             d = FIELDS.obj(d, f"request.tools[{k}].functionDeclarations[{n}]")
             params = get(d, "parametersJsonSchema", get(d, "parameters"))
             kw: dict[str, Any] = {} if params is None else {"parameters": params}
@@ -487,6 +493,7 @@ def decode_request(
         thread_seed=(VENDOR, _seed(raw[:1])),
         run_seed=(VENDOR, _seed(req)),
     )
+    announce(lost)
     return RunAgentInput(
         thread_id=thread_id,
         run_id=run_id,
@@ -510,26 +517,44 @@ def _snake_key(name: str) -> str:
     return snake(name)
 
 
-def _system(system: Any) -> list[Message]:
+def _text_part(text: str) -> dict[str, Any]:
+    return {"text": text}
+
+
+def _part_dropped(lost: list[Loss], part: dict[str, Any], at: str, why: str) -> None:
+    fields = ", ".join(sorted(part)) or "nothing"
+    lost.append(Loss(kind="request-part-dropped", target="AG-UI", reason=f"{at} ({fields}): {why}"))
+
+
+def _system(system: Any, lost: list[Loss]) -> list[Message]:
+    """``systemInstruction``: a Content whose ``parts`` is a list or one part (a popular R
+    client sends one, and Gemini answers 200), or, as SDK kwargs, text, a part or parts."""
     if isinstance(system, str):
         return [SystemMessage(id=mint_id("gemini_sys", 0), content=system)]
-    if isinstance(system, list):
+    if isinstance(system, dict) and get(system, "parts") is None and "role" not in system:
+        parts: list[Any] = [system]  # one part given as the instruction (SDK kwargs)
+    elif isinstance(system, list):
         parts = system
     else:
-        parts = FIELDS.lst(
+        parts = FIELDS.several(
             get(as_dict(system, VENDOR, "request.systemInstruction"), "parts"),
             "request.systemInstruction.parts",
+            text=_text_part,
         )
     out: list[Message] = []
     for k, p in enumerate(parts):
         text = p if isinstance(p, str) else get(as_dict(p, VENDOR, "systemInstruction"), "text")
         if isinstance(text, str):
             out.append(SystemMessage(id=mint_id("gemini_sys", k), content=text))
+        else:
+            _part_dropped(
+                lost, p, f"request.systemInstruction.parts[{k}]", "a system message holds text"
+            )
     return out
 
 
 def _model_content(
-    parts: list[dict[str, Any]], i: int, where: str, backend: str
+    parts: list[dict[str, Any]], i: int, where: str, backend: str, lost: list[Loss]
 ) -> tuple[list[Message], list[tuple[str, str]]]:
     mid = mint_id("gemini_msg", i, "model")
     out: list[Message] = []
@@ -612,9 +637,12 @@ def _model_content(
             else:
                 texts.append(text)
                 signature = sig or signature
-        elif sig is not None:
+        elif sig is not None and not (set(part) - PART_QUALIFIERS):
             signature = sig
-        # inline media the model produced and unknown parts have no AG-UI home here
+        elif set(part) - PART_QUALIFIERS:  # media the model produced, a server tool, a new kind
+            if sig is not None:
+                signature = sig
+            _part_dropped(lost, part, at, "an assistant message has no place for it")
     kw: dict[str, Any] = {}
     if calls:
         kw["tool_calls"] = calls
@@ -633,6 +661,7 @@ def _user_content(
     where: str,
     pending: list[tuple[str, str]],
     backend: str,
+    lost: list[Loss],
 ) -> tuple[list[Message], list[tuple[str, str]]]:
     out: list[Message] = []
     rest: list[ContentPart] = []
@@ -673,6 +702,8 @@ def _user_content(
             media = media_to_ag(part, at, backend)
             if media is not None:
                 rest.append(media)
+            elif set(part) - PART_QUALIFIERS:
+                _part_dropped(lost, part, at, "a user message has no place for it")
     if rest:
         user: Any = rest
         if len(rest) == 1 and isinstance(rest[0], TextPart):

@@ -83,6 +83,26 @@ def other_spelling(name: str) -> str:
     return other
 
 
+#: ``Part`` fields that qualify a part's content rather than being content of their own
+#: (both spellings): a part holding nothing else has nothing to lose
+PART_QUALIFIERS = frozenset(
+    name
+    for base in (
+        "thought",
+        "thoughtSignature",
+        "mediaResolution",
+        "videoMetadata",
+        "partMetadata",
+        "mediaProcessing",
+        "speechMetadata",
+        "documentMetadata",
+        "spreadsheetMetadata",
+        "audioMetadata",
+    )
+    for name in (base, other_spelling(base))
+)
+
+
 def get(obj: dict[str, Any], name: str, default: Any = None) -> Any:
     """``obj[name]`` under its camelCase or snake_case spelling.
 
@@ -386,6 +406,7 @@ __all__ = [
     "NORMAL_FINISH",
     "OUTCOME_KEY",
     "PART_KEY",
+    "PART_QUALIFIERS",
     "PROVIDER",
     "RESPONSE_FORM_KEY",
     "TOOL_TYPE_KEY",

@@ -34,6 +34,7 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -64,6 +65,11 @@ from .wire import (
 _LEGACY = "function_call"
 #: Delta fields compatible servers stream reasoning text in (OpenAI itself streams none).
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
+#: Message / delta fields with content no AG-UI event holds, announced once per choice.
+_UNCARRIED = (
+    ("audio", "the model's audio answer (audio data and its transcript)"),
+    ("annotations", "the message's URL citations"),
+)
 
 
 @dataclass
@@ -90,6 +96,7 @@ class _Choice:
     by_id: dict[str, _Call] = field(default_factory=dict)
     finish_reason: str | None = None
     ordinal: int = 0
+    lost: set[str] = field(default_factory=set)  # delta fields already announced as lost
 
 
 def decoder_options(request_body: Any) -> dict[str, Any]:
@@ -373,6 +380,16 @@ class Decoder(BaseDecoder):
         legacy = delta.get(_LEGACY)
         if legacy is not None:
             self._fragment(ch, {"index": _LEGACY, "function": legacy}, None, pos, whole, out)
+        for key, what in _UNCARRIED:
+            if delta.get(key) and key not in ch.lost:
+                ch.lost.add(key)  # once per choice: an audio answer comes in many deltas
+                self.losses.append(
+                    Loss(
+                        kind="content-dropped",
+                        target="AG-UI",
+                        reason=f"{self._at(pos, whole, f'.{key}')}: {what} has no AG-UI event",
+                    )
+                )
 
     def _reasoning(self, ch: _Choice, text: str, out: list[BaseEvent]) -> None:
         if ch.reasoning_id is None:
@@ -552,7 +569,7 @@ def _arguments(value: Any, where: Callable[[], str]) -> str:
 
 def _message_as_delta(message: dict[str, Any], where: str) -> dict[str, Any]:
     """A whole ``ChatCompletionMessage`` in the shape of one delta carrying all of it."""
-    keys = (*_REASONING_FIELDS, "content", "refusal", _LEGACY)
+    keys = (*_REASONING_FIELDS, "content", "refusal", _LEGACY, *(k for k, _ in _UNCARRIED))
     delta: dict[str, Any] = {k: message.get(k) for k in keys}
     calls = FIELDS.list_at(message, "tool_calls", where)
     if calls:

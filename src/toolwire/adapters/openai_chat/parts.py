@@ -89,11 +89,10 @@ def _file_to_agui(file: dict[str, Any], where: str) -> ContentPart:
 
 def content_to_agui(content: Any, where: str) -> str | list[ContentPart]:
     """A message's ``content`` (string or part list) as AG-UI content."""
+    content = FIELDS.text_or_several(content, where)  # text, parts, or one part
     if isinstance(content, str):
         return content
-    if isinstance(content, list):
-        return [to_agui(p, f"{where}[{i}]") for i, p in enumerate(content)]
-    raise FIELDS.wrong(content, (str, list), where)
+    return [to_agui(p, f"{where}[{i}]") for i, p in enumerate(content)]
 
 
 # ------------------------------------------------------------ AG-UI -> vendor

@@ -34,7 +34,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts, family
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
@@ -297,7 +297,9 @@ def decode_request(
     """
     req = as_dict(body, VENDOR, "request")
     raw_messages = FIELDS.at(req, "messages", list, "request")
-    messages = _decode_messages(raw_messages)
+    lost: list[Loss] = []
+    messages = _decode_messages(raw_messages, lost)
+    announce(lost)  # what no AG-UI message holds: said, not dropped silently
     kw: dict[str, Any] = {}
     if req.get("tools") is not None:
         raw_tools = FIELDS.list_at(req, "tools", "request")
@@ -323,7 +325,7 @@ def _json(value: Any, where: str) -> str:
         raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
-def _decode_messages(raw: list[Any]) -> list[Message]:
+def _decode_messages(raw: list[Any], lost: list[Loss]) -> list[Message]:
     out: list[Message] = []
     legacy: dict[str, str] = {}  # function name -> id minted for its legacy function_call
     for i, m in enumerate(raw):
@@ -345,7 +347,7 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
                 UserMessage(id=mid, content=content_to_agui(content, f"{where}.content"), **named)
             )
         elif role == "assistant":
-            out.append(_decode_assistant(m, mid, named, where, legacy))
+            out.append(_decode_assistant(m, mid, named, where, legacy, lost))
         elif role == "tool":
             call_id = FIELDS.at(m, "tool_call_id", str, where)
             body = "" if content is None else content_to_agui(content, f"{where}.content")
@@ -369,7 +371,12 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
 
 
 def _decode_assistant(
-    m: dict[str, Any], mid: str, named: dict[str, Any], where: str, legacy: dict[str, str]
+    m: dict[str, Any],
+    mid: str,
+    named: dict[str, Any],
+    where: str,
+    legacy: dict[str, str],
+    lost: list[Loss],
 ) -> AssistantMessage:
     kw: dict[str, Any] = dict(named)
     content = m.get("content")
@@ -377,8 +384,13 @@ def _decode_assistant(
         text = text_of(content_to_agui(content, f"{where}.content"))
         if text:
             kw["content"] = text
-    if isinstance(m.get("refusal"), str) and m["refusal"] and "content" not in kw:
-        kw["content"] = m["refusal"]
+    if isinstance(m.get("refusal"), str) and m["refusal"]:
+        if "content" not in kw:
+            kw["content"] = m["refusal"]
+        else:
+            lost.append(_dropped(f"{where}.refusal", "a refusal beside the text"))
+    if m.get("audio"):
+        lost.append(_dropped(f"{where}.audio", "the reference to an earlier audio answer"))
     calls = [
         _decode_call(c, f"{where}.tool_calls[{j}]")
         for j, c in enumerate(FIELDS.list_at(m, "tool_calls", where))
@@ -396,6 +408,14 @@ def _decode_assistant(
     elif "content" not in kw:
         kw["content"] = ""
     return AssistantMessage(id=mid, **kw)
+
+
+def _dropped(where: str, what: str) -> Loss:
+    return Loss(
+        kind="field-dropped",
+        target="AG-UI",
+        reason=f"{where}: {what} has no place in an AG-UI assistant message",
+    )
 
 
 def _function(value: dict[str, Any], where: str) -> tuple[bool, dict[str, Any], str]:

@@ -32,6 +32,7 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.fastpath import SSEChunks, fused_reading, scan_string
@@ -40,7 +41,15 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.makers import args_delta, text_delta
 from toolwire.protocol.signatures import encrypted_value_event
 
-from .items import call_identity, finish_call, is_call_item, is_output_item, output_item_result
+from .items import (
+    Waiting,
+    approval_interrupt,
+    call_identity,
+    finish_call,
+    is_call_item,
+    is_vendor_run,
+    output_item_result,
+)
 from .wire import (
     ANNOTATIONS,
     DELTA_DEPTH,
@@ -72,7 +81,7 @@ _ARG_DELTAS = frozenset(
 class _Open:
     """One output item being streamed."""
 
-    kind: str  # "text" | "call" | "reasoning" | "other"
+    kind: str  # "text" | "call" | "reasoning" | "output" | "approval" | "other"
     ident: str  # message id, tool call id, or reasoning id
     streamed: int = 0  # characters of text / argument text emitted so far
     part: str | None = None  # the reasoning message open in this item
@@ -116,6 +125,9 @@ class Decoder(BaseDecoder):
         self._items: dict[int, _Open] = {}
         self._parent: str | None = None
         self._ended = False
+        self._waiting = Waiting()  # calls not answered yet: what an output without call_id answers
+        #: output index -> (item id, finished) of the items a start event carried
+        self._from_start: dict[int, tuple[Any, bool]] = {}
 
     # ------------------------------------------------------------------ whole
 
@@ -199,6 +211,12 @@ class Decoder(BaseDecoder):
         """``chunk N`` (plus a path inside it) for ``FIELDS.at``, which appends the key."""
         return f"chunk {self.chunk_index}" + (f" {path}" if path else "")
 
+    def _lose(self, what: str) -> None:
+        """An item with no AG-UI event (or an output answering no call), said as a loss."""
+        self.losses.append(
+            Loss(kind="item-dropped", target="AG-UI", reason=f"{self._at('item')}: {what}")
+        )
+
     def _note_response(self, response: dict[str, Any]) -> None:
         if isinstance(response.get("id"), str):
             self.response_id = response["id"]
@@ -208,7 +226,45 @@ class Decoder(BaseDecoder):
     def _on_created(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         resp = self._read(chunk, "response", dict)
         self._note_response(resp)
-        return []
+        return self._replay_start_output(resp)
+
+    def _replay_start_output(self, resp: dict[str, Any]) -> list[BaseEvent]:
+        """Output items a ``response.created`` / ``.in_progress`` / ``.queued`` already holds,
+        read as if streamed: each one ``output_item.added`` at its index, plus its ``done``
+        unless it is still ``in_progress`` (then the stream's own deltas and ``done`` go on
+        with it). The stream repeating an item already read this way is not read twice."""
+        out: list[BaseEvent] = []
+        for i, item in enumerate(FIELDS.list_at(resp, "output", self._at("response"))):
+            item = FIELDS.obj(item, self._at(f"response.output[{i}]"))
+            seen = self._from_start.get(i)
+            if seen is not None and seen[0] == item.get("id"):
+                if seen[1] or item.get("status") == "in_progress":
+                    continue  # the same item again: read already
+                out += self._on_done(
+                    {"type": "response.output_item.done", "output_index": i, "item": item}
+                )  # (which notes it done)
+                continue
+            added = {"type": "response.output_item.added", "output_index": i, "item": item}
+            out += self._on_added(added)
+            self._from_start[i] = (item.get("id"), False)
+            if item.get("status") != "in_progress":
+                out += self._on_done({**added, "type": "response.output_item.done"})
+        return out
+
+    def _repeat_of_start(self, chunk: dict[str, Any], done: bool) -> bool:
+        """``output_item.added`` / ``.done`` of an item a start event carried already."""
+        if not self._from_start:
+            return False
+        index, item = chunk.get("output_index"), chunk.get("item")
+        if type(index) is not int:
+            return False
+        seen = self._from_start.get(index)
+        if seen is None or not isinstance(item, dict) or seen[0] != item.get("id"):
+            return False
+        if done and not seen[1]:
+            self._from_start[index] = (seen[0], True)
+            return False  # the stream finishes an item the start event opened
+        return True
 
     def _read(self, chunk: dict[str, Any], key: str, kind: type) -> Any:
         """``chunk[key]`` of ``kind`` (as ``FIELDS.at`` reads it, with its error)."""
@@ -231,6 +287,8 @@ class Decoder(BaseDecoder):
         return item
 
     def _on_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if self._repeat_of_start(chunk, done=False):
+            return []
         index = self._read(chunk, "output_index", int)
         item = self._read(chunk, "item", dict)
         kind = FIELDS.at(item, "type", str, self._at("item"))
@@ -253,6 +311,9 @@ class Decoder(BaseDecoder):
             call = call_identity(item, at)
             cid = self._ids.assign(call.id, self.known_call_ids)  # a repeat stays apart
             self._items[index] = _Open("call", cid)
+            if is_vendor_run(kind, item):
+                self.vendor_calls.add(cid)  # OpenAI answers it, never the application
+            self._waiting.add(kind, cid)
             parent = self._parent or mint_id("msg", self.response_id or "", "calls")
             meta = {**call.metadata, **self._ids.metadata(cid, call.id)}
             return [
@@ -263,7 +324,14 @@ class Decoder(BaseDecoder):
                     metadata=meta or None,
                 )
             ]
+        if kind.endswith("_output"):
+            self._items[index] = _Open("output", str(item.get("id", index)))
+            return []
+        if kind == "mcp_approval_request":  # an interrupt once done: the application decides
+            self._items[index] = _Open("approval", str(item.get("id", index)))
+            return []
         self._items[index] = _Open("other", str(item.get("id", index)))
+        self._lose(f"a Responses {kind!r} item has no AG-UI event")
         return []
 
     def _streamed(self, chunk: dict[str, Any], kind: str) -> tuple[_Open, str]:
@@ -355,6 +423,8 @@ class Decoder(BaseDecoder):
     # item done ---------------------------------------------------------------
 
     def _on_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if self._repeat_of_start(chunk, done=True):
+            return []
         body = self._read(chunk, "item", dict)
         kind = FIELDS.at(body, "type", str, self._at("item"))
         index = self._read(chunk, "output_index", int)
@@ -389,6 +459,7 @@ class Decoder(BaseDecoder):
             end_meta = {ITEM: call.metadata[ITEM]} if ITEM in call.metadata else None
             out.append(ToolCallEndEvent(tool_call_id=cid, metadata=end_meta))
             if call.result is not None:
+                self._waiting.answered(cid)
                 out.append(
                     ToolCallResultEvent(
                         message_id=result_message_id(cid),
@@ -399,11 +470,21 @@ class Decoder(BaseDecoder):
                     )
                 )
             return out
-        if is_output_item(kind, body):
+        if item.kind == "approval":
+            self.interrupts.append(approval_interrupt(body, at))
+            return []
+        if item.kind == "output":
+            given = body.get("call_id")
+            given = FIELDS.opt_text(given, f"{at}.call_id")
+            answers = self._waiting.answer(
+                kind, self._ids.answer(given) or given if given else None
+            )
+            if answers is None:
+                self._lose(f"a {kind!r} item without a call_id follows no call it can answer")
+                return []
             content, meta, losses = output_item_result(body, at, target=VENDOR)
             self.losses += losses
             ident = body.get("id")
-            answers = self._ids.answer(body["call_id"]) or body["call_id"]
             return [
                 ToolCallResultEvent(
                     message_id=ident if isinstance(ident, str) else result_message_id(answers),

@@ -39,7 +39,7 @@ from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 
-from .items import SERVER_RUN, image_data
+from .items import APPROVAL_REASON, SERVER_RUN, image_data
 from .parts import to_vendor_content
 from .wire import (
     ANNOTATIONS,
@@ -204,7 +204,8 @@ class Encoder(BaseEncoder):
                     incomplete_details={"reason": cut},
                     usage=response_usage(event.usage),
                 )
-            return self._ensure() + self._finish("completed", usage=response_usage(event.usage))
+            asked = self._ensure() + self._interrupts(event)
+            return asked + self._finish("completed", usage=response_usage(event.usage))
         if t == EventType.RUN_ERROR:
             assert isinstance(event, RunErrorEvent)
             return self._ensure() + self._error(event)
@@ -225,6 +226,22 @@ class Encoder(BaseEncoder):
         return out
 
     # ------------------------------------------------------------------ text
+
+    def _interrupts(self, event: RunFinishedEvent) -> list[dict[str, Any]]:
+        """An interrupted run's MCP approval requests, written back as their items; any other
+        interrupt has no Responses counterpart (a loss)."""
+        outcome = event.outcome
+        out: list[dict[str, Any]] = []
+        for it in getattr(outcome, "interrupts", None) or ():
+            item = (it.metadata or {}).get(ITEM)
+            if it.reason == APPROVAL_REASON and isinstance(item, dict):
+                out += self._write_whole(_Item(-1, dict(item)))
+            else:
+                self._lose(
+                    "interrupt-dropped",
+                    f"interrupt {it.id!r} ({it.reason}) has no Responses item to ask it with",
+                )
+        return out
 
     def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))

@@ -20,8 +20,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ag_ui.core import ContentPart, DataSource, FileSource, ImagePart, TextPart
+from ag_ui.core import (
+    ContentPart,
+    DataSource,
+    FileSource,
+    ImagePart,
+    Interrupt,
+    ResumeEntry,
+    TextPart,
+)
 
+from toolwire.errors import UnsupportedInput
 from toolwire.protocol import RESULT_ERROR_KEY
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.parts import Content
@@ -58,15 +67,65 @@ class Call:
 
 
 def is_call_item(kind: str, item: dict[str, Any]) -> bool:
-    """True for every item type this module reads as a tool call."""
+    """True for every item type this module reads as a tool call: a ``*_call`` (or a
+    ``program``) with a ``call_id``, or, when OpenAI gives none (a server-run
+    ``tool_search_call``), an item ``id`` to stand for it."""
     if kind in ("function_call", "custom_tool_call") or kind in SERVER_RUN:
         return True
-    return kind.endswith("_call") and isinstance(item.get("call_id"), str)
+    if not (kind.endswith("_call") or kind == "program"):
+        return False
+    return isinstance(item.get("call_id"), str) or isinstance(item.get("id"), str)
+
+
+def is_vendor_run(kind: str | None, item: dict[str, Any]) -> bool:
+    """A call OpenAI runs itself (its result is its own item or a later ``*_output`` OpenAI
+    sends): never the application's to answer."""
+    return kind in SERVER_RUN or kind == "program" or item.get("execution") == "server"
 
 
 def is_output_item(kind: str, item: dict[str, Any]) -> bool:
     """True for an item answering a call (``*_output`` with a ``call_id``)."""
     return kind.endswith("_output") and isinstance(item.get("call_id"), str)
+
+
+def answers_kinds(output_kind: str) -> tuple[str, ...]:
+    """The call item types an ``*_output`` item answers (``tool_search_output`` ->
+    ``tool_search_call``; ``local_shell_call_output`` -> ``local_shell_call``)."""
+    base = output_kind.removesuffix("_output")
+    return (base, f"{base}_call")
+
+
+class Waiting:
+    """The calls of one stream or history not answered yet, per call item type, oldest first:
+    what an ``*_output`` item without a ``call_id`` answers (OpenAI's server-run tool search
+    sends both without one; the output follows its call)."""
+
+    __slots__ = ("_by_kind",)
+
+    def __init__(self) -> None:
+        self._by_kind: dict[str, list[str]] = {}
+
+    def add(self, kind: str, call_id: str) -> None:
+        self._by_kind.setdefault(kind, []).append(call_id)
+
+    def answered(self, call_id: str) -> None:
+        for ids in self._by_kind.values():
+            if call_id in ids:
+                ids.remove(call_id)
+                return
+
+    def answer(self, output_kind: str, call_id: str | None) -> str | None:
+        """The call ``output_kind`` answers: ``call_id`` when given, else the oldest call of
+        the matching type still waiting (``None``: nothing it can answer)."""
+        if call_id is None:
+            for kind in answers_kinds(output_kind):
+                ids = self._by_kind.get(kind)
+                if ids:
+                    call_id = ids[0]
+                    break
+        if call_id is not None:
+            self.answered(call_id)
+        return call_id
 
 
 def call_identity(item: dict[str, Any], where: str) -> Call:
@@ -89,8 +148,11 @@ def call_identity(item: dict[str, Any], where: str) -> Call:
     if kind in SERVER_RUN:
         ident = FIELDS.at(item, "id", str, where)
         name = item["name"] if kind == "mcp_call" and isinstance(item.get("name"), str) else None
-    else:
-        ident = FIELDS.at(item, "call_id", str, where)
+    elif isinstance(item.get("call_id"), str):
+        ident = item["call_id"]
+        name = None
+    else:  # no call_id (a server-run tool search): the item id stands for it, unchanged
+        ident = FIELDS.at(item, "id", str, where)
         name = None
     call = Call(id=ident, name=name or kind.removesuffix("_call"))
     call.metadata[ITEM_TYPE] = kind
@@ -114,8 +176,11 @@ def call_arguments(item: dict[str, Any]) -> str:
         value = {k: item[k] for k in _IMAGE_ARGS if item.get(k) is not None}
     else:
         value = next(
-            (item[k] for k in ("arguments", "action", "actions", "operation") if k in item), {}
+            (item[k] for k in ("arguments", "action", "actions", "operation", "code") if k in item),
+            {},
         )
+        if kind == "program" and isinstance(value, str):
+            value = {"code": value}
     return value if isinstance(value, str) else dumps_compact(value)
 
 
@@ -226,6 +291,9 @@ def output_item_result(
     """An answering ``*_output`` item (other than ``function_call_output``) as a result."""
     meta: dict[str, Any] = {"openai.output_item": dict(item)}
     output = item.get("output")
+    if isinstance(output, list) and not all(isinstance(o, dict) and "type" in o for o in output):
+        # not content parts (a shell call's stdout / stderr / outcome records): as JSON text
+        return dumps_compact(output), meta, []
     if isinstance(output, (str, list)):
         content, losses = to_agui_content(
             output, f"{where}.output", target=target, tool_call_id=item.get("call_id")
@@ -237,13 +305,83 @@ def output_item_result(
         else:
             src = url_source(FIELDS.at(output, "image_url", str, f"{where}.output"), where, None)
         return [ImagePart(source=src)], meta, []
+    if isinstance(item.get("result"), str):  # a program's output
+        return item["result"], meta, []
     rest = {k: v for k, v in item.items() if k not in ("type", "id", "call_id", "status")}
     return (dumps_compact(rest) if rest else ""), meta, []
 
 
+#: ``Interrupt.reason`` of an MCP approval request, and what its answer looks like
+#: (``ResumeEntry.payload``): OpenAI waits for an ``mcp_approval_response`` before it calls
+#: the MCP tool
+APPROVAL_REASON = "mcp_approval"
+APPROVAL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"approve": {"type": "boolean"}, "reason": {"type": "string"}},
+    "required": ["approve"],
+}
+
+
+def approval_interrupt(item: dict[str, Any], where: str) -> Interrupt:
+    """An ``mcp_approval_request`` item as the interrupt the application answers."""
+    ident = FIELDS.at(item, "id", str, where)
+    name = FIELDS.opt_text(item.get("name"), f"{where}.name") or "a tool"
+    server = FIELDS.opt_text(item.get("server_label"), f"{where}.server_label") or "an MCP server"
+    return Interrupt(
+        id=ident,
+        reason=APPROVAL_REASON,
+        message=f"Allow {name} on {server}?",
+        response_schema=APPROVAL_SCHEMA,
+        metadata={ITEM: dict(item)},
+    )
+
+
+def approval_response(entry: ResumeEntry) -> dict[str, Any]:
+    """A resume entry as the ``mcp_approval_response`` input item (cancelled: not approved)."""
+    if entry.status == "cancelled":
+        return {
+            "type": "mcp_approval_response",
+            "approval_request_id": entry.interrupt_id,
+            "approve": False,
+        }
+    payload = entry.payload if isinstance(entry.payload, dict) else {}
+    approve = payload.get("approve")
+    if not isinstance(approve, bool):
+        raise UnsupportedInput(
+            f"openai_responses: resume entry for interrupt {entry.interrupt_id!r}: "
+            f"payload.approve must be true or false, got {approve!r}"
+        )
+    out: dict[str, Any] = {
+        "type": "mcp_approval_response",
+        "approval_request_id": entry.interrupt_id,
+        "approve": approve,
+    }
+    if isinstance(payload.get("reason"), str):
+        out["reason"] = payload["reason"]
+    return out
+
+
+def approval_entry(item: dict[str, Any], where: str) -> ResumeEntry:
+    """An ``mcp_approval_response`` input item as the resume entry it is."""
+    request = FIELDS.at(item, "approval_request_id", str, where)
+    approve = FIELDS.at(item, "approve", bool, where)
+    payload: dict[str, Any] = {"approve": approve}
+    reason = FIELDS.opt_text(item.get("reason"), f"{where}.reason")
+    if reason is not None:
+        payload["reason"] = reason
+    return ResumeEntry(interrupt_id=request, status="resolved", payload=payload)
+
+
 __all__ = [
+    "APPROVAL_REASON",
+    "APPROVAL_SCHEMA",
     "SERVER_RUN",
     "Call",
+    "Waiting",
+    "answers_kinds",
+    "approval_entry",
+    "approval_interrupt",
+    "approval_response",
     "call_arguments",
     "call_identity",
     "finish_call",
@@ -251,6 +389,7 @@ __all__ = [
     "image_data",
     "is_call_item",
     "is_output_item",
+    "is_vendor_run",
     "kept_item",
     "output_item_result",
 ]

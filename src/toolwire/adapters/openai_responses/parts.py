@@ -154,10 +154,9 @@ def to_agui_content(
     value: Any, where: str, *, target: str, tool_call_id: str | None = None
 ) -> tuple[Content, list[Loss]]:
     """A vendor ``output`` / ``content`` (a string or a part list) as AG-UI content."""
+    value = FIELDS.text_or_several(value, where)  # text, parts, or one part
     if isinstance(value, str):
         return value, []
-    if not isinstance(value, list):
-        raise FIELDS.wrong(value, (str, list), where)
     parts: list[ContentPart] = []
     losses: list[Loss] = []
     for i, raw in enumerate(value):

@@ -18,6 +18,7 @@ from ag_ui.core import (
     FunctionCall,
     Message,
     ReasoningMessage,
+    ResumeEntry,
     RunAgentInput,
     SystemMessage,
     Tool,
@@ -42,10 +43,13 @@ from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_optio
 
 from .items import (
     SERVER_RUN,
+    Waiting,
+    approval_entry,
+    approval_response,
     finish_call,
     image_data,
     is_call_item,
-    is_output_item,
+    is_vendor_run,
     output_item_result,
 )
 from .parts import to_agui_content, to_vendor_content
@@ -127,6 +131,9 @@ def encode_request(
                     reason=f"a {m.role} message has no place in a Responses input",
                 )
             )
+    # answers to MCP approval requests (the request itself comes from previous_response_id
+    # or the caller's own input: an interrupt is not part of the history)
+    items += [approval_response(entry) for entry in run_input.resume or ()]
     body: dict[str, Any] = {"model": model, "input": items}
     if run_input.tools:
         body["tools"] = [_tool(t) for t in run_input.tools]
@@ -136,8 +143,10 @@ def encode_request(
 
 
 def _hosted(call: ToolCall) -> bool:
-    """A tool OpenAI runs itself: its item holds its own result."""
-    return (call.metadata or {}).get(ITEM_TYPE) in SERVER_RUN
+    """A tool OpenAI runs itself (its item, or a later output OpenAI sends, holds its result)."""
+    meta = call.metadata or {}
+    item = meta.get(ITEM)
+    return is_vendor_run(meta.get(ITEM_TYPE), item if isinstance(item, dict) else {})
 
 
 def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
@@ -324,6 +333,7 @@ class _Builder:
     losses: list[Loss] = field(default_factory=list)
     assistant: dict[str, Any] | None = None
     ids: CallIds = field(default_factory=lambda: CallIds(VENDOR))  # repeats stay apart
+    waiting: Waiting = field(default_factory=Waiting)  # what an output without call_id answers
 
     def flush(self) -> None:
         a, self.assistant = self.assistant, None
@@ -358,14 +368,17 @@ def decode_request(
     """
     req = as_dict(body, VENDOR, "request")
     seed = mint_id("req", dumps_compact(req, VENDOR, "request"))
-    raw_input = req.get("input", [])
-    if isinstance(raw_input, str):
-        raw_input = [{"role": "user", "content": raw_input}]
-    if not isinstance(raw_input, list):
-        raise FIELDS.wrong(raw_input, (str, list), "request.input")
+    raw_input = FIELDS.several(  # items, one item, or the user's text
+        req.get("input", []), "request.input", text=lambda t: {"role": "user", "content": t}
+    )
     b = _Builder()
+    resume: list[ResumeEntry] = []
     for i, raw in enumerate(raw_input):
-        _decode_item(b, raw, f"request.input[{i}]", mint_id("msg", i, dumps_compact(raw)))
+        where = f"request.input[{i}]"
+        if isinstance(raw, dict) and raw.get("type") == "mcp_approval_response":
+            resume.append(approval_entry(raw, where))  # an answer to an interrupt
+            continue
+        _decode_item(b, raw, where, mint_id("msg", i, dumps_compact(raw)))
     b.flush()
     raw_tools = FIELDS.list_at(req, "tools", "request")
     tools = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
@@ -375,6 +388,8 @@ def decode_request(
         kw["tools"] = tools
     if rest:
         kw["forwarded_props"] = {VENDOR: rest}
+    if resume:
+        kw["resume"] = resume
     announce(b.losses)
     return RunAgentInput(
         thread_id=thread_id or _thread_id(req, raw_input),
@@ -410,6 +425,8 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
         vendor_id = call.id
         call.id = b.ids.assign(vendor_id)
         call.metadata.update(b.ids.metadata(call.id, vendor_id))
+        if call.result is None:
+            b.waiting.add(kind, call.id)
         kw: dict[str, Any] = {"metadata": call.metadata} if call.metadata else {}
         fn = FunctionCall(name=call.name, arguments=call.arguments)
         a["calls"].append(ToolCall(id=call.id, function=fn, **kw))
@@ -429,9 +446,19 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
                     **rkw,
                 )
             )
-    elif is_output_item(kind, raw):
+    elif kind.endswith("_output"):
         b.flush()
-        call_id = b.ids.answer(raw["call_id"]) or raw["call_id"]
+        given = FIELDS.opt_text(raw.get("call_id"), f"{where}.call_id")
+        call_id = b.waiting.answer(kind, b.ids.answer(given) or given if given else None)
+        if call_id is None:
+            b.losses.append(
+                Loss(
+                    kind="item-dropped",
+                    target="AG-UI",
+                    reason=f"{where}: a {kind!r} item without a call_id follows no call",
+                )
+            )
+            return
         ident = raw["id"] if isinstance(raw.get("id"), str) else result_message_id(call_id)
         if kind in ("function_call_output", "custom_tool_call_output"):
             if "output" not in raw:
@@ -469,7 +496,7 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
             meta[PHASE] = raw["phase"]
         notes = [
             n
-            for p in (content if isinstance(content, list) else [])
+            for p in ([] if isinstance(content, str) else FIELDS.several(content, where))
             if isinstance(p, dict)
             for n in FIELDS.list_at(p, "annotations", f"{where}.content[]")
         ]
@@ -495,10 +522,8 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
 
 
 def _output_text(content: Any, where: str) -> str:
-    if not isinstance(content, list):
-        raise FIELDS.wrong(content, (str, list), f"{where}.content")
     out = []
-    for i, p in enumerate(content):
+    for i, p in enumerate(FIELDS.several(content, f"{where}.content")):
         p = FIELDS.obj(p, f"{where}.content[{i}]")
         if p.get("type") == "refusal":
             out.append(str(p.get("refusal", "")))
