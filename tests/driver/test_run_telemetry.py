@@ -85,12 +85,17 @@ def otel() -> Iterator[Otel]:
         telemetry.configure()
 
 
-#: ``gen_ai.provider.name`` as the GenAI conventions list the providers
+#: ``gen_ai.provider.name`` as the GenAI conventions list the providers (Ollama is not in
+#: their list: its own name)
 PROVIDER_NAMES = {
     "anthropic": "anthropic",
     "openai_chat": "openai",
     "openai_responses": "openai",
     "gemini": "gcp.gemini",
+    "bedrock": "aws.bedrock",
+    "mistral": "mistral_ai",
+    "cohere": "cohere",
+    "ollama": "ollama",
 }
 
 
