@@ -1,4 +1,4 @@
-"""The fused reading of a vendor's SSE bytes (``protocol.fastpath``) against the general
+"""The fused reading of a vendor's SSE bytes (``protocol._fastpath``) against the general
 one: a decoder handed toolwire's own reader (an ``SSEChunks``) must give exactly what it
 gives for the same chunk dicts handed over as a list (no fusing): the same events, the
 same warnings, the same error, whatever the texts hold and however the body is cut. The
@@ -18,13 +18,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire import adapters
-from toolwire.adapters.anthropic.wire import DELTA_EVENT as ANTHROPIC_DELTA
-from toolwire.adapters.openai_chat.wire import DELTA_EVENT as CHAT_DELTA
+from toolwire.adapters.anthropic.wire import DELTA_FORM as ANTHROPIC_DELTA
+from toolwire.adapters.openai_chat.wire import DELTA_FORM as CHAT_DELTA
 from toolwire.errors import ToolwireError
-from toolwire.protocol.fastpath import STRING, SSEChunks, scan_string
+from toolwire.protocol._fastpath import DeltaForm, SSEChunks, Text, scan_string
 from toolwire.protocol.limits import configure, limits
+from toolwire.protocol.sse import SSEParser
 
-_QUOTED = re.compile(f'"({STRING})"')
+#: one string field: what a form's :class:`Text` admits, and what its reader makes of it
+_ONE_TEXT = DeltaForm({"s": Text("s")})
+
+
+def _quoted(written: str) -> re.Match[str] | None:
+    return _ONE_TEXT.pattern.fullmatch(f'data: {{"s":{written}}}\n\n')
+
 
 # any code point, lone surrogates included (a body with one is handed in as ``str``)
 _TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=12)
@@ -35,7 +42,7 @@ def test_a_json_string_the_expression_admits_reads_back_as_the_string(
     text: str, ascii_only: bool
 ) -> None:
     written = json.dumps(text, ensure_ascii=ascii_only)
-    match = _QUOTED.fullmatch(written)
+    match = _quoted(written)
     has_surrogate = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
     if has_surrogate:
         assert match is None  # left to the general path, which names it
@@ -44,17 +51,19 @@ def test_a_json_string_the_expression_admits_reads_back_as_the_string(
         assert match is None  # written as a pair of escapes: the general path's too
         return
     assert match is not None, written
-    assert scan_string(written, 1)[0] == text
+    assert _ONE_TEXT.read(match) == (text,)
 
 
 @given(st.text(max_size=16))
 def test_whatever_the_expression_admits_is_one_json_string_with_no_surrogate(raw: str) -> None:
     written = f'"{raw}"'
-    if _QUOTED.fullmatch(written) is None:
+    match = _quoted(written)
+    if match is None:
         return
     value = json.loads(written)
     assert type(value) is str
     assert not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    assert _ONE_TEXT.read(match) == (value,)
     assert scan_string(written, 1)[0] == value
 
 
@@ -242,30 +251,22 @@ def test_openai_chat_fused_gives_what_the_general_path_gives(
     assert fused == plain
 
 
-def _counting(pattern: re.Pattern[str]) -> tuple[list[int], Any]:
-    seen = [0]
-
-    class Counting:
-        """The pattern, counting the matches it makes (``re.Pattern`` takes no attributes)."""
-
-        def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-            found = pattern.match(text, pos)
-            seen[0] += found is not None
-            return found
-
-    return seen, Counting()
-
-
 @pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
 def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> None:
-    """The vendor's own shapes (the benchmark's recorded-shape streams) match the
-    expression: else the fused reading would silently be the general one."""
+    """The vendor's own shapes (the benchmark's recorded-shape streams) match its delta
+    form: else the fused reading would silently be the general one."""
     from benchmarks.suite import VENDORS
 
     body = VENDORS[vendor].build("tool", 200)
-    decoder = __import__(f"toolwire.adapters.{vendor}.decoder", fromlist=["DELTA_EVENT"])
-    seen, counting = _counting(decoder.DELTA_EVENT)
-    monkeypatch.setattr(decoder, "DELTA_EVENT", counting)
+    seen = [0]
+    feed_items = SSEParser.feed_items
+
+    def counting(parser: SSEParser, piece: Any, fast: Any) -> list[Any]:
+        items = feed_items(parser, piece, fast)
+        seen[0] += sum(type(item) is re.Match for item in items)
+        return items
+
+    monkeypatch.setattr(SSEParser, "feed_items", counting)
     adapter = adapters.get(vendor)
     events = list(adapter.decode_stream(adapter.sse_chunks(body)))
     # (text and argument deltas: Responses' reasoning deltas go the general way)
@@ -285,7 +286,7 @@ def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> No
     ],
 )  # fmt: skip
 def test_a_matched_event_is_one_json_object(vendor: str, pattern: Any, sample: str) -> None:
-    found = pattern.fullmatch(sample)
+    found = pattern.pattern.fullmatch(sample)
     assert found is not None, vendor
     assert type(json.loads(found.group("data"))) is dict
 
