@@ -7,6 +7,7 @@ expressions must admit JSON only, and the common deltas must in fact go the fuse
 from __future__ import annotations
 
 import json
+import random
 import re
 import warnings
 from collections.abc import Callable, Iterator
@@ -400,4 +401,152 @@ def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> N
 
     fused, plain = _both(vendor, [VENDORS[vendor].build(shape, 400)])
     assert fused[0] == "ok"
+    assert fused == plain
+
+
+# -- a chunk written another way: valid JSON the delta forms do not take as it stands
+
+
+def _rewritten(value: Any, style: str, rng: random.Random) -> str:
+    """``value`` as JSON text written another way than the vendor writes it: its members
+    ``reversed`` or ``shuffled``, whitespace around every token (``spaced``), and each
+    object's last member also written first with another value (``duplicated``: JSON's
+    last one wins, so the value read is the same), or each scalar member written again
+    last with another value, ``type`` apart (``overridden``: the value read is that one)."""
+    sep, colon, ends = (" ,\t", " : ", ("{ ", "\t}")) if "spaced" in style else (",", ":", "{}")
+    if isinstance(value, dict):
+        pairs = [(k, _rewritten(v, style, rng)) for k, v in value.items()]
+        if "reversed" in style:
+            pairs.reverse()
+        if "shuffled" in style:
+            rng.shuffle(pairs)
+        if "duplicated" in style and pairs:
+            pairs.insert(0, (pairs[-1][0], "0"))
+        if "overridden" in style:
+            # (not the event's type: a stream of unknown events ends as truncated, whatever
+            # its deltas read)
+            again = [(k, _other_value(v)) for k, v in value.items() if k != "type"]
+            pairs += [(k, v) for k, v in again if v is not None]
+        inner = sep.join(f"{json.dumps(k)}{colon}{v}" for k, v in pairs)
+        return f"{ends[0]}{inner}{ends[1]}"
+    if isinstance(value, list):
+        inner = sep.join(_rewritten(v, style, rng) for v in value)
+        return f"[ {inner} ]" if "spaced" in style else f"[{inner}]"
+    return json.dumps(value)
+
+
+def _other_value(value: Any) -> str | None:
+    """Another value for a scalar, as JSON text (``None`` for a container or null): a string
+    changed, a number as a string (which no index field takes)."""
+    if type(value) is str:
+        return json.dumps(value + "~")
+    if type(value) is int:
+        return json.dumps(str(value))
+    return None
+
+
+def _restyled(body: str, style: str, seed: int) -> str:
+    """Every JSON ``data:`` line of an SSE body rewritten (``_rewritten``); the rest as it is."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    for line in body.split("\n"):
+        if line.startswith("data: ") and line != "data: [DONE]":
+            # (a member overridden only in the deltas: elsewhere it ends the stream early)
+            how = style if '"delta"' in line else style.replace("overridden", "")
+            line = "data: " + _rewritten(json.loads(line[6:]), how, rng)
+        out.append(line)
+    return "\n".join(out)
+
+
+_STYLES = ["reversed", "shuffled", "spaced", "duplicated", "shuffled spaced duplicated"]
+_BODIES: dict[str, Callable[..., str]] = {
+    "anthropic": _anthropic_body,
+    "openai_chat": _chat_body,
+    "openai_responses": _responses_body,
+}
+
+
+def _matches(vendor: str, pieces: list[Any], monkeypatch: Any) -> tuple[int, tuple[Any, ...]]:
+    """The fused reading's outcome, and how many events the delta form matched in it."""
+    seen = [0]
+    feed_items = SSEParser.feed_items
+
+    def counting(parser: SSEParser, piece: Any, fast: Any) -> list[Any]:
+        items = feed_items(parser, piece, fast)
+        seen[0] += sum(type(item) is re.Match for item in items)
+        return items
+
+    with monkeypatch.context() as patch:
+        patch.setattr(SSEParser, "feed_items", counting)
+        adapter = adapters.get(vendor)
+        outcome = _outcome(lambda: adapter.decode_stream(adapter.sse_chunks(pieces)))
+    return seen[0], outcome
+
+
+@pytest.mark.parametrize("style", _STYLES)
+@pytest.mark.parametrize("shape", ["tool", "parallel"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
+def test_reordered_keys_and_whitespace_read_as_the_vendor_s_own_order(
+    vendor: str, shape: str, style: str, monkeypatch: Any
+) -> None:
+    """A stream whose chunks hold the same JSON written another way (members reordered,
+    whitespace, a member repeated) gives, fused, what the general path gives for it, and
+    what the vendor's own writing gives: the same events, warnings and errors. Written so
+    that no delta can match (reversed, spaced, duplicated), no event goes the fused way."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS[vendor].build(shape, 300).decode("utf-8")
+    other = _restyled(body, style, seed=len(body))
+    assert other != body
+    seen, fused = _matches(vendor, [other], monkeypatch)
+    plain = _both(vendor, [other])[1]
+    assert fused[0] == "ok"
+    assert fused == plain
+    assert fused == _both(vendor, [body])[0]  # as the vendor's own writing reads
+    if style != "shuffled":
+        assert seen == 0  # every delta declined, and read the general way
+    assert _matches(vendor, [body], monkeypatch)[0] > 100  # (the vendor's own: fused)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(_BODIES)),
+    st.data(),
+    st.sampled_from(_STYLES),
+    st.integers(min_value=0, max_value=1000),
+    st.lists(st.integers(min_value=0), max_size=4),
+)
+def test_forged_streams_written_another_way_read_the_same_fused(
+    vendor: str, data: st.DataObject, style: str, seed: int, cuts: list[int]
+) -> None:
+    """The forged streams above (texts with escapes and lone surrogates, deltas into no
+    block or one of another kind, cut bodies), each chunk written another way: fused and
+    general give the same outcome, errors and warnings included."""
+    items = {
+        "anthropic": _ANTHROPIC_DELTA,
+        "openai_chat": _chat_chunk(),
+        "openai_responses": _RESPONSES_DELTA,
+    }
+    body = _BODIES[vendor](data.draw(st.lists(items[vendor], max_size=6)), data.draw(st.booleans()))
+    other = _restyled(body, style, seed)
+    fused, plain = _both(vendor, _pieces(other, cuts, as_bytes=False))
+    assert fused == plain
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(_BODIES)), st.data(), st.integers(min_value=0, max_value=1000))
+def test_a_member_written_twice_reads_as_its_last_value_fused(
+    vendor: str, data: st.DataObject, seed: int
+) -> None:
+    """Each scalar member written again, last, with another value: JSON reads the last one,
+    and so must the fused reading (a form whose other members admitted its own keys would
+    take the first)."""
+    items = {
+        "anthropic": _ANTHROPIC_DELTA,
+        "openai_chat": _chat_chunk(),
+        "openai_responses": _RESPONSES_DELTA,
+    }
+    body = _BODIES[vendor](data.draw(st.lists(items[vendor], min_size=1, max_size=6)), True)
+    other = _restyled(body, data.draw(st.sampled_from(["overridden", "shuffled overridden"])), seed)
+    fused, plain = _both(vendor, [other])
     assert fused == plain
