@@ -287,9 +287,10 @@ def read(m):
 #: reader called per match, then the rule, was a tenth of the fused path's time. As
 #: ``dataclasses`` writes an ``__init__``, these few lines are written once per form.
 _LOOP = """
-def loop(decoder, items, reader, rule, quick, Match=Match, PASS=PASS, scan=scan):
+def loop(decoder, chunks, reader, form, rule, quick, Match=Match, PASS=PASS, scan=scan):
     feed = decoder.feed
     taken = 0  # chunks the rule took, not yet added to decoder.chunk_index
+    items = chunks if reader is None else reader.fused(form)
     try:
         for m in items:
             if type(m) is Match:
@@ -314,8 +315,13 @@ def loop(decoder, items, reader, rule, quick, Match=Match, PASS=PASS, scan=scan)
                 decoder.chunk_index += taken
                 taken = 0
             yield from feed(m)
+        decoder.chunk_index += taken
+        taken = 0
+        yield from decoder.close()
     finally:
         decoder.chunk_index += taken
+        if reader is not None:
+            reader.unfuse()
 """
 
 
@@ -398,20 +404,21 @@ def read_stream(
     A delta ``form`` matched in toolwire's own reader, and a chunk ``quick`` reads (a dict
     the reader parsed, an SDK object: the same fields, or ``None``), go to the decoder's
     ``rule``; what it takes counts as a chunk read (``chunk_index``), what it passes goes to
-    ``decoder.feed`` as the chunk dict; every other chunk goes to ``feed``."""
+    ``decoder.feed`` as the chunk dict; every other chunk goes to ``feed``. Lazy, as a
+    generator: the reader is fused at the first step and unfused when the loop ends,
+    however it ends."""
     reader = chunks if type(chunks) is SSEChunks else None
     if reader is None and quick is None:
-        # nothing to read here: the loop runs in C, as ``BaseDecoder.events``
-        yield from chain.from_iterable(map(decoder.feed, chunks))
-        yield from decoder.close()
-        return
-    items: Iterable[Any] = chunks if reader is None else reader.fused(form)
-    try:
-        yield from form.loop(decoder, items, reader, rule, quick)
-        yield from decoder.close()
-    finally:
-        if reader is not None:
-            reader.unfuse()
+        return _each_fed(decoder, chunks)
+    # (one generator: the form's loop, which also closes the decoder and unfuses the reader)
+    loop: Iterator[BaseEvent] = form.loop(decoder, chunks, reader, form, rule, quick)
+    return loop
+
+
+def _each_fed(decoder: Any, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+    """Nothing to read here: ``BaseDecoder.events``, the loop in C."""
+    yield from chain.from_iterable(map(decoder.feed, chunks))
+    yield from decoder.close()
 
 
 __all__ = [
