@@ -118,8 +118,9 @@ class _Mark(enum.Enum):
     SCALAR_OR_EMPTY_LIST = "scalar or []"
 
 
-#: as a key of an object: any other members may stand before, between and after the
-#: declared ones, never one of its declared keys; its value says what theirs may be
+#: as a key of an object: any other members (never one of its declared keys) may stand
+#: after each declared member, and before the first when this key is declared first; its
+#: value says what theirs may be
 OTHERS: Final = _Mark.OTHERS
 #: any JSON scalar (a string, number, ``true``, ``false``, ``null``)
 SCALAR: Final = _Mark.SCALAR
