@@ -20,6 +20,7 @@ NAMES: tuple[str, ...] = (
     "gemini",
     "dialogflow",
     "asgard",
+    "bedrock",
 )
 
 #: Peers with no stream of their own: they translate tool results, tool definitions and
@@ -93,6 +94,7 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
     from toolwire.adapters import (
         anthropic,
         asgard,
+        bedrock,
         dialogflow,
         gemini,
         mcp,
@@ -106,6 +108,7 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
     _gemini: Adapter = gemini
     _dialogflow: Adapter = dialogflow
     _asgard: Adapter = asgard
+    _bedrock: Adapter = bedrock
     _mcp: ResultPeer = mcp
 
 __all__ = [
