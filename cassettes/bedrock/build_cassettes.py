@@ -11,7 +11,7 @@ drops; some events here carry one too. ``tests/vendor_bedrock`` parses every bod
 botocore's own event-stream parser, so a malformed cassette cannot sit here.
 """
 
-# ruff: noqa: E501  (the long lines are wire data)
+
 
 from __future__ import annotations
 
@@ -161,7 +161,9 @@ def ask(text_: str) -> dict[str, Any]:
     return {"role": "user", "content": [{"text": text_}]}
 
 
-def body(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def body(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "messages": messages,
         "system": [{"text": "You are a helpful assistant."}],
@@ -173,7 +175,12 @@ def body(messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None = No
 
 
 def interaction(
-    model: str, request: dict[str, Any], response: bytes | str, *, streamed: bool = True, code: int = 200
+    model: str,
+    request: dict[str, Any],
+    response: bytes | str,
+    *,
+    streamed: bool = True,
+    code: int = 200,
 ) -> dict[str, Any]:
     from urllib.parse import quote
 
@@ -232,9 +239,27 @@ def parallel_three_tool_use() -> None:
         "role": "assistant",
         "content": [
             {"text": "Checking all three."},
-            {"toolUse": {"toolUseId": "tooluse_Paris01", "name": "get_weather", "input": {"city": "Paris"}}},
-            {"toolUse": {"toolUseId": "tooluse_Oslo02", "name": "get_weather", "input": {"city": "Oslo"}}},
-            {"toolUse": {"toolUseId": "tooluse_Lima03", "name": "get_weather", "input": {"city": "Lima"}}},
+            {
+                "toolUse": {
+                    "toolUseId": "tooluse_Paris01",
+                    "name": "get_weather",
+                    "input": {"city": "Paris"},
+                }
+            },
+            {
+                "toolUse": {
+                    "toolUseId": "tooluse_Oslo02",
+                    "name": "get_weather",
+                    "input": {"city": "Oslo"},
+                }
+            },
+            {
+                "toolUse": {
+                    "toolUseId": "tooluse_Lima03",
+                    "name": "get_weather",
+                    "input": {"city": "Lima"},
+                }
+            },
         ],
     }
     results = {
@@ -242,7 +267,13 @@ def parallel_three_tool_use() -> None:
         "content": [
             {"toolResult": {"toolUseId": "tooluse_Paris01", "content": [{"json": {"temp_c": 18}}]}},
             {"toolResult": {"toolUseId": "tooluse_Oslo02", "content": [{"text": "4 C, snow"}]}},
-            {"toolResult": {"toolUseId": "tooluse_Lima03", "content": [{"text": "service down"}], "status": "error"}},
+            {
+                "toolResult": {
+                    "toolUseId": "tooluse_Lima03",
+                    "content": [{"text": "service down"}],
+                    "status": "error",
+                }
+            },
         ],
     }
     second = body([first["messages"][0], assistant, results], [WEATHER])
@@ -323,21 +354,46 @@ def reasoning_with_signatures() -> None:
                     }
                 }
             },
-            {"reasoningContent": {"redactedContent": base64.b64encode(b"\x01\x02opaque-redacted-reasoning\xff").decode("ascii")}},
+            {
+                "reasoningContent": {
+                    "redactedContent": base64.b64encode(
+                        b"\x01\x02opaque-redacted-reasoning\xff"
+                    ).decode("ascii")
+                }
+            },
             {"text": "Let me check."},
-            {"toolUse": {"toolUseId": "tooluse_Rome", "name": "get_weather", "input": {"city": "Rome"}}},
+            {
+                "toolUse": {
+                    "toolUseId": "tooluse_Rome",
+                    "name": "get_weather",
+                    "input": {"city": "Rome"},
+                }
+            },
         ],
     }
     follow = body(
         [
             req["messages"][0],
             assistant,
-            {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_Rome", "content": [{"text": "21 C, sunny"}], "status": "success"}}]},
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "toolResult": {
+                            "toolUseId": "tooluse_Rome",
+                            "content": [{"text": "21 C, sunny"}],
+                            "status": "success",
+                        }
+                    }
+                ],
+            },
         ],
         [WEATHER],
     )
     follow["additionalModelRequestFields"] = req["additionalModelRequestFields"]
-    resp2 = stream(start(), text(0, "Rome: 21 C and sunny."), stop(0), mstop("end_turn"), meta(400, 10))
+    resp2 = stream(
+        start(), text(0, "Rome: 21 C and sunny."), stop(0), mstop("end_turn"), meta(400, 10)
+    )
     write(
         "reasoning_tool_use_signature.yaml",
         [interaction(CLAUDE, req, resp), interaction(CLAUDE, follow, resp2)],
@@ -348,15 +404,53 @@ def tool_result_media() -> None:
     assistant = {
         "role": "assistant",
         "content": [
-            {"toolUse": {"toolUseId": "tooluse_chart", "name": "render_chart", "input": {"kind": "bar"}}},
+            {
+                "toolUse": {
+                    "toolUseId": "tooluse_chart",
+                    "name": "render_chart",
+                    "input": {"kind": "bar"},
+                }
+            },
             {"toolUse": {"toolUseId": "tooluse_report", "name": "fetch_report", "input": {}}},
         ],
     }
     results = {
         "role": "user",
         "content": [
-            {"toolResult": {"toolUseId": "tooluse_chart", "content": [{"text": "Here is the chart."}, {"image": {"format": "png", "source": {"bytes": PNG}}}]}},
-            {"toolResult": {"toolUseId": "tooluse_report", "content": [{"document": {"format": "pdf", "name": "Q3 report", "source": {"bytes": PDF}}}, {"image": {"format": "jpeg", "source": {"s3Location": {"uri": "s3://reports-bucket/q3/cover.jpg", "bucketOwner": "123456789012"}}}}]}},
+            {
+                "toolResult": {
+                    "toolUseId": "tooluse_chart",
+                    "content": [
+                        {"text": "Here is the chart."},
+                        {"image": {"format": "png", "source": {"bytes": PNG}}},
+                    ],
+                }
+            },
+            {
+                "toolResult": {
+                    "toolUseId": "tooluse_report",
+                    "content": [
+                        {
+                            "document": {
+                                "format": "pdf",
+                                "name": "Q3 report",
+                                "source": {"bytes": PDF},
+                            }
+                        },
+                        {
+                            "image": {
+                                "format": "jpeg",
+                                "source": {
+                                    "s3Location": {
+                                        "uri": "s3://reports-bucket/q3/cover.jpg",
+                                        "bucketOwner": "123456789012",
+                                    }
+                                },
+                            }
+                        },
+                    ],
+                }
+            },
         ],
     }
     tools = [
@@ -364,7 +458,13 @@ def tool_result_media() -> None:
         {"toolSpec": {"name": "fetch_report", "inputSchema": {"json": {"type": "object"}}}},
     ]
     req = body([ask("Chart and report please."), assistant, results], tools)
-    resp = stream(start(), text(0, "The chart shows growth; the report agrees."), stop(0), mstop("end_turn"), meta(1900, 12))
+    resp = stream(
+        start(),
+        text(0, "The chart shows growth; the report agrees."),
+        stop(0),
+        mstop("end_turn"),
+        meta(1900, 12),
+    )
     write("tool_result_media.yaml", [interaction(CLAUDE, req, resp)])
 
 
@@ -399,7 +499,13 @@ def non_streamed() -> None:
                 "role": "assistant",
                 "content": [
                     {"text": "Checking."},
-                    {"toolUse": {"toolUseId": "tooluse_whole", "name": "get_weather", "input": {"city": "Paris"}}},
+                    {
+                        "toolUse": {
+                            "toolUseId": "tooluse_whole",
+                            "name": "get_weather",
+                            "input": {"city": "Paris"},
+                        }
+                    },
                 ],
             }
         },

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from _bedrock_sdk import CASSETTES, sdk_events
 from ag_ui.core import EventType, RunFinishedEvent, RunStartedEvent, TokenUsage
-from botocore.eventstream import EventStreamError
-from botocore.eventstream import ChecksumMismatch
+from botocore.eventstream import ChecksumMismatch, EventStreamError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -159,14 +158,16 @@ def test_reasoning_and_its_signature_and_redacted_content_survive() -> None:
     assert [v.encrypted_value for v in values] == [
         "EqoBCkgIARABGAIiQL8mYm9ndXMtc2lnbmF0dXJlLWZvci10ZXN0cw==",
         # botocore hands the redacted blob over as bytes; toolwire keeps its base64
-        __import__("base64").b64encode(
+        __import__("base64")
+        .b64encode(
             next(
                 ev["contentBlockDelta"]["delta"]["reasoningContent"]["redactedContent"]
                 for ev in theirs
                 if "redactedContent"
                 in ev.get("contentBlockDelta", {}).get("delta", {}).get("reasoningContent", {})
             )
-        ).decode(),
+        )
+        .decode(),
     ]
     thought = "".join(e.delta for e in events if e.type == EventType.REASONING_MESSAGE_CONTENT)
     assert thought == "The user wants Rome. I should call get_weather."
@@ -217,7 +218,9 @@ def test_an_exception_frame_is_a_vendor_error_with_its_type_retryable() -> None:
 
 
 def test_a_validation_exception_is_not_retryable() -> None:
-    body = to_sse([{"messageStart": {"role": "assistant"}}, {"validationException": {"message": "bad"}}])
+    body = to_sse(
+        [{"messageStart": {"role": "assistant"}}, {"validationException": {"message": "bad"}}]
+    )
     with pytest.raises(VendorStreamError) as info:
         list(decode_stream(sse_chunks(body)))
     assert info.value.error_type == "validationException" and not info.value.retryable
@@ -241,11 +244,19 @@ def test_text_is_refused_the_event_stream_is_binary() -> None:
 @pytest.mark.parametrize(
     ("chunks", "match"),
     [
-        ([{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "x"}}}], "before messageStart"),
+        (
+            [{"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "x"}}}],
+            "before messageStart",
+        ),
         (
             [
                 {"messageStart": {"role": "assistant"}},
-                {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"toolUse": {"input": "{}"}}}},
+                {
+                    "contentBlockDelta": {
+                        "contentBlockIndex": 0,
+                        "delta": {"toolUse": {"input": "{}"}},
+                    }
+                },
             ],
             "no contentBlockStart opened",
         ),
@@ -267,7 +278,12 @@ def test_text_is_refused_the_event_stream_is_binary() -> None:
         (
             [
                 {"messageStart": {"role": "assistant"}},
-                {"contentBlockStart": {"contentBlockIndex": 0, "start": {"toolUse": {"name": "f"}}}},
+                {
+                    "contentBlockStart": {
+                        "contentBlockIndex": 0,
+                        "start": {"toolUse": {"name": "f"}},
+                    }
+                },
             ],
             "toolUseId",
         ),
@@ -302,7 +318,12 @@ def test_material_after_the_end_is_a_loss_not_an_error() -> None:
     chunks = [
         {"messageStart": {"role": "assistant"}},
         {"messageStop": {"stopReason": "end_turn"}},
-        {"metadata": {"usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2}, "metrics": {"latencyMs": 1}}},
+        {
+            "metadata": {
+                "usage": {"inputTokens": 1, "outputTokens": 1, "totalTokens": 2},
+                "metrics": {"latencyMs": 1},
+            }
+        },
         {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "late"}}},
     ]
     decoder = Decoder()
@@ -323,8 +344,18 @@ def test_a_whole_converse_response_decodes_as_its_stream_would() -> None:
         {"messageStart": {"role": "assistant"}},
         {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "Checking."}}},
         {"contentBlockStop": {"contentBlockIndex": 0}},
-        {"contentBlockStart": {"contentBlockIndex": 1, "start": {"toolUse": {"toolUseId": "tooluse_whole", "name": "get_weather"}}}},
-        {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"toolUse": {"input": '{"city":"Paris"}'}}}},
+        {
+            "contentBlockStart": {
+                "contentBlockIndex": 1,
+                "start": {"toolUse": {"toolUseId": "tooluse_whole", "name": "get_weather"}},
+            }
+        },
+        {
+            "contentBlockDelta": {
+                "contentBlockIndex": 1,
+                "delta": {"toolUse": {"input": '{"city":"Paris"}'}},
+            }
+        },
         {"contentBlockStop": {"contentBlockIndex": 1}},
         {"messageStop": {"stopReason": "tool_use"}},
     ]
@@ -343,7 +374,9 @@ def framed(events: list[Any]) -> list[Any]:
 
 
 @pytest.mark.parametrize(("name", "n", "body"), STREAMS, ids=[f"{s[0]}-{s[1]}" for s in STREAMS])
-def test_encoded_bytes_botocore_parses_back_to_the_same_calls(name: str, n: int, body: bytes) -> None:
+def test_encoded_bytes_botocore_parses_back_to_the_same_calls(
+    name: str, n: int, body: bytes
+) -> None:
     events = list(decode_stream(sse_chunks(body)))
     chunks = list(encode_stream(events))
     data = to_sse(chunks)
