@@ -11,8 +11,6 @@ drops; some events here carry one too. ``tests/vendor_bedrock`` parses every bod
 botocore's own event-stream parser, so a malformed cassette cannot sit here.
 """
 
-
-
 from __future__ import annotations
 
 import base64
