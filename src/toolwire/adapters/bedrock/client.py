@@ -1,0 +1,275 @@
+"""boto3's ``bedrock-runtime`` client, for the drivers (the contract's ``VendorClient``).
+
+A run streams ``converse_stream``. toolwire reads the response's raw event-stream bytes with
+its own frame reader (``toolwire.protocol.eventstream``) where botocore exposes them (its
+``EventStream`` wraps the HTTP body, which it reads with ``.stream()``; aiobotocore's with
+``.content.iter_chunks()``), else it takes the SDK's event dicts, which the decoder reads
+alike. botocore raises an exception frame as ``EventStreamError``: on the SDK path it
+becomes the same ``{exceptionType: {...}}`` chunk the frame reader gives, so the decoder
+names it the same way.
+
+botocore's own retries are switched off for toolwire's call only: a ``needs-retry``
+handler registered first on the client answers "no retry" while toolwire's call runs (a
+context variable says so) and nothing otherwise, so the caller's client keeps its
+behaviour for every other call. The async path is aiobotocore's client (the ``bedrock``
+extra installs it); a plain boto3 client is sync only.
+
+Credentials never leave through toolwire: SigV4's ``Authorization`` and
+``X-Amz-Security-Token`` headers (and a bearer key's ``Authorization``) are secret
+headers, ``X-Amz-Signature`` / ``X-Amz-Credential`` / ``X-Amz-Security-Token`` secret query
+keys (a presigned URL), and :meth:`BedrockClient.secrets` lists the client's key values so
+a run masks them. ``X-Amz-Date`` is not secret (a timestamp; a cassette matcher ignores it).
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from toolwire.adapters.bedrock.wire import RETRYABLE_ERRORS, VENDOR, ChunkReader, to_boto3
+from toolwire.errors import UnsupportedInput
+
+#: the operations a run calls (the events the no-retry handler is registered for)
+_OPERATIONS = ("ConverseStream", "Converse")
+_SERVICE = "bedrock-runtime"
+#: set while toolwire's own call runs: botocore's retry handlers are answered "no"
+_NO_SDK_RETRY: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "toolwire_bedrock_no_sdk_retry", default=False
+)
+#: ``inferenceConfig`` members a caller may pass as run params (either spelling)
+_INFERENCE = {
+    "maxTokens": "maxTokens",
+    "max_tokens": "maxTokens",
+    "temperature": "temperature",
+    "topP": "topP",
+    "top_p": "topP",
+    "stopSequences": "stopSequences",
+    "stop_sequences": "stopSequences",
+    "stop": "stopSequences",
+}
+
+
+def _no_retry(**_: Any) -> bool | None:
+    """botocore's ``needs-retry``: ``False`` (do not retry, and stop asking the others)
+    during toolwire's call, ``None`` (no opinion) otherwise."""
+    return False if _NO_SDK_RETRY.get() else None
+
+
+def _sdk_retries_off(client: Any) -> None:
+    events = client.meta.events
+    for op in _OPERATIONS:
+        events.register_first(
+            f"needs-retry.{_SERVICE}.{op}", _no_retry, unique_id=f"toolwire-no-retry-{op}"
+        )
+
+
+def _service_name(client: Any) -> str | None:
+    meta = getattr(client, "meta", None)
+    model = getattr(meta, "service_model", None)
+    name = getattr(model, "service_name", None)
+    return name if isinstance(name, str) else None
+
+
+def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
+    """botocore's ``EventStreamError`` (an exception frame) as the frame reader's chunk."""
+    response = getattr(exc, "response", None)
+    if type(exc).__name__ != "EventStreamError" or not isinstance(response, dict):
+        return None
+    error = response.get("Error")
+    error = error if isinstance(error, dict) else {}
+    code = error.get("Code")
+    message = error.get("Message")
+    name = code if isinstance(code, str) and code else "internalServerException"
+    return {name: {"message": message if isinstance(message, str) else ""}}
+
+
+class BedrockClient:
+    """The drivers' view of a boto3 (or aiobotocore) ``bedrock-runtime`` client."""
+
+    extras: tuple[str, ...] = ("bedrock",)
+    #: where AWS's SDK finds a key (it reads them itself: these are only masked)
+    key_env: tuple[str, ...] = (
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+    )
+    default_model = "us.anthropic.claude-sonnet-4-20250514-v1:0"
+    conversation_keys: tuple[str, ...] = ("system", "messages", "toolConfig")
+    retryable_errors = RETRYABLE_ERRORS
+    secret_headers = frozenset({"authorization", "x-amz-security-token"})
+    secret_query_keys = frozenset({"x-amz-signature", "x-amz-credential", "x-amz-security-token"})
+    #: HTTP statuses worth another attempt before the first event (throttling, 5xx)
+    retryable_statuses = frozenset({429, 500, 502, 503, 504})
+
+    # -------------------------------------------------------------- recognising
+
+    def claims(self, client: Any, api: str | None) -> bool:
+        return _service_name(client) == _SERVICE
+
+    def is_async(self, client: Any) -> bool:
+        return any((k.__module__ or "").startswith("aiobotocore") for k in type(client).__mro__)
+
+    def encode_options(self, client: Any) -> dict[str, Any]:
+        return {}
+
+    def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
+        """Sampling params go into ``inferenceConfig``; anything else to the top level."""
+        for key, value in params.items():
+            member = _INFERENCE.get(key)
+            if member is None:
+                body[key] = value
+                continue
+            config = dict(body.get("inferenceConfig") or {})
+            config[member] = (
+                [value] if member == "stopSequences" and isinstance(value, str) else value
+            )
+            body["inferenceConfig"] = config
+
+    # -------------------------------------------------------------- streaming
+
+    def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
+        """One streamed turn: the chunk dicts of its raw bytes (or the SDK's events)."""
+        _sdk_retries_off(client)
+        token = _NO_SDK_RETRY.set(True)
+        try:
+            response = client.converse_stream(**to_boto3(body))
+        finally:
+            _NO_SDK_RETRY.reset(token)
+        return self._events(response["stream"])
+
+    @staticmethod
+    def _events(stream: Any) -> Iterator[Any]:
+        raw = getattr(stream, "_raw_stream", None)
+        try:
+            if raw is not None and callable(getattr(raw, "stream", None)):
+                reader = ChunkReader()
+                for piece in raw.stream():
+                    yield from reader.feed(piece)
+                yield from reader.close()
+                return
+            try:
+                yield from stream
+            except Exception as exc:
+                chunk = _exception_chunk(exc)
+                if chunk is None:
+                    raise
+                yield chunk
+        finally:
+            close = getattr(stream, "close", None)
+            if callable(close):
+                close()
+
+    def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
+        """The same through aiobotocore's client."""
+        return self._astream(client, body)
+
+    async def _astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
+        _sdk_retries_off(client)
+        token = _NO_SDK_RETRY.set(True)
+        try:
+            response = await client.converse_stream(**to_boto3(body))
+        finally:
+            _NO_SDK_RETRY.reset(token)
+        stream = response["stream"]
+        raw = getattr(stream, "_raw_stream", None)
+        content = getattr(raw, "content", None)
+        try:
+            if content is not None and callable(getattr(content, "iter_chunks", None)):
+                reader = ChunkReader()
+                async for piece, _ in content.iter_chunks():
+                    for chunk in reader.feed(piece):
+                        yield chunk
+                for chunk in reader.close():
+                    yield chunk
+                return
+            try:
+                async for event in stream:
+                    yield event
+            except Exception as exc:
+                failed = _exception_chunk(exc)
+                if failed is None:
+                    raise
+                yield failed
+        finally:
+            close = getattr(stream, "close", None)
+            if callable(close):
+                result = close()
+                if hasattr(result, "__await__"):
+                    await result
+
+    def respond(self, client: Any, body: dict[str, Any]) -> Any:
+        """One whole (non-streamed) ``converse`` call, SDK retries off."""
+        _sdk_retries_off(client)
+        token = _NO_SDK_RETRY.set(True)
+        try:
+            return client.converse(**to_boto3(body))
+        finally:
+            _NO_SDK_RETRY.reset(token)
+
+    # -------------------------------------------------------------- building
+
+    def make_client(
+        self, *, api_key: str | None, base_url: str | None, http_client: Any = None
+    ) -> Any:
+        """An aiobotocore ``bedrock-runtime`` client (for a server agent or the replay).
+
+        AWS credentials come from AWS's own chain (environment, profile, role); an
+        ``api_key`` is a Bedrock API key, sent as a bearer token. ``base_url`` is the
+        ``endpoint_url``. aiobotocore's clients are async context managers: the caller
+        enters it (``async with``) or awaits :meth:`aclose`.
+        """
+        try:
+            from aiobotocore.session import get_session  # type: ignore[import-untyped, unused-ignore]
+            from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
+        except ImportError:
+            raise UnsupportedInput(
+                f"{VENDOR}: an async client needs aiobotocore (pip install 'toolwire[bedrock]')"
+            ) from None
+        import os
+
+        if api_key and api_key not in (os.environ.get(name) for name in self.key_env):
+            raise UnsupportedInput(
+                f"{VENDOR}: the AWS SDK takes its credentials from AWS's own chain "
+                "(environment, profile, role) or AWS_BEARER_TOKEN_BEDROCK; a key given "
+                "otherwise is not passed on"
+            )
+        session = get_session()
+        config = Config(retries={"total_max_attempts": 1, "mode": "standard"})
+        return session.create_client(
+            _SERVICE,
+            endpoint_url=base_url,
+            region_name=os.environ.get("AWS_REGION")
+            or os.environ.get("AWS_DEFAULT_REGION")
+            or "us-east-1",
+            config=config,
+        )
+
+    async def aclose(self, client: Any) -> None:
+        close = getattr(client, "close", None)
+        if callable(close):
+            result = close()
+            if hasattr(result, "__await__"):
+                await result
+
+    def secrets(self, client: Any) -> list[str]:
+        """The key values the client signs with (to mask in every text a run sends)."""
+        getter = getattr(client, "_get_credentials", None)
+        creds = getter() if callable(getter) else None
+        out: list[str] = []
+        for name in ("access_key", "secret_key", "token"):
+            value = getattr(creds, name, None)
+            if isinstance(value, str) and value:
+                out.append(value)
+        import os
+
+        bearer = os.environ.get("AWS_BEARER_TOKEN_BEDROCK")
+        if bearer:
+            out.append(bearer)
+        return out
+
+
+CLIENT = BedrockClient()
+
+__all__ = ["CLIENT", "BedrockClient"]
