@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import io
 import sys
 import warnings
@@ -117,7 +118,7 @@ def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
 
 def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> RunAgentInput | None:
     """The recorded request as the run's input, when the adapter can read it."""
-    if not isinstance(ex.request_body, dict) or not hasattr(adapter, "decode_request"):
+    if not isinstance(ex.request_body, dict):
         return None
     try:
         with held():  # losses of the restated input are not losses of the decoded turn
@@ -165,8 +166,9 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
         chunks = [c for ev in explicit for c in encoder.feed(ev)]
         chunks.extend(encoder.close())
     _report(encoder.losses, quiet)
-    body: bytes = adapter.to_sse(chunks)
-    out.write(body.decode("utf-8"))
+    body: bytes = adapter.FRAMING.write(chunks)
+    # a binary framing (the AWS event stream) passes through the held text unchanged
+    out.write(body.decode("utf-8", "surrogateescape"))
     return 0
 
 
@@ -181,21 +183,24 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = {"media": args.media}
         if args.unanswered != "error" or args.unanswered_text is not None:
-            if args.vendor not in _UNANSWERED_TARGETS:
-                raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
-            kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
+            if not _takes_unanswered(adapter):
+                targets = [n for n in adapters.names() if _takes_unanswered(adapters.get(n))]
+                raise CliError(f"--unanswered is for {', '.join(targets)}")
+            kw |= {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
         with held() as quiet:
-            body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
+            body = adapter.encode_request(run_input, model=args.model, **kw)
         _report(body.losses, quiet)
         out.write(dumps_safe(body, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
 
 
-#: The model adapters whose encode_request takes ``unanswered`` (the peers answer no calls).
-_UNANSWERED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini")
+def _takes_unanswered(adapter: Adapter) -> bool:
+    """Whether the adapter's ``encode_request`` takes ``unanswered`` (the model targets:
+    the peers answer no calls), read from its signature."""
+    return "unanswered" in inspect.signature(adapter.encode_request).parameters
 
 
 def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
@@ -255,7 +260,7 @@ def _translation(
 ) -> argparse.ArgumentParser:
     """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
     p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
-    vendors = ", ".join(adapters.NAMES)
+    vendors = ", ".join(adapters.names())
     p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
     p.add_argument("file", help=file)
     p.set_defaults(func=func)
@@ -372,7 +377,7 @@ def _emit(text: str) -> None:
         sys.stdout.write(text)
         return
     sys.stdout.flush()
-    raw.write(text.encode("utf-8"))
+    raw.write(text.encode("utf-8", "surrogateescape"))  # (binary output comes back as bytes)
     raw.flush()
 
 

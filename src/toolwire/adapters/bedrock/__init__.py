@@ -11,6 +11,9 @@ event-stream framing, metadata keys, usage both ways, the stop-reason map) and `
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from toolwire.adapters.bedrock.client import CLIENT as CLIENT
 from toolwire.adapters.bedrock.decoder import Decoder as Decoder
 from toolwire.adapters.bedrock.encoder import Encoder as Encoder
 from toolwire.adapters.bedrock.request import decode_request as decode_request
@@ -30,8 +33,18 @@ decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     "bedrock", Decoder, Encoder
 )
 
+#: The contract's optional hook this adapter does not need (``contract.HOOKS``).
+decoder_options = None
+
+if TYPE_CHECKING:  # mypy holds this package to the contract of its kind
+    from toolwire.adapters import bedrock as _self
+    from toolwire.adapters.contract import ModelAdapter
+
+    _contract: ModelAdapter = _self
+
 __all__ = [
     "CALL_ID_RULE",
+    "CLIENT",
     "FRAMING",
     "MODEL_ROUTE",
     "Decoder",
@@ -40,6 +53,7 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "decoder_options",
     "encode_request",
     "encode_stream",
     "is_streamed",

@@ -71,6 +71,51 @@ def _service_name(client: Any) -> str | None:
     return name if isinstance(name, str) else None
 
 
+class _Headers(dict[str, str]):
+    """A response's headers, lower-cased (what ``failures`` reads ``retry-after`` from)."""
+
+
+class _Response:
+    def __init__(self, headers: dict[str, str]) -> None:
+        self.headers = _Headers({k.lower(): v for k, v in headers.items()})
+
+
+class BedrockHTTPError(Exception):
+    """botocore's ``ClientError`` for an HTTP error answer, with the facts the drivers'
+    failure classifier reads (``status_code``, the error ``body``, the response headers),
+    so throttling and 5xx are retried by the driver's policy; raised ``from`` the original.
+    """
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str]) -> None:
+        super().__init__(f"{code}: {message}" if message else code)
+        self.status_code = status
+        self.message = message or code
+        self.body = {"error": {"type": code, "message": message or code}}
+        self.response = _Response(headers)
+
+
+def _http_error(exc: Exception) -> BedrockHTTPError | None:
+    """The :class:`BedrockHTTPError` of a botocore ``ClientError`` with an HTTP status."""
+    response = getattr(exc, "response", None)
+    if not isinstance(response, dict):
+        return None
+    meta = response.get("ResponseMetadata")
+    status = meta.get("HTTPStatusCode") if isinstance(meta, dict) else None
+    if not isinstance(status, int) or status < 400:
+        return None
+    error = response.get("Error")
+    error = error if isinstance(error, dict) else {}
+    code = error.get("Code")
+    message = error.get("Message")
+    headers = meta.get("HTTPHeaders") if isinstance(meta, dict) else None
+    return BedrockHTTPError(
+        status,
+        code if isinstance(code, str) and code else f"http_{status}",
+        message if isinstance(message, str) else "",
+        {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {},
+    )
+
+
 def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
     """botocore's ``EventStreamError`` (an exception frame) as the frame reader's chunk."""
     response = getattr(exc, "response", None)
@@ -100,8 +145,12 @@ class BedrockClient:
     retryable_errors = RETRYABLE_ERRORS
     secret_headers = frozenset({"authorization", "x-amz-security-token"})
     secret_query_keys = frozenset({"x-amz-signature", "x-amz-credential", "x-amz-security-token"})
-    #: HTTP statuses worth another attempt before the first event (throttling, 5xx)
-    retryable_statuses = frozenset({429, 500, 502, 503, 504})
+    api: str | None = None
+    provider_aliases: tuple[str, ...] = ("aws-bedrock", "bedrock-runtime")
+    #: botocore appends ``/model/{modelId}/converse-stream`` to its endpoint URL
+    endpoint_suffix = "/converse-stream"
+    #: the request id names the account's call, not the conversation
+    account_headers = frozenset({"x-amzn-requestid", "x-amz-id-2"})
 
     # -------------------------------------------------------------- recognising
 
@@ -110,6 +159,9 @@ class BedrockClient:
 
     def is_async(self, client: Any) -> bool:
         return any((k.__module__ or "").startswith("aiobotocore") for k in type(client).__mro__)
+
+    def drives_async(self, client: Any) -> bool:
+        return self.is_async(client)
 
     def encode_options(self, client: Any) -> dict[str, Any]:
         return {}
@@ -135,6 +187,11 @@ class BedrockClient:
         token = _NO_SDK_RETRY.set(True)
         try:
             response = client.converse_stream(**to_boto3(body))
+        except Exception as exc:
+            http = _http_error(exc)
+            if http is None:
+                raise
+            raise http from exc
         finally:
             _NO_SDK_RETRY.reset(token)
         return self._events(response["stream"])
@@ -170,6 +227,11 @@ class BedrockClient:
         token = _NO_SDK_RETRY.set(True)
         try:
             response = await client.converse_stream(**to_boto3(body))
+        except Exception as exc:
+            http = _http_error(exc)
+            if http is None:
+                raise
+            raise http from exc
         finally:
             _NO_SDK_RETRY.reset(token)
         stream = response["stream"]
@@ -205,6 +267,11 @@ class BedrockClient:
         token = _NO_SDK_RETRY.set(True)
         try:
             return client.converse(**to_boto3(body))
+        except Exception as exc:
+            http = _http_error(exc)
+            if http is None:
+                raise
+            raise http from exc
         finally:
             _NO_SDK_RETRY.reset(token)
 
@@ -220,6 +287,12 @@ class BedrockClient:
         ``endpoint_url``. aiobotocore's clients are async context managers: the caller
         enters it (``async with``) or awaits :meth:`aclose`.
         """
+        if http_client is not None:
+            raise UnsupportedInput(
+                f"{VENDOR}: aiobotocore takes no HTTP client of another library, so a "
+                "recorded Bedrock conversation cannot be replayed through it; decode the "
+                "cassette with `toolwire decode --from bedrock` instead"
+            )
         try:
             from aiobotocore.session import get_session  # type: ignore[import-untyped, unused-ignore]
             from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
@@ -272,4 +345,4 @@ class BedrockClient:
 
 CLIENT = BedrockClient()
 
-__all__ = ["CLIENT", "BedrockClient"]
+__all__ = ["CLIENT", "BedrockClient", "BedrockHTTPError"]

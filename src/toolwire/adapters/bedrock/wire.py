@@ -27,8 +27,8 @@ from toolwire.protocol.eventstream import Frame, FrameReader, write_frame
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.jsontext import CheckedObject, dumps_safe, load_json
+from toolwire.protocol.recorded import Exchange, ModelRoute, Recorded
 from toolwire.protocol.usage import summed_count, token_count
-from toolwire.recordings import Exchange, ModelRoute
 
 VENDOR = "bedrock"
 #: The one reader of Bedrock's JSON fields (absent, null and wrong types alike everywhere).
@@ -324,19 +324,22 @@ def is_event_stream(data: bytes) -> bool:
     return zlib.crc32(data[:8]) == int.from_bytes(data[8:12], "big")
 
 
-def load_recording(data: bytes, name: str = "") -> list[Exchange]:
+def load_recording(data: bytes, name: str, /) -> list[Exchange]:
     """A recording: a raw event-stream capture (one streamed exchange), else what the shared
     reader takes (cassettes with binary bodies, JSON, JSONL)."""
-    from toolwire.recordings import load_recording as shared
+    from toolwire.recordings import load_recording as shared  # (late: the reader is above us)
 
     if is_event_stream(data):
         return [Exchange(response_body=data, content_type=MEDIA_TYPE)]
     return shared(data, name)
 
 
-def is_streamed(exchange: Exchange) -> bool:
+def is_streamed(exchange: Recorded, /) -> bool:
     """A recorded body in the event stream (its content type, or its first frame)."""
-    return MEDIA_TYPE in exchange.content_type.lower() or is_event_stream(exchange.response_body)
+    ctype = getattr(exchange, "content_type", "")
+    if isinstance(ctype, str) and MEDIA_TYPE in ctype.lower():
+        return True
+    return is_event_stream(exchange.response_body)
 
 
 # ------------------------------------------------------------------ usage
