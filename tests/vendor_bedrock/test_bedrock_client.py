@@ -24,8 +24,9 @@ from ag_ui.core import EventType, RunAgentInput, UserMessage
 from botocore.exceptions import ClientError
 
 from toolwire.adapters.bedrock import decode_stream, encode_request, sse_chunks, to_sse
-from toolwire.adapters.bedrock.client import CLIENT
+from toolwire.adapters.bedrock.client import CLIENT, BedrockHTTPError
 from toolwire.errors import VendorStreamError
+from toolwire.failures import classify
 from toolwire.recordings import load_recording
 
 STREAM = "application/vnd.amazon.eventstream"
@@ -121,9 +122,15 @@ def test_botocores_retries_are_off_for_toolwires_call_only() -> None:
     responses = [(429, "application/json", throttled)] * 3 + [(200, STREAM, data)]
     with fake_bedrock(responses) as (url, served):
         wanting = _with_retries(url, 3)
-        with pytest.raises(ClientError) as info:
+        with pytest.raises(BedrockHTTPError) as info:
             list(CLIENT.stream(wanting, request()))
-        assert info.value.response["ResponseMetadata"]["HTTPStatusCode"] == 429
+        assert isinstance(info.value.__cause__, ClientError)  # botocore's, kept as the cause
+        failure = classify(info.value)  # what the driver's retry policy reads
+        assert (failure.code, failure.retryable, failure.status) == (
+            "ThrottlingException",
+            True,
+            429,
+        )
         assert len(served.requests) == 1
         # the caller's own call on the same client still retries: 2 more 429s, then 200
         response = wanting.converse_stream(

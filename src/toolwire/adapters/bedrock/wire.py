@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -26,7 +27,14 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.eventstream import Frame, FrameReader, write_frame
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.protocol.jsontext import CheckedObject, dumps_safe, load_json
+from toolwire.protocol.jsontext import (
+    CheckedObject,
+    JSONTextError,
+    check_depth,
+    escape_surrogates,
+    load_json,
+)
+from toolwire.protocol.limits import limits
 from toolwire.protocol.recorded import Exchange, ModelRoute, Recorded
 from toolwire.protocol.usage import summed_count, token_count
 
@@ -250,15 +258,47 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     yield from reader.close()
 
 
-def _plain_chunk(chunk: Any, n: int) -> tuple[str, dict[str, Any]]:
-    if not isinstance(chunk, dict) or len(chunk) != 1:
+def _event_of(chunk: Any, n: int) -> tuple[str, Any]:
+    """A chunk's event name and payload: ``{eventType: payload}`` as boto3 gives it, or a
+    type-tagged ``{"type": eventType, ...payload}`` (the shape other vendors' chunks have)."""
+    where = f"payload {n}"
+    if not isinstance(chunk, dict):
+        raise VendorDataError(VENDOR, where, f"expected a JSON object, got {type(chunk).__name__}")
+    if len(chunk) == 1:
+        ((name, payload),) = chunk.items()
+        if isinstance(name, str) and isinstance(payload, dict):
+            return name, payload
+    name = chunk.get("type")
+    if not isinstance(name, str) or not name:
         raise VendorDataError(
-            VENDOR, f"chunk {n}", "a chunk is one {eventType: payload} object to write"
+            VENDOR, where, "names no event: neither {eventType: {...}} nor a string 'type'"
         )
-    ((name, payload),) = chunk.items()
-    if not isinstance(name, str) or not isinstance(payload, dict):
-        raise VendorDataError(VENDOR, f"chunk {n}", "a chunk's payload must be an object")
-    return name, payload
+    return name, {k: v for k, v in chunk.items() if k != "type"}
+
+
+def _payload_bytes(payload: Any, n: int) -> bytes:
+    """A payload's compact JSON; what JSON cannot hold is a ``VendorDataError`` naming it."""
+    where = f"payload {n}"
+    cap = limits().max_json_depth
+    try:
+        text = json.dumps(json_form(payload), separators=(",", ":"), ensure_ascii=False)
+    except RecursionError:  # (a circular reference nests without end)
+        raise JSONTextError(
+            VENDOR, where, f"JSON nested deeper than {cap} levels, or circular"
+        ) from None
+    except (TypeError, ValueError) as exc:
+        check_depth(payload, VENDOR, where)  # a too-deep payload says so first
+        raise VendorDataError(VENDOR, where, f"cannot be written as JSON: {exc}") from None
+    if len(text) >= cap and text.count("{") + text.count("[") >= cap:
+        check_depth(payload, VENDOR, where)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: written as its \\uXXXX escape
+        return escape_surrogates(text).encode("utf-8")
+
+
+def _header_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
@@ -266,16 +306,16 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     frames), what botocore's parser reads back. (The contract's "write" name.)"""
     out: list[bytes] = []
     for n, chunk in enumerate(chunks):
-        name, payload = _plain_chunk(chunk, n)
-        if name == "error":
+        name, payload = _event_of(chunk, n)
+        if name == "error" and isinstance(payload, dict) and set(payload) <= {"code", "message"}:
             headers = {
                 ":message-type": "error",
-                ":error-code": str(payload.get("code", "error")),
-                ":error-message": str(payload.get("message", "")),
+                ":error-code": _header_text(payload.get("code", "error")),
+                ":error-message": _header_text(payload.get("message", "")),
             }
             out.append(write_frame(headers, b"", VENDOR))
             continue
-        raw = dumps_safe(json_form(payload), separators=(",", ":")).encode("utf-8")
+        raw = _payload_bytes(payload, n)
         if name in EXCEPTIONS or (name not in EVENTS and name.endswith("Exception")):
             headers = {
                 ":message-type": "exception",
