@@ -445,3 +445,42 @@ def test_an_open_call_at_the_end_of_a_framed_run_is_never_encoded_as_success() -
     encoder.feed(ToolCallStartEvent(tool_call_id="c", tool_call_name="f", parent_message_id="m"))
     with pytest.raises(ToolwireError):
         encoder.close()
+
+
+# ---------------------------------------------------------------- the binary framing's own
+# forms of the text-level hostile tests (tests/hostile covers the text framings)
+
+
+def test_deep_json_in_a_frame_payload_is_a_vendor_data_error() -> None:
+    from toolwire.protocol.eventstream import write_frame
+
+    deep = ("[" * 500 + "]" * 500).encode()
+    data = write_frame({":event-type": "messageStart", ":message-type": "event"}, deep)
+    with pytest.raises(VendorDataError, match="nested deeper"):
+        list(sse_chunks(data))
+
+
+def test_invalid_utf8_in_a_frame_payload_names_the_frame() -> None:
+    from toolwire.protocol.eventstream import write_frame
+
+    data = write_frame({":event-type": "messageStart"}, b'{"role": "\xff"}')
+    with pytest.raises(VendorDataError, match="frame 0"):
+        list(sse_chunks(data))
+
+
+def test_a_surrogate_in_a_caller_built_event_is_written_as_its_escape() -> None:
+    from ag_ui.core import TextMessageContentEvent, TextMessageEndEvent, TextMessageStartEvent
+
+    run = framed(
+        [
+            TextMessageStartEvent(message_id="m", role="assistant"),
+            TextMessageContentEvent(message_id="m", delta="half \ud83d"),
+            TextMessageEndEvent(message_id="m"),
+        ]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        data = to_sse(encode_stream(run))
+    assert b"half \\ud83d" in data  # valid UTF-8 in the payload, the escape reads back
+    theirs = sdk_events(data)
+    assert "half" in sdk_text(theirs)

@@ -13,7 +13,6 @@ from the turn's first content, or given (``message_id=``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,12 +135,6 @@ class Decoder(BaseDecoder):
             self.warn_new()
             return events
         return super().feed(chunk)
-
-    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-        feed = self.feed
-        for chunk in chunks:
-            yield from feed(chunk)
-        yield from self.close()
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole ``converse`` response -> the events its stream would give."""
