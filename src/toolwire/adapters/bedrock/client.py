@@ -27,7 +27,13 @@ import contextvars
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
-from toolwire.adapters.bedrock.wire import RETRYABLE_ERRORS, VENDOR, ChunkReader, to_boto3
+from toolwire.adapters.bedrock.wire import (
+    RETRYABLE_ERRORS,
+    VENDOR,
+    ChunkReader,
+    add_options,
+    to_boto3,
+)
 from toolwire.errors import UnsupportedInput
 
 #: the operations a run calls (the events the no-retry handler is registered for)
@@ -37,17 +43,6 @@ _SERVICE = "bedrock-runtime"
 _NO_SDK_RETRY: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "toolwire_bedrock_no_sdk_retry", default=False
 )
-#: ``inferenceConfig`` members a caller may pass as run params (either spelling)
-_INFERENCE = {
-    "maxTokens": "maxTokens",
-    "max_tokens": "maxTokens",
-    "temperature": "temperature",
-    "topP": "topP",
-    "top_p": "topP",
-    "stopSequences": "stopSequences",
-    "stop_sequences": "stopSequences",
-    "stop": "stopSequences",
-}
 
 
 def _no_retry(**_: Any) -> bool | None:
@@ -168,16 +163,7 @@ class BedrockClient:
 
     def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
         """Sampling params go into ``inferenceConfig``; anything else to the top level."""
-        for key, value in params.items():
-            member = _INFERENCE.get(key)
-            if member is None:
-                body[key] = value
-                continue
-            config = dict(body.get("inferenceConfig") or {})
-            config[member] = (
-                [value] if member == "stopSequences" and isinstance(value, str) else value
-            )
-            body["inferenceConfig"] = config
+        add_options(body, params)
 
     # -------------------------------------------------------------- streaming
 

@@ -39,6 +39,7 @@ from toolwire.adapters.bedrock.wire import (
     REDACTED,
     TYPE_KEY,
     VENDOR,
+    add_options,
     blob_text,
     json_form,
 )
@@ -279,8 +280,9 @@ def encode_request(
     """``RunAgentInput`` -> keyword arguments for ``client.converse_stream(...)`` (JSON form:
     pass them through ``to_boto3``; ``model`` is the ``modelId``).
 
-    ``vendor_options`` (``inferenceConfig``, ``additionalModelRequestFields``, ...) go into
-    the body as given; ``max_tokens`` sets ``inferenceConfig.maxTokens``. With
+    ``vendor_options`` go into the body as given (``additionalModelRequestFields``,
+    ``guardrailConfig`` ...), but the sampling ones (``temperature``, ``top_p``, ``stop`` ...)
+    into ``inferenceConfig``; ``max_tokens`` sets ``inferenceConfig.maxTokens``. With
     ``use_forwarded_props`` the options :func:`decode_request` kept in
     ``forwarded_props["bedrock"]`` come back. A call with no result: ``unanswered``
     ``"error"`` raises ``UnansweredToolCall``, ``"drop"`` removes it, ``"answer"`` answers it
@@ -327,7 +329,7 @@ def encode_request(
             enc.lose("tool-choice-dropped", "toolChoice without tools is not a Converse request")
     if max_tokens:
         body["inferenceConfig"] = {**(body.get("inferenceConfig") or {}), "maxTokens": max_tokens}
-    body.update(vendor_options)
+    add_options(body, vendor_options)
     if losses is not None:
         losses.extend(enc.losses)
     return body

@@ -105,6 +105,33 @@ class DeltaPayload(TypedDict, total=False):
     toolResult: list[dict[str, Any]]
 
 
+#: ``inferenceConfig`` members a caller may give as options or run params (either spelling)
+INFERENCE_OPTIONS = {
+    "maxTokens": "maxTokens",
+    "max_tokens": "maxTokens",
+    "temperature": "temperature",
+    "topP": "topP",
+    "top_p": "topP",
+    "stopSequences": "stopSequences",
+    "stop_sequences": "stopSequences",
+    "stop": "stopSequences",
+}
+
+
+def add_options(body: dict[str, Any], options: dict[str, Any]) -> None:
+    """Options into a Converse body: sampling ones (``temperature``, ``top_p``, ``stop`` ...)
+    into ``inferenceConfig``, which is where Converse takes them; the rest at the top level
+    as given (``additionalModelRequestFields``, ``guardrailConfig`` ...)."""
+    for key, value in options.items():
+        member = INFERENCE_OPTIONS.get(key)
+        if member is None:
+            body[key] = value
+            continue
+        config = dict(body.get("inferenceConfig") or {})
+        config[member] = [value] if member == "stopSequences" and isinstance(value, str) else value
+        body["inferenceConfig"] = config
+
+
 # ------------------------------------------------------------------ blobs
 
 
