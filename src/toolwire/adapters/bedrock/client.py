@@ -124,6 +124,26 @@ def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
     return {name: {"message": message if isinstance(message, str) else ""}}
 
 
+class AioClientHandle:
+    """An aiobotocore client :meth:`BedrockClient.make_client` made: aiobotocore builds its
+    clients inside an async context, so this enters it on first use and ``aclose`` leaves it."""
+
+    def __init__(self, creator: Any) -> None:
+        self._creator = creator
+        self._client: Any = None
+
+    async def open(self) -> Any:
+        if self._client is None:
+            self._client = await self._creator.__aenter__()
+        return self._client
+
+    async def close(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            del client
+            await self._creator.__aexit__(None, None, None)
+
+
 class BedrockClient:
     """The drivers' view of a boto3 (or aiobotocore) ``bedrock-runtime`` client."""
 
@@ -150,9 +170,11 @@ class BedrockClient:
     # -------------------------------------------------------------- recognising
 
     def claims(self, client: Any, api: str | None) -> bool:
-        return _service_name(client) == _SERVICE
+        return isinstance(client, AioClientHandle) or _service_name(client) == _SERVICE
 
     def is_async(self, client: Any) -> bool:
+        if isinstance(client, AioClientHandle):
+            return True
         return any((k.__module__ or "").startswith("aiobotocore") for k in type(client).__mro__)
 
     def drives_async(self, client: Any) -> bool:
@@ -209,6 +231,8 @@ class BedrockClient:
         return self._astream(client, body)
 
     async def _astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
+        if isinstance(client, AioClientHandle):
+            client = await client.open()
         _sdk_retries_off(client)
         token = _NO_SDK_RETRY.set(True)
         try:
@@ -296,13 +320,15 @@ class BedrockClient:
             )
         session = get_session()
         config = Config(retries={"total_max_attempts": 1, "mode": "standard"})
-        return session.create_client(
-            _SERVICE,
-            endpoint_url=base_url,
-            region_name=os.environ.get("AWS_REGION")
-            or os.environ.get("AWS_DEFAULT_REGION")
-            or "us-east-1",
-            config=config,
+        return AioClientHandle(
+            session.create_client(
+                _SERVICE,
+                endpoint_url=base_url,
+                region_name=os.environ.get("AWS_REGION")
+                or os.environ.get("AWS_DEFAULT_REGION")
+                or "us-east-1",
+                config=config,
+            )
         )
 
     async def aclose(self, client: Any) -> None:
@@ -331,4 +357,4 @@ class BedrockClient:
 
 CLIENT = BedrockClient()
 
-__all__ = ["CLIENT", "BedrockClient", "BedrockHTTPError"]
+__all__ = ["CLIENT", "AioClientHandle", "BedrockClient", "BedrockHTTPError"]
