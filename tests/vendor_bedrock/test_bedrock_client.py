@@ -201,3 +201,19 @@ def test_encoded_bytes_served_to_boto3_come_back_as_the_same_events() -> None:
         theirs = list(response["stream"])
     assert plain(list(decode_stream(theirs))) == plain(events)
     assert [e.type for e in events].count(EventType.TOOL_CALL_START) == 1
+
+
+def test_the_cassette_kit_treats_sigv4_headers_and_query_keys_as_secrets() -> None:
+    from toolwire.testing.secrets import QUERY_KEYS, REQUEST_HEADERS, filtered_uri
+
+    assert {"authorization", "x-amz-security-token"} <= REQUEST_HEADERS
+    assert {"x-amz-signature", "x-amz-credential", "x-amz-security-token"} <= QUERY_KEYS
+    presigned = (
+        "https://bedrock-runtime.us-east-1.amazonaws.com/model/m/converse?"
+        f"X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential={FAKE_KEY_ID}%2F20261205"
+        f"&X-Amz-Security-Token={FAKE_TOKEN}&X-Amz-Signature=deadbeef00112233"
+    )
+    kept = filtered_uri(presigned)
+    for secret in (FAKE_KEY_ID, FAKE_TOKEN, "deadbeef00112233"):
+        assert secret not in kept
+    assert "X-Amz-Algorithm=AWS4-HMAC-SHA256" in kept
