@@ -9,7 +9,15 @@ import json
 import warnings
 from typing import Any
 
-from _bedrock_sdk import CASSETTES, FAKE_KEY_ID, FAKE_SECRET, MODEL, client, fake_bedrock
+from _bedrock_sdk import (
+    CASSETTES,
+    FAKE_KEY_ID,
+    FAKE_SECRET,
+    MODEL,
+    NEEDS_AIOBOTOCORE,
+    client,
+    fake_bedrock,
+)
 from ag_ui.core import EventType, RunAgentInput, UserMessage
 
 import toolwire
@@ -109,6 +117,7 @@ def test_a_truncated_stream_is_never_a_finished_run() -> None:
     assert "messageStop" in events[-1].message
 
 
+@NEEDS_AIOBOTOCORE
 def test_arun_over_an_aiobotocore_client() -> None:
     import asyncio
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from _bedrock_sdk import CASSETTES, FAKE_KEY_ID, FAKE_SECRET, fake_bedrock
+from _bedrock_sdk import CASSETTES, FAKE_KEY_ID, FAKE_SECRET, NEEDS_AIOBOTOCORE, fake_bedrock
 
 from toolwire.protocol.sse import parse_sse
 from toolwire.recordings import load_recording
@@ -47,6 +47,7 @@ async def post(app: Any) -> str:
         return response.text
 
 
+@NEEDS_AIOBOTOCORE
 def test_a_bedrock_agent_streams_its_turn_and_keeps_the_keys() -> None:
     path = CASSETTES / "parallel_three_tool_use.yaml"
     data = load_recording(path.read_bytes(), path.name)[0].response_body
@@ -61,3 +62,16 @@ def test_a_bedrock_agent_streams_its_turn_and_keeps_the_keys() -> None:
     assert path_.endswith("/converse-stream")
     assert FAKE_KEY_ID in headers["authorization"]  # signed with the environment's key
     assert FAKE_KEY_ID not in text and FAKE_SECRET not in text
+
+
+def test_without_aiobotocore_the_agent_says_which_extra_it_needs() -> None:
+    import importlib.util
+
+    from toolwire.adapters.bedrock.client import CLIENT
+    from toolwire.errors import UnsupportedInput
+
+    if importlib.util.find_spec("aiobotocore") is not None:
+        assert CLIENT.make_client(api_key=None, base_url="http://127.0.0.1:9") is not None
+        return
+    with pytest.raises(UnsupportedInput, match=r"toolwire\[bedrock-async\]"):
+        CLIENT.make_client(api_key=None, base_url="http://127.0.0.1:9")

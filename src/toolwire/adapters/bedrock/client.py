@@ -308,7 +308,8 @@ class BedrockClient:
             from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
         except ImportError:
             raise UnsupportedInput(
-                f"{VENDOR}: an async client needs aiobotocore (pip install 'toolwire[bedrock]')"
+                f"{VENDOR}: an async client needs aiobotocore "
+                "(pip install 'toolwire[bedrock-async]')"
             ) from None
         import os
 
