@@ -11,8 +11,8 @@ names it the same way.
 botocore's own retries are switched off for toolwire's call only: a ``needs-retry``
 handler registered first on the client answers "no retry" while toolwire's call runs (a
 context variable says so) and nothing otherwise, so the caller's client keeps its
-behaviour for every other call. The async path is aiobotocore's client (the ``bedrock``
-extra installs it); a plain boto3 client is sync only.
+behaviour for every other call. The async path is aiobotocore's client (the
+``bedrock-async`` extra installs it); a plain boto3 client is sync only.
 
 Credentials never leave through toolwire: SigV4's ``Authorization`` and
 ``X-Amz-Security-Token`` headers (and a bearer key's ``Authorization``) are secret
