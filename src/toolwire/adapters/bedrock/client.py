@@ -304,7 +304,7 @@ class BedrockClient:
                 "cassette with `toolwire decode --from bedrock` instead"
             )
         try:
-            from aiobotocore.session import get_session  # type: ignore[import-untyped, unused-ignore]
+            from aiobotocore.session import get_session  # type: ignore[import-not-found, import-untyped, unused-ignore]
             from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
         except ImportError:
             raise UnsupportedInput(
