@@ -60,6 +60,22 @@ class Frame:
     payload: bytes
 
 
+#: headers already read, by their bytes: a stream repeats a handful of header blocks (one
+#: per event type), so most frames' headers are a lookup; bounded, cleared when full
+_SEEN: dict[bytes, dict[str, HeaderValue]] = {}
+_SEEN_MAX = 256
+
+
+def _cached_headers(raw: bytes, vendor: str, where: str) -> dict[str, HeaderValue]:
+    found = _SEEN.get(raw)
+    if found is None:
+        found = _headers(raw, 0, len(raw), vendor, where)
+        if len(_SEEN) >= _SEEN_MAX:
+            _SEEN.clear()
+        _SEEN[raw] = found
+    return dict(found)  # the caller's own copy
+
+
 def _headers(data: bytes, start: int, end: int, vendor: str, where: str) -> dict[str, HeaderValue]:
     out: dict[str, HeaderValue] = {}
     at = start
@@ -182,7 +198,7 @@ class FrameReader:
             data = bytes(view[hstart:end])  # headers + payload, copied once
         finally:
             view.release()  # the buffer is resized after this frame
-        headers = _headers(data, 0, hlen, self.vendor, self._where())
+        headers = _cached_headers(data[:hlen], self.vendor, self._where())
         return Frame(headers, data[hlen:])
 
     def close(self) -> list[Frame]:

@@ -20,14 +20,11 @@ from ag_ui.core import (
     BaseEvent,
     ReasoningEncryptedValueEvent,
     ReasoningEndEvent,
-    ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
-    TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
-    ToolCallArgsEvent,
     ToolCallEndEvent,
     ToolCallResultEvent,
     ToolCallStartEvent,
@@ -62,6 +59,7 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked
 from toolwire.protocol.limits import check
 from toolwire.protocol.machine import RESULT_ERROR_KEY
+from toolwire.protocol.makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.signatures import mark
 
 
@@ -424,7 +422,7 @@ class Decoder(BaseDecoder):
             self._kind(block, "text", index, "text")
             text = FIELDS.at(delta, "text", str, at)
             if text:
-                out.append(TextMessageContentEvent(message_id=block.ident, delta=text))
+                out.append(text_delta(block.ident, text))
         elif "citation" in delta:
             self._kind(block, "text", index, "citation")
             block.citations.append(delta["citation"])
@@ -435,7 +433,7 @@ class Decoder(BaseDecoder):
             if text:
                 block.args += len(text)
                 check("max_argument_chars", block.args, lambda: self.where("toolUse.input"))
-                out.append(ToolCallArgsEvent(tool_call_id=block.ident, delta=text))
+                out.append(args_delta(block.ident, text))
         elif "reasoningContent" in delta:
             self._kind(block, "reasoning", index, "reasoningContent")
             rc = FIELDS.at(delta, "reasoningContent", dict, at)
@@ -443,7 +441,7 @@ class Decoder(BaseDecoder):
             if "text" in rc:
                 text = FIELDS.at(rc, "text", str, where)
                 if text:
-                    out.append(ReasoningMessageContentEvent(message_id=block.ident, delta=text))
+                    out.append(reasoning_delta(block.ident, text))
             if "signature" in rc:
                 block.signature.append(FIELDS.at(rc, "signature", str, where))
             if "redactedContent" in rc:
