@@ -484,3 +484,75 @@ def test_a_surrogate_in_a_caller_built_event_is_written_as_its_escape() -> None:
     assert b"half \\ud83d" in data  # valid UTF-8 in the payload, the escape reads back
     theirs = sdk_events(data)
     assert "half" in sdk_text(theirs)
+
+
+# ---------------------------------------------------------------- the delta fast path
+
+
+def _outcome(chunks: list[Any], fast: bool) -> tuple[Any, ...]:
+    """Every event as JSON and every warning, or the error and how far the events got."""
+    decoder = Decoder()
+    if not fast:
+        decoder._fast_delta = lambda *_: None  # type: ignore[method-assign]
+    got: list[str] = []
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            for chunk in chunks:
+                got += [e.model_dump_json() for e in decoder.feed(chunk)]
+            got += [e.model_dump_json() for e in decoder.close()]
+        except ToolwireError as exc:
+            return ("error", type(exc).__name__, str(exc), got)
+    return ("events", got, [str(w.message) for w in seen], decoder.chunk_index)
+
+
+@pytest.mark.parametrize(("name", "n", "body"), STREAMS, ids=[f"{s[0]}-{s[1]}" for s in STREAMS])
+def test_the_delta_fast_path_gives_what_the_general_path_gives(
+    name: str, n: int, body: bytes
+) -> None:
+    theirs = sdk_events(body)
+    assert _outcome(theirs, True) == _outcome(theirs, False)
+
+
+def _opened(delta: dict[str, Any], start: dict[str, Any] | None = None) -> list[Any]:
+    head: list[Any] = [{"messageStart": {"role": "assistant"}}]
+    if start is not None:
+        head.append({"contentBlockStart": {"contentBlockIndex": 0, "start": start}})
+    else:
+        head.append({"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": ""}}})
+    return [*head, {"contentBlockDelta": {"contentBlockIndex": 0, "delta": delta}}]
+
+
+DEEP: Any = {}
+for _ in range(300):
+    DEEP = {"a": DEEP}
+TOOL = {"toolUse": {"toolUseId": "t1", "name": "f"}}
+HOSTILE = {
+    "a surrogate": _opened({"text": "half \ud83d"}),
+    "an int text": _opened({"text": 5}),
+    "a bool index": [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": True, "delta": {"text": "x"}}},
+    ],
+    "tool input into a text block": _opened({"toolUse": {"input": "{}"}}),
+    "text into a tool block": _opened({"text": "x"}, TOOL),
+    "an extra nested member": [
+        {"messageStart": {"role": "assistant"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "x"}, "p": DEEP}},
+    ],
+    "a deep tool input": _opened({"toolUse": {"input": DEEP}}, TOOL),
+    "two delta members": _opened({"text": "x", "citation": {}}),
+    "tool input with more members": _opened({"toolUse": {"input": "{}", "x": DEEP}}, TOOL),
+    "after messageStop": [
+        *_opened({"text": "x"})[:2],
+        {"contentBlockStop": {"contentBlockIndex": 0}},
+        {"messageStop": {"stopReason": "end_turn"}},
+        {"contentBlockDelta": {"contentBlockIndex": 0, "delta": {"text": "late"}}},
+    ],
+}
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_hostile_deltas_take_the_general_path_or_give_its_events(case: str) -> None:
+    chunks = HOSTILE[case]
+    assert _outcome(chunks, True) == _outcome(chunks, False)

@@ -56,8 +56,8 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.jsontext import CheckedObject, checked
-from toolwire.protocol.limits import check
+from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
+from toolwire.protocol.limits import check, limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.signatures import mark
@@ -127,12 +127,57 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: ``{eventType: payload}`` as boto3 yields it, or its JSON."""
+        if type(chunk) is dict and len(chunk) == 1:  # most of a stream: one content delta
+            payload = chunk.get("contentBlockDelta")
+            if type(payload) is dict:
+                fast = self._fast_delta(payload)
+                if fast is not None:
+                    return fast
         if type(chunk) is not CheckedObject and isinstance(chunk, dict):
             self.chunk_index += 1
             events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
             self.warn_new()
             return events
         return super().feed(chunk)
+
+    def _fast_delta(self, payload: dict[str, Any]) -> list[BaseEvent] | None:
+        """The events of a text, tool-input or reasoning-text delta into its open block of
+        that kind, read without the general path's walk of the chunk: only when the chunk is
+        exactly that shape (index, one delta member holding one string; nothing else that
+        could nest or need a repair), under the caps in force. ``None``: the general path,
+        which gives the same events or names what is wrong."""
+        if len(payload) != 2 or self._stopped or limits().max_json_depth <= 3:
+            return None
+        index, delta = payload.get("contentBlockIndex"), payload.get("delta")
+        if type(index) is not int or type(delta) is not dict or len(delta) != 1:
+            return None
+        block = self._blocks.get(index)
+        if block is None:
+            return None
+        ((key, value),) = delta.items()
+        if key == "text" and block.kind == "text":
+            text = value
+        elif key in ("toolUse", "reasoningContent") and type(value) is dict and len(value) == 1:
+            member = "input" if key == "toolUse" else "text"
+            if block.kind != ("call" if key == "toolUse" else "reasoning"):
+                return None
+            text = value.get(member)
+        else:
+            return None
+        if type(text) is not str or (not text.isascii() and has_lone_surrogate(text)):
+            return None
+        self.chunk_index += 1
+        if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
+            self.warn_new()
+        if not text:
+            return []
+        if block.kind == "text":
+            return [text_delta(block.ident, text)]
+        if block.kind == "reasoning":
+            return [reasoning_delta(block.ident, text)]
+        block.args += len(text)
+        check("max_argument_chars", block.args, lambda: self.where("toolUse.input"))
+        return [args_delta(block.ident, text)]
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole ``converse`` response -> the events its stream would give."""
