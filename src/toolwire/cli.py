@@ -16,12 +16,12 @@ import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire import adapters
-from toolwire.adapters.contract import Adapter
+from toolwire.adapters.contract import Adapter, ResultPeer
 from toolwire.errors import ProtocolViolation, ToolwireError
 from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
@@ -219,12 +219,12 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_mcp_result(args: argparse.Namespace, out: TextIO) -> int:
-    """An MCP CallToolResult JSON -> the AG-UI ToolMessage answering ``--tool-call-id``."""
+def cmd_result(args: argparse.Namespace, out: TextIO) -> int:
+    """A result peer's tool result JSON (MCP's CallToolResult) -> the AG-UI ToolMessage
+    answering ``--tool-call-id`` (``<peer>-result``, one command per result peer)."""
     result = _json_text(_read(args.file), args.file)
-    message = adapters.get("mcp").decode_result(
-        result, tool_call_id=args.tool_call_id, message_id=args.message_id
-    )
+    peer = cast(ResultPeer, adapters.get(args.peer))
+    message = peer.decode_result(result, tool_call_id=args.tool_call_id, message_id=args.message_id)
     out.write(message.model_dump_json(by_alias=True, exclude_none=True) + "\n")
     return 0
 
@@ -260,7 +260,7 @@ def _translation(
 ) -> argparse.ArgumentParser:
     """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
     p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
-    vendors = ", ".join(adapters.names())
+    vendors = ", ".join(adapters.NAMES) + ", or an installed adapter plugin's name"
     p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
     p.add_argument("file", help=file)
     p.set_defaults(func=func)
@@ -332,11 +332,18 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_decode_request,
         "a request body JSON, or a cassette (every request in it)",
     )
-    mr = sub.add_parser("mcp-result", help="MCP CallToolResult JSON -> AG-UI ToolMessage JSON")
-    mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
-    mr.add_argument("--message-id", help="the tool message's id (default: minted from the call)")
-    mr.add_argument("file", help="a CallToolResult JSON ('-' for stdin)")
-    mr.set_defaults(func=cmd_mcp_result)
+    for peer in adapters.RESULT_PEERS:  # built-in: no plugin is imported to build the parser
+        title = peer.upper() if len(peer) <= 4 else peer
+        mr = sub.add_parser(
+            f"{peer.replace('_', '-')}-result",
+            help=f"{title} tool result JSON -> AG-UI ToolMessage JSON",
+        )
+        mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
+        mr.add_argument(
+            "--message-id", help="the tool message's id (default: minted from the call)"
+        )
+        mr.add_argument("file", help=f"a {title} tool result JSON ('-' for stdin)")
+        mr.set_defaults(func=cmd_result, peer=peer)
     sv = sub.add_parser("serve", help="an AG-UI endpoint per provider, and the inspector page")
     sv.add_argument(
         "--provider",

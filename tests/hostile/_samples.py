@@ -21,7 +21,7 @@ from toolwire.recordings import Exchange, frame_exchange, jsonl_chunks, model_ex
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
-VENDORS = tuple(adapters.NAMES)
+VENDORS = adapters.names()
 #: the adapters whose stream is text on the wire (SSE, JSON): the tests of text-level
 #: damage (invalid UTF-8, a BOM, a cut inside a character) are theirs; a binary framing
 #: (the AWS event stream) is checked by its own frame tests

@@ -193,7 +193,7 @@ def _readable(adapter: Any, body: bytes) -> list[Any]:
         return []
 
 
-@pytest.mark.parametrize("vendor", adapters.NAMES)
+@pytest.mark.parametrize("vendor", adapters.names())
 def test_frame_run_reads_the_decoder_s_events_as_feeding_chunk_by_chunk_would(
     vendor: str,
 ) -> None:

@@ -1,16 +1,16 @@
 """Cross-vendor swaps to and from Bedrock: every call stays paired with its result.
 
 A history decoded from another vendor's recorded request encodes to Converse as a request
-botocore validates and that keeps Converse's pairing rules (checked here, from the
-Converse reference: every ``toolUse`` of an assistant message answered by a ``toolResult``
-in the user message right after it, ids unique and within ``[a-zA-Z0-9_-]{1,64}``, roles
-alternating); a Bedrock history encodes to every other vendor by that vendor's rules
+botocore validates and that keeps Converse's pairing rules (``vendor_rules.check_bedrock``,
+from the Converse reference: every ``toolUse`` of an assistant message answered by a
+``toolResult`` at the head of the user message right after it, ids unique and within
+``[a-zA-Z0-9_-]{1,64}``, roles alternating); a Bedrock history encodes to every other
+vendor by that vendor's rules
 (``vendor_rules.check_request``, the shared checker).
 """
 
 from __future__ import annotations
 
-import re
 import warnings
 from pathlib import Path
 from typing import Any
@@ -29,41 +29,8 @@ OTHERS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
 
 def check_bedrock(body: dict[str, Any]) -> list[str]:
-    """Converse's pairing and id rules; the call ids answered, in order."""
-    msgs = body["messages"]
-    answered: list[str] = []
-    seen: list[str] = []
-    for i, m in enumerate(msgs):
-        assert m["role"] in ("user", "assistant")
-        if i:
-            assert m["role"] != msgs[i - 1]["role"], "Converse roles alternate"
-        assert m["content"], f"message {i} is empty"
-        uses = [b["toolUse"]["toolUseId"] for b in m["content"] if "toolUse" in b]
-        results = [b["toolResult"]["toolUseId"] for b in m["content"] if "toolResult" in b]
-        if m["role"] == "assistant":
-            assert not results
-            if uses:
-                nxt = msgs[i + 1] if i + 1 < len(msgs) else None
-                assert nxt is not None and nxt["role"] == "user", "calls need the next message"
-                got = [b["toolResult"]["toolUseId"] for b in nxt["content"] if "toolResult" in b]
-                assert sorted(got) == sorted(uses), (uses, got)
-                lead = [("toolResult" in b) for b in nxt["content"]][: len(uses)]
-                assert all(lead), "the results open the next user message"
-            for u in uses:
-                assert re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", u), u
-                seen.append(u)
-        else:
-            prev = msgs[i - 1] if i else None
-            asked = (
-                [b["toolUse"]["toolUseId"] for b in prev["content"] if "toolUse" in b]
-                if prev
-                else []
-            )
-            for r in results:
-                assert r in asked, f"result {r} answers no call of the message before"
-            answered += results
-    assert len(seen) == len(set(seen)), "ids are unique in the request"
-    return answered
+    """Converse's pairing and id rules (the shared checker, ``vendor_rules``)."""
+    return check_request("bedrock", body)
 
 
 def _calls(run_input: RunAgentInput) -> list[str]:

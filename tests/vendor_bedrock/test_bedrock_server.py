@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from _bedrock_sdk import CASSETTES, FAKE_KEY_ID, FAKE_SECRET, NEEDS_AIOBOTOCORE, fake_bedrock
+from _bedrock_sdk import CASSETTES, FAKE_KEY_ID, FAKE_SECRET, fake_bedrock
 
 from toolwire.protocol.sse import parse_sse
 from toolwire.recordings import load_recording
@@ -47,7 +47,6 @@ async def post(app: Any) -> str:
         return response.text
 
 
-@NEEDS_AIOBOTOCORE
 def test_a_bedrock_agent_streams_its_turn_and_keeps_the_keys() -> None:
     path = CASSETTES / "parallel_three_tool_use.yaml"
     data = load_recording(path.read_bytes(), path.name)[0].response_body
@@ -64,14 +63,26 @@ def test_a_bedrock_agent_streams_its_turn_and_keeps_the_keys() -> None:
     assert FAKE_KEY_ID not in text and FAKE_SECRET not in text
 
 
-def test_without_aiobotocore_the_agent_says_which_extra_it_needs() -> None:
-    import importlib.util
+def test_a_bedrock_api_key_from_the_agents_key_variable_is_sent_as_a_bearer_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key = "ABSKQmVkcm9ja0FQSUtleS1mYWtlLWZha2UtZmFrZS1mYWtlLWZha2UtZmFrZQ=="
+    monkeypatch.setenv("TW_BEDROCK_KEY", key)
+    path = CASSETTES / "interleaved_tool_use.yaml"
+    data = load_recording(path.read_bytes(), path.name)[0].response_body
+    with fake_bedrock([(200, STREAM, data)]) as (url, served):
+        agent = {"provider": "bedrock", "base_url": url, "key_env": "TW_BEDROCK_KEY"}
+        text = asyncio.run(post(create_app({"agents": [agent]})))
+    events = [json.loads(e.data) for e in parse_sse(text)]
+    assert events[-1]["type"] == "RUN_FINISHED", text
+    ((_, _, headers, _),) = served.requests
+    assert headers["authorization"] == f"Bearer {key}"
+    assert key not in text
 
+
+def test_the_replay_cannot_drive_botocore_and_says_so() -> None:
     from toolwire.adapters.bedrock.client import CLIENT
     from toolwire.errors import UnsupportedInput
 
-    if importlib.util.find_spec("aiobotocore") is not None:
-        assert CLIENT.make_client(api_key=None, base_url="http://127.0.0.1:9") is not None
-        return
-    with pytest.raises(UnsupportedInput, match=r"toolwire\[bedrock-async\]"):
-        CLIENT.make_client(api_key=None, base_url="http://127.0.0.1:9")
+    with pytest.raises(UnsupportedInput, match="decode --from bedrock"):
+        CLIENT.make_client(api_key=None, base_url="http://127.0.0.1:9", http_client=object())

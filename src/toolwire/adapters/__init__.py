@@ -105,7 +105,8 @@ def _declared() -> dict[str, str]:
     return out
 
 
-def _kind_of(module: ModuleType) -> Kind:
+def kind_of(module: ModuleType) -> Kind:
+    """What kind of adapter a package is, by what it defines (``CLIENT``: a model adapter)."""
     if hasattr(module, "CLIENT"):
         return "model"
     if hasattr(module, "decode_result") and not hasattr(module, "Decoder"):
@@ -139,7 +140,7 @@ def _plugin(name: str) -> tuple[Entry, ModuleType]:
         raise AdapterPluginError(
             name, f"package {package!r} does not import: {type(exc).__name__}: {exc}"
         ) from exc
-    kind = _kind_of(module)
+    kind = kind_of(module)
     gaps = contract_gaps(module, kind)
     if gaps:
         raise AdapterPluginError(
@@ -264,6 +265,7 @@ __all__ = [
     "CLIENT_SURFACE",
     "CONSTANTS",
     "ENTRY_POINT_GROUP",
+    "HOOKS",
     "MODEL_SURFACE",
     "NAMES",
     "RESULT_PEERS",
@@ -283,6 +285,7 @@ __all__ = [
     "contract_gaps",
     "entry",
     "get",
+    "kind_of",
     "model",
     "model_names",
     "names",

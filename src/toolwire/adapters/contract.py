@@ -77,7 +77,8 @@ class ChunkReader(Protocol):
     vendor's chunk dicts out (sync and async drivers alike)."""
 
     #: the vendor's own end marker was read (OpenAI's ``[DONE]``): the rest is ignored
-    done: bool
+    @property
+    def done(self) -> bool: ...
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
 
@@ -149,6 +150,11 @@ class VendorClient(Protocol):
     #: but never written to a shared cassette
     @property
     def account_headers(self) -> frozenset[str]: ...
+
+    #: (what it is, a regular expression) per shape of this vendor's keys and tokens: the
+    #: cassette kit refuses to write a cassette that holds one
+    @property
+    def key_shapes(self) -> tuple[tuple[str, str], ...]: ...
 
     #: whether ``client`` is this vendor's SDK client (``api`` picks among adapters that
     #: share one SDK, e.g. ``"chat"`` / ``"responses"`` for OpenAI)

@@ -78,10 +78,10 @@ FILTERED = "FILTERED"
 # holds. Inside a base64 image the same letters sit in a longer run and never stand alone.
 _B = r"A-Za-z0-9+/_\-"
 _TOKEN_SHAPES = (
-    ("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),
-    ("a Google API key (AIza…)", r"AIza[0-9A-Za-z_\-]{35}"),
-    ("a Google OAuth access token (ya29.…)", r"ya29\.[0-9A-Za-z_\-.]{20,4000}"),
-    ("a Google OAuth refresh token (1//…)", r"1//[0-9A-Za-z_\-]{30,500}"),
+    # each model adapter's key shapes first (``CLIENT.key_shapes``), then the general ones
+    *dict.fromkeys(
+        shape for name in adapters.model_names() for shape in adapters.client(name).key_shapes
+    ),
     (
         "a JSON Web Token (eyJ….eyJ….…)",
         r"eyJ[A-Za-z0-9_\-]{8,4000}\.eyJ[A-Za-z0-9_\-]{8,8000}\.[A-Za-z0-9_\-]{8,4000}",

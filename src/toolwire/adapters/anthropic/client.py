@@ -20,6 +20,7 @@ from .wire import FRAMING, RETRYABLE_ERRORS
 
 _SDK = "anthropic"
 _BEDROCK = frozenset({"AnthropicBedrock", "AsyncAnthropicBedrock"})
+_AWS_SECRETS = ("aws_secret_key", "aws_session_token", "aws_access_key")
 
 
 def _is_bedrock(client: Any) -> bool:
@@ -56,6 +57,8 @@ class AnthropicClient:
     provider_aliases: tuple[str, ...] = ()
     endpoint_suffix = "/v1/messages"
     account_headers = frozenset({"anthropic-organization-id"})
+    #: (what it is, its regular expression): key shapes a cassette must never hold
+    key_shapes = (("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),)
 
     def claims(self, client: Any, api: str | None) -> bool:
         return clients.from_package(client, _SDK)
@@ -95,7 +98,13 @@ class AnthropicClient:
         await clients.aclose(client)
 
     def secrets(self, client: Any) -> list[str]:
-        return credential_values(client)
+        found = credential_values(client)
+        if _is_bedrock(client):  # AWS credentials, not an API key
+            for name in _AWS_SECRETS:
+                value = getattr(client, name, None)
+                if isinstance(value, str) and len(value) >= 6 and value not in found:
+                    found.append(value)
+        return sorted(found, key=len, reverse=True)
 
 
 CLIENT = AnthropicClient()

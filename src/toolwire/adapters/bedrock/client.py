@@ -124,6 +124,42 @@ def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
     return {name: {"message": message if isinstance(message, str) else ""}}
 
 
+def _aws_env_values(names: tuple[str, ...]) -> set[str]:
+    import os
+
+    return {v for n in names if (v := os.environ.get(n))}
+
+
+def _with_token(session: Any, token: str) -> None:
+    """A botocore session that signs with ``token`` as its bearer token (a Bedrock API key)."""
+    from botocore.tokens import FrozenAuthToken  # type: ignore[import-untyped, unused-ignore]
+
+    class _Provider:
+        def load_token(self, **_: Any) -> Any:
+            return FrozenAuthToken(token)
+
+    session.register_component("token_provider", _Provider())
+
+
+async def _threaded(open_stream: Any) -> AsyncIterator[Any]:
+    """A sync stream read in worker threads (the SDK call and each read), so a boto3 client
+    serves ``arun`` without blocking the event loop; closed in a thread as well."""
+    import asyncio
+
+    done = object()
+    stream = await asyncio.to_thread(open_stream)
+    try:
+        while True:
+            item = await asyncio.to_thread(next, stream, done)
+            if item is done:
+                return
+            yield item
+    finally:
+        close = getattr(stream, "close", None)
+        if callable(close):
+            await asyncio.to_thread(close)
+
+
 class AioClientHandle:
     """An aiobotocore client :meth:`BedrockClient.make_client` made: aiobotocore builds its
     clients inside an async context, so this enters it on first use and ``aclose`` leaves it."""
@@ -164,6 +200,11 @@ class BedrockClient:
     provider_aliases: tuple[str, ...] = ("aws-bedrock", "bedrock-runtime")
     #: botocore appends ``/model/{modelId}/converse-stream`` to its endpoint URL
     endpoint_suffix = "/converse-stream"
+    #: AWS access key ids (long-lived ``AKIA``, temporary ``ASIA``) and Bedrock API keys
+    key_shapes: tuple[tuple[str, str], ...] = (
+        ("an AWS access key id (AKIA…/ASIA…)", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        ("an Amazon Bedrock API key (ABSK…)", r"\bABSK[A-Za-z0-9+/=]{40,400}"),
+    )
     #: the request id names the account's call, not the conversation
     account_headers = frozenset({"x-amzn-requestid", "x-amz-id-2"})
 
@@ -178,7 +219,8 @@ class BedrockClient:
         return any((k.__module__ or "").startswith("aiobotocore") for k in type(client).__mro__)
 
     def drives_async(self, client: Any) -> bool:
-        return self.is_async(client)
+        """``arun`` drives an aiobotocore client natively and a boto3 one in worker threads."""
+        return self.claims(client, None)
 
     def encode_options(self, client: Any) -> dict[str, Any]:
         return {}
@@ -227,7 +269,9 @@ class BedrockClient:
                 close()
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        """The same through aiobotocore's client."""
+        """The same through aiobotocore's client, or a boto3 one read in worker threads."""
+        if not self.is_async(client):
+            return _threaded(lambda: self.stream(client, body))
         return self._astream(client, body)
 
     async def _astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
@@ -290,47 +334,45 @@ class BedrockClient:
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None
     ) -> Any:
-        """An aiobotocore ``bedrock-runtime`` client (for a server agent or the replay).
-
-        AWS credentials come from AWS's own chain (environment, profile, role); an
-        ``api_key`` is a Bedrock API key, sent as a bearer token. ``base_url`` is the
-        ``endpoint_url``. aiobotocore's clients are async context managers: the caller
-        enters it (``async with``) or awaits :meth:`aclose`.
+        """A ``bedrock-runtime`` client for a server agent: aiobotocore's when installed
+        (entered on first use, left by :meth:`aclose`), else boto3's, which ``arun`` reads in
+        worker threads. Retries off, ``base_url`` as the ``endpoint_url``. Credentials: AWS's
+        own chain (environment, profile, role); an ``api_key`` that is not one of the AWS
+        variables' values is sent as a Bedrock API key (a bearer token).
         """
         if http_client is not None:
             raise UnsupportedInput(
-                f"{VENDOR}: aiobotocore takes no HTTP client of another library, so a "
-                "recorded Bedrock conversation cannot be replayed through it; decode the "
-                "cassette with `toolwire decode --from bedrock` instead"
+                f"{VENDOR}: botocore takes no HTTP client of another library, so a recorded "
+                "Bedrock conversation cannot be replayed through it; decode the cassette "
+                "with `toolwire decode --from bedrock` instead"
             )
-        try:
-            from aiobotocore.session import get_session  # type: ignore[import-not-found, import-untyped, unused-ignore]
-            from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
-        except ImportError:
-            raise UnsupportedInput(
-                f"{VENDOR}: an async client needs aiobotocore "
-                "(pip install 'toolwire[bedrock-async]')"
-            ) from None
+        import importlib.util
         import os
 
-        if api_key and api_key not in (os.environ.get(name) for name in self.key_env):
-            raise UnsupportedInput(
-                f"{VENDOR}: the AWS SDK takes its credentials from AWS's own chain "
-                "(environment, profile, role) or AWS_BEARER_TOKEN_BEDROCK; a key given "
-                "otherwise is not passed on"
-            )
-        session = get_session()
-        config = Config(retries={"total_max_attempts": 1, "mode": "standard"})
-        return AioClientHandle(
-            session.create_client(
-                _SERVICE,
-                endpoint_url=base_url,
-                region_name=os.environ.get("AWS_REGION")
-                or os.environ.get("AWS_DEFAULT_REGION")
-                or "us-east-1",
-                config=config,
-            )
+        from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
+
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
+        bearer = api_key if api_key and api_key not in _aws_env_values(self.key_env) else None
+        config = Config(
+            retries={"total_max_attempts": 1, "mode": "standard"},
+            **({"signature_version": "bearer"} if bearer else {}),
         )
+        options = {"endpoint_url": base_url, "region_name": region, "config": config}
+        if importlib.util.find_spec("aiobotocore") is not None:
+            from aiobotocore.session import (  # type: ignore[import-not-found, import-untyped, unused-ignore]
+                get_session,
+            )
+
+            session = get_session()
+            if bearer:
+                _with_token(session, bearer)
+            return AioClientHandle(session.create_client(_SERVICE, **options))
+        import botocore.session  # type: ignore[import-untyped, unused-ignore]
+
+        plain = botocore.session.get_session()
+        if bearer:
+            _with_token(plain, bearer)
+        return plain.create_client(_SERVICE, **options)
 
     async def aclose(self, client: Any) -> None:
         close = getattr(client, "close", None)

@@ -499,6 +499,11 @@ def bedrock_stop_reason_for(reason: FinishReason | None) -> str | None:
     return _FOR_REASON.get(reason or "")
 
 
+#: the names every adapter's ``wire.py`` gives these two jobs
+map_stop_reason = map_bedrock_stop_reason
+stop_reason_for = bedrock_stop_reason_for
+
+
 __all__ = [
     "CALL_ID_RULE",
     "FIELDS",
@@ -511,7 +516,9 @@ __all__ = [
     "is_streamed",
     "load_recording",
     "map_bedrock_stop_reason",
+    "map_stop_reason",
     "sse_chunks",
+    "stop_reason_for",
     "to_boto3",
     "to_sse",
     "token_usage",

@@ -93,6 +93,12 @@ class GeminiClient:
     provider_aliases: tuple[str, ...] = ()
     endpoint_suffix = ""  # the SDK takes the origin; the version and path are its own
     account_headers = frozenset({"x-goog-user-project"})
+    #: (what it is, its regular expression): key shapes a cassette must never hold
+    key_shapes = (
+        ("a Google API key (AIza…)", r"AIza[0-9A-Za-z_\-]{35}"),
+        ("a Google OAuth access token (ya29.…)", r"ya29\.[0-9A-Za-z_\-.]{20,4000}"),
+        ("a Google OAuth refresh token (1//…)", r"1//[0-9A-Za-z_\-]{30,500}"),
+    )
 
     def claims(self, client: Any, api: str | None) -> bool:
         return clients.from_package(client, _SDK)

@@ -57,6 +57,8 @@ class OpenAIChatClient:
     provider_aliases: tuple[str, ...] = ()
     endpoint_suffix = "/chat/completions"
     account_headers = frozenset({"openai-organization", "openai-project"})
+    #: (what it is, its regular expression): key shapes a cassette must never hold
+    key_shapes = (("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),)
 
     def claims(self, client: Any, api: str | None) -> bool:
         return clients.from_package(client, _SDK) and (api or default_api(client)) == self.api
