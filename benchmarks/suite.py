@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "performance.md"
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 #: benchmarks other modules add as ``benchmarks/<name>.py`` with a ``main()``; run when present
-EXTRAS = ("bench_run",)
+EXTRAS = ("bench_run", "bench_bedrock")
 
 
 @dataclass

@@ -167,7 +167,8 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
         chunks.extend(encoder.close())
     _report(encoder.losses, quiet)
     body: bytes = adapter.FRAMING.write(chunks)
-    out.write(body.decode("utf-8"))
+    # a binary framing (the AWS event stream) passes through the held text unchanged
+    out.write(body.decode("utf-8", "surrogateescape"))
     return 0
 
 
@@ -383,7 +384,7 @@ def _emit(text: str) -> None:
         sys.stdout.write(text)
         return
     sys.stdout.flush()
-    raw.write(text.encode("utf-8"))
+    raw.write(text.encode("utf-8", "surrogateescape"))  # (binary output comes back as bytes)
     raw.flush()
 
 

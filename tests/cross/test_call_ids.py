@@ -124,17 +124,8 @@ def test_the_documented_rules_are_what_the_adapters_enforce() -> None:
 
 
 def _rule(target: str) -> IdRule:
-    from toolwire.adapters.anthropic.wire import CALL_ID_RULE as anthropic
-    from toolwire.adapters.gemini.wire import CALL_ID_RULE as gemini
-    from toolwire.adapters.openai_chat.wire import CALL_ID_RULE as chat
-    from toolwire.adapters.openai_responses.wire import CALL_ID_RULE as responses
-
-    return {
-        "anthropic": anthropic,
-        "gemini": gemini,
-        "openai_chat": chat,
-        "openai_responses": responses,
-    }[target]
+    """The rule the adapter enforces: its ``CALL_ID_RULE`` (every model adapter has one)."""
+    return adapters.model(target).CALL_ID_RULE
 
 
 # ----------------------------------------------------------------- streams
@@ -172,6 +163,10 @@ def _stream_ids(target: str, chunks: list[dict[str, Any]]) -> list[str]:
             item = c.get("item") if c.get("type") == "response.output_item.added" else None
             if item and item.get("type") == "function_call":
                 out.append(item["call_id"])
+        elif target == "bedrock":  # boto3's {eventType: payload} events
+            start = (c.get("contentBlockStart") or {}).get("start") or {}
+            if "toolUse" in start:
+                out.append(start["toolUse"]["toolUseId"])
         else:
             for cand in c.get("candidates", []):
                 for p in cand.get("content", {}).get("parts", []):

@@ -36,6 +36,8 @@ from toolwire.losses import ToolwireWarning
 from toolwire.protocol.dispatch import handlers_by_type
 
 NAMES = adapters.names()  # built-ins and installed plugins alike
+#: the adapters whose stream is text on the wire (their framing reads text as well as bytes)
+TEXT_FRAMED = [n for n in NAMES if adapters.get(n).FRAMING.media_type.startswith("text/")]
 
 
 def _input(text: str = "What is the weather in Oslo?") -> RunAgentInput:
@@ -250,7 +252,8 @@ def test_sse_chunks_takes_whole_bytes_text_and_pieces_alike(name: str) -> None:
     assert isinstance(body, bytes) and body
     whole = list(adapter.sse_chunks(body))
     assert whole, name
-    assert list(adapter.sse_chunks(body.decode("utf-8"))) == whole
+    if name in TEXT_FRAMED:  # a binary framing (the AWS event stream) has no text form
+        assert list(adapter.sse_chunks(body.decode("utf-8"))) == whole
     for size in (1, 7, 64):
         pieces = [body[i : i + size] for i in range(0, len(body), size)]
         assert list(adapter.sse_chunks(pieces)) == whole, (name, size)

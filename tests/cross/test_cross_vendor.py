@@ -85,6 +85,7 @@ PROVIDERS = {
     "openai_chat": "openai",
     "openai_responses": "openai",
     "gemini": "google",
+    "bedrock": "aws",
 }
 
 

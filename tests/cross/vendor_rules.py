@@ -25,6 +25,7 @@ MODELS = {
     "openai_chat": "gpt-4o",
     "openai_responses": "gpt-5",
     "gemini": "gemini-3-pro-preview",
+    "bedrock": "us.anthropic.claude-sonnet-4-20250514-v1:0",
 }
 
 #: (max length, full-match pattern) of a tool call id, per target, as documented.
@@ -38,6 +39,8 @@ ID_RULES: dict[str, tuple[int | None, str | None]] = {
     "anthropic": (64, r"[a-zA-Z0-9_-]+"),
     # FunctionCall.id: "the client ... return the response with the matching id"
     "gemini": (None, None),
+    # Converse ToolUseBlock.toolUseId: "[a-zA-Z0-9_-]+", 1 to 64 characters (AWS reference)
+    "bedrock": (64, r"[a-zA-Z0-9_-]+"),
 }
 
 
@@ -182,11 +185,48 @@ def check_gemini(body: dict[str, Any]) -> list[str]:
     return answered
 
 
+def check_bedrock(body: dict[str, Any]) -> list[str]:
+    """Converse: roles alternate (user first); every ``toolUse`` of an assistant message is
+    answered by a ``toolResult`` at the head of the next user message, which answers nothing
+    else; no blank text block."""
+    answered: list[str] = []
+    msgs = body["messages"]
+    for i, m in enumerate(msgs):
+        assert m["role"] in ("user", "assistant"), m["role"]
+        assert i == 0 or m["role"] != msgs[i - 1]["role"], "Converse roles alternate"
+        blocks = m["content"]
+        assert isinstance(blocks, list) and blocks, f"message {i} has no content"
+        for b in blocks:
+            assert b.get("text", "x") != "", "no blank text block"
+        uses = [b["toolUse"]["toolUseId"] for b in blocks if "toolUse" in b]
+        results = [b["toolResult"]["toolUseId"] for b in blocks if "toolResult" in b]
+        if m["role"] == "user":
+            prev = msgs[i - 1]["content"] if i > 0 else []
+            made = [b["toolUse"]["toolUseId"] for b in prev if "toolUse" in b]
+            for r in results:
+                assert r in made, f"toolResult {r} answers nothing"
+            continue
+        assert not results, "a toolResult belongs in a user message"
+        for u in uses:
+            check_id("bedrock", u)
+        if not uses:
+            continue
+        nxt = msgs[i + 1] if i + 1 < len(msgs) else None
+        assert nxt is not None and nxt["role"] == "user", "toolUse must be answered next turn"
+        head = nxt["content"][: len(uses)]
+        assert all("toolResult" in b for b in head), "the results open the next user message"
+        assert sorted(b["toolResult"]["toolUseId"] for b in head) == sorted(uses)
+        answered.extend(uses)
+    _unique("bedrock", answered)
+    return answered
+
+
 CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "anthropic": check_anthropic,
     "openai_chat": check_openai_chat,
     "openai_responses": check_openai_responses,
     "gemini": check_gemini,
+    "bedrock": check_bedrock,
 }
 
 

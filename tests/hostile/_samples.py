@@ -22,6 +22,14 @@ from toolwire.recordings import Exchange, frame_exchange, jsonl_chunks, model_ex
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
 VENDORS = adapters.names()
+#: the adapters whose stream is text on the wire (SSE, JSON): the tests of text-level
+#: damage (invalid UTF-8, a BOM, a cut inside a character) are theirs; a binary framing
+#: (the AWS event stream) is checked by its own frame tests
+TEXT_FRAMED = tuple(
+    n
+    for n in VENDORS
+    if adapters.get(n).FRAMING.media_type.startswith(("text/", "application/json"))
+)
 
 
 @dataclass
@@ -44,8 +52,8 @@ def chunks_of(adapter: ModuleType, ex: Exchange) -> list[Any] | None:
     """The decoder input of one exchange (``None`` for a whole, non-streamed response)."""
     if ex.content_type == "application/jsonl":
         return jsonl_chunks(ex.response_body)
-    if ex.is_sse:
-        return list(adapter.sse_chunks(ex.response_body))
+    if ex.is_sse or (adapter.is_streamed is not None and adapter.is_streamed(ex)):
+        return list(adapter.FRAMING.read(ex.response_body))  # (a binary framing too)
     return None
 
 

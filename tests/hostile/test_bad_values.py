@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from _mutate import DEEP
-from _samples import VENDORS, samples
+from _samples import TEXT_FRAMED, VENDORS, samples
 from ag_ui.core import (
     RunFinishedEvent,
     RunStartedEvent,
@@ -28,7 +28,7 @@ from toolwire.protocol.jsontext import load_json
 DEEP_TEXT = "[" * 5000 + "]" * 5000
 
 
-@pytest.mark.parametrize("vendor", VENDORS)
+@pytest.mark.parametrize("vendor", TEXT_FRAMED)
 def test_invalid_utf8_in_a_body_names_the_byte(vendor: str) -> None:
     body = b'data: {"type": "x", "a": "\xff\xfe"}\n\n'
     with pytest.raises(VendorDataError, match=r"not UTF-8.*byte 26|byte 26.*not UTF-8"):
@@ -53,7 +53,7 @@ def test_every_cli_reader_refuses_invalid_utf8_on_one_line(argv: list[str], tmp_
     assert err.count("\n") == 1 and "UTF-8" in err and "Traceback" not in err
 
 
-@pytest.mark.parametrize("vendor", VENDORS)
+@pytest.mark.parametrize("vendor", TEXT_FRAMED)
 def test_deep_json_in_sse_data_is_a_vendor_data_error(vendor: str) -> None:
     with pytest.raises(VendorDataError, match="nested deeper"):
         list(adapters.get(vendor).sse_chunks(f"event: x\ndata: {DEEP_TEXT}\n\n".encode()))
@@ -87,7 +87,7 @@ def test_a_lone_surrogate_in_json_is_replaced_with_a_warning() -> None:
     assert json.dumps(value, ensure_ascii=False).encode("utf-8")  # writable again
 
 
-@pytest.mark.parametrize("vendor", VENDORS)
+@pytest.mark.parametrize("vendor", TEXT_FRAMED)
 def test_a_surrogate_in_a_caller_built_event_still_encodes(vendor: str) -> None:
     """A surrogate in a model the caller built never crashes the encoder: the wire holds
     valid UTF-8, with the ``\\ud83d`` escape or U+FFFD (then with a warning)."""

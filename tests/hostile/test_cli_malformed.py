@@ -6,7 +6,7 @@ import base64
 from pathlib import Path
 
 import pytest
-from _samples import VENDORS, samples
+from _samples import TEXT_FRAMED, samples
 from test_fuzz_harness import run_cli
 
 from toolwire import adapters
@@ -89,7 +89,7 @@ def test_other_malformed_inputs_are_exit_1_with_one_line(
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("vendor", VENDORS)
+@pytest.mark.parametrize("vendor", TEXT_FRAMED)
 def test_a_bom_before_an_sse_body_reads_as_without(vendor: str) -> None:
     adapter = adapters.get(vendor)
     bodies = [ex.response_body for ex in samples(vendor).exchanges if ex.is_sse]

@@ -47,6 +47,10 @@ MODEL = {
     "dialogflow": "any",
     "asgard": "any",
 }
+#: a model adapter not named above: the model its client defaults to (from the registry)
+MODEL.update(
+    {n: adapters.client(n).default_model for n in adapters.model_names() if n not in MODEL}
+)
 
 
 @contextlib.contextmanager

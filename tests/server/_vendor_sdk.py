@@ -63,11 +63,41 @@ async def _gemini(base_url: str) -> list[Call]:
     return calls
 
 
+async def _bedrock(base_url: str) -> list[Call]:
+    import asyncio
+
+    import boto3
+
+    def parse() -> list[Call]:
+        client = boto3.client(
+            "bedrock-runtime",
+            region_name="us-east-1",
+            endpoint_url=base_url,
+            aws_access_key_id="AKIAFAKEFAKEFAKEFAKE",
+            aws_secret_access_key="fake",
+        )
+        messages: Any = [{"role": "user", "content": [{"text": "hi"}]}]
+        response = client.converse_stream(modelId="m", messages=messages)
+        calls: dict[int, list[Any]] = {}
+        for event in response["stream"]:
+            start = event.get("contentBlockStart", {})
+            if "toolUse" in start.get("start", {}):
+                use = start["start"]["toolUse"]
+                calls[start["contentBlockIndex"]] = [use["toolUseId"], use["name"], ""]
+            delta = event.get("contentBlockDelta", {})
+            if "toolUse" in delta.get("delta", {}):
+                calls[delta["contentBlockIndex"]][2] += delta["delta"]["toolUse"]["input"]
+        return [(i, n, json.loads(a or "{}")) for i, n, a in calls.values()]
+
+    return await asyncio.to_thread(parse)  # boto3 is sync
+
+
 _PARSERS = {
     "anthropic": _anthropic,
     "openai": _openai_responses,
     "openai_chat": _openai_chat,
     "gemini": _gemini,
+    "bedrock": _bedrock,
 }
 
 

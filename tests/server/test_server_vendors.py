@@ -49,6 +49,7 @@ RECORDINGS = {
     / "Mirascope+mirascope__test_call_with_tools__openai_gpt_4o_responses__stream.yaml",
     "openai_chat": CASSETTES / "openai_chat" / "parallel_three_interleaved.yaml",
     "gemini": CASSETTES / "gemini" / "gemini3_parallel_calls_signature.yaml",
+    "bedrock": CASSETTES / "bedrock" / "parallel_three_tool_use.yaml",
 }
 
 Client = Callable[[dict[str, Any], Path], dict[str, Any]]

@@ -53,6 +53,7 @@ BUILTINS: dict[str, Kind] = {
     "gemini": "model",
     "dialogflow": "stream",
     "asgard": "stream",
+    "bedrock": "model",
     "mcp": "result",
 }
 

@@ -1,0 +1,152 @@
+"""Bedrock ConverseStream: toolwire's decode of the event-stream bytes next to botocore's own
+parse of them, and peak memory at two stream lengths.
+
+The streams have the shape Converse streams have (``messageStart``; text and reasoning blocks
+opened by their first delta, tool-use blocks by ``contentBlockStart``; ``contentBlockStop``;
+``messageStop``; ``metadata``), as AWS event-stream frames, grown to the asked number of
+events. Shapes as the other vendors': ``tool`` (a reasoning block, then long tool inputs),
+``text`` (one long text block), ``parallel`` (many short tool-use blocks).
+
+Columns: ``sdk`` botocore's ``EventStream`` parse of the bytes (what boto3 yields);
+``bytes`` toolwire's frame reader + decoder, bytes to AG-UI events (it replaces the SDK's
+parse); ``on sdk`` toolwire's decoder over botocore's dicts (what it adds to the SDK's
+parse: the 0.25x target). Run alone: ``python -m benchmarks.bench_bedrock``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from typing import Any
+
+VENDOR = "bedrock"
+SHAPES = ("tool", "text", "parallel")
+
+
+def _chunks(shape: str, events: int) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"messageStart": {"role": "assistant"}}]
+
+    def delta(i: int, d: dict[str, Any]) -> dict[str, Any]:
+        return {"contentBlockDelta": {"contentBlockIndex": i, "delta": d}}
+
+    def use(i: int, pieces: int) -> list[dict[str, Any]]:
+        start = {"toolUse": {"toolUseId": f"tooluse_{i:08d}", "name": "get_weather"}}
+        block = [{"contentBlockStart": {"contentBlockIndex": i, "start": start}}]
+        args = ['{"items": ['] + [f'{{"n": {k}, "s": "abcdefgh"}}, ' for k in range(pieces - 2)]
+        args.append('"end"]}')
+        block += [delta(i, {"toolUse": {"input": a}}) for a in args]
+        return [*block, {"contentBlockStop": {"contentBlockIndex": i}}]
+
+    budget = events - 3
+    index = 0
+    if shape == "tool":
+        out += [delta(0, {"reasoningContent": {"text": f"step {k}. "}}) for k in range(50)]
+        out += [delta(0, {"reasoningContent": {"signature": "EqQBCkYIBxgCKkA" * 8}})]
+        out.append({"contentBlockStop": {"contentBlockIndex": 0}})
+        index = 1
+        while budget - len(out) > 3:
+            out += use(index, min(2000, budget - len(out) - 2))
+            index += 1
+    elif shape == "text":
+        out += [delta(0, {"text": f"word{k} "}) for k in range(budget - 10)]
+        out.append({"contentBlockStop": {"contentBlockIndex": 0}})
+        out += use(1, 5)
+    elif shape == "parallel":
+        while budget - len(out) > 8:
+            out += use(index, 6)
+            index += 1
+    else:
+        raise ValueError(shape)
+    out.append({"messageStop": {"stopReason": "tool_use"}})
+    usage = {"inputTokens": 900, "outputTokens": events, "totalTokens": 900 + events}
+    out.append({"metadata": {"usage": usage, "metrics": {"latencyMs": 812}}})
+    return out
+
+
+def build(shape: str, events: int) -> bytes:
+    """About ``events`` ConverseStream events as event-stream bytes."""
+    from toolwire.adapters.bedrock import to_sse
+
+    return to_sse(_chunks(shape, events))
+
+
+def _pieces(body: bytes, size: int = 65536) -> Iterator[bytes]:
+    for i in range(0, len(body), size):
+        yield body[i : i + size]
+
+
+def sdk_objects(body: bytes) -> list[Any]:
+    """botocore's own parse of ``body``: its ``EventStream`` over the bytes in socket pieces."""
+    import botocore.parsers
+    import botocore.session
+    from botocore.eventstream import EventStream
+
+    class Raw:
+        def stream(self) -> Iterator[bytes]:
+            return _pieces(body)
+
+        def close(self) -> None:
+            pass
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    shape = model.operation_model("ConverseStream").output_shape.members["stream"]
+    parser = botocore.parsers.EventStreamJSONParser()
+    return list(EventStream(Raw(), shape, parser, "ConverseStream"))
+
+
+def _best(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _peak(body: bytes) -> int:
+    from toolwire.adapters.bedrock import decode_stream, sse_chunks
+
+    tracemalloc.start()
+    try:
+        for _ in decode_stream(sse_chunks(_pieces(body))):
+            pass
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    from toolwire.adapters.bedrock import decode_stream, sse_chunks
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=20000, help="events per stream")
+    parser.add_argument("--repeat", type=int, default=5, help="timed rounds (best of)")
+    parser.add_argument("--quick", action="store_true", help="a short check that it runs")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    events, repeat = (300, 1) if args.quick else (args.events, args.repeat)
+    print(f"Bedrock ConverseStream, {events} events per stream, best of {repeat}")
+    head = ("shape", "sdk ms", "bytes ms", "bytes/sdk", "on sdk ms", "added")
+    print("{:10} {:>8} {:>9} {:>9} {:>10} {:>7}".format(*head))
+    for shape in SHAPES:
+        body = build(shape, events)
+        theirs = sdk_objects(body)
+        sdk = _best(lambda b=body: sdk_objects(b), repeat)
+        mine = _best(lambda b=body: list(decode_stream(sse_chunks(_pieces(b)))), repeat)
+        on_sdk = _best(lambda t=theirs: list(decode_stream(t)), repeat)
+        print(
+            f"{shape:10} {sdk * 1e3:8.1f} {mine * 1e3:9.1f} {mine / sdk:9.2f} "
+            f"{on_sdk * 1e3:10.1f} {on_sdk / sdk:6.2f}x"
+        )
+    short, long = (100, 400) if args.quick else (events // 4, events * 2)
+    for n in (short, long):
+        body = build("tool", n)
+        peak = _peak(body) / 1e6
+        print(f"peak memory, tool stream of {n} events ({len(body)} bytes): {peak:.2f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

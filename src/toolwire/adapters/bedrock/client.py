@@ -1,0 +1,403 @@
+"""boto3's ``bedrock-runtime`` client, for the drivers (the contract's ``VendorClient``).
+
+A run streams ``converse_stream``. toolwire reads the response's raw event-stream bytes with
+its own frame reader (``toolwire.protocol.eventstream``) where botocore exposes them (its
+``EventStream`` wraps the HTTP body, which it reads with ``.stream()``; aiobotocore's with
+``.content.iter_chunks()``), else it takes the SDK's event dicts, which the decoder reads
+alike. botocore raises an exception frame as ``EventStreamError``: on the SDK path it
+becomes the same ``{exceptionType: {...}}`` chunk the frame reader gives, so the decoder
+names it the same way.
+
+botocore's own retries are switched off for toolwire's call only: a ``needs-retry``
+handler registered first on the client answers "no retry" while toolwire's call runs (a
+context variable says so) and nothing otherwise, so the caller's client keeps its
+behaviour for every other call. The async path is aiobotocore's client (the
+``bedrock-async`` extra installs it); a plain boto3 client is sync only.
+
+Credentials never leave through toolwire: SigV4's ``Authorization`` and
+``X-Amz-Security-Token`` headers (and a bearer key's ``Authorization``) are secret
+headers, ``X-Amz-Signature`` / ``X-Amz-Credential`` / ``X-Amz-Security-Token`` secret query
+keys (a presigned URL), and :meth:`BedrockClient.secrets` lists the client's key values so
+a run masks them. ``X-Amz-Date`` is not secret (a timestamp; a cassette matcher ignores it).
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from toolwire.adapters.bedrock.wire import (
+    RETRYABLE_ERRORS,
+    VENDOR,
+    ChunkReader,
+    add_options,
+    to_boto3,
+)
+from toolwire.errors import UnsupportedInput
+
+#: the operations a run calls (the events the no-retry handler is registered for)
+_OPERATIONS = ("ConverseStream", "Converse")
+_SERVICE = "bedrock-runtime"
+#: set while toolwire's own call runs: botocore's retry handlers are answered "no"
+_NO_SDK_RETRY: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "toolwire_bedrock_no_sdk_retry", default=False
+)
+
+
+def _no_retry(**_: Any) -> bool | None:
+    """botocore's ``needs-retry``: ``False`` (do not retry, and stop asking the others)
+    during toolwire's call, ``None`` (no opinion) otherwise."""
+    return False if _NO_SDK_RETRY.get() else None
+
+
+def _sdk_retries_off(client: Any) -> None:
+    events = client.meta.events
+    for op in _OPERATIONS:
+        events.register_first(
+            f"needs-retry.{_SERVICE}.{op}", _no_retry, unique_id=f"toolwire-no-retry-{op}"
+        )
+
+
+def _service_name(client: Any) -> str | None:
+    meta = getattr(client, "meta", None)
+    model = getattr(meta, "service_model", None)
+    name = getattr(model, "service_name", None)
+    return name if isinstance(name, str) else None
+
+
+class _Headers(dict[str, str]):
+    """A response's headers, lower-cased (what ``failures`` reads ``retry-after`` from)."""
+
+
+class _Response:
+    def __init__(self, headers: dict[str, str]) -> None:
+        self.headers = _Headers({k.lower(): v for k, v in headers.items()})
+
+
+class BedrockHTTPError(Exception):
+    """botocore's ``ClientError`` for an HTTP error answer, with the facts the drivers'
+    failure classifier reads (``status_code``, the error ``body``, the response headers),
+    so throttling and 5xx are retried by the driver's policy; raised ``from`` the original.
+    """
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str]) -> None:
+        super().__init__(f"{code}: {message}" if message else code)
+        self.status_code = status
+        self.message = message or code
+        self.body = {"error": {"type": code, "message": message or code}}
+        self.response = _Response(headers)
+
+
+def _http_error(exc: Exception) -> BedrockHTTPError | None:
+    """The :class:`BedrockHTTPError` of a botocore ``ClientError`` with an HTTP status."""
+    response = getattr(exc, "response", None)
+    if not isinstance(response, dict):
+        return None
+    meta = response.get("ResponseMetadata")
+    status = meta.get("HTTPStatusCode") if isinstance(meta, dict) else None
+    if not isinstance(status, int) or status < 400:
+        return None
+    error = response.get("Error")
+    error = error if isinstance(error, dict) else {}
+    code = error.get("Code")
+    message = error.get("Message")
+    headers = meta.get("HTTPHeaders") if isinstance(meta, dict) else None
+    return BedrockHTTPError(
+        status,
+        code if isinstance(code, str) and code else f"http_{status}",
+        message if isinstance(message, str) else "",
+        {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {},
+    )
+
+
+def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
+    """botocore's ``EventStreamError`` (an exception frame) as the frame reader's chunk."""
+    response = getattr(exc, "response", None)
+    if type(exc).__name__ != "EventStreamError" or not isinstance(response, dict):
+        return None
+    error = response.get("Error")
+    error = error if isinstance(error, dict) else {}
+    code = error.get("Code")
+    message = error.get("Message")
+    name = code if isinstance(code, str) and code else "internalServerException"
+    return {name: {"message": message if isinstance(message, str) else ""}}
+
+
+def _aws_env_values(names: tuple[str, ...]) -> set[str]:
+    import os
+
+    return {v for n in names if (v := os.environ.get(n))}
+
+
+def _with_token(session: Any, token: str) -> None:
+    """A botocore session that signs with ``token`` as its bearer token (a Bedrock API key)."""
+    from botocore.tokens import FrozenAuthToken  # type: ignore[import-untyped, unused-ignore]
+
+    class _Provider:
+        def load_token(self, **_: Any) -> Any:
+            return FrozenAuthToken(token)
+
+    session.register_component("token_provider", _Provider())
+
+
+async def _threaded(open_stream: Any) -> AsyncIterator[Any]:
+    """A sync stream read in worker threads (the SDK call and each read), so a boto3 client
+    serves ``arun`` without blocking the event loop; closed in a thread as well."""
+    import asyncio
+
+    done = object()
+    stream = await asyncio.to_thread(open_stream)
+    try:
+        while True:
+            item = await asyncio.to_thread(next, stream, done)
+            if item is done:
+                return
+            yield item
+    finally:
+        close = getattr(stream, "close", None)
+        if callable(close):
+            await asyncio.to_thread(close)
+
+
+class AioClientHandle:
+    """An aiobotocore client :meth:`BedrockClient.make_client` made: aiobotocore builds its
+    clients inside an async context, so this enters it on first use and ``aclose`` leaves it."""
+
+    def __init__(self, creator: Any) -> None:
+        self._creator = creator
+        self._client: Any = None
+
+    async def open(self) -> Any:
+        if self._client is None:
+            self._client = await self._creator.__aenter__()
+        return self._client
+
+    async def close(self) -> None:
+        if self._client is not None:
+            client, self._client = self._client, None
+            del client
+            await self._creator.__aexit__(None, None, None)
+
+
+class BedrockClient:
+    """The drivers' view of a boto3 (or aiobotocore) ``bedrock-runtime`` client."""
+
+    extras: tuple[str, ...] = ("bedrock",)
+    #: where AWS's SDK finds a key (it reads them itself: these are only masked)
+    key_env: tuple[str, ...] = (
+        "AWS_BEARER_TOKEN_BEDROCK",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN",
+    )
+    default_model = "us.anthropic.claude-sonnet-4-20250514-v1:0"
+    conversation_keys: tuple[str, ...] = ("system", "messages", "toolConfig")
+    retryable_errors = RETRYABLE_ERRORS
+    secret_headers = frozenset({"authorization", "x-amz-security-token"})
+    secret_query_keys = frozenset({"x-amz-signature", "x-amz-credential", "x-amz-security-token"})
+    api: str | None = None
+    provider_aliases: tuple[str, ...] = ("aws-bedrock", "bedrock-runtime")
+    #: botocore appends ``/model/{modelId}/converse-stream`` to its endpoint URL
+    endpoint_suffix = "/converse-stream"
+    #: AWS access key ids (long-lived ``AKIA``, temporary ``ASIA``) and Bedrock API keys
+    key_shapes: tuple[tuple[str, str], ...] = (
+        ("an AWS access key id (AKIA…/ASIA…)", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        ("an Amazon Bedrock API key (ABSK…)", r"\bABSK[A-Za-z0-9+/=]{40,400}"),
+    )
+    #: the request id names the account's call, not the conversation
+    account_headers = frozenset({"x-amzn-requestid", "x-amz-id-2"})
+
+    # -------------------------------------------------------------- recognising
+
+    def claims(self, client: Any, api: str | None) -> bool:
+        return isinstance(client, AioClientHandle) or _service_name(client) == _SERVICE
+
+    def is_async(self, client: Any) -> bool:
+        if isinstance(client, AioClientHandle):
+            return True
+        return any((k.__module__ or "").startswith("aiobotocore") for k in type(client).__mro__)
+
+    def drives_async(self, client: Any) -> bool:
+        """``arun`` drives an aiobotocore client natively and a boto3 one in worker threads."""
+        return self.claims(client, None)
+
+    def encode_options(self, client: Any) -> dict[str, Any]:
+        return {}
+
+    def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
+        """Sampling params go into ``inferenceConfig``; anything else to the top level."""
+        add_options(body, params)
+
+    # -------------------------------------------------------------- streaming
+
+    def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
+        """One streamed turn: the chunk dicts of its raw bytes (or the SDK's events)."""
+        _sdk_retries_off(client)
+        token = _NO_SDK_RETRY.set(True)
+        try:
+            response = client.converse_stream(**to_boto3(body))
+        except Exception as exc:
+            http = _http_error(exc)
+            if http is None:
+                raise
+            raise http from exc
+        finally:
+            _NO_SDK_RETRY.reset(token)
+        return self._events(response["stream"])
+
+    @staticmethod
+    def _events(stream: Any) -> Iterator[Any]:
+        raw = getattr(stream, "_raw_stream", None)
+        try:
+            if raw is not None and callable(getattr(raw, "stream", None)):
+                reader = ChunkReader()
+                for piece in raw.stream():
+                    yield from reader.feed(piece)
+                yield from reader.close()
+                return
+            try:
+                yield from stream
+            except Exception as exc:
+                chunk = _exception_chunk(exc)
+                if chunk is None:
+                    raise
+                yield chunk
+        finally:
+            close = getattr(stream, "close", None)
+            if callable(close):
+                close()
+
+    def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
+        """The same through aiobotocore's client, or a boto3 one read in worker threads."""
+        if not self.is_async(client):
+            return _threaded(lambda: self.stream(client, body))
+        return self._astream(client, body)
+
+    async def _astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
+        if isinstance(client, AioClientHandle):
+            client = await client.open()
+        _sdk_retries_off(client)
+        token = _NO_SDK_RETRY.set(True)
+        try:
+            response = await client.converse_stream(**to_boto3(body))
+        except Exception as exc:
+            http = _http_error(exc)
+            if http is None:
+                raise
+            raise http from exc
+        finally:
+            _NO_SDK_RETRY.reset(token)
+        stream = response["stream"]
+        raw = getattr(stream, "_raw_stream", None)
+        content = getattr(raw, "content", None)
+        try:
+            if content is not None and callable(getattr(content, "iter_chunks", None)):
+                reader = ChunkReader()
+                async for piece, _ in content.iter_chunks():
+                    for chunk in reader.feed(piece):
+                        yield chunk
+                for chunk in reader.close():
+                    yield chunk
+                return
+            try:
+                async for event in stream:
+                    yield event
+            except Exception as exc:
+                failed = _exception_chunk(exc)
+                if failed is None:
+                    raise
+                yield failed
+        finally:
+            close = getattr(stream, "close", None)
+            if callable(close):
+                result = close()
+                if hasattr(result, "__await__"):
+                    await result
+
+    def respond(self, client: Any, body: dict[str, Any]) -> Any:
+        """One whole (non-streamed) ``converse`` call, SDK retries off."""
+        _sdk_retries_off(client)
+        token = _NO_SDK_RETRY.set(True)
+        try:
+            return client.converse(**to_boto3(body))
+        except Exception as exc:
+            http = _http_error(exc)
+            if http is None:
+                raise
+            raise http from exc
+        finally:
+            _NO_SDK_RETRY.reset(token)
+
+    # -------------------------------------------------------------- building
+
+    def make_client(
+        self, *, api_key: str | None, base_url: str | None, http_client: Any = None
+    ) -> Any:
+        """A ``bedrock-runtime`` client for a server agent: aiobotocore's when installed
+        (entered on first use, left by :meth:`aclose`), else boto3's, which ``arun`` reads in
+        worker threads. Retries off, ``base_url`` as the ``endpoint_url``. Credentials: AWS's
+        own chain (environment, profile, role); an ``api_key`` that is not one of the AWS
+        variables' values is sent as a Bedrock API key (a bearer token).
+        """
+        if http_client is not None:
+            raise UnsupportedInput(
+                f"{VENDOR}: botocore takes no HTTP client of another library, so a recorded "
+                "Bedrock conversation cannot be replayed through it; decode the cassette "
+                "with `toolwire decode --from bedrock` instead"
+            )
+        import importlib.util
+        import os
+
+        from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
+
+        region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
+        bearer = api_key if api_key and api_key not in _aws_env_values(self.key_env) else None
+        config = Config(
+            retries={"total_max_attempts": 1, "mode": "standard"},
+            **({"signature_version": "bearer"} if bearer else {}),
+        )
+        options = {"endpoint_url": base_url, "region_name": region, "config": config}
+        if importlib.util.find_spec("aiobotocore") is not None:
+            from aiobotocore.session import (  # type: ignore[import-not-found, import-untyped, unused-ignore]
+                get_session,
+            )
+
+            session = get_session()
+            if bearer:
+                _with_token(session, bearer)
+            return AioClientHandle(session.create_client(_SERVICE, **options))
+        import botocore.session  # type: ignore[import-untyped, unused-ignore]
+
+        plain = botocore.session.get_session()
+        if bearer:
+            _with_token(plain, bearer)
+        return plain.create_client(_SERVICE, **options)
+
+    async def aclose(self, client: Any) -> None:
+        close = getattr(client, "close", None)
+        if callable(close):
+            result = close()
+            if hasattr(result, "__await__"):
+                await result
+
+    def secrets(self, client: Any) -> list[str]:
+        """The key values the client signs with (to mask in every text a run sends)."""
+        getter = getattr(client, "_get_credentials", None)
+        creds = getter() if callable(getter) else None
+        out: list[str] = []
+        for name in ("access_key", "secret_key", "token"):
+            value = getattr(creds, name, None)
+            if isinstance(value, str) and value:
+                out.append(value)
+        import os
+
+        bearer = os.environ.get("AWS_BEARER_TOKEN_BEDROCK")
+        if bearer:
+            out.append(bearer)
+        return out
+
+
+CLIENT = BedrockClient()
+
+__all__ = ["CLIENT", "AioClientHandle", "BedrockClient", "BedrockHTTPError"]

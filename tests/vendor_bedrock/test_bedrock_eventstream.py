@@ -1,0 +1,166 @@
+"""The shared AWS event-stream frame reader and writer (``toolwire.protocol.eventstream``),
+checked against botocore's own frame parser and against frames built by hand."""
+
+from __future__ import annotations
+
+import struct
+import uuid
+import zlib
+from dataclasses import asdict
+
+import pytest
+from botocore.eventstream import EventStreamBuffer
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.errors import LimitExceeded, TruncatedStream, VendorDataError
+from toolwire.protocol.eventstream import FrameReader, read_frames, write_frame
+from toolwire.protocol.limits import configure
+
+
+def hand_frame(headers: bytes, payload: bytes) -> bytes:
+    """A frame built from the documented layout, with headers already encoded."""
+    total = 12 + len(headers) + len(payload) + 4
+    prelude = struct.pack(">II", total, len(headers))
+    prelude += struct.pack(">I", zlib.crc32(prelude))
+    body = prelude + headers + payload
+    return body + struct.pack(">I", zlib.crc32(body))
+
+
+def string_header(name: str, value: str) -> bytes:
+    raw = value.encode()
+    return bytes([len(name)]) + name.encode() + b"\x07" + struct.pack(">H", len(raw)) + raw
+
+
+def botocore_frames(data: bytes) -> list[tuple[dict[str, object], bytes]]:
+    buf = EventStreamBuffer()
+    buf.add_data(data)
+    return [(dict(m.headers), m.payload) for m in buf]
+
+
+def test_a_hand_built_frame_reads_to_its_headers_and_payload() -> None:
+    data = hand_frame(string_header(":event-type", "messageStart"), b'{"role":"assistant"}')
+    (frame,) = list(read_frames([data]))
+    assert frame.headers == {":event-type": "messageStart"}
+    assert frame.payload == b'{"role":"assistant"}'
+
+
+def test_every_header_type_written_reads_back_in_botocore_and_here() -> None:
+    ident = uuid.UUID("12345678-1234-5678-1234-567812345678")
+    headers = {
+        "t": True,
+        "f": False,
+        "i": 7,
+        "big": 1 << 40,
+        "neg": -5,
+        "b": b"\x00\x01\xff",
+        "s": "héllo",
+        "u": ident,
+    }
+    data = write_frame(headers, b"payload")
+    ((theirs, payload),) = botocore_frames(data)
+    assert payload == b"payload"
+    assert theirs == {**headers, "u": ident.bytes}  # botocore keeps a UUID as its 16 bytes
+    (frame,) = list(read_frames([data]))
+    assert frame.headers == headers and frame.payload == b"payload"
+
+
+def test_botocore_frames_read_here_split_anywhere() -> None:
+    frames = [
+        write_frame({":event-type": f"e{i}", ":message-type": "event"}, bytes([i]) * i)
+        for i in range(20)
+    ]
+    data = b"".join(frames)
+    expected = botocore_frames(data)
+    for size in (1, 3, 16, 1000):
+        reader = FrameReader()
+        got = []
+        for i in range(0, len(data), size):
+            got += reader.feed(data[i : i + size])
+        got += reader.close()
+        assert [(f.headers, f.payload) for f in got] == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=400), max_size=12))
+def test_any_split_gives_the_same_frames(cuts: list[int]) -> None:
+    data = b"".join(write_frame({":event-type": "x"}, b"y" * n) for n in (0, 5, 300))
+    points = sorted({min(c, len(data)) for c in cuts})
+    pieces = [data[a:b] for a, b in zip([0, *points], [*points, len(data)], strict=True)]
+    assert [f.payload for f in read_frames(pieces)] == [b"", b"y" * 5, b"y" * 300]
+
+
+def test_a_bad_prelude_crc_is_an_error_naming_the_frame() -> None:
+    good = write_frame({":event-type": "a"}, b"{}")
+    bad = bytearray(good * 2)
+    bad[len(good) + 9] ^= 0x01  # the second frame's prelude CRC
+    with pytest.raises(VendorDataError, match="frame 1: prelude CRC32"):
+        list(read_frames([bytes(bad)], "bedrock"))
+
+
+def test_a_bad_message_crc_is_an_error() -> None:
+    bad = bytearray(write_frame({":event-type": "a"}, b'{"x":1}'))
+    bad[-6] ^= 0x20  # a payload byte: the message CRC no longer holds
+    with pytest.raises(VendorDataError, match="message CRC32 does not match"):
+        list(read_frames([bytes(bad)]))
+
+
+@pytest.mark.parametrize("cut", [1, 11, 12, 20, -1])
+def test_a_stream_that_ends_inside_a_frame_is_truncated_never_success(cut: int) -> None:
+    data = write_frame({":event-type": "a"}, b"0123456789")
+    with pytest.raises(TruncatedStream, match="inside event-stream frame 1"):
+        list(read_frames([write_frame({":event-type": "a"}, b""), data[:cut]]))
+
+
+def test_impossible_lengths_are_refused_before_any_wait() -> None:
+    prelude = struct.pack(">II", 10, 0)
+    data = prelude + struct.pack(">I", zlib.crc32(prelude))
+    with pytest.raises(VendorDataError, match="impossible lengths"):
+        FrameReader().feed(data)
+    prelude = struct.pack(">II", 100, 90)
+    with pytest.raises(VendorDataError, match="impossible lengths"):
+        FrameReader().feed(prelude + struct.pack(">I", zlib.crc32(prelude)))
+
+
+def test_a_frame_over_the_cap_is_refused_from_its_prelude() -> None:
+    previous = configure(max_event_chars=1000)
+    try:
+        prelude = struct.pack(">II", 5000, 0)
+        with pytest.raises(LimitExceeded, match="max_event_chars"):
+            FrameReader().feed(prelude + struct.pack(">I", zlib.crc32(prelude)))
+    finally:
+        configure(**asdict(previous))
+
+
+def test_headers_running_past_their_length_are_an_error() -> None:
+    header = string_header(":event-type", "messageStart")
+    broken = header[:-3]  # the value's length says more than the headers hold
+    with pytest.raises(VendorDataError, match="past the headers"):
+        list(read_frames([hand_frame(broken, b"{}")]))
+
+
+def test_an_unknown_header_type_is_an_error() -> None:
+    header = b"\x01a\x0c"
+    with pytest.raises(VendorDataError, match="unknown value type 12"):
+        list(read_frames([hand_frame(header, b"")]))
+
+
+def test_text_and_bytes_after_close_are_refused() -> None:
+    reader = FrameReader()
+    reader.close()
+    with pytest.raises(VendorDataError, match="after the stream was closed"):
+        reader.feed(b"x")
+    with pytest.raises(VendorDataError, match="expected bytes"):
+        FrameReader().feed("text")  # type: ignore[arg-type]
+
+
+def test_reading_is_linear_a_long_stream_in_tiny_pieces() -> None:
+    frame = write_frame({":event-type": "contentBlockDelta"}, b'{"delta":{"text":"x"}}')
+    data = frame * 4000
+    reader = FrameReader()
+    count = 0
+    for i in range(0, len(data), 7):
+        count += len(reader.feed(data[i : i + 7]))
+    reader.close()
+    assert count == 4000
+    assert not reader.pending
