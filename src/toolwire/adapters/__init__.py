@@ -20,6 +20,7 @@ NAMES: tuple[str, ...] = (
     "gemini",
     "dialogflow",
     "asgard",
+    "ollama",
 )
 
 #: Peers with no stream of their own: they translate tool results, tool definitions and
@@ -97,6 +98,7 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
         gemini,
         mcp,
         openai_chat,
+        ollama,
         openai_responses,
     )
 
@@ -106,6 +108,7 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
     _gemini: Adapter = gemini
     _dialogflow: Adapter = dialogflow
     _asgard: Adapter = asgard
+    _ollama: Adapter = ollama
     _mcp: ResultPeer = mcp
 
 __all__ = [
