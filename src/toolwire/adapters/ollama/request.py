@@ -58,7 +58,7 @@ from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
-from .wire import CALL_ID_RULE, FIELDS, VENDOR
+from .wire import CALL_ID_RULE, FIELDS, INDEX_KEY, VENDOR
 
 #: the MIME type a decoded image is given: Ollama's ``images`` say nothing of theirs
 IMAGE_MIME = "image/png"
@@ -223,9 +223,11 @@ def _assistant(
             args = {}
         if c.encrypted_value:
             lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
-        calls.append(
-            {"id": ids(c.id, c.metadata), "function": {"name": c.function.name, "arguments": args}}
-        )
+        fn: dict[str, Any] = {"name": c.function.name, "arguments": args}
+        index = c.metadata.get(INDEX_KEY) if isinstance(c.metadata, dict) else None
+        if type(index) is int:
+            fn = {"index": index, **fn}
+        calls.append({"id": ids(c.id, c.metadata), "function": fn})
     if calls:
         out["tool_calls"] = calls
     return out
@@ -385,7 +387,9 @@ def _decode_call(c: Any, where: str, mid: str, j: int) -> ToolCall:
     else:
         raise FIELDS.wrong(args, (dict, str), f"{where}.function.arguments")
     cid = FIELDS.opt_text(c.get("id"), f"{where}.id") or mint_id("call", mid, j)
-    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=text))
+    index = FIELDS.opt_int(fn.get("index"), f"{where}.function.index")
+    kw: dict[str, Any] = {"metadata": {INDEX_KEY: index}} if index is not None else {}
+    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=text), **kw)
 
 
 def _decode_tool(t: Any, where: str) -> Tool:
