@@ -119,7 +119,12 @@ def cassette(name, comment, request, body, content_type="application/x-ndjson; c
 
 
 def ask(model, question, *, tools=(WEATHER, TIME), stream=True, **extra):
-    body = {"model": model, "messages": [{"role": "user", "content": question}], "tools": list(tools), "stream": stream}
+    body = {
+        "model": model,
+        "messages": [{"role": "user", "content": question}],
+        "tools": list(tools),
+        "stream": stream,
+    }
     body.update(extra)
     return body
 
@@ -130,52 +135,76 @@ def main():
         "parallel_three_calls.yaml",
         "a thinking model (newer server: ids and function.index) reasons, says a word, then makes three calls on one line.",
         ask(m, "Weather in Oslo and Lima, and the time in Oslo?", think=True),
-        ndjson([
-            think(m, "The user wants"),
-            think(m, " three things."),
-            text(m, "Let me check."),
-            calls(
-                m,
-                call("get_weather", {"city": "Oslo"}, "call_k2n8x1qa", 0),
-                call("get_weather", {"city": "Lima"}, "call_p0d4w7rm", 1),
-                call("get_time", {"city": "Oslo"}, "call_t5v3c9zb", 2),
-            ),
-            last(m),
-        ]),
+        ndjson(
+            [
+                think(m, "The user wants"),
+                think(m, " three things."),
+                text(m, "Let me check."),
+                calls(
+                    m,
+                    call("get_weather", {"city": "Oslo"}, "call_k2n8x1qa", 0),
+                    call("get_weather", {"city": "Lima"}, "call_p0d4w7rm", 1),
+                    call("get_time", {"city": "Oslo"}, "call_t5v3c9zb", 2),
+                ),
+                last(m),
+            ]
+        ),
     )
     m = "llama3.1:8b"
     cassette(
         "calls_without_ids.yaml",
         "an older server: calls arrive on two lines with no id and no index, one with empty arguments.",
         ask(m, "Weather in Quito, and what time is it?"),
-        ndjson([
-            calls(m, call("get_weather", {"city": "Quito", "units": {"temp": "C", "wind": ["km/h"]}})),
-            calls(m, call("get_time", {})),
-            last(m, prompt=180, evals=37),
-        ]),
+        ndjson(
+            [
+                calls(
+                    m,
+                    call(
+                        "get_weather", {"city": "Quito", "units": {"temp": "C", "wind": ["km/h"]}}
+                    ),
+                ),
+                calls(m, call("get_time", {})),
+                last(m, prompt=180, evals=37),
+            ]
+        ),
     )
     m = "llama3.2"
     cassette(
         "truncated.yaml",
         "the stream stops after a call and some text, before the line with done: true.",
         ask(m, "Weather in Oslo?"),
-        ndjson([
-            text(m, "Checking"),
-            text(m, " now."),
-            calls(m, call("get_weather", {"city": "Oslo"}, "call_cut00001", 0)),
-        ]),
+        ndjson(
+            [
+                text(m, "Checking"),
+                text(m, " now."),
+                calls(m, call("get_weather", {"city": "Oslo"}, "call_cut00001", 0)),
+            ]
+        ),
     )
     cassette(
         "in_stream_error.yaml",
         "the server reports an error on a line of its own mid-stream (a model runner that stopped).",
         ask(m, "Tell me a story."),
-        ndjson([text(m, "Once"), text(m, " upon"), {"error": "an error was encountered while running the model: unexpected EOF"}]),
+        ndjson(
+            [
+                text(m, "Once"),
+                text(m, " upon"),
+                {"error": "an error was encountered while running the model: unexpected EOF"},
+            ]
+        ),
     )
     cassette(
         "length.yaml",
         "the answer stops at num_predict: done_reason length; a line holds U+2028 (escaped, as Go writes it) inside a string.",
         ask(m, "Describe the sea.", tools=(), options={"num_predict": 8}),
-        ndjson([text(m, "The sea\u2028is"), text(m, " wide and"), text(m, " deep"), last(m, "length", 12, 8)]),
+        ndjson(
+            [
+                text(m, "The sea\u2028is"),
+                text(m, " wide and"),
+                text(m, " deep"),
+                last(m, "length", 12, 8),
+            ]
+        ),
     )
     whole = {
         "model": m,
@@ -207,14 +236,32 @@ def main():
         "model": m,
         "messages": [
             {"role": "system", "content": "You are terse."},
-            {"role": "user", "content": "What is in this picture, and the weather there?", "images": [tiny_png]},
+            {
+                "role": "user",
+                "content": "What is in this picture, and the weather there?",
+                "images": [tiny_png],
+            },
             {
                 "role": "assistant",
                 "content": "",
                 "thinking": "A beach. Which city? Ask the tool.",
-                "tool_calls": [{"id": "call_h1st0ry1", "function": {"index": 0, "name": "get_weather", "arguments": {"city": "Nice"}}}],
+                "tool_calls": [
+                    {
+                        "id": "call_h1st0ry1",
+                        "function": {
+                            "index": 0,
+                            "name": "get_weather",
+                            "arguments": {"city": "Nice"},
+                        },
+                    }
+                ],
             },
-            {"role": "tool", "content": "{\"temp_c\": 24, \"sky\": \"clear\"}", "tool_name": "get_weather", "tool_call_id": "call_h1st0ry1"},
+            {
+                "role": "tool",
+                "content": '{"temp_c": 24, "sky": "clear"}',
+                "tool_name": "get_weather",
+                "tool_call_id": "call_h1st0ry1",
+            },
         ],
         "tools": [WEATHER],
         "stream": True,
@@ -223,7 +270,9 @@ def main():
         "history_with_images.yaml",
         "a vision model's second turn: the user's image, the assistant's thinking and call, the tool's answer.",
         history,
-        ndjson([text(m, "A beach in Nice;"), text(m, " 24 °C and clear."), last(m, "stop", 310, 12)]),
+        ndjson(
+            [text(m, "A beach in Nice;"), text(m, " 24 °C and clear."), last(m, "stop", 310, 12)]
+        ),
     )
 
 

@@ -110,7 +110,12 @@ def test_a_framed_run_cut_short_is_never_a_done_line() -> None:
 
 def test_arguments_that_are_no_object_are_sent_as_the_empty_object_and_reported() -> None:
     events = [
-        {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f", "parentMessageId": "m"},
+        {
+            "type": "TOOL_CALL_START",
+            "toolCallId": "c1",
+            "toolCallName": "f",
+            "parentMessageId": "m",
+        },
         {"type": "TOOL_CALL_ARGS", "toolCallId": "c1", "delta": '["a", "list"]'},
         {"type": "TOOL_CALL_END", "toolCallId": "c1"},
     ]

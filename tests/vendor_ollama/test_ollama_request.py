@@ -4,6 +4,7 @@ is sent; calls and results stay paired."""
 
 from __future__ import annotations
 
+import json
 import warnings
 from typing import Any
 
@@ -27,7 +28,10 @@ from toolwire.adapters import ollama as adapter
 from toolwire.losses import PartsDroppedWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
-PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+PNG = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQ"
+    "AAAABJRU5ErkJggg=="
+)
 
 
 def _quiet(fn: Any, *args: Any, **kw: Any) -> Any:
@@ -140,9 +144,7 @@ def test_tool_result_media_is_dropped_by_default_and_the_error_reaches_the_model
     with pytest.warns(PartsDroppedWarning):
         sent = adapter.encode_request(_with_image_result(), model="gemma3:12b")
     call, result = sent["messages"][1], sent["messages"][2]
-    assert call["tool_calls"] == [
-        {"id": "c1", "function": {"name": "screenshot", "arguments": {}}}
-    ]
+    assert call["tool_calls"] == [{"id": "c1", "function": {"name": "screenshot", "arguments": {}}}]
     assert result == {
         "role": "tool",
         "content": "taken\n\nError: blurry",
@@ -153,7 +155,9 @@ def test_tool_result_media_is_dropped_by_default_and_the_error_reaches_the_model
 
 
 def test_tool_result_media_relocates_into_a_user_message_after_the_results() -> None:
-    sent = _quiet(adapter.encode_request, _with_image_result(), model="gemma3:12b", media="relocate")
+    sent = _quiet(
+        adapter.encode_request, _with_image_result(), model="gemma3:12b", media="relocate"
+    )
     moved = sent["messages"][3]
     assert moved["role"] == "user" and moved["images"] == [PNG]
     assert "c1" in moved["content"] and "screenshot" in moved["content"]
@@ -175,19 +179,22 @@ def test_reasoning_rides_on_the_next_assistant_message() -> None:
         forwarded_props=None,
     )
     sent = _quiet(adapter.encode_request, run, model="qwen3")
-    assert sent["messages"][1] == {"role": "assistant", "content": "hello", "thinking": "they greet me"}
+    assert sent["messages"][1] == {
+        "role": "assistant",
+        "content": "hello",
+        "thinking": "they greet me",
+    }
 
 
 def test_the_sdk_sends_the_encoded_body() -> None:
     body, _ = load("history_with_images.yaml")
     sent = _quiet(adapter.encode_request, adapter.decode_request(body), model=body["model"])
-    last = b'{"model":"m","created_at":"t","message":{"role":"assistant","content":"ok"},"done":true}\n'
+    last = b'{"model":"m","created_at":"t","message":{"role":"assistant","content":"ok"},'
+    last += b'"done":true}\n'
     with FakeVendor([Reply(headers={"content-type": "application/x-ndjson"}, chunks=[last])]) as v:
         reply = ollama.Client(host=v.base_url).chat(
             model=sent["model"], messages=sent["messages"], tools=sent["tools"]
         )
-        import json
-
         seen = json.loads(v.requests[0].body)
     assert reply.message.content == "ok"
     # the SDK validates every message and tool on the way (its own models)

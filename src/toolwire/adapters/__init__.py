@@ -97,8 +97,8 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
         dialogflow,
         gemini,
         mcp,
-        openai_chat,
         ollama,
+        openai_chat,
         openai_responses,
     )
 

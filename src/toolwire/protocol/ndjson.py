@@ -134,9 +134,7 @@ def ndjson_objects(
 ) -> Iterator[dict[str, Any]]:
     """The objects of an NDJSON body (whole, or pieces split anywhere), lazily."""
     reader = NDJSONReader(vendor, terminal)
-    pieces: Iterable[bytes | str] = (
-        [body] if isinstance(body, (bytes, bytearray, str)) else body
-    )
+    pieces: Iterable[bytes | str] = [body] if isinstance(body, (bytes, bytearray, str)) else body
     for piece in pieces:
         yield from reader.feed(piece)
     yield from reader.close()

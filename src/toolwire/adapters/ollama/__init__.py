@@ -3,7 +3,8 @@
 The mapping, both ways, is in ``docs/adapters/ollama.md``. Modules: ``decoder`` (lines
 or a whole response -> events), ``encoder`` (events -> lines), ``request`` (request
 bodies both ways), ``wire`` (names, metadata keys, the NDJSON framing, usage, errors, the
-stop-reason map, the field reader), ``recording`` (which recorded bodies are streams), ``client`` (the ``ollama`` SDK for the drivers). No
+stop-reason map, the field reader), ``recording`` (which recorded bodies are streams),
+``client`` (the ``ollama`` SDK for the drivers). No
 vendor SDK is imported: SDK objects and plain dicts are both accepted.
 """
 
