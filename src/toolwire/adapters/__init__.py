@@ -21,6 +21,7 @@ NAMES: tuple[str, ...] = (
     "dialogflow",
     "asgard",
     "ollama",
+    "mistral",
 )
 
 #: Peers with no stream of their own: they translate tool results, tool definitions and
@@ -97,6 +98,7 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
         dialogflow,
         gemini,
         mcp,
+        mistral,
         ollama,
         openai_chat,
         openai_responses,
@@ -109,6 +111,7 @@ if TYPE_CHECKING:  # mypy holds every adapter module to the contract it is typed
     _dialogflow: Adapter = dialogflow
     _asgard: Adapter = asgard
     _ollama: Adapter = ollama
+    _mistral: Adapter = mistral
     _mcp: ResultPeer = mcp
 
 __all__ = [
