@@ -22,7 +22,7 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from vendor_rules import ID_RULES, MODELS, check_id, check_request
+from vendor_rules import ID_RULES, MODELS, STREAM_IDS, check_id, check_request
 
 from toolwire import adapters
 from toolwire.protocol.callids import IdMapper, IdRule
@@ -124,17 +124,7 @@ def test_the_documented_rules_are_what_the_adapters_enforce() -> None:
 
 
 def _rule(target: str) -> IdRule:
-    from toolwire.adapters.anthropic.wire import CALL_ID_RULE as anthropic
-    from toolwire.adapters.gemini.wire import CALL_ID_RULE as gemini
-    from toolwire.adapters.openai_chat.wire import CALL_ID_RULE as chat
-    from toolwire.adapters.openai_responses.wire import CALL_ID_RULE as responses
-
-    return {
-        "anthropic": anthropic,
-        "gemini": gemini,
-        "openai_chat": chat,
-        "openai_responses": responses,
-    }[target]
+    return adapters.model(target).CALL_ID_RULE
 
 
 # ----------------------------------------------------------------- streams
@@ -157,6 +147,8 @@ def _stream_events(call_id: str) -> list[dict[str, Any]]:
 
 def _stream_ids(target: str, chunks: list[dict[str, Any]]) -> list[str]:
     """The call ids a vendor stream carries, read the way its SDK reads them."""
+    if target in STREAM_IDS:  # a target whose rules come from its own test folder
+        return STREAM_IDS[target](chunks)
     out: list[str] = []
     for c in chunks:
         if target == "openai_chat":

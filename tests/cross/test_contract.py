@@ -422,7 +422,7 @@ TABLED = [n for n in NAMES if handlers_by_type(adapters.get(n).Encoder)]
 
 
 def test_the_tabled_encoders_are_the_ones_expected() -> None:
-    assert TABLED == ["anthropic", "openai_chat", "openai_responses", "asgard"]
+    assert TABLED == ["anthropic", "openai_chat", "openai_responses", "asgard", "ollama", "mistral"]
 
 
 @pytest.mark.parametrize("name", TABLED)

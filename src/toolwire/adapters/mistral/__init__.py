@@ -10,8 +10,11 @@ objects and plain dicts are both accepted.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from toolwire.protocol.surface import stream_surface
 
+from .client import CLIENT as CLIENT
 from .decoder import Decoder as Decoder
 from .encoder import Encoder as Encoder
 from .request import decode_request as decode_request
@@ -28,8 +31,20 @@ decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     VENDOR, Decoder, Encoder
 )
 
+#: The contract's optional hooks this adapter does not need (``contract.HOOKS``).
+load_recording = None
+is_streamed = None
+decoder_options = None
+
+if TYPE_CHECKING:  # mypy holds this package to the contract of its kind
+    from toolwire.adapters import mistral as _self
+    from toolwire.adapters.contract import ModelAdapter
+
+    _contract: ModelAdapter = _self
+
 __all__ = [
     "CALL_ID_RULE",
+    "CLIENT",
     "FRAMING",
     "MODEL_ROUTE",
     "Decoder",
@@ -38,8 +53,11 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "decoder_options",
     "encode_request",
     "encode_stream",
+    "is_streamed",
+    "load_recording",
     "sse_chunks",
     "to_sse",
 ]

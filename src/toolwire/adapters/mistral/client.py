@@ -12,15 +12,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from toolwire import clients
+from toolwire.redaction import credential_values
+
 from .wire import RETRYABLE_ERRORS
 
-
-def _sdk_classes(client: Any) -> set[str]:
-    return {
-        k.__name__
-        for k in type(client).__mro__
-        if (k.__module__ or "").split(".")[0] == "mistralai"
-    }
+_SDK = "mistralai"
 
 
 def _no_retries() -> Any:
@@ -39,14 +36,25 @@ class MistralClient:
     retryable_errors = RETRYABLE_ERRORS
     secret_headers = frozenset({"authorization"})
     secret_query_keys: frozenset[str] = frozenset()
+    api: str | None = None
+    provider_aliases: tuple[str, ...] = ("mistralai",)
+    #: the SDK's ``server_url`` is the origin; ``/v1/chat/completions`` is its own
+    endpoint_suffix = "/v1/chat/completions"
+    account_headers: frozenset[str] = frozenset()
+    #: Mistral's API keys are 32 letters and digits: too plain a shape to tell from other
+    #: text, so none is declared (the header itself is filtered)
+    key_shapes: tuple[tuple[str, str], ...] = ()
     #: HTTP statuses worth another attempt (what the SDK itself would retry)
     retryable_statuses = frozenset({429, 500, 502, 503, 504})
 
     def claims(self, client: Any, api: str | None) -> bool:
-        return "Mistral" in _sdk_classes(client)
+        return clients.from_package(client, _SDK) and "Mistral" in clients.class_names(client)
 
     def is_async(self, client: Any) -> bool:
-        return False
+        return False  # one object, both sides: ``toolwire.run`` and ``arun`` both take it
+
+    def drives_async(self, client: Any) -> bool:
+        return True
 
     def encode_options(self, client: Any) -> dict[str, Any]:
         return {}
@@ -84,17 +92,17 @@ class MistralClient:
         return Mistral(**kw)
 
     async def aclose(self, client: Any) -> None:
-        close = getattr(client, "__aexit__", None)
-        if close is not None:
-            await close(None, None, None)
+        http = getattr(getattr(client, "sdk_configuration", None), "async_client", None)
+        closer = getattr(http, "aclose", None)
+        if closer is not None:
+            await closer()
 
     def secrets(self, client: Any) -> list[str]:
         config = getattr(client, "sdk_configuration", None)
         security = getattr(config, "security", None)
         if callable(security):
             security = security()
-        key = getattr(security, "api_key", None)
-        return [key] if isinstance(key, str) and key else []
+        return credential_values(security)
 
 
 CLIENT = MistralClient()

@@ -21,8 +21,9 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
 from toolwire.protocol.ids import mint_id
-from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse, json_object, sse_json_values
+from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import token_count
 from toolwire.recordings import ModelRoute
 
@@ -205,51 +206,8 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
     )
 
 
-class _DoneReader:
-    """Push-style SSE reading up to ``data: [DONE]`` (the contract's ``ChunkReader``)."""
-
-    def __init__(self) -> None:
-        self._parser = SSEParser(VENDOR)
-        self._n = 0
-        self.done = False
-
-    def feed(self, piece: bytes) -> list[dict[str, Any]]:
-        return self._take(self._parser.feed(piece))
-
-    def close(self) -> list[dict[str, Any]]:
-        return self._take(self._parser.close())
-
-    def _take(self, events: list[SSEEvent]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for ev in events:
-            if self.done:
-                break
-            if ev.data == DONE:
-                self.done = True  # anything after it is ignored, as the SDK does
-                break
-            out.append(json_object(ev, VENDOR, self._n))
-            self._n += 1
-        return out
-
-
-class _SSEFraming:
-    """SSE ending in ``[DONE]``, as the contract's ``Framing``."""
-
-    name = "sse"
-    media_type = "text/event-stream"
-
-    def read(self, body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
-        return sse_chunks(body)
-
-    def reader(self) -> _DoneReader:
-        return _DoneReader()
-
-    def write(self, chunks: Iterable[Any]) -> bytes:
-        return to_sse(chunks)
-
-
 #: SSE ending in ``data: [DONE]``.
-FRAMING = _SSEFraming()
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at=DONE)
 
 
 __all__ = [

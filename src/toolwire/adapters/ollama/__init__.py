@@ -11,10 +11,11 @@ vendor SDK is imported: SDK objects and plain dicts are both accepted.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolwire.protocol.surface import stream_surface
 
+from .client import CLIENT as CLIENT
 from .decoder import Decoder as Decoder
 from .encoder import Encoder as Encoder
 from .recording import is_streamed as is_streamed
@@ -31,6 +32,17 @@ decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
 )
 
 
+#: The contract's optional hooks this adapter does not need (``contract.HOOKS``).
+load_recording = None
+decoder_options = None
+
+if TYPE_CHECKING:  # mypy holds this package to the contract of its kind
+    from toolwire.adapters import ollama as _self
+    from toolwire.adapters.contract import ModelAdapter
+
+    _contract: ModelAdapter = _self
+
+
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The chunk dicts of a stream body: Ollama's is NDJSON, not SSE (the contract's name
     for "the vendor's framing, read"; ``FRAMING.read`` is the same)."""
@@ -44,6 +56,7 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
 
 __all__ = [
     "CALL_ID_RULE",
+    "CLIENT",
     "FRAMING",
     "MODEL_ROUTE",
     "Decoder",
@@ -52,9 +65,11 @@ __all__ = [
     "decode_request",
     "decode_response",
     "decode_stream",
+    "decoder_options",
     "encode_request",
     "encode_stream",
     "is_streamed",
+    "load_recording",
     "sse_chunks",
     "to_sse",
 ]

@@ -14,15 +14,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from toolwire import clients
+
 from .wire import FRAMING, RETRYABLE_ERRORS
 
 _PATH = "/api/chat"
-
-
-def _sdk_classes(client: Any) -> set[str]:
-    return {
-        k.__name__ for k in type(client).__mro__ if (k.__module__ or "").split(".")[0] == "ollama"
-    }
+_SDK = "ollama"
 
 
 def _http_error(status: int, text: str) -> Exception:
@@ -41,14 +38,26 @@ class OllamaClient:
     retryable_errors = RETRYABLE_ERRORS
     secret_headers = frozenset({"authorization"})
     secret_query_keys: frozenset[str] = frozenset()
+    api: str | None = None
+    provider_aliases: tuple[str, ...] = ()
+    #: the SDK's host is the origin; ``/api/chat`` is its own
+    endpoint_suffix = "/api/chat"
+    account_headers: frozenset[str] = frozenset()
+    #: a local server has no keys; ollama.com's API keys have no published shape
+    key_shapes: tuple[tuple[str, str], ...] = ()
     #: HTTP statuses worth another attempt (a busy or loading server)
     retryable_statuses = frozenset({408, 429, 500, 502, 503, 504})
 
     def claims(self, client: Any, api: str | None) -> bool:
-        return bool(_sdk_classes(client) & {"Client", "AsyncClient"})
+        return clients.from_package(client, _SDK) and bool(
+            clients.class_names(client) & {"Client", "AsyncClient"}
+        )
 
     def is_async(self, client: Any) -> bool:
-        return "AsyncClient" in _sdk_classes(client)
+        return clients.from_package(client, _SDK) and "AsyncClient" in clients.class_names(client)
+
+    def drives_async(self, client: Any) -> bool:
+        return self.is_async(client)
 
     def encode_options(self, client: Any) -> dict[str, Any]:
         return {}
@@ -102,8 +111,8 @@ class OllamaClient:
 
         headers = {"authorization": f"Bearer {api_key}"} if api_key else None
         kw: dict[str, Any] = {}
-        if http_client is not None:  # an httpx transport for tests and proxies
-            kw["transport"] = getattr(http_client, "_transport", None) or http_client
+        if http_client is not None:  # the replay's client: the SDK's httpx sends through it
+            kw["transport"] = clients.HttpxBridge(http_client)
         return AsyncClient(host=base_url, headers=headers, **kw)
 
     async def aclose(self, client: Any) -> None:
