@@ -191,11 +191,12 @@ CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 
 
 def _vendor_folder_rules() -> None:
-    """Rules a model adapter's own test folder declares (``tests/vendor_<name>/_rules.py``:
-    ``MODEL``, ``ID_RULE``, ``check(body) -> answered ids`` and ``stream_ids(chunks)``), for
-    the targets not written above: a new adapter brings its target's rules with its tests, and every cross-vendor
-    test takes them up without an edit here. A model adapter with neither is a failure of
-    the tests that need its rules (a ``KeyError`` naming it), never a silent skip."""
+    """Rules a model adapter's own test folder declares, for the targets not written
+    above (``tests/vendor_<name>/_rules.py``: ``MODEL``, ``ID_RULE``, ``check(body)`` giving
+    the answered ids, ``stream_ids(chunks)``). A new adapter brings its target's rules with
+    its tests and every cross-vendor test takes them up without an edit here; a model
+    adapter with neither fails the tests that need its rules (a ``KeyError`` naming it),
+    never skips them."""
     import importlib.util
     from pathlib import Path
 

@@ -44,8 +44,9 @@ def chunks_of(adapter: ModuleType, ex: Exchange) -> list[Any] | None:
     """The decoder input of one exchange (``None`` for a whole, non-streamed response)."""
     if ex.content_type == "application/jsonl":
         return jsonl_chunks(ex.response_body)
-    if ex.is_sse:
-        return list(adapter.sse_chunks(ex.response_body))
+    streamed = adapter.is_streamed
+    if ex.is_sse or (streamed is not None and streamed(ex)):
+        return list(adapter.FRAMING.read(ex.response_body))
     return None
 
 
