@@ -201,7 +201,8 @@ def test_frame_run_reads_the_decoder_s_events_as_feeding_chunk_by_chunk_would(
             chunks
             for path in sorted((CASSETTES / vendor).glob("*.yaml"))
             for ex in model_exchanges(adapter, path.read_bytes(), path.name)
-            if ex.is_sse and (chunks := list(adapter.sse_chunks(ex.response_body)))
+            if (ex.is_sse or (adapter.is_streamed is not None and adapter.is_streamed(ex)))
+            and (chunks := list(adapter.FRAMING.read(ex.response_body)))
         ]
     assert streamed
     for chunks in streamed:

@@ -157,8 +157,9 @@ def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:
         try:
             text = compact(chunk)
         except (TypeError, ValueError, RecursionError) as exc:
-            if isinstance(exc, RecursionError):
-                raise JSONTextError(vendor, where, "nested too deep, or circular") from None
+            if isinstance(exc, RecursionError):  # (a circular reference nests without end)
+                what = f"JSON nested deeper than {cap} levels, or circular"
+                raise JSONTextError(vendor, where, what) from None
             check_depth(chunk, vendor, where)
             raise VendorDataError(vendor, where, f"cannot be written as JSON: {exc}") from None
         if len(text) >= cap and text.count("{") + text.count("[") >= cap:
