@@ -23,9 +23,13 @@ _SDK = "ollama"
 
 
 def _http_error(status: int, text: str) -> Exception:
+    """The SDK's own ``ResponseError`` (its ``error`` the server's words), also holding
+    them as ``message``, the attribute ``toolwire.failures`` reads of any SDK's error."""
     from ollama import ResponseError
 
-    return ResponseError(text, status)
+    exc = ResponseError(text, status)
+    exc.message = exc.error  # type: ignore[attr-defined]
+    return exc
 
 
 class OllamaClient:
