@@ -56,6 +56,7 @@ BUILTINS: dict[str, Kind] = {
     "mcp": "result",
     "ollama": "model",
     "mistral": "model",
+    "cohere": "model",
 }
 
 #: The built-in stream adapters (model and stream kinds); ``names()`` adds plugins.
