@@ -1,4 +1,4 @@
-"""``toolwire serve --provider`` for the adapters added on the registry (ollama, mistral):
+"""``toolwire serve --provider`` for the adapters added on the registry (ollama, mistral, cohere):
 the server builds the vendor's own async client from ``CLIENT.make_client``, streams a turn
 from a fake vendor on 127.0.0.1 and sends a valid AG-UI run; the key stays in the server."""
 
@@ -23,6 +23,7 @@ KEY = "newvendorFAKEkey0123456789abcdef"
 CASES = {
     "ollama": (CASSETTES / "ollama" / "parallel_three_calls.yaml", "application/x-ndjson"),
     "mistral": (CASSETTES / "mistral" / "parallel_three_calls.yaml", "text/event-stream"),
+    "cohere": (CASSETTES / "cohere" / "parallel_three_calls.yaml", "text/event-stream"),
 }
 
 
