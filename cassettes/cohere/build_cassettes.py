@@ -24,7 +24,11 @@ WEATHER = {
     "function": {
         "name": "get_weather",
         "description": "Current weather in a city",
-        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        "parameters": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}},
+            "required": ["city"],
+        },
     },
 }
 TIME = {
@@ -49,7 +53,19 @@ def sse(events, done=False):
 
 
 def start(mid):
-    return {"id": mid, "type": "message-start", "delta": {"message": {"role": "assistant", "content": [], "tool_plan": "", "tool_calls": [], "citations": []}}}
+    return {
+        "id": mid,
+        "type": "message-start",
+        "delta": {
+            "message": {
+                "role": "assistant",
+                "content": [],
+                "tool_plan": "",
+                "tool_calls": [],
+                "citations": [],
+            }
+        },
+    }
 
 
 def plan(text):
@@ -57,11 +73,27 @@ def plan(text):
 
 
 def call_start(i, id_, name):
-    return {"type": "tool-call-start", "index": i, "delta": {"message": {"tool_calls": {"id": id_, "type": "function", "function": {"name": name, "arguments": ""}}}}}
+    return {
+        "type": "tool-call-start",
+        "index": i,
+        "delta": {
+            "message": {
+                "tool_calls": {
+                    "id": id_,
+                    "type": "function",
+                    "function": {"name": name, "arguments": ""},
+                }
+            }
+        },
+    }
 
 
 def call_delta(i, args):
-    return {"type": "tool-call-delta", "index": i, "delta": {"message": {"tool_calls": {"function": {"arguments": args}}}}}
+    return {
+        "type": "tool-call-delta",
+        "index": i,
+        "delta": {"message": {"tool_calls": {"function": {"arguments": args}}}},
+    }
 
 
 def call_end(i):
@@ -69,7 +101,11 @@ def call_end(i):
 
 
 def content_start(i, kind="text"):
-    return {"type": "content-start", "index": i, "delta": {"message": {"content": {"type": kind, kind: ""}}}}
+    return {
+        "type": "content-start",
+        "index": i,
+        "delta": {"message": {"content": {"type": kind, kind: ""}}},
+    }
 
 
 def content_delta(i, text, kind="text"):
@@ -81,7 +117,10 @@ def content_end(i):
 
 
 def end(reason, inp, out, **extra):
-    usage = {"billed_units": {"input_tokens": inp, "output_tokens": out}, "tokens": {"input_tokens": inp + 480, "output_tokens": out + 3}}
+    usage = {
+        "billed_units": {"input_tokens": inp, "output_tokens": out},
+        "tokens": {"input_tokens": inp + 480, "output_tokens": out + 3},
+    }
     return {"type": "message-end", "delta": {"finish_reason": reason, "usage": usage, **extra}}
 
 
@@ -123,22 +162,24 @@ def main():
         "parallel_three_calls.yaml",
         "a tool plan, then three calls, their arguments in fragments, interleaved with nothing; finish TOOL_CALL.",
         ask(m, "Weather in Oslo and Lima, and the time in Oslo?"),
-        sse([
-            start(mid),
-            plan("I will look up"),
-            plan(" the weather and the time."),
-            call_start(0, "get_weather_k2n8x1qa7b4c", "get_weather"),
-            call_delta(0, '{"city":'),
-            call_delta(0, ' "Oslo"}'),
-            call_end(0),
-            call_start(1, "get_weather_p0d4w7rm9d2e", "get_weather"),
-            call_delta(1, '{"city": "Lima"}'),
-            call_end(1),
-            call_start(2, "get_time_t5v3c9zb1f6g", "get_time"),
-            call_delta(2, '{"city": "Oslo"}'),
-            call_end(2),
-            end("TOOL_CALL", 31, 62),
-        ]),
+        sse(
+            [
+                start(mid),
+                plan("I will look up"),
+                plan(" the weather and the time."),
+                call_start(0, "get_weather_k2n8x1qa7b4c", "get_weather"),
+                call_delta(0, '{"city":'),
+                call_delta(0, ' "Oslo"}'),
+                call_end(0),
+                call_start(1, "get_weather_p0d4w7rm9d2e", "get_weather"),
+                call_delta(1, '{"city": "Lima"}'),
+                call_end(1),
+                call_start(2, "get_time_t5v3c9zb1f6g", "get_time"),
+                call_delta(2, '{"city": "Oslo"}'),
+                call_end(2),
+                end("TOOL_CALL", 31, 62),
+            ]
+        ),
     )
     mid = "7d2a1b3c-0e4f-4a5b-8c6d-9e0f1a2b3c4d"
     cassette(
@@ -148,46 +189,121 @@ def main():
             "model": "command-a-reasoning-08-2025",
             "messages": [
                 {"role": "user", "content": "Weather in Oslo?"},
-                {"role": "assistant", "tool_plan": "I will check the weather.", "tool_calls": [{"id": "get_weather_0s10w3a7h3r0", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\": \"Oslo\"}"}}]},
-                {"role": "tool", "tool_call_id": "get_weather_0s10w3a7h3r0", "content": [{"type": "document", "document": {"data": {"temp_c": 4, "sky": "rain"}, "id": "weather-oslo"}}]},
+                {
+                    "role": "assistant",
+                    "tool_plan": "I will check the weather.",
+                    "tool_calls": [
+                        {
+                            "id": "get_weather_0s10w3a7h3r0",
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'},
+                        }
+                    ],
+                },
+                {
+                    "role": "tool",
+                    "tool_call_id": "get_weather_0s10w3a7h3r0",
+                    "content": [
+                        {
+                            "type": "document",
+                            "document": {
+                                "data": {"temp_c": 4, "sky": "rain"},
+                                "id": "weather-oslo",
+                            },
+                        }
+                    ],
+                },
             ],
             "tools": [WEATHER],
             "thinking": {"type": "enabled"},
             "stream": True,
         },
-        sse([
-            start(mid),
-            content_start(0, "thinking"),
-            content_delta(0, "The tool says 4 °C", "thinking"),
-            content_delta(0, " and rain.", "thinking"),
-            content_end(0),
-            content_start(1),
-            content_delta(1, "It is 4 °C"),
-            content_delta(1, " and raining in Oslo."),
-            {"type": "citation-start", "index": 0, "delta": {"message": {"citations": {"start": 6, "end": 10, "text": "4 °C", "sources": [{"type": "tool", "id": "weather-oslo", "tool_output": {"temp_c": "4", "sky": "rain"}}], "content_index": 1, "type": "TEXT_CONTENT"}}}},
-            {"type": "citation-end", "index": 0},
-            content_end(1),
-            end("COMPLETE", 120, 30),
-        ], done=True),
+        sse(
+            [
+                start(mid),
+                content_start(0, "thinking"),
+                content_delta(0, "The tool says 4 °C", "thinking"),
+                content_delta(0, " and rain.", "thinking"),
+                content_end(0),
+                content_start(1),
+                content_delta(1, "It is 4 °C"),
+                content_delta(1, " and raining in Oslo."),
+                {
+                    "type": "citation-start",
+                    "index": 0,
+                    "delta": {
+                        "message": {
+                            "citations": {
+                                "start": 6,
+                                "end": 10,
+                                "text": "4 °C",
+                                "sources": [
+                                    {
+                                        "type": "tool",
+                                        "id": "weather-oslo",
+                                        "tool_output": {"temp_c": "4", "sky": "rain"},
+                                    }
+                                ],
+                                "content_index": 1,
+                                "type": "TEXT_CONTENT",
+                            }
+                        }
+                    },
+                },
+                {"type": "citation-end", "index": 0},
+                content_end(1),
+                end("COMPLETE", 120, 30),
+            ],
+            done=True,
+        ),
     )
     mid = "9a8b7c6d-5e4f-4a2b-9c0d-1e2f3a4b5c6d"
     cassette(
         "max_tokens.yaml",
         "the answer stops at max_tokens.",
         ask(m, "Describe the sea.", tools=(), max_tokens=4),
-        sse([start(mid), content_start(0), content_delta(0, "The sea is"), content_delta(0, " wide"), content_end(0), end("MAX_TOKENS", 12, 4)]),
+        sse(
+            [
+                start(mid),
+                content_start(0),
+                content_delta(0, "The sea is"),
+                content_delta(0, " wide"),
+                content_end(0),
+                end("MAX_TOKENS", 12, 4),
+            ]
+        ),
     )
     cassette(
         "truncated.yaml",
         "the stream stops inside a call's arguments, before message-end.",
         ask(m, "Weather in Oslo?"),
-        sse([start(mid), plan("Checking."), call_start(0, "get_weather_cut0ff000001", "get_weather"), call_delta(0, '{"city": "Os')]),
+        sse(
+            [
+                start(mid),
+                plan("Checking."),
+                call_start(0, "get_weather_cut0ff000001", "get_weather"),
+                call_delta(0, '{"city": "Os'),
+            ]
+        ),
     )
     cassette(
         "in_stream_error.yaml",
         "message-end with finish_reason ERROR and the error's text, after some text.",
         ask(m, "Tell me a story.", tools=()),
-        sse([start(mid), content_start(0), content_delta(0, "Once"), {"type": "message-end", "delta": {"finish_reason": "ERROR", "error": "internal server error, please try again"}}]),
+        sse(
+            [
+                start(mid),
+                content_start(0),
+                content_delta(0, "Once"),
+                {
+                    "type": "message-end",
+                    "delta": {
+                        "finish_reason": "ERROR",
+                        "error": "internal server error, please try again",
+                    },
+                },
+            ]
+        ),
     )
     whole = {
         "id": "5b4a3c2d-1e0f-4a8b-9c6d-5e4f3a2b1c0d",
@@ -195,9 +311,18 @@ def main():
         "message": {
             "role": "assistant",
             "tool_plan": "I will check the weather in Bergen.",
-            "tool_calls": [{"id": "get_weather_b3rg3nwx1a2b", "type": "function", "function": {"name": "get_weather", "arguments": "{\"city\":\"Bergen\"}"}}],
+            "tool_calls": [
+                {
+                    "id": "get_weather_b3rg3nwx1a2b",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city":"Bergen"}'},
+                }
+            ],
         },
-        "usage": {"billed_units": {"input_tokens": 80, "output_tokens": 21}, "tokens": {"input_tokens": 560, "output_tokens": 24}},
+        "usage": {
+            "billed_units": {"input_tokens": 80, "output_tokens": 21},
+            "tokens": {"input_tokens": 560, "output_tokens": 24},
+        },
     }
     cassette(
         "whole_response.yaml",

@@ -16,8 +16,8 @@ from ag_ui.core import EventType
 
 import toolwire
 from toolwire import adapters
-from toolwire.adapters.contract import VendorClient
 from toolwire.adapters.cohere.client import CLIENT
+from toolwire.adapters.contract import VendorClient
 from toolwire.protocol.machine import StreamMachine
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 

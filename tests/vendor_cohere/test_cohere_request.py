@@ -54,7 +54,7 @@ def _run(*messages: Any) -> RunAgentInput:
 def test_a_recorded_history_decodes_and_encodes_back() -> None:
     body, _ = load("thinking_and_citations.yaml")
     run = adapter.decode_request(body)
-    user, assistant, result = run.messages
+    _user, assistant, result = run.messages
     assert isinstance(assistant, AssistantMessage)
     assert assistant.content == "I will check the weather."  # the plan is its text
     assert assistant.tool_calls[0].id == result.tool_call_id == "get_weather_0s10w3a7h3r0"
