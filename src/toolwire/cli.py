@@ -259,7 +259,7 @@ def _translation(
 ) -> argparse.ArgumentParser:
     """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
     p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
-    vendors = ", ".join(adapters.names())
+    vendors = ", ".join(adapters.NAMES) + ", or an installed adapter plugin's name"
     p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
     p.add_argument("file", help=file)
     p.set_defaults(func=func)
@@ -331,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_decode_request,
         "a request body JSON, or a cassette (every request in it)",
     )
-    for peer in adapters.names(kinds=("result",)):
+    for peer in adapters.RESULT_PEERS:  # built-in: no plugin is imported to build the parser
         title = peer.upper() if len(peer) <= 4 else peer
         mr = sub.add_parser(
             f"{peer.replace('_', '-')}-result",

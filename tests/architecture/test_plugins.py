@@ -13,7 +13,9 @@ broken plugin is an ``AdapterPluginError`` naming it, and the built-ins still wo
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -213,6 +215,50 @@ async def test_toolwire_serve_takes_the_plugin_as_provider(
     assert (types, path) == await _serve("openai_chat")
     assert types[0] == "RUN_STARTED" and types[-1] == "RUN_FINISHED"
     assert path.endswith("/chat/completions")
+
+
+def test_the_serve_command_takes_the_plugin_as_provider(
+    plugin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``toolwire serve --provider acme_chat``: the app it would serve has that agent."""
+    import toolwire.server
+
+    served: list[Any] = []
+    monkeypatch.setattr(toolwire.server, "serve", lambda app, *a: served.append(app), raising=False)
+    assert cli.main(["serve", "--provider", plugin]) == 0, capsys.readouterr().err
+    (app,) = served
+    agents = [(a.name, a.provider) for a in app.state.toolwire.config.agents]
+    assert agents == [(plugin, plugin)]
+
+
+def test_the_cassette_kit_takes_the_plugin_s_secrets(plugin: str, tmp_path: Path) -> None:
+    """Its account header, key variable and key shape (given to the copy here) are filtered
+    by a cassette kit imported where the plugin is installed (a fresh interpreter)."""
+    client_py = tmp_path / "site-packages" / NAME / "client.py"
+    text = client_py.read_text(encoding="utf-8")
+    text = text.replace('"openai-project"}', '"openai-project", "x-acme-account"}')
+    text = text.replace('key_env = ("OPENAI_API_KEY",)', 'key_env = ("ACME_API_KEY",)')
+    text = text.replace(
+        "key_shapes = (", 'key_shapes = (("an Acme key (acme-…)", r"acme-[0-9a-f]{24}"),'
+    )
+    client_py.write_text(text, encoding="utf-8")
+    code = (
+        "from toolwire.testing import cassettes, secrets\n"
+        "print('x-acme-account' in secrets.REQUEST_HEADERS, 'x-acme-account' in "
+        "secrets.RESPONSE_HEADERS, ('ACME_API_KEY',) in cassettes.KEY_VARIABLES)\n"
+        "print(secrets._shape('acme-0123456789abcdef01234567'))\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path / "site-packages"), *sys.path]),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first == "True True True"
+    assert second == "an Acme key (acme-…)"
 
 
 # ------------------------------------------------------------------ broken plugins

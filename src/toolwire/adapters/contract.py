@@ -77,7 +77,8 @@ class ChunkReader(Protocol):
     vendor's chunk dicts out (sync and async drivers alike)."""
 
     #: the vendor's own end marker was read (OpenAI's ``[DONE]``): the rest is ignored
-    done: bool
+    @property
+    def done(self) -> bool: ...
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
 

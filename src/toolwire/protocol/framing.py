@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from toolwire.protocol.fields import Fields
+from toolwire.protocol.json_array import JsonArrayPush, json_array_bytes, json_array_chunks
 from toolwire.protocol.jsontext import CheckedObject
 from toolwire.protocol.sse import SSEEvent, SSEParser, json_object, piece_objects
 
@@ -44,7 +46,8 @@ class WriteChunks(Protocol):
 class PushReader(Protocol):
     """What ``Framing.reader()`` returns (``toolwire.adapters.contract.ChunkReader``)."""
 
-    done: bool
+    @property
+    def done(self) -> bool: ...
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
 
@@ -137,6 +140,24 @@ def sse_framing(
     )
 
 
+def json_array_framing(fields: Fields) -> StreamFraming:
+    """A stream framed as one JSON array (``protocol.json_array``): ``fields`` is the
+    vendor's field reader, which names the vendor in every error."""
+
+    def read(body: Body) -> Iterator[dict[str, Any]]:
+        if isinstance(body, (bytes, str)):
+            body = [body]
+        pieces = (p.encode("utf-8") if isinstance(p, str) else p for p in body)
+        return json_array_chunks(pieces, fields)
+
+    def write(chunks: Iterable[Any]) -> bytes:
+        return json_array_bytes(chunks, vendor=fields.vendor)
+
+    return StreamFraming(
+        "json-array", "application/json", read, write, lambda: JsonArrayPush(fields)
+    )
+
+
 __all__ = [
     "Body",
     "ChunkOf",
@@ -145,6 +166,7 @@ __all__ = [
     "SSEReader",
     "StreamFraming",
     "WriteChunks",
+    "json_array_framing",
     "json_chunk",
     "sse_framing",
 ]

@@ -148,9 +148,45 @@ def json_array_chunks(pieces: Iterable[bytes], fields: Fields) -> Iterator[dict[
     reader.close()
 
 
+def json_array_bytes(payloads: Iterable[Any], *, vendor: str = "output") -> bytes:
+    """Chunk dicts as one JSON array, an element a line (``[{...},\\r\\n{...}]``, as Gemini
+    streams it without ``alt=sse``). Each payload is checked as the SSE writer checks it
+    (``sse.frame_sse``: a value JSON cannot hold, too deep, not an object is a
+    ``VendorDataError`` naming ``vendor`` and the payload)."""
+    from toolwire.protocol.sse import frame_sse
+
+    framed = frame_sse(payloads, vendor=vendor)  # "data: <compact json>\n\n" each
+    items = [frame[6:] for frame in framed.split(b"\n\n") if frame]
+    return b"[" + b",\r\n".join(items) + b"]"
+
+
+class JsonArrayPush:
+    """:class:`JsonArrayReader` as a framing's push reader (``close`` returns the rest)."""
+
+    def __init__(self, fields: Fields) -> None:
+        self._reader = JsonArrayReader(fields)
+
+    @property
+    def done(self) -> bool:
+        return self._reader.done
+
+    def feed(self, piece: bytes) -> list[dict[str, Any]]:
+        return self._reader.feed(piece)
+
+    def close(self) -> list[dict[str, Any]]:
+        self._reader.close()
+        return []
+
+
 def is_json_array(head: bytes) -> bool:
     """Whether a body (its first bytes) is the JSON-array framing, not SSE."""
     return head.lstrip(_SPACE)[:1] == b"["
 
 
-__all__ = ["JsonArrayReader", "is_json_array", "json_array_chunks"]
+__all__ = [
+    "JsonArrayPush",
+    "JsonArrayReader",
+    "is_json_array",
+    "json_array_bytes",
+    "json_array_chunks",
+]

@@ -20,6 +20,7 @@ from .wire import FRAMING, RETRYABLE_ERRORS
 
 _SDK = "anthropic"
 _BEDROCK = frozenset({"AnthropicBedrock", "AsyncAnthropicBedrock"})
+_AWS_SECRETS = ("aws_secret_key", "aws_session_token", "aws_access_key")
 
 
 def _is_bedrock(client: Any) -> bool:
@@ -97,7 +98,13 @@ class AnthropicClient:
         await clients.aclose(client)
 
     def secrets(self, client: Any) -> list[str]:
-        return credential_values(client)
+        found = credential_values(client)
+        if _is_bedrock(client):  # AWS credentials, not an API key
+            for name in _AWS_SECRETS:
+                value = getattr(client, name, None)
+                if isinstance(value, str) and len(value) >= 6 and value not in found:
+                    found.append(value)
+        return sorted(found, key=len, reverse=True)
 
 
 CLIENT = AnthropicClient()

@@ -293,3 +293,7 @@ def anthropic_stop_reason_for(reason: FinishReason | None) -> str | None:
 
 #: Anthropic's SSE: every event named by its ``event:`` line, no end marker.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, chunk_of=sse_event_chunk)
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_anthropic_stop_reason
+stop_reason_for = anthropic_stop_reason_for

@@ -118,6 +118,9 @@ def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:
 #: Asgard's SSE frames, one JSON envelope a ``data:`` line.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
 
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_asgard_stop_reason
+
 
 __all__ = [
     "CONSENT_RESULTS",
@@ -129,6 +132,7 @@ __all__ = [
     "VENDOR",
     "envelope",
     "map_asgard_stop_reason",
+    "map_stop_reason",
     "sse_chunks",
     "to_sse",
 ]

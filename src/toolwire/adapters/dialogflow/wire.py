@@ -243,6 +243,9 @@ def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishR
 #: Dialogflow streams over gRPC; toolwire's files hold its responses as SSE, one JSON a line.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
 
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_dialogflow_stop_reason
+
 
 __all__ = [
     "ACTIONS",
@@ -264,6 +267,7 @@ __all__ = [
     "enum_name",
     "from_sdk",
     "map_dialogflow_stop_reason",
+    "map_stop_reason",
     "sniff_mime",
     "source_of",
     "sse_chunks",

@@ -370,6 +370,10 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
 #: without ``alt=sse``: :mod:`toolwire.protocol.json_array`).
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
 
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_gemini_stop_reason
+stop_reason_for = gemini_finish_reason_for
+
 
 __all__ = [
     "CODE_EXECUTION",
@@ -398,10 +402,12 @@ __all__ = [
     "is_streamed",
     "iter_chunks",
     "map_gemini_stop_reason",
+    "map_stop_reason",
     "model_name",
     "other_spelling",
     "snake",
     "sse_chunks",
+    "stop_reason_for",
     "to_sse",
     "to_token_usage",
 ]

@@ -233,6 +233,10 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
 #: OpenAI Chat's SSE: one JSON chunk a ``data:`` line, ``[DONE]`` last.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
 
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_openai_chat_stop_reason
+stop_reason_for = chat_finish_reason_for
+
 
 __all__ = [
     "CHOICE_KEY",
@@ -252,8 +256,10 @@ __all__ = [
     "chat_finish_reason_for",
     "completion_usage",
     "map_openai_chat_stop_reason",
+    "map_stop_reason",
     "message_id",
     "sse_chunks",
+    "stop_reason_for",
     "stream_error",
     "to_sse",
     "token_usage",

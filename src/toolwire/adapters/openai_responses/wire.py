@@ -169,3 +169,6 @@ def response_usage(usage: Any) -> dict[str, Any] | None:
 
 #: The Responses API's SSE: ``event:`` lines naming each JSON event.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_openai_responses_stop_reason
