@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from toolwire.errors import LimitExceeded, TruncatedStream, VendorDataError
 from toolwire.protocol.limits import configure
-from toolwire.protocol.ndjson import NDJSONFraming, NDJSONReader, frame_ndjson, ndjson_objects
+from toolwire.protocol.ndjson import NDJSONReader, frame_ndjson, ndjson_framing, ndjson_objects
 
 OBJECTS = [
     {"n": 1, "text": "plain"},
@@ -133,7 +133,7 @@ def test_what_json_cannot_hold_is_named(chunk: object, words: str) -> None:
 
 
 def test_the_framing_object_reads_and_writes() -> None:
-    framing = NDJSONFraming("v", terminal=_done)
+    framing = ndjson_framing("v", terminal=_done)
     assert framing.name == "ndjson" and "ndjson" in framing.media_type
     reader = framing.reader()
     got = reader.feed(framing.write(OBJECTS))

@@ -18,12 +18,12 @@ every line whole.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.compact_json import compact
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.framing import Body, StreamFraming
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
@@ -174,27 +174,23 @@ def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:
         return escape_surrogates(text).encode("utf-8")
 
 
-@dataclass(frozen=True)
-class NDJSONFraming:
-    """A vendor's NDJSON framing as the adapter contract's ``Framing``."""
+def ndjson_framing(vendor: str, terminal: Terminal | None = None) -> StreamFraming:
+    """A vendor's NDJSON framing as the contract's ``Framing`` (``terminal``: its last
+    object, which sets the push reader's ``done``)."""
 
-    vendor: str
-    terminal: Terminal | None = None
-    name: str = "ndjson"
-    media_type: str = "application/x-ndjson"
+    def read(body: Body) -> Iterator[dict[str, Any]]:
+        return ndjson_objects(body, vendor, terminal)
 
-    def read(self, body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
-        return ndjson_objects(body, self.vendor, self.terminal)
-
-    def reader(self) -> NDJSONReader:
-        return NDJSONReader(self.vendor, self.terminal)
-
-    def write(self, chunks: Iterable[Any]) -> bytes:
+    def write(chunks: Iterable[Any]) -> bytes:
         dicts = (
-            c if type(c) is dict else as_dict(c, self.vendor, f"payload {i}")
+            c if type(c) is dict else as_dict(c, vendor, f"payload {i}")
             for i, c in enumerate(chunks)
         )
-        return frame_ndjson(dicts, self.vendor)
+        return frame_ndjson(dicts, vendor)
+
+    return StreamFraming(
+        "ndjson", "application/x-ndjson", read, write, lambda: NDJSONReader(vendor, terminal)
+    )
 
 
-__all__ = ["NDJSONFraming", "NDJSONReader", "Terminal", "frame_ndjson", "ndjson_objects"]
+__all__ = ["NDJSONReader", "Terminal", "frame_ndjson", "ndjson_framing", "ndjson_objects"]

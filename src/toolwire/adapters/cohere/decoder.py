@@ -41,7 +41,7 @@ from .wire import (
     FINISH_REASON_RAW_KEY,
     TOOL_PLAN_KEY,
     VENDOR,
-    map_cohere_stop_reason,
+    map_stop_reason,
     stream_error,
     token_usage,
 )
@@ -272,7 +272,7 @@ class Decoder(BaseDecoder):
             self.run_metadata[FINISH_REASON_RAW_KEY] = reason
         if self._citations:
             self.run_metadata[CITATIONS_KEY] = list(self._citations)
-        self.run_metadata[FINISH_REASON_KEY] = map_cohere_stop_reason(reason)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason)
         self.ended = True
 
 

@@ -42,7 +42,7 @@ from .wire import (
     FINISH_REASON_RAW_KEY,
     TOOL_PLAN_KEY,
     VENDOR,
-    cohere_finish_reason_for,
+    stop_reason_for,
     usage_object,
 )
 
@@ -227,7 +227,7 @@ class Encoder(BaseEncoder):
                 out.append({"type": "citation-end", "index": i})
         stated = meta.get(FINISH_REASON_RAW_KEY)
         if not isinstance(stated, str) or not stated:
-            stated = cohere_finish_reason_for(stated_finish_reason(meta), self._calls > 0)
+            stated = stop_reason_for(stated_finish_reason(meta), made_calls=self._calls > 0)
         delta: dict[str, Any] = {"finish_reason": stated}
         usage = usage_object(list(ev.usage or [])) if ev is not None else None
         if usage is not None:

@@ -79,12 +79,12 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 }
 
 
-def map_cohere_stop_reason(finish_reason: str | None) -> FinishReason:
+def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """``message-end`` ``finish_reason`` -> ``toolwire.finishReason``."""
     return _FINISH_REASONS.get(finish_reason or "", "other")
 
 
-def cohere_finish_reason_for(reason: FinishReason | None, made_calls: bool) -> str:
+def stop_reason_for(reason: FinishReason | None, *, made_calls: bool = False) -> str:
     """The ``finish_reason`` to write for a normalized reason."""
     if reason == "length":
         return "MAX_TOKENS"
@@ -181,9 +181,9 @@ __all__ = [
     "TOOL_PLAN_KEY",
     "VENDOR",
     "ChatStreamEvent",
-    "cohere_finish_reason_for",
-    "map_cohere_stop_reason",
+    "map_stop_reason",
     "sse_chunks",
+    "stop_reason_for",
     "stream_error",
     "to_sse",
     "token_usage",

@@ -44,7 +44,7 @@ from .wire import (
     FINISH_REASONS_KEY,
     PROVIDER,
     VENDOR,
-    map_mistral_stop_reason,
+    map_stop_reason,
     message_id,
     mint_call_id,
     stream_error,
@@ -130,7 +130,7 @@ class Decoder(BaseDecoder):
             raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
         reasons = [self._choices[i].finish_reason for i in sorted(self._choices)]
         self.run_metadata[FINISH_REASONS_KEY] = reasons
-        self.run_metadata[FINISH_REASON_KEY] = map_mistral_stop_reason(reasons[0])
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reasons[0])
         return []
 
     # ------------------------------------------------------- whole response

@@ -41,7 +41,7 @@ from .wire import (
     CHOICE_KEY,
     FINISH_REASONS_KEY,
     VENDOR,
-    mistral_finish_reason_for,
+    stop_reason_for,
     usage_info,
 )
 
@@ -228,7 +228,7 @@ class Encoder(BaseEncoder):
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
         stated = meta.get(FINISH_REASONS_KEY)
-        normalized = mistral_finish_reason_for(stated_finish_reason(meta))
+        normalized = stop_reason_for(stated_finish_reason(meta))
         out = []
         choices = sorted(self._choices.values(), key=lambda c: c.index)
         if not choices:  # a turn with nothing in it still ends as a completion

@@ -177,13 +177,13 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 }
 
 
-def map_mistral_stop_reason(finish_reason: str | None) -> FinishReason:
+def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """A choice's ``finish_reason`` -> ``toolwire.finishReason`` (``model_length``, the
     model's context being full, is ``length`` too)."""
     return _FINISH_REASONS.get(finish_reason or "", "other")
 
 
-def mistral_finish_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``finish_reason`` for a normalized one (None: what the choice's calls imply)."""
     return "length" if reason == "length" else None
 
@@ -224,11 +224,11 @@ __all__ = [
     "RETRYABLE_ERRORS",
     "VENDOR",
     "CompletionChunk",
-    "map_mistral_stop_reason",
+    "map_stop_reason",
     "message_id",
     "mint_call_id",
-    "mistral_finish_reason_for",
     "sse_chunks",
+    "stop_reason_for",
     "stream_error",
     "to_sse",
     "token_usage",

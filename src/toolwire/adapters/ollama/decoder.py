@@ -40,7 +40,7 @@ from .wire import (
     INDEX_KEY,
     VENDOR,
     durations,
-    map_ollama_stop_reason,
+    map_stop_reason,
     stream_error,
     token_usage,
 )
@@ -217,7 +217,7 @@ class Decoder(BaseDecoder):
         timings = durations(chunk)
         if timings:
             self.run_metadata[DURATIONS_KEY] = timings
-        self.run_metadata[FINISH_REASON_KEY] = map_ollama_stop_reason(reason, self._calls > 0)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason, made_calls=self._calls > 0)
         self.done = True
 
 

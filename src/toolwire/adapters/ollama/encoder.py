@@ -40,7 +40,7 @@ from .wire import (
     DONE_REASON_KEY,
     INDEX_KEY,
     VENDOR,
-    ollama_done_reason_for,
+    stop_reason_for,
     usage_fields,
 )
 
@@ -198,7 +198,7 @@ class Encoder(BaseEncoder):
         reason = (
             stated
             if isinstance(stated, str) and stated
-            else ollama_done_reason_for(stated_finish_reason(meta))
+            else stop_reason_for(stated_finish_reason(meta))
         )
         out = self._line({"role": "assistant", "content": ""})
         out["done"] = True

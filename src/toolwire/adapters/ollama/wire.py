@@ -19,7 +19,7 @@ from toolwire.errors import VendorStreamError
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.protocol.ndjson import NDJSONFraming
+from toolwire.protocol.ndjson import ndjson_framing
 from toolwire.protocol.usage import token_count
 from toolwire.recordings import ModelRoute
 
@@ -41,7 +41,7 @@ def _is_done(obj: dict[str, Any]) -> bool:
 
 
 #: NDJSON, ending with the object that has ``done: true``.
-FRAMING = NDJSONFraming(VENDOR, terminal=_is_done)
+FRAMING = ndjson_framing(VENDOR, terminal=_is_done)
 
 #: RUN_FINISHED metadata: the last line's ``done_reason`` as the server wrote it.
 DONE_REASON_KEY = "ollama.done_reason"
@@ -147,7 +147,7 @@ def stream_error(error: Any) -> VendorStreamError:
 _DONE_REASONS: dict[str, FinishReason] = {"stop": "stop", "length": "length"}
 
 
-def map_ollama_stop_reason(done_reason: str | None, made_calls: bool) -> FinishReason:
+def map_stop_reason(done_reason: str | None, *, made_calls: bool = False) -> FinishReason:
     """``done_reason`` -> ``toolwire.finishReason``: Ollama says ``stop`` after tool calls
     too, so a turn that made calls is ``tool_calls``; ``load``/``unload`` are ``other``."""
     reason = _DONE_REASONS.get(done_reason or "", "other")
@@ -156,7 +156,7 @@ def map_ollama_stop_reason(done_reason: str | None, made_calls: bool) -> FinishR
     return reason
 
 
-def ollama_done_reason_for(reason: FinishReason | None) -> str:
+def stop_reason_for(reason: FinishReason | None) -> str:
     """The ``done_reason`` to write for a normalized reason."""
     return "length" if reason == "length" else "stop"
 
@@ -174,8 +174,8 @@ __all__ = [
     "VENDOR",
     "ChatChunk",
     "durations",
-    "map_ollama_stop_reason",
-    "ollama_done_reason_for",
+    "map_stop_reason",
+    "stop_reason_for",
     "stream_error",
     "token_usage",
     "usage_fields",
