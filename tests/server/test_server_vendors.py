@@ -49,6 +49,9 @@ RECORDINGS = {
     / "Mirascope+mirascope__test_call_with_tools__openai_gpt_4o_responses__stream.yaml",
     "openai_chat": CASSETTES / "openai_chat" / "parallel_three_interleaved.yaml",
     "gemini": CASSETTES / "gemini" / "gemini3_parallel_calls_signature.yaml",
+    "ollama": CASSETTES / "ollama" / "parallel_three_calls.yaml",
+    "mistral": CASSETTES / "mistral" / "parallel_three_calls.yaml",
+    "cohere": CASSETTES / "cohere" / "parallel_three_calls.yaml",
 }
 
 Client = Callable[[dict[str, Any], Path], dict[str, Any]]
