@@ -30,15 +30,23 @@ def load(name: str) -> tuple[dict[str, Any], bytes]:
     return ex.request_body, ex.response_body
 
 
+def close(client: Any) -> None:
+    """Close a sync SDK client's connections (the SDK leaves its pool to the collector)."""
+    client._client_wrapper.httpx_client.httpx_client.close()
+
+
 def sdk(name: str) -> Any:
     """The SDK's parse: the recorded request re-issued through ``chat_stream`` / ``chat``."""
     body, _ = load(name)
     kw = {k: v for k, v in body.items() if k != "stream"}
     client = cohere.ClientV2(api_key="test-key", base_url="https://api.cohere.com")
-    with replay(str(CASSETTES / name), match="path"):  # the SDK writes its own defaults
-        if body.get("stream"):
-            return list(client.chat_stream(**kw))
-        return client.chat(**kw)
+    try:
+        with replay(str(CASSETTES / name), match="path"):  # the SDK writes its own defaults
+            if body.get("stream"):
+                return list(client.chat_stream(**kw))
+            return client.chat(**kw)
+    finally:
+        close(client)
 
 
 @dataclass

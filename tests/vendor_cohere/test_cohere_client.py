@@ -11,7 +11,7 @@ from typing import Any
 
 import cohere
 import pytest
-from _cohere_support import load, summarize
+from _cohere_support import close, load, summarize
 from ag_ui.core import EventType
 
 import toolwire
@@ -45,8 +45,10 @@ def _valid(events: list[Any]) -> None:
 def test_it_is_a_vendor_client_the_registry_hands_out() -> None:
     client: VendorClient = adapters.client("cohere")
     assert client is CLIENT and "cohere" in adapters.model_names()
-    assert CLIENT.claims(cohere.ClientV2(api_key="k"), None)
-    assert CLIENT.is_async(cohere.AsyncClientV2(api_key="k"))
+    sync, async_ = cohere.ClientV2(api_key="k"), cohere.AsyncClientV2(api_key="k")
+    assert CLIENT.claims(sync, None) and CLIENT.is_async(async_) and not CLIENT.is_async(sync)
+    close(sync)
+    asyncio.run(CLIENT.aclose(async_))
     assert not CLIENT.claims(object(), None)
 
 
@@ -56,6 +58,7 @@ def test_the_sdk_s_own_retries_are_off_for_the_call() -> None:
         client = cohere.ClientV2(api_key=KEY, base_url=vendor.base_url)
         with pytest.raises(cohere.errors.TooManyRequestsError) as caught:
             list(CLIENT.stream(client, request))
+        close(client)
         assert len(vendor.requests) == 1  # the SDK alone would have tried twice more
     assert caught.value.status_code == 429
 
@@ -92,14 +95,20 @@ def test_an_async_run_and_an_error_finish_is_run_error() -> None:
 
     async def go(url: str) -> list[Any]:
         client = cohere.AsyncClientV2(api_key=KEY, base_url=url)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return [
-                e
-                async for e in toolwire.arun(
-                    client, _input("in_stream_error.yaml"), model="command-a-03-2025", retry=FAST
-                )
-            ]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return [
+                    e
+                    async for e in toolwire.arun(
+                        client,
+                        _input("in_stream_error.yaml"),
+                        model="command-a-03-2025",
+                        retry=FAST,
+                    )
+                ]
+        finally:
+            await CLIENT.aclose(client)
 
     with FakeVendor([Reply(headers=SSE, chunks=[body])]) as vendor:
         events = asyncio.run(go(vendor.base_url))

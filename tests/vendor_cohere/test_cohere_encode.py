@@ -9,7 +9,7 @@ from typing import Any
 
 import cohere
 import pytest
-from _cohere_support import load, sdk_seen, summarize
+from _cohere_support import close, load, sdk_seen, summarize
 
 from toolwire.adapters import cohere as adapter
 from toolwire.errors import ProtocolViolation
@@ -34,12 +34,18 @@ def served(body: bytes, *, use_async: bool = False) -> list[Any]:
     with FakeVendor([Reply(headers=SSE, chunks=_pieces(body))]) as vendor:
         if not use_async:
             client = cohere.ClientV2(api_key="test-key", base_url=vendor.base_url)
-            out = list(client.chat_stream(model="m", messages=msgs))
+            try:
+                out = list(client.chat_stream(model="m", messages=msgs))
+            finally:
+                close(client)
         else:
 
             async def read() -> list[Any]:
                 client = cohere.AsyncClientV2(api_key="test-key", base_url=vendor.base_url)
-                return [e async for e in client.chat_stream(model="m", messages=msgs)]
+                try:
+                    return [e async for e in client.chat_stream(model="m", messages=msgs)]
+                finally:
+                    await adapter.CLIENT.aclose(client)
 
             out = asyncio.run(read())
         assert vendor.requests[0].path == "/v2/chat"
