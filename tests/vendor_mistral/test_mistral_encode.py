@@ -117,3 +117,19 @@ def test_the_finish_and_usage_of_a_decoded_run_are_written_back() -> None:
         json.loads(line[6:]) for line in raw.decode().split("\n") if line.startswith("data: {")
     ]
     assert last["usage"] == recorded[-1]["usage"]
+
+
+def test_a_thinking_signature_survives_decode_encode_decode() -> None:
+    base = {"id": "a1b2c3", "object": "chat.completion.chunk", "created": 1, "model": "magistral"}
+    think = {"type": "thinking", "thinking": [{"type": "text", "text": "hm"}], "signature": "s1g"}
+    chunks = [
+        {**base, "choices": [{"index": 0, "delta": {"content": [think]}, "finish_reason": None}]},
+        {**base, "choices": [{"index": 0, "delta": {"content": "Yes."}, "finish_reason": "stop"}]},
+    ]
+    first = list(adapter.decode_stream(chunks))
+    again = list(
+        adapter.decode_stream(adapter.sse_chunks(adapter.to_sse(adapter.encode_stream(first))))
+    )
+    signed = [e.encrypted_value for e in again if e.type == "REASONING_ENCRYPTED_VALUE"]
+    assert signed == ["s1g"]
+    assert summarize(again) == summarize(first)

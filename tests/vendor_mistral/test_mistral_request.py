@@ -158,3 +158,34 @@ def test_the_sdk_request_model_takes_every_body() -> None:
         _quiet(_image_result, "mistral-medium-latest", media="relocate"),
     ):
         ChatCompletionStreamRequest.model_validate(sent)
+
+
+def test_a_thinking_signature_goes_back_to_mistral_and_to_no_one_else() -> None:
+    body = {
+        "model": "magistral-medium-latest",
+        "messages": [
+            {"role": "user", "content": "Is 221 prime?"},
+            {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "thinking",
+                        "thinking": [{"type": "text", "text": "13 × 17."}],
+                        "signature": "sig-opaque-0001",
+                    },
+                    {"type": "text", "text": "No."},
+                ],
+            },
+            {"role": "user", "content": "Why?"},
+        ],
+    }
+    run = adapter.decode_request(body)
+    reasoning = run.messages[1]
+    assert isinstance(reasoning, ReasoningMessage)
+    assert reasoning.encrypted_value == "sig-opaque-0001"
+    assert _quiet(adapter.encode_request, run, model=body["model"]) == body
+    from toolwire.adapters import cohere
+
+    elsewhere = _quiet(cohere.encode_request, run, model="command-a-03-2025")
+    assert "sig-opaque-0001" not in str(elsewhere)
+    assert any(loss.kind == "encrypted-value-dropped" for loss in elsewhere.losses)

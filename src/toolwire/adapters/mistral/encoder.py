@@ -17,6 +17,7 @@ from typing import Any
 from ag_ui.core import (
     BaseEvent,
     EventType,
+    ReasoningEncryptedValueEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageStartEvent,
     RunErrorEvent,
@@ -35,11 +36,13 @@ from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.signatures import usable_encrypted
 
 from .wire import (
     CALL_ID_RULE,
     CHOICE_KEY,
     FINISH_REASONS_KEY,
+    PROVIDER,
     VENDOR,
     stop_reason_for,
     usage_info,
@@ -110,9 +113,29 @@ class Encoder(BaseEncoder):
                 "next request (encode_request)",
                 getattr(ev, "tool_call_id", None),
             )
-        elif ev.type is EventType.REASONING_ENCRYPTED_VALUE:
-            self._lose("encrypted-value-dropped", "a Mistral stream carries no signatures")
         return []
+
+    def _on_reasoning_encrypted_value(
+        self, ev: ReasoningEncryptedValueEvent
+    ) -> list[dict[str, Any]]:
+        """A thinking signature Mistral issued goes back on a thinking chunk; another
+        provider's is a loss (only its issuer reads it)."""
+        parent = self._reasoning.get(ev.entity_id) or self._last_message
+        meta = ev.metadata if isinstance(ev.metadata, dict) else None
+        kept = usable_encrypted(
+            ev.encrypted_value,
+            meta,
+            PROVIDER,
+            target=VENDOR,
+            entity="a reasoning item",
+            losses=self.losses,
+        )
+        if not kept or parent is None or parent not in self._choices:
+            if kept:
+                self._lose("encrypted-value-dropped", "no message to carry the signature")
+            return []
+        think = {"type": "thinking", "thinking": [], "signature": kept}
+        return [self._chunk(self._choices[parent], {"content": [think]})]
 
     def _on_run_started(self, ev: BaseEvent) -> list[dict[str, Any]]:
         self._open = True

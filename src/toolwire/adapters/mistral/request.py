@@ -49,10 +49,11 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
+from toolwire.protocol.signatures import mark, usable_encrypted
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
 from .parts import to_agui, to_vendor
-from .wire import CALL_ID_RULE, FIELDS, VENDOR
+from .wire import CALL_ID_RULE, FIELDS, PROVIDER, VENDOR
 
 _NO_ARTEFACTS = "Mistral has no field for another provider's opaque artefact"
 
@@ -91,20 +92,29 @@ def encode_request(
     relocate = in_user if media == "relocate" else None
     messages: list[dict[str, Any]] = []
     thinking: list[str] = []
+    signatures: list[str] = []
     for turn in paired.turns:
         m = turn.message
         if isinstance(m, ReasoningMessage):
             if m.content:
                 thinking.append(m.content)
-            if m.encrypted_value:
-                lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+            signed = usable_encrypted(
+                m.encrypted_value,
+                m.metadata if isinstance(m.metadata, dict) else None,
+                PROVIDER,
+                target=VENDOR,
+                entity="a reasoning message",
+                losses=lost,
+            )
+            if signed:
+                signatures.append(signed)
             continue
-        if thinking and not isinstance(m, AssistantMessage):
+        if (thinking or signatures) and not isinstance(m, AssistantMessage):
             lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
-            thinking = []
+            thinking, signatures = [], []
         if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m, ids, thinking, lost))
-            thinking = []
+            messages.append(_assistant(m, ids, thinking, signatures, lost))
+            thinking, signatures = [], []
             moved: list[ContentPart] = []
             for call, result in zip(m.tool_calls or (), turn.results, strict=True):
                 assert result is not None  # settled above
@@ -138,7 +148,7 @@ def encode_request(
             messages.append({"role": "system", "content": m.content})
         else:
             lost.append(_loss("message-dropped", f"a {m.role} message has no Mistral form"))
-    if thinking:
+    if thinking or signatures:
         lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
     body: dict[str, Any] = {"model": model, "messages": messages}
     if run.tools:
@@ -172,14 +182,22 @@ def _parts(parts: list[ContentPart], place: Accepts, lost: list[Loss]) -> list[d
 
 
 def _assistant(
-    m: AssistantMessage, ids: IdMapper, thinking: list[str], lost: list[Loss]
+    m: AssistantMessage,
+    ids: IdMapper,
+    thinking: list[str],
+    signatures: list[str],
+    lost: list[Loss],
 ) -> dict[str, Any]:
     out: dict[str, Any] = {"role": "assistant"}
     calls = m.tool_calls or []
-    if thinking:
-        chunks: list[dict[str, Any]] = [
-            {"type": "thinking", "thinking": [{"type": "text", "text": "".join(thinking)}]}
-        ]
+    if thinking or signatures:
+        think: dict[str, Any] = {
+            "type": "thinking",
+            "thinking": [{"type": "text", "text": "".join(thinking)}],
+        }
+        if signatures:
+            think["signature"] = signatures[-1]
+        chunks: list[dict[str, Any]] = [think]
         if m.content:
             chunks.append({"type": "text", "text": m.content})
         out["content"] = chunks
@@ -310,16 +328,24 @@ def _decode_assistant(m: dict[str, Any], mid: str, where: str) -> list[Message]:
     texts: list[str] = []
     if isinstance(content, list):
         thoughts: list[str] = []
+        signature: str | None = None
         for j, part in enumerate(content):
             part = FIELDS.obj(part, f"{where}.content[{j}]")
             if part.get("type") == "thinking":
                 for piece in FIELDS.list_at(part, "thinking", f"{where}.content[{j}]"):
                     if isinstance(piece, dict) and isinstance(piece.get("text"), str):
                         thoughts.append(piece["text"])
+                found = FIELDS.opt_text(part.get("signature"), f"{where}.content[{j}].signature")
+                signature = found or signature
             else:
                 texts.append(text_of([to_agui(part, f"{where}.content[{j}]")]))
-        if thoughts:
-            out.append(ReasoningMessage(id=mint_id("reasoning", mid), content="".join(thoughts)))
+        if thoughts or signature:
+            kw_r: dict[str, Any] = {}
+            if signature:
+                kw_r = {"encrypted_value": signature, "metadata": mark(None, PROVIDER)}
+            out.append(
+                ReasoningMessage(id=mint_id("reasoning", mid), content="".join(thoughts), **kw_r)
+            )
     elif isinstance(content, str):
         texts.append(content)
     elif content is not None:
