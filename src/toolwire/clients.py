@@ -98,7 +98,41 @@ async def aclose(client: Any) -> None:
         await closer()
 
 
+class HttpxBridge:
+    """An ``httpx`` async transport that sends through another async HTTP client (an
+    ``httpx2.AsyncClient``, which the replay hands every SDK): for the SDKs built on plain
+    ``httpx``, whose clients take only an ``httpx`` transport. The response is read whole
+    (what the replay serves is a recording). ``httpx`` is imported when one is made."""
+
+    def __new__(cls, client: Any) -> Any:
+        import httpx
+
+        class _Bridge(httpx.AsyncBaseTransport):
+            async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+                body = await request.aread()
+                sent = client.build_request(
+                    request.method,
+                    str(request.url),
+                    headers=list(request.headers.raw),
+                    content=body,
+                )
+                got = await client.send(sent)
+                content = await got.aread()
+                headers = [
+                    (k, v)
+                    for k, v in got.headers.items()
+                    if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")
+                ]
+                return httpx.Response(got.status_code, headers=headers, content=content)
+
+            async def aclose(self) -> None:
+                await client.aclose()
+
+        return _Bridge()
+
+
 __all__ = [
+    "HttpxBridge",
     "aclose",
     "aread_raw",
     "async_by_name",

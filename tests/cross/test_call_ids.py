@@ -22,7 +22,7 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
-from vendor_rules import ID_RULES, MODELS, check_id, check_request
+from vendor_rules import ID_RULES, MODELS, STREAM_IDS, check_id, check_request
 
 from toolwire import adapters
 from toolwire.protocol.callids import IdMapper, IdRule
@@ -148,6 +148,8 @@ def _stream_events(call_id: str) -> list[dict[str, Any]]:
 
 def _stream_ids(target: str, chunks: list[dict[str, Any]]) -> list[str]:
     """The call ids a vendor stream carries, read the way its SDK reads them."""
+    if target in STREAM_IDS:  # a target whose rules come from its own test folder
+        return STREAM_IDS[target](chunks)
     out: list[str] = []
     for c in chunks:
         if target == "openai_chat":

@@ -230,9 +230,44 @@ CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
 }
 
 
+def _vendor_folder_rules() -> None:
+    """Rules a model adapter's own test folder declares, for the targets not written
+    above (``tests/vendor_<name>/_rules.py``: ``MODEL``, ``ID_RULE``, ``check(body)`` giving
+    the answered ids, ``stream_ids(chunks)``). A new adapter brings its target's rules with
+    its tests and every cross-vendor test takes them up without an edit here; a model
+    adapter with neither fails the tests that need its rules (a ``KeyError`` naming it),
+    never skips them."""
+    import importlib.util
+    from pathlib import Path
+
+    from toolwire import adapters
+
+    tests = Path(__file__).resolve().parents[1]
+    for name in adapters.model_names():
+        path = tests / f"vendor_{name}" / "_rules.py"
+        if name in CHECKS or not path.is_file():
+            continue
+        spec = importlib.util.spec_from_file_location(f"_{name}_rules", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        MODELS[name] = module.MODEL
+        ID_RULES[name] = module.ID_RULE
+        CHECKS[name] = module.check
+        STREAM_IDS[name] = module.stream_ids
+
+
+#: The call ids a target's stream chunks carry, read the way its SDK reads them, for the
+#: targets whose rules come from their test folder (``stream_ids(chunks)`` there).
+STREAM_IDS: dict[str, Callable[[list[dict[str, Any]]], list[str]]] = {}
+
+
 def check_request(target: str, body: dict[str, Any]) -> list[str]:
     """Assert ``body`` keeps every pairing and id rule of ``target``; its answered call ids."""
     return CHECKS[target](body)
+
+
+_vendor_folder_rules()
 
 
 def sent_ids(target: str, ids: list[str], losses: list[Any]) -> list[str]:
@@ -252,4 +287,12 @@ def sent_ids(target: str, ids: list[str], losses: list[Any]) -> list[str]:
     return out
 
 
-__all__ = ["CHECKS", "ID_RULES", "MODELS", "check_id", "check_request", "sent_ids"]
+__all__ = [
+    "CHECKS",
+    "ID_RULES",
+    "MODELS",
+    "STREAM_IDS",
+    "check_id",
+    "check_request",
+    "sent_ids",
+]

@@ -53,10 +53,19 @@ def test_every_cli_reader_refuses_invalid_utf8_on_one_line(argv: list[str], tmp_
     assert err.count("\n") == 1 and "UTF-8" in err and "Traceback" not in err
 
 
+#: one JSON text as a body in each framing (by the framing's name, never a vendor's)
+FRAMED = {
+    "sse": lambda text: f"event: x\ndata: {text}\n\n",
+    "ndjson": lambda text: f"{text}\n",
+    "json-array": lambda text: f"[{text}]",
+}
+
+
 @pytest.mark.parametrize("vendor", TEXT_FRAMED)
 def test_deep_json_in_sse_data_is_a_vendor_data_error(vendor: str) -> None:
+    framing = adapters.get(vendor).FRAMING
     with pytest.raises(VendorDataError, match="nested deeper"):
-        list(adapters.get(vendor).sse_chunks(f"event: x\ndata: {DEEP_TEXT}\n\n".encode()))
+        list(framing.read(FRAMED[framing.name](DEEP_TEXT).encode()))
 
 
 @pytest.mark.parametrize("vendor", VENDORS)

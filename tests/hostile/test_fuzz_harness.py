@@ -47,10 +47,10 @@ MODEL = {
     "dialogflow": "any",
     "asgard": "any",
 }
-#: a model adapter not named above: the model its client defaults to (from the registry)
-MODEL.update(
-    {n: adapters.client(n).default_model for n in adapters.model_names() if n not in MODEL}
-)
+# any other adapter (a new one, a plugin): its client's default model, else any name
+for _name in adapters.names():
+    _sdk = adapters.model(_name).CLIENT if _name in adapters.model_names() else None
+    MODEL.setdefault(_name, _sdk.default_model if _sdk is not None else "any")
 
 
 @contextlib.contextmanager

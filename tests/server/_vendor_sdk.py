@@ -90,6 +90,46 @@ async def _bedrock(base_url: str) -> list[Call]:
         return [(i, n, json.loads(a or "{}")) for i, n, a in calls.values()]
 
     return await asyncio.to_thread(parse)  # boto3 is sync
+async def _ollama(base_url: str) -> list[Call]:
+    import ollama
+
+    client = ollama.AsyncClient(host=base_url)
+    calls: list[Call] = []
+    async for part in await client.chat(model="m", messages=[], stream=True):
+        for c in part.message.tool_calls or []:  # (the SDK's model keeps no call id)
+            calls.append((None, c.function.name, dict(c.function.arguments)))
+    return calls
+
+
+async def _mistral(base_url: str) -> list[Call]:
+    from mistralai.client import Mistral
+
+    client = Mistral(api_key="k", server_url=base_url)
+    messages: Any = [{"role": "user", "content": "hi"}]
+    calls: list[Call] = []
+    async for event in await client.chat.stream_async(model="m", messages=messages):
+        for choice in event.data.choices:
+            for c in choice.delta.tool_calls or []:
+                args = c.function.arguments
+                calls.append(
+                    (c.id, c.function.name, json.loads(args) if isinstance(args, str) else args)
+                )
+    return calls
+
+
+async def _cohere(base_url: str) -> list[Call]:
+    import cohere
+
+    client = cohere.AsyncClientV2(api_key="k", base_url=base_url)
+    messages: Any = [{"role": "user", "content": "hi"}]
+    found: dict[int, list[Any]] = {}
+    async for event in client.chat_stream(model="m", messages=messages):
+        if event.type == "tool-call-start":
+            tc = event.delta.message.tool_calls
+            found[event.index] = [tc.id, tc.function.name, tc.function.arguments or ""]
+        elif event.type == "tool-call-delta":
+            found[event.index][2] += event.delta.message.tool_calls.function.arguments or ""
+    return [(i, n, json.loads(a)) for i, n, a in (found[k] for k in sorted(found))]
 
 
 _PARSERS = {
@@ -98,6 +138,9 @@ _PARSERS = {
     "openai_chat": _openai_chat,
     "gemini": _gemini,
     "bedrock": _bedrock,
+    "ollama": _ollama,
+    "mistral": _mistral,
+    "cohere": _cohere,
 }
 
 

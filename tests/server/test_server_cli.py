@@ -62,9 +62,9 @@ def test_serve_says_where_the_page_is_and_stops_on_ctrl_c() -> None:
 
 def test_a_bad_config_is_one_line_and_exit_1(tmp_path: Path) -> None:
     bad = tmp_path / "serve.toml"
-    bad.write_text('[[agents]]\nprovider = "mistral"\n')
+    bad.write_text('[[agents]]\nprovider = "acme"\n')
     done = subprocess.run(
         [str(TOOLWIRE), "serve", "--config", str(bad)], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 1
-    assert "agents[0].provider" in done.stderr and "mistral" in done.stderr
+    assert "agents[0].provider" in done.stderr and "acme" in done.stderr

@@ -143,7 +143,7 @@ async def test_the_app_mounts_under_a_prefix() -> None:
 
 def test_config_errors_name_the_field(tmp_path: Path) -> None:
     bad = [
-        ({"agents": [{"provider": "mistral"}]}, "agents[0].provider"),
+        ({"agents": [{"provider": "acme"}]}, "agents[0].provider"),
         ({"agents": [{"provider": "replay", "modle": "x"}]}, "agents[0].modle"),
         ({"agents": [{"provider": "replay"}, {"provider": "replay"}]}, "two agents"),
         ({"body_limit": -1}, "body_limit"),

@@ -50,6 +50,9 @@ RECORDINGS = {
     "openai_chat": CASSETTES / "openai_chat" / "parallel_three_interleaved.yaml",
     "gemini": CASSETTES / "gemini" / "gemini3_parallel_calls_signature.yaml",
     "bedrock": CASSETTES / "bedrock" / "parallel_three_tool_use.yaml",
+    "ollama": CASSETTES / "ollama" / "parallel_three_calls.yaml",
+    "mistral": CASSETTES / "mistral" / "parallel_three_calls.yaml",
+    "cohere": CASSETTES / "cohere" / "parallel_three_calls.yaml",
 }
 
 Client = Callable[[dict[str, Any], Path], dict[str, Any]]

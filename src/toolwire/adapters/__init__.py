@@ -55,6 +55,9 @@ BUILTINS: dict[str, Kind] = {
     "asgard": "stream",
     "bedrock": "model",
     "mcp": "result",
+    "ollama": "model",
+    "mistral": "model",
+    "cohere": "model",
 }
 
 #: The built-in stream adapters (model and stream kinds); ``names()`` adds plugins.

@@ -96,6 +96,10 @@ class IdRule:
     pattern: str | None = None
     #: where the rule is documented (for the loss message and the docs)
     source: str = ""
+    #: what a minted stand-in starts with (``call_``); ``""`` for a target whose ids admit
+    #: no separator (Mistral: nine letters and digits), which then get ``max_length`` hex
+    #: digits and nothing else
+    prefix: str = "call_"
 
     def why_not(self, call_id: str) -> str | None:
         """None when the target takes ``call_id``; otherwise why it would reject it."""
@@ -108,9 +112,11 @@ class IdRule:
         return None
 
     def conforming(self, call_id: str, salt: int = 0) -> str:
-        """The deterministic stand-in for ``call_id`` (``call_<hex>``, within the limit)."""
-        room = 24 if self.max_length is None else min(24, self.max_length - len("call_"))
-        out = mint_id("call", self.target, call_id, salt, length=room)
+        """The deterministic stand-in for ``call_id`` (``call_<hex>``, within the limit; a
+        rule with ``prefix=""`` gets hex digits filling ``max_length``)."""
+        room = 24 if self.max_length is None else min(24, self.max_length - len(self.prefix))
+        digest = mint_id("call", self.target, call_id, salt, length=room)[len("call_") :]
+        out = self.prefix + digest
         assert self.why_not(out) is None, f"{self.target}: minted id {out!r} breaks its rule"
         return out
 

@@ -1,0 +1,279 @@
+"""Cohere v2 chat stream events (or a whole response) -> AG-UI events.
+
+The message id is ``message-start``'s ``id``. ``tool-plan-delta`` text and ``text`` content
+items are the assistant message's text (the plan's start marked ``cohere.tool_plan``);
+``thinking`` content items are ``REASONING_*`` items, ended at their ``content-end``. A
+call is keyed by its ``index``: ``tool-call-start`` names it (``id``, ``function.name``),
+``tool-call-delta`` carries argument text, ``tool-call-end`` ends it, where Cohere says.
+Citations are kept on ``RUN_FINISHED`` metadata. ``message-end`` ends the turn; a stream
+without it is truncated; ``finish_reason`` ``ERROR`` / ``TIMEOUT`` raise the vendor's error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.protocol.callids import CallIds
+from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.finish import FINISH_REASON_KEY
+from toolwire.protocol.ids import mint_id
+
+from .wire import (
+    CITATIONS_KEY,
+    FIELDS,
+    FINISH_REASON_RAW_KEY,
+    TOOL_PLAN_KEY,
+    VENDOR,
+    map_stop_reason,
+    stream_error,
+    token_usage,
+)
+
+_ERRORS = ("ERROR", "TIMEOUT")
+
+
+@dataclass
+class _Call:
+    agui: str
+    open: bool = True
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder of one v2 chat turn (stream events, or one ``V2ChatResponse``)."""
+
+    vendor = VENDOR
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.message_id: str | None = None
+        self.model: str | None = None
+        self.ended = False
+        self._text_open = False
+        self._content: dict[int, str] = {}  # content index -> "text" | "thinking"
+        self._reasoning: dict[int, str] = {}  # thinking content index -> reasoning id
+        self._calls: dict[int, _Call] = {}
+        self._made = 0
+        self._citations: list[Any] = []
+        self._ids = CallIds(VENDOR)
+
+    # ------------------------------------------------------------ streaming
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if self.ended:
+            return self.after_end("message-end")
+        kind = chunk.get("type")
+        out: list[BaseEvent] = []
+        delta = chunk.get("delta")
+        if delta is not None and not isinstance(delta, dict):
+            raise FIELDS.wrong(delta, dict, self.where("delta"))
+        message = (delta or {}).get("message")
+        message = message if isinstance(message, dict) else {}
+        if kind == "message-start":
+            mid = chunk.get("id")
+            if isinstance(mid, str) and mid:
+                self.message_id = mid
+        elif kind == "content-start":
+            index = self._index(chunk)
+            item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
+            if item.get("type") == "thinking":
+                self._content[index] = "thinking"
+                self._thinking(index, item.get("thinking"), out)
+            else:
+                self._content[index] = "text"
+                self._text(item.get("text"), None, out)
+        elif kind == "content-delta":
+            index = self._index(chunk)
+            item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
+            if self._content.get(index) == "thinking":
+                self._thinking(index, item.get("thinking"), out)
+            else:
+                self._text(item.get("text"), None, out)
+        elif kind == "content-end":
+            index = self._index(chunk)
+            if self._content.pop(index, None) == "thinking":
+                self._end_thinking(index, out)
+        elif kind == "tool-plan-delta":
+            self._text(message.get("tool_plan"), {TOOL_PLAN_KEY: True}, out)
+        elif kind == "tool-call-start":
+            call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
+            self._start_call(self._index(chunk), call, self.where("delta.message.tool_calls"), out)
+        elif kind == "tool-call-delta":
+            call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
+            self._call_args(self._index(chunk), call, self.where("delta.message.tool_calls"), out)
+        elif kind == "tool-call-end":
+            self._end_call(self._index(chunk), out)
+        elif kind == "citation-start":
+            citation = message.get("citations")
+            if citation is not None:
+                self._citations.append(citation)
+        elif kind == "message-end":
+            self._finish(delta or {}, self.where("delta"), out)
+        # citation-end, debug and event types added later carry nothing AG-UI holds
+        return out
+
+    def _close(self) -> list[BaseEvent]:
+        if not self.ended:
+            raise TruncatedStream(VENDOR, "the stream ended without message-end")
+        return []
+
+    # ------------------------------------------------------- whole response
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A non-streamed ``V2ChatResponse`` -> the events its stream would give."""
+        self.chunk_index += 1
+        body = as_dict(response, VENDOR, "response")
+        mid = body.get("id")
+        if isinstance(mid, str) and mid:
+            self.message_id = mid
+        message = FIELDS.at(body, "message", dict, "response")
+        out: list[BaseEvent] = []
+        plan = FIELDS.opt_text(message.get("tool_plan"), "response.message.tool_plan")
+        if plan:
+            self._text(plan, {TOOL_PLAN_KEY: True}, out)
+        content = message.get("content")
+        for i, item in enumerate(FIELDS.list_at(message, "content", "response.message")):
+            where = f"response.message.content[{i}]"
+            item = FIELDS.obj(item, where)
+            if item.get("type") == "thinking":
+                self._thinking(i, item.get("thinking"), out)
+                self._end_thinking(i, out)
+            else:
+                self._text(FIELDS.at(item, "text", str, where), None, out)
+        del content
+        for i, call in enumerate(FIELDS.list_at(message, "tool_calls", "response.message")):
+            where = f"response.message.tool_calls[{i}]"
+            call = FIELDS.obj(call, where)
+            self._start_call(i, call, where, out)
+            self._end_call(i, out)
+        for citation in FIELDS.list_at(message, "citations", "response.message"):
+            self._citations.append(citation)
+        self._finish(body, "response", out)
+        self.warn_new()
+        return out
+
+    # -------------------------------------------------------------- helpers
+
+    def _index(self, chunk: dict[str, Any]) -> int:
+        index = chunk.get("index", 0)
+        if type(index) is not int or index < 0:
+            raise FIELDS.wrong(index, int, self.where("index"))
+        return index
+
+    def _mid(self) -> str:
+        if self.message_id is None:
+            self.message_id = mint_id("msg", VENDOR, self.chunk_index)
+        return self.message_id
+
+    def _text(self, text: Any, meta: dict[str, Any] | None, out: list[BaseEvent]) -> None:
+        if text is None or text == "":
+            return
+        if not isinstance(text, str):
+            raise FIELDS.wrong(text, str, self.where("delta.message.content.text"))
+        mid = self._mid()
+        if not self._text_open:
+            self._text_open = True
+            kw: dict[str, Any] = {"metadata": meta} if meta else {}
+            out.append(TextMessageStartEvent(message_id=mid, role="assistant", **kw))
+        out.append(TextMessageContentEvent(message_id=mid, delta=text))
+
+    def _thinking(self, index: int, text: Any, out: list[BaseEvent]) -> None:
+        if text is not None and not isinstance(text, str):
+            raise FIELDS.wrong(text, str, self.where("delta.message.content.thinking"))
+        rid = self._reasoning.get(index)
+        if rid is None:
+            rid = mint_id("reasoning", self._mid(), index, len(self._reasoning))
+            self._reasoning[index] = rid
+            out.append(ReasoningStartEvent(message_id=rid))
+            out.append(ReasoningMessageStartEvent(message_id=rid))
+        if text:
+            out.append(ReasoningMessageContentEvent(message_id=rid, delta=text))
+
+    def _end_thinking(self, index: int, out: list[BaseEvent]) -> None:
+        rid = self._reasoning.pop(index, None)
+        if rid is not None:
+            out.append(ReasoningMessageEndEvent(message_id=rid))
+            out.append(ReasoningEndEvent(message_id=rid))
+
+    def _start_call(
+        self, index: int, call: dict[str, Any], where: str, out: list[BaseEvent]
+    ) -> None:
+        if index in self._calls and self._calls[index].open:
+            raise VendorDataError(VENDOR, where, f"call {index} started twice")
+        fn = FIELDS.obj(call.get("function") or {}, f"{where}.function")
+        name = fn.get("name")
+        if not isinstance(name, str) or not name:
+            raise VendorDataError(VENDOR, f"{where}.function.name", "a call needs a name")
+        vendor_id = FIELDS.opt_text(call.get("id"), f"{where}.id") or mint_id(
+            "call", VENDOR, self._mid(), self._made
+        )
+        self._made += 1
+        agui = self._ids.assign(vendor_id, self.known_call_ids)
+        meta = self._ids.metadata(agui, vendor_id)
+        kw: dict[str, Any] = {"metadata": meta} if meta else {}
+        out.append(
+            ToolCallStartEvent(
+                tool_call_id=agui, tool_call_name=name, parent_message_id=self._mid(), **kw
+            )
+        )
+        self._calls[index] = _Call(agui)
+        args = FIELDS.opt_text(fn.get("arguments"), f"{where}.function.arguments")
+        if args:
+            out.append(ToolCallArgsEvent(tool_call_id=agui, delta=args))
+
+    def _call_args(
+        self, index: int, call: dict[str, Any], where: str, out: list[BaseEvent]
+    ) -> None:
+        known = self._calls.get(index)
+        if known is None or not known.open:
+            raise VendorDataError(VENDOR, where, f"arguments for call {index}, which is not open")
+        fn = FIELDS.obj(call.get("function") or {}, f"{where}.function")
+        args = FIELDS.opt_text(fn.get("arguments"), f"{where}.function.arguments")
+        if args:
+            out.append(ToolCallArgsEvent(tool_call_id=known.agui, delta=args))
+
+    def _end_call(self, index: int, out: list[BaseEvent]) -> None:
+        known = self._calls.get(index)
+        if known is not None and known.open:
+            known.open = False
+            out.append(ToolCallEndEvent(tool_call_id=known.agui))
+
+    def _finish(self, delta: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+        reason = FIELDS.opt_text(delta.get("finish_reason"), f"{where}.finish_reason")
+        if reason in _ERRORS:
+            raise stream_error(reason or "ERROR", delta.get("error"))
+        for index in list(self._reasoning):
+            self._end_thinking(index, out)
+        for index in list(self._calls):
+            self._end_call(index, out)
+        if self._text_open:
+            self._text_open = False
+            out.append(TextMessageEndEvent(message_id=self._mid()))
+        usage = token_usage(delta.get("usage"), self.model, f"{where}.usage")
+        if usage is not None:
+            self.usage = [usage]
+        if reason:
+            self.run_metadata[FINISH_REASON_RAW_KEY] = reason
+        if self._citations:
+            self.run_metadata[CITATIONS_KEY] = list(self._citations)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason)
+        self.ended = True
+
+
+__all__ = ["Decoder"]

@@ -1,0 +1,415 @@
+"""Request bodies both ways: ``RunAgentInput`` <-> the v2 chat body.
+
+An assistant message that makes calls carries its text as ``tool_plan`` beside
+``tool_calls`` (Cohere's shape for a tool-calling turn); one without calls carries it as
+``content``. Each call is answered right after, in call order, by a ``role:"tool"``
+message whose ``content`` is a list of ``text`` and ``document`` items: a result whose
+text is a JSON object goes as a ``document`` (its ``data`` that object), which Cohere
+cites; other text as ``text``. Images travel only in user messages (``image_url``), so a
+result's media is dropped (with a warning) or, with ``media="relocate"``, moved into a
+user message after the tool messages. A ``ReasoningMessage`` becomes a ``thinking``
+content item of the next assistant message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    AssistantMessage,
+    ContentPart,
+    DataSource,
+    DeveloperMessage,
+    FunctionCall,
+    ImagePart,
+    Message,
+    ReasoningMessage,
+    RunAgentInput,
+    SystemMessage,
+    TextPart,
+    Tool,
+    ToolCall,
+    ToolMessage,
+    UrlSource,
+    UserMessage,
+)
+
+from toolwire.capabilities import accepts
+from toolwire.errors import VendorDataError
+from toolwire.losses import Loss
+from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.fitting import (
+    DEFAULT_MEDIA_LABEL,
+    Accepts,
+    fit_content,
+    labelled,
+    part_loss,
+)
+from toolwire.protocol.ids import mint_id, result_message_id
+from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.pairing import pair_history, settle_unanswered
+from toolwire.protocol.parts import parse_data_url, text_of, to_data_url
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
+
+from .wire import CALL_ID_RULE, DETAIL_KEY, DOCUMENT_ID_KEY, FIELDS, VENDOR
+
+_NO_ARTEFACTS = "Cohere has no field for a provider's opaque artefact"
+
+
+@encode_surface(VENDOR)
+def encode_request(
+    run_input: RunAgentInput | dict[str, Any],
+    *,
+    model: str,
+    media: str = "drop",
+    losses: list[Loss] | None = None,
+    tool_result: Accepts | None = None,
+    user_message: Accepts | None = None,
+    unanswered: str = "error",
+    unanswered_text: str | None = None,
+    media_label: str | None = DEFAULT_MEDIA_LABEL,
+    **vendor_options: Any,
+) -> dict[str, Any]:
+    """A ``ClientV2.chat`` / ``chat_stream`` body (``model``, ``messages``, ``tools``, options).
+
+    ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` / ``user_message`` override
+    the capability rows for ``model``; ``unanswered`` says what to do with a call that has
+    no result (``"error"``, ``"drop"``, ``"answer"``).
+    """
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
+    run = as_run_input(run_input, VENDOR)
+    in_tool = tool_result or accepts(VENDOR, place="tool_result", model=model)
+    in_user = user_message or accepts(VENDOR, place="user_message", model=model)
+    if media == "relocate":
+        in_tool = replace(in_tool, upgrade=None)
+    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
+    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
+    lost: list[Loss] = [] if losses is None else losses
+    lost += paired.losses
+    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
+    relocate = in_user if media == "relocate" else None
+    messages: list[dict[str, Any]] = []
+    thinking: list[str] = []
+    for turn in paired.turns:
+        m = turn.message
+        if isinstance(m, ReasoningMessage):
+            if m.content:
+                thinking.append(m.content)
+            if m.encrypted_value:
+                lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+            continue
+        if thinking and not isinstance(m, AssistantMessage):
+            lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
+            thinking = []
+        if isinstance(m, AssistantMessage):
+            messages.append(_assistant(m, ids, thinking, lost))
+            thinking = []
+            moved: list[ContentPart] = []
+            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
+                assert result is not None  # settled above
+                fitted = fit_content(
+                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
+                )
+                lost += fitted.losses
+                messages.append(_tool(result, fitted.content, ids, lost))
+                if fitted.relocated:
+                    moved += labelled(
+                        fitted.relocated,
+                        media_label,
+                        tool_call_id=ids(result.tool_call_id),
+                        tool_name=call.function.name,
+                        target=VENDOR,
+                    )
+            if moved:
+                parts = _user_parts(moved, in_user, lost)
+                if parts:
+                    messages.append({"role": "user", "content": parts})
+            continue
+        if isinstance(m, UserMessage):
+            content: Any = m.content
+            if not isinstance(content, str):
+                fitted = fit_content(content, in_user)
+                lost += fitted.losses
+                kept = fitted.content
+                content = kept if isinstance(kept, str) else _user_parts(kept, in_user, lost)
+            messages.append({"role": "user", "content": content})
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
+            messages.append({"role": "system", "content": m.content})
+        else:
+            lost.append(_loss("message-dropped", f"a {m.role} message has no Cohere form"))
+    if thinking:
+        lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
+    body: dict[str, Any] = {"model": model, "messages": messages}
+    if run.tools:
+        body["tools"] = [_tool_spec(t) for t in run.tools]
+    if run.context:
+        lost.append(
+            _loss(
+                "context-dropped",
+                "run context has no field of its own; put it in a system message or pass "
+                "documents=",
+            )
+        )
+    body.update(vendor_options)
+    lost += ids.losses
+    return body
+
+
+def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
+    return Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
+
+
+def _user_parts(parts: list[ContentPart], place: Accepts, lost: list[Loss]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for i, p in enumerate(parts):
+        if isinstance(p, TextPart):
+            out.append({"type": "text", "text": p.text})
+            continue
+        if isinstance(p, ImagePart) and isinstance(p.source, (DataSource, UrlSource)):
+            src = p.source
+            url = src.value if isinstance(src, UrlSource) else to_data_url(src.mime_type, src.value)
+            image: dict[str, Any] = {"url": url}
+            meta = p.metadata if isinstance(p.metadata, dict) else {}
+            if isinstance(meta.get(DETAIL_KEY), str):
+                image["detail"] = meta[DETAIL_KEY]
+            out.append({"type": "image_url", "image_url": image})
+            continue
+        why = "a Cohere user message takes text and images (image_url) only"
+        lost.append(part_loss(p, i, place.target, why, None))
+    return out
+
+
+def _assistant(
+    m: AssistantMessage, ids: IdMapper, thinking: list[str], lost: list[Loss]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": "assistant"}
+    calls = m.tool_calls or []
+    items: list[dict[str, Any]] = []
+    if thinking:
+        items.append({"type": "thinking", "thinking": "".join(thinking)})
+    if calls:
+        if m.content:
+            out["tool_plan"] = m.content
+        out["tool_calls"] = [
+            {
+                "id": ids(c.id, c.metadata),
+                "type": "function",
+                "function": {
+                    "name": c.function.name,
+                    "arguments": c.function.arguments if c.function.arguments.strip() else "{}",
+                },
+            }
+            for c in calls
+        ]
+    elif m.content:
+        items.append({"type": "text", "text": m.content})
+    if items:
+        out["content"] = items if thinking else m.content
+    elif not calls:
+        out["content"] = ""
+    if m.encrypted_value:
+        lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+    for c in calls:
+        if c.encrypted_value:
+            lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
+    return out
+
+
+def _tool_item(text: str, meta: Any) -> dict[str, Any]:
+    """One text of a result: a JSON object is a ``document`` (Cohere cites it), else ``text``."""
+    data = parse_arguments_object(text) if text.strip() else None
+    if data is not None and data:
+        document: dict[str, Any] = {"data": data}
+        if isinstance(meta, dict) and isinstance(meta.get(DOCUMENT_ID_KEY), str):
+            document["id"] = meta[DOCUMENT_ID_KEY]
+        return {"type": "document", "document": document}
+    return {"type": "text", "text": text}
+
+
+def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) -> dict[str, Any]:
+    """One ``role:"tool"`` message; the error travels as a text item (the API has no flag)."""
+    items: list[dict[str, Any]] = []
+    if isinstance(content, str):
+        if content:
+            items.append(_tool_item(content, None))
+    else:
+        for i, p in enumerate(content):
+            if isinstance(p, TextPart):
+                items.append(_tool_item(p.text, p.metadata))
+            else:
+                why = "a Cohere tool message holds text and documents"
+                lost.append(part_loss(p, i, VENDOR, why, result.tool_call_id))
+    if result.error:
+        items.append({"type": "text", "text": f"Error: {result.error}"})
+    if not items:
+        items.append({"type": "text", "text": ""})  # every part dropped: still answered
+    return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "content": items}
+
+
+def _tool_spec(t: Tool) -> dict[str, Any]:
+    fn: dict[str, Any] = {"name": t.name}
+    if t.description:
+        fn["description"] = t.description
+    fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
+    return {"type": "function", "function": fn}
+
+
+# ------------------------------------------------------------------ decode
+
+
+@checked_options(VENDOR)
+def decode_request(
+    body: dict[str, Any] | Any, *, thread_id: str | None = None, run_id: str | None = None
+) -> RunAgentInput:
+    """A v2 chat body -> ``RunAgentInput``.
+
+    Message ids are minted from each message's position and content. An assistant's
+    ``tool_plan`` is its text beside its calls; a ``thinking`` item a ``ReasoningMessage``
+    before it; a tool message's ``document`` items text parts holding the document's
+    ``data`` as JSON (its ``id`` in metadata). Other body keys go to ``forwardedProps``.
+    """
+    req = as_dict(body, VENDOR, "request")
+    raw = FIELDS.at(req, "messages", list, "request")
+    messages: list[Message] = []
+    for i, m in enumerate(raw):
+        messages.extend(_decode_message(m, f"request.messages[{i}]", i))
+    kw: dict[str, Any] = {}
+    if req.get("tools") is not None:
+        raw_tools = FIELDS.list_at(req, "tools", "request")
+        kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
+    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
+    if rest:
+        kw["forwarded_props"] = rest
+    return RunAgentInput(
+        thread_id=thread_id or mint_id("thread", VENDOR, _json(raw[:1], "request.messages[0]")),
+        run_id=run_id or mint_id("run", VENDOR, _json(raw, "request.messages")),
+        protocol_version=PROTOCOL_VERSION,
+        messages=messages,
+        **kw,
+    )
+
+
+def _json(value: Any, where: str) -> str:
+    try:
+        return dumps_compact(value)
+    except (TypeError, ValueError) as exc:
+        raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
+
+
+def _part(item: Any, where: str) -> ContentPart:
+    item = FIELDS.obj(item, where)
+    kind = item.get("type")
+    if kind == "text":
+        return TextPart(text=FIELDS.at(item, "text", str, where))
+    if kind == "image_url":
+        image = FIELDS.at(item, "image_url", dict, where)
+        url = FIELDS.at(image, "url", str, f"{where}.image_url")
+        meta = {DETAIL_KEY: image["detail"]} if isinstance(image.get("detail"), str) else None
+        inline = parse_data_url(url)
+        if inline is not None:
+            return ImagePart(source=DataSource(value=inline[1], mime_type=inline[0]), metadata=meta)
+        return ImagePart(source=UrlSource(value=url), metadata=meta)
+    if kind == "document":
+        document = FIELDS.at(item, "document", dict, where)
+        data = document.get("data")
+        text = data if isinstance(data, str) else _json(data, f"{where}.document.data")
+        doc_id = document.get("id")
+        meta = {DOCUMENT_ID_KEY: doc_id} if isinstance(doc_id, str) and doc_id else None
+        return TextPart(text=text, metadata=meta)
+    raise VendorDataError(VENDOR, f"{where}.type", f"unknown content item type {kind!r}")
+
+
+def _content(content: Any, where: str) -> str | list[ContentPart]:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return [_part(p, f"{where}[{i}]") for i, p in enumerate(content)]
+    raise FIELDS.wrong(content, (str, list), where)
+
+
+def _decode_message(m: Any, where: str, i: int) -> list[Message]:
+    m = FIELDS.obj(m, where)
+    role = m.get("role")
+    mid = mint_id("msg", VENDOR, i, _json(m, where))
+    content = m.get("content")
+    if role == "system":
+        return [SystemMessage(id=mid, content=text_of(_content(content, f"{where}.content")))]
+    if role == "user":
+        return [UserMessage(id=mid, content=_content(content, f"{where}.content"))]
+    if role == "assistant":
+        return _decode_assistant(m, mid, where)
+    if role == "tool":
+        call_id = FIELDS.at(m, "tool_call_id", str, where)
+        parts = _content(content, f"{where}.content")
+        if isinstance(parts, list) and all(
+            isinstance(p, TextPart) and not p.metadata for p in parts
+        ):
+            parts = "".join(p.text for p in parts if isinstance(p, TextPart))
+        return [ToolMessage(id=result_message_id(call_id), tool_call_id=call_id, content=parts)]
+    raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
+
+
+def _decode_assistant(m: dict[str, Any], mid: str, where: str) -> list[Message]:
+    out: list[Message] = []
+    content = m.get("content")
+    texts: list[str] = []
+    if isinstance(content, list):
+        thoughts: list[str] = []
+        for j, item in enumerate(content):
+            item = FIELDS.obj(item, f"{where}.content[{j}]")
+            if item.get("type") == "thinking":
+                thoughts.append(FIELDS.at(item, "thinking", str, f"{where}.content[{j}]"))
+            else:
+                texts.append(FIELDS.at(item, "text", str, f"{where}.content[{j}]"))
+        if thoughts:
+            out.append(ReasoningMessage(id=mint_id("reasoning", mid), content="".join(thoughts)))
+    elif isinstance(content, str):
+        texts.append(content)
+    elif content is not None:
+        raise FIELDS.wrong(content, (str, list), f"{where}.content")
+    plan = FIELDS.opt_text(m.get("tool_plan"), f"{where}.tool_plan")
+    calls = [
+        _decode_call(c, f"{where}.tool_calls[{j}]")
+        for j, c in enumerate(FIELDS.list_at(m, "tool_calls", where))
+    ]
+    text = (plan or "") + "".join(texts)
+    kw: dict[str, Any] = {}
+    if calls:
+        kw["tool_calls"] = calls
+        if text:
+            kw["content"] = text
+    else:
+        kw["content"] = text
+    out.append(AssistantMessage(id=mid, **kw))
+    return out
+
+
+def _decode_call(c: Any, where: str) -> ToolCall:
+    c = FIELDS.obj(c, where)
+    cid = FIELDS.at(c, "id", str, where)
+    if not cid:
+        raise FIELDS.missing(f"{where}.id")
+    fn = FIELDS.at(c, "function", dict, where)
+    name = FIELDS.at(fn, "name", str, f"{where}.function")
+    args = FIELDS.opt_text(fn.get("arguments"), f"{where}.function.arguments") or ""
+    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=args))
+
+
+def _decode_tool(t: Any, where: str) -> Tool:
+    t = FIELDS.obj(t, where)
+    fn = FIELDS.at(t, "function", dict, where)
+    name = FIELDS.at(fn, "name", str, f"{where}.function")
+    desc = fn.get("description")
+    kw: dict[str, Any] = {}
+    if fn.get("parameters") is not None:
+        kw["parameters"] = fn["parameters"]
+    return Tool(name=name, description=desc if isinstance(desc, str) else "", **kw)
+
+
+__all__ = ["decode_request", "encode_request"]

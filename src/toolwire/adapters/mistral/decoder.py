@@ -1,0 +1,322 @@
+"""Mistral chat completion chunks (or a whole response) -> AG-UI events.
+
+Calls are keyed by id within their choice: Mistral sends each call whole in one delta
+(``id``, ``function.name``, ``function.arguments``), several calls in one delta, all
+often at ``index`` 0; a fragment without an id continues the call at its index. A call
+stays open until its choice's ``finish_reason`` (where the API says the turn ended), so
+arguments split over deltas are joined in order. ``content`` is a string or a list of
+chunks: ``text`` is text, ``thinking`` (Magistral) a ``REASONING_*`` item that ends when
+the answer begins; other output chunks (references) are reported and dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import Loss
+from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import CallIds
+from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.finish import FINISH_REASON_KEY
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.signatures import encrypted_value_event
+
+from .wire import (
+    CHOICE_KEY,
+    FIELDS,
+    FINISH_REASONS_KEY,
+    PROVIDER,
+    VENDOR,
+    map_stop_reason,
+    message_id,
+    mint_call_id,
+    stream_error,
+    token_usage,
+)
+
+#: the id the SDK's ``ToolCall`` model fills in when the API sent none
+_SDK_NO_ID = "null"
+
+
+@dataclass
+class _Call:
+    agui: str
+    name: str
+    index: int | None
+
+
+@dataclass
+class _Choice:
+    index: int
+    message_id: str
+    text_open: bool = False
+    reasoning_id: str | None = None
+    reasoning_items: int = 0
+    calls: list[_Call] = field(default_factory=list)  # open, in start order
+    by_id: dict[str, _Call] = field(default_factory=dict)
+    finish_reason: str | None = None
+    ordinal: int = 0
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder of one Mistral chat completion (streamed or whole)."""
+
+    vendor = VENDOR
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.completion_id: str | None = None
+        self.model: str | None = None
+        self._choices: dict[int, _Choice] = {}
+        self._ids = CallIds(VENDOR)
+
+    # ------------------------------------------------------------ streaming
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if "choices" not in chunk and isinstance(chunk.get("data"), dict):
+            chunk = chunk["data"]  # the SDK's CompletionEvent wraps each chunk
+        if chunk.get("object") == "error" or (chunk.get("error") and "choices" not in chunk):
+            raise stream_error(
+                chunk.get("error") if isinstance(chunk.get("error"), dict) else chunk
+            )
+        if self._choices and all(c.finish_reason for c in self._choices.values()):
+            if chunk.get("choices"):
+                return self.after_end("every choice's finish_reason")
+        self._identify(chunk)
+        out: list[BaseEvent] = []
+        choices = chunk.get("choices")
+        if choices is not None:
+            if not isinstance(choices, list):
+                raise FIELDS.wrong(choices, list, self.where("choices"))
+            for pos, raw in enumerate(choices):
+                where = self.where(f"choices[{pos}]")
+                raw = FIELDS.obj(raw, where)
+                ch = self._choice(raw.get("index", pos), f"{where}.index")
+                delta = raw.get("delta")
+                if delta is not None:
+                    self._delta(ch, FIELDS.obj(delta, f"{where}.delta"), f"{where}.delta", out)
+                reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
+                if reason:
+                    self._finish(ch, reason, out)
+        if chunk.get("usage") is not None:
+            usage = token_usage(chunk["usage"], self.model, self.where("usage"))
+            if usage is not None:
+                self.usage = [usage]
+        return out
+
+    def _close(self) -> list[BaseEvent]:
+        if not self._choices:
+            raise TruncatedStream(VENDOR, "no choice reached a finish_reason")
+        cut = sorted(i for i, c in self._choices.items() if c.finish_reason is None)
+        if cut:
+            which = ", ".join(str(i) for i in cut)
+            raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
+        reasons = [self._choices[i].finish_reason for i in sorted(self._choices)]
+        self.run_metadata[FINISH_REASONS_KEY] = reasons
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reasons[0])
+        return []
+
+    # ------------------------------------------------------- whole response
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A non-streamed ``ChatCompletionResponse`` -> the events its stream would give."""
+        self.chunk_index += 1
+        body = as_dict(response, VENDOR, "response")
+        if body.get("object") == "error" or body.get("error"):
+            raise stream_error(body.get("error") if isinstance(body.get("error"), dict) else body)
+        self._identify(body)
+        out: list[BaseEvent] = []
+        for pos, raw in enumerate(FIELDS.at(body, "choices", list, "response")):
+            where = f"response.choices[{pos}]"
+            raw = FIELDS.obj(raw, where)
+            ch = self._choice(raw.get("index", pos), f"{where}.index")
+            message = FIELDS.at(raw, "message", dict, where)
+            calls = FIELDS.list_at(message, "tool_calls", f"{where}.message")
+            delta = {**message, "tool_calls": calls}
+            self._delta(ch, delta, f"{where}.message", out)
+            reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
+            self._finish(ch, reason or "stop", out)
+        usage = token_usage(body.get("usage"), self.model, "response.usage")
+        if usage is not None:
+            self.usage = [usage]
+        self.warn_new()
+        return out
+
+    # -------------------------------------------------------------- helpers
+
+    def _identify(self, chunk: dict[str, Any]) -> None:
+        if self.completion_id is None and isinstance(chunk.get("id"), str) and chunk["id"]:
+            self.completion_id = chunk["id"]
+        if self.model is None and isinstance(chunk.get("model"), str) and chunk["model"]:
+            self.model = chunk["model"]
+
+    def _choice(self, index: Any, where: str) -> _Choice:
+        if type(index) is not int or index < 0:
+            raise VendorDataError(VENDOR, where, f"expected a choice index, got {index!r}")
+        ch = self._choices.get(index)
+        if ch is None:
+            if self.completion_id is None:
+                self.completion_id = mint_id("cmpl", VENDOR, self.model or "")
+            ch = _Choice(index, message_id(self.completion_id, index))
+            self._choices[index] = ch
+        return ch
+
+    def _delta(self, ch: _Choice, delta: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+        content = delta.get("content")
+        if isinstance(content, str):
+            if content:
+                self._text(ch, content, out)
+        elif isinstance(content, list):
+            for i, part in enumerate(content):
+                self._part(
+                    ch, FIELDS.obj(part, f"{where}.content[{i}]"), f"{where}.content[{i}]", out
+                )
+        elif content is not None:
+            raise FIELDS.wrong(content, (str, list), f"{where}.content")
+        calls = delta.get("tool_calls")
+        if calls is not None:
+            if not isinstance(calls, list):
+                raise FIELDS.wrong(calls, list, f"{where}.tool_calls")
+            for i, frag in enumerate(calls):
+                self._fragment(ch, frag, f"{where}.tool_calls[{i}]", out)
+
+    def _part(self, ch: _Choice, part: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+        kind = part.get("type")
+        if kind == "text":
+            text = FIELDS.at(part, "text", str, where)
+            if text:
+                self._text(ch, text, out)
+        elif kind == "thinking":
+            pieces = FIELDS.list_at(part, "thinking", where)
+            for j, piece in enumerate(pieces):
+                piece = FIELDS.obj(piece, f"{where}.thinking[{j}]")
+                text = piece.get("text")
+                if piece.get("type", "text") == "text" and isinstance(text, str) and text:
+                    self._reasoning(ch, text, out)
+            signature = part.get("signature")
+            if isinstance(signature, str) and signature:
+                rid = self._reasoning_open(ch, out)
+                out.append(encrypted_value_event("message", rid, signature, PROVIDER))
+        else:
+            self.losses.append(
+                Loss(
+                    kind="content-dropped",
+                    target="AG-UI",
+                    reason=f"{VENDOR}: a {kind!r} chunk in the model's output has no AG-UI "
+                    "stream event",
+                )
+            )
+
+    def _reasoning_open(self, ch: _Choice, out: list[BaseEvent]) -> str:
+        if ch.reasoning_id is None:
+            ch.reasoning_items += 1
+            rid = mint_id("reasoning", ch.message_id, ch.reasoning_items)
+            ch.reasoning_id = rid
+            out.append(ReasoningStartEvent(message_id=rid))
+            out.append(ReasoningMessageStartEvent(message_id=rid))
+        return ch.reasoning_id
+
+    def _reasoning(self, ch: _Choice, text: str, out: list[BaseEvent]) -> None:
+        rid = self._reasoning_open(ch, out)
+        out.append(ReasoningMessageContentEvent(message_id=rid, delta=text))
+
+    def _end_reasoning(self, ch: _Choice, out: list[BaseEvent]) -> None:
+        if ch.reasoning_id is not None:
+            out.append(ReasoningMessageEndEvent(message_id=ch.reasoning_id))
+            out.append(ReasoningEndEvent(message_id=ch.reasoning_id))
+            ch.reasoning_id = None
+
+    def _text(self, ch: _Choice, text: str, out: list[BaseEvent]) -> None:
+        self._end_reasoning(ch, out)
+        if not ch.text_open:
+            ch.text_open = True
+            kw: dict[str, Any] = {"metadata": {CHOICE_KEY: ch.index}} if ch.index else {}
+            out.append(TextMessageStartEvent(message_id=ch.message_id, role="assistant", **kw))
+        out.append(TextMessageContentEvent(message_id=ch.message_id, delta=text))
+
+    def _fragment(self, ch: _Choice, frag: Any, where: str, out: list[BaseEvent]) -> None:
+        frag = FIELDS.obj(frag, where)
+        fn = frag.get("function")
+        fn = {} if fn is None else FIELDS.obj(fn, f"{where}.function")
+        vendor_id = FIELDS.opt_text(frag.get("id"), f"{where}.id")
+        if vendor_id in ("", _SDK_NO_ID):
+            vendor_id = None
+        name = FIELDS.opt_text(fn.get("name"), f"{where}.function.name") or None
+        index = FIELDS.opt_int(frag.get("index"), f"{where}.index")
+        args = fn.get("arguments")
+        if args is None:
+            text = ""
+        elif isinstance(args, str):
+            text = args
+        elif isinstance(args, dict):  # the API may send the object itself
+            text = dumps_compact(args, VENDOR, f"{where}.function.arguments")
+        else:
+            raise FIELDS.wrong(args, (str, dict), f"{where}.function.arguments")
+        self._end_reasoning(ch, out)
+        call = ch.by_id.get(vendor_id) if vendor_id is not None else None
+        if call is None and vendor_id is None and name is None:
+            # a continuation: the open call at this index, else the last one opened
+            found = [c for c in ch.calls if index is not None and c.index == index]
+            call = found[-1] if found else (ch.calls[-1] if ch.calls else None)
+            if call is None:
+                raise VendorDataError(VENDOR, where, "arguments for no call (no id, no name)")
+        if call is None:
+            if name is None:
+                raise VendorDataError(VENDOR, f"{where}.function.name", "a new call has no name")
+            if vendor_id is None:
+                vendor_id = mint_call_id(VENDOR, ch.message_id, ch.ordinal)
+            agui = self._ids.assign(vendor_id, self.known_call_ids)
+            call = _Call(agui, name, index)
+            ch.ordinal += 1
+            ch.by_id[vendor_id] = call
+            ch.calls.append(call)
+            meta = self._ids.metadata(agui, vendor_id)
+            if ch.index:
+                meta[CHOICE_KEY] = ch.index
+            kw: dict[str, Any] = {"metadata": meta} if meta else {}
+            out.append(
+                ToolCallStartEvent(
+                    tool_call_id=agui, tool_call_name=name, parent_message_id=ch.message_id, **kw
+                )
+            )
+        elif name is not None and name != call.name:
+            raise VendorDataError(
+                VENDOR, f"{where}.function.name", f"{name!r} continues a call named {call.name!r}"
+            )
+        if text:
+            out.append(ToolCallArgsEvent(tool_call_id=call.agui, delta=text))
+
+    def _finish(self, ch: _Choice, reason: str, out: list[BaseEvent]) -> None:
+        if ch.finish_reason is not None:
+            return
+        self._end_reasoning(ch, out)
+        if ch.text_open:
+            ch.text_open = False
+            out.append(TextMessageEndEvent(message_id=ch.message_id))
+        for call in ch.calls:
+            out.append(ToolCallEndEvent(tool_call_id=call.agui))
+        ch.calls = []
+        ch.finish_reason = reason
+        if reason == "error":
+            self.error_metadata[FINISH_REASONS_KEY] = [reason]
+            raise VendorStreamError(VENDOR, "error", "the model stopped with finish_reason error")
+
+
+__all__ = ["Decoder"]

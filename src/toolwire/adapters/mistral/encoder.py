@@ -1,0 +1,278 @@
+"""AG-UI events -> Mistral ``CompletionChunk`` dicts (frame them with ``to_sse``).
+
+One run is one completion: each assistant message a choice, numbered in the order
+messages appear; the completion id is the first message's id. Text goes out as
+``content`` strings, reasoning as ``thinking`` chunks, and each tool call whole in one
+delta at its ``TOOL_CALL_END`` (as Mistral sends them), its id mapped to the nine letters
+and digits Mistral takes and its argument text unchanged. A choice ends with
+``finish_reason`` ``tool_calls`` or ``stop`` (or the run's stated reason), the last chunk
+carrying the usage. What a completion stream cannot carry is a loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    ReasoningEncryptedValueEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageStartEvent,
+    RunErrorEvent,
+    RunFinishedEvent,
+    TextMessageContentEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.losses import Loss, snapshot_dropped
+from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.dispatch import handlers_by_type
+from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.finish import stated_finish_reason
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.machine import StreamMachine
+from toolwire.protocol.signatures import usable_encrypted
+
+from .wire import (
+    CALL_ID_RULE,
+    CHOICE_KEY,
+    FINISH_REASONS_KEY,
+    PROVIDER,
+    VENDOR,
+    stop_reason_for,
+    usage_info,
+)
+
+
+@dataclass
+class _Choice:
+    index: int
+    announced: bool = False
+    calls: int = 0
+
+
+@dataclass
+class _Call:
+    choice: _Choice
+    id: str
+    name: str
+    index: int
+    metadata: dict[str, Any]
+    args: list[str] = field(default_factory=list)
+
+
+class Encoder(BaseEncoder):
+    """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``CompletionChunk`` dicts."""
+
+    vendor = VENDOR
+
+    def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
+        super().__init__()
+        self._handlers = handlers_by_type(type(self))
+        self.model = model
+        self.created = created
+        self._machine = StreamMachine(run_open="auto", history=False)
+        self._reset()
+
+    def _reset(self) -> None:
+        self._completion_id: str | None = None
+        self._choices: dict[str, _Choice] = {}
+        self._calls: dict[str, _Call] = {}
+        self._reasoning: dict[str, str] = {}  # reasoning message id -> its choice's message
+        self._last_message: str | None = None
+        self._ids = IdMapper(CALL_ID_RULE)
+        self._open = False
+
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out.extend(self._on(ev))
+        return out
+
+    def _close(self) -> list[dict[str, Any]]:
+        out = [c for ev in self._machine.end_input() for c in self._on(ev)]
+        if self._open:
+            out += self._finish(None)
+        return out
+
+    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        handler = self._handlers.get(ev.type)
+        if handler is not None:
+            return handler(self, ev)  # type: ignore[no-any-return]
+        if ev.type is EventType.MESSAGES_SNAPSHOT:
+            self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
+        elif ev.type is EventType.TOOL_CALL_RESULT:
+            self._lose(
+                "tool-result-dropped",
+                "a completion stream carries the model's output only; results go in the "
+                "next request (encode_request)",
+                getattr(ev, "tool_call_id", None),
+            )
+        return []
+
+    def _on_reasoning_encrypted_value(
+        self, ev: ReasoningEncryptedValueEvent
+    ) -> list[dict[str, Any]]:
+        """A thinking signature Mistral issued goes back on a thinking chunk; another
+        provider's is a loss (only its issuer reads it)."""
+        parent = self._reasoning.get(ev.entity_id) or self._last_message
+        meta = ev.metadata if isinstance(ev.metadata, dict) else None
+        kept = usable_encrypted(
+            ev.encrypted_value,
+            meta,
+            PROVIDER,
+            target=VENDOR,
+            entity="a reasoning item",
+            losses=self.losses,
+        )
+        if not kept or parent is None or parent not in self._choices:
+            if kept:
+                self._lose("encrypted-value-dropped", "no message to carry the signature")
+            return []
+        think = {"type": "thinking", "thinking": [], "signature": kept}
+        return [self._chunk(self._choices[parent], {"content": [think]})]
+
+    def _on_run_started(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._open = True
+        return []
+
+    def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
+        self._open = True
+        if ev.role not in (None, "assistant"):
+            self._lose("message-dropped", f"a {ev.role} text message is not model output")
+            return []
+        return self._announce(self._choice(ev.message_id, ev.metadata))
+
+    def _on_text_message_content(self, ev: TextMessageContentEvent) -> list[dict[str, Any]]:
+        choice = self._choices.get(ev.message_id)
+        if choice is None or not ev.delta:
+            return []
+        return [self._chunk(choice, {"content": ev.delta})]
+
+    def _on_reasoning_message_start(self, ev: ReasoningMessageStartEvent) -> list[dict[str, Any]]:
+        self._open = True
+        parent = self._last_message or mint_id("msg", VENDOR, ev.message_id)
+        self._reasoning[ev.message_id] = parent
+        return self._announce(self._choice(parent))
+
+    def _on_reasoning_message_content(
+        self, ev: ReasoningMessageContentEvent
+    ) -> list[dict[str, Any]]:
+        parent = self._reasoning.get(ev.message_id)
+        if parent is None or not ev.delta:
+            return []
+        thinking = [{"type": "thinking", "thinking": [{"type": "text", "text": ev.delta}]}]
+        return [self._chunk(self._choices[parent], {"content": thinking})]
+
+    def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
+        self._open = True
+        if ev.tool_call_id in self._calls:
+            return []
+        parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
+        choice = self._choice(parent, ev.metadata)
+        meta = ev.metadata if isinstance(ev.metadata, dict) else {}
+        self._calls[ev.tool_call_id] = _Call(
+            choice, ev.tool_call_id, ev.tool_call_name, choice.calls, meta
+        )
+        choice.calls += 1
+        return self._announce(choice)
+
+    def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
+        call = self._calls.get(ev.tool_call_id)
+        if call is not None and ev.delta:
+            call.args.append(ev.delta)
+        return []
+
+    def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
+        call = self._calls.pop(ev.tool_call_id, None)
+        if call is None:
+            return []
+        sent = {
+            "id": self._ids(call.id, call.metadata),
+            "type": "function",
+            "function": {"name": call.name, "arguments": "".join(call.args)},
+            "index": call.index,
+        }
+        self.losses += self._ids.take_losses()
+        return [self._chunk(call.choice, {"tool_calls": [sent]})]
+
+    def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
+        return self._finish(ev)
+
+    def _on_run_error(self, ev: RunErrorEvent) -> list[dict[str, Any]]:
+        self._reset()
+        return [{"object": "error", "message": ev.message, "type": ev.code or "server_error"}]
+
+    # ------------------------------------------------------------- helpers
+
+    def _choice(self, message_id: str, metadata: Any = None) -> _Choice:
+        self._last_message = message_id
+        choice = self._choices.get(message_id)
+        if choice is not None:
+            return choice
+        meta = metadata if isinstance(metadata, dict) else {}
+        taken = {c.index for c in self._choices.values()}
+        stated = meta.get(CHOICE_KEY)
+        if type(stated) is int and stated > 0 and stated not in taken:
+            index = stated
+        else:
+            index = next(i for i in range(len(taken) + 1) if i not in taken)
+        if self._completion_id is None:
+            self._completion_id = message_id
+        choice = _Choice(index)
+        self._choices[message_id] = choice
+        return choice
+
+    def _announce(self, choice: _Choice) -> list[dict[str, Any]]:
+        if choice.announced:
+            return []
+        choice.announced = True
+        return [self._chunk(choice, {"role": "assistant", "content": ""})]
+
+    def _chunk(
+        self, choice: _Choice | None, delta: dict[str, Any], finish: str | None = None
+    ) -> dict[str, Any]:
+        choices = []
+        if choice is not None:
+            choices.append({"index": choice.index, "delta": delta, "finish_reason": finish})
+        return {
+            "id": self._completion_id or mint_id("cmpl", VENDOR, self.model),
+            "object": "chat.completion.chunk",
+            "created": self.created,
+            "model": self.model,
+            "choices": choices,
+        }
+
+    def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
+        meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
+        stated = meta.get(FINISH_REASONS_KEY)
+        normalized = stop_reason_for(stated_finish_reason(meta))
+        out = []
+        choices = sorted(self._choices.values(), key=lambda c: c.index)
+        if not choices:  # a turn with nothing in it still ends as a completion
+            choices = [self._choice(mint_id("msg", VENDOR, "empty"))]
+            out += self._announce(choices[0])
+        for pos, c in enumerate(choices):
+            reason: str | None = None
+            if isinstance(stated, list) and len(stated) == len(choices):
+                reason = stated[pos] if isinstance(stated[pos], str) and stated[pos] else None
+            reason = reason or normalized or ("tool_calls" if c.calls else "stop")
+            out.append(self._chunk(c, {"content": ""}, reason))
+        usage = info = usage_info(list(ev.usage or [])) if ev is not None else None
+        if info is not None:
+            out[-1]["usage"] = usage
+        elif ev is not None and ev.usage:
+            self._lose("usage-dropped", "usage without input and output totals cannot be sent")
+        self._reset()
+        return out
+
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
+
+
+__all__ = ["Encoder"]

@@ -1,0 +1,224 @@
+"""Ollama ``/api/chat`` lines (or a whole non-streamed response) -> AG-UI events.
+
+Each line carries a fragment of ``message.content`` and/or ``message.thinking``, or whole
+tool calls: a call is announced, given its arguments (the object as compact JSON) and
+ended on the line that brings it, since Ollama never continues one. The line with
+``done: true`` ends the turn; a stream that stops before it is truncated, however many
+lines came. Thinking becomes a ``REASONING_*`` item that ends when the answer begins.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    ReasoningEndEvent,
+    ReasoningMessageContentEvent,
+    ReasoningMessageEndEvent,
+    ReasoningMessageStartEvent,
+    ReasoningStartEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import CallIds
+from toolwire.protocol.decoding import BaseDecoder, as_dict
+from toolwire.protocol.finish import FINISH_REASON_KEY
+from toolwire.protocol.ids import mint_id
+
+from .wire import (
+    DONE_REASON_KEY,
+    DURATIONS_KEY,
+    FIELDS,
+    INDEX_KEY,
+    VENDOR,
+    durations,
+    map_stop_reason,
+    stream_error,
+    token_usage,
+)
+
+
+class Decoder(BaseDecoder):
+    """Sans-I/O decoder of one ``/api/chat`` turn (streamed lines, or one whole response)."""
+
+    vendor = VENDOR
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.model: str | None = None
+        self.message_id: str | None = None
+        self.done = False
+        self._text_open = False
+        self._reasoning_id: str | None = None
+        self._reasoning_items = 0
+        self._calls = 0
+        self._ids = CallIds(VENDOR)
+
+    # ------------------------------------------------------------ streaming
+
+    def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        if self.done:
+            return self.after_end("the line with done: true")
+        error = chunk.get("error")
+        if error:
+            raise stream_error(error)
+        return self._line(chunk, self.where)
+
+    def _close(self) -> list[BaseEvent]:
+        if not self.done:
+            raise TruncatedStream(VENDOR, "the stream ended without the line with done: true")
+        return []
+
+    # ------------------------------------------------------- whole response
+
+    def feed_response(self, response: Any) -> list[BaseEvent]:
+        """A non-streamed ``ChatResponse`` (``stream: false``): one line that is also the last."""
+        self.chunk_index += 1
+        body = as_dict(response, VENDOR, "response")
+        if body.get("error"):
+            raise stream_error(body["error"])
+        if body.get("done") is None:  # a whole response is done by being whole
+            body = {**body, "done": True}
+        events = self._line(body, lambda field: f"response.{field}")
+        self.warn_new()
+        return events
+
+    # -------------------------------------------------------------- helpers
+
+    def _line(self, chunk: dict[str, Any], where: Any) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        if self.model is None:
+            model = chunk.get("model")
+            if isinstance(model, str) and model:
+                self.model = model
+        if self.message_id is None:
+            created = chunk.get("created_at")
+            self.message_id = mint_id("msg", VENDOR, self.model or "", created or "")
+        message = chunk.get("message")
+        if message is not None:
+            if not isinstance(message, dict):
+                raise FIELDS.wrong(message, dict, where("message"))
+            self._message(message, where, out)
+        done = chunk.get("done")
+        if done is not None and not isinstance(done, bool):
+            raise FIELDS.wrong(done, bool, where("done"))
+        if done:
+            self._finish(chunk, where, out)
+        return out
+
+    def _message(self, message: dict[str, Any], where: Any, out: list[BaseEvent]) -> None:
+        thinking = message.get("thinking")
+        if thinking is not None:
+            if not isinstance(thinking, str):
+                raise FIELDS.wrong(thinking, str, where("message.thinking"))
+            if thinking:
+                self._reasoning(thinking, out)
+        content = message.get("content")
+        if content is not None:
+            if not isinstance(content, str):
+                raise FIELDS.wrong(content, str, where("message.content"))
+            if content:
+                self._text(content, out)
+        calls = message.get("tool_calls")
+        if calls is not None:
+            if not isinstance(calls, list):
+                raise FIELDS.wrong(calls, list, where("message.tool_calls"))
+            for i, call in enumerate(calls):
+                self._call(call, lambda f, i=i: where(f"message.tool_calls[{i}]{f}"), out)
+
+    def _reasoning(self, text: str, out: list[BaseEvent]) -> None:
+        if self._reasoning_id is None:
+            self._reasoning_items += 1
+            rid = mint_id("reasoning", self.message_id, self._reasoning_items)
+            self._reasoning_id = rid
+            out.append(ReasoningStartEvent(message_id=rid))
+            out.append(ReasoningMessageStartEvent(message_id=rid))
+        out.append(ReasoningMessageContentEvent(message_id=self._reasoning_id, delta=text))
+
+    def _end_reasoning(self, out: list[BaseEvent]) -> None:
+        if self._reasoning_id is not None:
+            out.append(ReasoningMessageEndEvent(message_id=self._reasoning_id))
+            out.append(ReasoningEndEvent(message_id=self._reasoning_id))
+            self._reasoning_id = None
+
+    def _text(self, text: str, out: list[BaseEvent]) -> None:
+        self._end_reasoning(out)
+        assert self.message_id is not None
+        if not self._text_open:
+            self._text_open = True
+            out.append(TextMessageStartEvent(message_id=self.message_id, role="assistant"))
+        out.append(TextMessageContentEvent(message_id=self.message_id, delta=text))
+
+    def _call(self, call: Any, where: Any, out: list[BaseEvent]) -> None:
+        if not isinstance(call, dict):
+            raise FIELDS.wrong(call, dict, where(""))
+        fn = call.get("function")
+        if not isinstance(fn, dict):
+            raise FIELDS.wrong(fn, dict, where(".function"))
+        name = fn.get("name")
+        if not isinstance(name, str) or not name:
+            raise VendorDataError(VENDOR, where(".function.name"), "a call needs a name")
+        args = fn.get("arguments")
+        if args is None:
+            text = ""
+        elif isinstance(args, dict):
+            text = dumps_compact(args, VENDOR, where(".function.arguments"))
+        elif isinstance(args, str):  # not Ollama's shape, but a proxy's: passed through
+            text = args
+        else:
+            raise FIELDS.wrong(args, (dict, str), where(".function.arguments"))
+        vendor_id = call.get("id")
+        if vendor_id is not None and not isinstance(vendor_id, str):
+            raise FIELDS.wrong(vendor_id, str, where(".id"))
+        index = fn.get("index")
+        if index is not None and (type(index) is not int or index < 0):
+            raise FIELDS.wrong(index, int, where(".function.index"))
+        self._end_reasoning(out)
+        if vendor_id is None or not vendor_id:
+            vendor_id = mint_id("call", VENDOR, self.message_id, "call", self._calls)
+            minted = True
+        else:
+            minted = False
+        self._calls += 1
+        agui = self._ids.assign(vendor_id, self.known_call_ids)
+        meta: dict[str, Any] = {} if minted else self._ids.metadata(agui, vendor_id)
+        if index is not None:
+            meta[INDEX_KEY] = index
+        kw: dict[str, Any] = {"metadata": meta} if meta else {}
+        out.append(
+            ToolCallStartEvent(
+                tool_call_id=agui, tool_call_name=name, parent_message_id=self.message_id, **kw
+            )
+        )
+        if text:
+            out.append(ToolCallArgsEvent(tool_call_id=agui, delta=text))
+        out.append(ToolCallEndEvent(tool_call_id=agui))
+
+    def _finish(self, chunk: dict[str, Any], where: Any, out: list[BaseEvent]) -> None:
+        self._end_reasoning(out)
+        if self._text_open:
+            self._text_open = False
+            assert self.message_id is not None
+            out.append(TextMessageEndEvent(message_id=self.message_id))
+        reason = FIELDS.opt_text(chunk.get("done_reason"), where("done_reason"))
+        usage = token_usage(chunk, self.model, where("usage"))
+        if usage is not None:
+            self.usage = [usage]
+        if reason is not None:
+            self.run_metadata[DONE_REASON_KEY] = reason
+        timings = durations(chunk)
+        if timings:
+            self.run_metadata[DURATIONS_KEY] = timings
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason, made_calls=self._calls > 0)
+        self.done = True
+
+
+__all__ = ["Decoder"]

@@ -1,0 +1,215 @@
+"""AG-UI events -> Ollama ``/api/chat`` lines (frame them with ``FRAMING.write``).
+
+Text and thinking go out as they come, one line per delta. A tool call goes out whole on
+one line at its ``TOOL_CALL_END`` (Ollama never streams a call's arguments), its argument
+text parsed into the object the wire holds: text that is not a JSON object is sent as
+``{}`` and reported. ``RUN_FINISHED`` (or ``close()`` of a bare turn) writes the last
+line, ``done: true`` with ``done_reason`` and the counts; ``RUN_ERROR`` an ``error``
+line. What a chat stream cannot carry (tool results, non-assistant messages, snapshots)
+is a loss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    ReasoningMessageContentEvent,
+    RunErrorEvent,
+    RunFinishedEvent,
+    TextMessageContentEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
+
+from toolwire.losses import Loss, snapshot_dropped
+from toolwire.protocol.arguments import REPEATED_KEYS, arguments_object, repeated_keys_reason
+from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.dispatch import handlers_by_type
+from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.finish import stated_finish_reason
+from toolwire.protocol.machine import StreamMachine
+
+from .wire import (
+    CALL_ID_RULE,
+    DONE_REASON_KEY,
+    INDEX_KEY,
+    VENDOR,
+    stop_reason_for,
+    usage_fields,
+)
+
+
+@dataclass
+class _Call:
+    id: str
+    name: str
+    index: int
+    metadata: dict[str, Any]
+    args: list[str] = field(default_factory=list)
+
+
+class Encoder(BaseEncoder):
+    """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``ChatResponse`` dicts."""
+
+    vendor = VENDOR
+
+    def __init__(
+        self, *, model: str = "toolwire", created_at: str = "1970-01-01T00:00:00Z"
+    ) -> None:
+        super().__init__()
+        self._handlers = handlers_by_type(type(self))
+        self.model = model
+        self.created_at = created_at
+        self._machine = StreamMachine(run_open="auto", history=False)
+        self._lost_kinds: set[str] = set()
+        self._reset()
+
+    def _reset(self) -> None:
+        self._messages: set[str] = set()
+        self._calls: dict[str, _Call] = {}
+        self._ordinal = 0
+        self._ids = IdMapper(CALL_ID_RULE)
+        self._open = False
+
+    # ----------------------------------------------------------------- API
+
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for ev in self._machine.feed(event):
+            out.extend(self._on(ev))
+        return out
+
+    def _close(self) -> list[dict[str, Any]]:
+        out = [c for ev in self._machine.end_input() for c in self._on(ev)]
+        if self._open:
+            out.append(self._last(None))
+        return out
+
+    # ------------------------------------------------------------ dispatch
+
+    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        handler = self._handlers.get(ev.type)
+        if handler is not None:
+            return handler(self, ev)  # type: ignore[no-any-return]
+        if ev.type is EventType.MESSAGES_SNAPSHOT:
+            self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
+        elif ev.type is EventType.TOOL_CALL_RESULT:
+            self._lose(
+                "tool-result-dropped",
+                "a chat stream carries the model's output only; results go in the next "
+                "request (encode_request)",
+                getattr(ev, "tool_call_id", None),
+            )
+        return []
+
+    def _on_run_started(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._open = True
+        return []
+
+    def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
+        self._open = True
+        if ev.role not in (None, "assistant"):
+            self._lose("message-dropped", f"a {ev.role} text message is not model output")
+            return []
+        self._messages.add(ev.message_id)
+        return []
+
+    def _on_text_message_content(self, ev: TextMessageContentEvent) -> list[dict[str, Any]]:
+        if ev.message_id not in self._messages or not ev.delta:
+            return []
+        return [self._line({"role": "assistant", "content": ev.delta})]
+
+    def _on_reasoning_message_content(
+        self, ev: ReasoningMessageContentEvent
+    ) -> list[dict[str, Any]]:
+        self._open = True
+        if not ev.delta:
+            return []
+        return [self._line({"role": "assistant", "content": "", "thinking": ev.delta})]
+
+    def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
+        self._open = True
+        if ev.tool_call_id not in self._calls:
+            meta = ev.metadata if isinstance(ev.metadata, dict) else {}
+            self._calls[ev.tool_call_id] = _Call(
+                ev.tool_call_id, ev.tool_call_name, self._ordinal, meta
+            )
+            self._ordinal += 1
+        return []
+
+    def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
+        call = self._calls.get(ev.tool_call_id)
+        if call is not None and ev.delta:
+            call.args.append(ev.delta)
+        return []
+
+    def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
+        call = self._calls.pop(ev.tool_call_id, None)
+        if call is None:
+            return []
+        text = "".join(call.args)
+        args, keys = arguments_object(text)
+        if keys:
+            self._lose(REPEATED_KEYS, repeated_keys_reason(keys, "function.arguments"), call.id)
+        if args is None:
+            self._lose(
+                "arguments-not-object",
+                "Ollama carries arguments as a JSON object; this text is not one, so the "
+                "call is sent with {}",
+                call.id,
+            )
+            args = {}
+        index = call.metadata.get(INDEX_KEY)
+        fn: dict[str, Any] = {
+            "index": index if type(index) is int else call.index,
+            "name": call.name,
+            "arguments": args,
+        }
+        sent = {"id": self._ids(call.id, call.metadata), "function": fn}
+        self.losses += self._ids.take_losses()
+        return [self._line({"role": "assistant", "content": "", "tool_calls": [sent]})]
+
+    def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
+        return [self._last(ev)]
+
+    def _on_run_error(self, ev: RunErrorEvent) -> list[dict[str, Any]]:
+        self._reset()
+        return [{"error": ev.message}]
+
+    # ------------------------------------------------------------- helpers
+
+    def _line(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "created_at": self.created_at,
+            "message": message,
+            "done": False,
+        }
+
+    def _last(self, ev: RunFinishedEvent | None) -> dict[str, Any]:
+        meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
+        stated = meta.get(DONE_REASON_KEY)
+        reason = (
+            stated
+            if isinstance(stated, str) and stated
+            else stop_reason_for(stated_finish_reason(meta))
+        )
+        out = self._line({"role": "assistant", "content": ""})
+        out["done"] = True
+        out["done_reason"] = reason
+        if ev is not None and ev.usage:
+            out.update(usage_fields(list(ev.usage)))
+        self._reset()
+        return out
+
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
+
+
+__all__ = ["Encoder"]

@@ -1,0 +1,196 @@
+"""Newline-delimited JSON streams (NDJSON): one JSON object a line, read and written.
+
+Ollama's ``/api/chat`` streams this way (and other local servers do too). Reading is
+push-style and sans-I/O (:class:`NDJSONReader`: ``feed`` byte pieces split anywhere,
+``close`` at the end), linear in the input however it is split: a piece's complete lines
+come from one ``split``, the line it leaves unended is kept as a list of pieces and
+joined once when its ``\\n`` arrives. Lines end at ``\\n`` only (a ``\\r`` before it is
+JSON whitespace): U+2028, U+2029 and U+0085 are characters of a JSON string, never line
+ends, whatever ``str.splitlines`` thinks. A line (or the unended tail) past
+``limits().max_event_chars`` is a ``LimitExceeded``; a body that ends inside a line that
+is not a whole JSON value is a ``TruncatedStream``.
+
+Writing (:func:`frame_ndjson`) escapes those three characters (``\\u2028`` ...) so that a
+reader splitting the Python way (httpx's ``iter_lines``, which the vendor SDKs use) reads
+every line whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.protocol.compact_json import compact
+from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.framing import Body, StreamFraming
+from toolwire.protocol.jsontext import (
+    CheckedObject,
+    JSONTextError,
+    check_depth,
+    escape_surrogates,
+    load_json,
+)
+from toolwire.protocol.limits import check, limits
+
+#: characters Python's ``splitlines`` (and so httpx's line reader) ends a line at that JSON
+#: lets a string hold unescaped: written escaped
+_LINE_BREAKERS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+#: ``terminal(obj)``: whether an object is the vendor's last one (Ollama: ``done: true``)
+Terminal = Callable[[dict[str, Any]], bool]
+
+
+class NDJSONReader:
+    """Byte (or text) pieces in, the JSON objects of their complete lines out.
+
+    ``done`` turns true once an object ``terminal`` accepts was read; objects after it
+    are still handed on (the decoder reports them as material after the end, rather than
+    have them vanish). Blank lines are skipped.
+    """
+
+    def __init__(self, vendor: str, terminal: Terminal | None = None) -> None:
+        self.vendor = vendor
+        self.done = False
+        self._terminal = terminal
+        self._parts: list[bytes] = []  # the line not yet ended
+        self._size = 0
+        self._line = 0  # lines read so far (for error messages)
+        self._closed = False
+
+    def feed(self, piece: bytes | str) -> list[dict[str, Any]]:
+        if isinstance(piece, str):
+            piece = piece.encode("utf-8", "surrogatepass")
+        elif not isinstance(piece, bytes):
+            piece = bytes(piece)
+        out: list[dict[str, Any]] = []
+        if not piece:
+            return out
+        if b"\n" not in piece:
+            self._keep(piece)
+            return out
+        lines = piece.split(b"\n")
+        tail = lines.pop()
+        if self._parts:
+            self._parts.append(lines[0])
+            self._size += len(lines[0])
+            self._check_size()
+            lines[0] = b"".join(self._parts)
+            self._parts, self._size = [], 0
+        for line in lines:
+            self._one(line, out)
+        if tail:
+            self._keep(tail)
+        return out
+
+    def close(self) -> list[dict[str, Any]]:
+        """The last line (one without its ``\\n``); a cut inside a value is truncation."""
+        out: list[dict[str, Any]] = []
+        if self._closed:
+            return out
+        self._closed = True
+        if self._parts:
+            line = b"".join(self._parts)
+            self._parts, self._size = [], 0
+            try:
+                self._one(line, out)
+            except JSONTextError as exc:
+                raise TruncatedStream(
+                    self.vendor, f"the NDJSON stream ended inside line {self._line} ({exc})"
+                ) from None
+        return out
+
+    @property
+    def pending(self) -> bool:
+        """Bytes of an unended line are held."""
+        return bool(self._parts)
+
+    def _keep(self, piece: bytes) -> None:
+        self._parts.append(piece)
+        self._size += len(piece)
+        self._check_size()
+
+    def _check_size(self) -> None:
+        check("max_event_chars", self._size, lambda: f"{self.vendor}: NDJSON line {self._line}")
+
+    def _one(self, line: bytes, out: list[dict[str, Any]]) -> None:
+        self._line += 1
+        if not line.strip():
+            return
+        check("max_event_chars", len(line), lambda: f"{self.vendor}: NDJSON line {self._line}")
+        where = f"NDJSON line {self._line}"
+        value = load_json(line, self.vendor, where)
+        if not isinstance(value, dict):
+            got = type(value).__name__
+            raise VendorDataError(self.vendor, where, f"expected a JSON object, got {got}")
+        obj = CheckedObject.made(value)
+        if self._terminal is not None and not self.done and self._terminal(obj):
+            self.done = True
+        out.append(obj)
+
+
+def ndjson_objects(
+    body: bytes | str | Iterable[bytes | str], vendor: str, terminal: Terminal | None = None
+) -> Iterator[dict[str, Any]]:
+    """The objects of an NDJSON body (whole, or pieces split anywhere), lazily."""
+    reader = NDJSONReader(vendor, terminal)
+    pieces: Iterable[bytes | str] = [body] if isinstance(body, (bytes, bytearray, str)) else body
+    for piece in pieces:
+        yield from reader.feed(piece)
+    yield from reader.close()
+
+
+def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:
+    """JSON objects as NDJSON bytes: compact, one a line, each line ended by ``\\n``.
+
+    A chunk that is not a dict, or one JSON cannot hold (another type, nesting deeper than
+    ``limits().max_json_depth``), is a ``VendorDataError`` naming it, never a bare
+    ``TypeError``.
+    """
+    out: list[str] = []
+    cap = limits().max_json_depth
+    for at, chunk in enumerate(chunks):
+        where = f"payload {at}"
+        if not isinstance(chunk, dict):
+            what = f"expected a JSON object, got {type(chunk).__name__}"
+            raise VendorDataError(vendor, where, what)
+        try:
+            text = compact(chunk)
+        except (TypeError, ValueError, RecursionError) as exc:
+            if isinstance(exc, RecursionError):  # (a circular reference nests without end)
+                what = f"JSON nested deeper than {cap} levels, or circular"
+                raise JSONTextError(vendor, where, what) from None
+            check_depth(chunk, vendor, where)
+            raise VendorDataError(vendor, where, f"cannot be written as JSON: {exc}") from None
+        if len(text) >= cap and text.count("{") + text.count("[") >= cap:
+            check_depth(chunk, vendor, where)
+        out.append(text.translate(_LINE_BREAKERS))
+    if not out:
+        return b""
+    text = "\n".join(out) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: its escape reads back the same
+        return escape_surrogates(text).encode("utf-8")
+
+
+def ndjson_framing(vendor: str, terminal: Terminal | None = None) -> StreamFraming:
+    """A vendor's NDJSON framing as the contract's ``Framing`` (``terminal``: its last
+    object, which sets the push reader's ``done``)."""
+
+    def read(body: Body) -> Iterator[dict[str, Any]]:
+        return ndjson_objects(body, vendor, terminal)
+
+    def write(chunks: Iterable[Any]) -> bytes:
+        dicts = (
+            c if type(c) is dict else as_dict(c, vendor, f"payload {i}")
+            for i, c in enumerate(chunks)
+        )
+        return frame_ndjson(dicts, vendor)
+
+    return StreamFraming(
+        "ndjson", "application/x-ndjson", read, write, lambda: NDJSONReader(vendor, terminal)
+    )
+
+
+__all__ = ["NDJSONReader", "Terminal", "frame_ndjson", "ndjson_framing", "ndjson_objects"]
