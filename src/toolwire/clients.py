@@ -53,6 +53,26 @@ def base_url(client: Any) -> str | None:
     return str(value) if value else None
 
 
+#: where :func:`hold_headers` keeps extra headers in a request body whose SDK call takes
+#: them apart from the body (never sent as a body field: :func:`split_headers` takes it out)
+HEADERS_KEY = "toolwire:headers"
+
+
+def hold_headers(body: dict[str, Any], headers: dict[str, str]) -> None:
+    """Keep extra HTTP headers with ``body`` until the SDK call (:func:`split_headers`)."""
+    given = body.get(HEADERS_KEY)
+    body[HEADERS_KEY] = {**(given if isinstance(given, dict) else {}), **headers}
+
+
+def split_headers(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The body without the held headers, and the headers (``{}`` when none were held)."""
+    if HEADERS_KEY not in body:
+        return body, {}
+    rest = {k: v for k, v in body.items() if k != HEADERS_KEY}
+    held = body[HEADERS_KEY]
+    return rest, dict(held) if isinstance(held, dict) else {}
+
+
 Resource = Callable[[Any], Any]
 
 

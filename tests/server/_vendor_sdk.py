@@ -90,6 +90,8 @@ async def _bedrock(base_url: str) -> list[Call]:
         return [(i, n, json.loads(a or "{}")) for i, n, a in calls.values()]
 
     return await asyncio.to_thread(parse)  # boto3 is sync
+
+
 async def _ollama(base_url: str) -> list[Call]:
     import ollama
 

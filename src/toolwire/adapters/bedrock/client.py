@@ -27,6 +27,7 @@ import contextvars
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from toolwire import clients
 from toolwire.adapters.bedrock.wire import (
     RETRYABLE_ERRORS,
     VENDOR,
@@ -51,12 +52,30 @@ def _no_retry(**_: Any) -> bool | None:
     return False if _NO_SDK_RETRY.get() else None
 
 
+#: extra headers (the trace context) for the request toolwire's call is sending now
+_HEADERS: contextvars.ContextVar[dict[str, str] | None] = contextvars.ContextVar(
+    "toolwire_bedrock_headers", default=None
+)
+
+
+def _add_headers(request: Any, **_: Any) -> None:
+    """botocore's ``before-send``: the held headers on toolwire's request (after signing:
+    they are not signed, which SigV4 allows); nothing otherwise."""
+    headers = _HEADERS.get()
+    if headers:
+        for name, value in headers.items():
+            request.headers[name] = value
+
+
 def _sdk_retries_off(client: Any) -> None:
     events = client.meta.events
     for op in _OPERATIONS:
         events.register_first(
             f"needs-retry.{_SERVICE}.{op}", _no_retry, unique_id=f"toolwire-no-retry-{op}"
         )
+    events.register_first(
+        f"before-send.{_SERVICE}", _add_headers, unique_id="toolwire-trace-headers"
+    )
 
 
 def _service_name(client: Any) -> str | None:
@@ -234,7 +253,9 @@ class BedrockClient:
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
         """One streamed turn: the chunk dicts of its raw bytes (or the SDK's events)."""
         _sdk_retries_off(client)
+        body, headers = clients.split_headers(body)
         token = _NO_SDK_RETRY.set(True)
+        held = _HEADERS.set(headers)
         try:
             response = client.converse_stream(**to_boto3(body))
         except Exception as exc:
@@ -244,6 +265,7 @@ class BedrockClient:
             raise http from exc
         finally:
             _NO_SDK_RETRY.reset(token)
+            _HEADERS.reset(held)
         return self._events(response["stream"])
 
     @staticmethod
@@ -278,7 +300,9 @@ class BedrockClient:
         if isinstance(client, AioClientHandle):
             client = await client.open()
         _sdk_retries_off(client)
+        body, headers = clients.split_headers(body)
         token = _NO_SDK_RETRY.set(True)
+        held = _HEADERS.set(headers)
         try:
             response = await client.converse_stream(**to_boto3(body))
         except Exception as exc:
@@ -288,6 +312,7 @@ class BedrockClient:
             raise http from exc
         finally:
             _NO_SDK_RETRY.reset(token)
+            _HEADERS.reset(held)
         stream = response["stream"]
         raw = getattr(stream, "_raw_stream", None)
         content = getattr(raw, "content", None)
@@ -318,7 +343,9 @@ class BedrockClient:
     def respond(self, client: Any, body: dict[str, Any]) -> Any:
         """One whole (non-streamed) ``converse`` call, SDK retries off."""
         _sdk_retries_off(client)
+        body, headers = clients.split_headers(body)
         token = _NO_SDK_RETRY.set(True)
+        held = _HEADERS.set(headers)
         try:
             return client.converse(**to_boto3(body))
         except Exception as exc:
@@ -328,6 +355,7 @@ class BedrockClient:
             raise http from exc
         finally:
             _NO_SDK_RETRY.reset(token)
+            _HEADERS.reset(held)
 
     # -------------------------------------------------------------- building
 
@@ -380,6 +408,19 @@ class BedrockClient:
             result = close()
             if hasattr(result, "__await__"):
                 await result
+
+    def telemetry_provider(self, client: Any) -> str:
+        return "aws.bedrock"
+
+    def base_url(self, client: Any) -> str | None:
+        if isinstance(client, AioClientHandle):
+            return None  # not opened yet: its endpoint is botocore's to resolve
+        meta = getattr(client, "meta", None)
+        url = getattr(meta, "endpoint_url", None)
+        return str(url) if url else None
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        clients.hold_headers(body, headers)
 
     def secrets(self, client: Any) -> list[str]:
         """The key values the client signs with (to mask in every text a run sends)."""

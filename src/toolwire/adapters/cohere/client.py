@@ -21,6 +21,18 @@ _SDK = "cohere"
 _NO_RETRIES = {"max_retries": 0}
 
 
+def _call_kwargs(body: dict[str, Any]) -> dict[str, Any]:
+    """The SDK call's keywords: the body less ``stream``, the SDK's retries off, the held
+    headers as its ``additional_headers``."""
+    rest, headers = clients.split_headers(body)
+    kw = {k: v for k, v in rest.items() if k != "stream"}
+    options: dict[str, Any] = dict(_NO_RETRIES)
+    if headers:
+        options["additional_headers"] = headers
+    kw["request_options"] = options
+    return kw
+
+
 class CohereClient:
     """The ``VendorClient`` of the ``cohere`` adapter (``CLIENT``)."""
 
@@ -59,19 +71,28 @@ class CohereClient:
     def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
         body.update(params)
 
+    def telemetry_provider(self, client: Any) -> str:
+        return "cohere"
+
+    def base_url(self, client: Any) -> str | None:
+        wrapper = getattr(client, "_client_wrapper", None)
+        getter = getattr(wrapper, "get_base_url", None)
+        url = getter() if callable(getter) else None
+        return str(url) if url else None
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        clients.hold_headers(body, headers)
+
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        kw = {k: v for k, v in body.items() if k != "stream"}
-        yield from client.chat_stream(**kw, request_options=_NO_RETRIES)
+        yield from client.chat_stream(**_call_kwargs(body))
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        kw = {k: v for k, v in body.items() if k != "stream"}
-        async for event in client.chat_stream(**kw, request_options=_NO_RETRIES):
+        async for event in client.chat_stream(**_call_kwargs(body)):
             yield event
 
     def complete(self, client: Any, body: dict[str, Any]) -> Any:
         """One non-streamed turn: the SDK's ``V2ChatResponse``."""
-        kw = {k: v for k, v in body.items() if k != "stream"}
-        return client.chat(**kw, request_options=_NO_RETRIES)
+        return client.chat(**_call_kwargs(body))
 
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None

@@ -26,6 +26,16 @@ def _no_retries() -> Any:
     return RetryConfig("none", BackoffStrategy(1, 1, 1.0, 1), False)
 
 
+def _call_kwargs(body: dict[str, Any]) -> dict[str, Any]:
+    """The SDK call's keywords: the body less ``stream`` (the method says it), the held
+    headers as the SDK's ``http_headers``."""
+    rest, headers = clients.split_headers(body)
+    kw = {k: v for k, v in rest.items() if k != "stream"}
+    if headers:
+        kw["http_headers"] = headers
+    return kw
+
+
 class MistralClient:
     """The ``VendorClient`` of the ``mistral`` adapter (``CLIENT``)."""
 
@@ -62,13 +72,25 @@ class MistralClient:
     def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
         body.update(params)
 
+    def telemetry_provider(self, client: Any) -> str:
+        return "mistral_ai"
+
+    def base_url(self, client: Any) -> str | None:
+        config = getattr(client, "sdk_configuration", None)
+        details = getattr(config, "get_server_details", None)
+        url = details()[0] if callable(details) else None
+        return str(url) if url else None
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        clients.hold_headers(body, headers)
+
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        kw = {k: v for k, v in body.items() if k != "stream"}
+        kw = _call_kwargs(body)
         with client.chat.stream(**kw, retries=_no_retries()) as events:
             yield from events
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        kw = {k: v for k, v in body.items() if k != "stream"}
+        kw = _call_kwargs(body)
         events = await client.chat.stream_async(**kw, retries=_no_retries())
         async with events:
             async for event in events:
@@ -76,8 +98,7 @@ class MistralClient:
 
     def complete(self, client: Any, body: dict[str, Any]) -> Any:
         """One non-streamed turn: the SDK's ``ChatCompletionResponse``."""
-        kw = {k: v for k, v in body.items() if k != "stream"}
-        return client.chat.complete(**kw, retries=_no_retries())
+        return client.chat.complete(**_call_kwargs(body), retries=_no_retries())
 
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None

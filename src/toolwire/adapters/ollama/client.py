@@ -76,9 +76,23 @@ class OllamaClient:
             else:
                 body.setdefault("options", {})[key] = value
 
+    def telemetry_provider(self, client: Any) -> str:
+        return "ollama"
+
+    def base_url(self, client: Any) -> str | None:
+        http = getattr(client, "_client", None)
+        value = getattr(http, "base_url", None)
+        return str(value) if value else None
+
+    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
+        clients.hold_headers(body, headers)
+
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
         http = client._client  # the SDK's httpx client: its host, headers, timeout
-        with http.stream("POST", _PATH, json={**body, "stream": True}) as response:
+        body, headers = clients.split_headers(body)
+        with http.stream(
+            "POST", _PATH, json={**body, "stream": True}, headers=headers or None
+        ) as response:
             if response.status_code >= 400:
                 response.read()
                 raise _http_error(response.status_code, response.text)
@@ -89,7 +103,10 @@ class OllamaClient:
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         http = client._client
-        async with http.stream("POST", _PATH, json={**body, "stream": True}) as response:
+        body, headers = clients.split_headers(body)
+        async with http.stream(
+            "POST", _PATH, json={**body, "stream": True}, headers=headers or None
+        ) as response:
             if response.status_code >= 400:
                 await response.aread()
                 raise _http_error(response.status_code, response.text)
@@ -102,7 +119,10 @@ class OllamaClient:
 
     def complete(self, client: Any, body: dict[str, Any]) -> dict[str, Any]:
         """One non-streamed turn (``stream: false``): the response body as a dict."""
-        response = client._client.post(_PATH, json={**body, "stream": False})
+        body, headers = clients.split_headers(body)
+        response = client._client.post(
+            _PATH, json={**body, "stream": False}, headers=headers or None
+        )
         if response.status_code >= 400:
             raise _http_error(response.status_code, response.text)
         result: dict[str, Any] = response.json()
