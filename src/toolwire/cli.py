@@ -2,7 +2,8 @@
 
 Data goes to stdout, losses and warnings to stderr. Exit 0 on success, 1 on a
 protocol violation or unreadable input (one line saying why), 2 on usage
-errors (argparse's own).
+errors: argparse's own, and an argument argparse takes but the command cannot
+use (an unknown vendor or provider, a port out of range), reported the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ag_ui.core import BaseEvent, RunAgentInput
+from ag_ui.core import BaseEvent, EventType, RunAgentInput
 
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter
@@ -36,6 +37,30 @@ from toolwire.recordings import Exchange, exchange_turn, recorded_model_calls
 
 class CliError(Exception):
     """Unreadable input: reported on one line, exit status 1."""
+
+
+class UsageError(Exception):
+    """A command line the command cannot use: argparse's report, exit status 2."""
+
+
+def _vendor_arg(name: str) -> str:
+    """``--from`` / ``--to``: a stream adapter's name (``openai-chat`` spells it too)."""
+    key = name.replace("-", "_").lower()
+    if key not in adapters.NAMES:
+        raise argparse.ArgumentTypeError(
+            f"unknown adapter {name!r}; known: {', '.join(adapters.NAMES)}"
+        )
+    return key
+
+
+def _port_arg(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, got {text!r}")
+    return port
 
 
 def _read(path: str) -> bytes:
@@ -92,15 +117,37 @@ def _report(losses: list[Loss], announced: list[Loss]) -> None:
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    """A stream is valid when every rule holds and it holds AG-UI: an empty file, or one whose
+    events are all of types AG-UI does not have (a vendor's SSE, say), is not a run at all.
+    An unknown type among AG-UI events is dropped with a warning, as the protocol's processing
+    model says (a newer peer's event), and counted in the summary."""
     data = _read(args.file)
     machine = StreamMachine(history=False)
     count = 0
+    unknown: dict[str, int] = {}
     for obj in _event_objects(data, args.file):
+        kind = obj.get("type") if isinstance(obj, dict) else None
+        if isinstance(kind, str) and kind not in _AGUI_TYPES:
+            unknown[kind] = unknown.get(kind, 0) + 1
         machine.feed(obj)
         count += 1
+    if count == 0:
+        raise CliError(f"{args.file}: no events: an empty stream is not an AG-UI run")
+    if sum(unknown.values()) == count:
+        kinds = ", ".join(list(unknown)[:5]) + (", …" if len(unknown) > 5 else "")
+        raise CliError(
+            f"{args.file}: not an AG-UI stream: none of its {count} events has an AG-UI type "
+            f"(it has {kinds}); a vendor's stream is read with `toolwire decode --from VENDOR`"
+        )
     machine.close()
-    out.write(f"valid: {count} events, {len(machine.runs)} run(s)\n")
+    dropped = sum(unknown.values())
+    note = f", {dropped} of an unknown type ignored" if dropped else ""
+    out.write(f"valid: {count} events, {len(machine.runs)} run(s){note}\n")
     return 0
+
+
+#: The event types AG-UI has: a stream with none of them is not AG-UI.
+_AGUI_TYPES = frozenset(e.value for e in EventType)
 
 
 def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
@@ -173,6 +220,11 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     """One request body per RunAgentInput: a JSON document, or JSONL as decode-request prints."""
     adapter = _adapter(args.vendor)
+    kw: dict[str, Any] = {}
+    if args.unanswered != "error" or args.unanswered_text is not None:
+        if args.vendor not in _UNANSWERED_TARGETS:
+            raise UsageError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
+        kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
     data = _read(args.file)
     try:
         inputs = [_json_text(data, args.file)]
@@ -181,11 +233,6 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        kw: dict[str, Any] = {}
-        if args.unanswered != "error" or args.unanswered_text is not None:
-            if args.vendor not in _UNANSWERED_TARGETS:
-                raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
-            kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
         with held() as quiet:
             body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
         _report(body.losses, quiet)
@@ -235,12 +282,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     except ImportError as exc:
         need = "serve needs the server extra (pip install 'toolwire[server]')"
         raise CliError(f"{need}: {exc}") from None
+    from toolwire.server._config import checked
+
     config = load_config(args.config) if args.config else ServerConfig()
     if args.provider:
         agents: dict[str, AgentConfig] = {}
         for name in args.provider:
             mine = [a for a in config.agents if name in (a.name, a.provider)]
-            for agent in mine or [AgentConfig(name=name, provider=name)]:
+            if not mine:  # a provider served with its defaults: the name must be one
+                try:
+                    mine = list(checked(ServerConfig(agents=(AgentConfig(name, name),))).agents)
+                except ToolwireError as exc:
+                    raise UsageError(f"--provider {name}: {exc}") from None
+            for agent in mine:
                 agents.setdefault(agent.name, agent)
         config = replace(config, agents=tuple(agents.values()))
     serve(create_app(config), args.host, args.port)
@@ -256,7 +310,9 @@ def _translation(
     """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
     p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
     vendors = ", ".join(adapters.NAMES)
-    p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    p.add_argument(
+        way, dest="vendor", required=True, metavar="VENDOR", type=_vendor_arg, help=vendors
+    )
     p.add_argument("file", help=file)
     p.set_defaults(func=func)
     return p
@@ -341,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve this provider as an agent (repeatable; default: replay)",
     )
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--port", type=_port_arg, default=8000, help="port (default 8000)")
     sv.add_argument("--config", metavar="FILE", help="agents and limits (TOML or JSON)")
     sv.set_defaults(func=cmd_serve)
     return p
@@ -380,7 +436,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Output is held until the command succeeded: on an error stdout
     stays empty and stderr holds exactly one line (no traceback, no earlier warnings)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error exits 2 here, argparse's way
+    try:
+        return _main(args)
+    except UsageError as exc:  # exits 2 like argparse's own usage errors, on one line
+        parser.exit(2, _one_line(f"toolwire {args.command}: error: {exc}") + "\n")
+
+
+def _main(args: argparse.Namespace) -> int:
     warnings.simplefilter("always", ToolwireWarning)
     previous = warnings.showwarning
     warnings.showwarning = _show_warning

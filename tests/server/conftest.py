@@ -136,5 +136,7 @@ def ag_ui_client(
 def chromium() -> Path:
     """Debian's chromium (Playwright cannot download a browser here)."""
     if not CHROMIUM.exists():
-        pytest.fail(f"the browser tests need {CHROMIUM} (./dev test installs it as root; or apt-get install chromium)")
+        pytest.fail(
+            f"the browser tests need {CHROMIUM} (./dev test installs it as root; or apt-get install chromium)"
+        )
     return CHROMIUM
