@@ -132,8 +132,7 @@ def test_python_m_toolwire_cli_is_the_command() -> None:
         (["decode", "--from", "nobody", "{file}"], "argument --from: unknown adapter 'nobody'"),
         (["encode", "--to", "nope", "{file}"], "argument --to: unknown adapter 'nope'; known:"),
         (
-            ["encode-request", "--to", "dialogflow", "--model", "m", "--unanswered", "drop"]
-            + ["{file}"],
+            ["encode-request", "--to", "dialogflow", "--model", "m", "--unanswered=drop", "{file}"],
             "--unanswered is for anthropic",
         ),
         (["serve", "--provider", "nope"], "--provider nope: config: agent 'nope': unknown"),

@@ -137,6 +137,7 @@ def chromium() -> Path:
     """Debian's chromium (Playwright cannot download a browser here)."""
     if not CHROMIUM.exists():
         pytest.fail(
-            f"the browser tests need {CHROMIUM} (./dev test installs it as root; or apt-get install chromium)"
+            f"the browser tests need {CHROMIUM} (./dev test installs it as root; "
+            "or apt-get install chromium)"
         )
     return CHROMIUM
