@@ -2,7 +2,8 @@
 
 It is a provider like the others. The incoming ``RunAgentInput`` is encoded into each
 recording's vendor request with that vendor's adapter, and the recorded request whose
-conversation it equals (``toolwire.matching``: as data, first difference named) is the turn
+conversation it equals (``toolwire.matching``: as data, as recorded or as the adapter
+restates it, every difference named; the cassette kit's notion too) is the turn
 to play. The turn then runs the way a real one does: ``toolwire.arun`` over the vendor's own
 async SDK client, whose HTTP goes to a :class:`ReplayTransport` that checks the SDK's actual
 request against the recording (as vcrpy does) and answers with the recorded response. So a
@@ -30,7 +31,7 @@ from ag_ui.core import PROTOCOL_VERSION, BaseEvent, RunAgentInput, RunErrorEvent
 from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.losses import held
-from toolwire.matching import request_difference
+from toolwire.matching import Recorded, restated_body
 from toolwire.recordings import Exchange, model_exchanges
 from toolwire.server._config import AgentConfig, ConfigError
 from toolwire.server._providers import aclose_client
@@ -67,21 +68,15 @@ class RecordedTurn:
     restated: dict[str, Any] | None  # the same after decode_request -> encode_request
 
     def difference(self, method: str, uri: str, live: dict[str, Any]) -> str | None:
-        """Why a live conversation is not this turn's (first difference), or None if it is."""
-        why: str | None = "no recorded conversation"
-        for recorded in (self.recorded, self.restated):
-            if recorded is not None:
-                why = request_difference(
-                    self.exchange.method,
-                    self.exchange.uri,
-                    _as_body(recorded),
-                    method,
-                    uri,
-                    _as_body(live),
-                )
-                if why is None:
-                    return None
-        return why
+        """Why a live conversation is not this turn's (every difference), or None if it is.
+
+        The one notion of the same request (``toolwire.matching.Recorded``), which the
+        cassette kit uses too: as recorded, or as the adapter restates it."""
+        ex = self.exchange
+        found = Recorded(ex.method, ex.uri, self.recorded, self.restated).differences(
+            method, uri, live
+        )
+        return "; ".join(found) if found else None
 
 
 def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
@@ -89,14 +84,10 @@ def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
         return adapters.get(vendor).encode_request(run_input, model=model)
 
 
-def _restated(vendor: str, body: dict[str, Any], model: str) -> dict[str, Any] | None:
-    """The recorded request as this adapter would write it (a string content as a text block)."""
-    try:
-        with held():
-            decoded = adapters.get(vendor).decode_request(body)
-        return _conversation(vendor, _quiet_encode(vendor, decoded, model))
-    except ToolwireError:
-        return None
+def _restated(vendor: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The recorded conversation as this adapter would write it (``toolwire.matching``)."""
+    restated = restated_body(vendor, body)
+    return None if restated is None else _conversation(vendor, restated)
 
 
 def _files(paths: Iterable[Path]) -> Iterable[tuple[str, Path]]:
@@ -140,7 +131,7 @@ def index_recordings(paths: Iterable[Path]) -> list[RecordedTurn]:
                     exchange=ex,
                     model=model,
                     recorded=_conversation(vendor, body),
-                    restated=_restated(vendor, body, model),
+                    restated=_restated(vendor, body),
                 )
             )
     return turns
@@ -171,7 +162,7 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
 
     The SDK's own request (its body as sent) is compared with the recording, as vcrpy
     compares a live request with a cassette; a request that differs gets a 400 in the
-    vendor's error shape naming the first difference, which the run reports as RUN_ERROR.
+    vendor's error shape naming every difference, which the run reports as RUN_ERROR.
     """
 
     def __init__(self, turn: RecordedTurn) -> None:

@@ -19,6 +19,9 @@ from toolwire.adapters.anthropic.wire import sse_chunks as sse_chunks
 from toolwire.adapters.anthropic.wire import to_sse as to_sse
 from toolwire.protocol.surface import stream_surface
 
+#: the request body keys that hold the conversation (what a replay compares)
+CONVERSATION_KEYS = ("system", "messages")
+
 #: The stream functions every adapter offers, bound to this adapter's classes.
 decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     "anthropic", Decoder, Encoder

@@ -22,6 +22,9 @@ from .wire import VENDOR
 from .wire import sse_chunks as sse_chunks
 from .wire import to_sse as to_sse
 
+#: the request body keys that hold the conversation (what a replay compares)
+CONVERSATION_KEYS = ("instructions", "input")
+
 #: The stream functions every adapter offers, bound to this adapter's classes.
 decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     VENDOR, Decoder, Encoder
