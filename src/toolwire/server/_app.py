@@ -8,6 +8,7 @@ Everything a request can get wrong before its stream starts is answered with a 4
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -158,6 +159,11 @@ def _mount_inspector(app: Starlette, config: ServerConfig, agents: dict[str, Pro
     app.add_route("/", home, methods=["GET", "HEAD"])
 
 
+def _warm(agents: Mapping[str, Provider]) -> None:
+    for provider in agents.values():
+        provider.warm()
+
+
 def create_app(config: ServerConfig | Mapping[str, Any] | None = None) -> Starlette:
     """The AG-UI server as a Starlette app (run it, or mount it in yours)."""
     cfg = _as_config(config)
@@ -166,6 +172,9 @@ def create_app(config: ServerConfig | Mapping[str, Any] | None = None) -> Starle
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # the providers import their SDKs before the server takes requests, so the first
+        # run streams at once instead of waiting seconds on an import
+        await asyncio.to_thread(_warm, agents)
         yield
         hub.close()
 

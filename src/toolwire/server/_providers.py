@@ -31,6 +31,14 @@ class Provider(Protocol):
 
     def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]: ...
 
+    def warm(self) -> None:
+        """Import now what the first run would (the vendor SDK, the driver): at start-up."""
+
+
+def warm_driver() -> None:
+    """``toolwire.arun`` and what it imports on a first run (tenacity, the runner)."""
+    from toolwire.driver import arun  # noqa: F401
+
 
 def secrets(config: AgentConfig) -> list[str]:
     """The key values this agent may use (to redact them wherever text leaves the server)."""
@@ -77,6 +85,13 @@ class VendorProvider:
         values = secrets(self.config)
         return values[0] if values else None
 
+    def warm(self) -> None:
+        warm_driver()
+        try:  # a client built and dropped: no connection is opened until a request
+            _client(self.config.provider, "warm-up", self.config.base_url)
+        except ImportError:
+            pass  # the SDK is not installed: the first run says so
+
     def unavailable(self) -> str | None:
         if self._key() is None:
             return f"{' or '.join(self.config.key_names)} is not set in the server's environment"
@@ -113,4 +128,11 @@ def build_provider(config: AgentConfig) -> Provider:
     return VendorProvider(config)
 
 
-__all__ = ["Provider", "VendorProvider", "aclose_client", "build_provider", "secrets"]
+__all__ = [
+    "Provider",
+    "VendorProvider",
+    "aclose_client",
+    "build_provider",
+    "secrets",
+    "warm_driver",
+]

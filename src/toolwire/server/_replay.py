@@ -34,7 +34,7 @@ from toolwire.losses import held
 from toolwire.matching import Recorded, restated_body
 from toolwire.recordings import Exchange, model_exchanges
 from toolwire.server._config import AgentConfig, ConfigError
-from toolwire.server._providers import aclose_client
+from toolwire.server._providers import aclose_client, warm_driver
 
 #: vendor -> the request body keys that hold the conversation
 CONVERSATION: dict[str, tuple[str, ...]] = {
@@ -234,6 +234,14 @@ class ReplayProvider:
 
     def unavailable(self) -> str | None:
         return None
+
+    def warm(self) -> None:
+        """Import each recorded vendor's SDK and the driver now, not on the first run (a
+        vendor SDK takes seconds to import on a loaded machine: a UI would wait on it)."""
+        warm_driver()
+        first = {turn.vendor: turn for turn in reversed(self.turns)}
+        for turn in first.values():
+            replay_client(turn)  # built and dropped: its transport never opened a connection
 
     def match(self, run_input: RunAgentInput) -> tuple[RecordedTurn | None, str]:
         """The recorded turn this input continues, or None and why (the nearest difference)."""
