@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from ag_ui.core import BaseEvent, EventType, RunAgentInput
+from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType, RunAgentInput
 
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter
@@ -163,7 +163,8 @@ def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
 
 
 def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> RunAgentInput | None:
-    """The recorded request as the run's input, when the adapter can read it."""
+    """The recorded request as the run's input, when the adapter can read it: written by
+    toolwire in this AG-UI version (content parts and all), so it says so (``_stated``)."""
     if not isinstance(ex.request_body, dict) or not hasattr(adapter, "decode_request"):
         return None
     try:
@@ -171,7 +172,17 @@ def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> R
             run_input: RunAgentInput = adapter.decode_request(ex.request_body)
     except ToolwireError:
         return None
-    return run_input.model_copy(update={"thread_id": thread_id, "run_id": run_id})
+    return _stated(run_input).model_copy(update={"thread_id": thread_id, "run_id": run_id})
+
+
+def _stated(run_input: RunAgentInput) -> RunAgentInput:
+    """An input toolwire restated from a vendor request, with the version it is written in.
+
+    Without it, whoever reads the input back (``toolwire serve``, ``toolwire.run``) would
+    take its writer for a peer from before content parts and flatten its tool results."""
+    if run_input.protocol_version is not None:
+        return run_input
+    return run_input.model_copy(update={"protocol_version": PROTOCOL_VERSION})
 
 
 def decode_runs(adapter: Adapter, data: bytes, name: str) -> Iterator[BaseEvent]:
@@ -256,7 +267,7 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     else:
         bodies = [_json_text(data, args.file)]
     for body in bodies:
-        run_input = adapter.decode_request(body)
+        run_input = _stated(adapter.decode_request(body))
         out.write(run_input.model_dump_json(by_alias=True) + "\n")
     return 0
 

@@ -302,3 +302,19 @@ def test_decode_request_output_feeds_encode_request_one_body_per_line(
         ]
 
     assert [blocks(b["messages"]) for b in bodies] == [blocks(r["messages"]) for r in recorded]
+
+
+def test_the_inputs_toolwire_restates_state_the_protocol_version(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """decode's RUN_STARTED.input and decode-request's output are toolwire's own AG-UI: a
+    reader (toolwire serve, toolwire.run) must not take them for a pre-parts peer."""
+    from ag_ui.core import PROTOCOL_VERSION
+
+    cassette = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
+    assert main(["decode", "--from", "anthropic", str(cassette)]) == 0
+    started = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert started["input"]["protocolVersion"] == PROTOCOL_VERSION
+    assert main(["decode-request", "--from", "anthropic", str(cassette)]) == 0
+    restated = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert restated["protocolVersion"] == PROTOCOL_VERSION
