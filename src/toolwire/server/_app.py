@@ -147,7 +147,13 @@ def _mount_inspector(app: Starlette, config: ServerConfig, agents: dict[str, Pro
     path = config.inspector or "/inspector"
     up = "../" * len([p for p in path.split("/") if p])  # the page is at <path>/
     page_agents = [
-        Agent(id=name, url=f"{up}agents/{name}", name=f"{name} ({p.config.provider}, {p.model})")
+        Agent(
+            id=name,
+            url=f"{up}agents/{name}",
+            name=f"{name} ({p.config.provider}, {p.model})",
+            # what the agent can answer, one click away (the replay agent: its recordings)
+            preset={"quickMessages": prompts} if (prompts := p.prompts()) else None,
+        )
         for name, p in agents.items()
     ]
     mount_inspector(app, agents=page_agents, enabled=True, path=path)

@@ -34,6 +34,9 @@ class Provider(Protocol):
     def warm(self) -> None:
         """Import now what the first run would (the vendor SDK, the driver): at start-up."""
 
+    def prompts(self) -> list[str]:
+        """Messages the page offers to send (the replay agent's recorded first prompts)."""
+
 
 def warm_driver() -> None:
     """``toolwire.arun`` and what it imports on a first run (tenacity, the runner)."""
@@ -84,6 +87,9 @@ class VendorProvider:
     def _key(self) -> str | None:
         values = secrets(self.config)
         return values[0] if values else None
+
+    def prompts(self) -> list[str]:
+        return []  # a real model answers anything
 
     def warm(self) -> None:
         warm_driver()

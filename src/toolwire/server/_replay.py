@@ -26,7 +26,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
-from ag_ui.core import PROTOCOL_VERSION, BaseEvent, RunAgentInput, RunErrorEvent, RunStartedEvent
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    BaseEvent,
+    RunAgentInput,
+    RunErrorEvent,
+    RunStartedEvent,
+    TextPart,
+    UserMessage,
+)
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError
@@ -137,6 +145,24 @@ def index_recordings(paths: Iterable[Path]) -> list[RecordedTurn]:
     return turns
 
 
+def _opening_prompt(turn: RecordedTurn) -> str | None:
+    """The text of a recorded turn whose conversation is one user message, else None."""
+    try:
+        with held():
+            decoded = adapters.get(turn.vendor).decode_request(turn.exchange.request_body)
+    except ToolwireError:
+        return None
+    if len(decoded.messages) != 1 or decoded.messages[0].role != "user":
+        return None
+    content = decoded.messages[0].content
+    if isinstance(content, str):
+        return content.strip() or None
+    texts = [p.text for p in content if isinstance(p, TextPart)]
+    if len(texts) != len(content):
+        return None  # media in the opening message: not something to offer as a button
+    return "".join(texts).strip() or None
+
+
 def _as_body(value: dict[str, Any]) -> str:
     return json.dumps(value, ensure_ascii=False)
 
@@ -242,6 +268,29 @@ class ReplayProvider:
         first = {turn.vendor: turn for turn in reversed(self.turns)}
         for turn in first.values():
             replay_client(turn)  # built and dropped: its transport never opened a connection
+
+    def prompts(self) -> list[str]:
+        """The recorded first prompts this agent answers: each recorded conversation's opening
+        user message, offered only when sent alone it plays (a page cannot send a recorded
+        system prompt), in file order, once each."""
+        out: list[str] = []
+        for turn in self.turns:
+            text = _opening_prompt(turn)
+            if text is None or text in out:
+                continue
+            probe = RunAgentInput(
+                thread_id="prompts",
+                run_id="prompts",
+                protocol_version=PROTOCOL_VERSION,
+                messages=[UserMessage(id="prompt", role="user", content=text)],
+                tools=[],
+                context=[],
+                state=None,
+                forwarded_props=None,
+            )
+            if self.match(probe)[0] is not None:
+                out.append(text)
+        return out
 
     def match(self, run_input: RunAgentInput) -> tuple[RecordedTurn | None, str]:
         """The recorded turn this input continues, or None and why (the nearest difference)."""
