@@ -28,8 +28,8 @@ LEGACY_PEER = "a peer without protocolVersion (before content parts)"
 #: How to keep the parts: the peer states its version. A ``RunAgentInput`` built in Python
 #: is such a peer too (it says nothing, so the protocol's rule reads it as pre-1.0).
 STATE_THE_VERSION = (
-    "the peer states protocolVersion; for a RunAgentInput you build in Python, pass "
-    "protocol_version=ag_ui.core.PROTOCOL_VERSION"
+    "upgrade the peer to AG-UI 1.0 content parts and have it state protocolVersion; for a "
+    "RunAgentInput you build in Python, pass protocol_version=ag_ui.core.PROTOCOL_VERSION"
 )
 
 
