@@ -243,16 +243,14 @@ class Recorded:
 
 
 def conversation_keys(vendor: str) -> tuple[str, ...]:
-    """The request body keys that hold the conversation, as the vendor's adapter declares
-    them (``()`` for a peer that declares none: its bodies are compared as recorded)."""
+    """The request body keys that hold the conversation, as the vendor's model adapter
+    declares them (``CLIENT.conversation_keys``); ``()`` for a peer that is no model adapter
+    (its bodies are compared as recorded)."""
     from toolwire import adapters
-    from toolwire.errors import ToolwireError
 
-    try:
-        keys: tuple[str, ...] = getattr(adapters.get(vendor), "CONVERSATION_KEYS", ())
-    except ToolwireError:  # an adapter that is not available here restates nothing
+    if vendor not in adapters.model_names():
         return ()
-    return keys
+    return tuple(adapters.client(vendor).conversation_keys)
 
 
 def vendor_of(method: str, uri: str) -> str | None:
@@ -266,7 +264,7 @@ def _vendor_of(method: str, path: str) -> str | None:
     from toolwire.recordings import Exchange
 
     probe = Exchange(b"", method=method, uri=f"https://host{path}")
-    for name in adapters.NAMES:
+    for name in adapters.model_names():
         if conversation_keys(name) and adapters.get(name).MODEL_ROUTE.admits(probe):
             return name
     return None
