@@ -23,7 +23,7 @@ from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType, RunAgentInput
 
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter, ResultPeer
-from toolwire.errors import ProtocolViolation, ToolwireError
+from toolwire.errors import AdapterPluginError, ProtocolViolation, ToolwireError
 from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
@@ -51,8 +51,10 @@ def _vendor_arg(name: str) -> str:
     if key in adapters.names():
         return key
     try:
-        adapters.get(name)  # its own reason: unknown, or a plugin that does not load
-    except ToolwireError as exc:
+        adapters.get(name)
+    except AdapterPluginError:
+        return key  # installed but broken: the command reports it (exit 1), not a usage error
+    except ToolwireError as exc:  # unknown
         raise argparse.ArgumentTypeError(str(exc)) from None
     known = ", ".join(adapters.names())
     raise argparse.ArgumentTypeError(f"{name!r} has no stream to translate; known: {known}")
