@@ -2,7 +2,8 @@
 
 Data goes to stdout, losses and warnings to stderr. Exit 0 on success, 1 on a
 protocol violation or unreadable input (one line saying why), 2 on usage
-errors (argparse's own).
+errors: argparse's own, and an argument argparse takes but the command cannot
+use (an unknown vendor or provider, a port out of range), reported the same way.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO, cast
 
-from ag_ui.core import BaseEvent, RunAgentInput
+from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType, RunAgentInput
 
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter, ResultPeer
-from toolwire.errors import ProtocolViolation, ToolwireError
+from toolwire.errors import AdapterPluginError, ProtocolViolation, ToolwireError
 from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
@@ -37,6 +38,36 @@ from toolwire.recordings import Exchange, exchange_turn, recorded_model_calls
 
 class CliError(Exception):
     """Unreadable input: reported on one line, exit status 1."""
+
+
+class UsageError(Exception):
+    """A command line the command cannot use: argparse's report, exit status 2."""
+
+
+def _vendor_arg(name: str) -> str:
+    """``--from`` / ``--to``: a stream adapter's name, a built-in or an installed plugin's
+    (``openai-chat`` spells ``openai_chat`` too); anything else is a usage error saying why."""
+    key = name.replace("-", "_").lower()
+    if key in adapters.names():
+        return key
+    try:
+        adapters.get(name)
+    except AdapterPluginError:
+        return key  # installed but broken: the command reports it (exit 1), not a usage error
+    except ToolwireError as exc:  # unknown
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    known = ", ".join(adapters.names())
+    raise argparse.ArgumentTypeError(f"{name!r} has no stream to translate; known: {known}")
+
+
+def _port_arg(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, got {text!r}")
+    return port
 
 
 def _read(path: str) -> bytes:
@@ -93,15 +124,37 @@ def _report(losses: list[Loss], announced: list[Loss]) -> None:
 
 
 def cmd_validate(args: argparse.Namespace, out: TextIO) -> int:
+    """A stream is valid when every rule holds and it holds AG-UI: an empty file, or one whose
+    events are all of types AG-UI does not have (a vendor's SSE, say), is not a run at all.
+    An unknown type among AG-UI events is dropped with a warning, as the protocol's processing
+    model says (a newer peer's event), and counted in the summary."""
     data = _read(args.file)
     machine = StreamMachine(history=False)
     count = 0
+    unknown: dict[str, int] = {}
     for obj in _event_objects(data, args.file):
+        kind = obj.get("type") if isinstance(obj, dict) else None
+        if isinstance(kind, str) and kind not in _AGUI_TYPES:
+            unknown[kind] = unknown.get(kind, 0) + 1
         machine.feed(obj)
         count += 1
+    if count == 0:
+        raise CliError(f"{args.file}: no events: an empty stream is not an AG-UI run")
+    if sum(unknown.values()) == count:
+        kinds = ", ".join(list(unknown)[:5]) + (", …" if len(unknown) > 5 else "")
+        raise CliError(
+            f"{args.file}: not an AG-UI stream: none of its {count} events has an AG-UI type "
+            f"(it has {kinds}); a vendor's stream is read with `toolwire decode --from VENDOR`"
+        )
     machine.close()
-    out.write(f"valid: {count} events, {len(machine.runs)} run(s)\n")
+    dropped = sum(unknown.values())
+    note = f", {dropped} of an unknown type ignored" if dropped else ""
+    out.write(f"valid: {count} events, {len(machine.runs)} run(s){note}\n")
     return 0
+
+
+#: The event types AG-UI has: a stream with none of them is not AG-UI.
+_AGUI_TYPES = frozenset(e.value for e in EventType)
 
 
 def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
@@ -117,7 +170,8 @@ def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
 
 
 def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> RunAgentInput | None:
-    """The recorded request as the run's input, when the adapter can read it."""
+    """The recorded request as the run's input, when the adapter can read it: written by
+    toolwire in this AG-UI version (content parts and all), so it says so (``_stated``)."""
     if not isinstance(ex.request_body, dict):
         return None
     try:
@@ -125,7 +179,17 @@ def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> R
             run_input: RunAgentInput = adapter.decode_request(ex.request_body)
     except ToolwireError:
         return None
-    return run_input.model_copy(update={"thread_id": thread_id, "run_id": run_id})
+    return _stated(run_input).model_copy(update={"thread_id": thread_id, "run_id": run_id})
+
+
+def _stated(run_input: RunAgentInput) -> RunAgentInput:
+    """An input toolwire restated from a vendor request, with the version it is written in.
+
+    Without it, whoever reads the input back (``toolwire serve``, ``toolwire.run``) would
+    take its writer for a peer from before content parts and flatten its tool results."""
+    if run_input.protocol_version is not None:
+        return run_input
+    return run_input.model_copy(update={"protocol_version": PROTOCOL_VERSION})
 
 
 def decode_runs(adapter: Adapter, data: bytes, name: str) -> Iterator[BaseEvent]:
@@ -175,6 +239,12 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     """One request body per RunAgentInput: a JSON document, or JSONL as decode-request prints."""
     adapter = _adapter(args.vendor)
+    kw: dict[str, Any] = {"media": args.media}
+    if args.unanswered != "error" or args.unanswered_text is not None:
+        if not _takes_unanswered(adapter):
+            targets = [n for n in adapters.names() if _takes_unanswered(adapters.get(n))]
+            raise UsageError(f"--unanswered is for {', '.join(targets)}")
+        kw |= {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
     data = _read(args.file)
     try:
         inputs = [_json_text(data, args.file)]
@@ -183,12 +253,6 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        kw: dict[str, Any] = {"media": args.media}
-        if args.unanswered != "error" or args.unanswered_text is not None:
-            if not _takes_unanswered(adapter):
-                targets = [n for n in adapters.names() if _takes_unanswered(adapters.get(n))]
-                raise CliError(f"--unanswered is for {', '.join(targets)}")
-            kw |= {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
         with held() as quiet:
             body = adapter.encode_request(run_input, model=args.model, **kw)
         _report(body.losses, quiet)
@@ -214,7 +278,7 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     else:
         bodies = [_json_text(data, args.file)]
     for body in bodies:
-        run_input = adapter.decode_request(body)
+        run_input = _stated(adapter.decode_request(body))
         out.write(run_input.model_dump_json(by_alias=True) + "\n")
     return 0
 
@@ -240,12 +304,19 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     except ImportError as exc:
         need = "serve needs the server extra (pip install 'toolwire[server]')"
         raise CliError(f"{need}: {exc}") from None
+    from toolwire.server._config import checked
+
     config = load_config(args.config) if args.config else ServerConfig()
     if args.provider:
         agents: dict[str, AgentConfig] = {}
         for name in args.provider:
             mine = [a for a in config.agents if name in (a.name, a.provider)]
-            for agent in mine or [AgentConfig(name=name, provider=name)]:
+            if not mine:  # a provider served with its defaults: the name must be one
+                try:
+                    mine = list(checked(ServerConfig(agents=(AgentConfig(name, name),))).agents)
+                except ToolwireError as exc:
+                    raise UsageError(f"--provider {name}: {exc}") from None
+            for agent in mine:
                 agents.setdefault(agent.name, agent)
         config = replace(config, agents=tuple(agents.values()))
     serve(create_app(config), args.host, args.port)
@@ -261,7 +332,9 @@ def _translation(
     """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
     p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
     vendors = ", ".join(adapters.NAMES) + ", or an installed adapter plugin's name"
-    p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
+    p.add_argument(
+        way, dest="vendor", required=True, metavar="VENDOR", type=_vendor_arg, help=vendors
+    )
     p.add_argument("file", help=file)
     p.set_defaults(func=func)
     return p
@@ -353,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve this provider as an agent (repeatable; default: replay)",
     )
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--port", type=_port_arg, default=8000, help="port (default 8000)")
     sv.add_argument("--config", metavar="FILE", help="agents and limits (TOML or JSON)")
     sv.set_defaults(func=cmd_serve)
     return p
@@ -392,7 +465,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. Output is held until the command succeeded: on an error stdout
     stays empty and stderr holds exactly one line (no traceback, no earlier warnings)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # a usage error exits 2 here, argparse's way
+    try:
+        return _main(args)
+    except UsageError as exc:  # exits 2 like argparse's own usage errors, on one line
+        parser.exit(2, _one_line(f"toolwire {args.command}: error: {exc}") + "\n")
+
+
+def _main(args: argparse.Namespace) -> int:
     warnings.simplefilter("always", ToolwireWarning)
     previous = warnings.showwarning
     warnings.showwarning = _show_warning

@@ -135,7 +135,7 @@ class SecretInCassette(ToolwireError):
 class CassetteMiss(ToolwireError):
     """A replayed request matches no unplayed recorded interaction (record mode forbids recording).
 
-    ``reason`` names the first field where the live request differs from the closest recorded one.
+    ``reason`` names every field where the live request differs from the closest recorded one.
     """
 
     def __init__(self, path: str, request: str, reason: str, record_mode: str) -> None:

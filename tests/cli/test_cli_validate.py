@@ -126,12 +126,76 @@ def test_python_m_toolwire_cli_is_the_command() -> None:
     assert proc.stdout.startswith("usage: toolwire")
 
 
-def test_unknown_adapter_is_a_clear_error(
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["decode", "--from", "nobody", "{file}"], "argument --from: unknown adapter 'nobody'"),
+        (["encode", "--to", "nope", "{file}"], "argument --to: unknown adapter 'nope'; known:"),
+        (
+            ["encode-request", "--to", "dialogflow", "--model", "m", "--unanswered=drop", "{file}"],
+            "--unanswered is for anthropic",
+        ),
+        (["serve", "--provider", "nope"], "--provider nope: config: agent 'nope': unknown"),
+        (["serve", "--port", "99999"], "argument --port: a port is a number from 0 to 65535"),
+    ],
+)
+def test_every_usage_error_exits_2_saying_what_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """An argument the command cannot use is a usage error like argparse's own (README: 2)."""
+    path = _write(tmp_path, [{"type": "RUN_STARTED", "threadId": "t", "runId": "r"}])
+    with pytest.raises(SystemExit) as info:
+        main([path if a == "{file}" else a for a in argv])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err
+    assert "Traceback" not in err
+
+
+def test_an_empty_file_is_not_a_valid_stream(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _write(tmp_path, [])
-    assert main(["decode", "--from", "nobody", path]) == 1
-    assert "unknown adapter 'nobody'" in capsys.readouterr().err
+    for text in ("", "\n  \n"):
+        path = tmp_path / "empty.jsonl"
+        path.write_text(text)
+        assert main(["validate", str(path)]) == 1
+        captured = capsys.readouterr()
+        assert (captured.out, captured.err.count("\n")) == ("", 1)
+        assert "no events: an empty stream is not an AG-UI run" in captured.err
+
+
+def test_a_vendor_sse_stream_is_not_a_valid_agui_stream(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Anthropic's own SSE, from the shipped recording: every event type is Anthropic's."""
+    from toolwire.recordings import load_yaml
+
+    cassette = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
+    recorded = load_yaml(cassette.read_text(encoding="utf-8"), "cassette")
+    body = recorded["interactions"][0]["response"]["body"]["string"]
+    path = tmp_path / "anthropic.sse"
+    path.write_text(body)
+    assert main(["validate", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1  # the reason alone, none of the per-event warnings
+    assert "not an AG-UI stream: none of its" in captured.err
+    assert "message_start" in captured.err
+
+
+def test_an_unknown_type_among_agui_events_is_ignored_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The processing model: a newer peer's event type is dropped and named, not fatal."""
+    events = [
+        {"type": "RUN_STARTED", "threadId": "t", "runId": "r"},
+        {"type": "FROM_THE_FUTURE", "x": 1},
+        {"type": "RUN_FINISHED", "threadId": "t", "runId": "r"},
+    ]
+    assert main(["validate", _write(tmp_path, events)]) == 0
+    captured = capsys.readouterr()
+    assert "valid: 3 events, 1 run(s), 1 of an unknown type ignored" in captured.out
+    assert "FROM_THE_FUTURE" in captured.err
 
 
 def test_decode_restates_the_recorded_request_as_the_runs_input(
@@ -238,3 +302,19 @@ def test_decode_request_output_feeds_encode_request_one_body_per_line(
         ]
 
     assert [blocks(b["messages"]) for b in bodies] == [blocks(r["messages"]) for r in recorded]
+
+
+def test_the_inputs_toolwire_restates_state_the_protocol_version(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """decode's RUN_STARTED.input and decode-request's output are toolwire's own AG-UI: a
+    reader (toolwire serve, toolwire.run) must not take them for a pre-parts peer."""
+    from ag_ui.core import PROTOCOL_VERSION
+
+    cassette = ROOT / "cassettes" / "anthropic" / "thinking_tool_use_signature.yaml"
+    assert main(["decode", "--from", "anthropic", str(cassette)]) == 0
+    started = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert started["input"]["protocolVersion"] == PROTOCOL_VERSION
+    assert main(["decode-request", "--from", "anthropic", str(cassette)]) == 0
+    restated = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert restated["protocolVersion"] == PROTOCOL_VERSION

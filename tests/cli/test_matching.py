@@ -68,3 +68,92 @@ def test_deep_nesting_does_not_exhaust_the_stack() -> None:
         deep_a, deep_b = [deep_a], [deep_b]
     why = first_difference(deep_a, deep_b)
     assert why is not None and why.endswith("recorded 0, now 1")
+
+
+# ------------------------------------------------ every difference, one notion of the same
+
+
+def test_every_differing_field_is_listed_in_document_order() -> None:
+    from toolwire.matching import differences
+
+    recorded = {"model": "a", "thinking": {"budget_tokens": 1024}, "m": [1, 2, 3], "x": 1}
+    live = {"model": "b", "m": [1, 9], "x": 1, "extra": True}
+    assert differences(recorded, live) == [
+        'body.model: recorded "a", now "b"',
+        'body.thinking: recorded {"budget_tokens": 1024}, missing now',
+        "body.m: recorded 3 items, now 2",
+        "body.m[1]: recorded 2, now 9",
+        "body.extra: not recorded, now true",
+    ]
+    assert differences(recorded, recorded) == []
+
+
+def _anthropic(content: object, **extra: object) -> dict[str, object]:
+    return {
+        "model": "claude-x",
+        "max_tokens": 64,
+        **extra,
+        "messages": [{"role": "user", "content": content}],
+    }
+
+
+def test_a_string_message_is_the_text_block_toolwire_sends_and_the_rest_is_all_named() -> None:
+    """The issue's three misses in a row: one miss now, naming the two fixable fields only."""
+    from toolwire.matching import recorded
+
+    rec = recorded("POST", URI, json.dumps(_anthropic("Hi", thinking={"type": "enabled"})))
+    live = _anthropic([{"type": "text", "text": "Hi"}], model="other")
+    assert rec.differences("POST", URI, json.dumps(live)) == [
+        'body.model: recorded "claude-x", now "other"',
+        'body.thinking: recorded {"type": "enabled"}, missing now',
+    ]
+    live = _anthropic([{"type": "text", "text": "Hi"}], thinking={"type": "enabled"})
+    assert rec.differences("POST", URI, json.dumps(live)) == []
+    assert rec.differences("POST", URI, _anthropic("Hi", thinking={"type": "enabled"})) == []
+    other = _anthropic([{"type": "text", "text": "Bye"}], thinking={"type": "enabled"})
+    assert rec.differences("POST", URI, other) == [
+        'body.messages[0].content[0].text: recorded "Hi", now "Bye"'
+    ]
+
+
+def test_the_cassette_kit_and_the_server_replay_share_the_notion() -> None:
+    """The same pair of requests: equal for both, and the same reasons when not."""
+    from pathlib import Path
+
+    from toolwire.server._replay import index_recordings
+    from toolwire.testing.vcr import request_matchers
+
+    root = Path(__file__).resolve().parents[2] / "cassettes" / "anthropic"
+    turn = next(t for t in index_recordings([root]) if "frontend_tool" in t.source)
+    body = dict(turn.exchange.request_body)
+    sent = {
+        **body,
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": body["messages"][0]["content"]}]}
+        ],
+    }
+
+    class Req:
+        def __init__(self, b: object) -> None:
+            self.method, self.uri, self.body = "POST", turn.exchange.uri, json.dumps(b)
+
+    tw_body = request_matchers()["tw_body"]
+    tw_body(Req(sent), Req(body))  # the kit: no AssertionError
+    conversation = {"messages": sent["messages"]}
+    assert turn.difference("POST", turn.exchange.uri, conversation) is None  # the server
+    changed = {"messages": [{"role": "user", "content": [{"type": "text", "text": "pink"}]}]}
+    server_says = turn.difference("POST", turn.exchange.uri, changed)
+    try:
+        tw_body(Req({**sent, **changed}), Req(body))
+    except AssertionError as exc:
+        kit_says = str(exc)
+    else:
+        raise AssertionError("the kit matched a changed conversation")
+    assert (
+        server_says
+        == kit_says
+        == (
+            'body.messages[0].content[0].text: recorded "Please make my page background dark '
+            'slate.", now "pink"'
+        )
+    )

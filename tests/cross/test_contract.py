@@ -32,7 +32,7 @@ from ag_ui.core import (
 
 from toolwire import adapters
 from toolwire.errors import UnsupportedInput
-from toolwire.losses import ToolwireWarning
+from toolwire.losses import ToolwireWarning, held
 from toolwire.protocol.dispatch import handlers_by_type
 
 NAMES = adapters.names()  # built-ins and installed plugins alike
@@ -442,7 +442,9 @@ def test_a_subclass_handler_is_the_one_called(name: str) -> None:
     assert handlers_by_type(Watching)[EventType.TOOL_CALL_ARGS] is Watching._on_tool_call_args
     assert handlers_by_type(base)[EventType.TOOL_CALL_ARGS] is base._on_tool_call_args
     encoder = Watching()
-    for ev in _events():
-        encoder.feed(ev)
-    encoder.close()
+    with held() as lost:  # what a peer cannot carry of the turn (its text, for Dialogflow)
+        for ev in _events():
+            encoder.feed(ev)
+        encoder.close()
     assert seen == ['{"city": "Oslo"}']
+    assert lost == encoder.losses  # each loss announced once, and kept as a value

@@ -233,7 +233,9 @@ def test_a_peer_without_protocol_version_gets_the_downgraded_stream(tmp_path: Pa
     lost: list[Any] = []
     with FakeVendor([clean_reply(case)]) as fv:
         client = case.client(fv.base_url, False)
-        with pytest.warns(PartsDroppedWarning, match="image"):
+        # the warning says what happened and how a Python caller states the version
+        says = r"peer without protocolVersion.*protocol_version=ag_ui\.core\.PROTOCOL_VERSION"
+        with pytest.warns(PartsDroppedWarning, match=says):
             events = list(
                 toolwire.run(
                     client, answered_with_image(case, legacy=True), model=case.model, losses=lost
@@ -246,6 +248,18 @@ def test_a_peer_without_protocol_version_gets_the_downgraded_stream(tmp_path: Pa
     assert [x.part_kind for x in lost] == ["image"]
     sent = json.loads(fv.requests[0].body)
     assert PNG in json.dumps(sent)  # the model itself still got the image
+
+
+def test_an_input_stating_the_version_keeps_its_parts_without_a_warning(
+    recwarn: pytest.WarningsRecorder,
+) -> None:
+    case = ANTHROPIC
+    with FakeVendor([clean_reply(case)]) as fv:
+        client = case.client(fv.base_url, False)
+        events = list(toolwire.run(client, answered_with_image(case), model=case.model))
+    [tool] = [m for m in events[0].input.messages if m.role == "tool"]
+    assert [p.type for p in tool.content] == ["text", "image"]
+    assert not [w for w in recwarn if issubclass(w.category, PartsDroppedWarning)]
 
 
 def test_vendor_params_reach_the_request() -> None:

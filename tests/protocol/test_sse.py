@@ -70,7 +70,10 @@ def test_sse_json_objects_stops_at_done_and_names_bad_events() -> None:
     from toolwire.protocol.sse import sse_json_objects
 
     body = b'data: {"a":1}\n\nevent: x\ndata: {"b":2}\n\ndata: [DONE]\n\ndata: {"c":3}\n\n'
-    got = [(ev.event, obj) for ev, obj in sse_json_objects(body, "v", stop_at="[DONE]")]
+    from toolwire.losses import ContentLossWarning
+
+    with pytest.warns(ContentLossWarning, match=r"1 SSE event\(s\) after \[DONE\]"):
+        got = [(ev.event, obj) for ev, obj in sse_json_objects(body, "v", stop_at="[DONE]")]
     assert got == [(None, {"a": 1}), ("x", {"b": 2})]
     with pytest.raises(VendorDataError, match="SSE event 1: data"):
         list(sse_json_objects(b"data: {}\n\ndata: [1]\n\n", "v"))

@@ -1,7 +1,8 @@
 """Fixtures of the server tests: the official TypeScript client, headless Chromium.
 
-A part these tests need that is missing fails them with the reason (never a skip): `.ci/run`
-installs Node's packages and Debian's chromium; locally the first use runs `npm ci`.
+A part these tests need that is missing fails them with the reason (never a skip): `./dev test`
+installs Debian's chromium and Node's packages first (see `dev`); the first use here still runs
+`npm ci` when the packages are missing, for a bare `pytest`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 
 JS = Path(__file__).resolve().parent / "js"
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("TOOLWIRE_CHROMIUM") or "/usr/bin/chromium")  # as `dev` reads it
 
 
 def _npm_ready() -> None:
@@ -135,5 +136,8 @@ def ag_ui_client(
 def chromium() -> Path:
     """Debian's chromium (Playwright cannot download a browser here)."""
     if not CHROMIUM.exists():
-        pytest.fail(f"the browser tests need {CHROMIUM} (apt-get install chromium)")
+        pytest.fail(
+            f"the browser tests need {CHROMIUM} (./dev test installs it as root; "
+            "or apt-get install chromium)"
+        )
     return CHROMIUM

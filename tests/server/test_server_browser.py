@@ -56,8 +56,9 @@ def test_the_inspector_plays_a_frontend_tool_round_trip(chromium: Path, tmp_path
             page = context.new_page()
             page.goto(f"{base}/")  # redirects to the inspector
             expect(page.get_by_role("button", name="Agent replay")).to_be_visible()
-            page.get_by_placeholder("Message the agent").fill(question)
-            page.get_by_role("button", name="Send message").click()
+            # the page offers the recorded opening prompts: one click sends this one
+            offered = page.get_by_role("group", name="Quick messages")
+            offered.get_by_role("button", name=question, exact=True).click()
 
             card = page.locator(".agui-conv .agui-card").filter(has_text=call_id)
             expect(card.locator(".agui-card-h")).to_contain_text(name)
@@ -72,7 +73,7 @@ def test_the_inspector_plays_a_frontend_tool_round_trip(chromium: Path, tmp_path
             expect(card).to_contain_text(result)
             conversation = page.locator(".agui-app-conversation")
             expect(conversation).to_contain_text(recorded_text(turns[1]))
-            issues = page.get_by_role("button", name="Issues")
+            issues = page.get_by_test_id("frames").get_by_role("button", name="Issues")
             expect(issues).to_have_text(re.compile(r"Issues\s*0"))  # the page's own frame checks
             page.screenshot(path=str(shot), full_page=True)
         finally:

@@ -115,6 +115,32 @@ async def test_agents_are_listed(
         ("claude", "../agents/claude"),
     ]
     assert "sk-ant-never-shown-3141" not in json.dumps(listed) + page.text
+    # the page offers what the replay agent can answer; a real model needs no such list
+    assert "preset" not in agents[1]
+    offered = agents[0]["preset"]["quickMessages"]
+    assert offered and len(set(offered)) == len(offered)
+
+
+async def test_the_page_offers_the_recorded_first_prompts_that_play(tmp_path: Path) -> None:
+    """The first user message of each recorded conversation: offered when, sent alone, it
+    plays; a recording whose opening turn also holds a system prompt is not offered."""
+    from toolwire.server._replay import index_recordings
+
+    own = Path(__file__).resolve().parents[2] / "cassettes" / "anthropic"
+    folder = tmp_path / "anthropic"
+    folder.mkdir()
+    frontend = own / "frontend_tool_conversation.yaml"
+    (folder / frontend.name).write_bytes(frontend.read_bytes())
+    question = index_recordings([folder])[0].exchange.request_body["messages"][0]["content"]
+    with_system = frontend.read_text().replace(
+        '"messages":[{"role":"user","content":"Please',
+        '"system":"Be brief.","messages":[{"role":"user","content":"Not offered. Please',
+    )
+    (folder / "with_system.yaml").write_text(with_system)
+    config = {"agents": [{"name": "replay", "provider": "replay", "cassettes": [str(folder)]}]}
+    async with asgi_client(create_app(config)) as client:
+        page = (await client.get("/inspector/config.json")).json()
+    assert page["agents"][0]["preset"]["quickMessages"] == [question]
 
 
 async def test_the_page_is_served_and_home_redirects() -> None:

@@ -47,7 +47,7 @@ def test_decode_a_raw_sse_capture_with_two_runs(tmp_path: Path) -> None:
     res = cli("decode", "--from", "asgard", str(capture))
     assert res.returncode == 0, res.stderr
     assert sum(e["type"] == "RUN_STARTED" for e in lines(res.stdout)) == 2
-    res = cli("validate", "/dev/stdin", stdin=res.stdout)
+    res = cli("validate", "-", stdin=res.stdout)
     assert res.returncode == 0, res.stderr
 
 

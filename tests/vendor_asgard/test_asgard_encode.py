@@ -23,7 +23,7 @@ from ag_ui.core import (
 )
 
 from conftest import replay_cassette
-from toolwire import ContentLossWarning, PartsDroppedWarning
+from toolwire import ContentLossWarning, PartsDroppedWarning, ToolwireWarning
 from toolwire.adapters import asgard
 from toolwire.errors import ProtocolViolation, TruncatedStream
 from toolwire.protocol import parse_sse, validate_stream
@@ -161,7 +161,7 @@ def test_what_asgard_cannot_carry_is_a_loss_with_a_warning() -> None:
         RunFinishedEvent(thread_id="t", run_id="r"),
     ]
     enc = asgard.Encoder()
-    with pytest.warns(ContentLossWarning) as caught:
+    with pytest.warns(ToolwireWarning) as caught:
         frames = [f for e in events for f in enc.feed(e)] + enc.close()
     assert any(issubclass(w.category, PartsDroppedWarning) for w in caught)
     kinds = [loss.kind for loss in enc.losses]

@@ -19,7 +19,7 @@ from ag_ui.core import (
 )
 
 from conftest import POSTS, replay_cassette
-from toolwire import PartsDroppedWarning
+from toolwire import ContentLossWarning, PartsDroppedWarning, ToolwireWarning
 from toolwire.adapters import asgard
 from toolwire.errors import UnsupportedInput
 
@@ -96,8 +96,9 @@ def test_last_user_text_is_sent_and_losses_are_reported() -> None:
         tools=[Tool(name="f", description="", parameters={})],
     )
     losses: list = []
-    with pytest.warns(PartsDroppedWarning):
+    with pytest.warns(ToolwireWarning) as caught:
         body = asgard.encode_request(ri, model="m", losses=losses)
+    assert {w.category for w in caught} == {PartsDroppedWarning, ContentLossWarning}
     check_request(body)
     assert body == {
         "customChannelId": "chan",

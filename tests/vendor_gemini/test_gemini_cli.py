@@ -30,7 +30,7 @@ def test_decode_a_cassette_then_validate() -> None:
     starts = [e["toolCallId"] for e in events if e["type"] == "TOOL_CALL_START"]
     assert starts == ["fc-paris", "fc-tokyo", "fc-lima", "fc-time"]  # the cassette's ids
     assert events[-1]["outcome"]["pendingToolCallIds"] == starts
-    ok = cli("validate", "/dev/stdin", stdin=res.stdout)
+    ok = cli("validate", "-", stdin=res.stdout)
     assert ok.returncode == 0, ok.stderr
 
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from toolwire.adapters import openai_chat
 from toolwire.errors import ProtocolViolation, ToolwireError, VendorDataError, VendorStreamError
-from toolwire.losses import ContentLossWarning
+from toolwire.losses import ContentLossWarning, held
 from toolwire.testing.recording_cache import recording
 
 STREAMS = {
@@ -33,9 +33,13 @@ if REFERENCE_STREAM.is_file():
 
 
 def decode_lenient(body: bytes | list[bytes]) -> list[Any]:
-    """Events from the feed phase (close() may report truncation; that is checked elsewhere)."""
+    """Events from the feed phase (close() may report truncation; that is checked elsewhere),
+    then the losses announced on the way (a stream with material after [DONE] loses it: the
+    same however it is cut)."""
     dec = openai_chat.Decoder()
-    return [e for c in openai_chat.sse_chunks(body) for e in dec.feed(c)]
+    with held() as lost:
+        events = [e for c in openai_chat.sse_chunks(body) for e in dec.feed(c)]
+    return events + [str(x) for x in lost]
 
 
 # ------------------------------------------------------------------ re-chunking
@@ -61,7 +65,9 @@ def test_crlf_and_small_pieces(line_end: str, size: int) -> None:
 
 def test_reading_stops_at_done() -> None:
     body = STREAMS["refusal.yaml"] + b'data: {"error": {"message": "after done"}}\n\n'
-    assert decode_lenient(body) == decode_lenient(STREAMS["refusal.yaml"])
+    *events, loss = decode_lenient(body)
+    assert events == decode_lenient(STREAMS["refusal.yaml"])
+    assert "material-after-end" in loss and "1 SSE event(s) after [DONE]" in loss
 
 
 # ---------------------------------------------------------------- encode round trip

@@ -8,6 +8,7 @@ recording itself.
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import pytest
@@ -38,6 +39,7 @@ from ag_ui.core import (
 
 from toolwire.adapters import openai_responses as a
 from toolwire.errors import TruncatedStream, VendorStreamError
+from toolwire.losses import ContentLossWarning
 from toolwire.protocol import StreamMachine, frame_run
 
 STREAMS = sorted(p for p in OURS.glob("*.yaml") if p.name != "tool_output_media.yaml")
@@ -391,7 +393,12 @@ def test_a_built_in_tool_item_is_a_call_with_its_result_and_goes_back_as_the_sam
         thread_id="t", run_id="r", messages=machine.messages, tools=[], context=[], state=None
     )
     # the recording ends with client calls still pending: the API takes none unanswered
-    body = a.encode_request(ri, model="gpt-5", unanswered="drop")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        body = a.encode_request(ri, model="gpt-5", unanswered="drop")
+    # each call left pending is dropped with a warning, and nothing else is lost
+    assert [loss.kind for loss in body.losses] == ["unanswered-call-dropped"] * len(caught)
+    assert all(issubclass(w.category, ContentLossWarning) for w in caught)
     sdk_accepts(body)
     assert [i for i in body["input"] if i.get("id") == item["id"]] == [item]
     again = a.encode_request(a.decode_request(body), model="gpt-5")

@@ -41,7 +41,7 @@ def test_decode_a_cassette_validate_encode_and_decode_again(tmp_path: Path) -> N
     assert events[0]["type"] == "RUN_STARTED" and events[0]["protocolVersion"]
     assert events[-1]["type"] == "RUN_FINISHED"
     assert sorted(calls(events)) == recorded
-    assert cli("validate", "/dev/stdin", stdin=res.stdout).returncode == 0
+    assert cli("validate", "-", stdin=res.stdout).returncode == 0
     sse = cli("decode", "--from", "openai_responses", "--sse", str(path))
     assert sse.returncode == 0 and sse.stdout.startswith(b"data: {"), sse.stderr
     agui = tmp_path / "run.jsonl"

@@ -25,13 +25,22 @@ from toolwire.protocol.fitting import flatten
 
 LEGACY_PEER = "a peer without protocolVersion (before content parts)"
 
+#: How to keep the parts: the peer states its version. A ``RunAgentInput`` built in Python
+#: is such a peer too (it says nothing, so the protocol's rule reads it as pre-1.0).
+STATE_THE_VERSION = (
+    "upgrade the peer to AG-UI 1.0 content parts and have it state protocolVersion; for a "
+    "RunAgentInput you build in Python, pass protocol_version=ag_ui.core.PROTOCOL_VERSION"
+)
+
 
 def _flatten_messages(messages: list[Any], losses: list[Loss]) -> list[Any]:
     out = []
     for m in messages:
         if isinstance(m, (ToolMessage, UserMessage)) and isinstance(m.content, list):
             cid = m.tool_call_id if isinstance(m, ToolMessage) else None
-            text, lost = flatten(m.content, target=LEGACY_PEER, tool_call_id=cid)
+            text, lost = flatten(
+                m.content, target=LEGACY_PEER, tool_call_id=cid, upgrade=STATE_THE_VERSION
+            )
             losses.extend(lost)
             m = m.model_copy(update={"content": text})
         out.append(m)
@@ -42,7 +51,12 @@ def downgrade_event(event: BaseEvent) -> tuple[BaseEvent, list[Loss]]:
     """One event reshaped for a legacy peer, with what it lost."""
     losses: list[Loss] = []
     if isinstance(event, ToolCallResultEvent) and isinstance(event.content, list):
-        text, losses = flatten(event.content, target=LEGACY_PEER, tool_call_id=event.tool_call_id)
+        text, losses = flatten(
+            event.content,
+            target=LEGACY_PEER,
+            tool_call_id=event.tool_call_id,
+            upgrade=STATE_THE_VERSION,
+        )
         return event.model_copy(update={"content": text}), losses
     if isinstance(event, MessagesSnapshotEvent):
         msgs = _flatten_messages(list(event.messages), losses)
@@ -64,4 +78,4 @@ def downgrade_stream(events: Iterable[BaseEvent], *, warn: bool = True) -> Itera
         yield out
 
 
-__all__ = ["LEGACY_PEER", "downgrade_event", "downgrade_stream"]
+__all__ = ["LEGACY_PEER", "STATE_THE_VERSION", "downgrade_event", "downgrade_stream"]

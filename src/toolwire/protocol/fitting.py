@@ -189,9 +189,14 @@ def part_loss(
 
 
 def flatten(
-    content: Content, *, target: str = "a string-only peer", tool_call_id: str | None = None
+    content: Content,
+    *,
+    target: str = "a string-only peer",
+    tool_call_id: str | None = None,
+    upgrade: str = "upgrade the peer to AG-UI 1.0 content parts",
 ) -> tuple[str, list[Loss]]:
-    """Text parts concatenated in order (no separator); a loss for every other part."""
+    """Text parts concatenated in order (no separator); a loss for every other part
+    (``upgrade`` says how the caller keeps them)."""
     if isinstance(content, str):
         return content, []
     texts: list[str] = []
@@ -207,7 +212,7 @@ def flatten(
                     target,
                     "the peer holds only a string, so only text parts survive",
                     tool_call_id,
-                    "upgrade the peer to AG-UI 1.0 content parts",
+                    upgrade,
                 )
             )
     return "".join(texts), losses

@@ -96,6 +96,12 @@ class AgentProvider:
     def unavailable(self) -> str | None:
         return None
 
+    def warm(self) -> None:
+        """Nothing to import ahead: the agent is the application's own code, loaded already."""
+
+    def prompts(self) -> list[str]:
+        return []  # nothing recorded to offer: the page's prompt box is the way in
+
     def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         return checked_events(self.agent.run, run_input)
 

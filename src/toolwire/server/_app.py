@@ -8,6 +8,7 @@ Everything a request can get wrong before its stream starts is answered with a 4
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -148,7 +149,13 @@ def _mount_inspector(app: Starlette, config: ServerConfig, agents: dict[str, Pro
     path = config.inspector or "/inspector"
     up = "../" * len([p for p in path.split("/") if p])  # the page is at <path>/
     page_agents = [
-        Agent(id=name, url=f"{up}agents/{name}", name=f"{name} ({p.config.provider}, {p.model})")
+        Agent(
+            id=name,
+            url=f"{up}agents/{name}",
+            name=f"{name} ({p.config.provider}, {p.model})",
+            # what the agent can answer, one click away (the replay agent: its recordings)
+            preset={"quickMessages": prompts} if (prompts := p.prompts()) else None,
+        )
         for name, p in agents.items()
     ]
     mount_inspector(app, agents=page_agents, enabled=True, path=path)
@@ -158,6 +165,11 @@ def _mount_inspector(app: Starlette, config: ServerConfig, agents: dict[str, Pro
         return RedirectResponse(f"{prefix}{path.rstrip('/')}/", status_code=307)
 
     app.add_route("/", home, methods=["GET", "HEAD"])
+
+
+def _warm(agents: Mapping[str, Provider]) -> None:
+    for provider in agents.values():
+        provider.warm()
 
 
 def create_app(
@@ -182,6 +194,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # the providers import their SDKs before the server takes requests, so the first
+        # run streams at once instead of waiting seconds on an import
+        await asyncio.to_thread(_warm, providers)
         yield
         hub.close()
         for provider in providers.values():  # the SDK clients providers built, reused till now

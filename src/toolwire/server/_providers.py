@@ -36,6 +36,17 @@ class Provider(Protocol):
 
     def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]: ...
 
+    def warm(self) -> None:
+        """Import now what the first run would (the vendor SDK, the driver): at start-up."""
+
+    def prompts(self) -> list[str]:
+        """Messages the page offers to send (the replay agent's recorded first prompts)."""
+
+
+def warm_driver() -> None:
+    """``toolwire.arun`` and what it imports on a first run (tenacity, the runner)."""
+    from toolwire.driver import arun  # noqa: F401
+
 
 def secrets(config: AgentConfig) -> list[str]:
     """The key values this agent may use (to redact them wherever text leaves the server)."""
@@ -59,6 +70,16 @@ class VendorProvider:
     def _key(self) -> str | None:
         values = secrets(self.config)
         return values[0] if values else None
+
+    def prompts(self) -> list[str]:
+        return []  # a real model answers anything
+
+    def warm(self) -> None:
+        warm_driver()
+        try:  # a client built and dropped: no connection is opened until a request
+            self.client.make_client(api_key="warm-up", base_url=self.config.base_url)
+        except ImportError:
+            pass  # the SDK is not installed: the first run says so
 
     def unavailable(self) -> str | None:
         if self._key() is None:
@@ -114,4 +135,4 @@ def build_provider(config: AgentConfig) -> Provider:
     return VendorProvider(config)
 
 
-__all__ = ["Provider", "VendorProvider", "build_provider", "secrets"]
+__all__ = ["Provider", "VendorProvider", "build_provider", "secrets", "warm_driver"]

@@ -2,7 +2,8 @@
 
 It is a provider like the others. The incoming ``RunAgentInput`` is encoded into each
 recording's vendor request with that vendor's adapter, and the recorded request whose
-conversation it equals (``toolwire.matching``: as data, first difference named) is the turn
+conversation it equals (``toolwire.matching``: as data, as recorded or as the adapter
+restates it, every difference named; the cassette kit's notion too) is the turn
 to play. The turn then runs the way a real one does: ``toolwire.arun`` over the vendor's own
 async SDK client, whose HTTP goes to a :class:`ReplayTransport` that checks the SDK's actual
 request against the recording (as vcrpy does) and answers with the recorded response. So a
@@ -26,12 +27,20 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
-from ag_ui.core import PROTOCOL_VERSION, BaseEvent, RunAgentInput, RunErrorEvent, RunStartedEvent
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    BaseEvent,
+    RunAgentInput,
+    RunErrorEvent,
+    RunStartedEvent,
+    TextPart,
+    UserMessage,
+)
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.losses import held
-from toolwire.matching import request_difference
+from toolwire.matching import Recorded, restated_body
 from toolwire.recordings import Exchange, model_exchanges
 from toolwire.server._config import AgentConfig, ConfigError
 
@@ -71,21 +80,15 @@ class RecordedTurn:
     restated: dict[str, Any] | None  # the same after decode_request -> encode_request
 
     def difference(self, method: str, uri: str, live: dict[str, Any]) -> str | None:
-        """Why a live conversation is not this turn's (first difference), or None if it is."""
-        why: str | None = "no recorded conversation"
-        for recorded in (self.recorded, self.restated):
-            if recorded is not None:
-                why = request_difference(
-                    self.exchange.method,
-                    self.exchange.uri,
-                    _as_body(recorded),
-                    method,
-                    uri,
-                    _as_body(live),
-                )
-                if why is None:
-                    return None
-        return why
+        """Why a live conversation is not this turn's (every difference), or None if it is.
+
+        The one notion of the same request (``toolwire.matching.Recorded``), which the
+        cassette kit uses too: as recorded, or as the adapter restates it."""
+        ex = self.exchange
+        found = Recorded(ex.method, ex.uri, self.recorded, self.restated).differences(
+            method, uri, live
+        )
+        return "; ".join(found) if found else None
 
 
 def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
@@ -93,14 +96,10 @@ def _quiet_encode(vendor: str, run_input: RunAgentInput, model: str) -> Any:
         return adapters.get(vendor).encode_request(run_input, model=model)
 
 
-def _restated(vendor: str, body: dict[str, Any], model: str) -> dict[str, Any] | None:
-    """The recorded request as this adapter would write it (a string content as a text block)."""
-    try:
-        with held():
-            decoded = adapters.get(vendor).decode_request(body)
-        return _conversation(vendor, _quiet_encode(vendor, decoded, model))
-    except ToolwireError:
-        return None
+def _restated(vendor: str, body: dict[str, Any]) -> dict[str, Any] | None:
+    """The recorded conversation as this adapter would write it (``toolwire.matching``)."""
+    restated = restated_body(vendor, body)
+    return None if restated is None else _conversation(vendor, restated)
 
 
 def _files(paths: Iterable[Path]) -> Iterable[tuple[str, Path]]:
@@ -145,10 +144,28 @@ def index_recordings(paths: Iterable[Path]) -> list[RecordedTurn]:
                     exchange=ex,
                     model=model,
                     recorded=_conversation(vendor, body),
-                    restated=_restated(vendor, body, model),
+                    restated=_restated(vendor, body),
                 )
             )
     return turns
+
+
+def _opening_prompt(turn: RecordedTurn) -> str | None:
+    """The text of a recorded turn whose conversation is one user message, else None."""
+    try:
+        with held():
+            decoded = adapters.get(turn.vendor).decode_request(turn.exchange.request_body)
+    except ToolwireError:
+        return None
+    if len(decoded.messages) != 1 or decoded.messages[0].role != "user":
+        return None
+    content = decoded.messages[0].content
+    if isinstance(content, str):
+        return content.strip() or None
+    texts = [p.text for p in content if isinstance(p, TextPart)]
+    if len(texts) != len(content):
+        return None  # media in the opening message: not something to offer as a button
+    return "".join(texts).strip() or None
 
 
 def _as_body(value: dict[str, Any]) -> str:
@@ -176,7 +193,7 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
 
     The SDK's own request (its body as sent) is compared with the recording, as vcrpy
     compares a live request with a cassette; a request that differs gets a 400 in the
-    vendor's error shape naming the first difference, which the run reports as RUN_ERROR.
+    vendor's error shape naming every difference, which the run reports as RUN_ERROR.
     """
 
     def __init__(self, turn: RecordedTurn) -> None:
@@ -230,6 +247,38 @@ class ReplayProvider:
 
     def unavailable(self) -> str | None:
         return None
+
+    def warm(self) -> None:
+        """Import each recorded vendor's SDK and the driver now, not on the first run (a
+        vendor SDK takes seconds to import on a loaded machine: a UI would wait on it)."""
+        from toolwire.driver import arun  # noqa: F401  (tenacity, the runner)
+
+        first = {turn.vendor: turn for turn in reversed(self.turns)}
+        for turn in first.values():
+            replay_client(turn)  # built and dropped: its transport never opened a connection
+
+    def prompts(self) -> list[str]:
+        """The recorded first prompts this agent answers: each recorded conversation's opening
+        user message, offered only when sent alone it plays (a page cannot send a recorded
+        system prompt), in file order, once each."""
+        out: list[str] = []
+        for turn in self.turns:
+            text = _opening_prompt(turn)
+            if text is None or text in out:
+                continue
+            probe = RunAgentInput(
+                thread_id="prompts",
+                run_id="prompts",
+                protocol_version=PROTOCOL_VERSION,
+                messages=[UserMessage(id="prompt", role="user", content=text)],
+                tools=[],
+                context=[],
+                state=None,
+                forwarded_props=None,
+            )
+            if self.match(probe)[0] is not None:
+                out.append(text)
+        return out
 
     def match(self, run_input: RunAgentInput) -> tuple[RecordedTurn | None, str]:
         """The recorded turn this input continues, or None and why (the nearest difference)."""

@@ -7,7 +7,7 @@ The record mode is ``--record-mode`` (shared with pytest-recording when both are
 else ``vcr_config["record_mode"]``, else ``none``: CI never touches the network.
 
 In mode ``none`` a request the cassette does not hold is a :class:`~toolwire.errors.CassetteMiss`
-naming the first differing field, raised when the ``with`` block ends even if the agent caught
+naming every differing field, raised when the ``with`` block ends even if the agent caught
 the SDK's connection error (``toolwire.run`` turns it into ``RUN_ERROR``) and went on.
 ``assert_snapshot(events)`` compares the normalized AG-UI stream with the JSONL file beside the
 cassette (``weather.agui.jsonl``); ``--toolwire-update`` rewrites it.

@@ -2,7 +2,8 @@
 
 ``replay(path)`` returns a vcrpy context manager in ``record_mode="none"``. Requests match on
 method, path (API version made uniform: google-genai 3.x calls ``/v1/`` where older recordings
-hold ``/v1beta/``), query without credentials and the JSON body as data (``toolwire.matching``),
+hold ``/v1beta/``), query without credentials and the JSON body as data, as recorded or as the
+vendor's adapter restates it (``toolwire.matching``, the notion the server's replay uses too),
 and each recorded interaction plays once, so turn 2 of a conversation gets turn 2's answer.
 :func:`make_vcr` is the same configuration for recording too (the pytest plugin uses it):
 credentials filtered (``toolwire.testing.secrets``), compressed bodies stored decoded, and a
@@ -18,6 +19,7 @@ import yaml
 
 from toolwire.errors import SecretInCassette, UnsupportedInput
 from toolwire.matching import normalized_path, request_difference
+from toolwire.matching import recorded as recorded_request
 from toolwire.recordings import load_yaml
 from toolwire.testing import secrets
 
@@ -83,11 +85,12 @@ def request_matchers(ignore_body_keys: tuple[str, ...] = ()) -> dict[str, Any]:
             raise AssertionError(reason)
 
     def tw_body(live: Any, recorded: Any) -> None:
-        reason = request_difference(
-            "", "", recorded.body, "", "", live.body, ignore_body_keys=ignore_body_keys
+        # the one notion of the same request (toolwire.matching), every difference named
+        found = recorded_request(recorded.method, recorded.uri, recorded.body).body_differences(
+            live.body, ignore_body_keys=ignore_body_keys
         )
-        if reason is not None:
-            raise AssertionError(reason)
+        if found:
+            raise AssertionError("; ".join(found))
 
     return {"tw_uri": tw_uri, "tw_body": tw_body}
 
