@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import RunAgentInput
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -25,6 +28,7 @@ from toolwire.errors import UnsupportedInput
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.redact import redact
 from toolwire.server._config import ServerConfig, checked, config_from_mapping
+from toolwire.server._guard import RequestGuard
 from toolwire.server._providers import Provider, build_provider, secrets
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -54,6 +58,10 @@ class ServerState:
     config: ServerConfig
     agents: dict[str, Provider]
     hub: StreamHub
+    #: the bearer token every agent request needs (from ``config.token_env``), or None
+    token: str | None = None
+    #: Host names accepted besides loopback (the config's, and the address ``serve`` binds)
+    hosts: set[str] = field(default_factory=set)
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -169,14 +177,36 @@ def create_app(config: ServerConfig | Mapping[str, Any] | None = None) -> Starle
         yield
         hub.close()
 
+    token = os.environ.get(cfg.token_env) or None
+    hosts = set(cfg.allowed_hosts)
+    public = (cfg.inspector.rstrip("/"),) if cfg.inspector else ()
+    middleware = [
+        Middleware(
+            RequestGuard,
+            hosts=hosts,
+            origins=cfg.allowed_origins,
+            token=token,
+            public_prefixes=public,
+        )
+    ]
+    if cfg.allowed_origins:  # a configured page elsewhere: answer its preflights
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(cfg.allowed_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["authorization", "content-type", "accept"],
+            )
+        )
     app = Starlette(
         routes=[
             Route("/agents", list_agents, methods=["GET"]),
             Route("/agents/{name}", run_agent, methods=["POST"]),
         ],
+        middleware=middleware,
         lifespan=lifespan,
     )
-    app.state.toolwire = ServerState(config=cfg, agents=agents, hub=hub)
+    app.state.toolwire = ServerState(config=cfg, agents=agents, hub=hub, token=token, hosts=hosts)
     if cfg.inspector is not None:
         _mount_inspector(app, cfg, agents)
     return app
