@@ -16,11 +16,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 from ag_ui.core import RunAgentInput
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
@@ -64,22 +65,37 @@ class ServerState:
     hosts: set[str] = field(default_factory=set)
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+class _ClientLeft(Exception):
+    """The client went away while sending its body: nobody to answer."""
+
+
+async def _read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The body, at most ``limit`` bytes, all of it within ``seconds`` of the headers."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise _BadRequest(413, "too_large", f"the body is {declared} bytes; the limit is {limit}")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _BadRequest(413, "too_large", f"the body is over the limit of {limit} bytes")
-        chunks.append(chunk)
+    try:
+        with anyio.fail_after(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise _BadRequest(
+                        413, "too_large", f"the body is over the limit of {limit} bytes"
+                    )
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _BadRequest(
+            408, "timeout", f"the body did not arrive within {seconds:g} s (body_timeout)"
+        ) from None
+    except ClientDisconnect:
+        raise _ClientLeft from None
     return b"".join(chunks)
 
 
-async def _run_input(request: Request, limit: int) -> RunAgentInput:
-    raw = await _read_body(request, limit)
+async def _run_input(request: Request, config: ServerConfig) -> RunAgentInput:
+    raw = await _read_body(request, config.body_limit, config.body_timeout)
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError) as exc:
@@ -109,10 +125,18 @@ async def run_agent(request: Request) -> Response:
         missing = provider.unavailable()
         if missing is not None:
             raise _BadRequest(409, "unavailable", f"agent {name!r} cannot run: {missing}")
-        run_input = await _run_input(request, state.config.body_limit)
+        _check_capacity(state)
+        run_input = await _run_input(request, state.config)
+        _check_capacity(state)  # other runs may have started while this body arrived
     except _BadRequest as bad:
         log.info("agent %s: refused (%s): %s", name, bad.status, bad.reason)
-        return JSONResponse({"error": bad.error, "reason": bad.reason}, status_code=bad.status)
+        headers = {"connection": "close"} if bad.status == 408 else None
+        return JSONResponse(
+            {"error": bad.error, "reason": bad.reason}, status_code=bad.status, headers=headers
+        )
+    except _ClientLeft:
+        log.info("agent %s: the client left while sending its body", name)
+        return Response(status_code=400)  # never delivered: the connection is gone
     log.info("agent %s: run %s starts", name, run_input.run_id)
     return EventStreamResponse(
         provider.events(run_input),
@@ -120,7 +144,14 @@ async def run_agent(request: Request) -> Response:
         hub=state.hub,
         agent=name,
         redact=_redactor(provider),
+        deadline=state.config.run_deadline,
     )
+
+
+def _check_capacity(state: ServerState) -> None:
+    cap = state.config.max_runs
+    if state.hub.open_streams >= cap:
+        raise _BadRequest(503, "busy", f"{cap} runs are streaming (max_runs); try again later")
 
 
 async def list_agents(request: Request) -> Response:

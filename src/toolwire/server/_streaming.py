@@ -75,6 +75,7 @@ class EventStreamResponse(Response):
         hub: StreamHub,
         agent: str,
         redact: Callable[[str], str],
+        deadline: float | None = None,
     ) -> None:
         # no super().__init__: a body-less Response would declare content-length: 0
         self.status_code = 200
@@ -85,6 +86,7 @@ class EventStreamResponse(Response):
         self.hub = hub
         self.agent = agent
         self.redact = redact
+        self.deadline = deadline
         self.started = False
         self.ended = False
 
@@ -175,8 +177,15 @@ class EventStreamResponse(Response):
                     stop.setdefault("why", "shutdown")
                     tg.cancel_scope.cancel()
 
+                async def on_deadline(seconds: float) -> None:
+                    await anyio.sleep(seconds)
+                    stop.setdefault("why", "deadline")
+                    tg.cancel_scope.cancel()
+
                 tg.start_soon(on_disconnect)
                 tg.start_soon(on_shutdown)
+                if self.deadline is not None:
+                    tg.start_soon(on_deadline, self.deadline)
                 try:
                     await self._pump(send)
                 except OSError:
@@ -195,6 +204,9 @@ class EventStreamResponse(Response):
             await self._send_events(
                 send, self._error("server_shutdown", "the server is shutting down")
             )
+        elif why == "deadline" and not self.ended:
+            reason = f"the run took longer than its deadline of {self.deadline:g} s"
+            await self._send_events(send, self._error("deadline", reason))
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
