@@ -8,7 +8,6 @@ Everything a request can get wrong before its stream starts is answered with a 4
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -25,11 +24,13 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import LimitExceeded, ToolwireError
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.jsontext import JSONTextError, load_json
 from toolwire.protocol.redact import redact
 from toolwire.server._config import ServerConfig, checked, config_from_mapping
 from toolwire.server._guard import RequestGuard
+from toolwire.server._offload import OFFLOAD
 from toolwire.server._providers import Provider, build_provider, secrets
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -94,16 +95,25 @@ async def _read_body(request: Request, limit: int, seconds: float) -> bytes:
     return b"".join(chunks)
 
 
-async def _run_input(request: Request, config: ServerConfig) -> RunAgentInput:
-    raw = await _read_body(request, config.body_limit, config.body_timeout)
+def _parse_run_input(raw: bytes) -> RunAgentInput:
+    """The body as a RunAgentInput, every toolwire error as a 4xx (runs in a worker thread)."""
     try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise _BadRequest(400, "not_json", f"the body is not JSON: {exc}") from None
+        value = load_json(raw, "request", "body")
+    except JSONTextError as exc:
+        raise _BadRequest(400, "not_json", str(exc)) from None
     try:
         return as_run_input(value, "body")
-    except UnsupportedInput as exc:
+    except LimitExceeded as exc:
+        raise _BadRequest(413, "too_large", str(exc)) from None
+    except ToolwireError as exc:
         raise _BadRequest(422, "not_run_agent_input", str(exc)) from None
+    except RecursionError:
+        raise _BadRequest(422, "not_run_agent_input", "the body nests too deeply") from None
+
+
+async def _run_input(request: Request, config: ServerConfig) -> RunAgentInput:
+    raw = await _read_body(request, config.body_limit, config.body_timeout)
+    return await OFFLOAD.run(_parse_run_input, raw)
 
 
 def _state(request: Request) -> ServerState:
@@ -208,6 +218,7 @@ def create_app(config: ServerConfig | Mapping[str, Any] | None = None) -> Starle
         yield
         hub.close()
 
+    OFFLOAD.at_least(cfg.max_encoding_threads)
     token = os.environ.get(cfg.token_env) or None
     hosts = set(cfg.allowed_hosts)
     public = (cfg.inspector.rstrip("/"),) if cfg.inspector else ()

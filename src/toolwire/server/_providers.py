@@ -16,6 +16,7 @@ from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire.errors import UnsupportedInput
 from toolwire.server._config import DEFAULT_MODELS, PROVIDERS, AgentConfig, ConfigError
+from toolwire.server._offload import OFFLOAD
 
 
 class Provider(Protocol):
@@ -92,9 +93,17 @@ class VendorProvider:
         model = self.model
         params = dict(self.config.params)
         try:
-            async with arun(
-                client, run_input, model=model, vendor=self.adapter, forward_losses=True, **params
-            ) as run:
+            # the request conversion happens as the run is made: in a worker thread
+            run = await OFFLOAD.run(
+                arun,
+                client,
+                run_input,
+                model=model,
+                vendor=self.adapter,
+                forward_losses=True,
+                **params,
+            )
+            async with run:
                 async for event in run:
                     yield event
         finally:
