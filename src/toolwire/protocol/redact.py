@@ -27,6 +27,10 @@ SECRET_HEADERS = (
 
 MASK = "[REDACTED]"
 
+#: a known value shorter than this is not masked: local OpenAI-compatible servers are given
+#: keys like ``e`` or ``x``, which protect nothing and would be "found" inside every word
+MIN_SECRET_CHARS = 8
+
 _PARAM = re.compile(
     r"(?i)(?<![A-Za-z0-9_-])"
     r"(key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|"
@@ -53,13 +57,21 @@ def redact(value: Any, known: Iterable[str] = (), *, shapes: bool = True) -> Any
     """``value`` (text, or JSON-like data whose strings are masked) with credentials masked.
 
     ``known`` are values the caller knows to be secret (a client's API key, a server's key
-    from the environment): each is masked wherever it stands. ``shapes`` also masks what
-    looks like a credential (query parameters, headers, bearer tokens, OpenAI/Google key
-    shapes); a server masking its own keys in model output turns it off, so a model's text
-    about tokens is left alone. Everything else is kept so the message still says where.
+    from the environment): each is masked wherever it stands, unless it is shorter than
+    :data:`MIN_SECRET_CHARS` (too short to be a secret; masking it would mangle the text).
+    ``shapes`` also masks what looks like a credential (query parameters, headers, bearer
+    tokens, OpenAI/Google key shapes); a server masking its own keys in model output turns it
+    off, so a model's text about tokens is left alone. Everything else is kept so the
+    message still says where.
     """
-    secrets = sorted({k for k in known if k}, key=len, reverse=True)
-    return _masked(value, secrets, shapes)
+    return _masked(value, secret_values(known), shapes)
+
+
+def secret_values(known: Iterable[str]) -> list[str]:
+    """The values of ``known`` worth masking (at least :data:`MIN_SECRET_CHARS` long),
+    longest first so a key that contains another is masked whole."""
+    kept = {k for k in known if isinstance(k, str) and len(k) >= MIN_SECRET_CHARS}
+    return sorted(kept, key=len, reverse=True)
 
 
 def _masked(value: Any, secrets: list[str], shapes: bool) -> Any:
@@ -89,4 +101,11 @@ def redact_headers(headers: Mapping[str, Any]) -> dict[str, Any]:
     return {k: (MASK if str(k).lower() in SECRET_HEADERS else v) for k, v in headers.items()}
 
 
-__all__ = ["MASK", "SECRET_HEADERS", "redact", "redact_headers"]
+__all__ = [
+    "MASK",
+    "MIN_SECRET_CHARS",
+    "SECRET_HEADERS",
+    "redact",
+    "redact_headers",
+    "secret_values",
+]

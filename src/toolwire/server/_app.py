@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +27,7 @@ from starlette.routing import Route
 from toolwire.errors import LimitExceeded, ToolwireError
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.jsontext import JSONTextError, load_json
-from toolwire.protocol.redact import redact
+from toolwire.protocol.stream_redact import StreamRedactor
 from toolwire.server._config import ServerConfig, checked, config_from_mapping
 from toolwire.server._guard import RequestGuard
 from toolwire.server._offload import OFFLOAD
@@ -41,16 +41,6 @@ class _BadRequest(Exception):
     def __init__(self, status: int, error: str, reason: str) -> None:
         super().__init__(reason)
         self.status, self.error, self.reason = status, error, reason
-
-
-def _redactor(provider: Provider) -> Callable[[str], str]:
-    values = secrets(provider.config)
-
-    def redact_text(text: str) -> str:
-        # the agent's own key values only: an event's text about tokens is the model's
-        return redact(text, values, shapes=False)
-
-    return redact_text
 
 
 @dataclass
@@ -153,7 +143,7 @@ async def run_agent(request: Request) -> Response:
         run_input=run_input,
         hub=state.hub,
         agent=name,
-        redact=_redactor(provider),
+        redactor=StreamRedactor(secrets(provider.config)),
         deadline=state.config.run_deadline,
     )
 
