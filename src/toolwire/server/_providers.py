@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
@@ -34,8 +35,18 @@ class Provider(Protocol):
 
 
 def secrets(config: AgentConfig) -> list[str]:
-    """The key values this agent may use (to redact them wherever text leaves the server)."""
-    return [v for name in config.key_names if (v := os.environ.get(name))]
+    """The key values this agent may use (to redact them wherever text leaves the server):
+    its key variables' values, and the password of a ``user:password@`` in its ``base_url``
+    (an SDK error may quote the URL)."""
+    values = [v for name in config.key_names if (v := os.environ.get(name))]
+    if config.base_url:
+        try:
+            password = urlsplit(config.base_url).password
+        except ValueError:
+            password = None
+        if password:
+            values.append(password)
+    return values
 
 
 def _client(provider: str, key: str, base_url: str | None) -> Any:
