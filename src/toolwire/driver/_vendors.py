@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from toolwire import adapters
 from toolwire.adapters.contract import Adapter
 from toolwire.errors import UnsupportedInput
+from toolwire.failures import error_in_body
 from toolwire.protocol.jsontext import CheckedObject
 from toolwire.protocol.sse import SSEEvent, SSEParser, json_object, piece_objects
 from toolwire.protocol.surface import Encoded
@@ -207,6 +208,9 @@ def _raw_sync(client: Any, vendor: str, body: dict[str, Any]) -> Iterator[dict[s
     create = _resource(client.with_options(max_retries=0), vendor).with_streaming_response.create
     reader = _chunk_reader(vendor)
     with create(**_stream_kwargs(vendor, body)) as response:
+        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
+            yield from _whole_body(vendor, reader, response.read())
+            return
         for piece in response.iter_bytes():
             yield from reader.feed(piece)
             if reader.done:
@@ -218,6 +222,10 @@ async def _raw_async(client: Any, vendor: str, body: dict[str, Any]) -> AsyncIte
     create = _resource(client.with_options(max_retries=0), vendor).with_streaming_response.create
     reader = _chunk_reader(vendor)
     async with create(**_stream_kwargs(vendor, body)) as response:
+        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
+            for chunk in _whole_body(vendor, reader, await response.read()):
+                yield chunk
+            return
         async for piece in response.iter_bytes():
             for chunk in reader.feed(piece):
                 yield chunk
@@ -225,6 +233,21 @@ async def _raw_async(client: Any, vendor: str, body: dict[str, Any]) -> AsyncIte
                 return
         for chunk in reader.close():
             yield chunk
+
+
+def _whole_json(response: Any) -> bool:
+    """A response that is one JSON document, not ``text/event-stream``."""
+    kind = str(response.headers.get("content-type", "")).lower()
+    return "json" in kind and "event-stream" not in kind
+
+
+def _whole_body(vendor: str, reader: ChunkReader, body: bytes) -> Iterator[Any]:
+    """A JSON body where a stream was asked for: the vendor's error, or read as the stream."""
+    error = error_in_body(vendor, body)
+    if error is not None:
+        raise error
+    yield from reader.feed(body)
+    yield from reader.close()
 
 
 def _is_bedrock(client: Any) -> bool:
