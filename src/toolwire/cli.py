@@ -25,7 +25,7 @@ from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
+from toolwire.protocol.jsontext import decode_utf8, dumps_safe, jsonl_lines, load_json
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.redact import redact
@@ -90,7 +90,7 @@ def _event_objects(data: bytes, path: str) -> Iterator[Any]:
         if isinstance(value, list):
             yield from value
             return
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(jsonl_lines(text), 1):
         if line.strip():
             yield _json_text(line, f"{path}: line {n}")
 
