@@ -166,7 +166,7 @@ class _Endless:
     """A provider whose run starts and then trickles nothing forever (a keep-alive trickle)."""
 
     def __init__(self) -> None:
-        self.config = type("C", (), {"provider": "endless", "key_names": ()})()
+        self.config = type("C", (), {"provider": "endless", "key_names": (), "base_url": None})()
         self.model = "none"
 
     def unavailable(self) -> str | None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import math
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Generator, Iterator
 from dataclasses import asdict
 from typing import Any, Literal, ParamSpec, TypeVar, cast
@@ -26,7 +28,7 @@ from ag_ui.core import BaseEvent, CustomEvent
 
 from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
 from toolwire.driver._secrets import client_secrets
-from toolwire.driver._vendors import Plan, plan
+from toolwire.driver._vendors import TICK, Plan, plan
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import Failure, classify, metadata_of
 from toolwire.losses import Loss, announce, held, unseen
@@ -44,6 +46,10 @@ OnCancel = Literal["close", "finish"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class _Expired(Exception):
+    """The run's deadline passed (ends the run with ``RUN_ERROR`` code ``deadline``)."""
 
 
 def loss_record(loss: Loss) -> dict[str, Any]:
@@ -77,6 +83,7 @@ class _Run:
         on_cancel: str,
         forward_losses: bool,
         vendor_params: dict[str, Any],
+        deadline: float | None = None,
         *,
         sync: bool,
     ) -> None:
@@ -92,6 +99,17 @@ class _Run:
             raise UnsupportedInput("toolwire.run: losses must be a list (records are appended)")
         if not isinstance(model, str) or not model:
             raise UnsupportedInput("toolwire.run: model must be a non-empty string")
+        if deadline is not None and (
+            isinstance(deadline, bool)
+            or not isinstance(deadline, (int, float))
+            or not math.isfinite(deadline)
+            or deadline <= 0
+        ):
+            raise UnsupportedInput(
+                f"toolwire.run: deadline must be a positive number of seconds, not {deadline!r}"
+            )
+        self.deadline = deadline
+        self._deadline_at: float | None = None
         self.policy = retry or DEFAULT_POLICY
         self.losses: list[Loss] = losses if losses is not None else []
         self.on_cancel = on_cancel
@@ -154,7 +172,51 @@ class _Run:
         return out
 
     def start(self) -> list[BaseEvent]:
+        if self.deadline is not None:
+            self._deadline_at = time.monotonic() + self.deadline
         return self._step(self.framer.start)
+
+    # -- the deadline ----------------------------------------------------------------------
+
+    def _left(self) -> float | None:
+        """Seconds left before the deadline (None: no deadline); raises once it passed."""
+        if self._deadline_at is None:
+            return None
+        left = self._deadline_at - time.monotonic()
+        if left <= 0:
+            raise _Expired
+        return left
+
+    def expired(self) -> list[BaseEvent]:
+        """``RUN_ERROR`` code ``deadline``: the run took longer than it was given."""
+        meta = {"toolwire.vendor": self.plan.vendor, "toolwire.attempts": self.attempts}
+        message = f"the run took longer than its deadline of {self.deadline:g} s"
+        return self._step(
+            self.framer.error, message, "deadline", metadata=meta, before_end=self.loss_events
+        )
+
+    def chunks_sync(self, stream: Iterator[Any]) -> Iterator[Any]:
+        """The stream's chunks, the deadline checked at each (keep-alive ticks skipped)."""
+        for chunk in stream:
+            self._left()
+            if chunk is not TICK:
+                yield chunk
+
+    async def chunks_async(self, stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """The stream's chunks, each awaited no longer than the time left."""
+        while True:
+            left = self._left()
+            try:
+                if left is None:
+                    chunk = await stream.__anext__()
+                else:
+                    chunk = await asyncio.wait_for(stream.__anext__(), left)
+            except StopAsyncIteration:
+                return
+            except asyncio.TimeoutError:
+                raise _Expired from None
+            if chunk is not TICK:
+                yield chunk
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         return self._step(self.framer.feed, chunk)
@@ -259,7 +321,7 @@ class _Run:
         self._new_attempt()
         stream = self.plan.open_sync()
         try:
-            for chunk in stream:
+            for chunk in self.chunks_sync(stream):
                 events = self.feed(chunk)
                 if events:
                     return stream, events
@@ -282,6 +344,9 @@ class _Run:
         yield from self.start()
         try:
             stream, first = self.first_sync()
+        except _Expired:
+            yield from self.expired()
+            return
         except Exception as exc:
             yield from self.failed(exc)
             return
@@ -290,7 +355,7 @@ class _Run:
             if stream is None:
                 return
             try:
-                for chunk in stream:
+                for chunk in self.chunks_sync(stream):
                     if self.cancel_requested:
                         break
                     yield from self.feed(chunk)
@@ -298,6 +363,9 @@ class _Run:
                         break
                 else:
                     end = self.finish()
+            except _Expired:
+                yield from self.expired()
+                return
             except Exception as exc:
                 if not self.cancel_requested:
                     yield from self.failed(exc)
@@ -318,7 +386,7 @@ class _Run:
         self._new_attempt()
         stream = self.plan.open_async()
         try:
-            async for chunk in stream:
+            async for chunk in self.chunks_async(stream):
                 events = self.feed(chunk)
                 if events:
                     return stream, events
@@ -348,6 +416,10 @@ class _Run:
             except asyncio.CancelledError as exc:
                 cancel = exc
                 first = []
+            except _Expired:
+                for ev in self.expired():
+                    yield ev
+                return
             except Exception as exc:
                 for ev in self.failed(exc):
                     yield ev
@@ -357,7 +429,7 @@ class _Run:
             if stream is not None and cancel is None:
                 end: list[BaseEvent] = []
                 try:
-                    async for chunk in stream:
+                    async for chunk in self.chunks_async(stream):
                         if self.cancel_requested:
                             break
                         for ev in self.feed(chunk):
@@ -368,6 +440,10 @@ class _Run:
                         end = self.finish()
                 except asyncio.CancelledError as exc:
                     cancel = exc
+                except _Expired:
+                    for ev in self.expired():
+                        yield ev
+                    return
                 except Exception as exc:
                     if not self.cancel_requested:
                         for ev in self.failed(exc):
@@ -488,6 +564,7 @@ def run(
     losses: list[Loss] | None = None,
     on_cancel: OnCancel = "close",
     forward_losses: bool = False,
+    deadline: float | None = None,
     **vendor_params: Any,
 ) -> RunEvents:
     """One AG-UI run for ``run_input`` (a ``RunAgentInput`` or its JSON dict) over ``client``.
@@ -497,9 +574,11 @@ def run(
     adapter's ``encode_request`` where it names them, else into the request. Losses are
     warned about and appended to ``losses``; ``forward_losses=True`` also sends them to the
     UI as a ``CUSTOM`` event named ``toolwire.losses`` just before the terminal event.
+    ``deadline`` (seconds) bounds the whole run, retries and a vendor trickling keep-alive
+    bytes included: past it the run ends with ``RUN_ERROR`` code ``deadline``.
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
-    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params, deadline)
     return RunEvents(_Run(client, run_input, *args, sync=True))
 
 

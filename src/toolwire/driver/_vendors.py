@@ -34,6 +34,11 @@ MODEL_VENDORS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 ChunkOf = Callable[[SSEEvent, int, "CheckedObject | None"], "dict[str, Any] | None"]
 
 
+#: what the byte-reading streams yield for a piece that completed no chunk, so the driver
+#: can check its run deadline while a vendor trickles keep-alive bytes (skipped, never fed)
+TICK = object()
+
+
 class ChunkReader:
     """Push-style: byte pieces in, the vendor's chunk dicts out (sync and async alike)."""
 
@@ -204,7 +209,7 @@ def _chunk_reader(vendor: str) -> ChunkReader:
     return ChunkReader(_json_chunk(vendor), stop_at="[DONE]")
 
 
-def _raw_sync(client: Any, vendor: str, body: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _raw_sync(client: Any, vendor: str, body: dict[str, Any]) -> Iterator[Any]:
     create = _resource(client.with_options(max_retries=0), vendor).with_streaming_response.create
     reader = _chunk_reader(vendor)
     with create(**_stream_kwargs(vendor, body)) as response:
@@ -212,7 +217,8 @@ def _raw_sync(client: Any, vendor: str, body: dict[str, Any]) -> Iterator[dict[s
             yield from _whole_body(vendor, reader, response.read())
             return
         for piece in response.iter_bytes():
-            yield from reader.feed(piece)
+            chunks = reader.feed(piece)
+            yield from chunks or (TICK,)
             if reader.done:
                 return
         yield from reader.close()
@@ -227,7 +233,7 @@ async def _raw_async(client: Any, vendor: str, body: dict[str, Any]) -> AsyncIte
                 yield chunk
             return
         async for piece in response.iter_bytes():
-            for chunk in reader.feed(piece):
+            for chunk in reader.feed(piece) or (TICK,):
                 yield chunk
             if reader.done:
                 return
@@ -359,4 +365,12 @@ def plan(
     )
 
 
-__all__ = ["MODEL_VENDORS", "ChunkReader", "Plan", "choose_vendor", "is_async_client", "plan"]
+__all__ = [
+    "MODEL_VENDORS",
+    "TICK",
+    "ChunkReader",
+    "Plan",
+    "choose_vendor",
+    "is_async_client",
+    "plan",
+]
