@@ -12,8 +12,8 @@ host name. So, in this order (docs/reliability.md, "The server's security model"
 3. A ``POST`` must say ``Content-Type: application/json``: a browser sends that cross-site
    only after a preflight, which this server answers only for configured origins.
 4. With a token configured, every request to the agents carries ``Authorization: Bearer``
-   with it (compared in constant time). The inspector page's files stay public: it asks for
-   the token and sends it with each run.
+   with it (compared in constant time). The inspector page's own files stay public; a page
+   that runs agents on such a server must send the header itself.
 
 Each refusal is a 4xx JSON ``{"error", "reason"}`` like the app's own, and is logged.
 """
