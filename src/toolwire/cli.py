@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import io
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Any, BinaryIO, TextIO
+from typing import Any, BinaryIO, TextIO, cast
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire import adapters
-from toolwire.adapters.contract import Adapter
+from toolwire.adapters.contract import Adapter, ResultPeer
 from toolwire.errors import ProtocolViolation, ToolwireError
 from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
@@ -142,7 +143,7 @@ def _exchanges(adapter: Adapter, data: bytes, name: str) -> list[Exchange]:
 
 def _run_input(adapter: Adapter, ex: Exchange, thread_id: str, run_id: str) -> RunAgentInput | None:
     """The recorded request as the run's input, when the adapter can read it."""
-    if not isinstance(ex.request_body, dict) or not hasattr(adapter, "decode_request"):
+    if not isinstance(ex.request_body, dict):
         return None
     try:
         with held():  # losses of the restated input are not losses of the decoded turn
@@ -190,7 +191,7 @@ def cmd_encode(args: argparse.Namespace, out: TextIO) -> int:
         chunks = [c for ev in explicit for c in encoder.feed(ev)]
         chunks.extend(encoder.close())
     _report(encoder.losses, quiet)
-    body: bytes = adapter.to_sse(chunks)
+    body: bytes = adapter.FRAMING.write(chunks)
     out.write(body.decode("utf-8"))
     return 0
 
@@ -206,21 +207,24 @@ def cmd_encode_request(args: argparse.Namespace, out: TextIO) -> int:
     for n, obj in enumerate(inputs):
         where = args.file if len(inputs) == 1 else f"{args.file} line {n + 1}"
         run_input = as_run_input(obj, where)
-        kw: dict[str, Any] = {}
+        kw: dict[str, Any] = {"media": args.media}
         if args.unanswered != "error" or args.unanswered_text is not None:
-            if args.vendor not in _UNANSWERED_TARGETS:
-                raise CliError(f"--unanswered is for {', '.join(_UNANSWERED_TARGETS)}")
-            kw = {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
+            if not _takes_unanswered(adapter):
+                targets = [n for n in adapters.names() if _takes_unanswered(adapters.get(n))]
+                raise CliError(f"--unanswered is for {', '.join(targets)}")
+            kw |= {"unanswered": args.unanswered, "unanswered_text": args.unanswered_text}
         with held() as quiet:
-            body = adapter.encode_request(run_input, model=args.model, media=args.media, **kw)
+            body = adapter.encode_request(run_input, model=args.model, **kw)
         _report(body.losses, quiet)
         out.write(dumps_safe(body, indent=None if len(inputs) > 1 else 2))
         out.write("\n")
     return 0
 
 
-#: The model adapters whose encode_request takes ``unanswered`` (the peers answer no calls).
-_UNANSWERED_TARGETS = ("anthropic", "openai_chat", "openai_responses", "gemini")
+def _takes_unanswered(adapter: Adapter) -> bool:
+    """Whether the adapter's ``encode_request`` takes ``unanswered`` (the model targets:
+    the peers answer no calls), read from its signature."""
+    return "unanswered" in inspect.signature(adapter.encode_request).parameters
 
 
 def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
@@ -239,12 +243,12 @@ def cmd_decode_request(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def cmd_mcp_result(args: argparse.Namespace, out: TextIO) -> int:
-    """An MCP CallToolResult JSON -> the AG-UI ToolMessage answering ``--tool-call-id``."""
+def cmd_result(args: argparse.Namespace, out: TextIO) -> int:
+    """A result peer's tool result JSON (MCP's CallToolResult) -> the AG-UI ToolMessage
+    answering ``--tool-call-id`` (``<peer>-result``, one command per result peer)."""
     result = _json_text(_read(args.file), args.file)
-    message = adapters.get("mcp").decode_result(
-        result, tool_call_id=args.tool_call_id, message_id=args.message_id
-    )
+    peer = cast(ResultPeer, adapters.get(args.peer))
+    message = peer.decode_result(result, tool_call_id=args.tool_call_id, message_id=args.message_id)
     out.write(message.model_dump_json(by_alias=True, exclude_none=True) + "\n")
     return 0
 
@@ -280,7 +284,7 @@ def _translation(
 ) -> argparse.ArgumentParser:
     """A command over one adapter: ``--from VENDOR`` or ``--to VENDOR``, and its input file."""
     p: argparse.ArgumentParser = sub.add_parser(name, help=summary)
-    vendors = ", ".join(adapters.NAMES)
+    vendors = ", ".join(adapters.NAMES) + ", or an installed adapter plugin's name"
     p.add_argument(way, dest="vendor", required=True, metavar="VENDOR", help=vendors)
     p.add_argument("file", help=file)
     p.set_defaults(func=func)
@@ -352,11 +356,18 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_decode_request,
         "a request body JSON, or a cassette (every request in it)",
     )
-    mr = sub.add_parser("mcp-result", help="MCP CallToolResult JSON -> AG-UI ToolMessage JSON")
-    mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
-    mr.add_argument("--message-id", help="the tool message's id (default: minted from the call)")
-    mr.add_argument("file", help="a CallToolResult JSON ('-' for stdin)")
-    mr.set_defaults(func=cmd_mcp_result)
+    for peer in adapters.RESULT_PEERS:  # built-in: no plugin is imported to build the parser
+        title = peer.upper() if len(peer) <= 4 else peer
+        mr = sub.add_parser(
+            f"{peer.replace('_', '-')}-result",
+            help=f"{title} tool result JSON -> AG-UI ToolMessage JSON",
+        )
+        mr.add_argument("--tool-call-id", required=True, help="the AG-UI tool call it answers")
+        mr.add_argument(
+            "--message-id", help="the tool message's id (default: minted from the call)"
+        )
+        mr.add_argument("file", help=f"a {title} tool result JSON ('-' for stdin)")
+        mr.set_defaults(func=cmd_result, peer=peer)
     sv = sub.add_parser("serve", help="an AG-UI endpoint per provider, and the inspector page")
     sv.add_argument(
         "--provider",

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolwire.redaction import redact as _redact_value
+
 
 def redact(text: str) -> str:
-    """:func:`toolwire.protocol.redact.redact` (imported late: the protocol imports this module)."""
-    from toolwire.protocol.redact import redact as shared
-
-    return shared(text)
+    """:func:`toolwire.redaction.redact` of one message (the module below this one)."""
+    return _redact_value(text)
 
 
 class ToolwireError(Exception):
@@ -73,6 +73,17 @@ class VendorStreamError(ToolwireError):
 
 class UnsupportedInput(ToolwireError):
     """Input of a kind this adapter or command does not handle."""
+
+
+class AdapterPluginError(UnsupportedInput):
+    """An adapter installed under the ``toolwire.adapters`` entry point cannot be used:
+    it does not import, or its package does not keep the adapter contract. Names the
+    plugin (``name``) and what is wrong (``reason``); the built-in adapters are unaffected."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name = redact(name)
+        self.reason = reason = redact(reason)
+        super().__init__(f"adapter plugin {name!r}: {reason}")
 
 
 class UnansweredToolCall(ToolwireError):
@@ -169,6 +180,7 @@ def error_name(exc: ToolwireError) -> str:
 
 
 __all__ = [
+    "AdapterPluginError",
     "CassetteMiss",
     "DuplicateToolCallId",
     "LimitExceeded",

@@ -148,12 +148,14 @@ def _status_failure(
 
 
 def retryable_error_types() -> frozenset[str]:
-    """The vendors' in-stream error types worth another attempt, as each adapter names them."""
-    from toolwire.adapters.anthropic.wire import RETRYABLE_ERRORS as anthropic
-    from toolwire.adapters.openai_chat.wire import RETRYABLE_ERRORS as chat
-    from toolwire.adapters.openai_responses.wire import RETRYABLE_ERRORS as responses
+    """The vendors' in-stream error types worth another attempt, as each model adapter's
+    ``CLIENT.retryable_errors`` names them (asked per failure, never per chunk)."""
+    from toolwire import adapters
 
-    return anthropic | chat | responses
+    found: frozenset[str] = frozenset()
+    for name in adapters.model_names():
+        found |= adapters.client(name).retryable_errors
+    return found
 
 
 def error_in_body(vendor: str, body: bytes | str) -> VendorStreamError | None:

@@ -12,41 +12,15 @@ import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from ag_ui.core import BaseEvent
 
 from toolwire.adapters.contract import Adapter
-from toolwire.errors import LimitExceeded, ToolwireError, UnsupportedInput
+from toolwire.errors import LimitExceeded, UnsupportedInput
 from toolwire.protocol.jsontext import decode_utf8, jsonl_lines, load_json
 from toolwire.protocol.limits import check, limits
+from toolwire.protocol.recorded import Exchange, ModelRoute
 from toolwire.protocol.runs import VendorTurn, frame_run
-
-
-@dataclass
-class Exchange:
-    """One recorded request/response pair (or a bare response)."""
-
-    response_body: bytes
-    content_type: str = ""
-    status: int = 200
-    method: str = "POST"
-    uri: str = ""
-    request_body: Any = None  # parsed JSON when the request had one
-    headers: dict[str, list[str]] = field(default_factory=dict)
-
-    @property
-    def is_sse(self) -> bool:
-        if "event-stream" in self.content_type:
-            return True
-        head = self.response_body.lstrip()[:6]
-        return head.startswith((b"data:", b"event:", b":"))
-
-    def response_json(self) -> Any:
-        try:
-            return load_json(self.response_body, "recording", self.uri or "response")
-        except ToolwireError as exc:
-            raise UnsupportedInput(f"{self.uri or 'response'}: body: {exc}") from None
 
 
 def _as_bytes(value: Any) -> bytes:
@@ -283,44 +257,6 @@ def _check_yaml_graph(root: Any, name: str) -> None:
 # ------------------------------------------------------------ model exchanges
 
 
-@dataclass(frozen=True)
-class ModelRoute:
-    """Where a vendor's model turns are, by HTTP method and the end of the URL path.
-
-    A recording of a whole agent run interleaves the model calls with other traffic
-    (telemetry uploads, an MCP server, token fetches, search APIs); a route picks the
-    model calls out under any host and any path prefix (Azure deployments,
-    OpenAI-compatible servers, proxies). ``suffixes`` match the path's end
-    (``/chat/completions``); ``verbs`` match a Google-style ``:verb`` closing the
-    last path segment (``models/x:streamGenerateContent``).
-    """
-
-    vendor: str
-    suffixes: tuple[str, ...] = ()
-    verbs: tuple[str, ...] = ()
-    method: str = "POST"
-
-    def why_not(self, exchange: Exchange) -> str | None:
-        """None for a model exchange; otherwise what it is instead (for the skip report)."""
-        if not exchange.uri:
-            return None  # an .sse capture or JSONL chunks: nothing but the model turn
-        method = exchange.method.upper()
-        try:
-            path = urlsplit(exchange.uri).path.rstrip("/")
-        except ValueError as exc:  # e.g. a broken IPv6 host: say so, never a bare ValueError
-            raise UnsupportedInput(f"recorded uri {exchange.uri!r} is not a URL: {exc}") from None
-        if method != self.method:
-            return f"{method} {path or '/'}"
-        last = path.rsplit("/", 1)[-1]
-        verb = last.rsplit(":", 1)[1] if ":" in last else None
-        if any(path.endswith(s) for s in self.suffixes) or verb in self.verbs:
-            return None
-        return f"{method} {path or '/'}"
-
-    def admits(self, exchange: Exchange) -> bool:
-        return self.why_not(exchange) is None
-
-
 @dataclass
 class Selected:
     """A recording's model exchanges, and what was skipped (``method path`` each)."""
@@ -367,8 +303,8 @@ def recorded_model_calls(adapter: Adapter, data: bytes, name: str) -> Selected:
     An adapter may bring its own ``load_recording``; its ``MODEL_ROUTE`` picks the model
     calls, and what else the recording holds is named in ``skipped``.
     """
-    loader = getattr(adapter, "load_recording", None)
-    exchanges: list[Exchange] = loader(data, name) if loader else load_recording(data, name)
+    loader = adapter.load_recording or load_recording
+    exchanges: list[Exchange] = loader(data, name)
     return select_model_exchanges(exchanges, adapter.MODEL_ROUTE)
 
 
@@ -385,12 +321,13 @@ def exchange_turn(adapter: Adapter, ex: Exchange, **turn_kw: Any) -> VendorTurn:
     says so with ``is_streamed``. The decoder is told what the recorded request implies
     (``decoder_options``: an OpenAI Chat request that asked for usage expects its chunk).
     """
-    options = getattr(adapter, "decoder_options", None)
-    decoder = adapter.Decoder(**(options(ex.request_body) if options else {}))
+    options = adapter.decoder_options
+    decoder = adapter.Decoder(**(options(ex.request_body) if options is not None else {}))
     if ex.content_type == "application/jsonl":
         return VendorTurn(decoder, jsonl_chunks(ex.response_body), **turn_kw)
-    if ex.is_sse or getattr(adapter, "is_streamed", lambda _e: False)(ex):
-        return VendorTurn(decoder, adapter.sse_chunks(ex.response_body), **turn_kw)
+    streamed = adapter.is_streamed
+    if ex.is_sse or (streamed is not None and streamed(ex)):
+        return VendorTurn(decoder, adapter.FRAMING.read(ex.response_body), **turn_kw)
     return VendorTurn(decoder, whole_response=ex.response_json(), **turn_kw)
 
 

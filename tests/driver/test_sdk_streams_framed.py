@@ -155,9 +155,9 @@ def test_the_sdk_objects_path_of_the_driver(
     import asyncio
 
     import toolwire
-    from toolwire.driver import _vendors as vendors
+    from toolwire.adapters.anthropic import client as anthropic_client
 
-    monkeypatch.setattr(vendors, "_is_bedrock", lambda client: True)
+    monkeypatch.setattr(anthropic_client, "_is_bedrock", lambda client: True)
     case = CASES[0]
     reply = clean_reply(case) if cassette == "clean" else broken_reply(case)
     with FakeVendor([reply]) as fv:

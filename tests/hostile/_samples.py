@@ -21,7 +21,7 @@ from toolwire.recordings import Exchange, frame_exchange, jsonl_chunks, model_ex
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes"
-VENDORS = tuple(adapters.NAMES)
+VENDORS = adapters.names()
 
 
 @dataclass

@@ -12,7 +12,7 @@ from toolwire import adapters
 from toolwire.errors import VendorDataError
 from toolwire.protocol.limits import limits
 
-VENDORS = tuple(adapters.NAMES)
+VENDORS = adapters.names()
 
 
 def _nested(levels: int) -> dict[str, Any]:

@@ -184,7 +184,7 @@ def _cut_off(chunks: list[Any], at: int) -> Any:
     raise ConnectionResetError("peer reset")
 
 
-@pytest.mark.parametrize("vendor", adapters.NAMES)
+@pytest.mark.parametrize("vendor", adapters.names())
 def test_frame_run_reads_the_decoder_s_events_as_feeding_chunk_by_chunk_would(
     vendor: str,
 ) -> None:

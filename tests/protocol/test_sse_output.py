@@ -145,7 +145,7 @@ def test_a_subclass_from_outside_ag_ui_is_left_to_pydantic() -> None:
 
 def _recorded_runs() -> list[tuple[str, list[BaseEvent]]]:
     runs = []
-    for vendor in ("anthropic", "openai_chat", "openai_responses", "gemini"):
+    for vendor in adapters.model_names():
         adapter = adapters.get(vendor)
         for path in sorted((CASSETTES / vendor).glob("*.yaml")):
             for n, ex in enumerate(load_recording(path.read_bytes(), path.name)):

@@ -63,8 +63,8 @@ def test_a_1_mib_input_does_not_stall_another_stream() -> None:
 
     assert answer.status_code == 200
     assert '"replay_no_match"' in answer.text  # the whole input was read and matched
-    assert arrivals[-1] > finished, f"the paced stream ({len(arrivals)} events) ended first"
-    # every gap between two events that overlaps the big input's time on the server
+    # every gap between two events that overlaps the big input's time on the server (a stall
+    # shows even when the stream ends first: its next event waits for the loop)
     gaps = [b - a for a, b in itertools.pairwise(arrivals) if started <= b and a <= finished]
     assert gaps, len(arrivals)
     took = finished - started

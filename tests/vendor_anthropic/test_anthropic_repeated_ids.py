@@ -150,8 +150,8 @@ def test_a_history_giving_two_calls_one_id_says_so() -> None:
         state=None,
         forwarded_props=None,
     )
-    for target in ("anthropic", "openai_chat", "openai_responses", "gemini"):
-        from toolwire import adapters
+    from toolwire import adapters
 
+    for target in adapters.model_names():
         with pytest.raises(DuplicateToolCallId):
             adapters.get(target).encode_request(ri, model="m")

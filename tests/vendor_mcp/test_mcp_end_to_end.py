@@ -3,7 +3,7 @@ mcp 2.x) over the SDK's in-process memory transport, called by the SDK's real
 ``Client``; toolwire maps the results into ToolMessages, and the next request is
 encoded for all four model vendors. Each body is judged by that vendor SDK's own
 types, and the losses are exactly the ones the capability table predicts. The
-prediction is read here from ``capabilities/data/<target>.json`` (the rows of
+prediction is read here from ``adapters/<target>/capabilities.json`` (the rows of
 docs/capabilities.md) by this test's own matcher, not from the encoders.
 """
 

@@ -3,14 +3,17 @@
 ADAPTERS.md describes one surface for every vendor; these Protocols make it
 something mypy checks (``toolwire.adapters`` asserts each adapter module against
 :class:`Adapter` under ``TYPE_CHECKING``) and ``tests/cross/test_contract.py``
-checks at run time (names, signatures, option errors). ``encode_request`` is
-typed loosely here: its options differ per vendor by design, and the test reads
-its real signature.
+checks at run time (names, signatures, option errors; ``toolwire.testing.contract``
+is that check for a plugin author's own package). Members are typed with their real
+signatures (callback Protocols); ``encode_request`` keeps per-vendor options by design
+(``**options``), and the test reads its real signature. The surface lists
+(``adapters.SURFACE`` ...) are derived from these classes by :func:`members`, never
+written out again.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ag_ui.core import (
@@ -23,12 +26,13 @@ from ag_ui.core import (
     ToolMessage,
 )
 
+from toolwire.protocol.callids import IdRule
 from toolwire.protocol.decoding import BaseDecoder
+from toolwire.protocol.recorded import Exchange, ModelRoute, Recorded
 
-if TYPE_CHECKING:  # recordings reads adapters: no import cycle at run time
+if TYPE_CHECKING:
     from toolwire.losses import Loss
     from toolwire.protocol.surface import Encoded
-    from toolwire.recordings import ModelRoute
 
 
 class Decoder(Protocol):
@@ -73,7 +77,8 @@ class ChunkReader(Protocol):
     vendor's chunk dicts out (sync and async drivers alike)."""
 
     #: the vendor's own end marker was read (OpenAI's ``[DONE]``): the rest is ignored
-    done: bool
+    @property
+    def done(self) -> bool: ...
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
 
@@ -87,9 +92,11 @@ class Framing(Protocol):
     and writers live in ``toolwire.protocol``, an adapter names which one and its options."""
 
     #: ``"sse"``, ``"ndjson"``, ``"json-array"``, ``"aws-eventstream"``
-    name: str
+    @property
+    def name(self) -> str: ...
     #: the response's content type (``text/event-stream`` ...)
-    media_type: str
+    @property
+    def media_type(self) -> str: ...
 
     #: a whole body (bytes, text, or pieces split anywhere) -> the chunk dicts, lazily
     def read(self, body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]: ...
@@ -108,24 +115,57 @@ class VendorClient(Protocol):
     on it; they ask the registry for this object."""
 
     #: pip extras that install the SDK (``("anthropic",)``)
-    extras: tuple[str, ...]
+    @property
+    def extras(self) -> tuple[str, ...]: ...
     #: environment variables that hold the key, in the order they are tried
-    key_env: tuple[str, ...]
+    @property
+    def key_env(self) -> tuple[str, ...]: ...
     #: the model a server agent uses when its config names none
-    default_model: str
+    @property
+    def default_model(self) -> str: ...
     #: the request body keys that hold the conversation (what replay compares)
-    conversation_keys: tuple[str, ...]
+    @property
+    def conversation_keys(self) -> tuple[str, ...]: ...
     #: in-stream or in-body error types worth another attempt
-    retryable_errors: frozenset[str]
+    @property
+    def retryable_errors(self) -> frozenset[str]: ...
     #: HTTP header names and URL query keys (lower case) that carry credentials
-    secret_headers: frozenset[str]
-    secret_query_keys: frozenset[str]
+    @property
+    def secret_headers(self) -> frozenset[str]: ...
+    @property
+    def secret_query_keys(self) -> frozenset[str]: ...
+
+    #: the API this adapter serves among adapters that share one SDK (``toolwire.run``'s
+    #: ``api=``: OpenAI's ``"chat"`` / ``"responses"``), else ``None``
+    @property
+    def api(self) -> str | None: ...
+    #: other names ``toolwire serve``'s config accepts for this provider (``"openai"``)
+    @property
+    def provider_aliases(self) -> tuple[str, ...]: ...
+    #: what the SDK appends to its base URL before the model call's path (the replay
+    #: serves a recording at its recorded URL: ``"/v1/messages"``; ``""`` for none)
+    @property
+    def endpoint_suffix(self) -> str: ...
+    #: request/response headers (lower case) that name the account: not credentials,
+    #: but never written to a shared cassette
+    @property
+    def account_headers(self) -> frozenset[str]: ...
+
+    #: (what it is, a regular expression) per shape of this vendor's keys and tokens: the
+    #: cassette kit refuses to write a cassette that holds one
+    @property
+    def key_shapes(self) -> tuple[tuple[str, str], ...]: ...
 
     #: whether ``client`` is this vendor's SDK client (``api`` picks among adapters that
     #: share one SDK, e.g. ``"chat"`` / ``"responses"`` for OpenAI)
     def claims(self, client: Any, api: str | None) -> bool: ...
 
+    #: an async SDK client (``toolwire.arun`` takes it, ``toolwire.run`` does not)
     def is_async(self, client: Any) -> bool: ...
+
+    #: whether ``toolwire.arun`` can drive this client (an async one, or a client with an
+    #: async side, as google-genai's ``Client.aio``)
+    def drives_async(self, client: Any) -> bool: ...
 
     #: options ``encode_request`` needs from the client (e.g. Gemini's Vertex backend)
     def encode_options(self, client: Any) -> dict[str, Any]: ...
@@ -138,7 +178,8 @@ class VendorClient(Protocol):
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]: ...
 
-    #: an async SDK client for a server agent or the replay (SDK retries off)
+    #: an async SDK client for a server agent or the replay (SDK retries off); the
+    #: replay passes ``http_client`` (its transport) and the recording's base URL
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None
     ) -> Any: ...
@@ -149,11 +190,87 @@ class VendorClient(Protocol):
     def secrets(self, client: Any) -> list[str]: ...
 
 
+class DecodeStream(Protocol):
+    """``decode_stream(chunks, **options)``: a whole stream -> the turn's events, lazily."""
+
+    def __call__(self, chunks: Iterable[Any], /, **options: Any) -> Iterator[BaseEvent]: ...
+
+
+class ADecodeStream(Protocol):
+    """``adecode_stream(chunks, **options)``: the async form."""
+
+    def __call__(
+        self, chunks: AsyncIterable[Any], /, **options: Any
+    ) -> AsyncIterator[BaseEvent]: ...
+
+
+class EncodeStream(Protocol):
+    """``encode_stream(events, **options)``: AG-UI events -> the vendor's chunk dicts."""
+
+    def __call__(self, events: Iterable[Any], /, **options: Any) -> Iterator[dict[str, Any]]: ...
+
+
+class DecodeResponse(Protocol):
+    """``decode_response(response, **options)``: one whole response -> the turn's events."""
+
+    def __call__(self, response: Any, /, **options: Any) -> list[BaseEvent]: ...
+
+
+class EncodeRequest(Protocol):
+    """``encode_request(run_input, *, model, losses=None, **vendor options)``: the vendor's
+    request body (an ``Encoded``: a dict with its ``losses``). Each vendor adds keyword
+    options of its own (``media``, ``unanswered`` ...): the contract test reads them from
+    the real signature."""
+
+    def __call__(
+        self,
+        run_input: RunAgentInput | dict[str, Any],
+        /,
+        *,
+        model: str,
+        losses: list[Loss] | None = None,
+    ) -> Encoded: ...
+
+
+class DecodeRequest(Protocol):
+    """``decode_request(body, *, thread_id=None, run_id=None)``: a body -> its input."""
+
+    def __call__(
+        self, body: Any, /, *, thread_id: str | None = None, run_id: str | None = None
+    ) -> RunAgentInput: ...
+
+
+class LoadRecording(Protocol):
+    """Hook: a recording file the generic reader cannot cut into exchanges."""
+
+    def __call__(self, data: bytes, name: str, /) -> list[Exchange]: ...
+
+
+class IsStreamed(Protocol):
+    """Hook: a recorded body that is a stream though its type does not say SSE."""
+
+    def __call__(self, exchange: Recorded, /) -> bool: ...
+
+
+class DecoderOptions(Protocol):
+    """Hook: the ``Decoder`` options a recorded request implies."""
+
+    def __call__(self, request: Any, /) -> dict[str, Any]: ...
+
+
 class Adapter(Protocol):
-    """One stream adapter module (``adapters.get(name)`` for a name in ``NAMES``)."""
+    """One stream adapter module (``adapters.get(name)`` for a stream or model adapter).
+
+    The optional hooks are declared here too: an adapter without one sets it to ``None``
+    (the shared reader then does the plain thing), so nothing is found with ``getattr``.
+    """
 
     @property
     def MODEL_ROUTE(self) -> ModelRoute: ...
+
+    #: how the vendor frames a stream on the wire (``toolwire.protocol.framing``)
+    @property
+    def FRAMING(self) -> Framing: ...
 
     @property
     def Decoder(self) -> Callable[..., BaseDecoder]: ...
@@ -162,28 +279,45 @@ class Adapter(Protocol):
     def Encoder(self) -> Callable[..., Encoder]: ...
 
     @property
-    def encode_request(self) -> Callable[..., Encoded]: ...
+    def encode_request(self) -> EncodeRequest: ...
+
+    @property
+    def decode_request(self) -> DecodeRequest: ...
 
     # bound by ``toolwire.protocol.surface.stream_surface``: (chunks or events, **options)
     @property
-    def decode_stream(self) -> Callable[..., Iterator[BaseEvent]]: ...
+    def decode_stream(self) -> DecodeStream: ...
 
     @property
-    def adecode_stream(self) -> Callable[..., AsyncIterator[BaseEvent]]: ...
+    def adecode_stream(self) -> ADecodeStream: ...
 
     @property
-    def encode_stream(self) -> Callable[..., Iterator[dict[str, Any]]]: ...
+    def encode_stream(self) -> EncodeStream: ...
 
     @property
-    def decode_response(self) -> Callable[..., list[BaseEvent]]: ...
+    def decode_response(self) -> DecodeResponse: ...
 
-    def decode_request(
-        self, body: Any, *, thread_id: str | None = None, run_id: str | None = None
-    ) -> RunAgentInput: ...
+    # optional hooks (``None`` where the adapter needs none)
+    @property
+    def load_recording(self) -> LoadRecording | None: ...
 
-    def sse_chunks(self, body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]: ...
+    @property
+    def is_streamed(self) -> IsStreamed | None: ...
 
-    def to_sse(self, chunks: Iterable[dict[str, Any]]) -> bytes: ...
+    @property
+    def decoder_options(self) -> DecoderOptions | None: ...
+
+
+class ModelAdapter(Adapter, Protocol):
+    """A stream adapter that talks to a model through a vendor SDK (``toolwire.run``,
+    ``toolwire serve``): it also brings its SDK knowledge and its call id rule."""
+
+    @property
+    def CLIENT(self) -> VendorClient: ...
+
+    #: the target's documented tool call id rule, which every encoder maps ids through
+    @property
+    def CALL_ID_RULE(self) -> IdRule: ...
 
 
 class ResultPeer(Protocol):
@@ -206,12 +340,42 @@ class ResultPeer(Protocol):
     def encode_call(self, call: Any, *, losses: list[Loss] | None = None) -> dict[str, Any]: ...
 
 
+#: The optional hooks of :class:`Adapter` (``None`` where an adapter needs none).
+HOOKS: tuple[str, ...] = ("load_recording", "is_streamed", "decoder_options")
+
+
+def members(protocol: type) -> tuple[str, ...]:
+    """The public members a Protocol declares (its own and its bases'), in declaration
+    order: the one source of every surface list."""
+    out: list[str] = []
+    for klass in reversed(protocol.__mro__):
+        if klass is object or klass is Protocol or not getattr(klass, "_is_protocol", False):
+            continue
+        names = [*getattr(klass, "__annotations__", {}), *vars(klass)]
+        for name in names:
+            if not name.startswith("_") and name not in out:
+                out.append(name)
+    return tuple(out)
+
+
 __all__ = [
+    "HOOKS",
+    "ADecodeStream",
     "Adapter",
     "ChunkReader",
+    "DecodeRequest",
+    "DecodeResponse",
+    "DecodeStream",
     "Decoder",
+    "DecoderOptions",
+    "EncodeRequest",
+    "EncodeStream",
     "Encoder",
     "Framing",
+    "IsStreamed",
+    "LoadRecording",
+    "ModelAdapter",
     "ResultPeer",
     "VendorClient",
+    "members",
 ]

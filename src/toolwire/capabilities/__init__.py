@@ -1,4 +1,5 @@
-"""What each target takes, where: kept as data (``data/<target>.json``), overridable.
+"""What each target takes, where: kept as data in its adapter (``capabilities.json`` in the
+adapter's package, a plugin's too), overridable.
 
 A target's file lists model families (shell patterns on the model name, first
 match wins, ``*`` is the family default an unknown model falls back to), each
@@ -21,13 +22,30 @@ from toolwire.protocol.fitting import Accepts, PartRule
 
 Place = Literal["tool_result", "user_message"]
 
+#: The file an adapter package ships its capability rows in.
+CAPABILITIES_FILE = "capabilities.json"
+
+
+def targets() -> tuple[str, ...]:
+    """The adapters (built-in and plugins) that ship capability rows."""
+    from toolwire import adapters
+
+    out = []
+    for name in adapters.names():
+        if resources.files(adapters.package_of(name)).joinpath(CAPABILITIES_FILE).is_file():
+            out.append(name)
+    return tuple(out)
+
 
 @cache
 def table(target: str) -> dict[str, Any]:
-    """The raw capability table of one target."""
+    """The raw capability table of one target (``capabilities.json`` in its package)."""
+    from toolwire import adapters
+
     try:
-        text = resources.files(__package__).joinpath(f"data/{target}.json").read_text("utf-8")
-    except FileNotFoundError:
+        package = adapters.package_of(target)
+        text = resources.files(package).joinpath(CAPABILITIES_FILE).read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError, UnsupportedInput):
         raise UnsupportedInput(f"no capability table for target {target!r}") from None
     data: dict[str, Any] = json.loads(text)
     return data
@@ -113,4 +131,13 @@ def provider_of(target: str) -> str:
     return value
 
 
-__all__ = ["Place", "accepts", "accepts_from_table", "family", "provider_of", "table"]
+__all__ = [
+    "CAPABILITIES_FILE",
+    "Place",
+    "accepts",
+    "accepts_from_table",
+    "family",
+    "provider_of",
+    "table",
+    "targets",
+]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from toolwire.capabilities import table
+from toolwire.capabilities import table, targets
 
-TARGETS = ("openai_chat", "openai_responses", "anthropic", "gemini", "dialogflow", "asgard")
+
+def __getattr__(name: str) -> object:
+    """``TARGETS``: the adapters that ship capability rows (``capabilities.targets()``)."""
+    if name == "TARGETS":
+        return targets()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _rules(spec: dict[str, object]) -> str:
@@ -22,7 +27,7 @@ def _rules(spec: dict[str, object]) -> str:
 
 HEADER = """# What each target takes
 
-Generated from `src/toolwire/capabilities/data/*.json` by
+Generated from `src/toolwire/adapters/*/capabilities.json` by
 `python -m toolwire.capabilities.render > docs/capabilities.md`; a test keeps the two equal.
 Each row is a model family (shell patterns on the model name, first match wins; `*` is the
 default an unknown model falls back to). A cell lists part kinds with their MIME types and
@@ -40,7 +45,7 @@ def markdown() -> str:
         "| target | family (model patterns) | tool result | user message | file handles from |",
         "|---|---|---|---|---|",
     ]
-    for target in TARGETS:
+    for target in targets():
         data = table(target)
         by_backend = data.get("file_providers_by_backend", {})
         if by_backend:
@@ -58,7 +63,7 @@ def markdown() -> str:
     return HEADER + "\n".join(lines) + "\n"
 
 
-__all__ = ["TARGETS", "markdown"]
+__all__ = ["markdown"]
 
 if __name__ == "__main__":  # pragma: no cover
     print(markdown(), end="")

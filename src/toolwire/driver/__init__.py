@@ -3,7 +3,7 @@
 I/O lives here only: the request, the response bytes, retries and cancellation. What
 the bytes mean is the adapters' and ``toolwire.protocol``'s business. tenacity and
 the vendor SDKs are imported when a run starts, never on import. The modules behind
-this package (``_runner``, ``_vendors``, ``_policy``, ``_secrets``) are internal.
+this package (``_runner``, ``_vendors``, ``_policy``) are internal.
 """
 
 from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy

@@ -26,9 +26,9 @@ from typing import Any, Literal, ParamSpec, TypeVar, cast
 
 from ag_ui.core import BaseEvent, CustomEvent
 
+from toolwire.clients import TICK
 from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
-from toolwire.driver._secrets import client_secrets
-from toolwire.driver._vendors import TICK, Plan, plan
+from toolwire.driver._vendors import Plan, plan
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import Failure, classify, metadata_of
 from toolwire.losses import Loss, announce, held, unseen
@@ -115,12 +115,12 @@ class _Run:
         self.on_cancel = on_cancel
         self.forward_losses = forward_losses
         self.input = as_run_input(run_input, "toolwire.run")
-        self.secrets = client_secrets(client)
         self._failure: tuple[BaseException, Failure] | None = None
         with held() as quiet:
             self.plan: Plan = plan(
                 client, self.input, model=model, vendor=vendor, api=api, params=vendor_params
             )
+        self.secrets = self.plan.adapter.CLIENT.secrets(client)
         lost = self.plan.body.losses
         self._report([*lost, *unseen(quiet, lost)])
         _check_client(client, self.plan, sync)
@@ -542,12 +542,12 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
 
 
 def _check_client(client: Any, plan: Plan, sync: bool) -> None:
-    """``run`` takes a sync client, ``arun`` an async one (or a ``genai.Client``)."""
+    """``run`` takes a sync client, ``arun`` one it can drive (``CLIENT.drives_async``)."""
     if sync and plan.is_async:
         raise UnsupportedInput(
             f"toolwire.run: {type(client).__name__} is an async client; use toolwire.arun"
         )
-    if not sync and not plan.is_async and plan.vendor != "gemini":
+    if not sync and not plan.drives_async:
         raise UnsupportedInput(
             f"toolwire.arun: {type(client).__name__} is a sync client; use toolwire.run"
         )

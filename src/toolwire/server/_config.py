@@ -16,22 +16,39 @@ from typing import Any
 
 from toolwire.errors import ToolwireError
 
-#: provider name -> (the adapter it speaks, the environment variables its key may be in)
-PROVIDERS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "replay": ("", ()),
-    "anthropic": ("anthropic", ("ANTHROPIC_API_KEY",)),
-    "openai": ("openai_responses", ("OPENAI_API_KEY",)),
-    "openai_chat": ("openai_chat", ("OPENAI_API_KEY",)),
-    "gemini": ("gemini", ("GEMINI_API_KEY", "GOOGLE_API_KEY")),
-}
+#: the provider that answers from recordings (no adapter of its own, no key)
+REPLAY = "replay"
 
-#: the model a real provider uses when the config names none
-DEFAULT_MODELS: dict[str, str] = {
-    "anthropic": "claude-sonnet-4-5",
-    "openai": "gpt-4.1-mini",
-    "openai_chat": "gpt-4.1-mini",
-    "gemini": "gemini-2.5-flash",
-}
+
+def providers() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Provider name -> (the adapter it speaks, the environment variables its key may be
+    in): ``replay``, then every model adapter of the registry under its name and its
+    ``CLIENT.provider_aliases`` (a plugin's too)."""
+    from toolwire import adapters
+
+    out: dict[str, tuple[str, tuple[str, ...]]] = {REPLAY: ("", ())}
+    for name in adapters.model_names():
+        client = adapters.client(name)
+        for provider in (name, *client.provider_aliases):
+            out.setdefault(provider, (name, tuple(client.key_env)))
+    return out
+
+
+def default_models() -> dict[str, str]:
+    """Provider name -> the model a real provider uses when the config names none."""
+    from toolwire import adapters
+
+    return {p: adapters.client(a).default_model for p, (a, _keys) in providers().items() if a}
+
+
+def __getattr__(name: str) -> object:
+    """``PROVIDERS`` and ``DEFAULT_MODELS``, read from the registry when asked."""
+    if name == "PROVIDERS":
+        return providers()
+    if name == "DEFAULT_MODELS":
+        return default_models()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 DEFAULT_BODY_LIMIT = 1 << 20  # bytes of one RunAgentInput
 
@@ -75,7 +92,7 @@ class AgentConfig:
 
     @property
     def key_names(self) -> tuple[str, ...]:
-        return self.key_env or PROVIDERS[self.provider][1]
+        return self.key_env or providers()[self.provider][1]
 
 
 @dataclass(frozen=True)
@@ -124,10 +141,9 @@ def agent_from_mapping(raw: Any, where: str) -> AgentConfig:
             f"{where}.{unknown[0]}", f"unknown setting; known: {', '.join(sorted(_AGENT_KEYS))}"
         )
     provider = raw.get("provider")
-    if provider not in PROVIDERS:
-        raise _fail(
-            f"{where}.provider", f"expected one of {', '.join(PROVIDERS)}, got {provider!r}"
-        )
+    known = providers()
+    if provider not in known:
+        raise _fail(f"{where}.provider", f"expected one of {', '.join(known)}, got {provider!r}")
     name = raw.get("name", provider)
     if not isinstance(name, str) or not name or "/" in name:
         raise _fail(f"{where}.name", "expected a non-empty name without '/'")
@@ -233,8 +249,9 @@ def config_from_mapping(raw: Any) -> ServerConfig:
 def checked(config: ServerConfig) -> ServerConfig:
     """``config`` when its agent names are unique and its providers known."""
     seen: set[str] = set()
+    known = providers()
     for agent in config.agents:
-        if agent.provider not in PROVIDERS:
+        if agent.provider not in known:
             raise _fail(f"agent {agent.name!r}", f"unknown provider {agent.provider!r}")
         if agent.name in seen:
             raise _fail(f"agent {agent.name!r}", "two agents have this name")
@@ -275,14 +292,15 @@ def load_config(path: str | Path) -> ServerConfig:
 __all__ = [
     "DEFAULT_BODY_LIMIT",
     "DEFAULT_LIMITS",
-    "DEFAULT_MODELS",
     "DEFAULT_TOKEN_ENV",
-    "PROVIDERS",
+    "REPLAY",
     "AgentConfig",
     "ConfigError",
     "ServerConfig",
     "agent_from_mapping",
     "checked",
     "config_from_mapping",
+    "default_models",
     "load_config",
+    "providers",
 ]

@@ -1,7 +1,8 @@
 """Providers: what answers an agent's runs. ``replay`` from recordings, the rest a vendor's SDK.
 
-A real provider builds the vendor's own async client (its key from the environment, read when
-a run starts; ``base_url`` from the config) and runs the conversation through
+A real provider builds the vendor's own async client (its adapter's ``CLIENT.make_client``: its
+key from the environment, read when a run starts; ``base_url`` from the config) and runs the
+conversation through
 ``toolwire.arun``. Its key is never stored on the provider, printed or put in an error: the
 server redacts every key value from what it sends and logs.
 """
@@ -10,13 +11,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
+from toolwire import adapters
 from toolwire.errors import UnsupportedInput
-from toolwire.server._config import DEFAULT_MODELS, PROVIDERS, AgentConfig, ConfigError
+from toolwire.server._config import REPLAY, AgentConfig, ConfigError, providers
 from toolwire.server._offload import OFFLOAD
 
 
@@ -49,44 +51,20 @@ def secrets(config: AgentConfig) -> list[str]:
     return values
 
 
-def _client(provider: str, key: str, base_url: str | None) -> Any:
-    """The vendor SDK's async client (imported only when a real provider runs)."""
-    if provider == "anthropic":
-        import anthropic
-
-        return anthropic.AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0)
-    if provider in ("openai", "openai_chat"):
-        import openai
-
-        return openai.AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0)
-    from google import genai
-    from google.genai import types
-
-    options = types.HttpOptions(base_url=base_url) if base_url else None
-    return genai.Client(api_key=key, http_options=options)
-
-
-async def aclose_client(client: Any) -> None:
-    """Close an SDK client made for one run (its connections with it)."""
-    aio = getattr(client, "aio", None)  # google-genai: the async side closes apart
-    closer = getattr(aio, "aclose", None) if aio is not None else getattr(client, "close", None)
-    if closer is not None:
-        await closer()
-
-
 class VendorProvider:
     """A vendor behind ``toolwire.arun``: model and params from the config."""
 
     def __init__(self, config: AgentConfig) -> None:
         self.config = config
-        self.adapter = PROVIDERS[config.provider][0]
+        self.adapter = providers()[config.provider][0]
+        self.client = adapters.client(self.adapter)
 
     @property
     def model(self) -> str:
-        return self.config.model or DEFAULT_MODELS[self.config.provider]
+        return self.config.model or self.client.default_model
 
     def _key(self) -> str | None:
-        values = secrets(self.config)
+        values = [v for name in self.config.key_names if (v := os.environ.get(name))]
         return values[0] if values else None
 
     def unavailable(self) -> str | None:
@@ -100,7 +78,7 @@ class VendorProvider:
         key = self._key()
         if key is None:  # checked before the stream; the environment may have changed since
             raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
-        client = _client(self.config.provider, key, self.config.base_url)
+        client = self.client.make_client(api_key=key, base_url=self.config.base_url)
         model = self.model
         params = dict(self.config.params)
         try:
@@ -118,12 +96,12 @@ class VendorProvider:
                 async for event in run:
                     yield event
         finally:
-            await aclose_client(client)
+            await self.client.aclose(client)
 
 
 def build_provider(config: AgentConfig) -> Provider:
     """The provider object for one configured agent."""
-    if config.provider == "replay":
+    if config.provider == REPLAY:
         try:
             from toolwire.server._replay import ReplayProvider
         except ImportError as exc:  # it plays each recording through its vendor's SDK
@@ -133,4 +111,4 @@ def build_provider(config: AgentConfig) -> Provider:
     return VendorProvider(config)
 
 
-__all__ = ["Provider", "VendorProvider", "aclose_client", "build_provider", "secrets"]
+__all__ = ["Provider", "VendorProvider", "build_provider", "secrets"]

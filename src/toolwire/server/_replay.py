@@ -9,7 +9,8 @@ request against the recording (as vcrpy does) and answers with the recorded resp
 recorded multi-turn conversation plays turn after turn from a UI: turn 2 matches only when the
 UI sends back turn 1's calls and the results the recording holds.
 
-Only the conversation is compared (the keys in ``CONVERSATION``): the model, sampling options
+Only the conversation is compared (each model adapter's ``CLIENT.conversation_keys``): the
+model, sampling options
 and tool declarations are the recording's, and a page declares its tools its own way.
 Recorded whole-message (non-streamed) answers are left out, since ``toolwire.arun`` streams.
 """
@@ -34,15 +35,18 @@ from toolwire.matching import request_difference
 from toolwire.recordings import Exchange, model_exchanges
 from toolwire.server._config import AgentConfig, ConfigError
 from toolwire.server._offload import OFFLOAD
-from toolwire.server._providers import aclose_client
 
-#: vendor -> the request body keys that hold the conversation
-CONVERSATION: dict[str, tuple[str, ...]] = {
-    "anthropic": ("system", "messages"),
-    "openai_chat": ("messages",),
-    "openai_responses": ("instructions", "input"),
-    "gemini": ("contents",),
-}
+
+def conversations() -> dict[str, tuple[str, ...]]:
+    """Model adapter -> the request body keys that hold the conversation (the registry's)."""
+    return {n: tuple(adapters.client(n).conversation_keys) for n in adapters.model_names()}
+
+
+def __getattr__(name: str) -> object:
+    """``CONVERSATION``: :func:`conversations`, read from the registry when asked."""
+    if name == "CONVERSATION":
+        return conversations()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def default_cassettes() -> Path:
@@ -52,7 +56,7 @@ def default_cassettes() -> Path:
 
 
 def _conversation(vendor: str, body: Any) -> dict[str, Any]:
-    keys = CONVERSATION[vendor]
+    keys = adapters.client(vendor).conversation_keys
     return {k: body[k] for k in keys if isinstance(body, dict) and body.get(k) is not None}
 
 
@@ -102,19 +106,20 @@ def _restated(vendor: str, body: dict[str, Any], model: str) -> dict[str, Any] |
 
 def _files(paths: Iterable[Path]) -> Iterable[tuple[str, Path]]:
     """(vendor, file) for each cassette: a vendor's folder, or a file inside one."""
+    folders = conversations()
     for p in paths:
-        if p.is_dir() and p.name in CONVERSATION:
+        if p.is_dir() and p.name in folders:
             yield from ((p.name, f) for f in sorted(p.glob("*.yaml")))
         elif p.is_dir():
             for sub in sorted(p.iterdir()):
-                if sub.is_dir() and sub.name in CONVERSATION:
+                if sub.is_dir() and sub.name in folders:
                     yield from ((sub.name, f) for f in sorted(sub.glob("*.yaml")))
-        elif p.is_file() and p.parent.name in CONVERSATION:
+        elif p.is_file() and p.parent.name in folders:
             yield p.parent.name, p
         else:
             raise ConfigError(
                 f"config: replay cassettes: {p}: not a cassette folder or a cassette in a folder "
-                f"named for its vendor ({', '.join(CONVERSATION)})"
+                f"named for its vendor ({', '.join(folders)})"
             )
 
 
@@ -198,36 +203,18 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
         )
 
 
-#: what each SDK appends to its base URL before the recorded path
-_ENDPOINTS = {
-    "anthropic": "/v1/messages",
-    "openai_chat": "/chat/completions",
-    "openai_responses": "/responses",
-}
-
-
 def replay_client(turn: RecordedTurn) -> Any:
-    """The vendor's own async SDK client, its HTTP served by a :class:`ReplayTransport`."""
+    """The vendor's own async SDK client, its HTTP served by a :class:`ReplayTransport`
+    (``CLIENT.make_client`` with the recording's base URL: its URL less what the SDK
+    appends, ``CLIENT.endpoint_suffix``)."""
     http = httpx2.AsyncClient(transport=ReplayTransport(turn))
     parts = urlsplit(turn.exchange.uri)
     origin = f"{parts.scheme or 'https'}://{parts.netloc or 'replay.invalid'}"
     path = parts.path
-    suffix = _ENDPOINTS.get(turn.vendor, "")
+    sdk = adapters.client(turn.vendor)
+    suffix = sdk.endpoint_suffix
     base = origin + (path[: -len(suffix)] if suffix and path.endswith(suffix) else "")
-    key = "replay-needs-no-key"
-    if turn.vendor == "anthropic":
-        import anthropic
-
-        return anthropic.AsyncAnthropic(api_key=key, base_url=base, http_client=http, max_retries=0)
-    if turn.vendor in ("openai_chat", "openai_responses"):
-        import openai
-
-        return openai.AsyncOpenAI(api_key=key, base_url=base, http_client=http, max_retries=0)
-    from google import genai
-    from google.genai import types
-
-    options = types.HttpOptions(base_url=origin, httpx_async_client=http)
-    return genai.Client(api_key=key, http_options=options)
+    return sdk.make_client(api_key="replay-needs-no-key", base_url=base, http_client=http)
 
 
 class ReplayProvider:
@@ -304,13 +291,13 @@ class ReplayProvider:
                     yield event
                     await asyncio.sleep(self.config.pace)  # 0 still lets a disconnect in
         finally:
-            await aclose_client(client)
+            await adapters.client(turn.vendor).aclose(client)
 
 
 __all__ = [
-    "CONVERSATION",
     "RecordedTurn",
     "ReplayProvider",
+    "conversations",
     "default_cassettes",
     "index_recordings",
 ]

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from toolwire import adapters
 from toolwire.errors import CassetteMiss, UnsupportedInput
 from toolwire.testing import secrets
 from toolwire.testing.snapshots import describe_changes, read_snapshot, snapshot_text
@@ -30,8 +31,11 @@ RECORD_MODES = ("none", "once", "new_episodes", "all")
 
 #: Environment variables the vendor SDKs read a key from; in mode ``none`` a missing one is set
 #: to a placeholder so a client builds without a key (nothing is sent anywhere).
-#: Each group is one SDK's variables; the first is the one set.
-KEY_VARIABLES = (("ANTHROPIC_API_KEY",), ("OPENAI_API_KEY",), ("GEMINI_API_KEY", "GOOGLE_API_KEY"))
+#: Each group is one SDK's variables (every model adapter's ``CLIENT.key_env``, as installed
+#: when the kit is imported); the first is the one set.
+KEY_VARIABLES = tuple(
+    dict.fromkeys(tuple(adapters.client(n).key_env) for n in adapters.model_names())
+)
 PLACEHOLDER_KEY = "toolwire-replay-placeholder"
 
 #: ``vcr_config`` keys the kit passes on to vcrpy (after its own filters, never instead).

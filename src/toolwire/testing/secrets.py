@@ -19,23 +19,43 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from toolwire import adapters
 from toolwire.errors import SecretInCassette
+from toolwire.matching import SECRET_QUERY_KEYS
 from toolwire.protocol.redact import SECRET_HEADERS, is_credential_name
 from toolwire.testing.jsonwalk import slots
 
-#: Headers that name the account (not a credential, but not for a shared cassette either).
-ACCOUNT_HEADERS = frozenset(
-    {"openai-organization", "openai-project", "anthropic-organization-id", "x-goog-user-project"}
-)
+
+def _from_clients() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(account headers, credential headers, credential query keys) every model adapter's
+    ``CLIENT`` names (the registry as installed when the cassette kit is imported)."""
+    account: set[str] = set()
+    credential: set[str] = set()
+    query: set[str] = set()
+    for name in adapters.model_names():
+        client = adapters.client(name)
+        account |= {h.lower() for h in client.account_headers}
+        credential |= {h.lower() for h in client.secret_headers}
+        query |= {k.lower() for k in client.secret_query_keys}
+    return frozenset(account), frozenset(credential), frozenset(query)
+
+
+_ACCOUNT, _CREDENTIAL, _QUERY = _from_clients()
+
+#: Headers that name the account (not a credential, but not for a shared cassette either):
+#: every model adapter's ``CLIENT.account_headers``.
+ACCOUNT_HEADERS = _ACCOUNT
 
 #: Request headers dropped when recording: the credential headers every message is redacted of
-#: (``protocol.redact.SECRET_HEADERS``, less the response-only ``set-cookie``) and the account's.
-REQUEST_HEADERS = (frozenset(SECRET_HEADERS) - {"set-cookie"}) | ACCOUNT_HEADERS
+#: (``protocol.redact.SECRET_HEADERS``, less the response-only ``set-cookie``), each vendor's
+#: (``CLIENT.secret_headers``) and the account's.
+REQUEST_HEADERS = (frozenset(SECRET_HEADERS) - {"set-cookie"}) | _CREDENTIAL | ACCOUNT_HEADERS
 
 #: Response headers that name the account or set a session; dropped when recording.
-RESPONSE_HEADERS = frozenset(
-    {"set-cookie", "openai-organization", "openai-project", "anthropic-organization-id"}
-)
+RESPONSE_HEADERS = frozenset({"set-cookie"}) | ACCOUNT_HEADERS
+
+#: URL query keys whose value is a credential: the shared ones and each vendor's.
+QUERY_KEYS = SECRET_QUERY_KEYS | _QUERY
 
 #: JSON / form body fields whose value is a credential (an OAuth token exchange, a key echo).
 BODY_FIELDS = frozenset(
@@ -58,10 +78,10 @@ FILTERED = "FILTERED"
 # holds. Inside a base64 image the same letters sit in a longer run and never stand alone.
 _B = r"A-Za-z0-9+/_\-"
 _TOKEN_SHAPES = (
-    ("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),
-    ("a Google API key (AIza…)", r"AIza[0-9A-Za-z_\-]{35}"),
-    ("a Google OAuth access token (ya29.…)", r"ya29\.[0-9A-Za-z_\-.]{20,4000}"),
-    ("a Google OAuth refresh token (1//…)", r"1//[0-9A-Za-z_\-]{30,500}"),
+    # each model adapter's key shapes first (``CLIENT.key_shapes``), then the general ones
+    *dict.fromkeys(
+        shape for name in adapters.model_names() for shape in adapters.client(name).key_shapes
+    ),
     (
         "a JSON Web Token (eyJ….eyJ….…)",
         r"eyJ[A-Za-z0-9_\-]{8,4000}\.eyJ[A-Za-z0-9_\-]{8,8000}\.[A-Za-z0-9_\-]{8,4000}",
@@ -104,7 +124,7 @@ def filtered_uri(uri: str) -> str:
     if not parts.query:
         return urlunsplit(parts)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    kept = [(k, v) for k, v in pairs if not is_credential_name(k)]
+    kept = [(k, v) for k, v in pairs if not is_credential_name(k) and k.lower() not in QUERY_KEYS]
     if len(kept) == len(pairs):
         return urlunsplit(parts)
     return urlunsplit(parts._replace(query=urlencode(kept)))
@@ -256,7 +276,7 @@ def _url_findings(uri: str) -> Iterator[str]:
     if "@" in parts.netloc:
         yield "a user:password@ in the URL"
     for name, value in parse_qsl(parts.query, keep_blank_values=True):
-        if value and is_credential_name(name):
+        if value and (is_credential_name(name) or name.lower() in QUERY_KEYS):
             yield f"the query parameter {name!r} is named for a credential"
 
 
@@ -297,6 +317,7 @@ def refuse_secrets(path: str, requests: list[Any], responses: list[Any]) -> None
 __all__ = [
     "BODY_FIELDS",
     "FILTERED",
+    "QUERY_KEYS",
     "REQUEST_HEADERS",
     "RESPONSE_HEADERS",
     "filter_request",

@@ -20,11 +20,12 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fastpath import INDEX, STRING, SSEChunks, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject, clean_object, clean_objects, load_json
+from toolwire.protocol.recorded import ModelRoute, Recorded
 from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse, piece_objects, sse_event_lists
 from toolwire.protocol.usage import summed_count, token_count
-from toolwire.recordings import Exchange, ModelRoute
 
 VENDOR = "anthropic"
 #: The one reader of Anthropic's JSON fields (absent, null and wrong types alike everywhere).
@@ -86,7 +87,7 @@ CALL_ID_RULE = IdRule(
 )
 
 
-def is_model_exchange(exchange: Exchange) -> bool:
+def is_model_exchange(exchange: Recorded) -> bool:
     """True for a recorded Messages call (the shared rule, :data:`MODEL_ROUTE`)."""
     return MODEL_ROUTE.admits(exchange)
 
@@ -288,3 +289,11 @@ def map_anthropic_stop_reason(stop_reason: str | None) -> FinishReason:
 def anthropic_stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``stop_reason`` for a normalized reason (None: what the message's calls imply)."""
     return _FOR_REASON.get(reason or "")
+
+
+#: Anthropic's SSE: every event named by its ``event:`` line, no end marker.
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, chunk_of=sse_event_chunk)
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_anthropic_stop_reason
+stop_reason_for = anthropic_stop_reason_for

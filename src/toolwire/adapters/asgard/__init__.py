@@ -11,6 +11,8 @@ the stop-reason map, the field reader), ``history`` (the SDK's stored conversati
 and ``recording`` (a capture cut into runs).
 """
 
+from typing import TYPE_CHECKING
+
 from toolwire.protocol.surface import stream_surface
 
 from .decoder import CONSENT_REASON as CONSENT_REASON
@@ -23,6 +25,7 @@ from .history import to_conversation as to_conversation
 from .recording import load_recording as load_recording
 from .request import decode_request as decode_request
 from .request import encode_request as encode_request
+from .wire import FRAMING as FRAMING
 from .wire import MODEL_ROUTE as MODEL_ROUTE
 from .wire import VENDOR as VENDOR
 from .wire import envelope as envelope
@@ -33,3 +36,38 @@ from .wire import to_sse as to_sse
 decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     "asgard", Decoder, Encoder
 )
+
+#: The contract's optional hooks this adapter does not need (``contract.HOOKS``).
+is_streamed = None
+decoder_options = None
+
+if TYPE_CHECKING:  # mypy holds this package to the contract of its kind
+    from toolwire.adapters import asgard as _self
+    from toolwire.adapters.contract import Adapter
+
+    _contract: Adapter = _self
+
+__all__ = [
+    "CONSENT_REASON",
+    "CONSENT_SCHEMA",
+    "FRAMING",
+    "MODEL_ROUTE",
+    "VENDOR",
+    "Decoder",
+    "Encoder",
+    "adecode_stream",
+    "decode_request",
+    "decode_response",
+    "decode_run",
+    "decode_stream",
+    "decoder_options",
+    "encode_request",
+    "encode_stream",
+    "envelope",
+    "from_conversation",
+    "is_streamed",
+    "load_recording",
+    "sse_chunks",
+    "to_conversation",
+    "to_sse",
+]

@@ -13,8 +13,9 @@ from typing import Any
 
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
+from toolwire.protocol.recorded import ModelRoute
 from toolwire.protocol.sse import frame_sse, sse_json_values
-from toolwire.recordings import ModelRoute
 
 VENDOR = "asgard"
 #: A bot provider's message endpoint (``/ns/N/bot-provider/B/message/sse``, or ``/message``).
@@ -114,15 +115,24 @@ def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:
     return "pause" if consent_asked else "stop"
 
 
+#: Asgard's SSE frames, one JSON envelope a ``data:`` line.
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_asgard_stop_reason
+
+
 __all__ = [
     "CONSENT_RESULTS",
     "FACT_KEY",
     "FIELDS",
+    "FRAMING",
     "META",
     "MODEL_ROUTE",
     "VENDOR",
     "envelope",
     "map_asgard_stop_reason",
+    "map_stop_reason",
     "sse_chunks",
     "to_sse",
 ]

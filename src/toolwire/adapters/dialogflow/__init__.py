@@ -16,6 +16,8 @@ The package: ``decoder`` (responses -> AG-UI), ``encoder`` (AG-UI -> ToolCallInf
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from toolwire.protocol.surface import stream_surface
 
 from .decoder import Decoder as Decoder
@@ -29,6 +31,7 @@ from .request import encode_request as encode_request
 from .request import suggestion_input as suggestion_input
 from .wire import CONFIRMATION_REASON as CONFIRMATION_REASON
 from .wire import CONFIRMATION_SCHEMA as CONFIRMATION_SCHEMA
+from .wire import FRAMING as FRAMING
 from .wire import MODEL_ROUTE as MODEL_ROUTE
 from .wire import sse_chunks as sse_chunks
 from .wire import to_sse as to_sse
@@ -37,3 +40,37 @@ from .wire import to_sse as to_sse
 decode_stream, adecode_stream, encode_stream, decode_response = stream_surface(
     "dialogflow", Decoder, Encoder
 )
+
+#: The contract's optional hooks this adapter does not need (``contract.HOOKS``).
+is_streamed = None
+decoder_options = None
+
+if TYPE_CHECKING:  # mypy holds this package to the contract of its kind
+    from toolwire.adapters import dialogflow as _self
+    from toolwire.adapters.contract import Adapter
+
+    _contract: Adapter = _self
+
+__all__ = [
+    "CONFIRMATION_REASON",
+    "CONFIRMATION_SCHEMA",
+    "FRAMING",
+    "MODEL_ROUTE",
+    "Decoder",
+    "Encoder",
+    "adecode_stream",
+    "decode_request",
+    "decode_response",
+    "decode_stream",
+    "decoder_options",
+    "encode_history",
+    "encode_request",
+    "encode_stream",
+    "exchange_chunks",
+    "is_model_exchange",
+    "is_streamed",
+    "load_recording",
+    "sse_chunks",
+    "suggestion_input",
+    "to_sse",
+]

@@ -12,7 +12,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     Interrupt,
     ToolCallArgsEvent,
     ToolCallResultEvent,
@@ -21,6 +20,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts as capability
 from toolwire.losses import Loss, snapshot_dropped
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.fitting import Accepts
@@ -76,6 +76,8 @@ class Encoder(BaseEncoder):
         self._calls: dict[str, _Out] = {}
         self._text: dict[str, bool] = {}
         self._reasoning: set[str] = set()
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
 
     def _feed(self, event: Any) -> list[dict[str, Any]]:
         """One AG-UI event (model or dict) -> the ToolCallInfo dicts it completes."""
@@ -97,74 +99,95 @@ class Encoder(BaseEncoder):
         return out
 
     def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        t = ev.type
-        if t is EventType.TOOL_CALL_START:
-            assert isinstance(ev, ToolCallStartEvent)
-            call = self._calls.setdefault(ev.tool_call_id, _Out(ev.tool_call_id))
-            call.name = ev.tool_call_name
-            self._merge(call, ev)
-        elif t is EventType.TOOL_CALL_ARGS:
-            assert isinstance(ev, ToolCallArgsEvent)
-            call = self._calls[ev.tool_call_id]
-            call.arguments.append(ev.delta)
-            self._merge(call, ev)
-        elif t is EventType.TOOL_CALL_END:
-            self._merge(self._calls[getattr(ev, "tool_call_id", "")], ev)
-        elif t is EventType.TOOL_CALL_RESULT:
-            assert isinstance(ev, ToolCallResultEvent)
-            return [self._result(ev)]
-        elif t is EventType.TEXT_MESSAGE_CONTENT:
-            mid = getattr(ev, "message_id", "")
-            self._text[mid] = self._text.get(mid, False) or bool(getattr(ev, "delta", ""))
-        elif t is EventType.TEXT_MESSAGE_END:
-            mid = getattr(ev, "message_id", "")
-            if self._text.pop(mid, False):
-                self._lose(
-                    "text-message-dropped",
-                    f"assistant text message {mid!r}: "
-                    "ToolCallInfo carries tool calls and results only",
-                    None,
-                )
-        elif t in (EventType.REASONING_MESSAGE_START, EventType.REASONING_ENCRYPTED_VALUE):
-            key = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
-            if key not in self._reasoning:
-                self._reasoning.add(key)
-                self._lose(
-                    "reasoning-dropped",
-                    f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
-                    None,
-                )
-        elif t is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(TARGET, "ToolCallInfo"))
-        elif t is EventType.ACTIVITY_SNAPSHOT:
-            if getattr(ev, "activity_type", None) == TEXT_UPDATE_ACTIVITY:
-                self._lose(
-                    "text-update-dropped",
-                    "a Dialogflow textUpdate travels on ToolCallSuggestion, not ToolCallInfo",
-                    None,
-                )
-        elif t is EventType.RUN_FINISHED:
-            outcome = getattr(ev, "outcome", None)
-            for intr in getattr(outcome, "interrupts", None) or []:
-                self._interrupt(intr)
-            if getattr(outcome, "type", None) == "cancelled":
-                self._lose(
-                    "outcome-cancelled-dropped",
-                    "the run was cancelled; ToolCallInfo has no field for a cancelled run",
-                    None,
-                )
-            self._run_end(ev)
-            return self._flush()
-        elif t is EventType.RUN_ERROR:
+        handler = self._handlers.get(ev.type)
+        if handler is None:
+            return []
+        result: list[dict[str, Any]] = handler(self, ev)
+        return result
+
+    def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
+        call = self._calls.setdefault(ev.tool_call_id, _Out(ev.tool_call_id))
+        call.name = ev.tool_call_name
+        self._merge(call, ev)
+        return []
+
+    def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
+        call = self._calls[ev.tool_call_id]
+        call.arguments.append(ev.delta)
+        self._merge(call, ev)
+        return []
+
+    def _on_tool_call_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._merge(self._calls[getattr(ev, "tool_call_id", "")], ev)
+        return []
+
+    def _on_tool_call_result(self, ev: ToolCallResultEvent) -> list[dict[str, Any]]:
+        return [self._result(ev)]
+
+    def _on_text_message_content(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        mid = getattr(ev, "message_id", "")
+        self._text[mid] = self._text.get(mid, False) or bool(getattr(ev, "delta", ""))
+        return []
+
+    def _on_text_message_end(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        mid = getattr(ev, "message_id", "")
+        if self._text.pop(mid, False):
             self._lose(
-                "run-error-dropped",
-                f"the run failed ({getattr(ev, 'code', None) or 'no code'}: "
-                f"{getattr(ev, 'message', '')}); ToolCallInfo has no field for a failed run",
+                "text-message-dropped",
+                f"assistant text message {mid!r}: ToolCallInfo carries tool calls and results only",
                 None,
             )
-            self._run_end(ev)
-            return self._flush()
         return []
+
+    def _on_reasoning_message_start(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        key = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
+        if key not in self._reasoning:
+            self._reasoning.add(key)
+            self._lose(
+                "reasoning-dropped",
+                f"reasoning {key!r}: ToolCallInfo has no reasoning or signature field",
+                None,
+            )
+        return []
+
+    #: an encrypted value names its entity: the same loss, once per reasoning or call
+    _on_reasoning_encrypted_value = _on_reasoning_message_start
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(TARGET, "ToolCallInfo"))
+        return []
+
+    def _on_activity_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        if getattr(ev, "activity_type", None) == TEXT_UPDATE_ACTIVITY:
+            self._lose(
+                "text-update-dropped",
+                "a Dialogflow textUpdate travels on ToolCallSuggestion, not ToolCallInfo",
+                None,
+            )
+        return []
+
+    def _on_run_finished(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        outcome = getattr(ev, "outcome", None)
+        for intr in getattr(outcome, "interrupts", None) or []:
+            self._interrupt(intr)
+        if getattr(outcome, "type", None) == "cancelled":
+            self._lose(
+                "outcome-cancelled-dropped",
+                "the run was cancelled; ToolCallInfo has no field for a cancelled run",
+                None,
+            )
+        self._run_end(ev)
+        return self._flush()
+
+    def _on_run_error(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "run-error-dropped",
+            f"the run failed ({getattr(ev, 'code', None) or 'no code'}: "
+            f"{getattr(ev, 'message', '')}); ToolCallInfo has no field for a failed run",
+            None,
+        )
+        self._run_end(ev)
+        return self._flush()
 
     def _run_end(self, ev: BaseEvent) -> None:
         """Usage and vendor facts of the run: ToolCallInfo has no field for either."""

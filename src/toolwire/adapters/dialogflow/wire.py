@@ -22,8 +22,9 @@ from toolwire.protocol.arguments import whole_numbers
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
+from toolwire.protocol.recorded import ModelRoute
 from toolwire.protocol.sse import frame_sse, sse_json_values
-from toolwire.recordings import ModelRoute
 
 VENDOR = "dialogflow"
 #: Every Dialogflow field is read through this (``null`` is absent, one wording for errors).
@@ -239,11 +240,19 @@ def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishR
     return "tool_calls" if calls_open else "stop"
 
 
+#: Dialogflow streams over gRPC; toolwire's files hold its responses as SSE, one JSON a line.
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_dialogflow_stop_reason
+
+
 __all__ = [
     "ACTIONS",
     "CONFIRMATION_REASON",
     "CONFIRMATION_SCHEMA",
     "FIELDS",
+    "FRAMING",
     "META_KEY",
     "MODEL_ROUTE",
     "NEEDS_CONFIRMATION",
@@ -258,6 +267,7 @@ __all__ = [
     "enum_name",
     "from_sdk",
     "map_dialogflow_stop_reason",
+    "map_stop_reason",
     "sniff_mime",
     "source_of",
     "sse_chunks",

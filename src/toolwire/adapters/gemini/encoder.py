@@ -15,7 +15,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     ReasoningEncryptedValueEvent,
 )
 
@@ -41,6 +40,7 @@ from toolwire.protocol.arguments import (
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.parts import text_of
@@ -82,6 +82,8 @@ class Encoder(BaseEncoder):
         self._error: dict[str, Any] | None = None
         self._held: list[dict[str, Any]] = []
         self._early_sigs: dict[str, str] = {}
+        #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
+        self._handlers = handlers_by_type(type(self))
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -139,55 +141,75 @@ class Encoder(BaseEncoder):
     # ---------------------------------------------------------------- events
 
     def _event(self, ev: Any) -> list[dict[str, Any]]:
-        t = ev.type
-        if t is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a Gemini stream"))
-        elif t is EventType.TEXT_MESSAGE_START:
-            self._take_id(ev.message_id)
-        elif t is EventType.TEXT_MESSAGE_CONTENT:
-            self._take_id(ev.message_id)
-            return [self._parts({"text": ev.delta})] if ev.delta else []
-        elif t is EventType.REASONING_MESSAGE_CONTENT:
-            return [self._parts({"text": ev.delta, "thought": True})] if ev.delta else []
-        elif t is EventType.REASONING_ENCRYPTED_VALUE:
-            return self._signature(ev)
-        elif t is EventType.TOOL_CALL_START:
-            if ev.parent_message_id:
-                self._take_id(ev.parent_message_id)
-            prior = self._sent.pop(ev.tool_call_id, None)
-            if prior is not None:
-                self._lose(
-                    "call-reopened",
-                    ev.tool_call_id,
-                    "Gemini sends whole calls; the "
-                    "arguments after the reopening are sent as a second call",
-                )
-            self._calls[ev.tool_call_id] = _Call(
-                ev.tool_call_id, ev.tool_call_name, dict(ev.metadata or {})
+        handler = self._handlers.get(ev.type)
+        if handler is None:
+            return []
+        result: list[dict[str, Any]] = handler(self, ev)
+        return result
+
+    def _on_messages_snapshot(self, ev: Any) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a Gemini stream"))
+        return []
+
+    def _on_text_message_start(self, ev: Any) -> list[dict[str, Any]]:
+        self._take_id(ev.message_id)
+        return []
+
+    def _on_text_message_content(self, ev: Any) -> list[dict[str, Any]]:
+        self._take_id(ev.message_id)
+        return [self._parts({"text": ev.delta})] if ev.delta else []
+
+    def _on_reasoning_message_content(self, ev: Any) -> list[dict[str, Any]]:
+        return [self._parts({"text": ev.delta, "thought": True})] if ev.delta else []
+
+    def _on_reasoning_encrypted_value(self, ev: Any) -> list[dict[str, Any]]:
+        return self._signature(ev)
+
+    def _on_tool_call_start(self, ev: Any) -> list[dict[str, Any]]:
+        if ev.parent_message_id:
+            self._take_id(ev.parent_message_id)
+        prior = self._sent.pop(ev.tool_call_id, None)
+        if prior is not None:
+            self._lose(
+                "call-reopened",
+                ev.tool_call_id,
+                "Gemini sends whole calls; the "
+                "arguments after the reopening are sent as a second call",
             )
-            self._calls[ev.tool_call_id].signature = self._early_sigs.pop(ev.tool_call_id, None)
-        elif t is EventType.TOOL_CALL_ARGS:
-            self._calls[ev.tool_call_id].args.append(ev.delta)
-            self._calls[ev.tool_call_id].metadata.update(ev.metadata or {})
-        elif t is EventType.TOOL_CALL_END:
-            call = self._calls.pop(ev.tool_call_id)
-            call.metadata.update(ev.metadata or {})
-            self._sent[call.id] = call
-            return self._send_call(call)
-        elif t is EventType.TOOL_CALL_RESULT:
-            return self._result(ev)
-        elif t is EventType.RUN_FINISHED:
-            finish = (ev.metadata or {}).get(FINISH_KEY)
-            if finish is None:  # another vendor's run: its normalized reason, if any
-                finish = gemini_finish_reason_for(stated_finish_reason(ev.metadata))
-            if finish in NORMAL_FINISH:  # how the decoded turn ended (e.g. MAX_TOKENS)
-                self._finish = finish
-            if ev.usage:
-                self._usage = from_token_usage(ev.usage[0])
-                if self._model is None and ev.usage[0].model:
-                    self._model = ev.usage[0].model
-        elif t is EventType.RUN_ERROR:
-            self._error = {"code": 500, "message": ev.message, "status": ev.code or "INTERNAL"}
+        self._calls[ev.tool_call_id] = _Call(
+            ev.tool_call_id, ev.tool_call_name, dict(ev.metadata or {})
+        )
+        self._calls[ev.tool_call_id].signature = self._early_sigs.pop(ev.tool_call_id, None)
+        return []
+
+    def _on_tool_call_args(self, ev: Any) -> list[dict[str, Any]]:
+        self._calls[ev.tool_call_id].args.append(ev.delta)
+        self._calls[ev.tool_call_id].metadata.update(ev.metadata or {})
+        return []
+
+    def _on_tool_call_end(self, ev: Any) -> list[dict[str, Any]]:
+        call = self._calls.pop(ev.tool_call_id)
+        call.metadata.update(ev.metadata or {})
+        self._sent[call.id] = call
+        return self._send_call(call)
+
+    def _on_tool_call_result(self, ev: Any) -> list[dict[str, Any]]:
+        return self._result(ev)
+
+    def _on_run_finished(self, ev: Any) -> list[dict[str, Any]]:
+        finish = (ev.metadata or {}).get(FINISH_KEY)
+        if finish is None:  # another vendor's run: its normalized reason, if any
+            finish = gemini_finish_reason_for(stated_finish_reason(ev.metadata))
+        if finish in NORMAL_FINISH:  # how the decoded turn ended (e.g. MAX_TOKENS)
+            self._finish = finish
+        if ev.usage:
+            self._usage = from_token_usage(ev.usage[0])
+            if self._model is None and ev.usage[0].model:
+                self._model = ev.usage[0].model
+        return []
+
+    def _on_run_error(self, ev: Any) -> list[dict[str, Any]]:
+        self._error = {"code": 500, "message": ev.message, "status": ev.code or "INTERNAL"}
         return []
 
     def _send_call(self, call: _Call) -> list[dict[str, Any]]:

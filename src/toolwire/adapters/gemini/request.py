@@ -116,7 +116,7 @@ def encode_request(
     """``generate_content`` kwargs (``model``, ``contents``, ``config``) for an AG-UI history.
 
     ``call_ids`` overrides whether ``functionCall``/``functionResponse`` carry ids
-    (by default: as the model's family in ``capabilities/data/gemini.json`` says).
+    (by default: as the model's family in ``adapters/gemini/capabilities.json`` says).
     Every loss is warned about and, when ``losses`` is a list, appended to it.
     A function call with no result (Gemini wants as many responses as calls):
     ``unanswered`` ``"error"`` raises, ``"drop"`` removes it, ``"answer"`` answers it as

@@ -20,16 +20,17 @@ from typing import Any
 
 from ag_ui.core import TokenUsage
 
-from toolwire.adapters.gemini.json_array import is_json_array, json_array_chunks
 from toolwire.errors import VendorDataError
 from toolwire.protocol.arguments import dumps_compact, whole_numbers
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
+from toolwire.protocol.json_array import is_json_array, json_array_chunks
 from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.recorded import ModelRoute, Recorded
 from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import summed_count, token_count
-from toolwire.recordings import Exchange, ModelRoute
 
 VENDOR = "gemini"
 #: The one reader of Gemini's JSON fields (absent, null and wrong types alike everywhere).
@@ -352,12 +353,12 @@ class _RawLines:
         return b"".join(self._kept).decode("utf-8", errors="replace")
 
 
-def is_streamed(exchange: Exchange) -> bool:
+def is_streamed(exchange: Recorded) -> bool:
     """A recorded body in the JSON-array framing is a stream, though its type says JSON."""
     return is_json_array(exchange.response_body[:64])
 
 
-def is_model_exchange(exchange: Exchange) -> bool:
+def is_model_exchange(exchange: Recorded) -> bool:
     """A recorded ``generateContent``/``streamGenerateContent`` call (:data:`MODEL_ROUTE`)."""
     return MODEL_ROUTE.admits(exchange)
 
@@ -367,11 +368,21 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     return frame_sse(chunks, line_end="\r\n", vendor=VENDOR)
 
 
+#: Gemini's ``alt=sse`` SSE (``read`` also takes the JSON-array framing a REST client gets
+#: without ``alt=sse``: :mod:`toolwire.protocol.json_array`).
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_gemini_stop_reason
+stop_reason_for = gemini_finish_reason_for
+
+
 __all__ = [
     "CODE_EXECUTION",
     "DISPLAY_NAME_KEY",
     "FIELDS",
     "FINISH_KEY",
+    "FRAMING",
     "GOOGLE_SEARCH",
     "GROUNDING_KEY",
     "NORMAL_FINISH",
@@ -393,10 +404,12 @@ __all__ = [
     "is_streamed",
     "iter_chunks",
     "map_gemini_stop_reason",
+    "map_stop_reason",
     "model_name",
     "other_spelling",
     "snake",
     "sse_chunks",
+    "stop_reason_for",
     "to_sse",
     "to_token_usage",
 ]

@@ -15,6 +15,8 @@ returns an ``Encoded`` body whose ``.losses`` it warns about once.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .result import decode_result as decode_result
 from .result import encode_result as encode_result
 from .tools import decode_call as decode_call
@@ -22,3 +24,19 @@ from .tools import decode_tool as decode_tool
 from .tools import encode_call as encode_call
 from .tools import encode_tool as encode_tool
 from .wire import SPEC_REVISION as SPEC_REVISION
+
+if TYPE_CHECKING:  # mypy holds this package to the contract of its kind
+    from toolwire.adapters import mcp as _self
+    from toolwire.adapters.contract import ResultPeer
+
+    _contract: ResultPeer = _self
+
+__all__ = [
+    "SPEC_REVISION",
+    "decode_call",
+    "decode_result",
+    "decode_tool",
+    "encode_call",
+    "encode_result",
+    "encode_tool",
+]

@@ -23,10 +23,11 @@ from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fastpath import INDEX, SCALAR, STRING, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.recorded import ModelRoute
 from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import token_count
-from toolwire.recordings import ModelRoute
 
 #: The adapter name used in errors, losses and capability lookups.
 VENDOR = "openai_chat"
@@ -229,6 +230,14 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
     )
 
 
+#: OpenAI Chat's SSE: one JSON chunk a ``data:`` line, ``[DONE]`` last.
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_openai_chat_stop_reason
+stop_reason_for = chat_finish_reason_for
+
+
 __all__ = [
     "CHOICE_KEY",
     "COMPLETION_ID_KEY",
@@ -238,6 +247,7 @@ __all__ = [
     "FILENAME_KEY",
     "FINISH_REASONS_KEY",
     "FORMAT_KEY",
+    "FRAMING",
     "PROVIDER",
     "REFUSAL_KEY",
     "STRICT_KEY",
@@ -246,8 +256,10 @@ __all__ = [
     "chat_finish_reason_for",
     "completion_usage",
     "map_openai_chat_stop_reason",
+    "map_stop_reason",
     "message_id",
     "sse_chunks",
+    "stop_reason_for",
     "stream_error",
     "to_sse",
     "token_usage",

@@ -18,9 +18,10 @@ from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fastpath import INDEX, SCALAR, STRING, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
+from toolwire.protocol.framing import sse_framing
+from toolwire.protocol.recorded import ModelRoute
 from toolwire.protocol.sse import frame_sse, sse_json_values
 from toolwire.protocol.usage import token_count
-from toolwire.recordings import ModelRoute
 
 #: The adapter's name in errors, losses and the capability table.
 VENDOR = "openai_responses"
@@ -164,3 +165,10 @@ def response_usage(usage: Any) -> dict[str, Any] | None:
         "output_tokens_details": {"reasoning_tokens": u.reasoning_tokens or 0},
         "total_tokens": u.total_tokens or 0,
     }
+
+
+#: The Responses API's SSE: ``event:`` lines naming each JSON event.
+FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
+
+#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
+map_stop_reason = map_openai_responses_stop_reason

@@ -1,0 +1,129 @@
+"""What the SDK clients of several vendors have in common: the I/O side of ``client.py``.
+
+An adapter's ``client.py`` (its :class:`~toolwire.adapters.contract.VendorClient`) is the
+only place that knows its SDK; what several such SDKs do alike lives once here and names
+no vendor: telling a client by its classes, reading the raw byte stream of an SDK's
+streaming-response API through the adapter's framing (the SDK's auth, base URL, headers
+and timeouts; toolwire's reader and decoder), and closing a client made for one run.
+Nothing here is imported by ``import toolwire``; the drivers reach it through an
+adapter's ``CLIENT``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+from toolwire.adapters.contract import ChunkReader
+from toolwire.failures import error_in_body
+
+#: what the byte readers yield for a piece that completed no chunk, so the driver can check
+#: its run deadline while a vendor trickles keep-alive bytes (skipped, never decoded)
+TICK = object()
+
+
+def class_names(client: Any) -> set[str]:
+    """The names of the client's classes (its own and its bases')."""
+    return {k.__name__ for k in type(client).__mro__}
+
+
+def module_roots(client: Any) -> list[str]:
+    """The modules the client's classes come from, nearest first (``"openai._client"``)."""
+    return [klass.__module__ or "" for klass in type(client).__mro__]
+
+
+def from_package(client: Any, package: str) -> bool:
+    """Whether the client's nearest SDK class comes from ``package`` (``"google.genai"``)."""
+    for mod in module_roots(client):
+        if mod == package or mod.startswith(package + "."):
+            return True
+    return False
+
+
+def async_by_name(client: Any, *, but: frozenset[str] = frozenset()) -> bool:
+    """The Stainless SDKs' rule: an async client's class (or a base) is ``Async...``."""
+    return any(n.startswith("Async") for n in class_names(client) if n not in but)
+
+
+Resource = Callable[[Any], Any]
+
+
+def _create(client: Any, resource: Resource) -> Any:
+    return resource(client.with_options(max_retries=0)).with_streaming_response.create
+
+
+def read_raw(
+    client: Any, resource: Resource, kwargs: dict[str, Any], reader: ChunkReader
+) -> Iterator[Any]:
+    """One streamed call through a Stainless-style SDK (``resource(client)`` is the API,
+    e.g. ``client.messages``), its own retries off (``with_options`` makes a copy, the
+    caller's client is never changed): the response bytes of its
+    ``with_streaming_response.create`` fed to ``reader`` (the adapter's
+    ``FRAMING.reader()``), the chunk dicts yielded. Nothing is called before the first
+    ``next``."""
+    with _create(client, resource)(**kwargs) as response:
+        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
+            yield from _whole_body(_label(client), reader, response.read())
+            return
+        for piece in response.iter_bytes():
+            yield from reader.feed(piece) or (TICK,)
+            if reader.done:
+                return
+        yield from reader.close()
+
+
+async def aread_raw(
+    client: Any, resource: Resource, kwargs: dict[str, Any], reader: ChunkReader
+) -> AsyncIterator[Any]:
+    """The async form of :func:`read_raw`."""
+    async with _create(client, resource)(**kwargs) as response:
+        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
+            for chunk in _whole_body(_label(client), reader, await response.read()):
+                yield chunk
+            return
+        async for piece in response.iter_bytes():
+            for chunk in reader.feed(piece) or (TICK,):
+                yield chunk
+            if reader.done:
+                return
+        for chunk in reader.close():
+            yield chunk
+
+
+def _label(client: Any) -> str:
+    """The SDK's package name, to say whose error it was."""
+    return (module_roots(client)[0] or "vendor").split(".")[0]
+
+
+def _whole_json(response: Any) -> bool:
+    """A response that is one JSON document, not ``text/event-stream``."""
+    kind = str(response.headers.get("content-type", "")).lower()
+    return "json" in kind and "event-stream" not in kind
+
+
+def _whole_body(vendor: str, reader: ChunkReader, body: bytes) -> Iterator[Any]:
+    """A JSON body where a stream was asked for: the vendor's error, or read as the stream."""
+    error = error_in_body(vendor, body)
+    if error is not None:
+        raise error
+    yield from reader.feed(body)
+    yield from reader.close()
+
+
+async def aclose(client: Any) -> None:
+    """Close an async SDK client made for one run (its connections with it)."""
+    closer = getattr(client, "close", None)
+    if closer is not None:
+        await closer()
+
+
+__all__ = [
+    "TICK",
+    "aclose",
+    "aread_raw",
+    "async_by_name",
+    "class_names",
+    "from_package",
+    "module_roots",
+    "read_raw",
+]

@@ -1,0 +1,172 @@
+"""How a vendor frames its stream on the wire, as one object an adapter exposes (``FRAMING``).
+
+Not every vendor streams SSE (AWS Bedrock's event stream, Ollama's NDJSON, Gemini's JSON
+array without ``alt=sse``), so the adapter contract names a framing, not SSE: ``read``
+(a whole body, or its pieces -> chunk dicts), ``reader()`` (push-style, what a driver
+feeds the HTTP body to) and ``write`` (chunks -> the bytes the vendor's SDK parses back).
+The shared readers and writers live in ``toolwire.protocol`` (``sse``, ``json_array``,
+one module per framing); an adapter binds one with its own options here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from toolwire.protocol.fields import Fields
+from toolwire.protocol.json_array import JsonArrayPush, json_array_bytes, json_array_chunks
+from toolwire.protocol.jsontext import CheckedObject
+from toolwire.protocol.sse import SSEEvent, SSEParser, json_object, piece_objects
+
+Body = bytes | str | Iterable[bytes | str]
+
+
+class ChunkOf(Protocol):
+    """One SSE event -> the vendor's chunk dict (or ``None`` to skip it): the event, its
+    index in the stream, and its data when already parsed with the rest of its piece."""
+
+    def __call__(
+        self, ev: SSEEvent, n: int, fine: CheckedObject | None, /
+    ) -> dict[str, Any] | None: ...
+
+
+class ReadBody(Protocol):
+    """A whole body (bytes, text or pieces split anywhere) -> the chunk dicts, lazily."""
+
+    def __call__(self, body: Body, /) -> Iterator[dict[str, Any]]: ...
+
+
+class WriteChunks(Protocol):
+    """Chunks (dicts or SDK objects) -> the bytes the vendor's SDK parses back."""
+
+    def __call__(self, chunks: Iterable[Any], /) -> bytes: ...
+
+
+class PushReader(Protocol):
+    """What ``Framing.reader()`` returns (``toolwire.adapters.contract.ChunkReader``)."""
+
+    @property
+    def done(self) -> bool: ...
+
+    def feed(self, piece: bytes) -> list[dict[str, Any]]: ...
+
+    def close(self) -> list[dict[str, Any]]: ...
+
+
+class SSEReader:
+    """Push-style SSE: byte pieces in, the vendor's chunk dicts out (sync and async alike).
+
+    ``stop_at`` is the vendor's own end marker (OpenAI's ``[DONE]``): once read, ``done``
+    is set and the rest is ignored, as the vendor's SDK does.
+    """
+
+    def __init__(self, chunk_of: ChunkOf, stop_at: str | None = None) -> None:
+        self._parser = SSEParser()
+        self._chunk_of = chunk_of
+        self._stop_at = stop_at
+        self._n = 0
+        self.done = False
+
+    def feed(self, piece: bytes) -> list[dict[str, Any]]:
+        return self._take(self._parser.feed(piece))
+
+    def close(self) -> list[dict[str, Any]]:
+        return self._take(self._parser.close())
+
+    def _take(self, events: list[SSEEvent]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for ev, fine in zip(events, piece_objects(events), strict=True):
+            if self.done:
+                break
+            if self._stop_at is not None and ev.data.startswith(self._stop_at):
+                self.done = True
+                break
+            chunk = self._chunk_of(ev, self._n, fine)
+            self._n += 1
+            if chunk is not None:
+                out.append(chunk)
+        return out
+
+
+def json_chunk(vendor: str) -> ChunkOf:
+    """The plain rule: each event's ``data`` is one JSON object (a ``VendorDataError``
+    naming the vendor and the event otherwise)."""
+
+    def chunk_of(ev: SSEEvent, n: int, fine: CheckedObject | None) -> dict[str, Any] | None:
+        return fine if fine is not None else json_object(ev, vendor, n)
+
+    return chunk_of
+
+
+@dataclass(frozen=True)
+class StreamFraming:
+    """A vendor's framing as data: its name, content type, and the three operations.
+
+    Meets ``toolwire.adapters.contract.Framing``; build one with :func:`sse_framing` or
+    directly for another framing (``reader`` builds a fresh push reader per stream).
+    """
+
+    name: str
+    media_type: str
+    read_body: ReadBody
+    write_chunks: WriteChunks
+    new_reader: Callable[[], PushReader]
+
+    def read(self, body: Body) -> Iterator[dict[str, Any]]:
+        return self.read_body(body)
+
+    def reader(self) -> PushReader:
+        return self.new_reader()
+
+    def write(self, chunks: Iterable[Any]) -> bytes:
+        return self.write_chunks(chunks)
+
+
+def sse_framing(
+    vendor: str,
+    read: ReadBody,
+    write: WriteChunks,
+    *,
+    chunk_of: ChunkOf | None = None,
+    stop_at: str | None = None,
+) -> StreamFraming:
+    """SSE as a vendor writes it: ``read``/``write`` are the adapter's whole-body reader
+    and writer; the push reader parses events with :class:`SSEReader` (``chunk_of``: the
+    vendor's event rule, else each ``data`` a JSON object; ``stop_at``: its end marker)."""
+    rule = chunk_of if chunk_of is not None else json_chunk(vendor)
+    return StreamFraming(
+        "sse", "text/event-stream", read, write, lambda: SSEReader(rule, stop_at=stop_at)
+    )
+
+
+def json_array_framing(fields: Fields) -> StreamFraming:
+    """A stream framed as one JSON array (``protocol.json_array``): ``fields`` is the
+    vendor's field reader, which names the vendor in every error."""
+
+    def read(body: Body) -> Iterator[dict[str, Any]]:
+        if isinstance(body, (bytes, str)):
+            body = [body]
+        pieces = (p.encode("utf-8") if isinstance(p, str) else p for p in body)
+        return json_array_chunks(pieces, fields)
+
+    def write(chunks: Iterable[Any]) -> bytes:
+        return json_array_bytes(chunks, vendor=fields.vendor)
+
+    return StreamFraming(
+        "json-array", "application/json", read, write, lambda: JsonArrayPush(fields)
+    )
+
+
+__all__ = [
+    "Body",
+    "ChunkOf",
+    "PushReader",
+    "ReadBody",
+    "SSEReader",
+    "StreamFraming",
+    "WriteChunks",
+    "json_array_framing",
+    "json_chunk",
+    "sse_framing",
+]
