@@ -73,6 +73,19 @@ def test_a_200_json_error_body_is_the_vendors_error(case: Case, is_async: bool) 
     assert attempts == 1
 
 
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_gemini_200_json_error_is_the_vendors_error(is_async: bool) -> None:
+    """google-genai reads an ``{"error": ...}`` segment itself; Gemini's errors carry a code."""
+    (case,) = [c for c in CASES if c.vendor == "gemini"]
+    body = {"error": {"code": 404, "message": "model: not found here", "status": "NOT_FOUND"}}
+    events, attempts = _events(case, [error_reply(case, 200, body)], is_async)
+    last = events[-1]
+    assert last.type == EventType.RUN_ERROR
+    assert last.code == "NOT_FOUND"  # type: ignore[attr-defined]
+    assert "model: not found here" in last.message  # type: ignore[attr-defined]
+    assert attempts == 1
+
+
 @pytest.mark.parametrize("case", RAW, ids=[c.vendor for c in RAW])
 def test_a_200_retryable_json_error_is_retried(case: Case) -> None:
     body = {"error": {"type": "overloaded_error", "message": "busy"}}
