@@ -78,7 +78,10 @@ class VendorProvider:
         key = self._key()
         if key is None:  # checked before the stream; the environment may have changed since
             raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
-        client = self.client.make_client(api_key=key, base_url=self.config.base_url)
+        # building an SDK client loads its CA bundle: seconds of CPU under load, off the loop
+        client = await OFFLOAD.run(
+            self.client.make_client, api_key=key, base_url=self.config.base_url
+        )
         model = self.model
         params = dict(self.config.params)
         try:
