@@ -51,7 +51,17 @@ async def test_a_body_that_is_not_declared_json_is_refused(content_type: str) ->
 
 
 @pytest.mark.parametrize(
-    "host", ["evil.example", "evil.example:8000", "127.0.0.1.nip.io", "localhost.evil", "[::2]"]
+    "host",
+    [
+        "evil.example",
+        "evil.example:8000",
+        "127.0.0.1.nip.io",
+        "localhost.evil",
+        "[::2]",
+        "localhost:8000.evil.example",
+        "[::1]evil",
+        "127.0.0.1@evil.example",
+    ],
 )
 async def test_a_foreign_host_header_is_refused(host: str) -> None:
     async with asgi_client(create_app()) as client:

@@ -38,12 +38,25 @@ _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def host_name(value: str) -> str:
-    """The host of a ``Host`` header or an origin's authority: no port, brackets, final dot."""
+    """The host of a ``Host`` header or an origin's authority: no port, brackets, final dot.
+
+    Anything after the host but a ``:`` and digits is kept, so a malformed value
+    (``localhost:80.evil.example``, ``[::1]x``) names no accepted host.
+    """
     value = value.strip().lower()
     if value.startswith("["):
-        return value[1 : value.find("]")] if "]" in value else value
+        end = value.find("]")
+        if end < 0:
+            return value
+        rest = value[end + 1 :]
+        if rest and not (rest.startswith(":") and rest[1:].isdigit()):
+            return value
+        return value[1:end]
     if value.count(":") == 1:
-        value = value.split(":", 1)[0]
+        name, port = value.split(":", 1)
+        if port and not port.isdigit():
+            return value
+        value = name
     return value.rstrip(".")
 
 
