@@ -262,3 +262,12 @@ def test_a_dns_rebinding_page_reads_nothing(chromium: Path, tmp_path: Path) -> N
             browser.close()
     assert status == 403 and json.loads(body)["error"] == "host_not_allowed"
     assert posted[0] == 403 and "RUN_STARTED" not in posted[1]
+
+
+async def test_a_link_from_another_site_opens_the_page_but_fetches_nothing() -> None:
+    cross = {"sec-fetch-site": "cross-site", "host": "127.0.0.1:8000"}
+    async with asgi_client(create_app()) as client:
+        page = await client.get("/inspector/", headers={**cross, "sec-fetch-mode": "navigate"})
+        fetched = await client.get("/agents", headers={**cross, "sec-fetch-mode": "no-cors"})
+    assert page.status_code == 200
+    assert fetched.status_code == 403 and fetched.json()["error"] == "origin_not_allowed"

@@ -130,9 +130,11 @@ class RequestGuard:
                 "origin_not_allowed",
                 f"requests from the page at {origin!r} are not allowed (add it to allowed_origins)",
             )
-        if origin is None and headers.get("sec-fetch-site") == "cross-site":
-            return 403, "origin_not_allowed", "a cross-site browser request without an Origin"
         method = scope["method"]
+        navigation = method in ("GET", "HEAD") and headers.get("sec-fetch-mode") == "navigate"
+        if origin is None and headers.get("sec-fetch-site") == "cross-site" and not navigation:
+            # (a person following a link to the page is a navigation: let it in)
+            return 403, "origin_not_allowed", "a cross-site browser request without an Origin"
         if method not in _SAFE_METHODS:
             media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
             if media != "application/json":
