@@ -271,3 +271,20 @@ async def test_a_link_from_another_site_opens_the_page_but_fetches_nothing() -> 
         fetched = await client.get("/agents", headers={**cross, "sec-fetch-mode": "no-cors"})
     assert page.status_code == 200
     assert fetched.status_code == 403 and fetched.json()["error"] == "origin_not_allowed"
+
+
+def test_the_serve_command_refuses_to_bind_beyond_loopback_without_a_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from toolwire import cli
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(uvicorn.Server, "run", never)
+    monkeypatch.delenv("TOOLWIRE_TOKEN", raising=False)
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "8000"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "TOOLWIRE_TOKEN" in err and "Traceback" not in err

@@ -4,7 +4,8 @@ Needs the ``server`` extra (``pip install "toolwire[server]"``); ``import toolwi
 imports it. ``create_app(config)`` gives a Starlette app to run or mount; ``serve`` /
 ``make_server`` / ``Server`` run it with uvicorn (imported when first used), ending open
 runs as shutdown starts. The modules behind this package (``_app``, ``_config``,
-``_providers``, ``_replay``, ``_streaming``, ``_running``) are internal.
+``_guard``, ``_http``, ``_offload``, ``_providers``, ``_replay``, ``_streaming``,
+``_running``) are internal.
 """
 
 from typing import TYPE_CHECKING, Any
