@@ -16,8 +16,7 @@ import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
-from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, BinaryIO, TextIO, cast
 
 from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType, RunAgentInput
 
@@ -28,7 +27,8 @@ from toolwire.losses import Loss, ToolwireWarning, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_stream
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
+from toolwire.protocol.jsontext import decode_utf8, dumps_safe, jsonl_lines, load_json
+from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import VendorTurn, frame_runs
@@ -70,13 +70,38 @@ def _port_arg(text: str) -> int:
     return port
 
 
+_PIECE = 1 << 20  # bytes read at a time
+
+
 def _read(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
+    """The whole input, read in bounded pieces: past ``max_recording_bytes`` it stops with
+    one clear line (endless input on stdin or a FIFO never grows memory unbounded)."""
+    cap = limits().max_recording_bytes
     try:
-        return Path(path).read_bytes()
+        stream: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
     except OSError as exc:
         raise CliError(f"{path}: {exc.strerror or exc}") from None
+    pieces: list[bytes] = []
+    size = 0
+    try:
+        while True:
+            piece = stream.read(min(_PIECE, cap + 1 - size))
+            if not piece:
+                break
+            pieces.append(piece)
+            size += len(piece)
+            if size > cap:
+                where = "stdin" if path == "-" else path
+                raise CliError(
+                    f"{where}: the input is larger than {cap} bytes (the max_recording_bytes "
+                    "cap); stopped reading there"
+                )
+    except OSError as exc:
+        raise CliError(f"{path}: {exc.strerror or exc}") from None
+    finally:
+        if path != "-":
+            stream.close()
+    return b"".join(pieces)
 
 
 def _json_text(data: bytes | str, path: str) -> Any:
@@ -97,7 +122,7 @@ def _event_objects(data: bytes, path: str) -> Iterator[Any]:
         if isinstance(value, list):
             yield from value
             return
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(jsonl_lines(text), 1):
         if line.strip():
             yield _json_text(line, f"{path}: line {n}")
 

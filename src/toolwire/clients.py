@@ -15,6 +15,11 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 from toolwire.adapters.contract import ChunkReader
+from toolwire.failures import error_in_body
+
+#: what the byte readers yield for a piece that completed no chunk, so the driver can check
+#: its run deadline while a vendor trickles keep-alive bytes (skipped, never decoded)
+TICK = object()
 
 
 def class_names(client: Any) -> set[str]:
@@ -90,8 +95,11 @@ def read_raw(
     ``FRAMING.reader()``), the chunk dicts yielded. Nothing is called before the first
     ``next``."""
     with _create(client, resource)(**kwargs) as response:
+        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
+            yield from _whole_body(_label(client), reader, response.read())
+            return
         for piece in response.iter_bytes():
-            yield from reader.feed(piece)
+            yield from reader.feed(piece) or (TICK,)
             if reader.done:
                 return
         yield from reader.close()
@@ -102,13 +110,37 @@ async def aread_raw(
 ) -> AsyncIterator[Any]:
     """The async form of :func:`read_raw`."""
     async with _create(client, resource)(**kwargs) as response:
+        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
+            for chunk in _whole_body(_label(client), reader, await response.read()):
+                yield chunk
+            return
         async for piece in response.iter_bytes():
-            for chunk in reader.feed(piece):
+            for chunk in reader.feed(piece) or (TICK,):
                 yield chunk
             if reader.done:
                 return
         for chunk in reader.close():
             yield chunk
+
+
+def _label(client: Any) -> str:
+    """The SDK's package name, to say whose error it was."""
+    return (module_roots(client)[0] or "vendor").split(".")[0]
+
+
+def _whole_json(response: Any) -> bool:
+    """A response that is one JSON document, not ``text/event-stream``."""
+    kind = str(response.headers.get("content-type", "")).lower()
+    return "json" in kind and "event-stream" not in kind
+
+
+def _whole_body(vendor: str, reader: ChunkReader, body: bytes) -> Iterator[Any]:
+    """A JSON body where a stream was asked for: the vendor's error, or read as the stream."""
+    error = error_in_body(vendor, body)
+    if error is not None:
+        raise error
+    yield from reader.feed(body)
+    yield from reader.close()
 
 
 async def aclose(client: Any) -> None:
@@ -152,6 +184,7 @@ class HttpxBridge:
 
 
 __all__ = [
+    "TICK",
     "HttpxBridge",
     "aclose",
     "aread_raw",

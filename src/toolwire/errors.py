@@ -139,9 +139,9 @@ class CassetteMiss(ToolwireError):
     """
 
     def __init__(self, path: str, request: str, reason: str, record_mode: str) -> None:
-        self.path = path
-        self.request = request
-        self.reason = reason
+        self.path = path = redact(path)
+        self.request = request = redact(request)  # a URL's password, a signed URL's query
+        self.reason = reason = redact(reason)
         self.record_mode = record_mode
         if not request:
             super().__init__(

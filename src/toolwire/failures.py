@@ -9,6 +9,8 @@ it reads, the run driver for every attempt.
 from __future__ import annotations
 
 import email.utils
+import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,21 +79,23 @@ def retry_after(headers: Any, now: float | None = None) -> float | None:
     if ms is not None:
         try:
             value = float(ms) / 1000.0
-        except ValueError:
+        except (TypeError, ValueError):
             value = -1.0
-        if value >= 0:
+        if math.isfinite(value) and value >= 0:
             return value
     raw = headers.get("retry-after")
     if raw is None:
         return None
     try:
         seconds = float(raw)
-    except ValueError:
+    except (TypeError, ValueError):
         try:
             when = email.utils.parsedate_to_datetime(str(raw))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
         seconds = when.timestamp() - (time.time() if now is None else now)
+    if not math.isfinite(seconds):  # "nan", "inf": not a wait anyone can honour
+        return None
     return max(seconds, 0.0)
 
 
@@ -152,6 +156,25 @@ def retryable_error_types() -> frozenset[str]:
     for name in adapters.model_names():
         found |= adapters.client(name).retryable_errors
     return found
+
+
+def error_in_body(vendor: str, body: bytes | str) -> VendorStreamError | None:
+    """The vendor's error when a success response's whole body is a JSON error object
+    (``{"error": {"type": ..., "message": ...}}``) instead of a stream; else ``None``."""
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(value, list) and value:
+        value = value[0]
+    if not isinstance(value, dict) or not isinstance(value.get("error"), dict):
+        return None
+    err = value["error"]
+    kind = err.get("type") or err.get("status") or err.get("code")
+    kind = kind if isinstance(kind, str) and kind else "error"
+    message = err.get("message")
+    message = message if isinstance(message, str) and message else kind
+    return VendorStreamError(vendor, kind, message, retryable=kind in retryable_error_types())
 
 
 def _body_failure(exc: BaseException, body: Any) -> Failure | None:
@@ -225,6 +248,7 @@ __all__ = [
     "Failure",
     "classify",
     "default_retryable_status",
+    "error_in_body",
     "metadata_of",
     "retry_after",
 ]

@@ -28,9 +28,12 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from toolwire.protocol.redact import is_credential_name
+
 _VERSION = re.compile(r"^/(v1beta1|v1beta|v1alpha|v1)/")
 
-#: Query parameters that carry credentials: never part of a match, never quoted.
+#: Query parameters that carry credentials: never part of a match, never quoted (these and
+#: any other whose name says credential: ``protocol.redact.is_credential_name``).
 SECRET_QUERY_KEYS = frozenset({"key", "api-key", "api_key", "access_token", "token"})
 
 _SHOWN = 60  # characters of a differing value quoted in a reason
@@ -43,7 +46,7 @@ def normalized_path(path: str) -> str:
 
 def _query(query: str) -> list[tuple[str, str]]:
     pairs = parse_qsl(query, keep_blank_values=True)
-    return sorted((k, v) for k, v in pairs if k.lower() not in SECRET_QUERY_KEYS)
+    return sorted((k, v) for k, v in pairs if not is_credential_name(k))
 
 
 def _json_or_text(body: bytes | str | None) -> tuple[bool, Any]:

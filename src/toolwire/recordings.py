@@ -17,7 +17,7 @@ from ag_ui.core import BaseEvent
 
 from toolwire.adapters.contract import Adapter
 from toolwire.errors import LimitExceeded, UnsupportedInput
-from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.jsontext import decode_utf8, jsonl_lines, load_json
 from toolwire.protocol.limits import check, limits
 from toolwire.protocol.recorded import Exchange, ModelRoute
 from toolwire.protocol.runs import VendorTurn, frame_run
@@ -175,7 +175,7 @@ def load_recording(data: bytes, name: str = "") -> list[Exchange]:
 def jsonl_chunks(body: bytes) -> list[Any]:
     """Each non-empty line of a JSONL body, parsed."""
     out = []
-    for n, line in enumerate(decode_utf8(body, "recording", "JSONL body").splitlines(), 1):
+    for n, line in enumerate(jsonl_lines(decode_utf8(body, "recording", "JSONL body")), 1):
         if line.strip():
             out.append(load_json(line, "recording", f"JSONL line {n}"))
     return out

@@ -27,16 +27,39 @@ SECRET_HEADERS = (
 
 MASK = "[REDACTED]"
 
-_PARAM = re.compile(
-    r"(?i)(?<![A-Za-z0-9_-])"
-    r"(key|api[-_]?key|apikey|access[-_]?token|refresh[-_]?token|id[-_]?token|token|"
-    r"client[-_]?secret|secret|password|passwd|sig|signature|x-goog-api-key)"
-    r"(=)([^&\s#'\"<>]+)"
+#: a known value shorter than this is not masked: local OpenAI-compatible servers are given
+#: keys like ``e`` or ``x``, which protect nothing and would be "found" inside every word
+MIN_SECRET_CHARS = 8
+
+#: a header, query parameter or field name that says it holds a credential: one of these
+#: words as a whole segment of the name (``X-Upstream-Credential``, ``X-Auth``,
+#: ``X-Goog-Signature``, ``X-Amz-Security-Token``, ``client_secret``, ``sig``)
+CREDENTIAL_NAME = re.compile(
+    r"(?i)(?:^|[-_.])(?:auth|authorization|api[-_]?key|apikey|key|token|secret|password|"
+    r"passwd|pwd|credential|credentials|cookie|session|signature|sig|private[-_]?key)"
+    r"(?:[-_.]|$)"
 )
+#: names that match the words above and carry no credential
+NOT_CREDENTIAL_NAMES = frozenset({"idempotency-key", "sec-websocket-key", "www-authenticate"})
+
+
+def is_credential_name(name: str) -> bool:
+    """Whether a header, query parameter or field called ``name`` holds a credential."""
+    low = name.strip().lower()
+    return low in SECRET_HEADERS or (
+        low not in NOT_CREDENTIAL_NAMES and CREDENTIAL_NAME.search(low) is not None
+    )
+
+
+_PARAM = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9_.-]{0,63})(=)([^&\s#'\"<>]+)")
 _HEADER = re.compile(
-    r"(?i)([\"']?)(" + "|".join(re.escape(h) for h in SECRET_HEADERS) + r")\1"
+    r"(?i)([\"']?)("
+    + "|".join(re.escape(h) for h in SECRET_HEADERS)
+    + r"|[a-z0-9]+(?:-[a-z0-9]+)+)\1"
     r"(\s*:\s*\[?\s*[\"']?)([^\"'\]\r\n,}]+)"
 )
+#: ``scheme://user:password@host``: the password is masked, the user kept
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^/\s:@?#\[\]]*):([^/\s@?#]+)@")
 _BEARER = re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}")
 _TOKENS = re.compile(r"\b(sk-[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,}|ya29\.[0-9A-Za-z._-]{16,})")
 
@@ -53,13 +76,21 @@ def redact(value: Any, known: Iterable[str] = (), *, shapes: bool = True) -> Any
     """``value`` (text, or JSON-like data whose strings are masked) with credentials masked.
 
     ``known`` are values the caller knows to be secret (a client's API key, a server's key
-    from the environment): each is masked wherever it stands. ``shapes`` also masks what
-    looks like a credential (query parameters, headers, bearer tokens, OpenAI/Google key
-    shapes); a server masking its own keys in model output turns it off, so a model's text
-    about tokens is left alone. Everything else is kept so the message still says where.
+    from the environment): each is masked wherever it stands, unless it is shorter than
+    :data:`MIN_SECRET_CHARS` (too short to be a secret; masking it would mangle the text).
+    ``shapes`` also masks what looks like a credential (query parameters, headers, bearer
+    tokens, OpenAI/Google key shapes); a server masking its own keys in model output turns it
+    off, so a model's text about tokens is left alone. Everything else is kept so the
+    message still says where.
     """
-    secrets = sorted({k for k in known if k}, key=len, reverse=True)
-    return _masked(value, secrets, shapes)
+    return _masked(value, secret_values(known), shapes)
+
+
+def secret_values(known: Iterable[str]) -> list[str]:
+    """The values of ``known`` worth masking (at least :data:`MIN_SECRET_CHARS` long),
+    longest first so a key that contains another is masked whole."""
+    kept = {k for k in known if isinstance(k, str) and len(k) >= MIN_SECRET_CHARS}
+    return sorted(kept, key=len, reverse=True)
 
 
 def _masked(value: Any, secrets: list[str], shapes: bool) -> Any:
@@ -78,15 +109,31 @@ def _masked_text(text: str, secrets: list[str], shapes: bool) -> str:
             text = text.replace(secret, MASK)
     if not shapes or not text:
         return text
-    text = _HEADER.sub(lambda m: m.group(1) + m.group(2) + m.group(1) + m.group(3) + MASK, text)
-    text = _PARAM.sub(lambda m: m.group(1) + m.group(2) + MASK, text)
+    text = _USERINFO.sub(lambda m: f"{m.group(1)}{m.group(2)}:{MASK}@", text)
+    text = _HEADER.sub(_header_masked, text)
+    text = _PARAM.sub(
+        lambda m: m.group(1) + m.group(2) + MASK if is_credential_name(m.group(1)) else m.group(0),
+        text,
+    )
     text = _BEARER.sub(lambda m: m.group(1) + " " + MASK, text)
     return _TOKENS.sub(MASK, text)
 
 
+def _header_masked(m: re.Match[str]) -> str:
+    if not is_credential_name(m.group(2)):
+        return m.group(0)
+    return m.group(1) + m.group(2) + m.group(1) + m.group(3) + MASK
+
+
 def redact_headers(headers: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of ``headers`` with every credential header's value masked."""
-    return {k: (MASK if str(k).lower() in SECRET_HEADERS else v) for k, v in headers.items()}
+    """A copy of ``headers`` with every credential header's value masked (by name: the
+    usual ones and any whose name says credential, token, secret, signature, auth...)."""
+    return {k: (MASK if is_credential_name(str(k)) else v) for k, v in headers.items()}
+
+
+def without_userinfo(url: str) -> str:
+    """``url`` with any ``user:password@`` masked (what may be printed of a URL)."""
+    return _USERINFO.sub(lambda m: f"{m.group(1)}{m.group(2)}:{MASK}@", url)
 
 
 def credential_values(*holders: Any) -> list[str]:
@@ -118,4 +165,15 @@ def credential_values(*holders: Any) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
-__all__ = ["MASK", "SECRET_HEADERS", "credential_values", "redact", "redact_headers"]
+__all__ = [
+    "CREDENTIAL_NAME",
+    "MASK",
+    "MIN_SECRET_CHARS",
+    "SECRET_HEADERS",
+    "credential_values",
+    "is_credential_name",
+    "redact",
+    "redact_headers",
+    "secret_values",
+    "without_userinfo",
+]

@@ -200,7 +200,7 @@ async def _serve(provider: str) -> tuple[list[str], str]:
         agent = {"provider": provider, "base_url": fake.base_url, "key_env": KEY_ENV}
         app = create_app({"agents": [agent]})
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://toolwire") as http:
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
             r = await http.post(f"/agents/{provider}", json=RUN_INPUT)
         path = fake.requests[0].path
     types = [json.loads(line[5:])["type"] for line in r.text.splitlines() if line[:5] == "data:"]

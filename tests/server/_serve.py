@@ -88,7 +88,7 @@ def live_server(app: Starlette) -> Iterator[tuple[Server, str]]:
 
 
 def asgi_client(app: Starlette) -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://toolwire")
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1")
 
 
 def recorded_calls(vendor_events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:

@@ -15,6 +15,7 @@ from _serve import asgi_client, events_of, run_input
 from toolwire.server import ConfigError, config_from_mapping, create_app, load_config
 
 HELLO = run_input([{"id": "u1", "role": "user", "content": "hello"}])
+JSON = {"content-type": "application/json"}
 
 
 @pytest.fixture
@@ -56,7 +57,7 @@ async def _post(app: object, path: str, **kw: object) -> httpx.Response:
 async def test_bad_bodies_are_refused_with_a_reason(
     app_config: dict[str, object], body: bytes, status: int, error: str, says: str
 ) -> None:
-    r = await _post(create_app(app_config), "/agents/replay", content=body)
+    r = await _post(create_app(app_config), "/agents/replay", content=body, headers=JSON)
     assert r.status_code == status
     assert r.headers["content-type"] == "application/json"
     assert r.json()["error"] == error
@@ -68,7 +69,7 @@ async def test_the_body_limit_holds_without_a_content_length(app_config: dict[st
         for _ in range(10):
             yield b" " * 1000
 
-    r = await _post(create_app(app_config), "/agents/replay", content=pieces())
+    r = await _post(create_app(app_config), "/agents/replay", content=pieces(), headers=JSON)
     assert r.status_code == 413 and r.json()["error"] == "too_large"
 
 

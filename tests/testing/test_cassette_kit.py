@@ -257,13 +257,14 @@ def test_a_key_that_survives_filtering_refuses_the_write(
 ) -> None:
     leaked = "sk-proj-" + "L3ak" * 8
     monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
-    with FakeVendor(_replies({"x-upstream-credential": leaked})) as fv:
+    # a header named for a credential is filtered (issue 35); one named for nothing is scanned
+    with FakeVendor(_replies({"x-debug-echo": leaked})) as fv:
         monkeypatch.setenv("AGENT_BASE_URL", fv.base_url)
         result = agent.runpytest("--record-mode=once")
     result.assert_outcomes(errors=0, failed=1)
     out = result.stdout.str()
     assert "SecretInCassette" in out
-    assert "interaction 0: response header x-upstream-credential" in out
+    assert "interaction 0: response header x-debug-echo" in out
     assert "sk-…" in out
     assert leaked not in out and FAKE_KEY not in out
     assert not _cassette(agent).exists()

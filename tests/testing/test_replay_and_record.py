@@ -220,13 +220,14 @@ def test_toolwire_decode_reads_kit_vcrpy_json_and_pytest_recording_cassettes(
 
 def test_a_refused_write_leaves_no_file_and_a_filter_makes_it_pass(tmp_path: Path) -> None:
     leaked = "sk-proj-" + "L3ak" * 8
-    reply = Reply(headers={"x-upstream-credential": leaked}, chunks=[b'{"ok": true}'])
+    # (a header named for a credential is filtered by name: issue 35; this one is named for
+    # nothing, so only the scan finds the key)
+    reply = Reply(headers={"x-debug-echo": leaked}, chunks=[b'{"ok": true}'])
     with pytest.raises(SecretInCassette) as info:
         with FakeVendor([reply]) as fv, CassetteKit(tmp_path, record_mode="once")("s.yaml"):
             httpx2.post(f"{fv.base_url}/v1/x", json={})
     assert info.value.findings == [
-        "interaction 0: response header x-upstream-credential: "
-        "an OpenAI/Anthropic-style secret key (sk-…)"
+        "interaction 0: response header x-debug-echo: an OpenAI/Anthropic-style secret key (sk-…)"
     ]
     assert not (tmp_path / "s.yaml").exists()
     # vcrpy's patches are gone: a plain request reaches the server again
@@ -235,11 +236,11 @@ def test_a_refused_write_leaves_no_file_and_a_filter_makes_it_pass(tmp_path: Pat
     kit = CassetteKit(tmp_path, record_mode="once")
     with (
         FakeVendor([reply]) as fv,
-        kit("s.yaml", filter_response_headers=["X-Upstream-Credential"]),
+        kit("s.yaml", filter_response_headers=["X-Debug-Echo"]),
     ):
         httpx2.post(f"{fv.base_url}/v1/x", json={})
     text = (tmp_path / "s.yaml").read_text("utf-8")
-    assert leaked not in text and "x-upstream-credential" not in text
+    assert leaked not in text and "x-debug-echo" not in text
 
 
 def test_openai_and_gemini_clients_record_without_their_credentials(tmp_path: Path) -> None:

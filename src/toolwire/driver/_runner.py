@@ -18,6 +18,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import math
+import time
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar, ca
 
 from ag_ui.core import BaseEvent, CustomEvent
 
+from toolwire.clients import TICK
 from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
 from toolwire.driver._tool_loop import ToolRun, tool_options
 from toolwire.driver._vendors import Plan, plan
@@ -56,6 +59,10 @@ OnCancel = Literal["close", "finish"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+class _Expired(Exception):
+    """The run's deadline passed (ends the run with ``RUN_ERROR`` code ``deadline``)."""
 
 
 def loss_record(loss: Loss) -> dict[str, Any]:
@@ -89,6 +96,7 @@ class _Run:
         on_cancel: str,
         forward_losses: bool,
         vendor_params: dict[str, Any],
+        deadline: float | None = None,
         *,
         sync: bool,
     ) -> None:
@@ -104,6 +112,17 @@ class _Run:
             raise UnsupportedInput("toolwire.run: losses must be a list (records are appended)")
         if not isinstance(model, str) or not model:
             raise UnsupportedInput("toolwire.run: model must be a non-empty string")
+        if deadline is not None and (
+            isinstance(deadline, bool)
+            or not isinstance(deadline, (int, float))
+            or not math.isfinite(deadline)
+            or deadline <= 0
+        ):
+            raise UnsupportedInput(
+                f"toolwire.run: deadline must be a positive number of seconds, not {deadline!r}"
+            )
+        self.deadline = deadline
+        self._deadline_at: float | None = None
         self.policy = retry or DEFAULT_POLICY
         self.trace: RunTrace | None = None  # OpenTelemetry, once the run starts
         #: a tool loop's run telemetry: this turn is one model call of that run
@@ -219,8 +238,55 @@ class _Run:
         return out
 
     def start(self) -> list[BaseEvent]:
+        if self.deadline is not None:
+            self._deadline_at = time.monotonic() + self.deadline
         self._trace_start()
         return self._step(self.framer.start)
+
+    # -- the deadline ----------------------------------------------------------------------
+
+    def _left(self) -> float | None:
+        """Seconds left before the deadline (None: no deadline); raises once it passed."""
+        if self._deadline_at is None:
+            return None
+        left = self._deadline_at - time.monotonic()
+        if left <= 0:
+            raise _Expired
+        return left
+
+    def expired(self) -> list[BaseEvent]:
+        """``RUN_ERROR`` code ``deadline``: the run took longer than it was given."""
+        meta = {"toolwire.vendor": self.plan.vendor, "toolwire.attempts": self.attempts}
+        message = f"the run took longer than its deadline of {self.deadline:g} s"
+        try:
+            return self._step(
+                self.framer.error, message, "deadline", metadata=meta, before_end=self.loss_events
+            )
+        finally:
+            self.end_trace("deadline")
+
+    def chunks_sync(self, stream: Iterator[Any]) -> Iterator[Any]:
+        """The stream's chunks, the deadline checked at each (keep-alive ticks skipped)."""
+        for chunk in stream:
+            self._left()
+            if chunk is not TICK:
+                yield chunk
+
+    async def chunks_async(self, stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """The stream's chunks, each awaited no longer than the time left."""
+        while True:
+            left = self._left()
+            try:
+                if left is None:
+                    chunk = await stream.__anext__()
+                else:
+                    chunk = await asyncio.wait_for(stream.__anext__(), left)
+            except StopAsyncIteration:
+                return
+            except asyncio.TimeoutError:
+                raise _Expired from None
+            if chunk is not TICK:
+                yield chunk
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         return self._step(self.framer.feed, chunk)
@@ -349,7 +415,7 @@ class _Run:
         self._new_attempt()
         stream = self.plan.open_sync()
         try:
-            for chunk in stream:
+            for chunk in self.chunks_sync(stream):
                 events = self.feed(chunk)
                 if events:
                     return stream, events
@@ -372,6 +438,9 @@ class _Run:
         yield from self.start()
         try:
             stream, first = self.first_sync()
+        except _Expired:
+            yield from self.expired()
+            return
         except Exception as exc:
             yield from self.failed(exc)
             return
@@ -380,7 +449,7 @@ class _Run:
             if stream is None:
                 return
             try:
-                for chunk in stream:
+                for chunk in self.chunks_sync(stream):
                     if self.cancel_requested:
                         break
                     yield from self.feed(chunk)
@@ -388,6 +457,9 @@ class _Run:
                         break
                 else:
                     end = self.finish()
+            except _Expired:
+                yield from self.expired()
+                return
             except Exception as exc:
                 if not self.cancel_requested:
                     yield from self.failed(exc)
@@ -413,7 +485,7 @@ class _Run:
         self._new_attempt()
         stream = self.plan.open_async()
         try:
-            async for chunk in stream:
+            async for chunk in self.chunks_async(stream):
                 events = self.feed(chunk)
                 if events:
                     return stream, events
@@ -443,6 +515,10 @@ class _Run:
             except asyncio.CancelledError as exc:
                 cancel = exc
                 first = []
+            except _Expired:
+                for ev in self.expired():
+                    yield ev
+                return
             except Exception as exc:
                 for ev in self.failed(exc):
                     yield ev
@@ -452,7 +528,7 @@ class _Run:
             if stream is not None and cancel is None:
                 end: list[BaseEvent] = []
                 try:
-                    async for chunk in stream:
+                    async for chunk in self.chunks_async(stream):
                         if self.cancel_requested:
                             break
                         for ev in self.feed(chunk):
@@ -463,6 +539,10 @@ class _Run:
                         end = self.finish()
                 except asyncio.CancelledError as exc:
                     cancel = exc
+                except _Expired:
+                    for ev in self.expired():
+                        yield ev
+                    return
                 except Exception as exc:
                     if not self.cancel_requested:
                         for ev in self.failed(exc):
@@ -604,6 +684,7 @@ def run(
     tool_timeout: float | None = None,
     tool_concurrency: int | None = None,
     tool_tracebacks: bool | None = None,
+    deadline: float | None = None,
     **vendor_params: Any,
 ) -> RunEvents:
     """One AG-UI run for ``run_input`` (a ``RunAgentInput`` or its JSON dict) over ``client``.
@@ -615,9 +696,12 @@ def run(
     UI as a ``CUSTOM`` event named ``toolwire.losses`` just before the terminal event.
     ``tools`` (functions or ``toolwire.Tool``) are backend tools, run inside the run until
     a turn calls none of them (at most ``max_steps`` turns; docs/guide/agents.md).
+    ``deadline`` (seconds) bounds the whole run, retries, backend tools and a vendor
+    trickling keep-alive bytes included: past it the run ends with ``RUN_ERROR`` code
+    ``deadline``.
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
-    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params)
+    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params, deadline)
     loop = tool_options(tools, max_steps, tool_timeout, tool_concurrency, tool_tracebacks)
     if loop is not None:
         return RunEvents(ToolRun(client, run_input, *args, loop, sync=True, turn=_Run))

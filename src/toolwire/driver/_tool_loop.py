@@ -29,6 +29,7 @@ import asyncio
 import concurrent.futures
 import inspect
 import json
+import time
 import traceback
 from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 from contextlib import AbstractContextManager, nullcontext
@@ -67,6 +68,8 @@ class Turn(Protocol):
     cancel_requested: bool
     secrets: list[str]
     losses: list[Loss]
+    #: seconds the turn may take (read when it starts; the loop gives each what is left)
+    deadline: float | None
     #: the loop's run telemetry, which the turn adds its model call's span to
     shared_trace: RunTrace | None
 
@@ -134,6 +137,7 @@ class ToolRun:
         on_cancel: str,
         forward_losses: bool,
         vendor_params: dict[str, Any],
+        deadline: float | None,
         options: dict[str, Any],
         *,
         sync: bool,
@@ -162,6 +166,8 @@ class ToolRun:
         self._turn_losses: list[Loss] = []
         self._turn_taken = 0
         self._turn_args = (model, vendor, api, retry)
+        self.deadline = deadline
+        self._ends_at: float | None = None  # the run's deadline, once it starts
         self._forward = forward_losses
         self._params = vendor_params
         self._client = client
@@ -210,6 +216,7 @@ class ToolRun:
                 self.on_cancel,
                 self._forward,
                 self._params,
+                self.deadline,
                 sync=self._sync,
             )
         self._report([*kept, *quiet])
@@ -237,6 +244,15 @@ class ToolRun:
     def _trace_start(self) -> None:
         self.trace = self._current.new_trace()
         self._current.shared_trace = self.trace
+        if self.deadline is not None:
+            self._ends_at = time.monotonic() + self.deadline
+
+    def _time_left(self, turn: Turn) -> Turn:
+        """``turn`` given what is left of the run's deadline (a run past it ends at once,
+        with the turn's ``RUN_ERROR`` code ``deadline``)."""
+        if self._ends_at is not None:
+            turn.deadline = max(self._ends_at - time.monotonic(), 1e-9)
+        return turn
 
     def end_trace(self, error_type: str | None = None) -> None:
         trace, self.trace = self.trace, None
@@ -400,7 +416,7 @@ class ToolRun:
 
     def _turn_events_sync(self, turn: Turn) -> Generator[BaseEvent, None, None]:
         c = self.composer
-        events = turn.events_sync()
+        events = self._time_left(turn).events_sync()
         try:
             while True:
                 with held() as quiet:
@@ -487,7 +503,7 @@ class ToolRun:
             yield ev
         cancel: asyncio.CancelledError | None = None
         while cancel is None:
-            events = self._current.events_async()
+            events = self._time_left(self._current).events_async()
             try:
                 while True:
                     with held() as quiet:

@@ -8,7 +8,7 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol.compact_json import compact_finite
-from toolwire.protocol.jsontext import Scanner, checked, load_json, text_is_clean, whole_value
+from toolwire.protocol.jsontext import Scanner, checked, text_is_clean, whole_value
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -55,11 +55,7 @@ def parse_arguments_object(text: str) -> dict[str, Any] | None:
     """
     if text.strip() == "":
         return {}
-    try:
-        value = load_json(text, "input", "arguments")
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+    return arguments_object(text)[0]
 
 
 class _Repeats(threading.local):
@@ -83,9 +79,15 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return value
 
 
+def _no_constant(name: str) -> Any:
+    """``NaN``, ``Infinity``, ``-Infinity``: Python reads them, JSON has no such values, and
+    a request body holding one is invalid JSON; so argument text holding one is not JSON."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 #: built once: ``json.loads(text, object_pairs_hook=...)`` builds a decoder on every call,
 #: most of the cost of parsing a short argument text
-_PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs)
+_PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
 
 
 #: its scanner, read through ``jsontext.whole_value`` (as ``decode`` would, without its frames)

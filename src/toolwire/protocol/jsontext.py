@@ -167,6 +167,15 @@ def load_json(data: bytes | str, vendor: str = "input", where: str = "JSON text"
     return checked(value, vendor, where)
 
 
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSON Lines text, split at LF only (a CR before it is JSON white space).
+
+    Never ``str.splitlines``: it also splits at U+2028, U+2029, U+0085 and other characters
+    a JSON string may hold raw, cutting a line that is one JSON value in two.
+    """
+    return text.split("\n")
+
+
 def text_is_clean(text: str) -> bool:
     """True when no value parsed from ``text`` can break a rule, told from the text at C
     speed (else the value is walked): a value nests at most as many containers as the text
@@ -410,6 +419,7 @@ __all__ = [
     "dumps_safe",
     "escape_surrogates",
     "is_clean",
+    "jsonl_lines",
     "load_json",
     "scrub",
     "text_is_clean",

@@ -6,6 +6,28 @@ The masking lives below ``toolwire.errors`` (every exception message is redacted
 
 from __future__ import annotations
 
-from toolwire.redaction import MASK, SECRET_HEADERS, credential_values, redact, redact_headers
+from toolwire.redaction import (
+    CREDENTIAL_NAME,
+    MASK,
+    MIN_SECRET_CHARS,
+    SECRET_HEADERS,
+    credential_values,
+    is_credential_name,
+    redact,
+    redact_headers,
+    secret_values,
+    without_userinfo,
+)
 
-__all__ = ["MASK", "SECRET_HEADERS", "credential_values", "redact", "redact_headers"]
+__all__ = [
+    "CREDENTIAL_NAME",
+    "MASK",
+    "MIN_SECRET_CHARS",
+    "SECRET_HEADERS",
+    "credential_values",
+    "is_credential_name",
+    "redact",
+    "redact_headers",
+    "secret_values",
+    "without_userinfo",
+]

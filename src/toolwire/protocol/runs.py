@@ -171,7 +171,12 @@ class RunFramer:
             protocol_version=PROTOCOL_VERSION,
             **kw,
         )
-        return self._send([started])
+        out = self._send([started])
+        # the thread's call ids (the input's history) are known now: the decoder gets them
+        # before its first chunk, so a vendor id equal to one of them is minted apart on
+        # the first attempt as on any retry (use_decoder adds them to a new decoder)
+        self.decoder.known_call_ids = self.decoder.known_call_ids | self.machine.call_ids
+        return out
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One vendor chunk; raises what the decoder raises (see ``DECODING_FAILURES``)."""

@@ -11,13 +11,15 @@ function such as ``encode_request``, :func:`check_choice` for an option's value.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from ag_ui.core import BaseEvent
 
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
+from toolwire.protocol.compact_json import compact_finite
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.options import check_options
@@ -103,9 +105,52 @@ def encode_surface(vendor: str) -> Callable[[Callable[P, dict[str, Any]]], Calla
     :class:`Encoded` and its losses are warned about once (:func:`returns_encoded`)."""
 
     def wrap(fn: Callable[P, dict[str, Any]]) -> Callable[P, Encoded]:
-        return checked_options(vendor)(returns_encoded(fn))
+        return checked_options(vendor)(returns_encoded(_finite(vendor, fn)))
 
     return wrap
+
+
+def _finite(vendor: str, fn: Callable[P, dict[str, Any]]) -> Callable[P, dict[str, Any]]:
+    """``fn``, its body refused when it holds NaN or an infinity: JSON has no such number,
+    so the body would be invalid JSON (a state, a tool schema, a result the caller gave)."""
+
+    @functools.wraps(fn)
+    def inner(*args: P.args, **kwargs: P.kwargs) -> dict[str, Any]:
+        body = fn(*args, **kwargs)
+        where = non_finite_at(body, "request body")
+        if where is not None:
+            raise VendorDataError(
+                vendor,
+                where,
+                "NaN or an infinity, which JSON cannot hold: the body would be invalid",
+            )
+        return body
+
+    return inner
+
+
+def non_finite_at(value: Any, where: str) -> str | None:
+    """Where ``value`` holds a float NaN or infinity (a path), or None; iterative, linear."""
+    try:
+        compact_finite(value)  # the C encoder says "all finite" fast; the walk says where
+        return None
+    except (TypeError, ValueError, RecursionError):
+        pass  # a non-finite number, an SDK object or a deep value: the walk decides
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [(where, value)]
+    while stack:
+        at, node = stack.pop()
+        if isinstance(node, float) and not math.isfinite(node):
+            return at
+        if isinstance(node, (dict, list, tuple)):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if isinstance(node, dict):
+                stack.extend((f"{at}.{k}", v) for k, v in node.items())
+            else:
+                stack.extend((f"{at}[{i}]", v) for i, v in enumerate(node))
+    return None
 
 
 #: The ``media=`` values every ``encode_request`` takes.

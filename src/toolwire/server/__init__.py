@@ -6,7 +6,8 @@ agents of your own (``Agent``: any callable from a ``RunAgentInput`` to AG-UI ev
 the configured providers; ``read_run_input`` and ``event_stream`` serve a run from a route of
 yours the same way. ``serve`` / ``make_server`` / ``Server`` run the app with uvicorn
 (imported when first used), ending open runs as shutdown starts. The modules behind this
-package (``_agents``, ``_app``, ``_config``, ``_providers``, ``_replay``, ``_streaming``,
+package (``_agents``, ``_app``, ``_config``, ``_guard``, ``_http``, ``_offload``,
+``_providers``, ``_replay``, ``_streaming``,
 ``_running``) are internal.
 """
 

@@ -27,7 +27,7 @@ from starlette.responses import Response
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.redact import redact
+from toolwire.protocol.stream_redact import StreamRedactor
 from toolwire.server._config import AgentConfig
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -188,16 +188,12 @@ def event_stream(
     values = [*secrets]
     for client in clients:
         values.extend(client_secrets(client))
-
-    def redact_text(text: str) -> str:
-        return redact(text, values, shapes=False)
-
     return EventStreamResponse(
         checked_events(lambda _: events, run_input),
         run_input=run_input,
         hub=hub or StreamHub(),
         agent=name,
-        redact=redact_text,
+        redactor=StreamRedactor(values),
     )
 
 

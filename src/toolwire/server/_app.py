@@ -9,24 +9,36 @@ Everything a request can get wrong before its stream starts is answered with a 4
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+import os
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 from ag_ui.core import RunAgentInput
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toolwire.errors import ToolwireError, UnsupportedInput
+from toolwire.errors import LimitExceeded, ToolwireError
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.redact import redact
+from toolwire.protocol.jsontext import JSONTextError, load_json
+from toolwire.protocol.stream_redact import StreamRedactor
 from toolwire.server._agents import own_providers
-from toolwire.server._config import DEFAULT_BODY_LIMIT, ServerConfig, checked, config_from_mapping
+from toolwire.server._config import (
+    DEFAULT_BODY_LIMIT,
+    DEFAULT_LIMITS,
+    ServerConfig,
+    checked,
+    config_from_mapping,
+)
+from toolwire.server._guard import RequestGuard
+from toolwire.server._offload import OFFLOAD
 from toolwire.server._providers import Provider, build_provider, secrets
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -39,17 +51,6 @@ class _BadRequest(Exception):
         self.status, self.error, self.reason = status, error, reason
 
 
-def _redactor(provider: Provider) -> Callable[[str], str]:
-    own = getattr(provider, "secret_values", None)  # an agent of the caller's: its clients' keys
-    values = own() if own is not None else secrets(provider.config)
-
-    def redact_text(text: str) -> str:
-        # the agent's own key values only: an event's text about tokens is the model's
-        return redact(text, values, shapes=False)
-
-    return redact_text
-
-
 @dataclass
 class ServerState:
     """What the app's routes share: ``app.state.toolwire``."""
@@ -57,32 +58,67 @@ class ServerState:
     config: ServerConfig
     agents: dict[str, Provider]
     hub: StreamHub
+    #: the bearer token every agent request needs (from ``config.token_env``), or None
+    token: str | None = None
+    #: Host names accepted besides loopback (the config's, and the address ``serve`` binds)
+    hosts: set[str] = field(default_factory=set)
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+class _ClientLeft(Exception):
+    """The client went away while sending its body: nobody to answer."""
+
+
+async def _read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The body, at most ``limit`` bytes, all of it within ``seconds`` of the headers."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise _BadRequest(413, "too_large", f"the body is {declared} bytes; the limit is {limit}")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _BadRequest(413, "too_large", f"the body is over the limit of {limit} bytes")
-        chunks.append(chunk)
+    try:
+        with anyio.fail_after(seconds):
+            async for chunk in request.stream():
+                size += len(chunk)
+                if size > limit:
+                    raise _BadRequest(
+                        413, "too_large", f"the body is over the limit of {limit} bytes"
+                    )
+                chunks.append(chunk)
+    except TimeoutError:
+        raise _BadRequest(
+            408, "timeout", f"the body did not arrive within {seconds:g} s (body_timeout)"
+        ) from None
+    except ClientDisconnect:
+        raise _ClientLeft from None
     return b"".join(chunks)
 
 
-async def _run_input(request: Request, limit: int) -> RunAgentInput:
-    raw = await _read_body(request, limit)
+def _parse_run_input(raw: bytes) -> RunAgentInput:
+    """The body as a RunAgentInput, every toolwire error as a 4xx (runs in a worker thread)."""
     try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        raise _BadRequest(400, "not_json", f"the body is not JSON: {exc}") from None
+        value = load_json(raw, "request", "body")
+    except JSONTextError as exc:
+        raise _BadRequest(400, "not_json", str(exc)) from None
     try:
         return as_run_input(value, "body")
-    except UnsupportedInput as exc:
+    except LimitExceeded as exc:
+        raise _BadRequest(413, "too_large", str(exc)) from None
+    except ToolwireError as exc:
         raise _BadRequest(422, "not_run_agent_input", str(exc)) from None
+    except RecursionError:
+        raise _BadRequest(422, "not_run_agent_input", "the body nests too deeply") from None
+
+
+async def _run_input(request: Request, limit: int, seconds: float) -> RunAgentInput:
+    raw = await _read_body(request, limit, seconds)
+    return await OFFLOAD.run(_parse_run_input, raw)
+
+
+def _secret_values(provider: Provider) -> list[str]:
+    """The key values to mask in what ``provider``'s runs send: an agent of the caller's
+    names its clients' keys; a configured provider's are in its key variables."""
+    own = getattr(provider, "secret_values", None)
+    return list(own()) if own is not None else secrets(provider.config)
 
 
 def _state(request: Request) -> ServerState:
@@ -104,18 +140,34 @@ async def run_agent(request: Request) -> Response:
         missing = provider.unavailable()
         if missing is not None:
             raise _BadRequest(409, "unavailable", f"agent {name!r} cannot run: {missing}")
-        run_input = await _run_input(request, state.config.body_limit)
+        _check_capacity(state)
+        cfg = state.config
+        run_input = await _run_input(request, cfg.body_limit, cfg.body_timeout)
+        _check_capacity(state)  # other runs may have started while this body arrived
     except _BadRequest as bad:
         log.info("agent %s: refused (%s): %s", name, bad.status, bad.reason)
-        return JSONResponse({"error": bad.error, "reason": bad.reason}, status_code=bad.status)
+        headers = {"connection": "close"} if bad.status == 408 else None
+        return JSONResponse(
+            {"error": bad.error, "reason": bad.reason}, status_code=bad.status, headers=headers
+        )
+    except _ClientLeft:
+        log.info("agent %s: the client left while sending its body", name)
+        return Response(status_code=400)  # never delivered: the connection is gone
     log.info("agent %s: run %s starts", name, run_input.run_id)
     return EventStreamResponse(
         provider.events(run_input),
         run_input=run_input,
         hub=state.hub,
         agent=name,
-        redact=_redactor(provider),
+        redactor=StreamRedactor(_secret_values(provider)),
+        deadline=state.config.run_deadline,
     )
+
+
+def _check_capacity(state: ServerState) -> None:
+    cap = state.config.max_runs
+    if state.hub.open_streams >= cap:
+        raise _BadRequest(503, "busy", f"{cap} runs are streaming (max_runs); try again later")
 
 
 async def list_agents(request: Request) -> Response:
@@ -204,14 +256,39 @@ def create_app(
             if closing is not None:
                 await closing()
 
+    OFFLOAD.at_least(cfg.max_encoding_threads)
+    token = os.environ.get(cfg.token_env) or None
+    hosts = set(cfg.allowed_hosts)
+    public = (cfg.inspector.rstrip("/"),) if cfg.inspector else ()
+    middleware = [
+        Middleware(
+            RequestGuard,
+            hosts=hosts,
+            origins=cfg.allowed_origins,
+            token=token,
+            public_prefixes=public,
+        )
+    ]
+    if cfg.allowed_origins:  # a configured page elsewhere: answer its preflights
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(cfg.allowed_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["authorization", "content-type", "accept"],
+            )
+        )
     app = Starlette(
         routes=[
             Route("/agents", list_agents, methods=["GET"]),
             Route("/agents/{name}", run_agent, methods=["POST"]),
         ],
+        middleware=middleware,
         lifespan=lifespan,
     )
-    app.state.toolwire = ServerState(config=cfg, agents=providers, hub=hub)
+    app.state.toolwire = ServerState(
+        config=cfg, agents=providers, hub=hub, token=token, hosts=hosts
+    )
     if cfg.inspector is not None:
         _mount_inspector(app, cfg, providers)
     return app
@@ -235,18 +312,26 @@ class BadRunInput(ToolwireError):
         self.status, self.error, self.reason = status, error, reason
 
     def response(self) -> Response:
-        return JSONResponse({"error": self.error, "reason": self.reason}, status_code=self.status)
+        headers = {"connection": "close"} if self.status == 408 else None
+        return JSONResponse(
+            {"error": self.error, "reason": self.reason}, status_code=self.status, headers=headers
+        )
 
 
 async def read_run_input(
-    request: Request, *, body_limit: int = DEFAULT_BODY_LIMIT
+    request: Request,
+    *,
+    body_limit: int = DEFAULT_BODY_LIMIT,
+    body_timeout: float = DEFAULT_LIMITS["body_timeout"],
 ) -> RunAgentInput:
-    """The request's ``RunAgentInput``, checked as the server checks it (size, JSON, shape);
-    :class:`BadRunInput` otherwise."""
+    """The request's ``RunAgentInput``, checked as the server checks it (size, time, JSON,
+    shape; the parse in a worker thread); :class:`BadRunInput` otherwise."""
     try:
-        return await _run_input(request, body_limit)
+        return await _run_input(request, body_limit, body_timeout)
     except _BadRequest as bad:
         raise BadRunInput(bad.status, bad.error, bad.reason) from None
+    except _ClientLeft:
+        raise BadRunInput(400, "client_left", "the client left while sending its body") from None
 
 
 __all__ = ["BadRunInput", "ServerState", "close_streams", "create_app", "read_run_input"]

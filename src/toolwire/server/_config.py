@@ -52,6 +52,19 @@ def __getattr__(name: str) -> object:
 
 DEFAULT_BODY_LIMIT = 1 << 20  # bytes of one RunAgentInput
 
+#: the environment variable whose value, when set, every agent request must carry as a bearer token
+DEFAULT_TOKEN_ENV = "TOOLWIRE_TOKEN"
+
+#: the server's own waits and caps (seconds, counts); docs/reliability.md says why each
+DEFAULT_LIMITS: dict[str, float] = {
+    "header_timeout": 10.0,  # a request's headers must arrive within this (408 after)
+    "body_timeout": 30.0,  # its body within this, once the headers came (408 after)
+    "run_deadline": 900.0,  # one run, start to end (RUN_ERROR code "deadline" after)
+    "max_connections": 100,  # open connections (uvicorn answers 503 beyond)
+    "max_runs": 16,  # runs streaming at once (503 "busy" beyond)
+    "max_encoding_threads": 4,  # worker threads converting run input off the event loop
+}
+
 
 class ConfigError(ToolwireError):
     """A server config that cannot be used: names the field and what is wrong."""
@@ -89,6 +102,18 @@ class ServerConfig:
     agents: tuple[AgentConfig, ...] = (AgentConfig(name="replay", provider="replay"),)
     body_limit: int = DEFAULT_BODY_LIMIT
     inspector: str | None = "/inspector"  # mount path of the inspector page; None: no page
+    #: Host header names accepted besides the loopback ones (``"*"``: any, behind your proxy)
+    allowed_hosts: tuple[str, ...] = ()
+    #: browser origins (``scheme://host[:port]``) accepted besides the server's own
+    allowed_origins: tuple[str, ...] = ()
+    #: the environment variable holding the bearer token (read at start-up; unset: no token)
+    token_env: str = DEFAULT_TOKEN_ENV
+    header_timeout: float = DEFAULT_LIMITS["header_timeout"]
+    body_timeout: float = DEFAULT_LIMITS["body_timeout"]
+    run_deadline: float = DEFAULT_LIMITS["run_deadline"]
+    max_connections: int = int(DEFAULT_LIMITS["max_connections"])
+    max_runs: int = int(DEFAULT_LIMITS["max_runs"])
+    max_encoding_threads: int = int(DEFAULT_LIMITS["max_encoding_threads"])
 
 
 def _fail(where: str, reason: str) -> ConfigError:
@@ -146,13 +171,46 @@ def agent_from_mapping(raw: Any, where: str) -> AgentConfig:
     )
 
 
+_SERVER_KEYS = {
+    "agents",
+    "body_limit",
+    "inspector",
+    "allowed_hosts",
+    "allowed_origins",
+    "token_env",
+    *DEFAULT_LIMITS,
+}
+
+
+def _limit(raw: Mapping[str, Any], name: str) -> float:
+    value = raw.get(name, DEFAULT_LIMITS[name])
+    whole = name.startswith("max_")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (whole and not isinstance(value, int))
+        or not 0 < value < 1e9
+    ):
+        kind = "a positive whole number" if whole else "a positive number of seconds"
+        raise _fail(name, f"expected {kind}, got {value!r}")
+    return value
+
+
+def _origin(value: str, where: str) -> str:
+    scheme, sep, rest = value.partition("://")
+    if value == "*" or (scheme in ("http", "https") and sep and rest and "/" not in rest):
+        return value.lower()
+    raise _fail(where, f"expected an origin such as https://ui.example:8443, got {value!r}")
+
+
 def config_from_mapping(raw: Any) -> ServerConfig:
-    """A whole config document (``agents``, ``body_limit``, ``inspector``) as a ServerConfig."""
+    """A whole config document (``agents``, ``body_limit``, ``inspector``, the request checks
+    and limits) as a ServerConfig."""
     if not isinstance(raw, Mapping):
         raise _fail("document", "expected a table/object at the top")
-    unknown = sorted(set(raw) - {"agents", "body_limit", "inspector"})
+    unknown = sorted(set(raw) - _SERVER_KEYS)
     if unknown:
-        raise _fail(unknown[0], "unknown setting; known: agents, body_limit, inspector")
+        raise _fail(unknown[0], f"unknown setting; known: {', '.join(sorted(_SERVER_KEYS))}")
     agents_raw = raw.get("agents", [{"provider": "replay"}])
     if not isinstance(agents_raw, Sequence) or isinstance(agents_raw, str) or not agents_raw:
         raise _fail("agents", "expected a non-empty list of agents")
@@ -163,7 +221,29 @@ def config_from_mapping(raw: Any) -> ServerConfig:
     inspector = raw.get("inspector", "/inspector")
     if inspector is not False and (not isinstance(inspector, str) or not inspector.startswith("/")):
         raise _fail("inspector", "expected a mount path starting with '/', or false")
-    return checked(ServerConfig(agents=agents, body_limit=limit, inspector=inspector or None))
+    hosts = tuple(h.lower() for h in _str_tuple(raw.get("allowed_hosts", ()), "allowed_hosts"))
+    origins = _str_tuple(raw.get("allowed_origins", ()), "allowed_origins")
+    token_env = raw.get("token_env", DEFAULT_TOKEN_ENV)
+    if not isinstance(token_env, str) or not token_env:
+        raise _fail("token_env", "expected the name of an environment variable")
+    return checked(
+        ServerConfig(
+            agents=agents,
+            body_limit=limit,
+            inspector=inspector or None,
+            allowed_hosts=hosts,
+            allowed_origins=tuple(
+                _origin(o, f"allowed_origins[{i}]") for i, o in enumerate(origins)
+            ),
+            token_env=token_env,
+            header_timeout=_limit(raw, "header_timeout"),
+            body_timeout=_limit(raw, "body_timeout"),
+            run_deadline=_limit(raw, "run_deadline"),
+            max_connections=int(_limit(raw, "max_connections")),
+            max_runs=int(_limit(raw, "max_runs")),
+            max_encoding_threads=int(_limit(raw, "max_encoding_threads")),
+        )
+    )
 
 
 def checked(config: ServerConfig) -> ServerConfig:
@@ -176,6 +256,12 @@ def checked(config: ServerConfig) -> ServerConfig:
         if agent.name in seen:
             raise _fail(f"agent {agent.name!r}", "two agents have this name")
         seen.add(agent.name)
+    for name in DEFAULT_LIMITS:
+        _limit({name: getattr(config, name)}, name)
+    for i, origin in enumerate(config.allowed_origins):
+        _origin(origin, f"allowed_origins[{i}]")
+    if not isinstance(config.token_env, str) or not config.token_env:
+        raise _fail("token_env", "expected the name of an environment variable")
     return config
 
 
@@ -205,6 +291,8 @@ def load_config(path: str | Path) -> ServerConfig:
 
 __all__ = [
     "DEFAULT_BODY_LIMIT",
+    "DEFAULT_LIMITS",
+    "DEFAULT_TOKEN_ENV",
     "REPLAY",
     "AgentConfig",
     "ConfigError",

@@ -15,12 +15,14 @@ import hashlib
 import os
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
 from toolwire import adapters
 from toolwire.errors import UnsupportedInput
 from toolwire.server._config import REPLAY, AgentConfig, ConfigError, providers
+from toolwire.server._offload import OFFLOAD
 
 
 class Provider(Protocol):
@@ -49,8 +51,18 @@ def warm_driver() -> None:
 
 
 def secrets(config: AgentConfig) -> list[str]:
-    """The key values this agent may use (to redact them wherever text leaves the server)."""
-    return [v for name in config.key_names if (v := os.environ.get(name))]
+    """The key values this agent may use (to redact them wherever text leaves the server):
+    its key variables' values, and the password of a ``user:password@`` in its ``base_url``
+    (an SDK error may quote the URL)."""
+    values = [v for name in config.key_names if (v := os.environ.get(name))]
+    if config.base_url:
+        try:
+            password = urlsplit(config.base_url).password
+        except ValueError:
+            password = None
+        if password:
+            values.append(password)
+    return values
 
 
 class VendorProvider:
@@ -68,7 +80,7 @@ class VendorProvider:
         return self.config.model or self.client.default_model
 
     def _key(self) -> str | None:
-        values = secrets(self.config)
+        values = [v for name in self.config.key_names if (v := os.environ.get(name))]
         return values[0] if values else None
 
     def prompts(self) -> list[str]:
@@ -95,16 +107,25 @@ class VendorProvider:
         client = await self._sdk_client(key)
         model = self.model
         params = dict(self.config.params)
-        async with arun(
-            client, run_input, model=model, vendor=self.adapter, forward_losses=True, **params
-        ) as run:
+        # the request conversion happens as the run is made: in a worker thread
+        run = await OFFLOAD.run(
+            arun,
+            client,
+            run_input,
+            model=model,
+            vendor=self.adapter,
+            forward_losses=True,
+            **params,
+        )
+        async with run:
             async for event in run:
                 yield event
 
     async def _sdk_client(self, key: str) -> Any:
         """The SDK client for ``key``, built at the first run and reused by the next ones (its
         connection pool with it); built anew when the key changed, or the event loop did
-        (an async client's pool belongs to one loop)."""
+        (an async client's pool belongs to one loop). Building one loads its CA bundle:
+        seconds of CPU under load, so it happens off the event loop."""
         loop = asyncio.get_running_loop()
         built = self._built
         digest = hashlib.sha256(key.encode()).hexdigest()
@@ -112,7 +133,9 @@ class VendorProvider:
             return built[2]
         if built is not None and built[1] is loop:
             await self.client.aclose(built[2])
-        client = self.client.make_client(api_key=key, base_url=self.config.base_url)
+        client = await OFFLOAD.run(
+            self.client.make_client, api_key=key, base_url=self.config.base_url
+        )
         self._built = (digest, loop, client)
         return client
 

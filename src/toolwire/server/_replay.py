@@ -43,6 +43,7 @@ from toolwire.losses import held
 from toolwire.matching import Recorded, restated_body
 from toolwire.recordings import Exchange, model_exchanges
 from toolwire.server._config import AgentConfig, ConfigError
+from toolwire.server._offload import OFFLOAD
 
 
 def conversations() -> dict[str, tuple[str, ...]]:
@@ -199,13 +200,16 @@ class ReplayTransport(httpx2.AsyncBaseTransport):
     def __init__(self, turn: RecordedTurn) -> None:
         self.turn = turn
 
-    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        raw = await request.aread()
+    def _difference(self, method: str, url: str, raw: bytes) -> str | None:
         try:
             live = _conversation(self.turn.vendor, json.loads(raw) if raw else None)
-        except ValueError:
+        except (ValueError, RecursionError):
             live = {}
-        why = self.turn.difference(request.method, str(request.url), live)
+        return self.turn.difference(method, url, live)
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        raw = await request.aread()
+        why = await OFFLOAD.run(self._difference, request.method, str(request.url), raw)
         if why is not None:
             error = {"type": "replay_mismatch", "message": f"{self.turn.source}: {why}"}
             return httpx2.Response(400, json={"type": "error", "error": error}, request=request)
@@ -309,7 +313,7 @@ class ReplayProvider:
     async def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         from toolwire.driver import RetryPolicy, arun
 
-        turn, why = self.match(run_input)
+        turn, why = await OFFLOAD.run(self.match, run_input)  # seconds of CPU for a big input
         if turn is None:
             yield RunStartedEvent(
                 thread_id=run_input.thread_id,
@@ -319,17 +323,19 @@ class ReplayProvider:
             )
             yield RunErrorEvent(message=why, code="replay_no_match")
             return
-        client = replay_client(turn)
+        client = await OFFLOAD.run(replay_client, turn)  # its CA bundle loads off the loop
         once = RetryPolicy(attempts=1)  # a recorded failure is the answer, not worth a retry
         try:
-            async with arun(
+            run = await OFFLOAD.run(  # the request conversion happens as the run is made
+                arun,
                 client,
                 run_input,
                 model=turn.model,
                 vendor=turn.vendor,
                 retry=once,
                 forward_losses=True,
-            ) as run:
+            )
+            async with run:
                 async for event in run:
                     yield event
                     await asyncio.sleep(self.config.pace)  # 0 still lets a disconnect in

@@ -14,7 +14,13 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from toolwire.server._app import close_streams
+from toolwire.server._app import ServerState, close_streams
+from toolwire.server._config import ConfigError
+from toolwire.server._guard import host_name, is_loopback
+from toolwire.server._http import protocol_with
+
+#: bind addresses meaning "every interface": no Host name to accept follows from them
+_ANY_ADDRESS = ("", "0.0.0.0", "::")
 
 
 class Server(uvicorn.Server):
@@ -30,8 +36,29 @@ class Server(uvicorn.Server):
 
 
 def make_server(app: Starlette, host: str = "127.0.0.1", port: int = 8000) -> Server:
+    """uvicorn over ``app`` with the config's waits and caps.
+
+    Binding beyond the loopback interface needs a bearer token (``token_env``): anyone on the
+    network could otherwise spend the keys. The bound address becomes an accepted ``Host``.
+    """
+    state: ServerState = app.state.toolwire
+    cfg = state.config
+    if not is_loopback(host) and state.token is None:
+        raise ConfigError(
+            f"config: binding {host!r} serves beyond this machine: set a bearer token in "
+            f"${cfg.token_env} first (every client then sends Authorization: Bearer <token>)"
+        )
+    if host_name(host) not in _ANY_ADDRESS:
+        state.hosts.add(host_name(host))
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="info", timeout_graceful_shutdown=10
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        timeout_graceful_shutdown=10,
+        http=protocol_with(cfg.header_timeout),
+        limit_concurrency=cfg.max_connections,
+        timeout_keep_alive=5,
     )
     return Server(app, config)
 

@@ -3,15 +3,17 @@
 The provider's events go out as AG-UI SSE while two watchers wait beside them: the client
 going away (the vendor call is cancelled and closed at once, not at the next event) and the
 server shutting down (the open run ends with ``RUN_ERROR`` so a UI never waits on a dead
-stream). A failure after the stream started is a ``RUN_ERROR`` too; its message goes through
-``redact``, and so does every event sent, so a key an SDK quoted (OpenAI's 401 message
-does) never reaches the client or the log.
+stream). A failure after the stream started is a ``RUN_ERROR`` too. Every event sent goes
+through a :class:`StreamRedactor` (the agent's key values masked across deltas, never inside
+JSON syntax) and every log line through its ``text``, so a key an SDK quoted (OpenAI's 401
+message does) or a model streamed in pieces never reaches the client or the log. A run
+longer than its deadline ends with ``RUN_ERROR`` code ``deadline``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
@@ -30,6 +32,7 @@ from toolwire.errors import ToolwireError
 from toolwire.losses import Loss, held
 from toolwire.protocol.runs import error_code
 from toolwire.protocol.sse import encode_agui_event
+from toolwire.protocol.stream_redact import StreamRedactor
 
 log = logging.getLogger("toolwire.server")
 
@@ -74,7 +77,8 @@ class EventStreamResponse(Response):
         run_input: RunAgentInput,
         hub: StreamHub,
         agent: str,
-        redact: Callable[[str], str],
+        redactor: StreamRedactor,
+        deadline: float | None = None,
     ) -> None:
         # no super().__init__: a body-less Response would declare content-length: 0
         self.status_code = 200
@@ -84,7 +88,8 @@ class EventStreamResponse(Response):
         self.run_input = run_input
         self.hub = hub
         self.agent = agent
-        self.redact = redact
+        self.redactor = redactor
+        self.deadline = deadline
         self.started = False
         self.ended = False
 
@@ -109,10 +114,11 @@ class EventStreamResponse(Response):
         return out
 
     async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
-        for event in events:
-            self._note(event)
-            body = self.redact(encode_agui_event(event)).encode("utf-8")
-            await send({"type": "http.response.body", "body": body, "more_body": True})
+        for given in events:
+            for event in self.redactor.feed(given):  # keys masked across events
+                self._note(event)
+                body = encode_agui_event(event).encode("utf-8")
+                await send({"type": "http.response.body", "body": body, "more_body": True})
 
     async def _next(self) -> BaseEvent:
         """The provider's next event. What the run lost on the way is the server's to report:
@@ -128,7 +134,7 @@ class EventStreamResponse(Response):
                     "agent %s: run %s: %s",
                     self.agent,
                     self.run_input.run_id,
-                    self.redact(loss.message),
+                    self.redactor.text(loss.message),
                 )
 
     async def _pump(self, send: Send) -> None:
@@ -142,7 +148,7 @@ class EventStreamResponse(Response):
                 await self._send_events(send, self._error(error_code(exc), str(exc)))
                 return
             except Exception as exc:  # an SDK's own error type: the run ends, the server stays
-                reason = self.redact(f"{type(exc).__name__}: {exc}")
+                reason = self.redactor.text(f"{type(exc).__name__}: {exc}")
                 log.warning(
                     "agent %s: run %s failed: %s", self.agent, self.run_input.run_id, reason
                 )
@@ -175,8 +181,15 @@ class EventStreamResponse(Response):
                     stop.setdefault("why", "shutdown")
                     tg.cancel_scope.cancel()
 
+                async def on_deadline(seconds: float) -> None:
+                    await anyio.sleep(seconds)
+                    stop.setdefault("why", "deadline")
+                    tg.cancel_scope.cancel()
+
                 tg.start_soon(on_disconnect)
                 tg.start_soon(on_shutdown)
+                if self.deadline is not None:
+                    tg.start_soon(on_deadline, self.deadline)
                 try:
                     await self._pump(send)
                 except OSError:
@@ -195,6 +208,9 @@ class EventStreamResponse(Response):
             await self._send_events(
                 send, self._error("server_shutdown", "the server is shutting down")
             )
+        elif why == "deadline" and not self.ended:
+            reason = f"the run took longer than its deadline of {self.deadline:g} s"
+            await self._send_events(send, self._error("deadline", reason))
         await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 

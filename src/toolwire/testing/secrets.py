@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from toolwire import adapters
 from toolwire.errors import SecretInCassette
 from toolwire.matching import SECRET_QUERY_KEYS
-from toolwire.protocol.redact import SECRET_HEADERS
+from toolwire.protocol.redact import SECRET_HEADERS, is_credential_name
 from toolwire.testing.jsonwalk import slots
 
 
@@ -99,27 +99,34 @@ _SHAPES.append(
 # In a header or URL, any Bearer/Basic credential is one, whatever its shape.
 _SCHEME_CREDENTIAL = re.compile(r"(?i)\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=\-]{8,}")
 _SCHEME_PREFIX = re.compile(r"(?i)^(?:bearer|basic|token)\s+")
-# A header whose name says it holds a credential, whatever the value looks like.
-_CREDENTIAL_NAME = re.compile(
-    r"(?i)(^|-)(authorization|auth-token|api-?key|key|token|secret|password|cookie|session)$"
-)
-
-_NOT_CREDENTIALS = frozenset({"idempotency-key"})
 
 
 def _lower_keys(headers: Mapping[str, Any], drop: frozenset[str]) -> dict[str, Any]:
-    return {k: v for k, v in headers.items() if str(k).lower() not in drop}
+    """``headers`` without the ``drop`` ones and any whose name says it holds a credential
+    (``X-Upstream-Credential``, ``X-Auth``, ``X-Amz-Security-Token``, ...)."""
+    return {
+        k: v
+        for k, v in headers.items()
+        if str(k).lower() not in drop and not is_credential_name(str(k))
+    }
 
 
 def filtered_uri(uri: str) -> str:
-    """The URI without credential query parameters (``key=``, ``access_token=``, …)."""
-    parts = urlsplit(uri)
+    """The URI without ``user:password@`` and without credential query parameters (``key=``,
+    ``access_token=``, signed-URL and OAuth ones: ``sig``, ``X-Goog-Signature``,
+    ``X-Amz-Signature``, ``client_secret``, any name that says credential)."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return uri
+    if "@" in parts.netloc:
+        parts = parts._replace(netloc=parts.netloc.rsplit("@", 1)[1])
     if not parts.query:
-        return uri
+        return urlunsplit(parts)
     pairs = parse_qsl(parts.query, keep_blank_values=True)
-    kept = [(k, v) for k, v in pairs if k.lower() not in QUERY_KEYS]
+    kept = [(k, v) for k, v in pairs if not is_credential_name(k) and k.lower() not in QUERY_KEYS]
     if len(kept) == len(pairs):
-        return uri
+        return urlunsplit(parts)
     return urlunsplit(parts._replace(query=urlencode(kept)))
 
 
@@ -231,7 +238,7 @@ def _body_strings(body: Any, where: str) -> Iterator[tuple[str, str]]:
     if isinstance(value, (dict, list)):
         yield from _strings(value, where)
         return
-    for n, line in enumerate(body.splitlines(), 1):
+    for n, line in enumerate(body.split("\n"), 1):
         yield f"{where} line {n}", line
 
 
@@ -252,13 +259,25 @@ def _header_findings(headers: Any, where: str) -> Iterator[str]:
         for value in values if isinstance(values, list) else [values]:
             text = str(value)
             label = f"{where} header {name}"
-            named = _CREDENTIAL_NAME.search(str(name)) and str(name).lower() not in _NOT_CREDENTIALS
-            if named and _credential_like(text):
+            if is_credential_name(str(name)) and _credential_like(text):
                 yield f"{label}: a header named for a credential still has a value"
             elif _scheme_credential(text):
                 yield f"{label}: a Bearer/Basic credential"
             elif kind := _shape(text):
                 yield f"{label}: {kind}"
+
+
+def _url_findings(uri: str) -> Iterator[str]:
+    """A password in the URL's userinfo, a query parameter named for a credential."""
+    try:
+        parts = urlsplit(uri)
+    except ValueError:
+        return
+    if "@" in parts.netloc:
+        yield "a user:password@ in the URL"
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if value and (is_credential_name(name) or name.lower() in QUERY_KEYS):
+            yield f"the query parameter {name!r} is named for a credential"
 
 
 def find_secrets(requests: list[Any], responses: list[Any]) -> list[str]:
@@ -273,6 +292,7 @@ def find_secrets(requests: list[Any], responses: list[Any]) -> list[str]:
         uri = str(r.get("uri", ""))
         if _scheme_credential(uri) or (kind := _shape(uri)):
             found.append(f"interaction {i}: request URL: {kind or 'a credential'}")
+        found.extend(f"interaction {i}: request URL: {f}" for f in _url_findings(uri))
         found.extend(f"interaction {i}: {f}" for f in _header_findings(r.get("headers"), "request"))
         for at, text in _body_strings(r.get("body"), "request body"):
             if kind := _shape(text):

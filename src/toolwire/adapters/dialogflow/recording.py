@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolwire.errors import UnsupportedInput
-from toolwire.protocol.jsontext import decode_utf8, dumps_safe, load_json
+from toolwire.protocol.jsontext import decode_utf8, dumps_safe, jsonl_lines, load_json
 from toolwire.recordings import Exchange, jsonl_chunks
 from toolwire.recordings import load_recording as load_generic
 
@@ -84,7 +84,7 @@ def _objects(text: str, name: str) -> list[Any]:
         whole = load_json(text, VENDOR, name or "input")
     except ValueError:
         out: list[Any] = []
-        for n, line in enumerate(text.splitlines(), 1):
+        for n, line in enumerate(jsonl_lines(text), 1):
             if not line.strip():
                 continue
             try:

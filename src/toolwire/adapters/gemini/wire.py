@@ -59,6 +59,8 @@ GOOGLE_SEARCH = "google_search"
 NORMAL_FINISH = frozenset({"STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED"})
 
 _CAMEL = re.compile(r"_([a-z])")
+#: SSE line ends (CRLF, LF, CR): never str.splitlines, which also splits at U+2028 and U+0085
+_SSE_LINE_END = re.compile(r"\r\n|\r|\n")
 _ABSENT = object()
 
 
@@ -287,7 +289,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     yield from sse_json_values(body, VENDOR, flush_incomplete=True)
     raw = [
         line
-        for line in decode_utf8(body, VENDOR, "body").splitlines()
+        for line in _SSE_LINE_END.split(decode_utf8(body, VENDOR, "body"))
         if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
     ]
     if raw:

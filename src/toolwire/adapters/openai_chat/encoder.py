@@ -238,6 +238,14 @@ class Encoder(BaseEncoder):
             self._chunk(c, {}, stated.get(c.index) or ("tool_calls" if c.calls else "stop"))
             for c in self._choices.values()
         ]
+        if ev is not None and not self._choices:
+            # a finished run that said nothing the stream carries: still one choice that
+            # finishes, or [DONE] alone would read back as a truncated stream
+            empty = _Choice(0)
+            out = [
+                self._chunk(empty, {"role": "assistant", "content": ""}),
+                self._chunk(empty, {}, stated.get(0) or "stop"),
+            ]
         usage = completion_usage(list(ev.usage or [])) if ev is not None else None
         if usage is not None:
             chunk = self._chunk(None, {})

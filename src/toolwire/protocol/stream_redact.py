@@ -1,0 +1,192 @@
+"""Known secrets out of an AG-UI event stream, across events, without touching JSON syntax.
+
+Masking each encoded event on its own misses a key the model streamed over two deltas (each
+delta holds half of it), and replacing a short key as a substring of the encoded JSON
+corrupts every event (``"typ[REDACTED]"``). This redactor works on the events' string
+values instead, never on the JSON text around them, and reads each delta lane (a text
+message, a reasoning message, a tool call's argument text) as one text: the end of a delta
+that could be the start of a secret is held back until the next delta of the lane tells,
+or until the lane ends (its ``*_END`` event, another event after a ``*_CHUNK``, or the run's
+terminal event), when what is held is sent as one more delta.
+
+A value shorter than :data:`toolwire.protocol.redact.MIN_SECRET_CHARS` is not treated as a
+secret: local OpenAI-compatible servers are given keys like ``e`` or ``x``, which protect
+nothing and would match everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ag_ui.core import BaseEvent, EventType
+
+from toolwire.protocol.redact import MASK, redact, secret_values
+from toolwire.protocol.sse import event_json
+
+#: delta event type -> (the field naming its lane, the type that ends the lane or None)
+_LANES: dict[EventType, tuple[str, EventType | None]] = {
+    EventType.TEXT_MESSAGE_CONTENT: ("message_id", EventType.TEXT_MESSAGE_END),
+    EventType.TOOL_CALL_ARGS: ("tool_call_id", EventType.TOOL_CALL_END),
+    EventType.TEXT_MESSAGE_CHUNK: ("message_id", None),
+    EventType.TOOL_CALL_CHUNK: ("tool_call_id", None),
+}
+for _name, _end in (
+    ("REASONING_MESSAGE_CONTENT", "REASONING_MESSAGE_END"),
+    ("THINKING_TEXT_MESSAGE_CONTENT", "THINKING_TEXT_MESSAGE_END"),
+):
+    if hasattr(EventType, _name):
+        _LANES[EventType[_name]] = ("message_id", EventType[_end])
+if hasattr(EventType, "REASONING_MESSAGE_CHUNK"):
+    _LANES[EventType.REASONING_MESSAGE_CHUNK] = ("message_id", None)
+
+_TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+
+
+class _Lane:
+    __slots__ = ("held", "template")
+
+    def __init__(self, template: BaseEvent) -> None:
+        self.template = template  # the lane's last delta event: a held tail is sent as it
+        self.held = ""
+
+
+class StreamRedactor:
+    """Feed the events of one stream in order; send what :meth:`feed` returns.
+
+    ``feed(event)`` gives the events to send now (masked, a delta possibly shortened or held
+    back whole); ``close()`` gives what is still held when the stream ends without a
+    terminal event. Text is masked with :data:`MASK`.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        self.secrets = secret_values(secrets)
+        # what a secret looks like inside JSON text (escaped), to tell cheaply that an
+        # encoded event holds none of them
+        self._encoded = sorted({json.dumps(s)[1:-1] for s in self.secrets} | set(self.secrets))
+        self._lanes: dict[tuple[EventType, str], _Lane] = {}
+
+    def feed(self, event: BaseEvent) -> list[BaseEvent]:
+        if not self.secrets:
+            return [event]
+        out: list[BaseEvent] = []
+        lane_of = _LANES.get(event.type)
+        if lane_of is not None:
+            field, _ = lane_of
+            key = (event.type, str(getattr(event, field, "")))
+            if field == "tool_call_id" and event.type == EventType.TOOL_CALL_CHUNK:
+                key = (event.type, str(getattr(event, field, None) or ""))
+            self._flush_chunk_lanes(out, keep=key)
+            out.extend(self._delta(key, event))
+            return out
+        if event.type in _TERMINAL:
+            self._flush_all(out)
+        else:
+            self._flush_chunk_lanes(out, keep=None)
+            self._flush_ended(out, event)
+        out.append(self._masked(event))
+        return out
+
+    def close(self) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        self._flush_all(out)
+        return out
+
+    def text(self, text: str) -> str:
+        """Plain text (a log line) with the known secrets masked."""
+        return redact(text, self.secrets, shapes=False) if self.secrets else text
+
+    # -- deltas ----------------------------------------------------------------------------
+
+    def _delta(self, key: tuple[EventType, str], event: BaseEvent) -> list[BaseEvent]:
+        delta = getattr(event, "delta", None)
+        if not isinstance(delta, str):
+            return [self._masked(event)]
+        lane = self._lanes.get(key)
+        if lane is None:
+            lane = self._lanes[key] = _Lane(event)
+        lane.template = event
+        text = redact(lane.held + delta, self.secrets, shapes=False)
+        keep = self._possible_start(text)
+        lane.held = text[len(text) - keep :] if keep else ""
+        send = text[: len(text) - keep]
+        if not send:
+            return []  # all of it may begin a secret: sent when the lane tells
+        rest = self._masked(event, skip="delta")
+        return [rest.model_copy(update={"delta": send})]
+
+    def _possible_start(self, text: str) -> int:
+        """The length of the longest end of ``text`` that begins a secret (not all of it)."""
+        best = 0
+        for secret in self.secrets:
+            for k in range(min(len(secret) - 1, len(text)), best, -1):
+                if secret.startswith(text[-k:]):
+                    best = k
+                    break
+        return best
+
+    def _release(self, key: tuple[EventType, str], out: list[BaseEvent]) -> None:
+        lane = self._lanes.pop(key, None)
+        if lane is not None and lane.held:
+            rest = self._masked(lane.template, skip="delta")
+            out.append(rest.model_copy(update={"delta": lane.held}))
+
+    def _flush_chunk_lanes(self, out: list[BaseEvent], keep: tuple[EventType, str] | None) -> None:
+        for key in [k for k in self._lanes if _LANES[k[0]][1] is None and k != keep]:
+            self._release(key, out)
+
+    def _flush_ended(self, out: list[BaseEvent], event: BaseEvent) -> None:
+        for key in [k for k in self._lanes if _LANES[k[0]][1] == event.type]:
+            field = _LANES[key[0]][0]
+            if str(getattr(event, field, "")) == key[1]:
+                self._release(key, out)
+
+    def _flush_all(self, out: list[BaseEvent]) -> None:
+        for key in list(self._lanes):
+            self._release(key, out)
+
+    # -- whole events ----------------------------------------------------------------------
+
+    def _masked(self, event: BaseEvent, skip: str | None = None) -> BaseEvent:
+        """``event`` with every string value masked (``skip``: a field left as it is)."""
+        text = event_json(event)
+        if not any(s in text for s in self._encoded):
+            return event
+        update: dict[str, Any] = {}
+        for name in type(event).model_fields:
+            if name == skip:
+                continue
+            value = getattr(event, name)
+            masked = _mask_value(value, self.secrets)
+            if masked is not value:
+                update[name] = masked
+        return event.model_copy(update=update) if update else event
+
+
+def _mask_value(value: Any, secrets: list[str]) -> Any:
+    """``value`` with the secrets masked in its strings (the same object when none held)."""
+    if isinstance(value, str):
+        masked = redact(value, secrets, shapes=False)
+        return value if masked == value else masked
+    if isinstance(value, (list, tuple)):
+        items = [_mask_value(v, secrets) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return type(value)(items) if isinstance(value, tuple) else items
+    if isinstance(value, dict):
+        pairs = {k: _mask_value(v, secrets) for k, v in value.items()}
+        return value if all(pairs[k] is value[k] for k in value) else pairs
+    fields = getattr(type(value), "model_fields", None)
+    if fields is not None:  # a nested model (a run input, a message, a tool)
+        update = {}
+        for name in fields:
+            current = getattr(value, name)
+            masked = _mask_value(current, secrets)
+            if masked is not current:
+                update[name] = masked
+        return value.model_copy(update=update) if update else value
+    return value
+
+
+__all__ = ["MASK", "StreamRedactor"]

@@ -1,0 +1,144 @@
+"""Keys masked across an AG-UI stream, never inside JSON syntax (issue 35, item 5)."""
+
+from __future__ import annotations
+
+import json
+
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    RunAgentInput,
+    RunErrorEvent,
+    RunFinishedEvent,
+    RunStartedEvent,
+    TextMessageChunkEvent,
+    TextMessageContentEvent,
+    TextMessageEndEvent,
+    TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+    UserMessage,
+)
+
+from toolwire.protocol import validate_stream
+from toolwire.protocol.redact import MASK, MIN_SECRET_CHARS, redact
+from toolwire.protocol.sse import event_json
+from toolwire.protocol.stream_redact import StreamRedactor
+
+KEY = "sk-live-4f9a2b7c1d8e6f30"
+
+
+def _run(*middle: BaseEvent) -> list[BaseEvent]:
+    return [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        *middle,
+        RunFinishedEvent(thread_id="t", run_id="r"),
+    ]
+
+
+def _text(msg: str, pieces: list[str]) -> list[BaseEvent]:
+    return [
+        TextMessageStartEvent(message_id=msg),
+        *(TextMessageContentEvent(message_id=msg, delta=p) for p in pieces),
+        TextMessageEndEvent(message_id=msg),
+    ]
+
+
+def _through(events: list[BaseEvent], secrets: list[str]) -> list[BaseEvent]:
+    r = StreamRedactor(secrets)
+    out = [e for event in events for e in r.feed(event)]
+    return out + r.close()
+
+
+def _joined(events: list[BaseEvent], kind: EventType) -> str:
+    return "".join(e.delta for e in events if e.type == kind)  # type: ignore[attr-defined]
+
+
+def _cuts(text: str) -> list[list[str]]:
+    """``text`` in two pieces at every place, and one character at a time."""
+    return [[text[:i], text[i:]] for i in range(1, len(text))] + [list(text)]
+
+
+def test_a_key_split_over_text_deltas_is_masked_wherever_it_is_cut() -> None:
+    said = f"your key is {KEY}, keep it"
+    for pieces in _cuts(said):
+        out = _through(_run(*_text("m1", pieces)), [KEY])
+        validate_stream(out)  # still a valid stream: no empty delta, order kept
+        assert _joined(out, EventType.TEXT_MESSAGE_CONTENT) == f"your key is {MASK}, keep it"
+        sent = "".join(event_json(e) for e in out)
+        assert KEY not in sent and KEY[:-1] not in sent and KEY[1:] not in sent
+
+
+def test_a_key_split_over_argument_deltas_keeps_the_arguments_json() -> None:
+    args = json.dumps({"note": f"token {KEY} here", "n": 1})
+    for pieces in _cuts(args)[::5]:
+        calls = [
+            ToolCallStartEvent(tool_call_id="c1", tool_call_name="save"),
+            *(ToolCallArgsEvent(tool_call_id="c1", delta=p) for p in pieces),
+            ToolCallEndEvent(tool_call_id="c1"),
+        ]
+        out = _through(_run(*calls), [KEY])
+        validate_stream(out)
+        assert json.loads(_joined(out, EventType.TOOL_CALL_ARGS)) == {
+            "note": f"token {MASK} here",
+            "n": 1,
+        }
+
+
+def test_a_held_back_prefix_that_is_not_a_key_comes_out_in_order() -> None:
+    # "sk-live-4f" could begin the key; the next delta says it does not
+    pieces = ["a sk-live-4f", "ine day", " then sk-li"]  # the last is held until the END
+    out = _through(_run(*_text("m1", pieces)), [KEY])
+    validate_stream(out)
+    assert _joined(out, EventType.TEXT_MESSAGE_CONTENT) == "a sk-live-4fine day then sk-li"
+    end = next(i for i, e in enumerate(out) if e.type == EventType.TEXT_MESSAGE_END)
+    assert out[end - 1].type == EventType.TEXT_MESSAGE_CONTENT  # released before its end
+
+
+def test_held_text_is_released_when_the_run_ends_without_the_lane_ending() -> None:
+    events = [
+        RunStartedEvent(thread_id="t", run_id="r"),
+        TextMessageChunkEvent(message_id="m1", delta="x sk-live"),
+        RunErrorEvent(message="stopped"),
+    ]
+    out = _through(events, [KEY])
+    assert [e.type for e in out][-2:] == [EventType.TEXT_MESSAGE_CHUNK, EventType.RUN_ERROR]
+    assert _joined(out, EventType.TEXT_MESSAGE_CHUNK) == "x sk-live"
+
+
+def test_a_key_in_any_field_of_any_event_is_masked() -> None:
+    run_input = RunAgentInput(
+        thread_id="t",
+        run_id="r",
+        state={"k": [KEY]},
+        messages=[UserMessage(id="u", content=f"is {KEY} mine?")],
+        tools=[],
+        context=[],
+        forwarded_props={},
+    )
+    events = [
+        RunStartedEvent(thread_id="t", run_id="r", input=run_input),
+        RunErrorEvent(message=f"401: Incorrect API key provided: {KEY}", code="auth"),
+    ]
+    out = _through(events, [KEY])
+    sent = "".join(event_json(e) for e in out)
+    assert KEY not in sent and sent.count(MASK) == 3
+    assert json.loads(event_json(out[0]))["input"]["messages"][0]["content"] == f"is {MASK} mine?"
+
+
+def test_a_value_too_short_to_be_a_secret_changes_nothing() -> None:
+    events = _run(*_text("m1", ["type error: e", "x", "pected"]))
+    for short in ["e", "x", "key", "a" * (MIN_SECRET_CHARS - 1)]:
+        out = _through(events, [short])
+        assert [event_json(e) for e in out] == [event_json(e) for e in events]
+        assert redact("type error: expected", [short]) == "type error: expected"
+
+
+def test_a_secret_that_looks_like_json_syntax_is_never_replaced_in_the_syntax() -> None:
+    # the redactor edits string values, not the encoded JSON around them
+    key = '","type":'
+    assert len(key) >= MIN_SECRET_CHARS
+    events = _run(*_text("m1", ["plain words"]))
+    out = _through(events, [key])
+    assert [event_json(e) for e in out] == [event_json(e) for e in events]
