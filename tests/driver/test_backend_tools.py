@@ -18,7 +18,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from _agent_support import PNG, PNG_B64, agent_input, requests_json, turn
+from _agent_support import PNG, PNG_B64, agent_input, hanging_tool, requests_json, turn
 from _driver_support import CASE_IDS, CASES, Case, check_run
 from ag_ui.core import EventType, ImagePart, TextPart
 
@@ -313,15 +313,7 @@ async def test_parallel_calls_run_concurrently_bounded_and_answer_in_call_order(
 async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None:
     started = asyncio.Event()
     cancelled = asyncio.Event()
-
-    async def get_weather(city: str) -> str:
-        started.set()
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "never"
+    get_weather = hanging_tool(started, cancelled)
 
     v = "anthropic"
     script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})])]
@@ -357,15 +349,7 @@ async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None
 async def test_events_cancel_stops_a_running_tool_and_finishes_the_run() -> None:
     started = asyncio.Event()
     cancelled = asyncio.Event()
-
-    async def get_weather(city: str) -> str:
-        started.set()
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "never"
+    get_weather = hanging_tool(started, cancelled)
 
     v = "anthropic"
     script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})])]

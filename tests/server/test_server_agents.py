@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from _agent_support import hanging_tool
 from _serve import asgi_client, events_of, live_server, run_input
 from ag_ui.core import (
     PROTOCOL_VERSION,
@@ -143,15 +144,7 @@ def test_a_client_that_goes_away_cancels_a_running_backend_tool() -> None:
 
     started = threading.Event()
     cancelled = threading.Event()
-
-    async def get_weather(city: str) -> str:
-        started.set()
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "never"
+    get_weather = hanging_tool(started, cancelled)
 
     ri = RunAgentInput.model_validate(_body())
     call = [
