@@ -13,14 +13,12 @@ transport) before toolwire reads them.
 
 from __future__ import annotations
 
-import json
 import typing
 import warnings
 from typing import Any
 
-import httpx2
-import openai
 import pytest
+from _openai_responses_support import response, sdk_events, sse
 from ag_ui.core import (
     BaseEvent,
     ResumeEntry,
@@ -45,47 +43,6 @@ from toolwire.losses import ContentLossWarning
 from toolwire.protocol import validate_stream
 from toolwire.protocol.finish import VENDOR_PENDING_KEY
 from toolwire.protocol.runs import frame_run
-
-
-def sse(events: list[dict[str, Any]]) -> bytes:
-    """SSE as OpenAI writes it: ``event:`` + ``data:`` + a blank line, sequence numbers."""
-    out = []
-    for n, ev in enumerate(events):
-        ev = {**ev, "sequence_number": n}
-        out.append(f"event: {ev['type']}\ndata: {json.dumps(ev)}\n\n".encode())
-    return b"".join(out)
-
-
-def sdk_events(body: bytes) -> list[Any]:
-    """The bytes as ``client.responses.create(stream=True)`` yields them."""
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(
-            200, headers={"content-type": "text/event-stream; charset=utf-8"}, content=body
-        )
-
-    c = openai.OpenAI(
-        api_key="sk-test-not-a-key",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
-    return list(c.responses.create(model="gpt-5", input="hi", stream=True))
-
-
-def response(status: str, output: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {
-        "id": "resp_36",
-        "object": "response",
-        "created_at": 1760000000,
-        "status": status,
-        "model": "gpt-5",
-        "output": output,
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-        **extra,
-    }
-
 
 USAGE = {
     "input_tokens": 30,
