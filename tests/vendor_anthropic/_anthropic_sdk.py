@@ -93,6 +93,11 @@ def sdk_final_messages(path: Path) -> list[Any]:
     return out
 
 
+def sse(chunks: list[dict[str, Any]]) -> bytes:
+    """SSE as Anthropic writes it: a named event, one JSON data line, a blank line."""
+    return b"".join(f"event: {c['type']}\ndata: {json.dumps(c)}\n\n".encode() for c in chunks)
+
+
 def sdk_parse_sse(body: bytes) -> list[Any]:
     """SSE bytes (e.g. our encoder's output) parsed by the SDK: the raw stream events."""
 

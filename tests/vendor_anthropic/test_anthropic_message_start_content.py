@@ -14,7 +14,7 @@ import warnings
 from typing import Any
 
 import pytest
-from _anthropic_sdk import sdk_accumulate_sse, sdk_parse_sse, sdk_sent_body
+from _anthropic_sdk import sdk_accumulate_sse, sdk_parse_sse, sdk_sent_body, sse
 from ag_ui.core import (
     BaseEvent,
     EventType,
@@ -71,11 +71,6 @@ def message(content: list[dict[str, Any]], stop_reason: str | None) -> dict[str,
         "usage": USAGE,
         "container": {"id": "container_01", "expires_at": "2026-12-05T01:00:00Z"},
     }
-
-
-def sse(chunks: list[dict[str, Any]]) -> bytes:
-    """SSE as Anthropic writes it: a named event, one JSON data line, a blank line."""
-    return b"".join(f"event: {c['type']}\ndata: {json.dumps(c)}\n\n".encode() for c in chunks)
 
 
 def in_start(content: list[dict[str, Any]], stop_reason: str) -> bytes:
