@@ -12,9 +12,9 @@ import copy
 import json
 from typing import Any
 
-import httpx2
 import openai
 import pytest
+from sdk_http import recording
 
 from toolwire.adapters import openai_chat, openai_responses
 
@@ -22,16 +22,8 @@ from toolwire.adapters import openai_chat, openai_responses
 def sent(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """The JSON body ``openai`` puts on the wire for the call (a mock transport answers)."""
     seen: list[bytes] = []
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        seen.append(request.read())
-        return httpx2.Response(400, json={"error": {"message": "stop here", "type": "x"}})
-
-    c = openai.OpenAI(
-        api_key="sk-test-not-a-key",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
+    http = recording(seen, 400, {"error": {"message": "stop here", "type": "x"}})
+    c = openai.OpenAI(api_key="sk-test-not-a-key", max_retries=0, http_client=http)
     api = c.chat.completions if kind == "chat" else c.responses
     with pytest.raises(openai.BadRequestError):
         api.create(**body)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ag_ui.core import BaseEvent, EventType
+from sdk_http import answering
 
 from toolwire.recordings import Exchange
 from toolwire.testing import replay
@@ -37,19 +38,9 @@ def sse(events: list[dict[str, Any]]) -> bytes:
 def sdk_events(body: bytes) -> list[Any]:
     """SSE bytes as ``client.responses.create(stream=True)`` yields them (a mock transport
     serves them to the SDK)."""
-    import httpx2
     import openai
 
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(
-            200, headers={"content-type": "text/event-stream; charset=utf-8"}, content=body
-        )
-
-    c = openai.OpenAI(
-        api_key="sk-test-not-a-key",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
+    c = openai.OpenAI(api_key="sk-test-not-a-key", max_retries=0, http_client=answering(body))
     return list(c.responses.create(model="gpt-5", input="hi", stream=True))
 
 
