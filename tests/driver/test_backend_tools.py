@@ -309,6 +309,16 @@ async def test_parallel_calls_run_concurrently_bounded_and_answer_in_call_order(
     assert [b["tool_use_id"] for b in sent] == [f"call_{c}" for c in "ABCD"]
 
 
+def _reading(run: Any, events: list[Any]) -> asyncio.Future[None]:
+    """A task that reads the async run into ``events`` (the test cancels it)."""
+
+    async def read() -> None:
+        async for e in run:
+            events.append(e)
+
+    return asyncio.ensure_future(read())
+
+
 @pytest.mark.parametrize("on_cancel", ["finish", "close"])
 async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None:
     started = asyncio.Event()
@@ -321,17 +331,14 @@ async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None
     with FakeVendor(script) as fv:
         client = ANTHROPIC.client(fv.base_url, True)
 
-        async def consume() -> None:
-            async for e in toolwire.arun(
-                client,
-                agent_input(),
-                model=ANTHROPIC.model,
-                tools=[get_weather],
-                on_cancel=on_cancel,  # type: ignore[arg-type]
-            ):
-                events.append(e)
-
-        task = asyncio.ensure_future(consume())
+        run = toolwire.arun(
+            client,
+            agent_input(),
+            model=ANTHROPIC.model,
+            tools=[get_weather],
+            on_cancel=on_cancel,  # type: ignore[arg-type]
+        )
+        task = _reading(run, events)
         await asyncio.wait_for(started.wait(), 10)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -485,17 +492,10 @@ async def test_cancelling_during_a_model_turn_after_a_tool_ends_the_one_run() ->
     with FakeVendor(script) as fv:
         client = ANTHROPIC.client(fv.base_url, True)
 
-        async def consume() -> None:
-            async for e in toolwire.arun(
-                client,
-                agent_input(),
-                model=ANTHROPIC.model,
-                tools=[get_weather],
-                on_cancel="finish",
-            ):
-                events.append(e)
-
-        task = asyncio.ensure_future(consume())
+        run = toolwire.arun(
+            client, agent_input(), model=ANTHROPIC.model, tools=[get_weather], on_cancel="finish"
+        )
+        task = _reading(run, events)
         for _ in range(200):  # until the second turn's text has begun
             if any(e.type == EventType.TEXT_MESSAGE_START for e in events):
                 break
