@@ -8,12 +8,12 @@ shared ``Fields.several`` / ``text_or_several``, so one part object reads as a l
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
 import openai
 import pytest
+from lenient import changed, said
 from sdk_http import recording
 
 from toolwire.adapters import openai_chat, openai_responses
@@ -29,29 +29,6 @@ def sent(kind: str, body: dict[str, Any]) -> dict[str, Any]:
         api.create(**body)
     out: dict[str, Any] = json.loads(seen[0])
     return out
-
-
-def said(adapter: Any, body: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """What the decoded history says: roles, text, calls and answers."""
-    out = []
-    for m in adapter.decode_request(body, thread_id="t", run_id="r").messages:
-        d = m.model_dump(mode="json", exclude_none=True)
-        content = d.get("content")
-        if isinstance(content, list):
-            content = "".join(p["text"] for p in content if p["type"] == "text")
-        calls = [(c["id"], c["function"]["arguments"]) for c in d.get("tool_calls", [])]
-        out.append((d["role"], content, calls, d.get("tool_call_id")))
-    return out
-
-
-def changed(body: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
-    body = copy.deepcopy(body)
-    *head, last = path.split(".")
-    node: Any = body
-    for key in head:
-        node = node[int(key)] if key.isdigit() else node[key]
-    node[int(last) if last.isdigit() else last] = value
-    return body
 
 
 CHAT: dict[str, Any] = {
@@ -115,13 +92,13 @@ def test_a_loose_body_says_what_its_canonical_twin_says(
     body = changed(canonical, path, value)
     if documented:  # the SDK's own types take it, and send it unchanged
         assert sent(kind, body) == body
-    assert said(adapter, body) == said(adapter, canonical)
+    assert said(adapter.decode_request, body) == said(adapter.decode_request, canonical)
 
 
 def test_responses_input_as_text_is_one_user_message() -> None:
     body = {"model": "gpt-5", "input": "Weather in Paris?"}
     assert sent("responses", body) == body
-    assert said(openai_responses, body) == [("user", "Weather in Paris?", [], None)]
+    assert said(openai_responses.decode_request, body) == [("user", "Weather in Paris?", [], None)]
 
 
 def test_the_encoders_write_the_canonical_shapes() -> None:
