@@ -233,14 +233,7 @@ def test_a_sync_tool_that_times_out_is_answered_with_an_error() -> None:
 
 async def test_an_async_tool_that_times_out_is_cancelled_and_answered() -> None:
     cancelled = asyncio.Event()
-
-    async def get_weather(city: str) -> str:
-        try:
-            await asyncio.sleep(10)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "late"
+    get_weather = hanging_tool(asyncio.Event(), cancelled)
 
     v = "anthropic"
     script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})]), turn(v, text="ok")]
