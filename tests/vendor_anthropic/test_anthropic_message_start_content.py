@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import typing
-import warnings
 from typing import Any
 
 import pytest
@@ -27,6 +26,7 @@ from ag_ui.core import (
 )
 from anthropic.types import ContentBlock, RawMessageStartEvent
 from anthropic.types.beta import BetaContentBlock
+from losses_seen import content_losses
 from pydantic import TypeAdapter
 
 from toolwire.adapters.anthropic import Decoder, encode_request, sse_chunks
@@ -365,10 +365,8 @@ def test_every_declared_block_type_gives_an_event_or_a_loss(btype: str, union: A
     for where in ("start", "stream"):
         body = in_start([block], "end_turn") if where == "start" else streamed([block], "end_turn")
         d = Decoder()
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
+        with content_losses() as lost:
             events = list(d.events(sse_chunks(body)))
-        lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
         assert events or (d.losses and lost), f"{btype} ({where}) vanished without a word"
         if not events:
             assert btype in d.losses[0].reason

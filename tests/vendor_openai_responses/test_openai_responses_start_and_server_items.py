@@ -28,6 +28,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
     UserMessage,
 )
+from losses_seen import content_losses
 from openai.types.responses import ResponseOutputItem, ResponseStreamEvent
 
 from toolwire.adapters.openai_responses import (
@@ -424,8 +425,7 @@ def test_every_declared_item_type_gives_an_event_or_a_loss(kind: str) -> None:
     before = [SAMPLES[CALL_OF[kind]]] if kind in CALL_OF else []
     for source in ("stream", "whole"):
         d = Decoder()
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
+        with content_losses() as lost:
             if source == "stream":
                 events = list(d.events(sse_chunks(sse(streamed([*before, item])))))
             else:
@@ -433,7 +433,6 @@ def test_every_declared_item_type_gives_an_event_or_a_loss(kind: str) -> None:
                 events += d.close()
         skip = len(_items_events(before))
         mine = events[skip:]
-        lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
         said = mine or d.interrupts or (d.losses and lost)
         assert said, f"{kind} ({source}) vanished without a word"
         if not mine and not d.interrupts:
