@@ -8,13 +8,13 @@ shared ``Fields.several`` / ``text_or_several``, so one part object reads as a l
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import Any
 
-import httpx2
 import openai
 import pytest
+from lenient import changed, said
+from sdk_http import recording
 
 from toolwire.adapters import openai_chat, openai_responses
 
@@ -22,44 +22,13 @@ from toolwire.adapters import openai_chat, openai_responses
 def sent(kind: str, body: dict[str, Any]) -> dict[str, Any]:
     """The JSON body ``openai`` puts on the wire for the call (a mock transport answers)."""
     seen: list[bytes] = []
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        seen.append(request.read())
-        return httpx2.Response(400, json={"error": {"message": "stop here", "type": "x"}})
-
-    c = openai.OpenAI(
-        api_key="sk-test-not-a-key",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
+    http = recording(seen, 400, {"error": {"message": "stop here", "type": "x"}})
+    c = openai.OpenAI(api_key="sk-test-not-a-key", max_retries=0, http_client=http)
     api = c.chat.completions if kind == "chat" else c.responses
     with pytest.raises(openai.BadRequestError):
         api.create(**body)
     out: dict[str, Any] = json.loads(seen[0])
     return out
-
-
-def said(adapter: Any, body: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """What the decoded history says: roles, text, calls and answers."""
-    out = []
-    for m in adapter.decode_request(body, thread_id="t", run_id="r").messages:
-        d = m.model_dump(mode="json", exclude_none=True)
-        content = d.get("content")
-        if isinstance(content, list):
-            content = "".join(p["text"] for p in content if p["type"] == "text")
-        calls = [(c["id"], c["function"]["arguments"]) for c in d.get("tool_calls", [])]
-        out.append((d["role"], content, calls, d.get("tool_call_id")))
-    return out
-
-
-def changed(body: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
-    body = copy.deepcopy(body)
-    *head, last = path.split(".")
-    node: Any = body
-    for key in head:
-        node = node[int(key)] if key.isdigit() else node[key]
-    node[int(last) if last.isdigit() else last] = value
-    return body
 
 
 CHAT: dict[str, Any] = {
@@ -123,13 +92,13 @@ def test_a_loose_body_says_what_its_canonical_twin_says(
     body = changed(canonical, path, value)
     if documented:  # the SDK's own types take it, and send it unchanged
         assert sent(kind, body) == body
-    assert said(adapter, body) == said(adapter, canonical)
+    assert said(adapter.decode_request, body) == said(adapter.decode_request, canonical)
 
 
 def test_responses_input_as_text_is_one_user_message() -> None:
     body = {"model": "gpt-5", "input": "Weather in Paris?"}
     assert sent("responses", body) == body
-    assert said(openai_responses, body) == [("user", "Weather in Paris?", [], None)]
+    assert said(openai_responses.decode_request, body) == [("user", "Weather in Paris?", [], None)]
 
 
 def test_the_encoders_write_the_canonical_shapes() -> None:

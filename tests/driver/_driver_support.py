@@ -4,6 +4,7 @@ the offline decode of the same bytes to compare with, and the checks every run p
 from __future__ import annotations
 
 import argparse
+import asyncio
 import io
 import json
 import re
@@ -18,8 +19,9 @@ import openai
 from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType
 from google import genai
 
+import toolwire
 from toolwire import adapters, cli
-from toolwire.testing.fake_vendor import Reply, replies_from_cassette, split_events
+from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette, split_events
 from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -339,6 +341,35 @@ def close_client(client: Any) -> None:
 async def aclose_client(client: Any) -> None:
     closing = getattr(client, "aclose", None) or client.close
     await closing()
+
+
+#: retries whose waits do not slow a test down
+FAST = toolwire.RetryPolicy(initial_backoff=0.01, max_backoff=0.05)
+
+
+def run_case(
+    case: Case, fv: FakeVendor, run_input: Any, is_async: bool, **kw: Any
+) -> list[BaseEvent]:
+    """One run of ``run_input`` over the case's client pointed at ``fv`` (``toolwire.run``,
+    or ``toolwire.arun`` in a new event loop), FAST retries, the case's options and
+    ``kw``; the client closed after."""
+    opts = {"retry": FAST, **case.kwargs, **kw}
+    if is_async:
+
+        async def go() -> list[BaseEvent]:
+            client = case.client(fv.base_url, True)
+            try:
+                runs = toolwire.arun(client, run_input, model=case.model, **opts)
+                return [ev async for ev in runs]
+            finally:
+                await aclose_client(client)
+
+        return asyncio.run(go())
+    client = case.client(fv.base_url, False)
+    try:
+        return list(toolwire.run(client, run_input, model=case.model, **opts))
+    finally:
+        close_client(client)
 
 
 def split_half(reply: Reply) -> int:

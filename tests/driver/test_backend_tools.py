@@ -18,7 +18,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from _agent_support import PNG, PNG_B64, agent_input, requests_json, turn
+from _agent_support import PNG, PNG_B64, agent_input, hanging_tool, requests_json, turn
 from _driver_support import CASE_IDS, CASES, Case, check_run
 from ag_ui.core import EventType, ImagePart, TextPart
 
@@ -233,14 +233,7 @@ def test_a_sync_tool_that_times_out_is_answered_with_an_error() -> None:
 
 async def test_an_async_tool_that_times_out_is_cancelled_and_answered() -> None:
     cancelled = asyncio.Event()
-
-    async def get_weather(city: str) -> str:
-        try:
-            await asyncio.sleep(10)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "late"
+    get_weather = hanging_tool(asyncio.Event(), cancelled)
 
     v = "anthropic"
     script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})]), turn(v, text="ok")]
@@ -309,19 +302,21 @@ async def test_parallel_calls_run_concurrently_bounded_and_answer_in_call_order(
     assert [b["tool_use_id"] for b in sent] == [f"call_{c}" for c in "ABCD"]
 
 
+def _reading(run: Any, events: list[Any]) -> asyncio.Future[None]:
+    """A task that reads the async run into ``events`` (the test cancels it)."""
+
+    async def read() -> None:
+        async for e in run:
+            events.append(e)
+
+    return asyncio.ensure_future(read())
+
+
 @pytest.mark.parametrize("on_cancel", ["finish", "close"])
 async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None:
     started = asyncio.Event()
     cancelled = asyncio.Event()
-
-    async def get_weather(city: str) -> str:
-        started.set()
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "never"
+    get_weather = hanging_tool(started, cancelled)
 
     v = "anthropic"
     script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})])]
@@ -329,17 +324,14 @@ async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None
     with FakeVendor(script) as fv:
         client = ANTHROPIC.client(fv.base_url, True)
 
-        async def consume() -> None:
-            async for e in toolwire.arun(
-                client,
-                agent_input(),
-                model=ANTHROPIC.model,
-                tools=[get_weather],
-                on_cancel=on_cancel,  # type: ignore[arg-type]
-            ):
-                events.append(e)
-
-        task = asyncio.ensure_future(consume())
+        run = toolwire.arun(
+            client,
+            agent_input(),
+            model=ANTHROPIC.model,
+            tools=[get_weather],
+            on_cancel=on_cancel,  # type: ignore[arg-type]
+        )
+        task = _reading(run, events)
         await asyncio.wait_for(started.wait(), 10)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -357,15 +349,7 @@ async def test_cancelling_the_run_cancels_a_running_tool(on_cancel: str) -> None
 async def test_events_cancel_stops_a_running_tool_and_finishes_the_run() -> None:
     started = asyncio.Event()
     cancelled = asyncio.Event()
-
-    async def get_weather(city: str) -> str:
-        started.set()
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "never"
+    get_weather = hanging_tool(started, cancelled)
 
     v = "anthropic"
     script = [turn(v, [("call_w", "get_weather", {"city": "Oslo"})])]
@@ -501,17 +485,10 @@ async def test_cancelling_during_a_model_turn_after_a_tool_ends_the_one_run() ->
     with FakeVendor(script) as fv:
         client = ANTHROPIC.client(fv.base_url, True)
 
-        async def consume() -> None:
-            async for e in toolwire.arun(
-                client,
-                agent_input(),
-                model=ANTHROPIC.model,
-                tools=[get_weather],
-                on_cancel="finish",
-            ):
-                events.append(e)
-
-        task = asyncio.ensure_future(consume())
+        run = toolwire.arun(
+            client, agent_input(), model=ANTHROPIC.model, tools=[get_weather], on_cancel="finish"
+        )
+        task = _reading(run, events)
         for _ in range(200):  # until the second turn's text has begun
             if any(e.type == EventType.TEXT_MESSAGE_START for e in events):
                 break

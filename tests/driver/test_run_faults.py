@@ -15,17 +15,16 @@ from _driver_support import (
     CASE_IDS,
     CASES,
     Case,
-    aclose_client,
     broken_reply,
     check_run,
     clean_reply,
-    close_client,
     comparable,
     error_before_first_delta,
     error_reply,
     no_secret,
     offline,
     recorded_error_type,
+    run_case,
     run_input,
     split_half,
 )
@@ -34,29 +33,9 @@ from ag_ui.core import BaseEvent, EventType
 import toolwire
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
-FAST = toolwire.RetryPolicy(initial_backoff=0.01, max_backoff=0.05)
-
-
-async def _collect_async(case: Case, fv: FakeVendor, **kw: Any) -> list[BaseEvent]:
-    client = case.client(fv.base_url, True)
-    opts = {"retry": FAST, **case.kwargs, **kw}
-    try:
-        return [ev async for ev in toolwire.arun(client, run_input(case), model=case.model, **opts)]
-    finally:
-        await aclose_client(client)
-
 
 def _collect(case: Case, fv: FakeVendor, is_async: bool, **kw: Any) -> list[BaseEvent]:
-    if is_async:
-        import asyncio
-
-        return asyncio.run(_collect_async(case, fv, **kw))
-    client = case.client(fv.base_url, False)
-    opts = {"retry": FAST, **case.kwargs, **kw}
-    try:
-        return list(toolwire.run(client, run_input(case), model=case.model, **opts))
-    finally:
-        close_client(client)
+    return run_case(case, fv, run_input(case), is_async, **kw)
 
 
 def _run(case: Case, replies: list[Reply], is_async: bool, **kw: Any) -> tuple[list[Any], Any]:

@@ -16,10 +16,9 @@ from _driver_support import (
     CASES,
     KEY,
     Case,
-    aclose_client,
     clean_reply,
-    close_client,
     error_reply,
+    run_case,
     run_input,
     split_half,
 )
@@ -31,12 +30,10 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
-import toolwire
 from toolwire import telemetry
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 from toolwire.testing.recording_cache import recording
 
-FAST = toolwire.RetryPolicy(initial_backoff=0.01, max_backoff=0.05)
 ROOT_CASSETTES = __import__("_driver_support").CASSETTES
 
 params = pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -105,24 +102,7 @@ def _collect(
     with FakeVendor(replies, timeout=30) as fv:
         if seen is not None:
             seen.append(fv)
-        opts = {"retry": FAST, **case.kwargs, **kw}
-        if is_async:
-            import asyncio
-
-            async def go() -> list[Any]:
-                client = case.client(fv.base_url, True)
-                try:
-                    runs = toolwire.arun(client, run_input(case), model=case.model, **opts)
-                    return [ev async for ev in runs]
-                finally:
-                    await aclose_client(client)
-
-            return asyncio.run(go())
-        client = case.client(fv.base_url, False)
-        try:
-            return list(toolwire.run(client, run_input(case), model=case.model, **opts))
-        finally:
-            close_client(client)
+        return run_case(case, fv, run_input(case), is_async, **kw)
 
 
 def _recorded_usage(case: Case) -> tuple[int, int]:
@@ -342,25 +322,7 @@ def test_a_tool_loop_is_one_run_span_with_a_chat_span_per_turn_and_a_failed_tool
         turn(v, [], text="Sorry, no weather.", message_id="msg_2"),
     ]
     with FakeVendor(script, timeout=30) as fv:
-        opts: dict[str, Any] = {"retry": FAST, "tools": [_explode], **case.kwargs}
-        if is_async:
-            import asyncio
-
-            async def go() -> list[Any]:
-                client = case.client(fv.base_url, True)
-                try:
-                    runs = toolwire.arun(client, agent_input(), model=case.model, **opts)
-                    return [ev async for ev in runs]
-                finally:
-                    await aclose_client(client)
-
-            events = asyncio.run(go())
-        else:
-            client = case.client(fv.base_url, False)
-            try:
-                events = list(toolwire.run(client, agent_input(), model=case.model, **opts))
-            finally:
-                close_client(client)
+        events = run_case(case, fv, agent_input(), is_async, tools=[_explode])
     assert events[-1].type == EventType.RUN_FINISHED
     [run] = otel.named("invoke_agent")
     chats = otel.named("chat ")

@@ -17,9 +17,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, computed_field, field_serializer
+from sdk_http import answering
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError, VendorDataError
@@ -32,33 +32,27 @@ ROOT = Path(__file__).resolve().parents[2]
 VENDORS = ("anthropic", "openai_chat", "openai_responses", "gemini")
 
 
-def _sse(body: bytes) -> httpx2.Client:
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body)
-
-    return httpx2.Client(transport=httpx2.MockTransport(handler))
-
-
 def _stream(vendor: str, body: bytes) -> Any:
     """The vendor SDK's own streaming call over ``body``, in memory."""
+    http = answering(body, "text/event-stream")
     if vendor == "anthropic":
         import anthropic
 
-        client = anthropic.Anthropic(api_key="k", max_retries=0, http_client=_sse(body))
+        client = anthropic.Anthropic(api_key="k", max_retries=0, http_client=http)
         return client.messages.create(
             model="m", max_tokens=1, messages=[{"role": "user", "content": "x"}], stream=True
         )
     from openai import OpenAI
 
     if vendor in ("openai_chat", "openai_responses"):
-        client = OpenAI(api_key="k", max_retries=0, http_client=_sse(body))
+        client = OpenAI(api_key="k", max_retries=0, http_client=http)
         if vendor == "openai_chat":
             return client.chat.completions.create(model="m", messages=[], stream=True)
         return client.responses.create(model="m", input="x", stream=True)
     from google import genai
     from google.genai import types
 
-    gclient = genai.Client(api_key="k", http_options=types.HttpOptions(httpx_client=_sse(body)))
+    gclient = genai.Client(api_key="k", http_options=types.HttpOptions(httpx_client=http))
     return gclient.models.generate_content_stream(model="m", contents="x")
 
 

@@ -20,25 +20,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _agent_support import turn
 from _serve import REPO, live_server
-from ag_ui.core import (
-    PROTOCOL_VERSION,
-    BaseEvent,
-    ImagePart,
-    RunFinishedEvent,
-    RunStartedEvent,
-    TextMessageContentEvent,
-    TextMessageEndEvent,
-    TextMessageStartEvent,
-    TokenUsage,
-    ToolCallArgsEvent,
-    ToolCallEndEvent,
-    ToolCallStartEvent,
-)
+from ag_ui.core import ImagePart
 
 from toolwire import adapters
 from toolwire.capabilities import accepts
-from toolwire.testing.fake_vendor import FakeVendor, reply_of_turn
+from toolwire.testing.fake_vendor import FakeVendor
 
 EXAMPLE = REPO / "examples" / "hybrid_agent"
 KEY = "sk-hybrid-fake-key-0123456789"
@@ -70,28 +58,6 @@ def _png(rgb: tuple[int, int, int]) -> str:
 UI_IMAGE = _png((200, 30, 30))
 
 
-def _turn(
-    calls: list[tuple[str, str, dict[str, Any]]], text: str | None, mid: str
-) -> list[BaseEvent]:
-    out: list[BaseEvent] = [
-        RunStartedEvent(thread_id="t", run_id="r", protocol_version=PROTOCOL_VERSION)
-    ]
-    if text is not None:
-        out += [
-            TextMessageStartEvent(message_id=mid, role="assistant"),
-            TextMessageContentEvent(message_id=mid, delta=text),
-            TextMessageEndEvent(message_id=mid),
-        ]
-    for cid, name, args in calls:
-        out += [
-            ToolCallStartEvent(tool_call_id=cid, tool_call_name=name, parent_message_id=mid),
-            ToolCallArgsEvent(tool_call_id=cid, delta=json.dumps(args)),
-            ToolCallEndEvent(tool_call_id=cid),
-        ]
-    usage = TokenUsage(input_tokens=12, output_tokens=4, total_tokens=16)
-    return [*out, RunFinishedEvent(thread_id="t", run_id="r", usage=[usage])]
-
-
 def _image(value: str) -> ImagePart:
     return ImagePart.model_validate(
         {"type": "image", "source": {"type": "data", "value": value, "mimeType": "image/png"}}
@@ -109,13 +75,17 @@ def test_the_hybrid_agent_round_trip_through_the_official_client(
     sdk = adapters.client(adapter)  # the adapter's SDK: its async client and default model
     model = sdk.default_model
     sky = base64.b64encode((EXAMPLE / "sky.png").read_bytes()).decode()
+    tokens = {"input_tokens": 12, "output_tokens": 4}
     script = [
-        reply_of_turn(adapter, _turn([("call_w", "get_weather", {"city": "Oslo"})], None, "msg_1")),
-        reply_of_turn(
+        turn(adapter, [("call_w", "get_weather", {"city": "Oslo"})], message_id="msg_1", **tokens),
+        turn(
             adapter,
-            _turn([("call_b", "confirm_booking", {"hotel": "Grand"})], "Book it?", "msg_2"),
+            [("call_b", "confirm_booking", {"hotel": "Grand"})],
+            text="Book it?",
+            message_id="msg_2",
+            **tokens,
         ),
-        reply_of_turn(adapter, _turn([], "Booked the Grand.", "msg_3")),
+        turn(adapter, [], text="Booked the Grand.", message_id="msg_3", **tokens),
     ]
     example = _example()
     answer = [

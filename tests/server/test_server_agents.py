@@ -6,11 +6,13 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import pytest
+from _agent_support import hanging_tool
 from _serve import asgi_client, events_of, live_server, run_input
 from ag_ui.core import (
     PROTOCOL_VERSION,
@@ -112,6 +114,23 @@ async def test_an_agents_mistake_or_failure_ends_its_run_with_run_error() -> Non
     assert SECRET not in json.dumps(failed_run) and "[REDACTED]" in failed_run[-1]["message"]
 
 
+@contextmanager
+def _client_gone_once_started(app: Any, agent: str, started: threading.Event) -> Iterator[None]:
+    """A run of ``agent`` on a live server whose client reads the first event, waits until
+    the agent has ``started``, then goes away (closes the response); the server stays up
+    inside the block."""
+    with (
+        live_server(app) as (_, base),
+        httpx.Client(timeout=30) as http,
+        http.stream("POST", f"{base}/agents/{agent}", json=_body()) as response,
+    ):
+        lines = response.iter_lines()
+        assert any(line.startswith("data:") for line in lines)
+        assert started.wait(10)
+        response.close()
+        yield
+
+
 def test_a_client_that_goes_away_cancels_the_agent() -> None:
     started = threading.Event()
     stopped = threading.Event()
@@ -124,15 +143,7 @@ def test_a_client_that_goes_away_cancels_the_agent() -> None:
         finally:
             stopped.set()
 
-    with (
-        live_server(create_app(agents={"slow": slow})) as (_, base),
-        httpx.Client(timeout=30) as client,
-        client.stream("POST", f"{base}/agents/slow", json=_body()) as response,
-    ):
-        lines = response.iter_lines()
-        assert any(line.startswith("data:") for line in lines)
-        assert started.wait(10)
-        response.close()
+    with _client_gone_once_started(create_app(agents={"slow": slow}), "slow", started):
         assert stopped.wait(10)  # cancelled at once, not after its 30 s
 
 
@@ -143,15 +154,7 @@ def test_a_client_that_goes_away_cancels_a_running_backend_tool() -> None:
 
     started = threading.Event()
     cancelled = threading.Event()
-
-    async def get_weather(city: str) -> str:
-        started.set()
-        try:
-            await asyncio.sleep(30)
-        except asyncio.CancelledError:
-            cancelled.set()
-            raise
-        return "never"
+    get_weather = hanging_tool(started, cancelled)
 
     ri = RunAgentInput.model_validate(_body())
     call = [
@@ -169,18 +172,8 @@ def test_a_client_that_goes_away_cancels_a_running_backend_tool() -> None:
         def agent(run_input: RunAgentInput) -> Any:
             return toolwire.arun(client, run_input, model="m", tools=[get_weather])
 
-        with (
-            live_server(create_app(agents={"hybrid": Agent(agent, clients=(client,))})) as (
-                _,
-                base,
-            ),
-            httpx.Client(timeout=30) as http,
-            http.stream("POST", f"{base}/agents/hybrid", json=_body()) as response,
-        ):
-            lines = response.iter_lines()
-            assert any(line.startswith("data:") for line in lines)
-            assert started.wait(10)
-            response.close()
+        app = create_app(agents={"hybrid": Agent(agent, clients=(client,))})
+        with _client_gone_once_started(app, "hybrid", started):
             assert cancelled.wait(10)  # the tool was cancelled, not left to run its 30 s
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
-import httpx2
 import yaml
+from sdk_http import answering, recording
 
 from toolwire.testing import replay
 
@@ -93,19 +93,15 @@ def sdk_final_messages(path: Path) -> list[Any]:
     return out
 
 
+def sse(chunks: list[dict[str, Any]]) -> bytes:
+    """SSE as Anthropic writes it: a named event, one JSON data line, a blank line."""
+    return b"".join(f"event: {c['type']}\ndata: {json.dumps(c)}\n\n".encode() for c in chunks)
+
+
 def sdk_parse_sse(body: bytes) -> list[Any]:
     """SSE bytes (e.g. our encoder's output) parsed by the SDK: the raw stream events."""
 
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(
-            200, headers={"content-type": "text/event-stream; charset=utf-8"}, content=body
-        )
-
-    c = anthropic.Anthropic(
-        api_key="sk-ant-test",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
+    c = anthropic.Anthropic(api_key="sk-ant-test", max_retries=0, http_client=answering(body))
     return list(
         c.messages.create(
             model="claude-sonnet-4-6",
@@ -119,16 +115,7 @@ def sdk_parse_sse(body: bytes) -> list[Any]:
 def sdk_accumulate_sse(body: bytes) -> Any:
     """SSE bytes accumulated into a Message by the SDK's ``messages.stream`` helper."""
 
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(
-            200, headers={"content-type": "text/event-stream; charset=utf-8"}, content=body
-        )
-
-    c = anthropic.Anthropic(
-        api_key="sk-ant-test",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
+    c = anthropic.Anthropic(api_key="sk-ant-test", max_retries=0, http_client=answering(body))
     with c.messages.stream(
         model="claude-sonnet-4-6", max_tokens=16, messages=[{"role": "user", "content": "hi"}]
     ) as s:
@@ -138,27 +125,17 @@ def sdk_accumulate_sse(body: bytes) -> Any:
 def sdk_sent_body(kwargs: dict[str, Any]) -> dict[str, Any]:
     """The JSON body the SDK puts on the wire for ``messages.create(**kwargs)``."""
     seen: list[bytes] = []
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        seen.append(request.read())
-        return httpx2.Response(
-            200,
-            json={
-                "id": "msg_x",
-                "type": "message",
-                "role": "assistant",
-                "model": kwargs["model"],
-                "content": [],
-                "stop_reason": "end_turn",
-                "usage": {"input_tokens": 1, "output_tokens": 1},
-            },
-        )
-
-    c = anthropic.Anthropic(
-        api_key="sk-ant-test",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
+    answer = {
+        "id": "msg_x",
+        "type": "message",
+        "role": "assistant",
+        "model": kwargs["model"],
+        "content": [],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    http = recording(seen, 200, answer)
+    c = anthropic.Anthropic(api_key="sk-ant-test", max_retries=0, http_client=http)
     c.messages.create(**_kwargs(kwargs))
     result: dict[str, Any] = json.loads(seen[0])
     return result

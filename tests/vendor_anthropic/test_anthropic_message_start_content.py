@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import typing
-import warnings
 from typing import Any
 
 import pytest
-from _anthropic_sdk import sdk_accumulate_sse, sdk_parse_sse, sdk_sent_body
+from _anthropic_sdk import sdk_accumulate_sse, sdk_parse_sse, sdk_sent_body, sse
 from ag_ui.core import (
     BaseEvent,
     EventType,
@@ -27,6 +26,7 @@ from ag_ui.core import (
 )
 from anthropic.types import ContentBlock, RawMessageStartEvent
 from anthropic.types.beta import BetaContentBlock
+from losses_seen import content_losses
 from pydantic import TypeAdapter
 
 from toolwire.adapters.anthropic import Decoder, encode_request, sse_chunks
@@ -71,11 +71,6 @@ def message(content: list[dict[str, Any]], stop_reason: str | None) -> dict[str,
         "usage": USAGE,
         "container": {"id": "container_01", "expires_at": "2026-12-05T01:00:00Z"},
     }
-
-
-def sse(chunks: list[dict[str, Any]]) -> bytes:
-    """SSE as Anthropic writes it: a named event, one JSON data line, a blank line."""
-    return b"".join(f"event: {c['type']}\ndata: {json.dumps(c)}\n\n".encode() for c in chunks)
 
 
 def in_start(content: list[dict[str, Any]], stop_reason: str) -> bytes:
@@ -370,10 +365,8 @@ def test_every_declared_block_type_gives_an_event_or_a_loss(btype: str, union: A
     for where in ("start", "stream"):
         body = in_start([block], "end_turn") if where == "start" else streamed([block], "end_turn")
         d = Decoder()
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
+        with content_losses() as lost:
             events = list(d.events(sse_chunks(body)))
-        lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
         assert events or (d.losses and lost), f"{btype} ({where}) vanished without a word"
         if not events:
             assert btype in d.losses[0].reason

@@ -13,7 +13,7 @@ import warnings
 from typing import Any
 
 import pytest
-from _anthropic_sdk import sdk_parse_sse
+from _anthropic_sdk import sdk_parse_sse, sse
 from ag_ui.core import AssistantMessage, FunctionCall, RunAgentInput, ToolCall, ToolMessage
 from vendor_rules import check_request
 
@@ -23,10 +23,6 @@ from toolwire.protocol import VENDOR_ID_KEY, StreamMachine, frame_run
 from toolwire.protocol.pairing import pair_history
 
 SAME = "toolu_01SameIdTwiceXXXXXXXXXX"
-
-
-def _sse(events: list[dict[str, Any]]) -> bytes:
-    return "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events).encode()
 
 
 def _use(index: int, city: str) -> list[dict[str, Any]]:
@@ -42,7 +38,7 @@ def _use(index: int, city: str) -> list[dict[str, Any]]:
     ]
 
 
-BODY = _sse(
+BODY = sse(
     [
         {
             "type": "message_start",

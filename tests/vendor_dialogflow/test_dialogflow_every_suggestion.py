@@ -10,11 +10,11 @@ has no start event carrying content: each response is whole.
 from __future__ import annotations
 
 import json
-import warnings
 from typing import Any
 
 import pytest
 from google.cloud.dialogflow_v2.types import generator, participant
+from losses_seen import content_losses
 
 from toolwire.adapters.dialogflow import Decoder
 from toolwire.errors import VendorStreamError
@@ -87,13 +87,12 @@ def _decode(chunk: dict[str, Any]) -> tuple[list[Any], Decoder, list[Any], Excep
     d = Decoder()
     events: list[Any] = []
     failed: Exception | None = None
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
+    with content_losses() as lost:
         try:
             events = d.feed(chunk) + d.close()
         except VendorStreamError as exc:
             failed = exc
-    return events, d, [w for w in seen if issubclass(w.category, ContentLossWarning)], failed
+    return events, d, lost, failed
 
 
 @pytest.mark.parametrize("name", sorted(GENERATOR))

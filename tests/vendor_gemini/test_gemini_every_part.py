@@ -16,6 +16,7 @@ import pytest
 from _gemini_sdk import sdk_parse_sse
 from ag_ui.core import BaseEvent, RunFinishedEvent, ToolCallResultEvent
 from google.genai import types
+from losses_seen import content_losses
 
 from toolwire.adapters.gemini import Decoder, sse_chunks
 from toolwire.losses import ContentLossWarning
@@ -98,11 +99,9 @@ def test_every_content_field_gives_an_event_or_a_loss(name: str, tmp_path: Path)
     before = len(_events([BEFORE[name]])) - 2 if name in BEFORE else 0  # (less RUN_*)
     for source in (raw, sse_chunks(body)):
         d = Decoder()
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
+        with content_losses() as lost:
             events = list(d.events(source))
         mine = events[before:]
-        lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
         assert mine or (d.losses and lost), f"{name} vanished without a word"
         if not mine:
             assert camel(name) in d.losses[-1].reason or "media" in d.losses[-1].reason
@@ -175,10 +174,8 @@ def _said(contents: list[dict[str, Any]], system: Any = None) -> tuple[list[Any]
     body: dict[str, Any] = {"contents": contents}
     if system is not None:
         body["systemInstruction"] = system
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
+    with content_losses() as lost:
         ri = decode_request(body, thread_id="t", run_id="r")
-    lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
     return [m.model_dump(exclude_none=True) for m in ri.messages], lost
 
 

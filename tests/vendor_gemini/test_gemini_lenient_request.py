@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from _gemini_sdk import sdk_wire_request
+from lenient import changed, history
 
 from toolwire.adapters.gemini import decode_request, encode_request
 from toolwire.errors import VendorDataError
@@ -58,19 +59,11 @@ CANONICAL: dict[str, Any] = {
 
 
 def loose(**changes: Any) -> dict[str, Any]:
-    body = copy.deepcopy(CANONICAL)
+    """CANONICAL with each change (``contents__0__parts``: the path, ``__`` for dots)."""
+    body = CANONICAL
     for path, value in changes.items():
-        *head, last = path.split("__")
-        node: Any = body
-        for key in head:
-            node = node[int(key)] if key.isdigit() else node[key]
-        node[int(last) if last.isdigit() else last] = value
-    return body
-
-
-def history(body: dict[str, Any]) -> list[dict[str, Any]]:
-    ri = decode_request(body, thread_id="t", run_id="r")
-    return [m.model_dump(mode="json", exclude_none=True) for m in ri.messages]
+        body = changed(body, path.replace("__", "."), value)
+    return copy.deepcopy(body)
 
 
 ONE = CANONICAL["contents"]
@@ -110,14 +103,15 @@ ONE = CANONICAL["contents"]
     ],
 )
 def test_a_loose_body_decodes_as_its_canonical_twin(body: dict[str, Any]) -> None:
-    assert history(body) == history(CANONICAL)
+    assert history(decode_request, body) == history(decode_request, CANONICAL)
     ri = decode_request(body, thread_id="t", run_id="r")
     assert [t.name for t in ri.tools] == ["get_weather"]
 
 
 def test_one_content_for_contents_is_a_one_turn_history() -> None:
     one = {"contents": {"role": "user", "parts": {"text": "hi"}}}
-    assert history(one) == history({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]})
+    canonical = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    assert history(decode_request, one) == history(decode_request, canonical)
 
 
 def test_the_encoder_writes_the_canonical_shape_the_sdk_sends() -> None:

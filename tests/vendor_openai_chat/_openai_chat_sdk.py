@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx2
 from openai import OpenAI
 from openai.types.chat import ChatCompletion, ChatCompletionChunk
+from sdk_http import answering
 
 
 @dataclass
@@ -33,12 +33,7 @@ class SdkChoice:
 def client_for_body(body: bytes, content_type: str = "text/event-stream") -> OpenAI:
     """An SDK client whose every request is answered with ``body`` (no network)."""
 
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, content=body, headers={"content-type": content_type})
-
-    return OpenAI(
-        api_key="test-key", http_client=httpx2.Client(transport=httpx2.MockTransport(handler))
-    )
+    return OpenAI(api_key="test-key", http_client=answering(body, content_type))
 
 
 def stream_body(body: bytes) -> list[ChatCompletionChunk]:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ag_ui.core import BaseEvent, EventType
+from sdk_http import answering
 
 from toolwire.recordings import Exchange
 from toolwire.testing import replay
@@ -23,6 +24,41 @@ ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "conformance" / "cassettes" / "openai_responses"
 OURS = ROOT / "cassettes" / "openai_responses"
+
+
+def sse(events: list[dict[str, Any]]) -> bytes:
+    """SSE as OpenAI writes it: ``event:`` + ``data:`` + a blank line, sequence numbers."""
+    out = []
+    for n, ev in enumerate(events):
+        ev = {**ev, "sequence_number": n}
+        out.append(f"event: {ev['type']}\ndata: {json.dumps(ev)}\n\n".encode())
+    return b"".join(out)
+
+
+def sdk_events(body: bytes) -> list[Any]:
+    """SSE bytes as ``client.responses.create(stream=True)`` yields them (a mock transport
+    serves them to the SDK)."""
+    import openai
+
+    c = openai.OpenAI(api_key="sk-test-not-a-key", max_retries=0, http_client=answering(body))
+    return list(c.responses.create(model="gpt-5", input="hi", stream=True))
+
+
+def response(status: str, output: list[Any], **extra: Any) -> dict[str, Any]:
+    """A Response object as the stream's ``response.*`` events carry it (``extra`` adds
+    fields or replaces these)."""
+    return {
+        "id": "resp_36",
+        "object": "response",
+        "created_at": 1760000000,
+        "status": status,
+        "model": "gpt-5",
+        "output": output,
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        **extra,
+    }
 
 
 def exchanges(path: Path) -> list[Exchange]:

@@ -11,10 +11,8 @@ import json
 import warnings
 from typing import Any
 
-import httpx2
-from _openai_responses_support import sdk_accepts
+from _openai_responses_support import response, sdk_accepts, sdk_events, sse
 from ag_ui.core import AssistantMessage, ToolMessage
-from openai import OpenAI
 from vendor_rules import check_request
 
 from toolwire.adapters import openai_responses as a
@@ -23,25 +21,8 @@ from toolwire.protocol import VENDOR_ID_KEY, StreamMachine, frame_run
 SAME = "call_SameIdTwice0001"
 
 
-def _sse(events: list[dict[str, Any]]) -> bytes:
-    out = []
-    for n, e in enumerate(events):
-        out.append(f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n\n")
-    return "".join(out).encode()
-
-
-def _response(status: str, output: list[Any]) -> dict[str, Any]:
-    return {
-        "id": "resp_dup",
-        "object": "response",
-        "created_at": 1764400000,
-        "status": status,
-        "model": "gpt-5",
-        "output": output,
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-    }
+#: this stream's own response id and time
+_RESPONSE = {"id": "resp_dup", "created_at": 1764400000}
 
 
 def _item(n: int, city: str, done: bool) -> dict[str, Any]:
@@ -56,7 +37,7 @@ def _item(n: int, city: str, done: bool) -> dict[str, Any]:
 
 
 EVENTS: list[dict[str, Any]] = [
-    {"type": "response.created", "response": _response("in_progress", [])},
+    {"type": "response.created", "response": response("in_progress", [], **_RESPONSE)},
 ]
 for n, city in enumerate(("Oslo", "Bergen")):
     EVENTS += [
@@ -72,22 +53,16 @@ for n, city in enumerate(("Oslo", "Bergen")):
 EVENTS.append(
     {
         "type": "response.completed",
-        "response": _response("completed", [_item(0, "Oslo", True), _item(1, "Bergen", True)]),
+        "response": response(
+            "completed", [_item(0, "Oslo", True), _item(1, "Bergen", True)], **_RESPONSE
+        ),
     }
 )
-BODY = _sse(EVENTS)
+BODY = sse(EVENTS)
 
 
 def test_the_sdk_reads_two_items_with_one_call_id() -> None:
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, content=BODY, headers={"content-type": "text/event-stream"})
-
-    client = OpenAI(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(handler)))
-    done = [
-        e.item
-        for e in client.responses.create(model="gpt-5", input="x", stream=True)
-        if e.type == "response.output_item.done"
-    ]
+    done = [e.item for e in sdk_events(BODY) if e.type == "response.output_item.done"]
     assert [i.call_id for i in done] == [SAME, SAME]
 
 

@@ -13,14 +13,12 @@ transport) before toolwire reads them.
 
 from __future__ import annotations
 
-import json
 import typing
 import warnings
 from typing import Any
 
-import httpx2
-import openai
 import pytest
+from _openai_responses_support import response, sdk_events, sse
 from ag_ui.core import (
     BaseEvent,
     ResumeEntry,
@@ -30,6 +28,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
     UserMessage,
 )
+from losses_seen import content_losses
 from openai.types.responses import ResponseOutputItem, ResponseStreamEvent
 
 from toolwire.adapters.openai_responses import (
@@ -45,47 +44,6 @@ from toolwire.losses import ContentLossWarning
 from toolwire.protocol import validate_stream
 from toolwire.protocol.finish import VENDOR_PENDING_KEY
 from toolwire.protocol.runs import frame_run
-
-
-def sse(events: list[dict[str, Any]]) -> bytes:
-    """SSE as OpenAI writes it: ``event:`` + ``data:`` + a blank line, sequence numbers."""
-    out = []
-    for n, ev in enumerate(events):
-        ev = {**ev, "sequence_number": n}
-        out.append(f"event: {ev['type']}\ndata: {json.dumps(ev)}\n\n".encode())
-    return b"".join(out)
-
-
-def sdk_events(body: bytes) -> list[Any]:
-    """The bytes as ``client.responses.create(stream=True)`` yields them."""
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(
-            200, headers={"content-type": "text/event-stream; charset=utf-8"}, content=body
-        )
-
-    c = openai.OpenAI(
-        api_key="sk-test-not-a-key",
-        max_retries=0,
-        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
-    )
-    return list(c.responses.create(model="gpt-5", input="hi", stream=True))
-
-
-def response(status: str, output: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return {
-        "id": "resp_36",
-        "object": "response",
-        "created_at": 1760000000,
-        "status": status,
-        "model": "gpt-5",
-        "output": output,
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-        **extra,
-    }
-
 
 USAGE = {
     "input_tokens": 30,
@@ -467,8 +425,7 @@ def test_every_declared_item_type_gives_an_event_or_a_loss(kind: str) -> None:
     before = [SAMPLES[CALL_OF[kind]]] if kind in CALL_OF else []
     for source in ("stream", "whole"):
         d = Decoder()
-        with warnings.catch_warnings(record=True) as seen:
-            warnings.simplefilter("always")
+        with content_losses() as lost:
             if source == "stream":
                 events = list(d.events(sse_chunks(sse(streamed([*before, item])))))
             else:
@@ -476,7 +433,6 @@ def test_every_declared_item_type_gives_an_event_or_a_loss(kind: str) -> None:
                 events += d.close()
         skip = len(_items_events(before))
         mine = events[skip:]
-        lost = [w for w in seen if issubclass(w.category, ContentLossWarning)]
         said = mine or d.interrupts or (d.losses and lost)
         assert said, f"{kind} ({source}) vanished without a word"
         if not mine and not d.interrupts:

@@ -37,7 +37,6 @@ from ag_ui.core import (
     RunErrorEvent,
     RunFinishedCancelledOutcome,
     RunFinishedEvent,
-    RunFinishedInterruptOutcome,
     RunFinishedSuccessOutcome,
     RunStartedEvent,
     TokenUsage,
@@ -53,7 +52,7 @@ from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
-from toolwire.protocol.runs import DECODING_FAILURES
+from toolwire.protocol.runs import DECODING_FAILURES, turn_outcome
 
 #: The ``CUSTOM`` event a run forwards its losses in (``toolwire.run(forward_losses=True)``).
 LOSSES_EVENT = "toolwire.losses"
@@ -266,13 +265,10 @@ class RunComposer:
             f = classify(exc)
             yield from self.error(f.message, f.code, metadata=metadata_of(f))
             return
-        outcome: Any = None
-        if decoder.cancelled:
-            outcome = RunFinishedCancelledOutcome()
-        elif decoder.interrupts:
-            outcome = RunFinishedInterruptOutcome(interrupts=decoder.interrupts)
         yield from self.end_turn(
-            usage=decoder.usage or (), metadata=dict(decoder.run_metadata), outcome=outcome
+            usage=decoder.usage or (),
+            metadata=dict(decoder.run_metadata),
+            outcome=turn_outcome(decoder),
         )
 
     # -- results ---------------------------------------------------------------------------

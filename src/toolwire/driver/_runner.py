@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal, ParamSpec, Protocol, TypeVar, ca
 from ag_ui.core import BaseEvent, CustomEvent
 
 from toolwire.clients import TICK
+from toolwire.driver._args import TurnArgs, losses_list
 from toolwire.driver._policy import DEFAULT_POLICY, RetryPolicy
 from toolwire.driver._tool_loop import ToolRun, tool_options
 from toolwire.driver._vendors import Plan, plan
@@ -88,18 +89,13 @@ class _Run:
         self,
         client: Any,
         run_input: Any,
-        model: str,
-        vendor: str | None,
-        api: str | None,
-        retry: RetryPolicy | None,
+        args: TurnArgs,
         losses: list[Loss] | None,
-        on_cancel: str,
-        forward_losses: bool,
-        vendor_params: dict[str, Any],
-        deadline: float | None = None,
         *,
         sync: bool,
     ) -> None:
+        model, on_cancel, retry = args.model, args.on_cancel, args.retry
+        deadline = args.deadline
         if on_cancel not in ("close", "finish"):
             raise UnsupportedInput(
                 f"toolwire.run: on_cancel must be 'close' or 'finish', not {on_cancel!r}"
@@ -108,8 +104,7 @@ class _Run:
             raise UnsupportedInput(
                 f"toolwire.run: retry must be a toolwire.RetryPolicy, not {type(retry).__name__}"
             )
-        if losses is not None and not isinstance(losses, list):
-            raise UnsupportedInput("toolwire.run: losses must be a list (records are appended)")
+        self.losses: list[Loss] = losses_list(losses)
         if not isinstance(model, str) or not model:
             raise UnsupportedInput("toolwire.run: model must be a non-empty string")
         if deadline is not None and (
@@ -127,14 +122,18 @@ class _Run:
         self.trace: RunTrace | None = None  # OpenTelemetry, once the run starts
         #: a tool loop's run telemetry: this turn is one model call of that run
         self.shared_trace: RunTrace | None = None
-        self.losses: list[Loss] = losses if losses is not None else []
         self.on_cancel = on_cancel
-        self.forward_losses = forward_losses
+        self.forward_losses = args.forward_losses
         self.input = as_run_input(run_input, "toolwire.run")
         self._failure: tuple[BaseException, Failure] | None = None
         with held() as quiet:
             self.plan: Plan = plan(
-                client, self.input, model=model, vendor=vendor, api=api, params=vendor_params
+                client,
+                self.input,
+                model=model,
+                vendor=args.vendor,
+                api=args.api,
+                params=args.vendor_params,
             )
         self.secrets = self.plan.adapter.CLIENT.secrets(client)
         lost = self.plan.body.losses
@@ -701,11 +700,11 @@ def run(
     ``deadline``.
     Bad arguments raise ``UnsupportedInput`` here; everything after is events.
     """
-    args = (model, vendor, api, retry, losses, on_cancel, forward_losses, vendor_params, deadline)
+    args = TurnArgs(model, vendor, api, retry, on_cancel, forward_losses, vendor_params, deadline)
     loop = tool_options(tools, max_steps, tool_timeout, tool_concurrency, tool_tracebacks)
     if loop is not None:
-        return RunEvents(ToolRun(client, run_input, *args, loop, sync=True, turn=_Run))
-    return RunEvents(_Run(client, run_input, *args, sync=True))
+        return RunEvents(ToolRun(client, run_input, args, losses, loop, sync=True, turn=_Run))
+    return RunEvents(_Run(client, run_input, args, losses, sync=True))
 
 
 def _options_of(template: Callable[P, object]) -> Callable[[Callable[..., R]], Callable[P, R]]:
@@ -731,9 +730,10 @@ def arun(*args: Any, **options: Any) -> AsyncRunEvents:
     given = bound.arguments
     names = ("tools", "max_steps", "tool_timeout", "tool_concurrency", "tool_tracebacks")
     loop = tool_options(*(given.pop(n) for n in names))
+    turn_args = TurnArgs.take(given)  # what is left: client, run_input, losses
     if loop is not None:
-        return AsyncRunEvents(ToolRun(**given, options=loop, sync=False, turn=_Run))
-    return AsyncRunEvents(_Run(**given, sync=False))
+        return AsyncRunEvents(ToolRun(**given, args=turn_args, options=loop, sync=False, turn=_Run))
+    return AsyncRunEvents(_Run(**given, args=turn_args, sync=False))
 
 
 __all__ = ["LOSSES_EVENT", "AsyncRunEvents", "RunEvents", "arun", "loss_record", "run"]

@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ag_ui.core import BaseEvent, ContentPart, EventType
 
+from toolwire.driver._args import TurnArgs, losses_list
 from toolwire.driver._compose import RunComposer, TurnCall
-from toolwire.driver._policy import RetryPolicy
 from toolwire.driver._tools import Tool, as_tools, tool_content
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.failures import classify
@@ -129,22 +129,14 @@ class ToolRun:
         self,
         client: Any,
         run_input: Any,
-        model: str,
-        vendor: str | None,
-        api: str | None,
-        retry: RetryPolicy | None,
+        args: TurnArgs,
         losses: list[Loss] | None,
-        on_cancel: str,
-        forward_losses: bool,
-        vendor_params: dict[str, Any],
-        deadline: float | None,
         options: dict[str, Any],
         *,
         sync: bool,
         turn: Callable[..., Turn],
     ) -> None:
-        if losses is not None and not isinstance(losses, list):
-            raise UnsupportedInput("toolwire.run: losses must be a list (records are appended)")
+        self.losses: list[Loss] = losses_list(losses)
         self.input = as_run_input(run_input, "toolwire.run")
         self.tools: dict[str, Tool] = options["tools"]
         frontend = {t.name for t in self.input.tools or ()}
@@ -160,16 +152,13 @@ class ToolRun:
         self.timeout: float = options["timeout"]
         self.concurrency: int = options["concurrency"]
         self.tracebacks: bool = options["tracebacks"]
-        self.on_cancel = on_cancel
-        self.losses: list[Loss] = losses if losses is not None else []
+        self.on_cancel = args.on_cancel
         self._seen: set[Loss] = set()
         self._turn_losses: list[Loss] = []
         self._turn_taken = 0
-        self._turn_args = (model, vendor, api, retry)
-        self.deadline = deadline
+        self._turn_args = args
+        self.deadline = args.deadline
         self._ends_at: float | None = None  # the run's deadline, once it starts
-        self._forward = forward_losses
-        self._params = vendor_params
         self._client = client
         self._sync = sync
         self._make_turn = turn
@@ -202,23 +191,9 @@ class ToolRun:
     # -- turns -----------------------------------------------------------------------------
 
     def _turn(self, turn_input: Any) -> Turn:
-        model, vendor, api, retry = self._turn_args
         kept: list[Loss] = []
         with held() as quiet:
-            turn = self._make_turn(
-                self._client,
-                turn_input,
-                model,
-                vendor,
-                api,
-                retry,
-                kept,
-                self.on_cancel,
-                self._forward,
-                self._params,
-                self.deadline,
-                sync=self._sync,
-            )
+            turn = self._make_turn(self._client, turn_input, self._turn_args, kept, sync=self._sync)
         self._report([*kept, *quiet])
         # the turn keeps its whole list (it forwards it); what is new is taken from its end
         self._turn_losses = kept

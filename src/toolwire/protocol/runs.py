@@ -107,6 +107,18 @@ async def _areading(chunks: AsyncIterable[Any]) -> AsyncIterator[Any]:
             chunk = await anext(it, _END)
 
 
+def turn_outcome(
+    decoder: BaseDecoder,
+) -> RunFinishedCancelledOutcome | RunFinishedInterruptOutcome | None:
+    """The outcome a decoded turn states itself (its ``close()`` called): cancelled by the
+    vendor, or interrupted; ``None`` for a success, whose pending calls the run knows."""
+    if decoder.cancelled:
+        return RunFinishedCancelledOutcome()
+    if decoder.interrupts:
+        return RunFinishedInterruptOutcome(interrupts=decoder.interrupts)
+    return None
+
+
 def error_code(exc: ToolwireError) -> str:
     """A stable ``RUN_ERROR.code`` for a decoding failure (``failures.classify``'s)."""
     return classify(exc).code
@@ -205,13 +217,8 @@ class RunFramer:
         """
         d = self.decoder
         closing = list(d.close())
-        outcome: Any
-        if d.cancelled:
-            outcome = RunFinishedCancelledOutcome()
-        elif d.interrupts:
-            outcome = RunFinishedInterruptOutcome(interrupts=d.interrupts)
-        else:
-            outcome = None  # success: pending calls are known once the closing events are in
+        # None, success: pending calls are known once the closing events are in
+        outcome: Any = turn_outcome(d)
         out = self._send(closing)
         self.turn_events += len(out)
         out.extend(self._extra(before_end))
@@ -426,4 +433,5 @@ __all__ = [
     "error_code",
     "frame_run",
     "frame_runs",
+    "turn_outcome",
 ]

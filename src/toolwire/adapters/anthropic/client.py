@@ -18,7 +18,6 @@ from toolwire.redaction import credential_values
 
 from .wire import FRAMING, RETRYABLE_ERRORS
 
-_SDK = "anthropic"
 _BEDROCK = frozenset({"AnthropicBedrock", "AsyncAnthropicBedrock"})
 _VERTEX = frozenset({"AnthropicVertex", "AsyncAnthropicVertex"})
 _AWS_SECRETS = ("aws_secret_key", "aws_session_token", "aws_access_key")
@@ -26,10 +25,6 @@ _AWS_SECRETS = ("aws_secret_key", "aws_session_token", "aws_access_key")
 
 def _is_bedrock(client: Any) -> bool:
     return bool(clients.class_names(client) & _BEDROCK)
-
-
-def _messages(client: Any) -> Any:
-    return client.messages
 
 
 def _objects_sync(client: Any, body: dict[str, Any]) -> Iterator[Any]:
@@ -44,8 +39,10 @@ async def _objects_async(client: Any, body: dict[str, Any]) -> AsyncIterator[Any
             yield event
 
 
-class AnthropicClient:
-    """The :class:`~toolwire.adapters.contract.VendorClient` of the Messages API."""
+class AnthropicClient(clients.StainlessClient):
+    """The :class:`~toolwire.adapters.contract.VendorClient` of the Messages API
+    (``clients.StainlessClient`` fed with this adapter's data; Bedrock's stream and
+    secrets are its own)."""
 
     extras = ("anthropic",)
     key_env = ("ANTHROPIC_API_KEY",)
@@ -53,62 +50,31 @@ class AnthropicClient:
     conversation_keys = ("system", "messages")
     retryable_errors = RETRYABLE_ERRORS
     secret_headers = frozenset({"x-api-key", "authorization"})
-    secret_query_keys: frozenset[str] = frozenset()
-    api: str | None = None
-    provider_aliases: tuple[str, ...] = ()
     endpoint_suffix = "/v1/messages"
     account_headers = frozenset({"anthropic-organization-id"})
     #: (what it is, its regular expression): key shapes a cassette must never hold
     key_shapes = (("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),)
 
-    def claims(self, client: Any, api: str | None) -> bool:
-        return clients.from_package(client, _SDK)
+    sdk = "anthropic"
+    resource = "messages"
+    framing = FRAMING
+    provider_name = "anthropic"
+    hosted = ((_BEDROCK, "aws.bedrock"), (_VERTEX, "gcp.vertex_ai"))
 
-    def is_async(self, client: Any) -> bool:
-        return clients.async_by_name(client)
+    def sdk_client_class(self) -> Any:
+        import anthropic
 
-    def drives_async(self, client: Any) -> bool:
-        return self.is_async(client)
-
-    def encode_options(self, client: Any) -> dict[str, Any]:
-        return {}
-
-    def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
-        body.update(params)
+        return anthropic.AsyncAnthropic
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
         if _is_bedrock(client):
             return _objects_sync(client, body)
-        return clients.read_raw(client, _messages, {**body, "stream": True}, FRAMING.reader())
+        return super().stream(client, body)
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         if _is_bedrock(client):
             return _objects_async(client, body)
-        return clients.aread_raw(client, _messages, {**body, "stream": True}, FRAMING.reader())
-
-    def make_client(
-        self, *, api_key: str | None, base_url: str | None, http_client: Any = None
-    ) -> Any:
-        import anthropic
-
-        return anthropic.AsyncAnthropic(
-            api_key=api_key, base_url=base_url, http_client=http_client, max_retries=0
-        )
-
-    async def aclose(self, client: Any) -> None:
-        await clients.aclose(client)
-
-    def telemetry_provider(self, client: Any) -> str:
-        names = clients.class_names(client)
-        if names & _BEDROCK:
-            return "aws.bedrock"
-        return "gcp.vertex_ai" if names & _VERTEX else "anthropic"
-
-    def base_url(self, client: Any) -> str | None:
-        return clients.base_url(client)
-
-    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
-        clients.add_extra_headers(body, headers)
+        return super().astream(client, body)
 
     def secrets(self, client: Any) -> list[str]:
         found = credential_values(client)

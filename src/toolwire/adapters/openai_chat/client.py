@@ -3,47 +3,31 @@
 One SDK serves two adapters: ``api="chat"`` picks this one; with no ``api=``, an Azure
 client or one pointed at api.openai.com means the Responses API, any other base URL (an
 OpenAI-compatible server) Chat Completions. A run reads the raw SSE bytes through the
-SDK's streaming-response API, its retries off for the call. The SDK is imported only
-when a client is built.
+SDK's streaming-response API, its retries off for the call (``clients.StainlessClient``,
+fed with this adapter's data). The SDK is imported only when a client is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 from toolwire import clients
-from toolwire.redaction import credential_values
 
 from .wire import FRAMING, RETRYABLE_ERRORS
 
-_SDK = "openai"
 _AZURE = frozenset({"AzureOpenAI", "AsyncAzureOpenAI"})
 #: the request body keys that hold the conversation
 CONVERSATION_KEYS = ("messages",)
+#: with no ``api=``: the Responses API for Azure and api.openai.com, else Chat Completions
+API_CHOICE = clients.ApiChoice(_AZURE, frozenset({"api.openai.com"}), "responses", "chat")
 
 
 def default_api(client: Any) -> str:
     """The API an OpenAI client means when the caller names none."""
-    if clients.class_names(client) & _AZURE:
-        return "responses"
-    host = urlsplit(str(getattr(client, "base_url", ""))).hostname or ""
-    return "responses" if host == "api.openai.com" else "chat"
+    return API_CHOICE.of(client)
 
 
-def _completions(client: Any) -> Any:
-    return client.chat.completions
-
-
-def _stream_kwargs(body: dict[str, Any]) -> dict[str, Any]:
-    kw = {**body, "stream": True}
-    if "stream_options" not in kw:
-        kw["stream_options"] = {"include_usage": True}  # usage for RUN_FINISHED
-    return kw
-
-
-class OpenAIChatClient:
+class OpenAIChatClient(clients.StainlessClient):
     """The :class:`~toolwire.adapters.contract.VendorClient` of the Chat Completions."""
 
     extras = ("openai",)
@@ -54,56 +38,28 @@ class OpenAIChatClient:
     secret_headers = frozenset({"authorization", "api-key"})
     secret_query_keys = frozenset({"api-key"})
     api: str | None = "chat"
-    provider_aliases: tuple[str, ...] = ()
     endpoint_suffix = "/chat/completions"
     account_headers = frozenset({"openai-organization", "openai-project"})
     #: (what it is, its regular expression): key shapes a cassette must never hold
     key_shapes = (("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),)
 
-    def claims(self, client: Any, api: str | None) -> bool:
-        return clients.from_package(client, _SDK) and (api or default_api(client)) == self.api
+    sdk = "openai"
+    resource = "chat.completions"
+    framing = FRAMING
+    api_choice = API_CHOICE
+    provider_name = "openai"
+    hosted = ((_AZURE, "azure.ai.openai"),)
 
-    def is_async(self, client: Any) -> bool:
-        return clients.async_by_name(client)
-
-    def drives_async(self, client: Any) -> bool:
-        return self.is_async(client)
-
-    def encode_options(self, client: Any) -> dict[str, Any]:
-        return {}
-
-    def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
-        body.update(params)
-
-    def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        return clients.read_raw(client, _completions, _stream_kwargs(body), FRAMING.reader())
-
-    def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        return clients.aread_raw(client, _completions, _stream_kwargs(body), FRAMING.reader())
-
-    def make_client(
-        self, *, api_key: str | None, base_url: str | None, http_client: Any = None
-    ) -> Any:
+    def sdk_client_class(self) -> Any:
         import openai
 
-        return openai.AsyncOpenAI(
-            api_key=api_key, base_url=base_url, http_client=http_client, max_retries=0
-        )
+        return openai.AsyncOpenAI
 
-    async def aclose(self, client: Any) -> None:
-        await clients.aclose(client)
-
-    def secrets(self, client: Any) -> list[str]:
-        return credential_values(client)
-
-    def telemetry_provider(self, client: Any) -> str:
-        return "azure.ai.openai" if clients.class_names(client) & _AZURE else "openai"
-
-    def base_url(self, client: Any) -> str | None:
-        return clients.base_url(client)
-
-    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
-        clients.add_extra_headers(body, headers)
+    def stream_kwargs(self, body: dict[str, Any]) -> dict[str, Any]:
+        kw = {**body, "stream": True}
+        if "stream_options" not in kw:
+            kw["stream_options"] = {"include_usage": True}  # usage for RUN_FINISHED
+        return kw
 
 
 CLIENT = OpenAIChatClient()

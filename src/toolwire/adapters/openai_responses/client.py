@@ -3,44 +3,31 @@
 One SDK serves two adapters: ``api="responses"`` picks this one; with no ``api=``, an Azure
 client or one pointed at api.openai.com means the Responses API, any other base URL (an
 OpenAI-compatible server) Chat Completions. A run reads the raw SSE bytes through the
-SDK's streaming-response API, its retries off for the call. The SDK is imported only
-when a client is built.
+SDK's streaming-response API, its retries off for the call (``clients.StainlessClient``,
+fed with this adapter's data). The SDK is imported only when a client is built.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 from toolwire import clients
-from toolwire.redaction import credential_values
 
 from .wire import FRAMING, RETRYABLE_ERRORS
 
-_SDK = "openai"
 _AZURE = frozenset({"AzureOpenAI", "AsyncAzureOpenAI"})
 #: the request body keys that hold the conversation
 CONVERSATION_KEYS = ("instructions", "input")
+#: with no ``api=``: the Responses API for Azure and api.openai.com, else Chat Completions
+API_CHOICE = clients.ApiChoice(_AZURE, frozenset({"api.openai.com"}), "responses", "chat")
 
 
 def default_api(client: Any) -> str:
     """The API an OpenAI client means when the caller names none."""
-    if clients.class_names(client) & _AZURE:
-        return "responses"
-    host = urlsplit(str(getattr(client, "base_url", ""))).hostname or ""
-    return "responses" if host == "api.openai.com" else "chat"
+    return API_CHOICE.of(client)
 
 
-def _responses(client: Any) -> Any:
-    return client.responses
-
-
-def _stream_kwargs(body: dict[str, Any]) -> dict[str, Any]:
-    return {**body, "stream": True}
-
-
-class OpenAIResponsesClient:
+class OpenAIResponsesClient(clients.StainlessClient):
     """The :class:`~toolwire.adapters.contract.VendorClient` of the Responses API."""
 
     extras = ("openai",)
@@ -57,50 +44,17 @@ class OpenAIResponsesClient:
     #: (what it is, its regular expression): key shapes a cassette must never hold
     key_shapes = (("an OpenAI/Anthropic-style secret key (sk-…)", r"sk-[A-Za-z0-9_\-]{20,200}"),)
 
-    def claims(self, client: Any, api: str | None) -> bool:
-        return clients.from_package(client, _SDK) and (api or default_api(client)) == self.api
+    sdk = "openai"
+    resource = "responses"
+    framing = FRAMING
+    api_choice = API_CHOICE
+    provider_name = "openai"
+    hosted = ((_AZURE, "azure.ai.openai"),)
 
-    def is_async(self, client: Any) -> bool:
-        return clients.async_by_name(client)
-
-    def drives_async(self, client: Any) -> bool:
-        return self.is_async(client)
-
-    def encode_options(self, client: Any) -> dict[str, Any]:
-        return {}
-
-    def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None:
-        body.update(params)
-
-    def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        return clients.read_raw(client, _responses, _stream_kwargs(body), FRAMING.reader())
-
-    def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        return clients.aread_raw(client, _responses, _stream_kwargs(body), FRAMING.reader())
-
-    def make_client(
-        self, *, api_key: str | None, base_url: str | None, http_client: Any = None
-    ) -> Any:
+    def sdk_client_class(self) -> Any:
         import openai
 
-        return openai.AsyncOpenAI(
-            api_key=api_key, base_url=base_url, http_client=http_client, max_retries=0
-        )
-
-    async def aclose(self, client: Any) -> None:
-        await clients.aclose(client)
-
-    def secrets(self, client: Any) -> list[str]:
-        return credential_values(client)
-
-    def telemetry_provider(self, client: Any) -> str:
-        return "azure.ai.openai" if clients.class_names(client) & _AZURE else "openai"
-
-    def base_url(self, client: Any) -> str | None:
-        return clients.base_url(client)
-
-    def add_headers(self, body: dict[str, Any], headers: dict[str, str]) -> None:
-        clients.add_extra_headers(body, headers)
+        return openai.AsyncOpenAI
 
 
 CLIENT = OpenAIResponsesClient()

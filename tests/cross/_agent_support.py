@@ -1,11 +1,14 @@
-"""Scripted model turns for the agent-loop tests: AG-UI events said in a vendor's own words
-(``reply_of_turn``: the adapter's encoder and SSE framing), served by FakeVendor."""
+"""Scripted model turns for the agent-loop tests (the driver's and the server's): AG-UI
+events said in a vendor's own words (``reply_of_turn``: the adapter's encoder and SSE
+framing), served by FakeVendor; the run input they answer; a backend tool that hangs."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from ag_ui.core import (
     PROTOCOL_VERSION,
@@ -95,11 +98,33 @@ def requests_json(fv: Any) -> list[dict[str, Any]]:
     return [json.loads(r.body) for r in fv.requests]
 
 
+class Settable(Protocol):
+    def set(self) -> None: ...
+
+
+def hanging_tool(started: Settable, cancelled: Settable) -> Callable[[str], Awaitable[str]]:
+    """A backend tool ``get_weather(city)`` that sets ``started`` and then waits 30 s, long
+    past any test, unless it is cancelled, which sets ``cancelled`` (``asyncio`` or
+    ``threading`` events alike: the server runs it in another thread)."""
+
+    async def get_weather(city: str) -> str:
+        started.set()
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "never"
+
+    return get_weather
+
+
 __all__ = [
     "CONFIRM",
     "PNG",
     "PNG_B64",
     "agent_input",
+    "hanging_tool",
     "requests_json",
     "turn",
     "turn_events",
