@@ -16,9 +16,9 @@ from typing import Any
 from ag_ui.core import BaseEvent
 
 from toolwire.protocol import encode_agui_sse
-from toolwire.protocol.compact_json import compact
+from toolwire.protocol._compact_json import compact
+from toolwire.protocol._makers import DELTA_MAKERS, maker
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.makers import DELTA_MAKERS, maker
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_values
 
@@ -141,7 +141,7 @@ Spec = tuple[Callable[..., Any], tuple[Any, ...]]
 def event_specs(events: list[BaseEvent]) -> list[Spec]:
     """Each event's maker and its fields, to build it again as cheaply as toolwire can: a
     delta event with only its id and text by its direct maker, any other by its class's
-    validator (``protocol.makers``)."""
+    validator (``protocol._makers``)."""
     makers = {cls: maker(cls) for cls in {type(ev) for ev in events}}
     specs: list[Spec] = []
     for ev in events:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolwire.protocol.compact_json import compact, compact_ascii, compact_finite
+from toolwire.protocol._compact_json import compact, compact_ascii, compact_finite
 from toolwire.protocol.jsontext import whole_value
 from toolwire.protocol.sse import frame_sse
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from toolwire.protocol.makers import (
+from toolwire.protocol._makers import (
     args_delta,
     pair_maker,
     reasoning_delta,
@@ -164,6 +164,6 @@ def test_any_event_with_two_given_strings_is_the_validators() -> None:
 
 
 def test_the_delta_table_names_each_maker_and_its_fields() -> None:
-    from toolwire.protocol.makers import DELTA_MAKERS
+    from toolwire.protocol._makers import DELTA_MAKERS
 
     assert DELTA_MAKERS == {model: (make, (ident, "delta")) for make, model, ident in DIRECT}

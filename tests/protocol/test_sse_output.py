@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from pydantic_core import PydanticSerializationError
 
 from toolwire import adapters
-from toolwire.protocol.event_json import event_json
+from toolwire.protocol._event_json import event_json
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, encode_agui_sse, frame_sse
 from toolwire.recordings import load_recording

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from toolwire import cli
 from toolwire.adapters import gemini
-from toolwire.adapters.gemini.json_array import JsonArrayReader
 from toolwire.adapters.gemini.wire import FIELDS
 from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError
+from toolwire.protocol.json_array import JsonArrayReader
 from toolwire.testing.recording_cache import recording
 
 

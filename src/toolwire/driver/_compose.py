@@ -46,7 +46,7 @@ from ag_ui.core import (
 
 from toolwire.errors import ToolwireError
 from toolwire.failures import classify, metadata_of
-from toolwire.protocol.compact_json import compact
+from toolwire.protocol._compact_json import compact
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id

@@ -36,7 +36,7 @@ from ag_ui.core import (
 from ag_ui.core import Tool as AguiTool
 
 from toolwire.errors import UnsupportedInput
-from toolwire.protocol.compact_json import compact_finite
+from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol.parts import MediaPart
 from toolwire.protocol.parts import media_part as _part_for
 

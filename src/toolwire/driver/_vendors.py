@@ -15,7 +15,6 @@ from typing import Any
 from toolwire import adapters
 from toolwire.adapters.contract import ModelAdapter, VendorClient
 from toolwire.errors import UnsupportedInput
-from toolwire.protocol.framing import SSEReader as ChunkReader
 from toolwire.protocol.surface import Encoded
 
 
@@ -122,4 +121,4 @@ def plan(
     )
 
 
-__all__ = ["ChunkReader", "Plan", "choose_vendor", "is_async_client", "plan"]
+__all__ = ["Plan", "choose_vendor", "is_async_client", "plan"]

@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol.compact_json import compact_finite
+from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol.jsontext import Scanner, checked, text_is_clean, whole_value
 
 

@@ -17,15 +17,15 @@ from pydantic import BaseModel
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol._model_json import Unclean, model_json
 from toolwire.protocol.jsontext import CheckedObject, checked
-from toolwire.protocol.model_json import Unclean, model_json
 from toolwire.protocol.translator import Translator
 
 
 def as_dict(chunk: Any, vendor: str, where: str = "chunk") -> dict[str, Any]:
     """A vendor chunk as a plain JSON dict (SDK pydantic objects as their
     ``model_dump(mode="json", by_alias=True, exclude_unset=True)``, built by
-    :func:`~toolwire.protocol.model_json.model_json`).
+    :func:`~toolwire.protocol._model_json.model_json`).
 
     Its nesting is bounded and a lone surrogate in it repaired
     (:func:`~toolwire.protocol.jsontext.checked`), so no decoder meets either.

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
-from toolwire.protocol.compact_json import compact
+from toolwire.protocol._compact_json import compact
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.framing import Body, StreamFraming
 from toolwire.protocol.jsontext import (

@@ -20,9 +20,9 @@ from pydantic_core import PydanticSerializationError
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
+from toolwire.protocol._compact_json import compact
+from toolwire.protocol._event_json import event_json as _fast_event_json
 from toolwire.protocol._fastpath import SSEChunks
-from toolwire.protocol.compact_json import compact
-from toolwire.protocol.event_json import event_json as _fast_event_json
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
@@ -460,7 +460,7 @@ def encode_agui_event(event: BaseEvent) -> str:
 def event_json(event: BaseEvent) -> str:
     """One event as compact JSON text (as ``model_dump_json(by_alias=True)``).
 
-    Built without pydantic's per-event serializer where it can be (``protocol.event_json``);
+    Built without pydantic's per-event serializer where it can be (``protocol._event_json``);
     an event whose strings hold a lone surrogate (a model the caller built) cannot be dumped
     by pydantic, so it is written with ``\\uXXXX`` escapes, which read back the same.
     """

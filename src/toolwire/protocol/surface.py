@@ -19,7 +19,7 @@ from ag_ui.core import BaseEvent
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
-from toolwire.protocol.compact_json import compact_finite
+from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.options import check_options

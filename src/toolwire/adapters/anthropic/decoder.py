@@ -52,6 +52,7 @@ from toolwire.adapters.anthropic.wire import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol._fastpath import PASS, Taken, read_stream
+from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -60,7 +61,6 @@ from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
-from toolwire.protocol.makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.signatures import mark
 
 

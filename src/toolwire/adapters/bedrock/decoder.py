@@ -51,6 +51,7 @@ from toolwire.adapters.bedrock.wire import (
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
+from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -59,7 +60,6 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
 from toolwire.protocol.limits import check, limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
-from toolwire.protocol.makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.signatures import mark
 
 

@@ -5,7 +5,7 @@ some recorders keep) are snake_case. Readers accept both spellings (:func:`get`,
 the other spelling of a name worked out once per name); writers emit camelCase
 for the response stream and snake_case for SDK request kwargs. Every field is
 read through :data:`FIELDS`. A stream arrives as SSE (``alt=sse``) or as one JSON
-array (:mod:`~toolwire.adapters.gemini.json_array`); :func:`sse_chunks` and
+array (:mod:`~toolwire.protocol.json_array`); :func:`sse_chunks` and
 :func:`iter_chunks` read either.
 """
 

@@ -35,13 +35,13 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol._fastpath import PASS, Taken, read_stream
+from toolwire.protocol._makers import args_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject
-from toolwire.protocol.makers import args_delta, text_delta
 
 from .wire import (
     CHOICE_KEY,

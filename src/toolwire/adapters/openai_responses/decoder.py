@@ -33,11 +33,11 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol._fastpath import PASS, Taken, read_stream
+from toolwire.protocol._makers import args_delta, text_delta
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.makers import args_delta, text_delta
 from toolwire.protocol.signatures import encrypted_value_event
 
 from .items import (
