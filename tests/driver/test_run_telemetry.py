@@ -31,7 +31,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
-from toolwire import telemetry
+from toolwire import adapters, telemetry
 from toolwire.losses import ContentLossWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 from toolwire.testing.recording_cache import recording
@@ -107,41 +107,50 @@ def _collect(
         return run_case(case, fv, run_input(case), is_async, **kw)
 
 
+#: where each recording states its token counts: (a usage object's key, its input count's
+#: keys, its output count's keys); the figures toolwire reports are the protocol's (cache
+#: counts inside the input, Gemini's thoughts billed as output, Cohere's model tokens)
+_COUNTS = (
+    ("usage", ("input_tokens", "prompt_tokens"), ("output_tokens", "completion_tokens")),
+    ("usageMetadata", ("promptTokenCount",), ("candidatesTokenCount", "thoughtsTokenCount")),
+    ("usage", ("inputTokens",), ("outputTokens",)),
+    ("tokens", ("input_tokens",), ("output_tokens",)),
+    (None, ("prompt_eval_count",), ("eval_count",)),
+)
+
+
 def _recorded_usage(case: Case) -> tuple[int, int]:
-    """Input and output tokens as the recorded response itself states them (billed ones,
-    as the conventions ask)."""
+    """Input and output tokens as the recorded response itself states them, read through
+    the adapter's own framing (SSE, NDJSON, the AWS event stream) as plain JSON."""
     [ex] = recording(ROOT_CASSETTES / case.clean)
-    body = ex.response_body.decode() if isinstance(ex.response_body, bytes) else ex.response_body
     found: dict[str, int] = {}
-    for line in body.splitlines():
-        data = line.removeprefix("data:").strip()
-        if not data.startswith("{"):
-            continue
-        obj = json.loads(data)
-        for usage in _usages(obj):
-            if "candidatesTokenCount" in usage:  # Gemini bills thoughts as output tokens
-                billed = usage["candidatesTokenCount"] + usage.get("thoughtsTokenCount", 0)
-                found["out"] = max(found.get("out", 0), billed)
-            for ours, theirs in (
-                ("in", ("input_tokens", "prompt_tokens", "promptTokenCount")),
-                ("out", ("output_tokens", "completion_tokens")),
-            ):
-                for name in theirs:
-                    if isinstance(usage.get(name), int):
-                        found[ours] = max(found.get(ours, 0), usage[name])
+    for chunk in adapters.get(case.vendor).FRAMING.read(ex.response_body):
+        for holder, ins, outs in _COUNTS:
+            for usage in _objects(chunk, holder):
+                if holder == "usage" and isinstance(usage.get("tokens"), dict):
+                    continue  # Cohere: its model counts are under "tokens"
+                got_in = sum(v for k in ins if isinstance(v := usage.get(k), int))
+                got_out = sum(v for k in outs if isinstance(v := usage.get(k), int))
+                if any(isinstance(usage.get(k), int) for k in ins):
+                    found["in"] = max(found.get("in", 0), got_in)
+                if any(isinstance(usage.get(k), int) for k in outs):
+                    found["out"] = max(found.get("out", 0), got_out)
     return found["in"], found["out"]
 
 
-def _usages(obj: Any) -> Iterator[dict[str, Any]]:
+def _objects(obj: Any, key: str | None) -> Iterator[dict[str, Any]]:
+    """Every object under ``key`` anywhere in ``obj`` (``None``: ``obj``'s objects too)."""
     if isinstance(obj, dict):
-        for key, value in obj.items():
-            if key in ("usage", "usageMetadata") and isinstance(value, dict):
+        if key is None:
+            yield obj
+        for name, value in obj.items():
+            if name == key and isinstance(value, dict):
                 yield value
-            else:
-                yield from _usages(value)
+            elif isinstance(value, (dict, list)):
+                yield from _objects(value, key)
     elif isinstance(obj, list):
         for value in obj:
-            yield from _usages(value)
+            yield from _objects(value, key)
 
 
 @params
