@@ -23,6 +23,7 @@ from ag_ui.core import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from losses_seen import losses_are_an_outcome
 
 from toolwire.adapters.anthropic import (
     Decoder,
@@ -329,7 +330,9 @@ def test_malformed_chunks_name_the_chunk_and_field(chunks: list, where: str) -> 
     assert where in str(info.value)
 
 
-def test_unknown_event_block_and_delta_types_are_skipped() -> None:
+def test_an_unknown_block_is_announced_and_unknown_event_and_delta_types_are_skipped() -> None:
+    """A block of an unknown type is content lost (a warning); an unknown event or delta
+    type carries nothing to keep, so it passes silently."""
     chunks = [
         START,
         {"type": "future_event", "x": 1},
@@ -347,7 +350,12 @@ def test_unknown_event_block_and_delta_types_are_skipped() -> None:
         },
         {"type": "message_stop"},
     ]
-    events, _, err = run(chunks)
+    with pytest.warns(ContentLossWarning) as seen:
+        events, _, err = run(chunks)
+    assert [str(w.message) for w in seen] == [
+        "toolwire: block-dropped for AG-UI: chunk 2: content_block: "
+        "a 'hologram' block has no AG-UI event"
+    ]
     assert err is None
     assert text(events) == "hi"
     assert [e.type.value for e in events] == [
@@ -454,10 +462,11 @@ def test_mangled_chunks_raise_only_toolwire_errors(where: tuple[str, Any], value
         parent = parent[k]
     parent[path[-1]] = value
     try:
-        d = Decoder()
-        for c in chunks:
-            d.feed(c)
-        d.close()
+        with losses_are_an_outcome():
+            d = Decoder()
+            for c in chunks:
+                d.feed(c)
+            d.close()
     except ToolwireError:
         pass
 

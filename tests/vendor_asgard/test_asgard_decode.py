@@ -290,9 +290,13 @@ def test_subagent_is_announced_before_its_events_and_closed() -> None:
     assert ev[-2]["type"] == "SUBAGENT_ERROR" and ev[-2]["message"] == "failed"
 
 
-def test_unknown_types() -> None:
+def test_unknown_types_pass_as_raw_and_an_unknown_event_type_is_announced() -> None:
     other = fr("asgard.sandbox.ready")
-    ev = run([INIT, other, {"eventType": "ping"}, DONE])
+    with pytest.warns(ContentLossWarning) as seen:
+        ev = run([INIT, other, {"eventType": "ping"}, DONE])
+    assert [str(w.message) for w in seen] == [
+        "toolwire: event-dropped for AG-UI: chunk 2: eventType: 'ping' is no Asgard event type"
+    ]
     assert ev[1] == {"type": "RAW", "event": other, "source": "asgard"}
     assert types(ev) == ["RUN_STARTED", "RAW", "RUN_FINISHED"]
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from toolwire.adapters import gemini
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import ContentLossWarning
 from toolwire.protocol import SSEParser, frame_run
 from toolwire.testing.recording_cache import recording
 
@@ -214,15 +215,20 @@ def test_bad_input_names_the_chunk_and_field(chunks: list[Any], where: str) -> N
         list(gemini.decode_stream(chunks))
 
 
-def test_unknown_parts_and_fields_are_skipped() -> None:
-    events = list(
-        gemini.decode_stream(
-            [
-                _chunk([{"someFuturePart": {"x": 1}}, {"text": "ok"}], newField=1),
-                _chunk([], finishReason="STOP"),
-            ]
+def test_unknown_parts_are_announced_and_unknown_fields_skipped() -> None:
+    with pytest.warns(ContentLossWarning) as seen:
+        events = list(
+            gemini.decode_stream(
+                [
+                    _chunk([{"someFuturePart": {"x": 1}}, {"text": "ok"}], newField=1),
+                    _chunk([], finishReason="STOP"),
+                ]
+            )
         )
-    )
+    assert [str(w.message) for w in seen] == [
+        "toolwire: model-part-dropped for AG-UI: chunk 0: candidates[0].content.parts[0]: "
+        "a model part holding someFuturePart has no AG-UI event"
+    ]
     assert [e.type.value for e in events] == [
         "TEXT_MESSAGE_START",
         "TEXT_MESSAGE_CONTENT",

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 
 from toolwire.adapters import openai_responses as a
 from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError
+from toolwire.losses import ContentLossWarning
 from toolwire.protocol import SSEParser
 from toolwire.testing import replay
 
@@ -273,19 +274,22 @@ def test_malformed_chunks_name_where_and_what(chunks: list[Any], where: str) -> 
     assert isinstance(info.value, ToolwireError)
 
 
-def test_unknown_event_types_are_skipped_and_the_stream_still_needs_its_end() -> None:
+def test_unknown_events_are_skipped_unknown_items_announced_and_the_end_still_needed() -> None:
     d = a.Decoder()
     assert d.feed({"type": "response.brand_new_event", "whatever": 1}) == []
-    assert (
-        d.feed(
+    with pytest.warns(ContentLossWarning) as seen:
+        added = d.feed(
             {
                 "type": "response.output_item.added",
                 "output_index": 0,
                 "item": {"type": "brand_new_item", "id": "x"},
             }
         )
-        == []
-    )
+    assert added == []
+    assert [str(w.message) for w in seen] == [
+        "toolwire: item-dropped for AG-UI: chunk 1 item: "
+        "a Responses 'brand_new_item' item has no AG-UI event"
+    ]
     with pytest.raises(TruncatedStream):
         d.close()
 
