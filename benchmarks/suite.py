@@ -72,7 +72,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "performance.md"
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 #: benchmarks other modules add as ``benchmarks/<name>.py`` with a ``main()``; run when present
-EXTRAS = ("bench_run",)
+EXTRAS = ("bench_run", "bench_gateway")
 
 
 @dataclass
@@ -554,7 +554,7 @@ def write_doc(text: str, doc: Path) -> None:
     doc.write_text(f"{before}{BEGIN}\n{text}{END}{after}")
 
 
-def _extras(quick: bool) -> list[str]:
+def _extras(quick: bool, no_peers: bool = False) -> list[str]:
     """Run the benchmarks other modules contribute (``EXTRAS``), capturing what they print."""
     import contextlib
     import io
@@ -570,6 +570,8 @@ def _extras(quick: bool) -> list[str]:
         buf = io.StringIO()
         argv = sys.argv
         sys.argv = [name, *(["--quick"] if quick else [])]
+        if no_peers and name == "bench_gateway":
+            sys.argv.append("--no-peers")
         failed = ""
         try:
             with contextlib.redirect_stdout(buf):
@@ -661,7 +663,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if peers is not None:
             peers.close()
-    extras = _extras(args.quick)
+    extras = _extras(args.quick, args.no_peers)
     failed = error_rows(groups + requests)
     failed += [
         f"- {text.splitlines()[0]} {text.splitlines()[-2]}"

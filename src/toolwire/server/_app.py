@@ -72,8 +72,23 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+#: a body at least this large is parsed and checked in a worker thread: a RunAgentInput near
+#: the body limit takes tens of milliseconds to read, and the event loop keeps sending the
+#: other runs' events meanwhile (the thread gives the interpreter up every few milliseconds)
+THREADED_BODY = 64 * 1024
+
+
 async def _run_input(request: Request, limit: int) -> RunAgentInput:
     raw = await _read_body(request, limit)
+    if len(raw) >= THREADED_BODY:
+        import anyio
+
+        return await anyio.to_thread.run_sync(_parsed, raw)
+    return _parsed(raw)
+
+
+def _parsed(raw: bytes) -> RunAgentInput:
+    """The body as a ``RunAgentInput``, or the 4xx it deserves."""
     try:
         value = json.loads(raw)
     except (ValueError, RecursionError) as exc:
