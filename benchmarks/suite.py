@@ -602,6 +602,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
     ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
+    ap.add_argument(
+        "--no-extras", action="store_true", help="leave out bench_run and bench_gateway"
+    )
     args = ap.parse_args(argv)
     timing.COLLECT = not args.quick
     vendors = args.vendor or list(VENDORS)
@@ -663,7 +666,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if peers is not None:
             peers.close()
-    extras = _extras(args.quick, args.no_peers)
+    extras = [] if args.no_extras else _extras(args.quick, args.no_peers)
     failed = error_rows(groups + requests)
     failed += [
         f"- {text.splitlines()[0]} {text.splitlines()[-2]}"
