@@ -65,6 +65,7 @@ def run_input(messages: int = 1) -> dict[str, Any]:
     return {
         "threadId": "t-bench",
         "runId": "r-bench",
+        "protocolVersion": "1.0",  # a current AG-UI client
         "state": None,
         "messages": history,
         "tools": [{"name": n, "description": n, "parameters": schema} for n in TOOLS],

@@ -36,6 +36,7 @@ def run_input() -> RunAgentInput:
         context=[],
         state=None,
         forwarded_props=None,
+        protocol_version="1.0",  # a current client (a legacy one gets every event reshaped)
     )
 
 

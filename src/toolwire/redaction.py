@@ -9,7 +9,7 @@ the run driver and the server pass the key values they hold as ``known``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
@@ -60,6 +60,17 @@ def redact(value: Any, known: Iterable[str] = (), *, shapes: bool = True) -> Any
     """
     secrets = sorted({k for k in known if k}, key=len, reverse=True)
     return _masked(value, secrets, shapes)
+
+
+def masker(known: Iterable[str] = (), *, shapes: bool = True) -> Callable[[str], str]:
+    """``redact`` of text with ``known`` and ``shapes`` fixed: the secrets sorted once, for
+    a caller that masks every frame it sends (the server)."""
+    secrets = sorted({k for k in known if k}, key=len, reverse=True)
+
+    def mask(text: str) -> str:
+        return _masked_text(text, secrets, shapes)
+
+    return mask
 
 
 def _masked(value: Any, secrets: list[str], shapes: bool) -> Any:

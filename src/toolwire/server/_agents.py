@@ -27,7 +27,7 @@ from starlette.responses import Response
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.machine import StreamMachine
-from toolwire.protocol.redact import redact
+from toolwire.redaction import masker
 from toolwire.server._config import AgentConfig
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -183,15 +183,12 @@ def event_stream(
     for client in clients:
         values.extend(client_secrets(client))
 
-    def redact_text(text: str) -> str:
-        return redact(text, values, shapes=False)
-
     return EventStreamResponse(
         checked_events(lambda _: events, run_input),
         run_input=run_input,
         hub=hub or StreamHub(),
         agent=name,
-        redact=redact_text,
+        redact=masker(values, shapes=False),
     )
 
 

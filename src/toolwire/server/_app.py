@@ -23,7 +23,7 @@ from starlette.routing import Route
 
 from toolwire.errors import ToolwireError, UnsupportedInput
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.redact import redact
+from toolwire.redaction import masker
 from toolwire.server._agents import own_providers
 from toolwire.server._config import DEFAULT_BODY_LIMIT, ServerConfig, checked, config_from_mapping
 from toolwire.server._providers import Provider, build_provider, secrets
@@ -41,12 +41,8 @@ class _BadRequest(Exception):
 def _redactor(provider: Provider) -> Callable[[str], str]:
     own = getattr(provider, "secret_values", None)  # an agent of the caller's: its clients' keys
     values = own() if own is not None else secrets(provider.config)
-
-    def redact_text(text: str) -> str:
-        # the agent's own key values only: an event's text about tokens is the model's
-        return redact(text, values, shapes=False)
-
-    return redact_text
+    # the agent's own key values only: an event's text about tokens is the model's
+    return masker(values, shapes=False)
 
 
 @dataclass
