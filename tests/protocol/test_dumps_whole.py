@@ -1,4 +1,4 @@
-"""``dumps_whole``: the text of ``whole_numbers(value)``, the walk skipped when the text needs none."""
+"""``dumps_whole``: the text of ``whole_numbers(value)``, walked only when the text needs it."""
 
 from __future__ import annotations
 
