@@ -390,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--vendor", action="append", choices=sorted(VENDORS))
     ap.add_argument("--levels", type=int, nargs="+", default=[1, 16, 64])
     ap.add_argument("--workers", type=int, default=2, help="toolwire serve's extra worker run")
-    ap.add_argument("--seconds", type=float, default=30.0, help="time limit per level")
+    ap.add_argument("--seconds", type=float, default=10.0, help="time limit per level")
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI")
     args = ap.parse_args(argv)
     vendors = args.vendor or list(VENDORS)
@@ -400,10 +400,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = 5.0 if quick else args.seconds
 
     def runs_at(c: int) -> int:
-        return c if quick else min(max(4 * c, 24), 256)
+        return c if quick else min(max(4 * c, 24), 128)
 
     print(
-        f"gateway: {events}-event turns, levels {levels_c}, runs per level 4×C (24..256) "
+        f"gateway: {events}-event turns, levels {levels_c}, runs per level 4×C (24..128) "
         f"bounded by {seconds:.0f} s; CPU from /proc over each level"
     )
     levels: list[Level] = []

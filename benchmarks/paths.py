@@ -112,6 +112,15 @@ def encoded_payloads(adapter: ModuleType, run_events: list[BaseEvent]) -> list[d
     return list(adapter.encode_stream(run_events))
 
 
+def argument_texts(run_events: list[BaseEvent]) -> list[str]:
+    """Each call's whole argument text (its ``TOOL_CALL_ARGS`` deltas joined)."""
+    texts: dict[str, list[str]] = {}
+    for ev in run_events:
+        if type(ev).__name__ == "ToolCallArgsEvent":
+            texts.setdefault(ev.tool_call_id, []).append(ev.delta)  # type: ignore[attr-defined]
+    return ["".join(parts) for parts in texts.values()]
+
+
 def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
     """The AG-UI events as the JSON values the SSE frames carry (the output floor)."""
     return [ev.model_dump(mode="json", by_alias=True) for ev in run_events]

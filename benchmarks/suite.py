@@ -51,7 +51,9 @@ def _bench_modules() -> tuple[dict[str, ModuleType], list[str]]:
     That module is the one extension point (docs/performance.md, "A new adapter's rows"):
     ``VENDOR``, ``MODEL``, ``build(shape, events) -> bytes`` (a stream of the recorded shape
     in the adapter's ``FRAMING``) and ``sdk_objects(body)`` (the vendor SDK's own parse);
-    optionally ``extra_cases(body)``. Every path, floor, peer row and the gateway take the
+    optionally ``extra_cases(body)``, and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
+    stream carries a call's arguments as a JSON object (its encoder must parse their text,
+    which the encode row's floor then counts). Every path, floor, peer row and the gateway take the
     vendor from here and read and write its streams through its ``FRAMING``.
     """
     found: dict[str, ModuleType] = {}
@@ -132,6 +134,10 @@ def _group(
     g.add("floor.sequence", timed(lambda: paths.sequence_check(run_events)))
     g.add("floor.compact", timed(lambda: paths.compact_all(vendor_out)))
     g.add("floor.write", timed(lambda: paths.compact_all(agui_out)))
+    if getattr(bench, "ARGUMENTS_AS_OBJECTS", False):
+        # the vendor takes a call's arguments as an object: any encoder parses their text
+        arg_texts = paths.argument_texts(run_events)
+        g.add("floor.args", timed(lambda: paths.loads_all(arg_texts)))
     # the server's own streaming path (``toolwire serve``: the driver, then each event framed
     # and sent as it is ready), over the same bytes
     one_run = Served(vendor, body, adapter.FRAMING.media_type)
@@ -279,7 +285,9 @@ def _target_values(g: Group) -> dict[str, tuple[float | None, float | None]]:
             _div(g.t("tw.encode"), g.t("floor.encode")),
             # the least: the payloads written by a C encoder built once (``json.dumps``
             # builds one per call), and the sequence check of the input
-            _div(_sum(g.t("floor.compact"), seq), g.t("floor.encode")),
+            _div(
+                _sum(g.t("floor.compact"), seq, g.t("floor.args") or 0.0), g.t("floor.encode")
+            ),
         ),
         # the server: whatever reads the bytes must at least do what bytes -> SSE does at
         # least (read, build, check, write), framed per event or not
