@@ -10,6 +10,7 @@ and ``json.dumps`` of the output payloads. Nothing here names a vendor: a new ad
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
@@ -191,6 +192,23 @@ def build_events(specs: list[Spec]) -> int:
     for make, args in specs:
         make(*args)
     return len(specs)
+
+
+def send_each(frames: list[bytes]) -> Callable[[], int]:
+    """The least an ASGI server streaming each event as it is ready does per event: one
+    ``await send(message)`` per frame (the frames already written; ``send`` does nothing),
+    on one event loop kept across repetitions."""
+    loop = asyncio.new_event_loop()
+
+    async def send(message: dict[str, Any]) -> None:
+        return None
+
+    async def each() -> int:
+        for body in frames:
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+        return len(frames)
+
+    return lambda: loop.run_until_complete(each())
 
 
 def sequence_check(events: list[BaseEvent]) -> int:
