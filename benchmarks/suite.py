@@ -640,6 +640,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     groups: list[Group] = []
     requests: list[Group] = []
     memory: list[tuple[str, int, int, int]] = []
+    # the benchmarks other modules contribute run first (the gateway's servers start and
+    # stop on their own), so a long run cut short still keeps them in its partial table
+    extras = [] if args.no_extras else _extras(args.quick, args.no_peers)
     try:
         with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:
             total = len(vendors) * len(shapes) * len(lengths)
@@ -672,13 +675,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                             note = f"(Partial: {len(groups)} of {total} stream groups so far.)"
                             partial = report(
                                 groups, requests, memory, f"{header} {note}", reps,
-                                args.peer_reps, [],
+                                args.peer_reps, extras,
                             )  # fmt: skip
                             write_doc(partial, args.out)
     finally:
         if peers is not None:
             peers.close()
-    extras = [] if args.no_extras else _extras(args.quick, args.no_peers)
     failed = error_rows(groups + requests)
     failed += [
         f"- {text.splitlines()[0]} {text.splitlines()[-2]}"
