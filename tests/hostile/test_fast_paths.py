@@ -1,7 +1,7 @@
 """The decoders' fast paths read what the general walk reads: the same events, losses and
 errors, on every recording, on the benchmark's streams, and on mutated chunks.
 
-Anthropic reads most deltas straight to events (``Decoder._fast_delta``, from an SDK object
+Anthropic reads most deltas straight to events (``Decoder._quick_delta``, from an SDK object
 or a chunk its own reader checked); OpenAI Chat reads a chunk of one plain delta without
 walking it (``Decoder._one_delta``). Each is compared with the same decoder whose fast path
 always declines.
@@ -26,7 +26,7 @@ from toolwire.protocol.jsontext import CheckedObject, checked
 from toolwire.protocol.limits import limits
 from toolwire.protocol.runs import RunFramer
 
-FAST = {"anthropic": "_fast_delta", "openai_chat": "_one_delta"}
+FAST = {"anthropic": "_quick_delta", "openai_chat": "_one_delta"}
 
 
 def _outcome(vendor: str, chunks: list[Any], fast: bool, hits: list[int]) -> tuple[Any, ...]:

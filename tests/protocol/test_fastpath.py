@@ -1,4 +1,4 @@
-"""The fused reading of a vendor's SSE bytes (``protocol.fastpath``) against the general
+"""The fused reading of a vendor's SSE bytes (``protocol._fastpath``) against the general
 one: a decoder handed toolwire's own reader (an ``SSEChunks``) must give exactly what it
 gives for the same chunk dicts handed over as a list (no fusing): the same events, the
 same warnings, the same error, whatever the texts hold and however the body is cut. The
@@ -7,6 +7,7 @@ expressions must admit JSON only, and the common deltas must in fact go the fuse
 from __future__ import annotations
 
 import json
+import random
 import re
 import warnings
 from collections.abc import Callable, Iterator
@@ -18,13 +19,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire import adapters
-from toolwire.adapters.anthropic.wire import DELTA_EVENT as ANTHROPIC_DELTA
-from toolwire.adapters.openai_chat.wire import DELTA_EVENT as CHAT_DELTA
+from toolwire.adapters.anthropic.wire import DELTA_FORM as ANTHROPIC_DELTA
+from toolwire.adapters.openai_chat.wire import DELTA_FORM as CHAT_DELTA
 from toolwire.errors import ToolwireError
-from toolwire.protocol.fastpath import STRING, SSEChunks, scan_string
+from toolwire.protocol._fastpath import DeltaForm, SSEChunks, Text, scan_string
 from toolwire.protocol.limits import configure, limits
+from toolwire.protocol.sse import SSEParser
 
-_QUOTED = re.compile(f'"({STRING})"')
+#: one string field: what a form's :class:`Text` admits, and what its reader makes of it
+_ONE_TEXT = DeltaForm({"s": Text("s")})
+
+
+def _quoted(written: str) -> re.Match[str] | None:
+    return _ONE_TEXT.pattern.fullmatch(f'data: {{"s":{written}}}\n\n')
+
 
 # any code point, lone surrogates included (a body with one is handed in as ``str``)
 _TEXT = st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF), max_size=12)
@@ -35,7 +43,7 @@ def test_a_json_string_the_expression_admits_reads_back_as_the_string(
     text: str, ascii_only: bool
 ) -> None:
     written = json.dumps(text, ensure_ascii=ascii_only)
-    match = _QUOTED.fullmatch(written)
+    match = _quoted(written)
     has_surrogate = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
     if has_surrogate:
         assert match is None  # left to the general path, which names it
@@ -44,17 +52,19 @@ def test_a_json_string_the_expression_admits_reads_back_as_the_string(
         assert match is None  # written as a pair of escapes: the general path's too
         return
     assert match is not None, written
-    assert scan_string(written, 1)[0] == text
+    assert _ONE_TEXT.read(match) == (text,)
 
 
 @given(st.text(max_size=16))
 def test_whatever_the_expression_admits_is_one_json_string_with_no_surrogate(raw: str) -> None:
     written = f'"{raw}"'
-    if _QUOTED.fullmatch(written) is None:
+    match = _quoted(written)
+    if match is None:
         return
     value = json.loads(written)
     assert type(value) is str
     assert not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+    assert _ONE_TEXT.read(match) == (value,)
     assert scan_string(written, 1)[0] == value
 
 
@@ -242,30 +252,22 @@ def test_openai_chat_fused_gives_what_the_general_path_gives(
     assert fused == plain
 
 
-def _counting(pattern: re.Pattern[str]) -> tuple[list[int], Any]:
-    seen = [0]
-
-    class Counting:
-        """The pattern, counting the matches it makes (``re.Pattern`` takes no attributes)."""
-
-        def match(self, text: str, pos: int = 0) -> re.Match[str] | None:
-            found = pattern.match(text, pos)
-            seen[0] += found is not None
-            return found
-
-    return seen, Counting()
-
-
 @pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
 def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> None:
-    """The vendor's own shapes (the benchmark's recorded-shape streams) match the
-    expression: else the fused reading would silently be the general one."""
+    """The vendor's own shapes (the benchmark's recorded-shape streams) match its delta
+    form: else the fused reading would silently be the general one."""
     from benchmarks.suite import VENDORS
 
     body = VENDORS[vendor].build("tool", 200)
-    decoder = __import__(f"toolwire.adapters.{vendor}.decoder", fromlist=["DELTA_EVENT"])
-    seen, counting = _counting(decoder.DELTA_EVENT)
-    monkeypatch.setattr(decoder, "DELTA_EVENT", counting)
+    seen = [0]
+    feed_items = SSEParser.feed_items
+
+    def counting(parser: SSEParser, piece: Any, fast: Any) -> list[Any]:
+        items = feed_items(parser, piece, fast)
+        seen[0] += sum(type(item) is re.Match for item in items)
+        return items
+
+    monkeypatch.setattr(SSEParser, "feed_items", counting)
     adapter = adapters.get(vendor)
     events = list(adapter.decode_stream(adapter.sse_chunks(body)))
     # (text and argument deltas: Responses' reasoning deltas go the general way)
@@ -285,7 +287,7 @@ def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> No
     ],
 )  # fmt: skip
 def test_a_matched_event_is_one_json_object(vendor: str, pattern: Any, sample: str) -> None:
-    found = pattern.fullmatch(sample)
+    found = pattern.pattern.fullmatch(sample)
     assert found is not None, vendor
     assert type(json.loads(found.group("data"))) is dict
 
@@ -399,4 +401,152 @@ def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> N
 
     fused, plain = _both(vendor, [VENDORS[vendor].build(shape, 400)])
     assert fused[0] == "ok"
+    assert fused == plain
+
+
+# -- a chunk written another way: valid JSON the delta forms do not take as it stands
+
+
+def _rewritten(value: Any, style: str, rng: random.Random) -> str:
+    """``value`` as JSON text written another way than the vendor writes it: its members
+    ``reversed`` or ``shuffled``, whitespace around every token (``spaced``), and each
+    object's last member also written first with another value (``duplicated``: JSON's
+    last one wins, so the value read is the same), or each scalar member written again
+    last with another value, ``type`` apart (``overridden``: the value read is that one)."""
+    sep, colon, ends = (" ,\t", " : ", ("{ ", "\t}")) if "spaced" in style else (",", ":", "{}")
+    if isinstance(value, dict):
+        pairs = [(k, _rewritten(v, style, rng)) for k, v in value.items()]
+        if "reversed" in style:
+            pairs.reverse()
+        if "shuffled" in style:
+            rng.shuffle(pairs)
+        if "duplicated" in style and pairs:
+            pairs.insert(0, (pairs[-1][0], "0"))
+        if "overridden" in style:
+            # (not the event's type: a stream of unknown events ends as truncated, whatever
+            # its deltas read)
+            again = [(k, _other_value(v)) for k, v in value.items() if k != "type"]
+            pairs += [(k, v) for k, v in again if v is not None]
+        inner = sep.join(f"{json.dumps(k)}{colon}{v}" for k, v in pairs)
+        return f"{ends[0]}{inner}{ends[1]}"
+    if isinstance(value, list):
+        inner = sep.join(_rewritten(v, style, rng) for v in value)
+        return f"[ {inner} ]" if "spaced" in style else f"[{inner}]"
+    return json.dumps(value)
+
+
+def _other_value(value: Any) -> str | None:
+    """Another value for a scalar, as JSON text (``None`` for a container or null): a string
+    changed, a number as a string (which no index field takes)."""
+    if type(value) is str:
+        return json.dumps(value + "~")
+    if type(value) is int:
+        return json.dumps(str(value))
+    return None
+
+
+def _restyled(body: str, style: str, seed: int) -> str:
+    """Every JSON ``data:`` line of an SSE body rewritten (``_rewritten``); the rest as it is."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    for line in body.split("\n"):
+        if line.startswith("data: ") and line != "data: [DONE]":
+            # (a member overridden only in the deltas: elsewhere it ends the stream early)
+            how = style if '"delta"' in line else style.replace("overridden", "")
+            line = "data: " + _rewritten(json.loads(line[6:]), how, rng)
+        out.append(line)
+    return "\n".join(out)
+
+
+_STYLES = ["reversed", "shuffled", "spaced", "duplicated", "shuffled spaced duplicated"]
+_BODIES: dict[str, Callable[..., str]] = {
+    "anthropic": _anthropic_body,
+    "openai_chat": _chat_body,
+    "openai_responses": _responses_body,
+}
+
+
+def _matches(vendor: str, pieces: list[Any], monkeypatch: Any) -> tuple[int, tuple[Any, ...]]:
+    """The fused reading's outcome, and how many events the delta form matched in it."""
+    seen = [0]
+    feed_items = SSEParser.feed_items
+
+    def counting(parser: SSEParser, piece: Any, fast: Any) -> list[Any]:
+        items = feed_items(parser, piece, fast)
+        seen[0] += sum(type(item) is re.Match for item in items)
+        return items
+
+    with monkeypatch.context() as patch:
+        patch.setattr(SSEParser, "feed_items", counting)
+        adapter = adapters.get(vendor)
+        outcome = _outcome(lambda: adapter.decode_stream(adapter.sse_chunks(pieces)))
+    return seen[0], outcome
+
+
+@pytest.mark.parametrize("style", _STYLES)
+@pytest.mark.parametrize("shape", ["tool", "parallel"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
+def test_reordered_keys_and_whitespace_read_as_the_vendor_s_own_order(
+    vendor: str, shape: str, style: str, monkeypatch: Any
+) -> None:
+    """A stream whose chunks hold the same JSON written another way (members reordered,
+    whitespace, a member repeated) gives, fused, what the general path gives for it, and
+    what the vendor's own writing gives: the same events, warnings and errors. Written so
+    that no delta can match (reversed, spaced, duplicated), no event goes the fused way."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS[vendor].build(shape, 300).decode("utf-8")
+    other = _restyled(body, style, seed=len(body))
+    assert other != body
+    seen, fused = _matches(vendor, [other], monkeypatch)
+    plain = _both(vendor, [other])[1]
+    assert fused[0] == "ok"
+    assert fused == plain
+    assert fused == _both(vendor, [body])[0]  # as the vendor's own writing reads
+    if style != "shuffled":
+        assert seen == 0  # every delta declined, and read the general way
+    assert _matches(vendor, [body], monkeypatch)[0] > 100  # (the vendor's own: fused)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(_BODIES)),
+    st.data(),
+    st.sampled_from(_STYLES),
+    st.integers(min_value=0, max_value=1000),
+    st.lists(st.integers(min_value=0), max_size=4),
+)
+def test_forged_streams_written_another_way_read_the_same_fused(
+    vendor: str, data: st.DataObject, style: str, seed: int, cuts: list[int]
+) -> None:
+    """The forged streams above (texts with escapes and lone surrogates, deltas into no
+    block or one of another kind, cut bodies), each chunk written another way: fused and
+    general give the same outcome, errors and warnings included."""
+    items = {
+        "anthropic": _ANTHROPIC_DELTA,
+        "openai_chat": _chat_chunk(),
+        "openai_responses": _RESPONSES_DELTA,
+    }
+    body = _BODIES[vendor](data.draw(st.lists(items[vendor], max_size=6)), data.draw(st.booleans()))
+    other = _restyled(body, style, seed)
+    fused, plain = _both(vendor, _pieces(other, cuts, as_bytes=False))
+    assert fused == plain
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(_BODIES)), st.data(), st.integers(min_value=0, max_value=1000))
+def test_a_member_written_twice_reads_as_its_last_value_fused(
+    vendor: str, data: st.DataObject, seed: int
+) -> None:
+    """Each scalar member written again, last, with another value: JSON reads the last one,
+    and so must the fused reading (a form whose other members admitted its own keys would
+    take the first)."""
+    items = {
+        "anthropic": _ANTHROPIC_DELTA,
+        "openai_chat": _chat_chunk(),
+        "openai_responses": _RESPONSES_DELTA,
+    }
+    body = _BODIES[vendor](data.draw(st.lists(items[vendor], min_size=1, max_size=6)), True)
+    other = _restyled(body, data.draw(st.sampled_from(["overridden", "shuffled overridden"])), seed)
+    fused, plain = _both(vendor, [other])
     assert fused == plain

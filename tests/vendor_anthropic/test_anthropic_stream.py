@@ -647,7 +647,7 @@ def test_an_sdk_delta_s_text_is_checked_on_the_fast_path(text: str) -> None:
     # in it repaired with a warning, a clean one passed as it is
     from anthropic.types import RawContentBlockDeltaEvent
 
-    from toolwire.adapters.anthropic.decoder import _FAST_DELTAS, _delta_dict
+    from toolwire.adapters.anthropic.decoder import _delta_dict, _delta_fields
     from toolwire.protocol.jsontext import CheckedObject
 
     start = [
@@ -680,16 +680,16 @@ def test_an_sdk_delta_s_text_is_checked_on_the_fast_path(text: str) -> None:
     assert any("surrogate" in str(w.message) for w in seen) == lone
     # the fast paths were the ones taken, and they vouch only for a clean text and an int
     # index: the SDK builds its stream events unvalidated
-    assert (d._fast_delta(d._blocks[0], _FAST_DELTAS["text_delta"], text) is None) == lone
+    assert (_delta_fields(delta) is None) == lone
     assert isinstance(_delta_dict(delta), CheckedObject) is not lone
     forged = RawContentBlockDeltaEvent.construct(
         type="content_block_delta", index="\ud800", delta=delta.delta
     )
     assert not isinstance(_delta_dict(forged), CheckedObject)
     taken: list[Any] = []
-    fast = d._fast_delta
-    d._fast_delta = lambda *given: taken.append(given) or fast(*given)  # type: ignore[method-assign]
+    rule = d._content_delta
+    d._content_delta = lambda *given: taken.append(given) or rule(*given)  # type: ignore[method-assign]
     # the general path repairs the index's surrogate (a warning), then names what is wrong
     with pytest.warns(ContentLossWarning, match="surrogate"), pytest.raises(VendorDataError):
         d.feed(forged)
-    assert taken == []  # an index that is not an int never reaches the fast path
+    assert taken == []  # an index that is not an int never reaches the rule

@@ -20,9 +20,9 @@ from pydantic_core import PydanticSerializationError
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
+from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.compact_json import compact
 from toolwire.protocol.event_json import event_json as _fast_event_json
-from toolwire.protocol.fastpath import SSEChunks
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from re import Match
-from typing import Any, TypeGuard
+from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
@@ -36,7 +35,7 @@ from toolwire.adapters.anthropic.parts import server_result
 from toolwire.adapters.anthropic.wire import (
     BLOCK_KEY,
     CITATIONS_KEY,
-    DELTA_EVENT,
+    DELTA_FORM,
     FIELDS,
     RETRYABLE_ERRORS,
     SERVER_CALL_TYPES,
@@ -52,10 +51,10 @@ from toolwire.adapters.anthropic.wire import (
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
-from toolwire.protocol.fastpath import fused_reading, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import result_message_id
 from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogate
@@ -75,47 +74,11 @@ class _Block:
 
 _BLOCK_TYPES = {"thinking": "thinking", "redacted": "redacted_thinking"}
 
-#: delta type -> (the block kind it belongs to, the field holding its text)
-_DELTAS: dict[str, tuple[str, str]] = {
-    "text_delta": ("text", "text"),
-    "citations_delta": ("text", "citation"),
-    "input_json_delta": ("call", "partial_json"),
-    "thinking_delta": ("thinking", "thinking"),
-    "signature_delta": ("thinking", "signature"),
-}
-
-
-def _delta_dict(event: Any) -> dict[str, Any]:
-    """An SDK ``content_block_delta`` as its wire dict, reading the one field that matters."""
-    delta = getattr(event, "delta", None)
-    dtype = getattr(delta, "type", None)
-    spec = _DELTAS.get(dtype) if isinstance(dtype, str) else None
-    if spec is None or spec[1] == "citation":
-        out: dict[str, Any] = plain(event)
-        return out
-    field = spec[1]
-    value = getattr(delta, field, None)
-    index = getattr(event, "index", None)
-    out = {"type": "content_block_delta", "index": index, "delta": {"type": dtype, field: value}}
-    return CheckedObject.made(out) if _clean_delta(value, index) else out
-
-
-def _clean_delta(value: Any, index: Any) -> TypeGuard[str]:
-    """True when an SDK delta's text and index pass the checks as they stand: the SDK builds
-    its stream events unvalidated, so the index must be an int and the text a string with no
-    lone surrogate, under a cap that allows the delta's own dict (at depth 1)."""
-    return (
-        type(index) is int
-        and type(value) is str
-        and not has_lone_surrogate(value)
-        and limits().max_json_depth > 2
-    )
-
-
-#: the deltas an SDK object is read straight to events for: delta type -> (the block kind
-#: it belongs to, the field holding its text, the event's maker, ``make(block id, text)``,
-#: or None for a signature)
-_FAST_DELTAS: dict[str, tuple[str, str, Any]] = {
+#: The mapping of a content delta, by its type: (the kind of block it belongs to, the field
+#: holding its text, what the text becomes: the event's maker, ``make(block id, text)``, or
+#: ``None`` for a signature, kept and sent whole when its block stops). A
+#: ``citations_delta`` carries no text: it is kept on its text block.
+_DELTAS: dict[str, tuple[str, str, Any]] = {
     "text_delta": ("text", "text", text_delta),
     "input_json_delta": ("call", "partial_json", args_delta),
     "thinking_delta": ("thinking", "thinking", reasoning_delta),
@@ -123,18 +86,66 @@ _FAST_DELTAS: dict[str, tuple[str, str, Any]] = {
 }
 
 
-def _delta_events(block: _Block, kind: str, dtype: object, value: str) -> list[BaseEvent]:
-    """The events of one content delta of ``kind`` into its open ``block``."""
-    if not value:
-        return []
-    if kind == "call":
-        return [args_delta(block.ident, value)]
-    if kind == "text":
-        return [text_delta(block.ident, value)]
-    if dtype == "thinking_delta":
-        return [reasoning_delta(block.ident, value)]
-    block.signature.append(value)
-    return []
+def _delta_fields(chunk: Any) -> tuple[int, str, str, str] | None:
+    """The fields of :data:`~toolwire.adapters.anthropic.wire.DELTA_FORM` (index, delta
+    type, text field, text) of a content delta in a chunk toolwire's reader parsed and
+    checked, or in an SDK event object whose text is a clean string under the caps in force
+    (the SDK builds its events unvalidated); ``None`` for anything else, which the general
+    path reads."""
+    dtype: Any
+    if type(chunk) is CheckedObject:
+        if chunk.get("type") != "content_block_delta" or not chunk.trusted():
+            return None
+        index, delta = chunk.get("index"), chunk.get("delta")
+        if type(delta) is not dict:
+            return None
+        dtype = delta.get("type")
+        spec = _DELTAS.get(dtype) if type(dtype) is str else None
+        if spec is None:
+            return None
+        value = delta.get(spec[1])
+    elif type(chunk) is not dict:
+        try:  # an SDK object; a field it lacks is the general path's to name
+            if chunk.type != "content_block_delta":
+                return None
+            index, delta = chunk.index, chunk.delta
+            dtype = delta.type
+        except AttributeError:
+            return None
+        spec = _DELTAS.get(dtype) if type(dtype) is str else None
+        if spec is None:
+            return None
+        value = getattr(delta, spec[1], None)
+        if type(value) is not str or (not value.isascii() and has_lone_surrogate(value)):
+            return None
+    else:
+        return None
+    if type(index) is not int or type(value) is not str:
+        return None
+    if limits().max_json_depth <= DELTA_FORM.depth:  # the caps in force now break its dict
+        return None
+    return index, dtype, spec[1], value
+
+
+def _delta_dict(event: Any) -> dict[str, Any]:
+    """An SDK ``content_block_delta`` as its wire dict, reading the one field that matters."""
+    delta = getattr(event, "delta", None)
+    dtype = getattr(delta, "type", None)
+    spec = _DELTAS.get(dtype) if isinstance(dtype, str) else None
+    if spec is None:
+        out: dict[str, Any] = plain(event)
+        return out
+    field = spec[1]
+    value = getattr(delta, field, None)
+    index = getattr(event, "index", None)
+    out = {"type": "content_block_delta", "index": index, "delta": {"type": dtype, field: value}}
+    clean = (
+        type(index) is int
+        and type(value) is str
+        and not has_lone_surrogate(value)
+        and limits().max_json_depth > DELTA_FORM.depth
+    )
+    return CheckedObject.made(out) if clean else out
 
 
 def _is_result_block(btype: str, block: dict[str, Any]) -> bool:
@@ -166,33 +177,14 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: an SDK event object or its JSON dict."""
-        # a delta is read straight to events only into an open block, which means
-        # message_start came and message_stop has not
-        if type(chunk) is CheckedObject:
-            if chunk.get("type") == "content_block_delta" and chunk.trusted():
-                # most of a stream read from bytes: as an SDK delta below, from the dict
-                index, delta = chunk.get("index"), chunk.get("delta")
-                block = self._blocks.get(index) if type(index) is int else None
-                dtype = delta.get("type") if type(delta) is dict else None
-                spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
-                if block is not None and spec is not None and block.kind == spec[0]:
-                    fast = self._fast_delta(block, spec, delta.get(spec[1]))  # type: ignore[union-attr]
-                    if fast is not None:
-                        return fast
-        elif type(chunk) is not dict:
-            if getattr(chunk, "type", None) == "content_block_delta":
-                # most of a stream: read from the SDK's object, no dict
-                index = getattr(chunk, "index", None)
-                # (an index of any other type than int may not even be hashable)
-                block = self._blocks.get(index) if type(index) is int else None
-                delta = getattr(chunk, "delta", None)
-                dtype = getattr(delta, "type", None)
-                spec = _FAST_DELTAS.get(dtype) if type(dtype) is str else None
-                if block is not None and spec is not None and block.kind == spec[0]:
-                    fast = self._fast_delta(block, spec, getattr(delta, spec[1], None))
-                    if fast is not None:
-                        return fast
-                chunk = _delta_dict(chunk)  # read without a full dump
+        if type(chunk) is not dict:  # a checked dict or an SDK object: a delta, most often
+            quick = self._quick_delta(chunk)
+            if quick is not None:
+                return quick
+            if type(chunk) is CheckedObject:
+                pass
+            elif getattr(chunk, "type", None) == "content_block_delta":
+                chunk = _delta_dict(chunk)  # an SDK delta, read without a full dump
             elif hasattr(chunk, "model_fields_set"):
                 chunk = plain(chunk)
             else:
@@ -204,83 +196,25 @@ class Decoder(BaseDecoder):
         self.warn_new()  # as the shared feed: each new loss warned once, here
         return events
 
+    def _quick_delta(self, chunk: Any) -> list[BaseEvent] | None:
+        """A content delta read straight to its event by :meth:`_content_delta`, from a
+        checked dict or an SDK object (most of a stream); ``None``: the general path."""
+        fields = _delta_fields(chunk)
+        if fields is None:
+            return None
+        out = self._content_delta(*fields)
+        if out is PASS:
+            return None
+        self.chunk_index += 1
+        if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
+            self.warn_new()
+        return [] if out is None else [out]
+
     def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-        """The whole stream's events, ``close()``'s included: the events ``feed`` gives chunk
-        by chunk, with the content deltas (most of a stream) read to events in this loop,
-        without the two calls ``feed`` makes of each (a ninth of the SDK path's time). From
-        toolwire's own reader they come fused (``protocol.fastpath``): no dict made of them."""
-        blocks, fast, feed, caps = self._blocks, _FAST_DELTAS, self.feed, limits
-        chunk: Any
-        # ({delta: {...}}: two deep)
-        with fused_reading(chunks, DELTA_EVENT, 2) as (chunks, reader):
-            for chunk in chunks:
-                # (as in feed: only into an open block)
-                if type(chunk) is Match:  # a content delta read from bytes, fused: no dict
-                    _, index, dtype, field, raw = chunk.groups()
-                    block, spec = blocks.get(int(index)), fast.get(dtype)
-                    if (
-                        spec is not None
-                        and block is not None
-                        and spec[1] == field
-                        and block.kind == spec[0]
-                    ):
-                        self.chunk_index += 1
-                        if raw:
-                            value = (
-                                raw
-                                if "\\" not in raw
-                                else scan_string(chunk.string, chunk.start(5))[0]
-                            )
-                            if spec[2] is None:
-                                block.signature.append(value)
-                            else:
-                                yield spec[2](block.ident, value)
-                        continue
-                    chunk = reader.chunk(chunk)  # type: ignore[union-attr]  # (matches: fused)
-                spec = block = value = None
-                cap = caps().max_json_depth  # the caps in force now, read once
-                if type(chunk) is CheckedObject:
-                    checked_under = getattr(chunk, "_cap", None)  # its trusted(), written out
-                    if (
-                        chunk.get("type") == "content_block_delta"
-                        and checked_under is not None
-                        and checked_under <= cap
-                    ):
-                        index, delta = chunk.get("index"), chunk.get("delta")
-                        dtype = delta.get("type") if type(delta) is dict else None
-                        if type(index) is int and type(dtype) is str:
-                            block, spec = blocks.get(index), fast.get(dtype)
-                            if spec is not None:
-                                value = delta.get(spec[1])  # type: ignore[union-attr]
-                elif type(chunk) is not dict:
-                    try:  # an SDK object; a field it lacks is the general path's to name
-                        is_delta = chunk.type == "content_block_delta"
-                        index, delta = chunk.index, chunk.delta
-                        dtype = delta.type
-                    except AttributeError:
-                        is_delta = False
-                    if is_delta and type(index) is int and type(dtype) is str:
-                        block, spec = blocks.get(index), fast.get(dtype)
-                        if spec is not None:
-                            value = getattr(delta, spec[1], None)
-                # _fast_delta's checks and events, written out here: a call a delta is the cost
-                if (
-                    spec is not None
-                    and block is not None
-                    and block.kind == spec[0]
-                    and type(value) is str
-                    and (value.isascii() or not has_lone_surrogate(value))
-                    and cap > 2
-                ):
-                    self.chunk_index += 1  # (feed warned of its losses: none wait here)
-                    if value:
-                        if spec[2] is None:
-                            block.signature.append(value)
-                        else:
-                            yield spec[2](block.ident, value)
-                    continue
-                yield from feed(chunk)
-            yield from self.close()
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the content
+        deltas (most of a stream) read by :meth:`_content_delta` in the shared loop, fused
+        from toolwire's own reader (``protocol._fastpath``)."""
+        return read_stream(self, chunks, DELTA_FORM, self._content_delta, _delta_fields)
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole (non-streamed) Message -> the same events its stream would give."""
@@ -519,43 +453,47 @@ class Decoder(BaseDecoder):
         dtype = delta.get("type")
         if block.kind == "skip":
             return []
-        spec = _DELTAS.get(dtype) if isinstance(dtype, str) else None
-        if spec is None:
-            if not isinstance(dtype, str):
-                FIELDS.at(delta, "type", str, self.where("delta"))
-            return []  # a delta type this version does not know
-        kind, field = spec
-        if block.kind != kind:
-            raise VendorDataError(
-                VENDOR, self.where("delta"), f"{dtype} for block {index}, a {block.kind} block"
-            )
-        value = delta.get(field)
+        if not isinstance(dtype, str):
+            dtype = FIELDS.at(delta, "type", str, self.where("delta"))  # raises
         if dtype == "citations_delta":
-            block.citations.append(value)
+            if block.kind != "text":
+                raise self._wrong_block(dtype, index, block)
+            block.citations.append(delta.get("citation"))
             return []
+        spec = _DELTAS.get(dtype)
+        if spec is None:
+            return []  # a delta type this version does not know
+        kind, field, _ = spec
+        if block.kind != kind:
+            raise self._wrong_block(dtype, index, block)
+        value = delta.get(field)
         if not isinstance(value, str):
             value = FIELDS.at(delta, field, str, self.where("delta"))
-        return _delta_events(block, kind, dtype, value)
+        out = self._content_delta(index, dtype, field, value)
+        assert out is not PASS  # (an open block of its kind: the rule takes it)
+        return [] if out is None else [out]
 
-    def _fast_delta(
-        self, block: _Block, spec: tuple[str, str, Any], value: Any
-    ) -> list[BaseEvent] | None:
-        """The events of a delta of ``block``'s kind whose text is ``value``, when the text
-        is a clean string under the caps in force (else ``None``: the general path)."""
-        if type(value) is not str or (not value.isascii() and has_lone_surrogate(value)):
+    def _content_delta(self, index: int, dtype: str, field: str, text: str) -> Taken:
+        """The rule: a content delta of type ``dtype`` whose ``field`` holds ``text``, into
+        block ``index``, as :data:`_DELTAS` maps it; :data:`PASS` unless the block is open
+        and of the delta's kind (the general path reads, and names, anything else)."""
+        block = self._blocks.get(index)
+        spec = _DELTAS.get(dtype)
+        if block is None or spec is None or block.kind != spec[0] or field != spec[1]:
+            return PASS
+        if not text:
             return None
-        if limits().max_json_depth <= 2:  # the caps in force now: a delta's dict breaks it
-            return None
-        self.chunk_index += 1
-        if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
-            self.warn_new()
-        if not value:
-            return []
         make = spec[2]
         if make is None:  # a signature: whole once its block stops
-            block.signature.append(value)
-            return []
-        return [make(block.ident, value)]
+            block.signature.append(text)
+            return None
+        event: BaseEvent = make(block.ident, text)
+        return event
+
+    def _wrong_block(self, dtype: str, index: int, block: _Block) -> VendorDataError:
+        return VendorDataError(
+            VENDOR, self.where("delta"), f"{dtype} for block {index}, a {block.kind} block"
+        )
 
     def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         _, block = self._open(chunk)

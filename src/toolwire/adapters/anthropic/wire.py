@@ -16,8 +16,8 @@ from typing import Any
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol._fastpath import DeltaForm, Index, SSEChunks, Text, Word
 from toolwire.protocol.callids import IdRule
-from toolwire.protocol.fastpath import INDEX, STRING, SSEChunks, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import sse_framing
@@ -135,7 +135,7 @@ sse_event_chunk = _chunk
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O); its
-    decoder reads the content deltas fused (:data:`DELTA_EVENT`)."""
+    decoder reads the content deltas fused (:data:`DELTA_FORM`)."""
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
         n = 0
@@ -158,16 +158,20 @@ def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
 
 
 def _matched(match: Match[str]) -> dict[str, Any]:
-    """The chunk dict of a content delta :data:`DELTA_EVENT` matched, as ``_chunk`` makes
+    """The chunk dict of a content delta :data:`DELTA_FORM` matched, as ``_chunk`` makes
     it (a matched text is a clean JSON object: its number names nothing)."""
     return _chunk(SSEEvent(match.group("data"), "content_block_delta"), 0)
 
 
-#: A content delta event as Anthropic writes it (compact, its keys in this order): groups
-#: 2-5 the block index, the delta type, its text field's name and the text.
-DELTA_EVENT = sse_event(
-    rf'\{{"type":"content_block_delta","index":({INDEX}),'
-    rf'"delta":\{{"type":"([a-z_]+)","([a-z_]+)":"({STRING})"\}}\}}',
+#: A content delta as Anthropic writes it (compact, its keys in this order): the block's
+#: index, the delta type, the name of its text field and the text. The decoder's rule
+#: (``Decoder._content_delta``) reads what it becomes; ``protocol._fastpath`` reads it.
+DELTA_FORM = DeltaForm(
+    {
+        "type": "content_block_delta",
+        "index": Index("index"),
+        "delta": {"type": Word("kind"), Word("field"): Text("text")},
+    },
     "content_block_delta",
 )
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from re import Match
 from typing import Any
 
 from ag_ui.core import (
@@ -35,21 +34,19 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
-from toolwire.protocol.fastpath import fused_reading, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject
-from toolwire.protocol.limits import limits
 from toolwire.protocol.makers import args_delta, text_delta
 
 from .wire import (
     CHOICE_KEY,
     COMPLETION_ID_KEY,
-    DELTA_DEPTH,
-    DELTA_EVENT,
+    DELTA_FORM,
     FIELDS,
     FINISH_REASONS_KEY,
     REFUSAL_KEY,
@@ -154,47 +151,11 @@ class Decoder(BaseDecoder):
         return super().feed(chunk)
 
     def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-        """The whole stream's events, ``close()``'s included: ``feed``'s chunk by chunk, with
-        the chunks toolwire's reader parsed and checked that carry one text or argument
-        fragment (most of a stream) read here, without the four calls ``feed`` makes first;
-        from toolwire's own reader they come fused (``protocol.fastpath``): no dict made."""
-        one, feed, caps, choices = self._one_delta, self.feed, limits, self._choices
-        chunk: Any
-        with fused_reading(chunks, DELTA_EVENT, DELTA_DEPTH) as (chunks, reader):
-            for chunk in chunks:
-                if type(chunk) is Match:  # a common delta read from bytes, fused: no dict
-                    # _one_delta's checks, of the groups
-                    _, index, text, slot, args = chunk.groups()
-                    ch = choices.get(int(index))
-                    if ch is not None and ch.reasoning_id is None and self.model is not None:
-                        if text is not None:
-                            if ch.text_open:
-                                self.chunk_index += 1
-                                if text:
-                                    if "\\" in text:
-                                        text = scan_string(chunk.string, chunk.start(3))[0]
-                                    yield text_delta(ch.message_id, text)
-                                continue
-                        else:
-                            call = ch.slots.get(int(slot))
-                            if call is not None and call.started:
-                                self.chunk_index += 1
-                                if args:
-                                    if "\\" in args:
-                                        args = scan_string(chunk.string, chunk.start(5))[0]
-                                    yield args_delta(call.agui, args)
-                                continue
-                    chunk = reader.chunk(chunk)  # type: ignore[union-attr]  # (matches: fused)
-                if type(chunk) is CheckedObject:
-                    checked_under = getattr(chunk, "_cap", None)  # its trusted(), written out
-                    if checked_under is not None and checked_under <= caps().max_json_depth:
-                        fast = one(chunk)
-                        if fast is not None:  # (feed warned of its losses: none wait here)
-                            self.chunk_index += 1
-                            yield from fast
-                            continue
-                yield from feed(chunk)
-            yield from self.close()
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the chunks of
+        one plain delta (most of a stream) read by :meth:`_plain_delta` in the shared loop,
+        fused from toolwire's own reader (``protocol._fastpath``) or from the dicts it
+        parsed and checked."""
+        return read_stream(self, chunks, DELTA_FORM, self._plain_delta, _read_delta_fields)
 
     @property
     def finish_reasons(self) -> dict[int, str]:
@@ -244,39 +205,35 @@ class Decoder(BaseDecoder):
         return out
 
     def _one_delta(self, chunk: dict[str, Any]) -> list[BaseEvent] | None:
-        """Most chunks of a stream, read without the general walk: one choice already met,
-        no finish, no usage, no reasoning open, and a delta that is only text for its open
-        message or only one fragment of argument text for a started call. ``None`` hands
-        anything else (or anything malformed) to that walk."""
-        choices = chunk.get("choices")
-        if type(choices) is not list or len(choices) != 1 or self.model is None:
+        """A chunk of one plain delta read by :meth:`_plain_delta`, without the general
+        walk; ``None`` hands anything else (or anything malformed) to that walk."""
+        fields = _delta_fields(chunk)
+        if fields is None:
             return None
-        raw = choices[0]
-        if type(raw) is not dict or raw.get("finish_reason") is not None:
+        out = self._plain_delta(*fields)
+        if out is PASS:
             return None
-        index = raw.get("index", 0)
-        ch = self._choices.get(index) if type(index) is int else None
-        delta = raw.get("delta")
-        if ch is None or ch.reasoning_id is not None or type(delta) is not dict:
-            return None
-        if len(delta) != 1 or chunk.get("error") or chunk.get("usage") is not None:
-            return None
-        text = delta.get("content")
-        if type(text) is str and ch.text_open:
-            return [text_delta(ch.message_id, text)] if text else []
-        calls = delta.get("tool_calls")
-        if type(calls) is not list or len(calls) != 1:
-            return None
-        frag = calls[0]
-        if type(frag) is not dict or len(frag) != 2:  # its index and its function, no more
-            return None
-        slot, fn = frag.get("index"), frag.get("function")
-        if type(slot) is not int or type(fn) is not dict or len(fn) != 1:
-            return None
-        args, call = fn.get("arguments"), ch.slots.get(slot)
-        if type(args) is not str or call is None or not call.started:
-            return None
-        return [args_delta(call.agui, args)] if args else []
+        return [] if out is None else [out]
+
+    def _plain_delta(
+        self, choice: int, content: str | None, slot: int | None, arguments: str | None
+    ) -> Taken:
+        """The rule for most chunks of a stream (the fields of
+        :data:`~toolwire.adapters.openai_chat.wire.DELTA_FORM`): text ``content`` for the
+        choice's open message, or one fragment of ``arguments`` for the started call in
+        ``slot``, while no reasoning is open. :data:`PASS` for anything else: the general
+        walk (``_delta``) reads it, which in these states gives these same events."""
+        ch = self._choices.get(choice)
+        if ch is None or ch.reasoning_id is not None or self.model is None:
+            return PASS
+        if content is not None:
+            if not ch.text_open:
+                return PASS
+            return text_delta(ch.message_id, content) if content else None
+        call = ch.slots.get(slot)  # type: ignore[arg-type]  # (one of the two is given)
+        if call is None or not call.started:
+            return PASS
+        return args_delta(call.agui, arguments) if arguments else None
 
     def _at(self, pos: int, whole: bool, tail: str = "") -> str:
         """Where choice ``pos``'s delta (or whole message) sits, for an error message."""
@@ -554,6 +511,48 @@ class Decoder(BaseDecoder):
             self._end(ch, call, out)
         ch.slots.clear()
         ch.finish_reason = reason
+
+
+def _delta_fields(chunk: dict[str, Any]) -> tuple[int, str | None, int | None, str | None] | None:
+    """The fields of :data:`~toolwire.adapters.openai_chat.wire.DELTA_FORM` of a checked
+    chunk of that shape (one choice, no finish, no usage, no error, a delta that is only
+    text or only one fragment of argument text); ``None`` for any other."""
+    choices = chunk.get("choices")
+    if type(choices) is not list or len(choices) != 1:
+        return None
+    raw = choices[0]
+    if type(raw) is not dict or raw.get("finish_reason") is not None:
+        return None
+    index = raw.get("index", 0)
+    delta = raw.get("delta")
+    if type(index) is not int or type(delta) is not dict or len(delta) != 1:
+        return None
+    if chunk.get("error") or chunk.get("usage") is not None:
+        return None
+    text = delta.get("content")
+    if type(text) is str:
+        return index, text, None, None
+    calls = delta.get("tool_calls")
+    if type(calls) is not list or len(calls) != 1:
+        return None
+    frag = calls[0]
+    if type(frag) is not dict or len(frag) != 2:  # its index and its function, no more
+        return None
+    slot, fn = frag.get("index"), frag.get("function")
+    if type(slot) is not int or type(fn) is not dict or len(fn) != 1:
+        return None
+    args = fn.get("arguments")
+    if type(args) is not str:
+        return None
+    return index, None, slot, args
+
+
+def _read_delta_fields(chunk: Any) -> tuple[int, str | None, int | None, str | None] | None:
+    """:func:`_delta_fields` of a chunk toolwire's reader parsed and checked under the caps in
+    force (any other goes to ``feed``, which checks it first)."""
+    if type(chunk) is not CheckedObject or not chunk.trusted():
+        return None
+    return _delta_fields(chunk)
 
 
 def _arguments(value: Any, where: Callable[[], str]) -> str:

@@ -18,9 +18,18 @@ from typing import Any
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorStreamError
+from toolwire.protocol._fastpath import (
+    ABSENT,
+    ABSENT_OR_NULL,
+    OTHERS,
+    SCALAR,
+    DeltaForm,
+    Index,
+    OneOf,
+    Text,
+)
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.decoding import as_dict
-from toolwire.protocol.fastpath import INDEX, SCALAR, STRING, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import sse_framing
@@ -186,25 +195,32 @@ def chat_finish_reason_for(reason: FinishReason | None) -> str | None:
 DONE = "[DONE]"
 
 
-#: a top-level field of a chunk other than the three the decoder reads (``choices``,
-#: ``usage``, ``error``): ``id``, ``object``, ``created``, ``model``, ``service_tier``,
-#: ``system_fingerprint``, ``obfuscation``, ...; any one scalar value
-_OTHER_FIELD = rf'"(?!choices"|usage"|error")[A-Za-z0-9_]+":{SCALAR}'
-
-#: A chunk as OpenAI writes most of a stream (compact, the choice's keys in this order):
-#: one choice, no finish, no usage, its delta one text fragment or one argument fragment
-#: of a call by its index. Groups 2-5: the choice index, the text, the call's index and the
-#: argument text (the two of the other kind are ``None``).
-DELTA_EVENT = sse_event(
-    rf'\{{(?:{_OTHER_FIELD},)*"choices":\[\{{"index":({INDEX}),"delta":\{{'
-    rf'(?:"content":"({STRING})"|"tool_calls":\[\{{"index":({INDEX}),'
-    rf'"function":\{{"arguments":"({STRING})"\}}\}}\])'
-    rf'\}}(?:,"logprobs":null)?(?:,"finish_reason":null)?\}}\]'
-    rf'(?:,"usage":null)?(?:,{_OTHER_FIELD})*\}}'
+#: A chunk as OpenAI writes most of a stream (compact, its keys in this order): one choice,
+#: no finish, no usage, no error, its delta one text fragment or one argument fragment of a
+#: call by its index; any other top-level member (``id``, ``model``, ``obfuscation``, ...) a
+#: scalar. The decoder's rule (``Decoder._plain_delta``) reads what it becomes.
+DELTA_FORM = DeltaForm(
+    {
+        OTHERS: SCALAR,
+        "choices": [
+            {
+                "index": Index("choice"),
+                "delta": OneOf(
+                    {"content": Text("content")},
+                    {
+                        "tool_calls": [
+                            {"index": Index("slot"), "function": {"arguments": Text("arguments")}}
+                        ]
+                    },
+                ),
+                "logprobs": ABSENT_OR_NULL,
+                "finish_reason": ABSENT_OR_NULL,
+            }
+        ],
+        "usage": ABSENT_OR_NULL,
+        "error": ABSENT,
+    }
 )
-#: the containers a matched chunk nests (chunk, choices, choice, delta, tool_calls, the
-#: fragment, its function)
-DELTA_DEPTH = 7
 
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
@@ -212,7 +228,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
     Stops at ``data: [DONE]`` (anything after it is ignored, as the SDK does).
     A ``data`` payload that is not a JSON object raises ``VendorDataError``
-    naming the SSE event. Its decoder reads the common deltas fused (:data:`DELTA_EVENT`).
+    naming the SSE event. Its decoder reads the common deltas fused (:data:`DELTA_FORM`).
     """
     return sse_json_values(body, VENDOR, stop_at=DONE)
 

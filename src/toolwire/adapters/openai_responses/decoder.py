@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from re import Match
 from typing import Any
 
 from ag_ui.core import (
@@ -33,9 +32,9 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
-from toolwire.protocol.fastpath import SSEChunks, fused_reading, scan_string
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.makers import args_delta, text_delta
@@ -52,8 +51,7 @@ from .items import (
 )
 from .wire import (
     ANNOTATIONS,
-    DELTA_DEPTH,
-    DELTA_EVENT,
+    DELTA_FORM,
     FIELDS,
     ITEM,
     ITEM_ID,
@@ -67,14 +65,15 @@ from .wire import (
     usage_of,
 )
 
-#: Delta events that extend a call's argument text, by event type.
-_ARG_DELTAS = frozenset(
-    {
-        "response.function_call_arguments.delta",
-        "response.custom_tool_call_input.delta",
-        "response.mcp_call_arguments.delta",
-    }
-)
+#: The delta events that extend an open output item's text, by type: the kind of item each
+#: extends (its text becomes that item's ``TEXT_MESSAGE_CONTENT`` or ``TOOL_CALL_ARGS``).
+_ITEM_DELTAS = {
+    "response.output_text.delta": "text",
+    "response.refusal.delta": "text",
+    "response.function_call_arguments.delta": "call",
+    "response.custom_tool_call_input.delta": "call",
+    "response.mcp_call_arguments.delta": "call",
+}
 
 
 @dataclass
@@ -157,36 +156,10 @@ class Decoder(BaseDecoder):
     # ----------------------------------------------------------------- stream
 
     def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
-        """The whole stream's events, ``close()``'s included: ``feed``'s chunk by chunk, with
-        the text and argument deltas toolwire's own reader hands on fused (most of a stream:
-        ``protocol.fastpath``) read here as ``_streamed`` reads them, no dict made."""
-        if type(chunks) is not SSEChunks:
-            yield from super().events(chunks)
-            return
-        items, feed = self._items, self.feed
-        chunk: Any
-        with fused_reading(chunks, DELTA_EVENT, DELTA_DEPTH) as (fused, reader):
-            for chunk in fused:
-                if type(chunk) is Match:
-                    _, kind, index, text = chunk.groups()
-                    item = items.get(int(index))
-                    if (
-                        item is not None
-                        and not self._ended
-                        and item.kind == ("text" if kind == "output_text" else "call")
-                    ):
-                        self.chunk_index += 1
-                        if text:
-                            if "\\" in text:
-                                text = scan_string(chunk.string, chunk.start(4))[0]
-                            item.streamed += len(text)
-                            yield (text_delta if item.kind == "text" else args_delta)(
-                                item.ident, text
-                            )
-                        continue
-                    chunk = reader.chunk(chunk)  # type: ignore[union-attr]  # (matches: fused)
-                yield from feed(chunk)
-            yield from self.close()
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the text and
+        argument deltas toolwire's own reader hands on fused (most of a stream:
+        ``protocol._fastpath``) read by :meth:`_item_delta`, no dict made."""
+        return read_stream(self, chunks, DELTA_FORM, self._item_delta)
 
     # The per-delta reads check the field in place and name the place only when FIELDS
     # raises (``_read``): building ``chunk N`` for every field was a third of the time.
@@ -334,20 +307,26 @@ class Decoder(BaseDecoder):
         self._lose(f"a Responses {kind!r} item has no AG-UI event")
         return []
 
-    def _streamed(self, chunk: dict[str, Any], kind: str) -> tuple[_Open, str]:
-        """The open ``kind`` item a delta extends, and its text (counted as streamed)."""
-        item = self._item_at(chunk, kind)
+    def _on_item_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+        kind = chunk["type"]
+        self._item_at(chunk, _ITEM_DELTAS[kind])  # names a missing or other item
         delta = self._read(chunk, "delta", str)
-        item.streamed += len(delta)
-        return item, delta
+        out = self._item_delta(kind, chunk["output_index"], delta)
+        assert out is not PASS  # (an open item of its kind: the rule takes it)
+        return [] if out is None else [out]
 
-    def _on_text_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        item, delta = self._streamed(chunk, "text")
-        return [text_delta(item.ident, delta)] if delta else []
-
-    def _on_args_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
-        item, delta = self._streamed(chunk, "call")
-        return [args_delta(item.ident, delta)] if delta else []
+    def _item_delta(self, kind: str, index: int, text: str) -> Taken:
+        """The rule: a delta event of type ``kind`` extends the open item at ``index`` by
+        ``text`` (counted, for what its done event adds), as :data:`_ITEM_DELTAS` maps it;
+        :data:`PASS` unless that item is open and of that kind, before the terminal event."""
+        item = self._items.get(index)
+        if item is None or self._ended or item.kind != _ITEM_DELTAS.get(kind):
+            return PASS
+        if not text:
+            return None
+        item.streamed += len(text)
+        event: BaseEvent = (text_delta if item.kind == "text" else args_delta)(item.ident, text)
+        return event
 
     # reasoning ---------------------------------------------------------------
 
@@ -557,14 +536,12 @@ _HANDLERS = {
     "response.queued": Decoder._on_created,
     "response.output_item.added": Decoder._on_added,
     "response.output_item.done": Decoder._on_done,
-    "response.output_text.delta": Decoder._on_text_delta,
-    "response.refusal.delta": Decoder._on_text_delta,
     "response.reasoning_summary_part.added": Decoder._on_reasoning_part_added,
     "response.reasoning_summary_part.done": Decoder._on_reasoning_part_done,
     "response.reasoning_summary_text.delta": Decoder._on_reasoning_delta,
     "response.reasoning_text.delta": Decoder._on_reasoning_delta,
     "response.reasoning_text.done": Decoder._on_reasoning_part_done,
-    **{name: Decoder._on_args_delta for name in _ARG_DELTAS},
+    **{name: Decoder._on_item_delta for name in _ITEM_DELTAS},
     **{name: Decoder._on_terminal for name in TERMINAL},
 }
 

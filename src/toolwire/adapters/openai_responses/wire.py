@@ -14,8 +14,8 @@ from typing import Any
 
 from ag_ui.core import TokenUsage
 
+from toolwire.protocol._fastpath import OTHERS, SCALAR_OR_EMPTY_LIST, DeltaForm, Index, Text, Word
 from toolwire.protocol.callids import IdRule
-from toolwire.protocol.fastpath import INDEX, SCALAR, STRING, sse_event
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import sse_framing
@@ -90,27 +90,26 @@ INCOMPLETE_FOR = {"length": "max_output_tokens", "content_filter": "content_filt
 # ------------------------------------------------------------------ SSE framing
 
 
-#: a field of a delta event other than the three the decoder reads (``type``,
-#: ``output_index``, ``delta``): ``sequence_number``, ``item_id``, ``content_index``,
-#: ``obfuscation``, an empty ``logprobs``, ...
-_OTHER_FIELD = rf'"(?!type"|output_index"|delta")[A-Za-z0-9_]+":(?:{SCALAR}|\[\])'
-
-#: A text or function-call argument delta as OpenAI writes them (compact; ``type`` first,
-#: ``output_index`` before ``delta``). Groups 2-4: ``output_text`` or
-#: ``function_call_arguments``, the output index and the text.
-DELTA_EVENT = sse_event(
-    rf'\{{"type":"response\.(output_text|function_call_arguments)\.delta",'
-    rf'(?:{_OTHER_FIELD},)*"output_index":({INDEX}),(?:{_OTHER_FIELD},)*'
-    rf'"delta":"({STRING})"(?:,{_OTHER_FIELD})*\}}',
-    any_name=True,
+#: A text or function-call argument delta as OpenAI writes them (compact, ``type`` first,
+#: ``output_index`` before ``delta``; any other member a scalar or an empty list): the event
+#: type, the output item's index and the text. The decoder's rule
+#: (``Decoder._item_delta``) reads what it becomes.
+DELTA_FORM = DeltaForm(
+    {
+        "type": Word(
+            "type", "response.output_text.delta", "response.function_call_arguments.delta"
+        ),
+        OTHERS: SCALAR_OR_EMPTY_LIST,
+        "output_index": Index("output_index"),
+        "delta": Text("delta"),
+    },
+    any_event=True,
 )
-#: the containers a matched event nests (the event, an empty list in it)
-DELTA_DEPTH = 2
 
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The JSON payloads of a Responses SSE body, as the dicts the ``Decoder`` takes; the
-    decoder reads the text and argument deltas fused (:data:`DELTA_EVENT`)."""
+    decoder reads the text and argument deltas fused (:data:`DELTA_FORM`)."""
     return sse_json_values(body, VENDOR, stop_at="[DONE]")
 
 

@@ -1,0 +1,441 @@
+"""The fast path from a vendor's SSE bytes to AG-UI deltas: one mechanism, driven by data.
+
+Most events of a stream carry one text or argument fragment, always written the same way.
+An adapter declares that event once, as data: a :class:`DeltaForm` in its ``wire`` module
+(the SSE event it comes in, the JSON shape, which fields hold the index or id and the
+fragment). Its decoder states the mapping once, as a *rule*: a method that takes those
+fields and returns the AG-UI event they become in the decoder's state (``None``: taken, no
+event; :data:`PASS`: not a case the rule takes, the general path reads it). The decoder's
+general handler calls the same rule once it has checked the chunk, so the two paths share it.
+
+:func:`read_stream` is the one loop. Fed toolwire's own reader (an :class:`SSEChunks`), it
+reads the stream fused: the SSE parser hands on each event the form's expression matches as
+the match itself (``SSEParser.feed_items``), and the loop gives the rule the fields, no JSON
+parse of the rest of the event and no dict made. A match the rule passes becomes the chunk
+dict it always was and goes to ``feed``: the two readings give the same events.
+
+The expression is built from the declared shape: it admits JSON only (a string's characters
+and escapes as JSON spells them, each key once, no key of the shape among the "other"
+fields), so a match is one JSON object and a fragment exactly the string ``json.loads``
+gives; no surrogate, escaped or not, so a matched text needs no repair and no warning. It
+takes the keys in the declared order and no whitespace: a chunk written another way (keys
+reordered, spaces) is valid JSON the expression does not match, and it goes the general
+way (``tests/protocol/test_fastpath.py`` checks the outcome is the same). The depth of a
+match is counted from the shape, and a piece read under a depth cap not above it goes the
+general way too (which names the cap).
+"""
+
+from __future__ import annotations
+
+import enum
+import json.decoder
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from itertools import chain
+from re import Match, Pattern
+from typing import Any, Final, Literal
+
+from ag_ui.core import BaseEvent
+
+from toolwire.protocol.limits import limits
+
+#: a JSON string's characters between its quotes: no quote, backslash or control
+#: character but in the escapes JSON has, and no surrogate (as itself or escaped: the
+#: general path names a lone one; a pair written as two escapes goes that way too)
+_STRING = (
+    r'[^"\\\x00-\x1f\ud800-\udfff]*'
+    r'(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f\ud800-\udfff]*)*'
+)
+#: a JSON number, string, ``null``, ``true`` or ``false``
+_SCALAR = rf'(?:"{_STRING}"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|null|true|false)'
+#: an index as vendors write them, short enough that ``int`` of it is cheap (a longer one
+#: goes the general way)
+_INDEX = r"(?:0|[1-9][0-9]{0,17})"
+#: a key or a word value spelled without escapes
+_WORD = r"[A-Za-z0-9_]+"
+
+#: json's own string reader (its C one): ``(text, index after the opening quote)`` ->
+#: ``(the string, index after the closing quote)``
+scan_string: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+
+
+class _Pass(enum.Enum):
+    PASS = "pass"
+
+
+#: what a rule returns for a case it does not take: the general path reads the chunk
+PASS: Final = _Pass.PASS
+#: what a rule returns: the event, ``None`` (taken, no event), or :data:`PASS`
+Taken = BaseEvent | None | Literal[_Pass.PASS]
+
+
+# ------------------------------------------------------------------ the shape, as data
+
+
+@dataclass(frozen=True)
+class Index:
+    """A field holding a non-negative integer (a block, choice or slot index)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Text:
+    """A field holding a string: the fragment the delta carries."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Word:
+    """A field holding one of ``choices`` (any plain word when none are given); as a key,
+    the name of a key (Anthropic's text field)."""
+
+    name: str
+    choices: tuple[str, ...] = ()
+
+    def __init__(self, name: str, *choices: str) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "choices", choices)
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """One of several shapes (their fields are ``None`` in a match of another)."""
+
+    shapes: tuple[Any, ...]
+
+    def __init__(self, *shapes: Any) -> None:
+        object.__setattr__(self, "shapes", shapes)
+
+
+class _Mark(enum.Enum):
+    OTHERS = "others"
+    ABSENT_OR_NULL = "absent or null"
+    ABSENT = "absent"
+    SCALAR = "scalar"
+    SCALAR_OR_EMPTY_LIST = "scalar or []"
+
+
+#: as a key of an object: any other members (never one of its declared keys) may stand
+#: after each declared member, and before the first when this key is declared first; its
+#: value says what theirs may be
+OTHERS: Final = _Mark.OTHERS
+#: any JSON scalar (a string, number, ``true``, ``false``, ``null``)
+SCALAR: Final = _Mark.SCALAR
+#: a scalar, or an empty list
+SCALAR_OR_EMPTY_LIST: Final = _Mark.SCALAR_OR_EMPTY_LIST
+#: a member that may be absent, or ``null`` where it is declared, and nothing else
+ABSENT_OR_NULL: Final = _Mark.ABSENT_OR_NULL
+#: a member that must be absent
+ABSENT: Final = _Mark.ABSENT
+
+
+class _Compiled:
+    """A shape turned into an expression: its fields in order, and its depth."""
+
+    def __init__(self) -> None:
+        self.fields: list[tuple[str, type]] = []
+
+    def value(self, shape: Any) -> tuple[str, int]:
+        """The expression of a JSON value, and how many containers it nests."""
+        if isinstance(shape, dict):
+            return self.object(shape)
+        if isinstance(shape, list):
+            assert len(shape) == 1, "a list of exactly one element"
+            inner, depth = self.value(shape[0])
+            return rf"\[{inner}\]", depth + 1
+        if isinstance(shape, OneOf):
+            parts = [self.value(s) for s in shape.shapes]
+            return "(?:" + "|".join(p for p, _ in parts) + ")", max(d for _, d in parts)
+        if isinstance(shape, Index):
+            self.fields.append((shape.name, Index))
+            return f"(?P<{shape.name}>{_INDEX})", 0
+        if isinstance(shape, Text):
+            self.fields.append((shape.name, Text))
+            return f'"(?P<{shape.name}>{_STRING})"', 0
+        if isinstance(shape, Word):
+            self.fields.append((shape.name, Word))
+            return f'"(?P<{shape.name}>{_one_of(shape.choices)})"', 0
+        # a constant
+        return re.escape(json.dumps(shape, separators=(",", ":"))), 0
+
+    def object(self, shape: dict[Any, Any]) -> tuple[str, int]:
+        """An object: its members in the declared order, an :data:`ABSENT_OR_NULL` one
+        where declared or not at all, an :data:`ABSENT` one never; other members after each
+        member, and before the first when :data:`OTHERS` is declared first."""
+        keys = [k for k in shape if isinstance(k, str)]
+        not_ours = "(?!" + "|".join(re.escape(k) + '"' for k in keys) + ")" if keys else ""
+        other = ""
+        depth = 0
+        others = shape.get(OTHERS)
+        if others is not None:
+            empty_lists = others is SCALAR_OR_EMPTY_LIST
+            value = rf"(?:{_SCALAR}|\[\])" if empty_lists else _SCALAR
+            other = f'"{not_ours}{_WORD}":{value}'
+            depth = 1 if empty_lists else 0
+        parts: list[str] = []
+        if other and next(iter(shape)) is OTHERS:
+            parts.append(f"(?:{other},)*")
+        first = True
+        for key, member in shape.items():
+            if key is OTHERS or member is ABSENT:
+                continue
+            if isinstance(key, Word):  # a key named by the data
+                self.fields.append((key.name, Word))
+                name = f'"{not_ours}(?P<{key.name}>{_WORD})"'
+            else:
+                name = re.escape(json.dumps(key))
+            if member is ABSENT_OR_NULL:
+                assert not first, "an object's first member is one it must have"
+                parts.append(f"(?:,{name}:null)?")
+                continue
+            inner, d = self.value(member)
+            depth = max(depth, d)
+            if not first and other:
+                parts.append(f"(?:,{other})*")
+            parts.append(f"{'' if first else ','}{name}:{inner}")
+            first = False
+        if other:
+            parts.append(f"(?:,{other})*")
+        return r"\{" + "".join(parts) + r"\}", depth + 1
+
+
+def _common_start(words: tuple[str, ...]) -> str:
+    n = 0
+    while all(len(w) > n and w[n] == words[0][n] for w in words):
+        n += 1
+    return words[0][:n]
+
+
+def _one_of(words: tuple[str, ...]) -> str:
+    """An expression of any of ``words`` (any plain word when none are given), their common
+    start and end written once (the engine would try each from its start)."""
+    if not words:
+        return _WORD
+    head = _common_start(words)
+    tail = _common_start(tuple(w[len(head) :][::-1] for w in words))[::-1]
+    middles = [w[len(head) : len(w) - len(tail)] for w in words]
+    return re.escape(head) + "(?:" + "|".join(map(re.escape, middles)) + ")" + re.escape(tail)
+
+
+class DeltaForm:
+    """What a vendor's common delta event looks like, declared once (in its ``wire``
+    module): its SSE event name (``event``; ``any_event``: any ``event:`` line or none,
+    for a vendor whose reader does not read the name; neither: no ``event:`` line) and
+    its JSON ``shape`` (a dict literal in the vendor's key order, of constants and the
+    fields above). A decoder's rule takes the fields in the order they are declared:
+    :class:`Index` as an ``int``, :class:`Text` as the string its JSON spells, :class:`Word`
+    as written; a field of a :class:`OneOf` branch not taken is ``None``.
+
+    ``pattern`` is the expression of the whole SSE event; ``depth`` the containers a match
+    nests; ``fields`` the names in order; ``read(match)`` the fields' values; ``loop`` the
+    body of :func:`read_stream` for this form."""
+
+    def __init__(
+        self, shape: dict[Any, Any], event: str | None = None, *, any_event: bool = False
+    ) -> None:
+        compiled = _Compiled()
+        data, self.depth = compiled.value(shape)
+        if event is not None:
+            head = f"event: ?{re.escape(event)}\n"
+        else:
+            head = "(?:event:[^\n]*\n)?" if any_event else ""
+        self.pattern: Pattern[str] = re.compile(rf"{head}data: ?(?P<data>{data})\n\n")
+        assert self.pattern.groups == len(compiled.fields) + 1, "only the fields are groups"
+        self.fields = tuple(name for name, _ in compiled.fields)
+        unpack, values = _values(compiled.fields)
+        self.read: Callable[[Match[str]], tuple[Any, ...]] = _written(
+            _READ.format(unpack=unpack, values=values), "read"
+        )
+        self.loop: Callable[..., Iterator[BaseEvent]] = _written(
+            _LOOP.format(unpack=unpack, values=values), "loop"
+        )
+
+    def __repr__(self) -> str:
+        return f"DeltaForm(fields={self.fields}, depth={self.depth})"
+
+
+def _values(fields: list[tuple[str, type]]) -> tuple[str, str]:
+    """How a match's groups are unpacked (``m.groups()``), and the fields' values made of
+    them, as Python source: an ``Index`` made an ``int``, a ``Text`` read as JSON reads it
+    (only one with an escape needs reading: json's own C string reader)."""
+    names = [f"_{i}" for i in range(len(fields))]
+    values: list[str] = []
+    for i, ((_, kind), var) in enumerate(zip(fields, names, strict=True)):
+        group = i + 2  # (group 1: the event's data)
+        if kind is Index:
+            values.append(f"None if {var} is None else int({var})")
+        elif kind is Text:
+            values.append(
+                f"{var} if {var} is None or '\\\\' not in {var} "
+                f"else scan(m.string, m.start({group}))[0]"
+            )
+        else:
+            values.append(var)
+    return ", ".join(["_data", *names]), ", ".join(values)
+
+
+#: a form's reader of one match: its fields' values
+_READ = """
+def read(m):
+    {unpack} = m.groups()
+    return ({values},)
+"""
+
+#: a form's loop (:func:`read_stream` documents it), the fields' values made in place: a
+#: reader called per match, then the rule, was a tenth of the fused path's time. As
+#: ``dataclasses`` writes an ``__init__``, these few lines are written once per form.
+_LOOP = """
+def loop(decoder, chunks, reader, form, rule, quick, Match=Match, PASS=PASS, scan=scan):
+    feed = decoder.feed
+    taken = 0  # chunks the rule took, not yet added to decoder.chunk_index
+    items = chunks if reader is None else reader.fused(form)
+    try:
+        for m in items:
+            if type(m) is Match:
+                {unpack} = m.groups()
+                out = rule({values})
+                if out is not PASS:
+                    taken += 1
+                    if out is not None:
+                        yield out
+                    continue
+                m = reader.chunk(m)
+            elif quick is not None:
+                fields = quick(m)
+                if fields is not None:
+                    out = rule(*fields)
+                    if out is not PASS:
+                        taken += 1
+                        if out is not None:
+                            yield out
+                        continue
+            if taken:
+                decoder.chunk_index += taken
+                taken = 0
+            yield from feed(m)
+        decoder.chunk_index += taken
+        taken = 0
+        yield from decoder.close()
+    finally:
+        decoder.chunk_index += taken
+        if reader is not None:
+            reader.unfuse()
+"""
+
+
+def _written(source: str, name: str) -> Any:
+    """The function ``name`` of ``source`` (the templates above, filled from field kinds)."""
+    scope: dict[str, Any] = {"scan": scan_string, "Match": Match, "PASS": PASS}
+    exec(source, scope)
+    return scope[name]
+
+
+# ------------------------------------------------------------------ the fused reader
+
+
+class SSEChunks(Iterator[dict[str, Any]]):
+    """The chunk dicts of a vendor's SSE body, as its ``sse_chunks`` hands them out (an
+    iterator, read lazily as before); :func:`read_stream` may read the same stream fused.
+
+    ``lists`` makes, from this reader, the generator of each piece's items: it feeds the
+    piece to the SSE parser with :meth:`pattern` (``SSEParser.feed_items``), so while a
+    decoder reads fused a list may hold matches. ``chunk`` makes the dict of a matched
+    event.
+    """
+
+    __slots__ = ("_chunk", "_depth", "_items", "_plain", "fast")
+
+    def __init__(
+        self,
+        lists: Callable[[SSEChunks], Iterator[list[Any]]],
+        chunk: Callable[[Match[str]], dict[str, Any]],
+    ) -> None:
+        #: the delta event's expression while a decoder reads :meth:`fused`
+        self.fast: Pattern[str] | None = None
+        self._depth = 0
+        self._chunk = chunk
+        self._items = chain.from_iterable(lists(self))
+        self._plain = True  # no match made yet: the items are all dicts
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        # the items themselves (no Python step per chunk) while they can hold no match
+        return self._items if self._plain else self
+
+    def __next__(self) -> dict[str, Any]:
+        item = next(self._items)
+        return item if type(item) is not Match else self._chunk(item)
+
+    def fused(self, form: DeltaForm) -> Iterator[dict[str, Any] | Match[str]]:
+        """The rest of the stream with the events ``form`` matches as matches, from the
+        next piece on; :meth:`unfuse` when done (a match left over then comes as a dict)."""
+        self.fast = form.pattern
+        self._depth = form.depth
+        self._plain = False
+        return self._items
+
+    def pattern(self) -> Pattern[str] | None:
+        """The expression to read the next piece with (``SSEParser.feed_items``): none
+        while the depth cap is not above a match's depth."""
+        fast = self.fast
+        return fast if fast is not None and limits().max_json_depth > self._depth else None
+
+    def unfuse(self) -> None:
+        self.fast = None
+
+    def chunk(self, match: Match[str]) -> dict[str, Any]:
+        """The chunk dict of a matched event, as the general path reads it."""
+        return self._chunk(match)
+
+
+# ------------------------------------------------------------------ the one loop
+
+
+def read_stream(
+    decoder: Any,
+    chunks: Iterable[Any],
+    form: DeltaForm,
+    rule: Callable[..., Taken],
+    quick: Callable[[Any], tuple[Any, ...] | None] | None = None,
+) -> Iterator[BaseEvent]:
+    """A decoder's whole stream (``Decoder.events``): its events, ``close()``'s included.
+
+    A delta ``form`` matched in toolwire's own reader, and a chunk ``quick`` reads (a dict
+    the reader parsed, an SDK object: the same fields, or ``None``), go to the decoder's
+    ``rule``; what it takes counts as a chunk read (``chunk_index``), what it passes goes to
+    ``decoder.feed`` as the chunk dict; every other chunk goes to ``feed``. Lazy, as a
+    generator: the reader is fused at the first step and unfused when the loop ends,
+    however it ends."""
+    reader = chunks if type(chunks) is SSEChunks else None
+    if reader is None and quick is None:
+        return _each_fed(decoder, chunks)
+    # (one generator: the form's loop, which also closes the decoder and unfuses the reader)
+    loop: Iterator[BaseEvent] = form.loop(decoder, chunks, reader, form, rule, quick)
+    return loop
+
+
+def _each_fed(decoder: Any, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+    """Nothing to read here: ``BaseDecoder.events``, the loop in C."""
+    yield from chain.from_iterable(map(decoder.feed, chunks))
+    yield from decoder.close()
+
+
+__all__ = [
+    "ABSENT",
+    "ABSENT_OR_NULL",
+    "OTHERS",
+    "PASS",
+    "SCALAR",
+    "SCALAR_OR_EMPTY_LIST",
+    "DeltaForm",
+    "Index",
+    "OneOf",
+    "SSEChunks",
+    "Taken",
+    "Text",
+    "Word",
+    "read_stream",
+    "scan_string",
+]
