@@ -20,6 +20,8 @@ from typing import Any
 
 VENDOR = "gemini"
 MODEL = "gemini-3-pro-preview"
+#: a functionCall's ``args`` is an object: the encoder parses each call's argument text
+ARGUMENTS_AS_OBJECTS = True
 
 
 def _call(i: int, signed: bool) -> dict[str, Any]:

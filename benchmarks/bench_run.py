@@ -87,7 +87,7 @@ def turn(events: int) -> list[BaseEvent]:
 
 def body_for(vendor: str, events: int) -> bytes:
     adapter = adapters.get(vendor)
-    data: bytes = adapter.to_sse(list(adapter.encode_stream(turn(events))))
+    data: bytes = adapter.FRAMING.write(list(adapter.encode_stream(turn(events))))
     return data
 
 

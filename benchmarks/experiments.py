@@ -98,8 +98,8 @@ def experiments(events: int) -> list[tuple[str, Case, Case]]:
         body = VENDORS[vendor].build("tool", events)
         pair(
             f"{vendor}: bytes → SSE, frame_run's StreamMachine vs none (checks + history)",
-            lambda a=adapter, b=body: paths.sse(a, a.sse_chunks(b)),
-            lambda a=adapter, b=body: encode_agui_sse(_framed_without_machine(a, a.sse_chunks(b))),
+            lambda a=adapter, b=body: paths.sse(a, paths.read(a, b)),
+            lambda a=adapter, b=body: encode_agui_sse(_framed_without_machine(a, paths.read(a, b))),
         )
     for vendor in ("anthropic", "openai_chat", "openai_responses", "gemini"):
         objects = VENDORS[vendor].sdk_objects(VENDORS[vendor].build("tool", events))
@@ -115,10 +115,10 @@ def experiments(events: int) -> list[tuple[str, Case, Case]]:
         body = VENDORS[vendor].build("tool", events)
         pair(
             f"{vendor}: SSE reading, toolwire's reader + json.loads vs split + json.loads",
-            lambda a=adapter, b=body: sum(1 for _ in a.sse_chunks(b)),
+            lambda a=adapter, b=body: sum(1 for _ in paths.read(a, b)),
             lambda b=body: _split_sse(b),
         )
-        run_events = list(paths.run(adapter, adapter.sse_chunks(body)))
+        run_events = list(paths.run(adapter, paths.read(adapter, body)))
         fields = [(type(e), dict(e)) for e in run_events]
         pair(
             f"{vendor}: the run's AG-UI events built, validated __init__ vs model_construct",

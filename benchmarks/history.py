@@ -4,6 +4,9 @@
 assistant turn with two tool calls, two tool results (one text, one text + image), then an
 assistant reply, repeated. Images are small inline PNGs (data source), so the request encoder
 fits every result to the target (keep, relocate or drop) the way it would in production.
+
+``history(n, media_heavy=True)`` puts an image in every tool result too (the first result of
+each round carries text + image as well): the media-heavy case, three images per six messages.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from ag_ui.core import (
     DataSource,
     FunctionCall,
     ImagePart,
+    InputContent,
     Message,
     RunAgentInput,
     TextPart,
@@ -31,8 +35,9 @@ def _image() -> ImagePart:
     return ImagePart(source=DataSource(value=PNG, mime_type="image/png"))
 
 
-def history(messages: int = 1000) -> RunAgentInput:
-    """A ``RunAgentInput`` of ``messages`` messages (a multiple of 6 is one whole round)."""
+def history(messages: int = 1000, *, media_heavy: bool = False) -> RunAgentInput:
+    """A ``RunAgentInput`` of ``messages`` messages (a multiple of 6 is one whole round);
+    ``media_heavy``: every tool result carries an image."""
     out: list[Message] = []
     k = 0
     while len(out) < messages:
@@ -43,7 +48,10 @@ def history(messages: int = 1000) -> RunAgentInput:
             ToolCall(id=b, function=FunctionCall(name="render", arguments=f'{{"n":{k}}}')),
         ]
         out.append(AssistantMessage(id=f"a{k}", tool_calls=calls))
-        out.append(ToolMessage(id=f"t{k}a", tool_call_id=a, content="18 degrees, sunny"))
+        first: str | list[InputContent] = "18 degrees, sunny"
+        if media_heavy:
+            first = [TextPart(text="18 degrees, sunny"), _image()]
+        out.append(ToolMessage(id=f"t{k}a", tool_call_id=a, content=first))
         out.append(
             ToolMessage(id=f"t{k}b", tool_call_id=b, content=[TextPart(text="rendered"), _image()])
         )

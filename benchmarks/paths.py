@@ -1,13 +1,16 @@
 """The toolwire paths the suite times, the same for every vendor adapter.
 
-Decode: vendor bytes or the SDK's own event objects -> AG-UI events (the decoder's turn), or
--> AG-UI SSE bytes (``frame_run`` makes the complete, checked run; ``encode_agui_sse`` frames
-it). Encode: an AG-UI run -> the vendor's SSE bytes (``encode_stream`` + ``to_sse``). The
-floors are ``json.loads`` of the vendor payloads and ``json.dumps`` of the output payloads.
+Decode: vendor bytes (read by the adapter's ``FRAMING``) or the SDK's own event objects ->
+AG-UI events (the decoder's turn), or -> AG-UI SSE bytes (``frame_run`` makes the complete,
+checked run; ``encode_agui_sse`` frames it). Encode: an AG-UI run -> the vendor's stream bytes
+(``encode_stream`` + ``FRAMING.write``). The floors are ``json.loads`` of the vendor payloads
+and ``json.dumps`` of the output payloads. Nothing here names a vendor: a new adapter's
+``FRAMING`` (SSE, a JSON array, NDJSON, ...) is read and written the same way.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable, Iterator
 from types import ModuleType
@@ -20,7 +23,7 @@ from toolwire.protocol._compact_json import compact
 from toolwire.protocol._makers import DELTA_MAKERS, maker
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
-from toolwire.protocol.sse import encode_agui_event, parse_sse, sse_json_values
+from toolwire.protocol.sse import encode_agui_event, parse_sse
 
 #: bytes per read when a path is fed the body in pieces, as a socket hands them over
 PIECE = 1 << 16
@@ -30,9 +33,18 @@ def pieces(body: bytes) -> Iterator[bytes]:
     return (body[i : i + PIECE] for i in range(0, len(body), PIECE))
 
 
-def payloads(body: bytes) -> list[str]:
-    """The ``data`` text of every SSE event (what the floor parses), ``[DONE]`` left out."""
-    return [ev.data for ev in parse_sse(body) if ev.data != "[DONE]"]
+def payloads(adapter: ModuleType, body: bytes) -> list[str]:
+    """The JSON text of every chunk of the stream (what the floor parses): each SSE event's
+    ``data`` (``[DONE]`` left out) for an SSE framing; for any other framing, each chunk as
+    ``FRAMING.read`` gives it, written compactly (the text a parser of that framing reads)."""
+    if adapter.FRAMING.name == "sse":
+        return [ev.data for ev in parse_sse(body) if ev.data != "[DONE]"]
+    return [compact(dict(chunk)) for chunk in adapter.FRAMING.read(body)]
+
+
+def read(adapter: ModuleType, body: bytes) -> Iterator[Any]:
+    """The body's chunks as the adapter's ``FRAMING`` reads a whole body."""
+    return adapter.FRAMING.read(body)  # type: ignore[no-any-return]
 
 
 def loads_all(texts: list[str]) -> int:
@@ -74,18 +86,14 @@ def sse(adapter: ModuleType, chunks: Iterable[Any]) -> bytes:
 
 
 def streamed_chunks(adapter: ModuleType, body: bytes) -> Iterator[dict[str, Any]]:
-    """The adapter's incremental SSE reader over the body in socket-sized pieces.
-
-    Anthropic's is ``iter_sse_chunks``; Gemini's ``sse_chunks`` takes a whole body (it also
-    reads a JSON error body written outside ``data:`` lines), so its pieces go through the
-    shared reader it is built on.
-    """
-    name = adapter.__name__.rsplit(".", 1)[-1]
-    if name == "anthropic":
-        return adapter.iter_sse_chunks(pieces(body))  # type: ignore[no-any-return]
-    if name == "gemini":
-        return sse_json_values(pieces(body), name, flush_incomplete=True)
-    return adapter.sse_chunks(pieces(body))  # type: ignore[no-any-return]
+    """The adapter's push reader (``FRAMING.reader()``, what the driver feeds an HTTP body
+    to) over the body in socket-sized pieces."""
+    reader = adapter.FRAMING.reader()
+    for piece in pieces(body):
+        yield from reader.feed(piece)
+        if reader.done:
+            break
+    yield from reader.close()
 
 
 def sse_streamed(adapter: ModuleType, body: bytes) -> int:
@@ -97,12 +105,21 @@ def sse_streamed(adapter: ModuleType, body: bytes) -> int:
 
 
 def encode(adapter: ModuleType, run_events: list[BaseEvent]) -> bytes:
-    """An AG-UI run -> the vendor's SSE bytes."""
-    return bytes(adapter.to_sse(adapter.encode_stream(run_events)))
+    """An AG-UI run -> the vendor's stream bytes (its ``FRAMING.write``)."""
+    return bytes(adapter.FRAMING.write(adapter.encode_stream(run_events)))
 
 
 def encoded_payloads(adapter: ModuleType, run_events: list[BaseEvent]) -> list[dict[str, Any]]:
     return list(adapter.encode_stream(run_events))
+
+
+def argument_texts(run_events: list[BaseEvent]) -> list[str]:
+    """Each call's whole argument text (its ``TOOL_CALL_ARGS`` deltas joined)."""
+    texts: dict[str, list[str]] = {}
+    for ev in run_events:
+        if type(ev).__name__ == "ToolCallArgsEvent":
+            texts.setdefault(ev.tool_call_id, []).append(ev.delta)  # type: ignore[attr-defined]
+    return ["".join(parts) for parts in texts.values()]
 
 
 def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
@@ -113,6 +130,22 @@ def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
 # -- what any implementation with toolwire's output must do at least (the floors beside the
 # -- targets): bare stdlib and ag_ui steps, and one of toolwire's own, the sequence check its
 # -- output must pass (toolwire writes checked runs of ag_ui.core events, by its rules)
+
+
+def floor_read(adapter: ModuleType, body: bytes, texts: list[str]) -> Callable[[], int]:
+    """The least reading of the body can do in the adapter's framing: :func:`split_loads` for
+    SSE; for another framing, its chunks' texts parsed 128 at a time (the framing's own
+    splitting left out, so a lower floor than that framing's reader can reach)."""
+    if adapter.FRAMING.name == "sse":
+        return lambda: split_loads(body)
+    return lambda: batch_loads(texts)
+
+
+def batch_loads(texts: list[str]) -> int:
+    n = 0
+    for start in range(0, len(texts), 128):
+        n += len(json.loads("[" + ",".join(texts[start : start + 128]) + "]"))
+    return n
 
 
 def split_loads(body: bytes) -> int:
@@ -128,10 +161,7 @@ def split_loads(body: bytes) -> int:
                 data = line[5:].strip()
                 if data != "[DONE]":
                     texts.append(data)
-    n = 0
-    for start in range(0, len(texts), 128):
-        n += len(json.loads("[" + ",".join(texts[start : start + 128]) + "]"))
-    return n
+    return batch_loads(texts)
 
 
 #: an event's maker and what it is called with
@@ -162,6 +192,23 @@ def build_events(specs: list[Spec]) -> int:
     for make, args in specs:
         make(*args)
     return len(specs)
+
+
+def send_each(frames: list[bytes]) -> Callable[[], int]:
+    """The least an ASGI server streaming each event as it is ready does per event: one
+    ``await send(message)`` per frame (the frames already written; ``send`` does nothing),
+    on one event loop kept across repetitions."""
+    loop = asyncio.new_event_loop()
+
+    async def send(message: dict[str, Any]) -> None:
+        return None
+
+    async def each() -> int:
+        for body in frames:
+            await send({"type": "http.response.body", "body": body, "more_body": True})
+        return len(frames)
+
+    return lambda: loop.run_until_complete(each())
 
 
 def sequence_check(events: list[BaseEvent]) -> int:

@@ -43,10 +43,10 @@ def _work(vendor: str, path: str, events: int) -> Callable[[], Any]:
             return lambda: paths.events(adapter, objects)
         return lambda: paths.sse(adapter, objects)
     if path == "bytes.events":
-        return lambda: paths.events(adapter, adapter.sse_chunks(body))
+        return lambda: paths.events(adapter, paths.read(adapter, body))
     if path == "bytes.sse":
-        return lambda: paths.sse(adapter, adapter.sse_chunks(body))
-    run_events = list(paths.run(adapter, adapter.sse_chunks(body)))
+        return lambda: paths.sse(adapter, paths.read(adapter, body))
+    run_events = list(paths.run(adapter, paths.read(adapter, body)))
     return lambda: paths.encode(adapter, run_events)
 
 

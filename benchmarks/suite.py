@@ -37,27 +37,45 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from benchmarks import (
-    bench_anthropic,
-    bench_gemini,
-    bench_openai_chat,
-    bench_openai_responses,
-    paths,
-    timing,
-)
+from benchmarks import paths, timing
 from benchmarks.history import history
+from benchmarks.served import Served
 from benchmarks.timing import Case, interleave, peak_bytes, timed
 from toolwire import adapters
+from toolwire.protocol.sse import encode_agui_event
 
-VENDORS: dict[str, ModuleType] = {
-    m.VENDOR: m for m in (bench_anthropic, bench_openai_chat, bench_openai_responses, bench_gemini)
-}
+
+def _bench_modules() -> tuple[dict[str, ModuleType], list[str]]:
+    """Every model adapter of the registry (``toolwire.adapters.model_names()``, plugins
+    included) that brings ``benchmarks/bench_<name>.py``; and those that do not yet.
+
+    That module is the one extension point (docs/performance.md, "A new adapter's rows"):
+    ``VENDOR``, ``MODEL``, ``build(shape, events) -> bytes`` (a stream of the recorded shape
+    in the adapter's ``FRAMING``) and ``sdk_objects(body)`` (the vendor SDK's own parse);
+    optionally ``extra_cases(body)``, and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
+    stream carries a call's arguments as a JSON object (its encoder must parse their text,
+    which the encode row's floor then counts). Every path, floor, peer row and the gateway take the
+    vendor from here and read and write its streams through its ``FRAMING``.
+    """
+    found: dict[str, ModuleType] = {}
+    missing: list[str] = []
+    for name in adapters.model_names():
+        try:
+            found[name] = importlib.import_module(f"benchmarks.bench_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"benchmarks.bench_{name}":
+                raise
+            missing.append(name)
+    return found, missing
+
+
+VENDORS, UNBENCHED = _bench_modules()
 SHAPES = ("tool", "text", "parallel")
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "performance.md"
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 #: benchmarks other modules add as ``benchmarks/<name>.py`` with a ``main()``; run when present
-EXTRAS = ("bench_run", "bench_bedrock")
+EXTRAS = ("bench_run", "bench_bedrock", "bench_gateway")
 
 
 @dataclass
@@ -68,6 +86,8 @@ class Group:
     shape: str
     events: int
     cases: dict[str, Case] = field(default_factory=dict)
+    #: what to release once the group has run (the served path's event loop)
+    closers: list[Callable[[], None]] = field(default_factory=list)
 
     def add(self, name: str, run: Callable[[], float | None], **kw: Any) -> None:
         self.cases[name] = Case(name, run, **kw)
@@ -94,9 +114,9 @@ def _group(
     bench = VENDORS[vendor]
     adapter = adapters.get(vendor)
     body = bench.build(shape, events)
-    texts = paths.payloads(body)
+    texts = paths.payloads(adapter, body)
     objects = bench.sdk_objects(body)
-    run_events = list(paths.run(adapter, adapter.sse_chunks(body)))
+    run_events = list(paths.run(adapter, paths.read(adapter, body)))
     agui_out = paths.agui_payloads(run_events)
     vendor_out = paths.encoded_payloads(adapter, run_events)
     g = Group(vendor, shape, events)
@@ -105,16 +125,27 @@ def _group(
     g.add("sdk", timed(lambda: bench.sdk_objects(body)))
     g.add("tw.sdk.events", timed(lambda: paths.events(adapter, objects)))
     g.add("tw.sdk.sse", timed(lambda: paths.sse(adapter, objects)))
-    g.add("tw.bytes.events", timed(lambda: paths.events(adapter, adapter.sse_chunks(body))))
-    g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, adapter.sse_chunks(body))))
+    g.add("tw.bytes.events", timed(lambda: paths.events(adapter, paths.read(adapter, body))))
+    g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, paths.read(adapter, body))))
     g.add("tw.encode", timed(lambda: paths.encode(adapter, run_events)))
     g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
     specs = paths.event_specs(run_events)
-    g.add("floor.read", timed(lambda: paths.split_loads(body)))
+    g.add("floor.read", timed(paths.floor_read(adapter, body, texts)))
     g.add("floor.build", timed(lambda: paths.build_events(specs)))
     g.add("floor.sequence", timed(lambda: paths.sequence_check(run_events)))
     g.add("floor.compact", timed(lambda: paths.compact_all(vendor_out)))
     g.add("floor.write", timed(lambda: paths.compact_all(agui_out)))
+    if getattr(bench, "ARGUMENTS_AS_OBJECTS", False):
+        # the vendor takes a call's arguments as an object: any encoder parses their text
+        arg_texts = paths.argument_texts(run_events)
+        g.add("floor.args", timed(lambda: paths.loads_all(arg_texts)))
+    # the server's own streaming path (``toolwire serve``: the driver, then each event framed
+    # and sent as it is ready), over the same bytes
+    one_run = Served(vendor, body, adapter.FRAMING.media_type)
+    g.closers.append(one_run.close)
+    g.add("tw.served", timed(one_run))
+    frames = [encode_agui_event(ev).encode() for ev in run_events]
+    g.add("floor.send", timed(paths.send_each(frames)))
     for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
         g.add(f"extra.{name}", timed(fn))
     if peers is not None and (events < long or shape in peer_shapes):
@@ -128,12 +159,16 @@ def _group(
     return g
 
 
-def _request_group(vendor: str, messages: int, calls: int = 1) -> Group:
+#: the request histories: media in every third message; an image in every tool result
+HISTORIES = {"history": False, "media-heavy": True}
+
+
+def _request_group(vendor: str, messages: int, calls: int = 1, shape: str = "history") -> Group:
     """``encode_request`` of a history and its floors; ``calls``: runs per repetition (a
     1,000-message body takes a few milliseconds)."""
     adapter = adapters.get(vendor)
     model = VENDORS[vendor].MODEL
-    run_input = history(messages)
+    run_input = history(messages, media_heavy=HISTORIES[shape])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         body = adapter.encode_request(run_input, model=model, media="relocate")
@@ -144,7 +179,7 @@ def _request_group(vendor: str, messages: int, calls: int = 1) -> Group:
             warnings.simplefilter("ignore")
             adapter.encode_request(run_input, model=model, media="relocate")
 
-    g = Group(vendor, "history", messages)
+    g = Group(vendor, shape, messages)
     g.add("tw.encode_request", timed(encode, calls))
     g.add("floor.request_dumps", timed(lambda: json.dumps(body), calls))
     # the body's values made once (json's C parser building the same dicts, lists, strings):
@@ -209,6 +244,13 @@ TARGETS = {
     "pyd_bytes": ("Pydantic AI ÷ toolwire bytes → SSE", 20.0, False),
     "litellm": ("LiteLLM ÷ toolwire bytes → SSE", 60.0, False),
     "request": ("`encode_request`, × `json.dumps` of its output", 2.0, True),
+    "served_json": (
+        "the server's streaming path (bytes → driver → an SSE frame per event), "
+        "× `json.loads` + `json.dumps`",
+        1.5,
+        True,
+    ),
+    "served_sdk": ("the server's streaming path, × the SDK's parse", 1.3, True),
 }
 
 
@@ -246,7 +288,17 @@ def _target_values(g: Group) -> dict[str, tuple[float | None, float | None]]:
             _div(g.t("tw.encode"), g.t("floor.encode")),
             # the least: the payloads written by a C encoder built once (``json.dumps``
             # builds one per call), and the sequence check of the input
-            _div(_sum(g.t("floor.compact"), seq), g.t("floor.encode")),
+            _div(_sum(g.t("floor.compact"), seq, g.t("floor.args") or 0.0), g.t("floor.encode")),
+        ),
+        # the server: what bytes -> SSE does at least (read, build, check, write), and one
+        # ``await send`` per event (a server streaming each event as it is ready)
+        "served_json": (
+            _div(g.t("tw.served"), _sum(loads, dumps)),
+            _div(_sum(least_sse, g.t("floor.send")), _sum(loads, dumps)),
+        ),
+        "served_sdk": (
+            _div(g.t("tw.served"), sdk),
+            _div(_sum(least_sse, g.t("floor.send")), sdk),
         ),
         # the peers: toolwire at its floor is the most the ratio can reach
         "pyd_sdk": (_div(pyd, sdk_sse), _div(pyd, least_sdk_sse)),
@@ -297,7 +349,8 @@ def target_rows(groups: Sequence[Group], requests: Sequence[Group]) -> list[str]
                     _sum(g.t("floor.request_dumps"), g.t("floor.request_build")),
                     g.t("floor.request_dumps"),
                 )
-                rows.append(_target_row(key, what, shown, g.vendor, measured, best))
+                row = _target_row(key, what, shown, g.vendor, measured, best)
+                rows.append(row.replace(f"| {g.vendor} |", f"| {g.vendor} ({g.shape}) |", 1))
             continue
         for g in picked:
             measured, best = _target_values(g)[key]
@@ -319,6 +372,24 @@ def _target_row(
         f"| {what} | {bound} | {vendor} | {_fmt(key, measured)} | {_fmt(key, best)} | {over} "
         f"| {_verdict(key, measured, best)} |"
     )
+
+
+def served_rows(groups: Sequence[Group]) -> list[str]:
+    """The server's own streaming path per group, beside the whole-run SSE path."""
+    rows = [
+        "| vendor | shape | events | served ms | µs/event in | × loads+dumps | × SDK parse "
+        "| × tw bytes → SSE (whole run) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for g in groups:
+        t = g.t("tw.served")
+        per = f"{t / g.events * 1e6:.1f}" if t is not None else "—"
+        rows.append(
+            f"| {g.vendor} | {g.shape} | {g.events} | {_ms(t)} | {per} "
+            f"| {_ratio(t, _sum(g.t('floor.loads'), g.t('floor.dumps')))} "
+            f"| {_ratio(t, g.t('sdk'))} | {_ratio(t, g.t('tw.bytes.sse'))} |"
+        )
+    return rows
 
 
 def growth_rows(groups: Sequence[Group]) -> list[str]:
@@ -362,12 +433,17 @@ def extra_rows(groups: Sequence[Group]) -> list[str]:
 
 def request_rows(groups: Sequence[Group]) -> list[str]:
     rows = [
-        "| vendor | messages | encode_request ms | json.dumps of its output ms | ratio |",
-        "|---|---|---|---|---|",
+        "| vendor | history | messages | encode_request ms | json.dumps of its output ms "
+        "| ratio | floor beside |",
+        "|---|---|---|---|---|---|---|",
     ]
     for g in groups:
         a, b = g.t("tw.encode_request"), g.t("floor.request_dumps")
-        rows.append(f"| {g.vendor} | {g.events} | {_ms(a)} | {_ms(b)} | {_ratio(a, b)} |")
+        floor = _ratio(_sum(b, g.t("floor.request_build")), b)
+        rows.append(
+            f"| {g.vendor} | {g.shape} | {g.events} | {_ms(a)} | {_ms(b)} | {_ratio(a, b)} "
+            f"| {floor} |"
+        )
     return rows
 
 
@@ -415,7 +491,7 @@ def _argument_text(vendor: str, events: int) -> int:
     adapter = adapters.get(vendor)
     body = VENDORS[vendor].build("tool", events)
     size = 0
-    for ev in paths.run(adapter, adapter.sse_chunks(body)):
+    for ev in paths.run(adapter, paths.read(adapter, body)):
         delta = getattr(ev, "delta", None)
         if type(ev).__name__ == "ToolCallArgsEvent" and isinstance(delta, str):
             size += len(delta.encode())
@@ -444,12 +520,20 @@ def report(
         "",
         *target_rows(groups, requests),
         "",
+        "The server's own streaming path (`benchmarks/served.py`: `toolwire serve`'s vendor "
+        "provider and its `EventStreamResponse`, the SDK's transport in memory, each event "
+        "framed, masked and sent as it is ready):",
+        "",
+        *served_rows(groups),
+        "",
         "Growth (per-event time at the long length over the short one; 1.00 is linear):",
         "",
         *growth_rows(groups),
         "",
         *(["Vendor-specific paths:", "", *extra_rows(groups), ""] if extra_rows(groups) else []),
-        '`encode_request` of a 1,000-message history with media (`media="relocate"`):',
+        '`encode_request` of a 1,000-message history (`media="relocate"`): `history`, an image '
+        "in every third message; `media-heavy`, an image in every tool result too (floor "
+        "beside: `json.dumps` of the body plus its values made once, × `json.dumps`):",
         "",
         *request_rows(requests),
         "",
@@ -458,6 +542,12 @@ def report(
         "",
         *memory_rows(memory),
     ]
+    if UNBENCHED:
+        lines += [
+            "",
+            "Model adapters of the registry without `benchmarks/bench_<name>.py` (no rows "
+            f"yet): {', '.join(UNBENCHED)}.",
+        ]
     errors = error_rows(groups + requests)
     if errors:
         lines += ["", "Failed benchmarks:", "", *errors]
@@ -476,7 +566,7 @@ def write_doc(text: str, doc: Path) -> None:
     doc.write_text(f"{before}{BEGIN}\n{text}{END}{after}")
 
 
-def _extras(quick: bool) -> list[str]:
+def _extras(quick: bool, no_peers: bool = False) -> list[str]:
     """Run the benchmarks other modules contribute (``EXTRAS``), capturing what they print."""
     import contextlib
     import io
@@ -492,6 +582,8 @@ def _extras(quick: bool) -> list[str]:
         buf = io.StringIO()
         argv = sys.argv
         sys.argv = [name, *(["--quick"] if quick else [])]
+        if no_peers and name == "bench_gateway":
+            sys.argv.append("--no-peers")
         failed = ""
         try:
             with contextlib.redirect_stdout(buf):
@@ -522,6 +614,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
     ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
+    ap.add_argument(
+        "--no-extras", action="store_true", help="leave out bench_run and bench_gateway"
+    )
     args = ap.parse_args(argv)
     timing.COLLECT = not args.quick
     vendors = args.vendor or list(VENDORS)
@@ -545,13 +640,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     groups: list[Group] = []
     requests: list[Group] = []
     memory: list[tuple[str, int, int, int]] = []
+    # the benchmarks other modules contribute run first (the gateway's servers start and
+    # stop on their own), so a long run cut short still keeps them in its partial table
+    extras = [] if args.no_extras else _extras(args.quick, args.no_peers)
     try:
         with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:
             total = len(vendors) * len(shapes) * len(lengths)
             for vendor in vendors:
-                rg = _request_group(vendor, *((60, 1) if args.quick else (1000, 10)))
-                interleave(list(rg.cases.values()), reps, warmup=not args.quick)
-                requests.append(rg)
+                for shape in HISTORIES:
+                    size = (60, 1) if args.quick else (1000, 10)
+                    rg = _request_group(vendor, *size, shape=shape)
+                    interleave(list(rg.cases.values()), reps, warmup=not args.quick)
+                    requests.append(rg)
                 for events in lengths:
                     adapter = adapters.get(vendor)
                     body = VENDORS[vendor].build("tool", events)
@@ -564,20 +664,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                             max(lengths), args.peer_long or ["tool"],
                         )  # fmt: skip
                         print(f"{vendor} {shape} {events}", file=sys.stderr, flush=True)
-                        interleave(list(g.cases.values()), reps, warmup=not args.quick)
+                        try:
+                            interleave(list(g.cases.values()), reps, warmup=not args.quick)
+                        finally:
+                            for close in g.closers:
+                                close()
                         groups.append(g)
                         if not args.quick and len(groups) < total:
                             # a long run on a shared machine: keep what is measured so far
                             note = f"(Partial: {len(groups)} of {total} stream groups so far.)"
                             partial = report(
                                 groups, requests, memory, f"{header} {note}", reps,
-                                args.peer_reps, [],
+                                args.peer_reps, extras,
                             )  # fmt: skip
                             write_doc(partial, args.out)
     finally:
         if peers is not None:
             peers.close()
-    extras = _extras(args.quick)
     failed = error_rows(groups + requests)
     failed += [
         f"- {text.splitlines()[0]} {text.splitlines()[-2]}"

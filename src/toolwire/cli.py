@@ -325,7 +325,14 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
     a provider no configured agent has with its defaults.
     """
     try:
-        from toolwire.server import AgentConfig, ServerConfig, create_app, load_config, serve
+        from toolwire.server import (
+            AgentConfig,
+            ServerConfig,
+            create_app,
+            load_config,
+            serve,
+            serve_workers,
+        )
     except ImportError as exc:
         need = "serve needs the server extra (pip install 'toolwire[server]')"
         raise CliError(f"{need}: {exc}") from None
@@ -344,7 +351,12 @@ def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
             for agent in mine:
                 agents.setdefault(agent.name, agent)
         config = replace(config, agents=tuple(agents.values()))
-    serve(create_app(config), args.host, args.port)
+    if args.workers < 1:
+        raise UsageError(f"--workers: expected at least 1, got {args.workers}")
+    if args.workers > 1:
+        serve_workers(config, args.host, args.port, args.workers)
+    else:
+        serve(create_app(config), args.host, args.port)
     return 0
 
 
@@ -453,6 +465,13 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     sv.add_argument("--port", type=_port_arg, default=8000, help="port (default 8000)")
     sv.add_argument("--config", metavar="FILE", help="agents and limits (TOML or JSON)")
+    sv.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes behind the one port (default 1); each builds its own app",
+    )
     sv.set_defaults(func=cmd_serve)
     return p
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 import sys
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 
@@ -102,8 +101,7 @@ def snapshot_dropped(target: str, stream: str) -> Loss:
 _HELD: ContextVar[list[Loss] | None] = ContextVar("toolwire_losses_held", default=None)
 
 
-@contextmanager
-def held() -> Iterator[list[Loss]]:
+class held:
     """A surface above the translation (the run driver, the server, the CLI) speaks for it.
 
     Inside the block :func:`announce` warns about nothing: it appends to the list this
@@ -112,14 +110,21 @@ def held() -> Iterator[list[Loss]]:
     at its own caller; :func:`unseen` gives what was announced but not in those values,
     so nothing is lost if a translation only warned. A context variable, not
     ``warnings.catch_warnings``: it is safe across threads and tasks, and other
-    warnings still show.
+    warnings still show. A class, not a generator: the driver and the server open one
+    per chunk and per event.
     """
-    found: list[Loss] = []
-    token = _HELD.set(found)
-    try:
-        yield found
-    finally:
-        _HELD.reset(token)
+
+    __slots__ = ("_found", "_token")
+
+    def __init__(self) -> None:
+        self._found: list[Loss] = []
+
+    def __enter__(self) -> list[Loss]:
+        self._token = _HELD.set(self._found)
+        return self._found
+
+    def __exit__(self, *exc: object) -> None:
+        _HELD.reset(self._token)
 
 
 def unseen(announced: Iterable[Loss], values: Iterable[Loss]) -> list[Loss]:

@@ -9,7 +9,7 @@ the run driver and the server pass the key values they hold as ``known``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
@@ -91,6 +91,17 @@ def secret_values(known: Iterable[str]) -> list[str]:
     longest first so a key that contains another is masked whole."""
     kept = {k for k in known if isinstance(k, str) and len(k) >= MIN_SECRET_CHARS}
     return sorted(kept, key=len, reverse=True)
+
+
+def masker(known: Iterable[str] = (), *, shapes: bool = True) -> Callable[[str], str]:
+    """``redact`` of text with ``known`` and ``shapes`` fixed: the secrets sorted once, for
+    a caller that masks every frame it sends (the server)."""
+    secrets = sorted({k for k in known if k}, key=len, reverse=True)
+
+    def mask(text: str) -> str:
+        return _masked_text(text, secrets, shapes)
+
+    return mask
 
 
 def _masked(value: Any, secrets: list[str], shapes: bool) -> Any:

@@ -104,3 +104,20 @@ def test_known_values_only_leaves_text_that_merely_looks_like_a_credential() -> 
     assert redact(text, ["agent-key-9876"], shapes=False) == (
         f"use token=abc123 and key {SECRET}, not {MASK}"
     )
+
+
+@pytest.mark.parametrize("shapes", [True, False])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "no secret here",
+        "key sk-live-123 and sk-live-1234 in one",
+        "Authorization: Bearer sk-live-1234",
+        "",
+    ],
+)
+def test_masker_masks_as_redact_does(text: str, shapes: bool) -> None:
+    from toolwire.redaction import masker
+
+    known = ["sk-live-123", "sk-live-1234", ""]
+    assert masker(known, shapes=shapes)(text) == redact(text, known, shapes=shapes)

@@ -68,3 +68,50 @@ def test_a_bad_config_is_one_line_and_exit_1(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert "agents[0].provider" in done.stderr and "acme" in done.stderr
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def test_serve_with_workers_answers_from_several_processes_and_stops_on_ctrl_c() -> None:
+    port = free_port()
+    proc = _start("--port", str(port), "--provider", "replay", "--workers", "2")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(base, proc)
+        answers = [httpx.get(f"{base}/agents").json() for _ in range(4)]
+        # the worker processes below the parent (multiprocessing's spawn runs them as
+        # ``python -c "from multiprocessing.spawn import spawn_main ..."``)
+        workers = [p for p in _children(proc.pid) if "spawn_main" in _cmdline(p)]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert "(2 worker processes)" in err and "toolwire serve: stopped" in err
+    assert all(a == answers[0] for a in answers) and answers[0][0]["name"] == "replay"
+    assert len(workers) == 2
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_serve_refuses_zero_workers() -> None:
+    done = subprocess.run(
+        [str(TOOLWIRE), "serve", "--workers", "0"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2  # a usage error
+    assert "--workers" in done.stderr

@@ -213,3 +213,41 @@ def test_import_toolwire_imports_no_server_part() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "error", "says"),
+    [
+        (b"{not json" + b" " * 70_000, 400, "not_json", "not JSON"),
+        (b"[1, 2" + b" " * 70_000 + b"]", 422, "not_run_agent_input", "got list"),
+    ],
+)
+async def test_a_large_body_read_in_a_thread_is_refused_the_same_way(
+    body: bytes, status: int, error: str, says: str
+) -> None:
+    from toolwire.server._app import THREADED_BODY
+
+    assert len(body) >= THREADED_BODY  # the worker thread's branch
+    r = await _post(
+        create_app({"agents": [{"provider": "replay"}]}), "/agents/replay", content=body
+    )
+    assert (r.status_code, r.json()["error"]) == (status, error)
+    assert says in r.json()["reason"]
+
+
+async def test_a_large_run_input_runs_as_a_small_one() -> None:
+    from toolwire.server._app import THREADED_BODY
+
+    app = create_app({"agents": [{"provider": "replay"}]})
+    padding = [
+        {"id": f"p{i}", "role": "user", "content": "x" * 1000} for i in range(THREADED_BODY // 900)
+    ]
+    big = {**HELLO, "messages": [*padding, *HELLO["messages"]]}  # type: ignore[list-item]
+    assert len(json.dumps(big)) >= THREADED_BODY
+    async with asgi_client(app) as client:
+        small_r = await client.post("/agents/replay", json=HELLO)
+        big_r = await client.post("/agents/replay", json=big)
+    small, large = events_of(small_r.text), events_of(big_r.text)
+    assert big_r.status_code == small_r.status_code == 200
+    assert large[0]["type"] == "RUN_STARTED"
+    assert large[-1]["type"] == small[-1]["type"]

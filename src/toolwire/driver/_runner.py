@@ -224,10 +224,12 @@ class _Run:
             with held() as quiet:
                 return step(*args, **kwargs)
         finally:
-            self._take_decoder_losses()
-            new = self.losses[start:]
-            del self.losses[start:]
-            self._report([*new, *unseen(quiet, new)])
+            if len(self.framer.decoder.losses) != self._decoder_losses:
+                self._take_decoder_losses()
+            if quiet or len(self.losses) != start:  # the usual step lost nothing
+                new = self.losses[start:]
+                del self.losses[start:]
+                self._report([*new, *unseen(quiet, new)])
 
     # -- events ----------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ history (:mod:`toolwire.protocol._history`) is the ledger that also keeps those.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,7 +54,9 @@ class Ledger:
         return self._message_cls(mid, role, owner)
 
     def _call(self, ev: ag.ToolCallStartEvent, owner: str | None) -> CallRecord:
-        return self._call_cls(ev.tool_call_id, ev.tool_call_name, ev.parent_message_id, owner)
+        # the tool's name interned: a stream of many calls of few tools keeps one string each
+        name = sys.intern(ev.tool_call_name)
+        return self._call_cls(ev.tool_call_id, name, ev.parent_message_id, owner)
 
     def _new_msg(
         self, mid: str, role: str, owner: str | None, name: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 from typing import Any
 
@@ -43,6 +44,21 @@ def whole_numbers(value: Any, *, sort: bool = False) -> Any:
     if isinstance(value, list):
         return [whole_numbers(v, sort=sort) for v in value]
     return value
+
+
+#: what a whole double in :func:`whole_numbers`' range looks like in compact JSON: ``repr``
+#: writes every one below 1e16 (2**53 is below) as digits, ``.0``, then a delimiter
+_WHOLE_DOUBLE = re.compile(r"[0-9]\.0(?:[,\]}]|$)")
+
+
+def dumps_whole(value: Any, vendor: str = "input", where: str = "value") -> str:
+    """``dumps_compact(whole_numbers(value))``, without walking ``value`` when its text shows
+    no whole double: dumped first, walked and dumped again only when the text has one (or a
+    string holding such digits, which the walk leaves as it is)."""
+    text = dumps_compact(value, vendor, where)
+    if _WHOLE_DOUBLE.search(text) is None:
+        return text
+    return dumps_compact(whole_numbers(value), vendor, where)
 
 
 def parse_arguments_object(text: str) -> dict[str, Any] | None:

@@ -50,19 +50,26 @@ class CallIds:
     def __init__(self, vendor: str) -> None:
         self.vendor = vendor
         self._used: set[str] = set()
-        self._calls: dict[str, list[str]] = {}  # vendor id -> AG-UI ids, in order
+        #: vendor id -> its AG-UI id, or the AG-UI ids in order once the vendor repeated it
+        #: (one string a call, the commonest case: a stream of many calls holds every id)
+        self._calls: dict[str, str | list[str]] = {}
         self._answered: set[str] = set()
 
     def assign(self, vendor_id: str, known: Collection[str] = ()) -> str:
         """A new call's AG-UI id (the vendor's own when it is free)."""
-        mine = self._calls.setdefault(vendor_id, [])
+        seen = self._calls.get(vendor_id)
+        mine = [] if seen is None else [seen] if isinstance(seen, str) else seen
         agui = vendor_id
         n = len(mine)
         while agui in self._used or agui in known:
             agui = mint_id("call", self.vendor, vendor_id, n)
             n += 1
         self._used.add(agui)
-        mine.append(agui)
+        if seen is None:
+            self._calls[vendor_id] = agui
+        else:
+            mine.append(agui)
+            self._calls[vendor_id] = mine
         return agui
 
     def metadata(self, agui_id: str, vendor_id: str) -> dict[str, Any]:
@@ -73,9 +80,10 @@ class CallIds:
 
     def answer(self, vendor_id: str) -> str | None:
         """The AG-UI id of the call a result with ``vendor_id`` answers (and mark it)."""
-        calls = self._calls.get(vendor_id)
-        if not calls:
+        seen = self._calls.get(vendor_id)
+        if not seen:
             return None
+        calls = [seen] if isinstance(seen, str) else seen
         for agui in calls:
             if agui not in self._answered:
                 self._answered.add(agui)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
+    EventType,
     MessagesSnapshotEvent,
     RunStartedEvent,
     ToolCallResultEvent,
@@ -47,9 +48,17 @@ def _flatten_messages(messages: list[Any], losses: list[Loss]) -> list[Any]:
     return out
 
 
+#: the event types a legacy peer may need reshaped (content parts flattened)
+_RESHAPED = frozenset(
+    {EventType.TOOL_CALL_RESULT, EventType.MESSAGES_SNAPSHOT, EventType.RUN_STARTED}
+)
+
+
 def downgrade_event(event: BaseEvent) -> tuple[BaseEvent, list[Loss]]:
     """One event reshaped for a legacy peer, with what it lost."""
     losses: list[Loss] = []
+    if event.type not in _RESHAPED:  # the commonest events: nothing to reshape
+        return event, losses
     if isinstance(event, ToolCallResultEvent) and isinstance(event.content, list):
         text, losses = flatten(
             event.content,

@@ -8,6 +8,11 @@ closing brace arrives: one pass over the bytes (the scanner jumps between struct
 characters with a regular expression, never re-reading what it passed), and only the
 element being read is held. UTF-8 needs no care: no byte of a multi-byte character is a
 quote, a backslash or a bracket.
+
+Most pieces start between elements and hold many whole ones: such a piece is read by json's
+own C parser element after element (``raw_decode`` from each opening brace), and only from
+an element it cannot finish (cut by the piece's end, or not JSON) does the byte scanner take
+over, so an element is read the same way and fails with the same error either way.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from toolwire.protocol.fields import Fields
 _OUTSIDE = re.compile(rb'["{}\[\]]')  # what changes the depth, outside a string
 _INSIDE = re.compile(rb'["\\]')  # what ends a string, or escapes the next byte
 _SPACE = b" \t\r\n"
+_DECODER = json.JSONDecoder()
 
 
 class JsonArrayReader:
@@ -43,10 +49,32 @@ class JsonArrayReader:
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        while piece:
+            if self._state in ("start", "between"):  # no element under way: the C parser
+                piece = self._fast(piece, out)
+                if not piece:
+                    break
+            piece = self._bytes(piece, out)
+        return out
+
+    def _fast(self, piece: bytes, out: list[dict[str, Any]]) -> bytes:
+        """Whole elements from the start of ``piece`` by json's parser; the rest of it."""
+        try:
+            text, rest = piece.decode("utf-8"), b""
+        except UnicodeDecodeError as exc:  # a character cut by the piece's end, or bad bytes
+            text, rest = piece[: exc.start].decode("utf-8"), piece[exc.start :]
+        stop = self._whole_elements(text, out)
+        return rest if stop == len(text) else text[stop:].encode("utf-8") + rest
+
+    def _bytes(self, piece: bytes, out: list[dict[str, Any]]) -> bytes:
+        """The byte scanner over ``piece`` until an element ends in it (the rest is returned
+        to the C parser) or the piece does."""
         at, n = 0, len(piece)
         while at < n:
             if self._state == "element":
                 at = self._scan(piece, at, out)
+                if self._state == "between":
+                    return piece[at:]
                 continue
             byte = piece[at : at + 1]
             if byte in _SPACE:  # one byte: at < n
@@ -66,7 +94,7 @@ class JsonArrayReader:
                     self._fail(f"expected an object, ',' or ']', got {byte!r}")
             else:  # end
                 self._fail(f"text after the closing ']': {piece[at : at + 16]!r}")
-        return out
+        return b""
 
     def close(self) -> None:
         """End of the bytes: a stream without its closing ``]`` was cut short."""
@@ -81,6 +109,36 @@ class JsonArrayReader:
     @property
     def done(self) -> bool:
         return self._state == "end"
+
+    def _whole_elements(self, text: str, out: list[dict[str, Any]]) -> int:
+        """Read whole elements from ``text`` with json's C parser; return where it stopped
+        (an element it could not read whole, text after the closing ``]``, or the end)."""
+        at, n = 0, len(text)
+        while at < n:
+            ch = text[at]
+            if ch in " \t\r\n":
+                at += 1
+            elif self._state == "start":
+                if ch != "[":
+                    return at  # the byte scanner names the error
+                self._state, at = "between", at + 1
+            elif self._state == "end":
+                return at
+            elif ch == "," and self._count:
+                at += 1
+            elif ch == "]":
+                self._state, at = "end", at + 1
+            elif ch == "{":
+                try:
+                    value, end = _DECODER.raw_decode(text, at)
+                except (ValueError, RecursionError):
+                    return at  # cut short, or not JSON: the byte scanner reads it
+                out.append(self._fields.obj(value, f"body[{self._count}]"))
+                self._count += 1
+                at = end
+            else:
+                return at
+        return at
 
     # ----------------------------------------------------------------- scanning
 

@@ -5,9 +5,10 @@ imports it. ``create_app(config, agents=...)`` gives a Starlette app to run or m
 agents of your own (``Agent``: any callable from a ``RunAgentInput`` to AG-UI events) beside
 the configured providers; ``read_run_input`` and ``event_stream`` serve a run from a route of
 yours the same way. ``serve`` / ``make_server`` / ``Server`` run the app with uvicorn
-(imported when first used), ending open runs as shutdown starts. The modules behind this
-package (``_agents``, ``_app``, ``_config``, ``_guard``, ``_http``, ``_offload``,
-``_providers``, ``_replay``, ``_streaming``,
+(imported when first used), ending open runs as shutdown starts; ``serve_workers`` runs a
+config with several worker processes behind one port. The modules behind this package
+(``_agents``, ``_app``, ``_config``, ``_guard``, ``_http``, ``_offload``, ``_providers``,
+``_replay``, ``_streaming``,
 ``_running``) are internal.
 """
 
@@ -31,9 +32,9 @@ from toolwire.server._config import (
 from toolwire.server._streaming import StreamHub
 
 if TYPE_CHECKING:
-    from toolwire.server._running import Server, make_server, serve
+    from toolwire.server._running import Server, make_server, serve, serve_workers
 
-_RUNNING = ("Server", "make_server", "serve")
+_RUNNING = ("Server", "make_server", "serve", "serve_workers")
 
 
 def __getattr__(name: str) -> Any:
@@ -61,4 +62,5 @@ __all__ = [
     "make_server",
     "read_run_input",
     "serve",
+    "serve_workers",
 ]

@@ -21,7 +21,7 @@ from typing import Any
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol.arguments import dumps_compact, whole_numbers
+from toolwire.protocol.arguments import dumps_whole, whole_numbers
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
@@ -131,7 +131,7 @@ def json_text(value: Any, where: str) -> str:
     """``value`` as compact JSON text (``canonical`` numbers); a value JSON cannot hold (a NaN
     or an infinity: ``json.loads`` reads them, SDK objects hold them) is a VendorDataError
     naming the field, never a bare ValueError."""
-    return dumps_compact(canonical(value), VENDOR, where)
+    return dumps_whole(value, VENDOR, where)
 
 
 def b64_signature(value: Any, where: str) -> str | None:

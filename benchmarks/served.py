@@ -1,0 +1,117 @@
+"""The server's own streaming path, in process: what ``toolwire serve`` does for one run.
+
+A vendor agent of ``toolwire serve`` is a ``VendorProvider``: ``toolwire.arun`` over the
+vendor's async SDK client (its adapter's ``CLIENT``: the raw body read through
+``FRAMING.reader()``, or the SDK's own objects where the adapter reads those), and each event
+goes out through ``EventStreamResponse``: the losses held per event, the frame written
+(``encode_agui_event``), the agent's key values masked, encoded, handed to ``send`` one
+event at a time, as uvicorn writes it to the socket. This module runs exactly that, the
+response's ASGI call included, with two stand-ins only: the SDK's HTTP transport serves the
+body from memory (httpx2's ``MockTransport``, as the SDK-parse case does) and ``send``
+counts the bytes instead of writing them.
+
+One event loop serves every repetition (a real server keeps one too); the provider builds
+its SDK client once and reuses it, as the server's provider does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ag_ui.core import RunAgentInput, Tool, UserMessage
+
+#: the frontend tools of the run (a turn that calls them ends the run, as in a UI)
+TOOLS = ("get_weather", "get_time", "search_docs")
+KEY = "bench-key-not-a-secret"
+
+
+def run_input() -> RunAgentInput:
+    schema = {"type": "object", "additionalProperties": True}
+    return RunAgentInput(
+        thread_id="t-bench",
+        run_id="r-bench",
+        messages=[UserMessage(id="u1", content="hi")],
+        tools=[Tool(name=n, description=n, parameters=schema) for n in TOOLS],
+        context=[],
+        state=None,
+        forwarded_props=None,
+        protocol_version="1.0",  # a current client (a legacy one gets every event reshaped)
+    )
+
+
+def _provider(vendor: str, body: bytes, media_type: str) -> Any:
+    import httpx2
+
+    from toolwire.server import AgentConfig
+    from toolwire.server._providers import VendorProvider
+
+    async def handler(request: Any) -> Any:
+        return httpx2.Response(200, headers={"content-type": media_type}, content=body)
+
+    class InMemory(VendorProvider):
+        """The configured provider, its SDK client on an in-memory transport."""
+
+        def _key(self) -> str | None:
+            return KEY
+
+        async def _sdk_client(self, key: str) -> Any:
+            if self._built is None:
+                http = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
+                made = self.client.make_client(api_key=key, base_url=None, http_client=http)
+                self._built = ("", None, made)
+            return self._built[2]
+
+    return InMemory(AgentConfig(name="bench", provider=vendor))
+
+
+class Served:
+    """``toolwire serve``'s response for one run of ``vendor`` over ``body``, repeatable."""
+
+    def __init__(self, vendor: str, body: bytes, media_type: str) -> None:
+        from toolwire.server._app import _redactor
+
+        self.provider = _provider(vendor, body, media_type)
+        self.redact = _redactor(self.provider)
+        self.input = run_input()
+        self.loop = asyncio.new_event_loop()
+
+    async def _once(self) -> int:
+        from toolwire.server._streaming import EventStreamResponse, StreamHub
+
+        response = EventStreamResponse(
+            self.provider.events(self.input),
+            run_input=self.input,
+            hub=StreamHub(),
+            agent="bench",
+            redact=self.redact,
+        )
+        size = 0
+        frames = 0
+        forever = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            await forever.wait()  # the client stays: no disconnect
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            nonlocal size, frames
+            body = message.get("body")
+            if body:
+                size += len(body)
+                frames += 1
+
+        await response({"type": "http", "method": "POST"}, receive, send)
+        if not frames:
+            raise RuntimeError("the served run sent no frame")
+        return size
+
+    def __call__(self) -> int:
+        return self.loop.run_until_complete(self._once())
+
+    def close(self) -> None:
+        built = self.provider._built
+        if built is not None:
+            self.loop.run_until_complete(self.provider.client.aclose(built[2]))
+        self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        self.loop.close()

@@ -1,0 +1,73 @@
+"""The JSON-array reader's two ways (json's C parser over whole elements, the byte scanner
+over an element a piece cuts) give the same elements and the same errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.errors import ToolwireError
+from toolwire.protocol.fields import Fields
+from toolwire.protocol.json_array import JsonArrayReader
+
+FIELDS = Fields("gemini")
+_TEXT = st.text(alphabet=st.sampled_from('ab"\\/{}[],: \u00e9\u4e2d\U0001f600\n'), max_size=6)
+_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+_OBJECTS = st.lists(st.dictionaries(_TEXT, _VALUE, max_size=3), max_size=5)
+
+
+def _read(body: bytes, pieces: list[bytes]) -> tuple[list[dict[str, Any]], str | None]:
+    reader = JsonArrayReader(FIELDS)
+    out: list[dict[str, Any]] = []
+    try:
+        for piece in pieces:
+            out.extend(reader.feed(piece))
+        reader.close()
+    except (ToolwireError, RecursionError) as exc:
+        return out, f"{type(exc).__name__}: {exc}"
+    return out, None
+
+
+def _bytewise(body: bytes) -> list[bytes]:
+    """One byte a piece: every element goes the byte scanner's way."""
+    return [body[i : i + 1] for i in range(len(body))]
+
+
+@settings(max_examples=200)
+@given(_OBJECTS, st.sampled_from([",\r\n", ",", " , "]), st.integers(min_value=1, max_value=40))
+def test_whole_elements_read_as_the_byte_scanner_reads_them(
+    objects: list[dict[str, Any]], sep: str, size: int
+) -> None:
+    body = ("[" + sep.join(json.dumps(o, ensure_ascii=False) for o in objects) + "]").encode()
+    slow = _read(body, _bytewise(body))
+    assert slow == (objects, None)
+    assert _read(body, [body]) == slow
+    assert _read(body, [body[i : i + size] for i in range(0, len(body), size)]) == slow
+
+
+@settings(max_examples=200)
+@given(_OBJECTS, st.integers(min_value=0), st.binary(min_size=1, max_size=3))
+def test_a_broken_body_fails_the_same_way(
+    objects: list[dict[str, Any]], at: int, junk: bytes
+) -> None:
+    body = ("[" + ",".join(json.dumps(o, ensure_ascii=False) for o in objects) + "]").encode()
+    cut = at % (len(body) + 1)
+    broken = body[:cut] + junk + body[cut:]
+    whole, bytewise = _read(broken, [broken]), _read(broken, _bytewise(broken))
+    # a piece that fails hands on none of its elements (as before), so the whole body's
+    # elements are a prefix of those read byte by byte; and the same error
+    assert whole[0] == bytewise[0][: len(whole[0])]
+    assert (whole[1] is None) == (bytewise[1] is None)
+    # the same error; its excerpt of the bytes after the place is cut by the piece's end
+    assert _without_excerpt(whole[1]) == _without_excerpt(bytewise[1])
+
+
+def _without_excerpt(error: str | None) -> str | None:
+    return None if error is None else error.split(": b'")[0].split(", got ")[0]
