@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 VENDOR = "bedrock"
+#: the model the request names (its rows are priced per stream, not per model)
+MODEL = "us.anthropic.claude-sonnet-4-20250514-v1:0"
 SHAPES = ("tool", "text", "parallel")
 
 

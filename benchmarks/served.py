@@ -69,14 +69,15 @@ class Served:
     """``toolwire serve``'s response for one run of ``vendor`` over ``body``, repeatable."""
 
     def __init__(self, vendor: str, body: bytes, media_type: str) -> None:
-        from toolwire.server._app import _redactor
+        from toolwire.server._app import _secret_values
 
         self.provider = _provider(vendor, body, media_type)
-        self.redact = _redactor(self.provider)
+        self.secrets = _secret_values(self.provider)
         self.input = run_input()
         self.loop = asyncio.new_event_loop()
 
     async def _once(self) -> int:
+        from toolwire.protocol.stream_redact import StreamRedactor
         from toolwire.server._streaming import EventStreamResponse, StreamHub
 
         response = EventStreamResponse(
@@ -84,7 +85,7 @@ class Served:
             run_input=self.input,
             hub=StreamHub(),
             agent="bench",
-            redact=self.redact,
+            redactor=StreamRedactor(self.secrets),
         )
         size = 0
         frames = 0

@@ -215,6 +215,11 @@ def test_import_toolwire_imports_no_server_part() -> None:
     assert out.stdout.strip() == "[]"
 
 
+#: a body large enough to take the event loop a while to read (every body is parsed in a
+#: worker thread; this size is where a parse on the loop would show)
+THREADED_BODY = 64 * 1024
+
+
 @pytest.mark.parametrize(
     ("body", "status", "error", "says"),
     [
@@ -225,19 +230,18 @@ def test_import_toolwire_imports_no_server_part() -> None:
 async def test_a_large_body_read_in_a_thread_is_refused_the_same_way(
     body: bytes, status: int, error: str, says: str
 ) -> None:
-    from toolwire.server._app import THREADED_BODY
-
-    assert len(body) >= THREADED_BODY  # the worker thread's branch
+    assert len(body) >= THREADED_BODY
     r = await _post(
-        create_app({"agents": [{"provider": "replay"}]}), "/agents/replay", content=body
+        create_app({"agents": [{"provider": "replay"}]}),
+        "/agents/replay",
+        content=body,
+        headers={"content-type": "application/json"},
     )
     assert (r.status_code, r.json()["error"]) == (status, error)
     assert says in r.json()["reason"]
 
 
 async def test_a_large_run_input_runs_as_a_small_one() -> None:
-    from toolwire.server._app import THREADED_BODY
-
     app = create_app({"agents": [{"provider": "replay"}]})
     padding = [
         {"id": f"p{i}", "role": "user", "content": "x" * 1000} for i in range(THREADED_BODY // 900)
