@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -78,10 +79,14 @@ class Served:
 
 @contextmanager
 def fake_bedrock(
-    responses: list[tuple[int, str, bytes]], *, timeout: float = 10.0
+    responses: list[tuple[int, str, bytes]],
+    *,
+    timeout: float = 10.0,
+    tls: ssl.SSLContext | None = None,
 ) -> Iterator[tuple[str, Served]]:
     """A fake Bedrock runtime on 127.0.0.1 answering ``responses`` in order (status, content
-    type, body), one request each, then stopping; yields its URL and what it saw."""
+    type, body), one request each, then stopping; yields its URL and what it saw. ``tls``:
+    served over HTTPS with that server context (a bearer token goes over HTTPS only)."""
     served = Served()
     queue = list(responses)
 
@@ -107,6 +112,8 @@ def fake_bedrock(
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.timeout = timeout
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
 
     def serve() -> None:
         for _ in range(len(responses)):
@@ -115,7 +122,8 @@ def fake_bedrock(
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", served
+        scheme = "http" if tls is None else "https"
+        yield f"{scheme}://127.0.0.1:{server.server_address[1]}", served
     finally:
         thread.join(timeout + 1)
         server.server_close()
