@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 from _agent_support import turn
-from local_tls import fake_vendor
 from _serve import REPO, live_server
 from ag_ui.core import ImagePart
+from local_tls import fake_vendor
 
 from toolwire import adapters
 from toolwire.capabilities import accepts
