@@ -76,11 +76,14 @@ def test_the_hybrid_agent_round_trip_through_the_official_client(
     model = sdk.default_model
     sky = base64.b64encode((EXAMPLE / "sky.png").read_bytes()).decode()
     tokens = {"input_tokens": 12, "output_tokens": 4}
+    # call ids every vendor takes as they are (Mistral's are 9 letters or digits)
     script = [
-        turn(adapter, [("call_w", "get_weather", {"city": "Oslo"})], message_id="msg_1", **tokens),
+        turn(
+            adapter, [("callW0001", "get_weather", {"city": "Oslo"})], message_id="msg_1", **tokens
+        ),
         turn(
             adapter,
-            [("call_b", "confirm_booking", {"hotel": "Grand"})],
+            [("callB0002", "confirm_booking", {"hotel": "Grand"})],
             text="Book it?",
             message_id="msg_2",
             **tokens,
