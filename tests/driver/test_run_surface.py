@@ -41,7 +41,10 @@ from toolwire.failures import retry_after
 from toolwire.losses import PartsDroppedWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
-ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
+_BY_VENDOR = {c.vendor: c for c in CASES}
+ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = (
+    _BY_VENDOR[v] for v in ("anthropic", "openai_chat", "openai_responses", "gemini")
+)
 
 
 def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver_no_server() -> None:
