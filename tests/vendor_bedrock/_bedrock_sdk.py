@@ -27,8 +27,9 @@ from botocore.eventstream import EventStream
 from botocore.validate import validate_parameters
 
 #: the async path needs aiobotocore (``toolwire[bedrock-async]``), which the dev extra leaves
-#: out: the aiohttp it brings turns google-genai's async transport to aiohttp, which the
-#: Gemini driver tests do not expect. With it installed these tests run.
+#: out: every aiobotocore release pins botocore to one minor line (3.10.0: <1.43.118), behind
+#: the botocore 1.44 that boto3 brings, so installing it downgrades botocore. (The aiohttp it
+#: brings no longer breaks the Gemini driver tests.) With it installed these tests run.
 NEEDS_AIOBOTOCORE = pytest.mark.skipif(
     importlib.util.find_spec("aiobotocore") is None,
     reason="the async Bedrock path needs aiobotocore: pip install 'toolwire[bedrock-async]'",
