@@ -45,6 +45,9 @@ _CONNECTION = frozenset(
         "StreamError",
         "ClientConnectionError",
         "ServerDisconnectedError",
+        # aiohttp's body cut short (a reset mid-stream; google-genai's async transport when
+        # aiohttp is installed): named, not imported
+        "ClientPayloadError",
         "ConnectionError",
     }
 )

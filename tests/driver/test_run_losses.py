@@ -31,7 +31,10 @@ from toolwire.failures import classify
 from toolwire.losses import ToolwireWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
-ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
+_BY_VENDOR = {c.vendor: c for c in CASES}
+ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES = (
+    _BY_VENDOR[v] for v in ("anthropic", "openai_chat", "openai_responses")
+)
 
 
 def _ours(seen: list[warnings.WarningMessage]) -> list[warnings.WarningMessage]:

@@ -41,7 +41,10 @@ from toolwire.failures import retry_after
 from toolwire.losses import PartsDroppedWarning
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
-ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = CASES
+_BY_VENDOR = {c.vendor: c for c in CASES}
+ANTHROPIC, OPENAI_CHAT, OPENAI_RESPONSES, GEMINI = (
+    _BY_VENDOR[v] for v in ("anthropic", "openai_chat", "openai_responses", "gemini")
+)
 
 
 def test_import_toolwire_imports_no_sdk_no_tenacity_no_driver_no_server() -> None:
@@ -398,3 +401,30 @@ def test_a_toolwire_error_under_an_sdk_connection_error_is_not_retried() -> None
     assert "body.messages[0]" in failure.message
     plain = anthropic.APIConnectionError(request=request)
     assert classify(plain).retryable is True
+
+
+def test_aiohttp_s_payload_and_connection_errors_are_connection_errors_by_name() -> None:
+    """google-genai reads its async stream through aiohttp when aiohttp is installed: a body
+    cut short there raises ``aiohttp.ClientPayloadError`` (not a connection-error subclass in
+    aiohttp's tree), which is retried as one. Classed by name: toolwire imports no aiohttp."""
+    from toolwire.failures import classify
+
+    class ClientError(Exception):
+        pass
+
+    class ClientPayloadError(ClientError):
+        pass
+
+    class ClientConnectionError(ClientError):
+        pass
+
+    class ServerDisconnectedError(ClientConnectionError):
+        pass
+
+    for exc in (
+        ClientPayloadError("Response payload is not completed"),
+        ServerDisconnectedError("Server disconnected"),
+    ):
+        failure = classify(exc)
+        assert (failure.code, failure.retryable) == ("connection_error", True), exc
+    assert classify(ClientError("other")).code == "ClientError"

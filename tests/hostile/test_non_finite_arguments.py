@@ -100,11 +100,12 @@ def test_every_stream_encoder_writes_valid_json(vendor: str, arguments: str) -> 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         chunks = [c for ev in run for c in encoder.feed(ev)] + list(encoder.close())
-    for chunk in chunks:
-        _strict(chunk)
-    if vendor in ("anthropic", "openai_chat", "openai_responses"):
-        return  # these carry argument text as text: nothing parsed, nothing lost
-    assert any(loss.tool_call_id == "call_nan_1" for loss in encoder.losses), encoder.losses
+    written = [_strict(chunk) for chunk in chunks]  # raises on NaN/Infinity
+    # the argument text carried as text (a JSON string: nothing parsed, nothing lost), or the
+    # call sent without it and a loss naming the call
+    carried = any(json.dumps(arguments)[1:-1] in text for text in written)
+    named = any(loss.tool_call_id == "call_nan_1" for loss in encoder.losses)
+    assert carried or named, encoder.losses
 
 
 @pytest.mark.parametrize("vendor", MODELS)

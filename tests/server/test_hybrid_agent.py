@@ -23,10 +23,10 @@ import pytest
 from _agent_support import turn
 from _serve import REPO, live_server
 from ag_ui.core import ImagePart
+from local_tls import fake_vendor
 
 from toolwire import adapters
 from toolwire.capabilities import accepts
-from toolwire.testing.fake_vendor import FakeVendor
 
 EXAMPLE = REPO / "examples" / "hybrid_agent"
 KEY = "sk-hybrid-fake-key-0123456789"
@@ -70,17 +70,20 @@ def test_the_example_is_at_most_40_lines() -> None:
 
 @pytest.mark.parametrize("adapter", adapters.model_names())  # the registry's model adapters
 def test_the_hybrid_agent_round_trip_through_the_official_client(
-    adapter: str, ag_ui_client: Client, tmp_path: Path
+    adapter: str, ag_ui_client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sdk = adapters.client(adapter)  # the adapter's SDK: its async client and default model
     model = sdk.default_model
     sky = base64.b64encode((EXAMPLE / "sky.png").read_bytes()).decode()
     tokens = {"input_tokens": 12, "output_tokens": 4}
+    # call ids every vendor takes as they are (Mistral's are 9 letters or digits)
     script = [
-        turn(adapter, [("call_w", "get_weather", {"city": "Oslo"})], message_id="msg_1", **tokens),
+        turn(
+            adapter, [("callW0001", "get_weather", {"city": "Oslo"})], message_id="msg_1", **tokens
+        ),
         turn(
             adapter,
-            [("call_b", "confirm_booking", {"hotel": "Grand"})],
+            [("callB0002", "confirm_booking", {"hotel": "Grand"})],
             text="Book it?",
             message_id="msg_2",
             **tokens,
@@ -97,7 +100,7 @@ def test_the_hybrid_agent_round_trip_through_the_official_client(
         "description": "Ask the user to confirm a booking.",
         "parameters": {"type": "object", "properties": {"hotel": {"type": "string"}}},
     }
-    with FakeVendor(script) as fv, warnings.catch_warnings():
+    with fake_vendor(adapter, script, tmp_path, monkeypatch) as fv, warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a target that cannot take an image says so
         client = sdk.make_client(api_key=KEY, base_url=fv.base_url)
         app = example.hybrid_app(client, model, vendor=adapter, forward_losses=True)

@@ -31,6 +31,7 @@ from _serve import (
     run_input,
 )
 from _vendor_sdk import sdk_calls
+from local_tls import fake_vendor
 
 from toolwire.losses import ToolwireWarning
 from toolwire.protocol.machine import StreamMachine
@@ -74,12 +75,13 @@ def _event_calls(events: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
 
 @pytest.mark.parametrize("provider", sorted(RECORDINGS))
 async def test_every_provider_through_the_official_client(
-    provider: str, ag_ui_client: Client, tmp_path: Path
+    provider: str, ag_ui_client: Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cassette = RECORDINGS[provider]
     expected = await sdk_calls(provider, cassette)
     assert expected, f"{cassette.name} holds no tool call for the SDK"
-    with FakeVendor(replies_from_cassette(cassette)[:1]) as vendor:
+    replies = replies_from_cassette(cassette)[:1]
+    with fake_vendor(provider, replies, tmp_path, monkeypatch) as vendor:
         with live_server(_app(provider, vendor.base_url)) as (_, base):
             out = ag_ui_client(
                 {

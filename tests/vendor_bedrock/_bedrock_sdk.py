@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,8 +27,9 @@ from botocore.eventstream import EventStream
 from botocore.validate import validate_parameters
 
 #: the async path needs aiobotocore (``toolwire[bedrock-async]``), which the dev extra leaves
-#: out: the aiohttp it brings turns google-genai's async transport to aiohttp, which the
-#: Gemini driver tests do not expect. With it installed these tests run.
+#: out: every aiobotocore release pins botocore to one minor line (3.10.0: <1.43.118), behind
+#: the botocore 1.44 that boto3 brings, so installing it downgrades botocore. (The aiohttp it
+#: brings no longer breaks the Gemini driver tests.) With it installed these tests run.
 NEEDS_AIOBOTOCORE = pytest.mark.skipif(
     importlib.util.find_spec("aiobotocore") is None,
     reason="the async Bedrock path needs aiobotocore: pip install 'toolwire[bedrock-async]'",
@@ -78,10 +80,14 @@ class Served:
 
 @contextmanager
 def fake_bedrock(
-    responses: list[tuple[int, str, bytes]], *, timeout: float = 10.0
+    responses: list[tuple[int, str, bytes]],
+    *,
+    timeout: float = 10.0,
+    tls: ssl.SSLContext | None = None,
 ) -> Iterator[tuple[str, Served]]:
     """A fake Bedrock runtime on 127.0.0.1 answering ``responses`` in order (status, content
-    type, body), one request each, then stopping; yields its URL and what it saw."""
+    type, body), one request each, then stopping; yields its URL and what it saw. ``tls``:
+    served over HTTPS with that server context (a bearer token goes over HTTPS only)."""
     served = Served()
     queue = list(responses)
 
@@ -107,6 +113,8 @@ def fake_bedrock(
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.timeout = timeout
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
 
     def serve() -> None:
         for _ in range(len(responses)):
@@ -115,7 +123,8 @@ def fake_bedrock(
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", served
+        scheme = "http" if tls is None else "https"
+        yield f"{scheme}://127.0.0.1:{server.server_address[1]}", served
     finally:
         thread.join(timeout + 1)
         server.server_close()

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from _bedrock_sdk import CASSETTES, FAKE_KEY_ID, FAKE_SECRET, fake_bedrock
+from local_tls import self_signed
 
 from toolwire.protocol.sse import parse_sse
 from toolwire.recordings import load_recording
@@ -42,7 +44,7 @@ def run_input() -> dict[str, Any]:
 
 async def post(app: Any) -> str:
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://toolwire") as http:
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
         response = await http.post("/agents/bedrock", json=run_input(), timeout=30)
         return response.text
 
@@ -63,14 +65,22 @@ def test_a_bedrock_agent_streams_its_turn_and_keeps_the_keys() -> None:
     assert FAKE_KEY_ID not in text and FAKE_SECRET not in text
 
 
+BEARER = "ABSKQmVkcm9ja0FQSUtleS1mYWtlLWZha2UtZmFrZS1mYWtlLWZha2UtZmFrZQ=="
+
+
 def test_a_bedrock_api_key_from_the_agents_key_variable_is_sent_as_a_bearer_token(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    key = "ABSKQmVkcm9ja0FQSUtleS1mYWtlLWZha2UtZmFrZS1mYWtlLWZha2UtZmFrZQ=="
+    """Over HTTPS (botocore sends a bearer token over nothing else): the fake serves a
+    certificate made here, and botocore trusts it through AWS_CA_BUNDLE."""
+    key = BEARER
     monkeypatch.setenv("TW_BEDROCK_KEY", key)
+    tls, cert = self_signed(tmp_path)
+    monkeypatch.setenv("AWS_CA_BUNDLE", str(cert))
     path = CASSETTES / "interleaved_tool_use.yaml"
     data = load_recording(path.read_bytes(), path.name)[0].response_body
-    with fake_bedrock([(200, STREAM, data)]) as (url, served):
+    with fake_bedrock([(200, STREAM, data)], tls=tls) as (url, served):
+        assert url.startswith("https://")
         agent = {"provider": "bedrock", "base_url": url, "key_env": "TW_BEDROCK_KEY"}
         text = asyncio.run(post(create_app({"agents": [agent]})))
     events = [json.loads(e.data) for e in parse_sse(text)]
@@ -78,6 +88,19 @@ def test_a_bedrock_api_key_from_the_agents_key_variable_is_sent_as_a_bearer_toke
     ((_, _, headers, _),) = served.requests
     assert headers["authorization"] == f"Bearer {key}"
     assert key not in text
+
+
+def test_a_bedrock_api_key_for_a_plain_http_endpoint_is_a_run_error_saying_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TW_BEDROCK_KEY", BEARER)
+    agent = {"provider": "bedrock", "base_url": "http://127.0.0.1:9", "key_env": "TW_BEDROCK_KEY"}
+    text = asyncio.run(post(create_app({"agents": [agent]})))
+    events = [json.loads(e.data) for e in parse_sse(text)]
+    assert [e["type"] for e in events] == ["RUN_STARTED", "RUN_ERROR"], text
+    assert "sent over HTTPS only" in events[-1]["message"]
+    assert "https:// base_url" in events[-1]["message"]
+    assert BEARER not in text
 
 
 def test_the_replay_cannot_drive_botocore_and_says_so() -> None:

@@ -15,6 +15,10 @@ Faults: ``status``/``headers`` for error replies (429 with ``retry-after``, 529,
 with the vendor's error body), ``delay`` before every chunk (a slow trickle; the first
 ``eager`` chunks at once) and ``reset_after=N`` to reset the connection (TCP RST) after
 N chunks, mid-body.
+
+``tls=`` (a server-side ``ssl.SSLContext``) serves HTTPS instead, for a client that refuses
+plain HTTP (botocore sends a Bedrock API key over HTTPS only); the test makes the certificate
+and points the client at it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import re
 import select
 import selectors
 import socket
+import ssl
 import struct
 import threading
 from dataclasses import dataclass, field
@@ -81,8 +86,11 @@ class SeenRequest:
 class FakeVendor:
     """Serve ``replies`` in order to whatever connects, then stop (see the module doc)."""
 
-    def __init__(self, replies: list[Reply], *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, replies: list[Reply], *, timeout: float = 30.0, tls: ssl.SSLContext | None = None
+    ) -> None:
         self._replies = list(replies)
+        self._tls = tls
         self._timeout = timeout
         self._lock = threading.Lock()
         self._next = 0
@@ -106,7 +114,8 @@ class FakeVendor:
         server.socket.setblocking(False)  # a connection gone before accept() never blocks it
         self._server = server
         port = server.server_address[1]
-        self.base_url = f"http://{HOST}:{port}"
+        scheme = "http" if self._tls is None else "https"
+        self.base_url = f"{scheme}://{HOST}:{port}"
         self._wake_r, self._wake_w = socket.socketpair()
         self._thread = threading.Thread(target=self._accept, args=(server,), daemon=True)
         self._thread.start()
@@ -242,6 +251,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     vendor: FakeVendor
 
     def setup(self) -> None:
+        tls = self.vendor._tls
+        if tls is not None:  # the handshake in this handler's thread, bounded by its timeout
+            self.request.settimeout(self.timeout)
+            self.request = tls.wrap_socket(self.request, server_side=True)
         super().setup()
         # every chunk goes out when written (no Nagle delay waiting for the client's ACK)
         with contextlib.suppress(OSError):
@@ -252,6 +265,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         with contextlib.suppress(OSError):
             super().finish()
         self.vendor._track(self.connection, False)
+        if self.vendor._tls is not None:  # the server closes the plain socket it accepted only
+            with contextlib.suppress(OSError):
+                self.connection.shutdown(socket.SHUT_WR)
+            self.connection.close()
 
     def log_message(self, format: str, *args: Any) -> None:
         """No access log on stderr."""

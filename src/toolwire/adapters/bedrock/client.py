@@ -130,6 +130,23 @@ def _http_error(exc: Exception) -> BedrockHTTPError | None:
     )
 
 
+def _call_error(exc: Exception) -> Exception | None:
+    """What a failed botocore call raises as ours: its HTTP error, or a plain-HTTP endpoint
+    refused for a bearer token."""
+    return _http_error(exc) or _https_only(exc)
+
+
+def _https_only(exc: Exception) -> UnsupportedInput | None:
+    """botocore sends a Bedrock API key (a bearer token) over HTTPS only and refuses a plain
+    ``http://`` endpoint before any request; said here in terms of the agent's settings."""
+    if type(exc).__name__ != "InvalidEndpointConfigurationError" or "HTTPS" not in str(exc):
+        return None
+    return UnsupportedInput(
+        f"{VENDOR}: a Bedrock API key (bearer token) is sent over HTTPS only and the endpoint "
+        "is plain HTTP: give an https:// base_url, or AWS credentials (SigV4) instead of the key"
+    )
+
+
 def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
     """botocore's ``EventStreamError`` (an exception frame) as the frame reader's chunk."""
     response = getattr(exc, "response", None)
@@ -259,7 +276,7 @@ class BedrockClient:
         try:
             response = client.converse_stream(**to_boto3(body))
         except Exception as exc:
-            http = _http_error(exc)
+            http = _call_error(exc)
             if http is None:
                 raise
             raise http from exc
@@ -306,7 +323,7 @@ class BedrockClient:
         try:
             response = await client.converse_stream(**to_boto3(body))
         except Exception as exc:
-            http = _http_error(exc)
+            http = _call_error(exc)
             if http is None:
                 raise
             raise http from exc
@@ -349,7 +366,7 @@ class BedrockClient:
         try:
             return client.converse(**to_boto3(body))
         except Exception as exc:
-            http = _http_error(exc)
+            http = _call_error(exc)
             if http is None:
                 raise
             raise http from exc

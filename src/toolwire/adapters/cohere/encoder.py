@@ -210,9 +210,14 @@ class Encoder(BaseEncoder):
 
     def _on_run_error(self, ev: RunErrorEvent) -> list[dict[str, Any]]:
         out = self._begin(None)
-        out.append(
-            {"type": "message-end", "delta": {"finish_reason": "ERROR", "error": ev.message}}
-        )
+        reason = ev.code if ev.code in ("ERROR", "TIMEOUT") else "ERROR"
+        if ev.code and ev.code != reason:
+            self._lose(
+                "error-code-dropped",
+                f"a Cohere stream ends in error with finish_reason ERROR or TIMEOUT only; the "
+                f"code {ev.code!r} is not sent",
+            )
+        out.append({"type": "message-end", "delta": {"finish_reason": reason, "error": ev.message}})
         self._reset()
         return out
 

@@ -11,6 +11,7 @@ imported only when a client is built.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -53,7 +54,17 @@ async def _astream(client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         responses = [] if done else _open_responses(stream)
         await stream.aclose()
         for response in responses:
-            await response.aclose()
+            await _close_response(response)
+
+
+async def _close_response(response: Any) -> None:
+    """Close an HTTP response of either transport google-genai uses: httpx's (``aclose``) or,
+    with aiohttp installed, aiohttp's (``close``: no coroutine, it drops the connection)."""
+    closer = getattr(response, "aclose", None) or getattr(response, "close", None)
+    if callable(closer):
+        result = closer()
+        if inspect.isawaitable(result):
+            await result
 
 
 def _open_responses(agen: Any, depth: int = 0) -> list[Any]:
@@ -64,7 +75,8 @@ def _open_responses(agen: Any, depth: int = 0) -> list[Any]:
     out: list[Any] = []
     for value in frame.f_locals.values():
         inner = getattr(value, "response_stream", None)
-        if inner is not None and callable(getattr(inner, "aclose", None)):
+        closes = callable(getattr(inner, "aclose", None) or getattr(inner, "close", None))
+        if inner is not None and closes:
             out.append(inner)
         elif getattr(value, "ag_frame", None) is not None:
             out.extend(_open_responses(value, depth + 1))

@@ -180,6 +180,15 @@ class Encoder(BaseEncoder):
 
     def _on_run_error(self, ev: RunErrorEvent) -> list[dict[str, Any]]:
         self._reset()
+        if ev.code and ev.code != "error":  # a message alone: a reader sees the type "error"
+            self.losses.append(
+                Loss(
+                    kind="error-code-dropped",
+                    target=VENDOR,
+                    reason=f"an Ollama error line carries a message only; the code {ev.code!r} "
+                    "is not sent",
+                )
+            )
         return [{"error": ev.message}]
 
     # ------------------------------------------------------------- helpers
