@@ -34,6 +34,7 @@ from toolwire.losses import Loss, held
 from toolwire.protocol.runs import error_code
 from toolwire.protocol.sse import encode_agui_event
 from toolwire.protocol.stream_redact import StreamRedactor
+from toolwire.server._offload import OFFLOAD
 
 log = logging.getLogger("toolwire.server")
 
@@ -116,11 +117,20 @@ class EventStreamResponse(Response):
         out.append(RunErrorEvent(message=message, code=code))  # redacted as it is sent
         return out
 
+    def _frames(self, given: BaseEvent) -> list[tuple[BaseEvent, bytes]]:
+        """``given`` masked (keys across events) and framed as SSE."""
+        return [(e, encode_agui_event(e).encode("utf-8")) for e in self.redactor.feed(given)]
+
     async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
         for given in events:
-            for event in self.redactor.feed(given):  # keys masked across events
+            if given.type == EventType.RUN_STARTED:
+                # the one event that restates the whole input (a large one takes a while to
+                # mask and write): framed in a worker thread, the other streams go on
+                framed = await OFFLOAD.run(self._frames, given)
+            else:
+                framed = self._frames(given)
+            for event, body in framed:
                 self._note(event)
-                body = encode_agui_event(event).encode("utf-8")
                 await send({"type": "http.response.body", "body": body, "more_body": True})
 
     async def _next(self) -> BaseEvent:
