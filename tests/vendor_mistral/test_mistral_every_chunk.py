@@ -128,3 +128,36 @@ def test_the_first_chunk_s_content_is_decoded_like_any_other() -> None:
     events = list(Decoder().events([first, _chunk([{"type": "text", "text": "!"}])]))
     text = "".join(getattr(e, "delta", "") for e in events if e.type.value.endswith("CONTENT"))
     assert text == "Hi!"
+
+
+# ---------------------------------------------------------------- request histories too
+
+
+@pytest.mark.parametrize("name", sorted(CHUNKS))
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_every_content_chunk_in_a_request_is_a_part_or_a_loss(name: str, role: str) -> None:
+    from toolwire.adapters.mistral import decode_request
+
+    body = {"model": "m", "messages": [{"role": role, "content": [CHUNKS[name]]}]}
+    models.ChatCompletionRequest.model_validate(body)  # the SDK takes the request
+    with content_losses() as lost:
+        ri = decode_request(body, thread_id="t", run_id="r")
+    kept = [m.model_dump(exclude_none=True) for m in ri.messages]
+    said = [m for m in kept if m.get("content") not in ("", [], None)]
+    kept_as_parts = ("image_url", "document_url", "file") if role == "user" else ("thinking",)
+    if name == "text" or name in kept_as_parts:
+        assert said and not lost
+    else:
+        assert lost and repr(name) in str(lost[0].message), f"{name} vanished without a word"
+
+
+@pytest.mark.parametrize("name", sorted(set(THINKING) - {"text"}))
+def test_a_non_text_thinking_piece_in_a_request_is_announced(name: str) -> None:
+    from toolwire.adapters.mistral import decode_request
+
+    chunk = {"type": "thinking", "thinking": [THINKING["text"], THINKING[name]]}
+    body = {"model": "m", "messages": [{"role": "assistant", "content": [chunk]}]}
+    with content_losses() as lost:
+        ri = decode_request(body, thread_id="t", run_id="r")
+    assert ri.messages[0].content == "hmm"
+    assert len(lost) == 1 and "thinking[1]" in str(lost[0].message)
