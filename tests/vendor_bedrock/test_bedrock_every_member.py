@@ -188,3 +188,24 @@ def test_every_result_piece_gives_content_or_a_loss(name: str) -> None:
     else:
         assert res.content == "" and [loss.kind for loss in d.losses] == ["result-part-dropped"]  # type: ignore[attr-defined]
         assert repr(name) in d.losses[0].reason and len(lost) == 1
+
+
+# ---------------------------------------------------------------- request histories too
+
+
+@pytest.mark.parametrize("name", sorted(BLOCK))
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_every_block_in_a_request_is_a_message_or_a_loss(name: str, role: str) -> None:
+    from toolwire.adapters.bedrock import decode_request
+
+    messages: list[dict[str, Any]] = [{"role": role, "content": [{name: BLOCK[name]}]}]
+    if name == "toolResult":  # answers a call the assistant made before it
+        call = {**BLOCK["toolUse"], "toolUseId": "tu-0"}
+        messages = [{"role": "assistant", "content": [{"toolUse": call}]}, messages[0]]
+    with content_losses() as lost:
+        ri = decode_request({"modelId": "m", "messages": messages}, thread_id="t", run_id="r")
+    kept = [m.model_dump(exclude_none=True) for m in ri.messages]
+    said = [m for m in kept if m.get("content") not in ("", None) or m.get("tool_calls")]
+    assert said or lost, f"a {role}'s {name} block vanished without a word"
+    if not said:
+        assert repr(name) in str(lost[0].message)
