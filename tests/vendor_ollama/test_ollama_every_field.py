@@ -104,3 +104,39 @@ def test_the_first_line_s_content_is_decoded_like_any_other() -> None:
         getattr(e, "delta", "") for e in events if e.type.value == "TEXT_MESSAGE_CONTENT"
     )
     assert text == "Hi!"
+
+
+# ---------------------------------------------------------------- request histories too
+
+REQUEST_SAMPLES: dict[str, Any] = {**CONTENT, "images": ["iVBORw0KGgo="]}
+#: per role, the message fields its AG-UI message holds (the others must be announced)
+HELD = {
+    "system": {"content"},
+    "user": {"content", "images"},
+    "assistant": {"content", "thinking", "tool_calls"},
+    "tool": {"content", "images"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(REQUEST_SAMPLES))
+@pytest.mark.parametrize("role", sorted(HELD))
+def test_every_message_field_in_a_request_is_kept_or_announced(role: str, name: str) -> None:
+    from toolwire.adapters.ollama import decode_request
+
+    message = {"role": role, "content": "" if name != "content" else "hello"}
+    message[name] = REQUEST_SAMPLES[name]
+    messages: list[dict[str, Any]] = [message]
+    if role == "tool":  # answers a call the assistant made before it
+        messages = [{"role": "assistant", "content": "", "tool_calls": CONTENT["tool_calls"]}]
+        messages.append({**message, "tool_name": "f"})
+    Message.model_validate(
+        {**message, "images": [Image(value=i) for i in message.get("images", [])]}
+    )
+    with content_losses() as lost:
+        ri = decode_request({"model": "m", "messages": messages}, thread_id="t", run_id="r")
+    if name in HELD[role]:
+        assert not lost
+        last = ri.messages[-1].model_dump(exclude_none=True)
+        assert last.get("content") or last.get("tool_calls") or len(ri.messages) > 1
+    else:
+        assert len(lost) == 1 and f"messages[{len(messages) - 1}].{name}" in str(lost[0].message)
