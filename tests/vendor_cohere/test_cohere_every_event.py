@@ -214,3 +214,28 @@ def test_content_inside_message_start_is_decoded_as_if_streamed() -> None:
     finished = events[-1]
     assert finished.type.value == "RUN_FINISHED"
     assert finished.outcome.pending_tool_call_ids == ["call-1"]  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- request histories too
+
+
+def test_an_assistant_messages_citations_in_a_request_are_announced() -> None:
+    from toolwire.adapters.cohere import decode_request
+
+    said = {"role": "assistant", "content": "y", "citations": [{"start": 0, "end": 1, "text": "y"}]}
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}, said]}
+    with content_losses() as lost:
+        ri = decode_request(body, thread_id="t", run_id="r")
+    assert ri.messages[-1].content == "y"
+    assert len(lost) == 1 and "messages[1].citations" in str(lost[0].message)
+
+
+@pytest.mark.parametrize("item", sorted(ITEM_TYPES))
+def test_every_content_item_type_in_an_assistant_turn_of_a_request_is_kept(item: str) -> None:
+    from toolwire.adapters.cohere import decode_request
+
+    said = {"role": "assistant", "content": [{"type": item, item: "words"}]}
+    body = {"model": "m", "messages": [{"role": "user", "content": "hi"}, said]}
+    with content_losses() as lost:
+        ri = decode_request(body, thread_id="t", run_id="r")
+    assert not lost and any(m.content == "words" for m in ri.messages)
