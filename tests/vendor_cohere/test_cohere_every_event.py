@@ -239,3 +239,17 @@ def test_every_content_item_type_in_an_assistant_turn_of_a_request_is_kept(item:
     with content_losses() as lost:
         ri = decode_request(body, thread_id="t", run_id="r")
     assert not lost and any(m.content == "words" for m in ri.messages)
+
+
+def test_thinking_in_message_start_and_then_streamed_are_two_reasoning_messages() -> None:
+    start = {
+        "type": "message-start",
+        "id": "msg-3",
+        "delta": {
+            "message": {"role": "assistant", "content": [{"type": "thinking", "thinking": "a"}]}
+        },
+    }
+    chunks = [start, _content(0, {"type": "thinking", "thinking": "b"}), END]
+    events, _, lost = _run(chunks)
+    starts = [e.message_id for e in events if e.type.value == "REASONING_START"]  # type: ignore[attr-defined]
+    assert len(starts) == 2 and len(set(starts)) == 2 and not lost

@@ -74,6 +74,7 @@ class Decoder(BaseDecoder):
         self._citations: list[Any] = []
         self._ids = CallIds(VENDOR)
         self._logprobs_told = False
+        self._reasoning_ids: set[str] = set()
 
     # ------------------------------------------------------------ streaming
 
@@ -232,6 +233,9 @@ class Decoder(BaseDecoder):
         rid = self._reasoning.get(index)
         if rid is None:
             rid = mint_id("reasoning", self._mid(), index, len(self._reasoning))
+            if rid in self._reasoning_ids:  # (content message-start held, then streamed)
+                rid = mint_id("reasoning", self._mid(), index, len(self._reasoning_ids))
+            self._reasoning_ids.add(rid)
             self._reasoning[index] = rid
             out.append(ReasoningStartEvent(message_id=rid))
             out.append(ReasoningMessageStartEvent(message_id=rid))
