@@ -209,3 +209,33 @@ def test_every_block_in_a_request_is_a_message_or_a_loss(name: str, role: str) -
     assert said or lost, f"a {role}'s {name} block vanished without a word"
     if not said:
         assert repr(name) in str(lost[0].message)
+
+
+METADATA: dict[str, Any] = {
+    "usage": {"inputTokens": 3, "outputTokens": 2, "totalTokens": 5},
+    "metrics": {"latencyMs": 10},
+    "trace": {"guardrail": {}},
+    "performanceConfig": {"latency": "optimized"},
+    "serviceTier": {"type": "priority"},
+}
+
+
+def test_every_metadata_member_lands_on_the_run_streamed_and_whole() -> None:
+    assert declared("ConverseStreamMetadataEvent") == set(METADATA)
+    assert set(METADATA) <= set(_MODEL.operation_model("Converse").output_shape.members)
+    streamed = Decoder()
+    for ev in [
+        {"messageStart": {"role": "assistant"}},
+        {"messageStop": {"stopReason": "end_turn"}},
+    ]:
+        streamed.feed(ev)
+    streamed.feed({"metadata": METADATA})
+    whole = Decoder()
+    response = {"output": {"message": {"role": "assistant", "content": []}}}
+    whole.feed_response({**response, "stopReason": "end_turn", **METADATA})
+    for d in (streamed, whole):
+        assert d.usage[0].input_tokens == 3
+        assert d.run_metadata["bedrock.metrics"] == {"latencyMs": 10}
+        assert d.run_metadata["bedrock.trace"] == {"guardrail": {}}
+        assert d.run_metadata["bedrock.performance_config"] == {"latency": "optimized"}
+        assert d.run_metadata["bedrock.service_tier"] == {"type": "priority"}

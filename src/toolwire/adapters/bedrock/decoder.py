@@ -35,10 +35,12 @@ from toolwire.adapters.bedrock.wire import (
     EXCEPTIONS,
     FIELDS,
     METRICS_KEY,
+    PERFORMANCE_KEY,
     REASONING_TEXT,
     REDACTED,
     RESPONSE_FIELDS_KEY,
     RETRYABLE_ERRORS,
+    SERVICE_TIER_KEY,
     STATUS_KEY,
     STOP_REASON_KEY,
     TRACE_KEY,
@@ -194,7 +196,8 @@ class Decoder(BaseDecoder):
         if "additionalModelResponseFields" in resp:
             stop["additionalModelResponseFields"] = resp["additionalModelResponseFields"]
         out += self.feed({"messageStop": stop})
-        meta = {k: resp[k] for k in ("usage", "metrics", "trace") if k in resp}
+        kept = ("usage", "metrics", "trace", "performanceConfig", "serviceTier")
+        meta = {k: resp[k] for k in kept if k in resp}
         if meta:
             out += self.feed({"metadata": meta})
         return out
@@ -371,6 +374,10 @@ class Decoder(BaseDecoder):
             self.run_metadata[METRICS_KEY] = payload["metrics"]
         if isinstance(payload.get("trace"), dict):
             self.run_metadata[TRACE_KEY] = payload["trace"]
+        if isinstance(payload.get("performanceConfig"), dict):
+            self.run_metadata[PERFORMANCE_KEY] = payload["performanceConfig"]
+        if isinstance(payload.get("serviceTier"), dict):
+            self.run_metadata[SERVICE_TIER_KEY] = payload["serviceTier"]
         return []
 
     # ------------------------------------------------------------ blocks
