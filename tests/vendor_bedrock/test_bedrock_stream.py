@@ -25,6 +25,7 @@ from toolwire.adapters.bedrock import (
     to_sse,
 )
 from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.losses import ContentLossWarning
 from toolwire.protocol.runs import frame_run
 from toolwire.recordings import load_recording
 
@@ -303,7 +304,7 @@ def test_malformed_chunks_name_the_chunk_and_field(chunks: list[Any], match: str
     assert "chunk" in str(info.value)
 
 
-def test_an_unknown_event_type_is_skipped() -> None:
+def test_an_unknown_event_type_is_skipped_and_announced() -> None:
     chunks = [
         {"messageStart": {"role": "assistant"}},
         {"someFutureEvent": {"x": 1}},
@@ -311,7 +312,8 @@ def test_an_unknown_event_type_is_skipped() -> None:
         {"contentBlockStop": {"contentBlockIndex": 0}},
         {"messageStop": {"stopReason": "end_turn"}},
     ]
-    assert text(list(decode_stream(chunks))) == "hi"
+    with pytest.warns(ContentLossWarning, match="'someFutureEvent' event has no AG-UI event"):
+        assert text(list(decode_stream(chunks))) == "hi"
 
 
 def test_material_after_the_end_is_a_loss_not_an_error() -> None:

@@ -35,10 +35,12 @@ from toolwire.adapters.bedrock.wire import (
     EXCEPTIONS,
     FIELDS,
     METRICS_KEY,
+    PERFORMANCE_KEY,
     REASONING_TEXT,
     REDACTED,
     RESPONSE_FIELDS_KEY,
     RETRYABLE_ERRORS,
+    SERVICE_TIER_KEY,
     STATUS_KEY,
     STOP_REASON_KEY,
     TRACE_KEY,
@@ -194,7 +196,8 @@ class Decoder(BaseDecoder):
         if "additionalModelResponseFields" in resp:
             stop["additionalModelResponseFields"] = resp["additionalModelResponseFields"]
         out += self.feed({"messageStop": stop})
-        meta = {k: resp[k] for k in ("usage", "metrics", "trace") if k in resp}
+        kept = ("usage", "metrics", "trace", "performanceConfig", "serviceTier")
+        meta = {k: resp[k] for k in kept if k in resp}
         if meta:
             out += self.feed({"metadata": meta})
         return out
@@ -244,6 +247,11 @@ class Decoder(BaseDecoder):
                 red = {"reasoningContent": {"redactedContent": rc["redactedContent"]}}
                 out += self.feed({"contentBlockDelta": {"contentBlockIndex": i, "delta": red}})
             else:
+                kinds = sorted(rc) or ["(empty)"]
+                self._drop(
+                    "block-dropped",
+                    f"{at}.reasoningContent: a {kinds[0]!r} reasoning block has no AG-UI event",
+                )
                 return out
         elif "toolResult" in block:
             res = FIELDS.at(block, "toolResult", dict, at)
@@ -285,8 +293,9 @@ class Decoder(BaseDecoder):
         ):
             self._raise(name, payload)
         handler = _HANDLERS.get(name)
-        if handler is None:
-            return []  # an event type this version does not know: skipped
+        if handler is None:  # an event type this version does not know: announced
+            self._drop("event-dropped", f"a ConverseStream {name!r} event has no AG-UI event")
+            return []
         if not isinstance(payload, dict):
             raise FIELDS.wrong(payload, dict, self.where(name))
         if name == "metadata":
@@ -365,6 +374,10 @@ class Decoder(BaseDecoder):
             self.run_metadata[METRICS_KEY] = payload["metrics"]
         if isinstance(payload.get("trace"), dict):
             self.run_metadata[TRACE_KEY] = payload["trace"]
+        if isinstance(payload.get("performanceConfig"), dict):
+            self.run_metadata[PERFORMANCE_KEY] = payload["performanceConfig"]
+        if isinstance(payload.get("serviceTier"), dict):
+            self.run_metadata[SERVICE_TIER_KEY] = payload["serviceTier"]
         return []
 
     # ------------------------------------------------------------ blocks
@@ -443,6 +456,11 @@ class Decoder(BaseDecoder):
                 self.where("contentBlockDelta.delta.toolUse"),
                 f"tool input for block {index}, which no contentBlockStart opened",
             )
+        kind = next(iter(delta), "?")
+        self._drop(
+            "block-dropped",
+            f"{self.where('contentBlockDelta.delta')}: a {kind!r} content block has no AG-UI event",
+        )
         return _Block("skip")
 
     def _on_contentBlockDelta(self, payload: dict[str, Any]) -> list[BaseEvent]:
@@ -494,8 +512,15 @@ class Decoder(BaseDecoder):
         elif "toolResult" in delta:
             self._kind(block, "result", index, "toolResult")
             block.pieces.extend(FIELDS.at(delta, "toolResult", list, at))
-        # any other delta kind (image ...): skipped
+        else:  # a delta kind this version does not know, into a block it does
+            kind = next(iter(delta), "?")
+            self._drop(
+                "delta-dropped", f"{at}: a {kind!r} delta of block {index} has no AG-UI event"
+            )
         return out
+
+    def _drop(self, kind: str, reason: str) -> None:
+        self.losses.append(Loss(kind=kind, target="AG-UI", reason=f"{VENDOR}: {reason}"))
 
     def _kind(self, block: _Block, kind: str, index: int, what: str) -> None:
         if block.kind != kind:
@@ -548,6 +573,12 @@ class Decoder(BaseDecoder):
                 texts.append(FIELDS.at(piece, "text", str, where))
             elif "json" in piece:
                 texts.append(dumps_compact(piece["json"], VENDOR, f"{where}.json"))
+            else:
+                kind = next(iter(piece), "?")
+                self._drop(
+                    "result-part-dropped",
+                    f"{where}: a {kind!r} piece of a server tool's result has no AG-UI field",
+                )
         content = "".join(texts)
         meta: dict[str, Any] = {}
         if block.result_type:

@@ -55,6 +55,8 @@ STOP_REASON_KEY = "bedrock.stop_reason"
 RESPONSE_FIELDS_KEY = "bedrock.additional_model_response_fields"
 METRICS_KEY = "bedrock.metrics"
 TRACE_KEY = "bedrock.trace"
+PERFORMANCE_KEY = "bedrock.performance_config"
+SERVICE_TIER_KEY = "bedrock.service_tier"
 
 #: the reasoning block kinds (``TYPE_KEY`` on a reasoning message / encrypted value)
 REASONING_TEXT = "reasoningText"

@@ -30,6 +30,7 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.losses import Loss
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -72,6 +73,8 @@ class Decoder(BaseDecoder):
         self._made = 0
         self._citations: list[Any] = []
         self._ids = CallIds(VENDOR)
+        self._logprobs_told = False
+        self._reasoning_ids: set[str] = set()
 
     # ------------------------------------------------------------ streaming
 
@@ -89,22 +92,33 @@ class Decoder(BaseDecoder):
             mid = chunk.get("id")
             if isinstance(mid, str) and mid:
                 self.message_id = mid
+            # what the message already holds is decoded as if it had been streamed
+            self._whole_message(message, self.where("delta.message"), out)
         elif kind == "content-start":
             index = self._index(chunk)
             item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
-            if item.get("type") == "thinking":
+            ctype = item.get("type", "text")
+            if ctype == "thinking":
                 self._content[index] = "thinking"
                 self._thinking(index, item.get("thinking"), out)
-            else:
+            elif ctype == "text":
                 self._content[index] = "text"
                 self._text(item.get("text"), None, out)
+            else:
+                self._content[index] = "skip"
+                self._drop(
+                    "content-dropped",
+                    f"{self.where('delta.message.content')}: a {ctype!r} content item has no "
+                    "AG-UI event",
+                )
         elif kind == "content-delta":
             index = self._index(chunk)
             item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
             if self._content.get(index) == "thinking":
                 self._thinking(index, item.get("thinking"), out)
-            else:
+            elif self._content.get(index) != "skip":
                 self._text(item.get("text"), None, out)
+            self._logprobs(chunk.get("logprobs"), self.where("logprobs"))
         elif kind == "content-end":
             index = self._index(chunk)
             if self._content.pop(index, None) == "thinking":
@@ -125,8 +139,19 @@ class Decoder(BaseDecoder):
                 self._citations.append(citation)
         elif kind == "message-end":
             self._finish(delta or {}, self.where("delta"), out)
-        # citation-end, debug and event types added later carry nothing AG-UI holds
+        elif kind != "citation-end":  # (citation-end only closes what citation-start kept)
+            what = "a debug event's prompt" if kind == "debug" else f"a {kind!r} event"
+            self._drop("event-dropped", f"{self.where('type')}: {what} has no AG-UI event")
         return out
+
+    def _drop(self, kind: str, reason: str) -> None:
+        self.losses.append(Loss(kind=kind, target="AG-UI", reason=f"{VENDOR}: {reason}"))
+
+    def _logprobs(self, logprobs: Any, where: str) -> None:
+        """Log probabilities have no AG-UI field: announced once per turn."""
+        if logprobs and not self._logprobs_told:
+            self._logprobs_told = True
+            self._drop("logprobs-dropped", f"{where}: log probabilities have no AG-UI field")
 
     def _close(self) -> list[BaseEvent]:
         if not self.ended:
@@ -144,29 +169,38 @@ class Decoder(BaseDecoder):
             self.message_id = mid
         message = FIELDS.at(body, "message", dict, "response")
         out: list[BaseEvent] = []
-        plan = FIELDS.opt_text(message.get("tool_plan"), "response.message.tool_plan")
-        if plan:
-            self._text(plan, {TOOL_PLAN_KEY: True}, out)
-        content = message.get("content")
-        for i, item in enumerate(FIELDS.list_at(message, "content", "response.message")):
-            where = f"response.message.content[{i}]"
-            item = FIELDS.obj(item, where)
-            if item.get("type") == "thinking":
-                self._thinking(i, item.get("thinking"), out)
-                self._end_thinking(i, out)
-            else:
-                self._text(FIELDS.at(item, "text", str, where), None, out)
-        del content
-        for i, call in enumerate(FIELDS.list_at(message, "tool_calls", "response.message")):
-            where = f"response.message.tool_calls[{i}]"
-            call = FIELDS.obj(call, where)
-            self._start_call(i, call, where, out)
-            self._end_call(i, out)
-        for citation in FIELDS.list_at(message, "citations", "response.message"):
-            self._citations.append(citation)
+        self._whole_message(message, "response.message", out)
+        self._logprobs(body.get("logprobs"), "response.logprobs")
         self._finish(body, "response", out)
         self.warn_new()
         return out
+
+    def _whole_message(self, message: dict[str, Any], at: str, out: list[BaseEvent]) -> None:
+        """A message given whole (a response's, or what ``message-start`` already holds):
+        its plan, content items, calls (each started and ended) and citations."""
+        plan = FIELDS.opt_text(message.get("tool_plan"), f"{at}.tool_plan")
+        if plan:
+            self._text(plan, {TOOL_PLAN_KEY: True}, out)
+        for i, item in enumerate(FIELDS.list_at(message, "content", at)):
+            where = f"{at}.content[{i}]"
+            item = FIELDS.obj(item, where)
+            ctype = item.get("type", "text")
+            if ctype == "thinking":
+                self._thinking(i, item.get("thinking"), out)
+                self._end_thinking(i, out)
+            elif ctype == "text":
+                self._text(FIELDS.at(item, "text", str, where), None, out)
+            else:
+                self._drop(
+                    "content-dropped", f"{where}: a {ctype!r} content item has no AG-UI event"
+                )
+        for i, call in enumerate(FIELDS.list_at(message, "tool_calls", at)):
+            where = f"{at}.tool_calls[{i}]"
+            call = FIELDS.obj(call, where)
+            self._start_call(i, call, where, out)
+            self._end_call(i, out)
+        for citation in FIELDS.list_at(message, "citations", at):
+            self._citations.append(citation)
 
     # -------------------------------------------------------------- helpers
 
@@ -199,6 +233,9 @@ class Decoder(BaseDecoder):
         rid = self._reasoning.get(index)
         if rid is None:
             rid = mint_id("reasoning", self._mid(), index, len(self._reasoning))
+            if rid in self._reasoning_ids:  # (content message-start held, then streamed)
+                rid = mint_id("reasoning", self._mid(), index, len(self._reasoning_ids))
+            self._reasoning_ids.add(rid)
             self._reasoning[index] = rid
             out.append(ReasoningStartEvent(message_id=rid))
             out.append(ReasoningMessageStartEvent(message_id=rid))

@@ -38,7 +38,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
@@ -275,8 +275,10 @@ def decode_request(
     req = as_dict(body, VENDOR, "request")
     raw = FIELDS.at(req, "messages", list, "request")
     messages: list[Message] = []
+    lost: list[Loss] = []
     for i, m in enumerate(raw):
-        messages.extend(_decode_message(m, f"request.messages[{i}]", i))
+        messages.extend(_decode_message(m, f"request.messages[{i}]", i, lost))
+    announce(lost)
     kw: dict[str, Any] = {}
     if req.get("tools") is not None:
         raw_tools = FIELDS.list_at(req, "tools", "request")
@@ -333,7 +335,7 @@ def _content(content: Any, where: str) -> str | list[ContentPart]:
     raise FIELDS.wrong(content, (str, list), where)
 
 
-def _decode_message(m: Any, where: str, i: int) -> list[Message]:
+def _decode_message(m: Any, where: str, i: int, lost: list[Loss]) -> list[Message]:
     m = FIELDS.obj(m, where)
     role = m.get("role")
     mid = mint_id("msg", VENDOR, i, _json(m, where))
@@ -343,7 +345,7 @@ def _decode_message(m: Any, where: str, i: int) -> list[Message]:
     if role == "user":
         return [UserMessage(id=mid, content=_content(content, f"{where}.content"))]
     if role == "assistant":
-        return _decode_assistant(m, mid, where)
+        return _decode_assistant(m, mid, where, lost)
     if role == "tool":
         call_id = FIELDS.at(m, "tool_call_id", str, where)
         parts = _content(content, f"{where}.content")
@@ -355,8 +357,17 @@ def _decode_message(m: Any, where: str, i: int) -> list[Message]:
     raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
 
 
-def _decode_assistant(m: dict[str, Any], mid: str, where: str) -> list[Message]:
+def _decode_assistant(m: dict[str, Any], mid: str, where: str, lost: list[Loss]) -> list[Message]:
     out: list[Message] = []
+    if m.get("citations"):  # an AG-UI assistant message has no field for them
+        lost.append(
+            Loss(
+                kind="citations-dropped",
+                target="AG-UI",
+                reason=f"{VENDOR}: {where}.citations: an assistant message's citations have no "
+                "place in its AG-UI message",
+            )
+        )
     content = m.get("content")
     texts: list[str] = []
     if isinstance(content, list):

@@ -86,6 +86,7 @@ class Decoder(BaseDecoder):
         self.model: str | None = None
         self._choices: dict[int, _Choice] = {}
         self._ids = CallIds(VENDOR)
+        self._logprobs_told = False
 
     # ------------------------------------------------------------ streaming
 
@@ -112,6 +113,7 @@ class Decoder(BaseDecoder):
                 delta = raw.get("delta")
                 if delta is not None:
                     self._delta(ch, FIELDS.obj(delta, f"{where}.delta"), f"{where}.delta", out)
+                self._extras(raw, where)
                 reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
                 if reason:
                     self._finish(ch, reason, out)
@@ -151,6 +153,7 @@ class Decoder(BaseDecoder):
             calls = FIELDS.list_at(message, "tool_calls", f"{where}.message")
             delta = {**message, "tool_calls": calls}
             self._delta(ch, delta, f"{where}.message", out)
+            self._extras(raw, where)
             reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
             self._finish(ch, reason or "stop", out)
         usage = token_usage(body.get("usage"), self.model, "response.usage")
@@ -208,19 +211,46 @@ class Decoder(BaseDecoder):
             for j, piece in enumerate(pieces):
                 piece = FIELDS.obj(piece, f"{where}.thinking[{j}]")
                 text = piece.get("text")
-                if piece.get("type", "text") == "text" and isinstance(text, str) and text:
+                if piece.get("type", "text") != "text":
+                    self._drop(f"{where}.thinking[{j}]", piece.get("type"), "thinking")
+                elif isinstance(text, str) and text:
                     self._reasoning(ch, text, out)
             signature = part.get("signature")
             if isinstance(signature, str) and signature:
                 rid = self._reasoning_open(ch, out)
                 out.append(encrypted_value_event("message", rid, signature, PROVIDER))
         else:
+            self._drop(where, kind, "output")
+
+    def _drop(self, where: str, kind: Any, inside: str) -> None:
+        self.losses.append(
+            Loss(
+                kind="content-dropped",
+                target="AG-UI",
+                reason=f"{VENDOR}: a {kind!r} chunk in the model's {inside} ({where}) has no "
+                "AG-UI stream event",
+            )
+        )
+
+    def _extras(self, raw: dict[str, Any], where: str) -> None:
+        """A choice's members AG-UI has no field for: announced (log probabilities once)."""
+        for key in ("logprobs", "prompt_logprobs"):
+            if raw.get(key) and not self._logprobs_told:
+                self._logprobs_told = True
+                self.losses.append(
+                    Loss(
+                        kind="logprobs-dropped",
+                        target="AG-UI",
+                        reason=f"{VENDOR}: {where}.{key}: log probabilities have no AG-UI field",
+                    )
+                )
+        if raw.get("messages"):
             self.losses.append(
                 Loss(
                     kind="content-dropped",
                     target="AG-UI",
-                    reason=f"{VENDOR}: a {kind!r} chunk in the model's output has no AG-UI "
-                    "stream event",
+                    reason=f"{VENDOR}: {where}.messages: messages beside the choice's message "
+                    "have no AG-UI event",
                 )
             )
 

@@ -34,7 +34,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
@@ -269,8 +269,9 @@ def decode_request(
     req = as_dict(body, VENDOR, "request")
     raw = FIELDS.at(req, "messages", list, "request")
     messages: list[Message] = []
+    lost: list[Loss] = []
     for i, m in enumerate(raw):
-        messages.extend(_decode_message(m, f"request.messages[{i}]", i))
+        messages.extend(_decode_message(m, f"request.messages[{i}]", i, lost))
     kw: dict[str, Any] = {}
     if req.get("tools") is not None:
         raw_tools = FIELDS.list_at(req, "tools", "request")
@@ -278,6 +279,7 @@ def decode_request(
     rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
     if rest:
         kw["forwarded_props"] = rest
+    announce(lost)
     return RunAgentInput(
         thread_id=thread_id or mint_id("thread", VENDOR, _json(raw[:1], "request.messages[0]")),
         run_id=run_id or mint_id("run", VENDOR, _json(raw, "request.messages")),
@@ -294,35 +296,54 @@ def _json(value: Any, where: str) -> str:
         raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
-def _content(content: Any, where: str) -> str | list[ContentPart]:
+#: the content chunk types AG-UI has a part for (``parts.to_agui``)
+_PART_TYPES = ("text", "image_url", "document_url", "file")
+
+
+def _request_loss(where: str, kind: Any) -> Loss:
+    return Loss(
+        kind="content-dropped",
+        target="AG-UI",
+        reason=f"{VENDOR}: {where}: a {kind!r} chunk has no AG-UI message part",
+    )
+
+
+def _content(content: Any, where: str, lost: list[Loss]) -> str | list[ContentPart]:
     if content is None:
         return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return [to_agui(p, f"{where}[{i}]") for i, p in enumerate(content)]
+        parts: list[ContentPart] = []
+        for i, p in enumerate(content):
+            kind = FIELDS.obj(p, f"{where}[{i}]").get("type")
+            if kind in _PART_TYPES:
+                parts.append(to_agui(p, f"{where}[{i}]"))
+            else:  # a chunk Mistral takes (audio, references, resources) AG-UI cannot hold
+                lost.append(_request_loss(f"{where}[{i}]", kind))
+        return parts
     raise FIELDS.wrong(content, (str, list), where)
 
 
-def _decode_message(m: Any, where: str, i: int) -> list[Message]:
+def _decode_message(m: Any, where: str, i: int, lost: list[Loss]) -> list[Message]:
     m = FIELDS.obj(m, where)
     role = m.get("role")
     mid = mint_id("msg", VENDOR, i, _json(m, where))
     content = m.get("content")
     if role in ("system", "developer"):
-        return [SystemMessage(id=mid, content=text_of(_content(content, f"{where}.content")))]
+        return [SystemMessage(id=mid, content=text_of(_content(content, f"{where}.content", lost)))]
     if role == "user":
-        return [UserMessage(id=mid, content=_content(content, f"{where}.content"))]
+        return [UserMessage(id=mid, content=_content(content, f"{where}.content", lost))]
     if role == "assistant":
-        return _decode_assistant(m, mid, where)
+        return _decode_assistant(m, mid, where, lost)
     if role == "tool":
         call_id = FIELDS.at(m, "tool_call_id", str, where)
-        body = _content(content, f"{where}.content")
+        body = _content(content, f"{where}.content", lost)
         return [ToolMessage(id=result_message_id(call_id), tool_call_id=call_id, content=body)]
     raise VendorDataError(VENDOR, f"{where}.role", f"unknown role {role!r}")
 
 
-def _decode_assistant(m: dict[str, Any], mid: str, where: str) -> list[Message]:
+def _decode_assistant(m: dict[str, Any], mid: str, where: str, lost: list[Loss]) -> list[Message]:
     out: list[Message] = []
     content = m.get("content")
     texts: list[str] = []
@@ -332,13 +353,21 @@ def _decode_assistant(m: dict[str, Any], mid: str, where: str) -> list[Message]:
         for j, part in enumerate(content):
             part = FIELDS.obj(part, f"{where}.content[{j}]")
             if part.get("type") == "thinking":
-                for piece in FIELDS.list_at(part, "thinking", f"{where}.content[{j}]"):
-                    if isinstance(piece, dict) and isinstance(piece.get("text"), str):
+                at = f"{where}.content[{j}].thinking"
+                for k, piece in enumerate(
+                    FIELDS.list_at(part, "thinking", f"{where}.content[{j}]")
+                ):
+                    piece = FIELDS.obj(piece, f"{at}[{k}]")
+                    if piece.get("type", "text") != "text":
+                        lost.append(_request_loss(f"{at}[{k}]", piece.get("type")))
+                    elif isinstance(piece.get("text"), str):
                         thoughts.append(piece["text"])
                 found = FIELDS.opt_text(part.get("signature"), f"{where}.content[{j}].signature")
                 signature = found or signature
-            else:
+            elif part.get("type") == "text":
                 texts.append(text_of([to_agui(part, f"{where}.content[{j}]")]))
+            else:  # an AG-UI assistant message holds text only
+                lost.append(_request_loss(f"{where}.content[{j}]", part.get("type")))
         if thoughts or signature:
             kw_r: dict[str, Any] = {}
             if signature:

@@ -27,6 +27,7 @@ from ag_ui.core import (
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -61,6 +62,7 @@ class Decoder(BaseDecoder):
         self._reasoning_items = 0
         self._calls = 0
         self._ids = CallIds(VENDOR)
+        self._told: set[str] = set()
 
     # ------------------------------------------------------------ streaming
 
@@ -107,6 +109,10 @@ class Decoder(BaseDecoder):
             if not isinstance(message, dict):
                 raise FIELDS.wrong(message, dict, where("message"))
             self._message(message, where, out)
+        if chunk.get("logprobs"):
+            self._drop(
+                "logprobs-dropped", "logprobs", where, "log probabilities have no AG-UI field"
+            )
         done = chunk.get("done")
         if done is not None and not isinstance(done, bool):
             raise FIELDS.wrong(done, bool, where("done"))
@@ -133,6 +139,28 @@ class Decoder(BaseDecoder):
                 raise FIELDS.wrong(calls, list, where("message.tool_calls"))
             for i, call in enumerate(calls):
                 self._call(call, lambda f, i=i: where(f"message.tool_calls[{i}]{f}"), out)
+        if message.get("images"):
+            self._drop(
+                "content-dropped",
+                "message.images",
+                where,
+                "images the model sent have no AG-UI event",
+            )
+        if message.get("tool_name"):
+            self._drop(
+                "content-dropped",
+                "message.tool_name",
+                where,
+                "a tool name on the model's message (a tool result's field) has no AG-UI event",
+            )
+
+    def _drop(self, kind: str, member: str, at: Any, what: str) -> None:
+        """A member AG-UI has no place for: announced once per member per turn."""
+        if member not in self._told:
+            self._told.add(member)
+            self.losses.append(
+                Loss(kind=kind, target="AG-UI", reason=f"{VENDOR}: {at(member)}: {what}")
+            )
 
     def _reasoning(self, text: str, out: list[BaseEvent]) -> None:
         if self._reasoning_id is None:

@@ -36,7 +36,7 @@ from ag_ui.core import (
 
 from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss
+from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     arguments_object,
@@ -276,7 +276,9 @@ def decode_request(
     """
     req = as_dict(body, VENDOR, "request")
     raw = FIELDS.at(req, "messages", list, "request")
-    messages = _decode_messages(raw)
+    lost: list[Loss] = []
+    messages = _decode_messages(raw, lost)
+    announce(lost)
     kw: dict[str, Any] = {}
     if req.get("tools") is not None:
         raw_tools = FIELDS.list_at(req, "tools", "request")
@@ -313,7 +315,32 @@ def _content(m: dict[str, Any], where: str) -> str | list[ContentPart]:
     return parts
 
 
-def _decode_messages(raw: list[Any]) -> list[Message]:
+#: the message fields each role's AG-UI message has no place for
+_UNREAD = {
+    "system": ("images", "thinking", "tool_calls"),
+    "developer": ("images", "thinking", "tool_calls"),
+    "user": ("thinking", "tool_calls"),
+    "assistant": ("images",),
+    "tool": ("thinking", "tool_calls"),
+}
+
+
+def _unread(m: dict[str, Any], role: Any, where: str, lost: list[Loss]) -> None:
+    """Fields Ollama takes on a message of this role that its AG-UI message cannot hold:
+    each dropped with a loss naming it."""
+    for key in _UNREAD.get(role, ()) if isinstance(role, str) else ():
+        if m.get(key):
+            lost.append(
+                Loss(
+                    kind="content-dropped",
+                    target="AG-UI",
+                    reason=f"{VENDOR}: {where}.{key}: a {role} message's {key} has no place in "
+                    "its AG-UI message",
+                )
+            )
+
+
+def _decode_messages(raw: list[Any], lost: list[Loss]) -> list[Message]:
     out: list[Message] = []
     open_calls: list[tuple[str, str]] = []  # (id, name) of the last assistant's unanswered calls
     for i, m in enumerate(raw):
@@ -321,6 +348,7 @@ def _decode_messages(raw: list[Any]) -> list[Message]:
         m = FIELDS.obj(m, where)
         role = m.get("role")
         mid = mint_id("msg", VENDOR, i, _json(m, where))
+        _unread(m, role, where, lost)
         if role in ("system", "developer"):
             text = text_of(_content(m, where))
             cls = SystemMessage if role == "system" else DeveloperMessage
