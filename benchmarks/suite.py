@@ -39,6 +39,7 @@ from typing import Any
 
 from benchmarks import paths, timing
 from benchmarks.history import history
+from benchmarks.peers.runner import MODELS as PEER_MODELS
 from benchmarks.served import Served
 from benchmarks.timing import Case, interleave, peak_bytes, timed
 from toolwire import adapters
@@ -75,6 +76,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "performance.md"
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 #: benchmarks other modules add as ``benchmarks/<name>.py`` with a ``main()``; run when present
+#: the vendors the peers' runner has a model for: the others are measured against their
+#: floors and their SDK only (the peer cells stay empty)
+PEER_VENDORS = tuple(PEER_MODELS)
+
 EXTRAS = ("bench_run", "bench_bedrock", "bench_gateway")
 
 
@@ -148,7 +153,7 @@ def _group(
     g.add("floor.send", timed(paths.send_each(frames)))
     for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
         g.add(f"extra.{name}", timed(fn))
-    if peers is not None and (events < long or shape in peer_shapes):
+    if peers is not None and vendor in PEER_VENDORS and (events < long or shape in peer_shapes):
         file = tmp / f"{vendor}-{shape}-{events}.sse"
         file.write_bytes(body)
         for peer in ("pydantic_ai", "litellm", "loopback"):
