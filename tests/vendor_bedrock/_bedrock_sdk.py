@@ -7,7 +7,6 @@ loopback; the fake serves a fixed number of requests and stops by itself.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import ssl
 import threading
@@ -21,19 +20,9 @@ from typing import Any
 import boto3
 import botocore.parsers
 import botocore.session
-import pytest
 from botocore.config import Config
 from botocore.eventstream import EventStream
 from botocore.validate import validate_parameters
-
-#: the async path needs aiobotocore (``toolwire[bedrock-async]``), which the dev extra leaves
-#: out: every aiobotocore release pins botocore to one minor line (3.10.0: <1.43.118), behind
-#: the botocore 1.44 that boto3 brings, so installing it downgrades botocore. (The aiohttp it
-#: brings no longer breaks the Gemini driver tests.) With it installed these tests run.
-NEEDS_AIOBOTOCORE = pytest.mark.skipif(
-    importlib.util.find_spec("aiobotocore") is None,
-    reason="the async Bedrock path needs aiobotocore: pip install 'toolwire[bedrock-async]'",
-)
 
 ROOT = Path(__file__).resolve().parents[2]
 CASSETTES = ROOT / "cassettes" / "bedrock"

@@ -16,7 +16,6 @@ from _bedrock_sdk import (
     FAKE_SECRET,
     FAKE_TOKEN,
     MODEL,
-    NEEDS_AIOBOTOCORE,
     client,
     fake_bedrock,
     sdk_events,
@@ -166,7 +165,6 @@ def test_params_go_into_inference_config() -> None:
     }
 
 
-@NEEDS_AIOBOTOCORE
 def test_the_async_path_reads_aiobotocores_stream() -> None:
     from aiobotocore.session import get_session
 

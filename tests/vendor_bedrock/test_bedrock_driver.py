@@ -14,7 +14,6 @@ from _bedrock_sdk import (
     FAKE_KEY_ID,
     FAKE_SECRET,
     MODEL,
-    NEEDS_AIOBOTOCORE,
     client,
     fake_bedrock,
 )
@@ -117,7 +116,6 @@ def test_a_truncated_stream_is_never_a_finished_run() -> None:
     assert "messageStop" in events[-1].message
 
 
-@NEEDS_AIOBOTOCORE
 def test_arun_over_an_aiobotocore_client() -> None:
     import asyncio
 

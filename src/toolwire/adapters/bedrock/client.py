@@ -136,15 +136,29 @@ def _call_error(exc: Exception) -> Exception | None:
     return _http_error(exc) or _https_only(exc)
 
 
+_HTTPS_ONLY = (
+    f"{VENDOR}: a Bedrock API key (bearer token) is sent over HTTPS only and the endpoint "
+    "is plain HTTP: give an https:// base_url, or AWS credentials (SigV4) instead of the key"
+)
+
+
 def _https_only(exc: Exception) -> UnsupportedInput | None:
-    """botocore sends a Bedrock API key (a bearer token) over HTTPS only and refuses a plain
-    ``http://`` endpoint before any request; said here in terms of the agent's settings."""
+    """botocore (1.44 on) refuses a bearer token for a plain ``http://`` endpoint itself;
+    said here in terms of the agent's settings."""
     if type(exc).__name__ != "InvalidEndpointConfigurationError" or "HTTPS" not in str(exc):
         return None
-    return UnsupportedInput(
-        f"{VENDOR}: a Bedrock API key (bearer token) is sent over HTTPS only and the endpoint "
-        "is plain HTTP: give an https:// base_url, or AWS credentials (SigV4) instead of the key"
-    )
+    return UnsupportedInput(_HTTPS_ONLY)
+
+
+def _ready(client: Any) -> None:
+    """Before toolwire's call: a bearer token never goes to a plain ``http://`` endpoint,
+    whatever botocore's version checks (older ones send it), and the SDK's retries are off."""
+    meta = getattr(client, "meta", None)
+    config = getattr(meta, "config", None)
+    endpoint = str(getattr(meta, "endpoint_url", "") or "")
+    if getattr(config, "signature_version", None) == "bearer" and endpoint.startswith("http:"):
+        raise UnsupportedInput(_HTTPS_ONLY)
+    _sdk_retries_off(client)
 
 
 def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
@@ -269,7 +283,7 @@ class BedrockClient:
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
         """One streamed turn: the chunk dicts of its raw bytes (or the SDK's events)."""
-        _sdk_retries_off(client)
+        _ready(client)
         body, headers = clients.split_headers(body)
         token = _NO_SDK_RETRY.set(True)
         held = _HEADERS.set(headers)
@@ -316,7 +330,7 @@ class BedrockClient:
     async def _astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         if isinstance(client, AioClientHandle):
             client = await client.open()
-        _sdk_retries_off(client)
+        _ready(client)
         body, headers = clients.split_headers(body)
         token = _NO_SDK_RETRY.set(True)
         held = _HEADERS.set(headers)
@@ -359,7 +373,7 @@ class BedrockClient:
 
     def respond(self, client: Any, body: dict[str, Any]) -> Any:
         """One whole (non-streamed) ``converse`` call, SDK retries off."""
-        _sdk_retries_off(client)
+        _ready(client)
         body, headers = clients.split_headers(body)
         token = _NO_SDK_RETRY.set(True)
         held = _HEADERS.set(headers)
