@@ -69,10 +69,8 @@ class Served:
     """``toolwire serve``'s response for one run of ``vendor`` over ``body``, repeatable."""
 
     def __init__(self, vendor: str, body: bytes, media_type: str) -> None:
-        from toolwire.server._app import _secret_values
-
         self.provider = _provider(vendor, body, media_type)
-        self.secrets = _secret_values(self.provider)
+        self.secrets = self.provider.secret_values()
         self.input = run_input()
         self.loop = asyncio.new_event_loop()
 

@@ -236,7 +236,6 @@ class ModelCall:
         response_id: str | None = None,
         finish_reason: str | None = None,
         error_type: str | None = None,
-        output: Any = None,
     ) -> None:
         """End the span and record the metrics (once; later calls do nothing)."""
         if self._ended:
@@ -259,8 +258,6 @@ class ModelCall:
             attrs["gen_ai.usage.output_tokens"] = output_tokens
         if error_type:
             attrs["error.type"] = error_type
-        if output is not None and capturing_content():
-            attrs["gen_ai.output.messages"] = _json(output)
         span = self.span
         if span.is_recording():
             span.set_attributes(run.clean(attrs))

@@ -172,6 +172,12 @@ class _Endless:
     def unavailable(self) -> str | None:
         return None
 
+    def secret_values(self) -> list[str]:
+        return []
+
+    async def aclose(self) -> None:
+        return None
+
     async def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         yield RunStartedEvent(thread_id=run_input.thread_id, run_id=run_input.run_id)
         while True:

@@ -102,6 +102,9 @@ class AgentProvider:
     def prompts(self) -> list[str]:
         return []  # nothing recorded to offer: the page's prompt box is the way in
 
+    async def aclose(self) -> None:
+        """The agent's clients are the application's to close."""
+
     def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
         return checked_events(self.agent.run, run_input)
 

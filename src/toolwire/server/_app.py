@@ -39,7 +39,7 @@ from toolwire.server._config import (
 )
 from toolwire.server._guard import RequestGuard
 from toolwire.server._offload import OFFLOAD
-from toolwire.server._providers import Provider, build_provider, secrets
+from toolwire.server._providers import Provider, build_provider
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
 log = logging.getLogger("toolwire.server")
@@ -114,13 +114,6 @@ async def _run_input(request: Request, limit: int, seconds: float) -> RunAgentIn
     return await OFFLOAD.run(_parse_run_input, raw)
 
 
-def _secret_values(provider: Provider) -> list[str]:
-    """The key values to mask in what ``provider``'s runs send: an agent of the caller's
-    names its clients' keys; a configured provider's are in its key variables."""
-    own = getattr(provider, "secret_values", None)
-    return list(own()) if own is not None else secrets(provider.config)
-
-
 def _state(request: Request) -> ServerState:
     state: ServerState = request.app.state.toolwire
     return state
@@ -159,7 +152,7 @@ async def run_agent(request: Request) -> Response:
         run_input=run_input,
         hub=state.hub,
         agent=name,
-        redactor=StreamRedactor(_secret_values(provider)),
+        redactor=StreamRedactor(provider.secret_values()),
         deadline=state.config.run_deadline,
     )
 
@@ -252,9 +245,7 @@ def create_app(
         yield
         hub.close()
         for provider in providers.values():  # the SDK clients providers built, reused till now
-            closing = getattr(provider, "aclose", None)
-            if closing is not None:
-                await closing()
+            await provider.aclose()
 
     OFFLOAD.at_least(cfg.max_encoding_threads)
     token = os.environ.get(cfg.token_env) or None

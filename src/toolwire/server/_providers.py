@@ -44,6 +44,12 @@ class Provider(Protocol):
     def prompts(self) -> list[str]:
         """Messages the page offers to send (the replay agent's recorded first prompts)."""
 
+    def secret_values(self) -> list[str]:
+        """The key values to mask in everything this provider's runs send."""
+
+    async def aclose(self) -> None:
+        """Close what the provider kept across runs (an SDK client): the app's shutdown."""
+
 
 def warm_driver() -> None:
     """``toolwire.arun`` and what it imports on a first run (tenacity, the runner)."""
@@ -85,6 +91,9 @@ class VendorProvider:
 
     def prompts(self) -> list[str]:
         return []  # a real model answers anything
+
+    def secret_values(self) -> list[str]:
+        return secrets(self.config)
 
     def warm(self) -> None:
         warm_driver()

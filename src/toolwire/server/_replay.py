@@ -261,6 +261,12 @@ class ReplayProvider:
         for turn in first.values():
             replay_client(turn)  # built and dropped: its transport never opened a connection
 
+    def secret_values(self) -> list[str]:
+        return []  # it holds no key: every recording is answered offline
+
+    async def aclose(self) -> None:
+        """Nothing kept across runs: each run's SDK client closes with it."""
+
     def prompts(self) -> list[str]:
         """The recorded first prompts this agent answers: each recorded conversation's opening
         user message, offered only when sent alone it plays (a page cannot send a recorded
