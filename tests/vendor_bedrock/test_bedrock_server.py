@@ -43,8 +43,13 @@ def run_input() -> dict[str, Any]:
 
 
 async def post(app: Any) -> str:
+    """One run through the app, inside its lifespan (whose end closes the agent's aiobotocore
+    client and the aiohttp session under it)."""
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http,
+    ):
         response = await http.post("/agents/bedrock", json=run_input(), timeout=30)
         return response.text
 

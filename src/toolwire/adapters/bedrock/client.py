@@ -24,7 +24,8 @@ a run masks them. ``X-Amz-Date`` is not secret (a timestamp; a cassette matcher 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from typing import Any
 
 from toolwire import clients
@@ -212,22 +213,27 @@ async def _threaded(open_stream: Any) -> AsyncIterator[Any]:
 
 class AioClientHandle:
     """An aiobotocore client :meth:`BedrockClient.make_client` made: aiobotocore builds its
-    clients inside an async context, so this enters it on first use and ``aclose`` leaves it."""
+    clients inside an async context, so this enters it on first use and ``aclose`` leaves it.
 
-    def __init__(self, creator: Any) -> None:
-        self._creator = creator
+    It holds a factory, not the context: aiobotocore's context wraps a coroutine made at once,
+    which a handle built and dropped unused (a server's warm-up) would leave never awaited.
+    """
+
+    def __init__(self, make_creator: Callable[[], Any]) -> None:
+        self._make_creator = make_creator
+        self._creator: Any = None
         self._client: Any = None
 
     async def open(self) -> Any:
         if self._client is None:
+            self._creator = self._make_creator()
             self._client = await self._creator.__aenter__()
         return self._client
 
     async def close(self) -> None:
         if self._client is not None:
-            client, self._client = self._client, None
-            del client
-            await self._creator.__aexit__(None, None, None)
+            creator, self._creator, self._client = self._creator, None, None
+            await creator.__aexit__(None, None, None)
 
 
 class BedrockClient:
@@ -425,7 +431,7 @@ class BedrockClient:
             session = get_session()
             if bearer:
                 _with_token(session, bearer)
-            return AioClientHandle(session.create_client(_SERVICE, **options))
+            return AioClientHandle(partial(session.create_client, _SERVICE, **options))
         import botocore.session  # type: ignore[import-untyped, unused-ignore]
 
         plain = botocore.session.get_session()
