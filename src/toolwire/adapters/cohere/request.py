@@ -13,47 +13,47 @@ content item of the next assistant message.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ag_ui.core import (
-    PROTOCOL_VERSION,
     AssistantMessage,
     ContentPart,
     DataSource,
-    DeveloperMessage,
-    FunctionCall,
     ImagePart,
     Message,
     ReasoningMessage,
     RunAgentInput,
     SystemMessage,
     TextPart,
-    Tool,
     ToolCall,
     ToolMessage,
     UrlSource,
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.chat_request import (
+    ChatHistory,
+    Fitted,
+    call_of_function,
+    chat_history,
+    chat_messages,
+    chat_run_input,
+    function_call,
+    function_tool,
+)
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
     DEFAULT_MEDIA_LABEL,
     Accepts,
-    fit_content,
-    labelled,
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import parse_data_url, text_of, to_data_url
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
+from toolwire.protocol.surface import checked_options, encode_surface
 
 from .wire import CALL_ID_RULE, DETAIL_KEY, DOCUMENT_ID_KEY, FIELDS, VENDOR
 
@@ -80,72 +80,23 @@ def encode_request(
     the capability rows for ``model``; ``unanswered`` says what to do with a call that has
     no result (``"error"``, ``"drop"``, ``"answer"``).
     """
-    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    run = as_run_input(run_input, VENDOR)
-    in_tool = tool_result or accepts(VENDOR, place="tool_result", model=model)
-    in_user = user_message or accepts(VENDOR, place="user_message", model=model)
-    if media == "relocate":
-        in_tool = replace(in_tool, upgrade=None)
-    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
-    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
-    lost: list[Loss] = [] if losses is None else losses
-    lost += paired.losses
-    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
-    relocate = in_user if media == "relocate" else None
-    messages: list[dict[str, Any]] = []
-    thinking: list[str] = []
-    for turn in paired.turns:
-        m = turn.message
-        if isinstance(m, ReasoningMessage):
-            if m.content:
-                thinking.append(m.content)
-            if m.encrypted_value:
-                lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
-            continue
-        if thinking and not isinstance(m, AssistantMessage):
-            lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
-            thinking = []
-        if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m, ids, thinking, lost))
-            thinking = []
-            moved: list[ContentPart] = []
-            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
-                assert result is not None  # settled above
-                fitted = fit_content(
-                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
-                )
-                lost += fitted.losses
-                messages.append(_tool(result, fitted.content, ids, lost))
-                if fitted.relocated:
-                    moved += labelled(
-                        fitted.relocated,
-                        media_label,
-                        tool_call_id=ids(result.tool_call_id),
-                        tool_name=call.function.name,
-                        target=VENDOR,
-                    )
-            if moved:
-                parts = _user_parts(moved, in_user, lost)
-                if parts:
-                    messages.append({"role": "user", "content": parts})
-            continue
-        if isinstance(m, UserMessage):
-            content: Any = m.content
-            if not isinstance(content, str):
-                fitted = fit_content(content, in_user)
-                lost += fitted.losses
-                kept = fitted.content
-                content = kept if isinstance(kept, str) else _user_parts(kept, in_user, lost)
-            messages.append({"role": "user", "content": content})
-        elif isinstance(m, (SystemMessage, DeveloperMessage)):
-            messages.append({"role": "system", "content": m.content})
-        else:
-            lost.append(_loss("message-dropped", f"a {m.role} message has no Cohere form"))
-    if thinking:
-        lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
+    h = chat_history(
+        run_input,
+        vendor=VENDOR,
+        model=model,
+        media=media,
+        call_id_rule=CALL_ID_RULE,
+        losses=losses,
+        tool_result=tool_result,
+        user_message=user_message,
+        unanswered=unanswered,
+        unanswered_text=unanswered_text,
+    )
+    messages = chat_messages(h, _Forms(h), media_label=media_label)
+    run, lost, ids = h.run, h.lost, h.ids
     body: dict[str, Any] = {"model": model, "messages": messages}
     if run.tools:
-        body["tools"] = [_tool_spec(t) for t in run.tools]
+        body["tools"] = [function_tool(t) for t in run.tools]
     if run.context:
         lost.append(
             _loss(
@@ -157,6 +108,37 @@ def encode_request(
     body.update(vendor_options)
     lost += ids.losses
     return body
+
+
+class _Forms:
+    """Cohere's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
+
+    label = "Cohere"
+
+    def __init__(self, h: ChatHistory) -> None:
+        self.h = h
+
+    def reasoning(self, m: ReasoningMessage) -> str | None:
+        if m.encrypted_value:
+            self.h.lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+        return None
+
+    def assistant(
+        self, m: AssistantMessage, thinking: list[str], signatures: list[str]
+    ) -> dict[str, Any]:
+        return _assistant(m, self.h.ids, thinking, self.h.lost)
+
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+        return _tool(result, content, self.h.ids, self.h.lost)
+
+    def user(self, content: Fitted) -> dict[str, Any]:
+        if isinstance(content, str):
+            return {"role": "user", "content": content}
+        return {"role": "user", "content": _user_parts(content, self.h.in_user, self.h.lost)}
+
+    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+        items = _user_parts(parts, self.h.in_user, self.h.lost)
+        return {"role": "user", "content": items} if items else None
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
@@ -194,17 +176,7 @@ def _assistant(
     if calls:
         if m.content:
             out["tool_plan"] = m.content
-        out["tool_calls"] = [
-            {
-                "id": ids(c.id, c.metadata),
-                "type": "function",
-                "function": {
-                    "name": c.function.name,
-                    "arguments": c.function.arguments if c.function.arguments.strip() else "{}",
-                },
-            }
-            for c in calls
-        ]
+        out["tool_calls"] = [function_call(c, ids(c.id, c.metadata)) for c in calls]
     elif m.content:
         items.append({"type": "text", "text": m.content})
     if items:
@@ -250,14 +222,6 @@ def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) ->
     return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "content": items}
 
 
-def _tool_spec(t: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": t.name}
-    if t.description:
-        fn["description"] = t.description
-    fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
-    return {"type": "function", "function": fn}
-
-
 # ------------------------------------------------------------------ decode
 
 
@@ -278,28 +242,9 @@ def decode_request(
     lost: list[Loss] = []
     for i, m in enumerate(raw):
         messages.extend(_decode_message(m, f"request.messages[{i}]", i, lost))
-    announce(lost)
-    kw: dict[str, Any] = {}
-    if req.get("tools") is not None:
-        raw_tools = FIELDS.list_at(req, "tools", "request")
-        kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
-    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
-    if rest:
-        kw["forwarded_props"] = rest
-    return RunAgentInput(
-        thread_id=thread_id or mint_id("thread", VENDOR, _json(raw[:1], "request.messages[0]")),
-        run_id=run_id or mint_id("run", VENDOR, _json(raw, "request.messages")),
-        protocol_version=PROTOCOL_VERSION,
-        messages=messages,
-        **kw,
+    return chat_run_input(
+        req, raw, messages, lost, fields=FIELDS, thread_id=thread_id, run_id=run_id
     )
-
-
-def _json(value: Any, where: str) -> str:
-    try:
-        return dumps_compact(value)
-    except (TypeError, ValueError) as exc:
-        raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
 def _part(item: Any, where: str) -> ContentPart:
@@ -318,7 +263,9 @@ def _part(item: Any, where: str) -> ContentPart:
     if kind == "document":
         document = FIELDS.at(item, "document", dict, where)
         data = document.get("data")
-        text = data if isinstance(data, str) else _json(data, f"{where}.document.data")
+        text = (
+            data if isinstance(data, str) else dumps_compact(data, VENDOR, f"{where}.document.data")
+        )
         doc_id = document.get("id")
         meta = {DOCUMENT_ID_KEY: doc_id} if isinstance(doc_id, str) and doc_id else None
         return TextPart(text=text, metadata=meta)
@@ -338,7 +285,7 @@ def _content(content: Any, where: str) -> str | list[ContentPart]:
 def _decode_message(m: Any, where: str, i: int, lost: list[Loss]) -> list[Message]:
     m = FIELDS.obj(m, where)
     role = m.get("role")
-    mid = mint_id("msg", VENDOR, i, _json(m, where))
+    mid = mint_id("msg", VENDOR, i, dumps_compact(m, VENDOR, where))
     content = m.get("content")
     if role == "system":
         return [SystemMessage(id=mid, content=text_of(_content(content, f"{where}.content")))]
@@ -386,7 +333,7 @@ def _decode_assistant(m: dict[str, Any], mid: str, where: str, lost: list[Loss])
         raise FIELDS.wrong(content, (str, list), f"{where}.content")
     plan = FIELDS.opt_text(m.get("tool_plan"), f"{where}.tool_plan")
     calls = [
-        _decode_call(c, f"{where}.tool_calls[{j}]")
+        call_of_function(c, FIELDS, f"{where}.tool_calls[{j}]")
         for j, c in enumerate(FIELDS.list_at(m, "tool_calls", where))
     ]
     text = (plan or "") + "".join(texts)
@@ -399,28 +346,6 @@ def _decode_assistant(m: dict[str, Any], mid: str, where: str, lost: list[Loss])
         kw["content"] = text
     out.append(AssistantMessage(id=mid, **kw))
     return out
-
-
-def _decode_call(c: Any, where: str) -> ToolCall:
-    c = FIELDS.obj(c, where)
-    cid = FIELDS.at(c, "id", str, where)
-    if not cid:
-        raise FIELDS.missing(f"{where}.id")
-    fn = FIELDS.at(c, "function", dict, where)
-    name = FIELDS.at(fn, "name", str, f"{where}.function")
-    args = FIELDS.opt_text(fn.get("arguments"), f"{where}.function.arguments") or ""
-    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=args))
-
-
-def _decode_tool(t: Any, where: str) -> Tool:
-    t = FIELDS.obj(t, where)
-    fn = FIELDS.at(t, "function", dict, where)
-    name = FIELDS.at(fn, "name", str, f"{where}.function")
-    desc = fn.get("description")
-    kw: dict[str, Any] = {}
-    if fn.get("parameters") is not None:
-        kw["parameters"] = fn["parameters"]
-    return Tool(name=name, description=desc if isinstance(desc, str) else "", **kw)
 
 
 __all__ = ["decode_request", "encode_request"]

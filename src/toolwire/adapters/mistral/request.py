@@ -12,45 +12,46 @@ the next assistant message's content (Magistral reads its own reasoning back).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ag_ui.core import (
-    PROTOCOL_VERSION,
     AssistantMessage,
     ContentPart,
-    DeveloperMessage,
-    FunctionCall,
     Message,
     ReasoningMessage,
     RunAgentInput,
     SystemMessage,
     TextPart,
-    Tool,
     ToolCall,
     ToolMessage,
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.chat_request import (
+    ChatHistory,
+    Fitted,
+    call_of_function,
+    chat_history,
+    chat_messages,
+    chat_run_input,
+    function_call,
+    function_tool,
+    with_error_note,
+)
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
     DEFAULT_MEDIA_LABEL,
     Accepts,
-    fit_content,
-    labelled,
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark, usable_encrypted
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
+from toolwire.protocol.surface import checked_options, encode_surface
 
 from .parts import to_agui, to_vendor
 from .wire import CALL_ID_RULE, FIELDS, PROVIDER, VENDOR
@@ -78,81 +79,23 @@ def encode_request(
     the capability rows for ``model``; ``unanswered`` says what to do with a call that has
     no result (``"error"``, ``"drop"``, ``"answer"``).
     """
-    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    run = as_run_input(run_input, VENDOR)
-    in_tool = tool_result or accepts(VENDOR, place="tool_result", model=model)
-    in_user = user_message or accepts(VENDOR, place="user_message", model=model)
-    if media == "relocate":
-        in_tool = replace(in_tool, upgrade=None)
-    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
-    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
-    lost: list[Loss] = [] if losses is None else losses
-    lost += paired.losses
-    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
-    relocate = in_user if media == "relocate" else None
-    messages: list[dict[str, Any]] = []
-    thinking: list[str] = []
-    signatures: list[str] = []
-    for turn in paired.turns:
-        m = turn.message
-        if isinstance(m, ReasoningMessage):
-            if m.content:
-                thinking.append(m.content)
-            signed = usable_encrypted(
-                m.encrypted_value,
-                m.metadata if isinstance(m.metadata, dict) else None,
-                PROVIDER,
-                target=VENDOR,
-                entity="a reasoning message",
-                losses=lost,
-            )
-            if signed:
-                signatures.append(signed)
-            continue
-        if (thinking or signatures) and not isinstance(m, AssistantMessage):
-            lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
-            thinking, signatures = [], []
-        if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m, ids, thinking, signatures, lost))
-            thinking, signatures = [], []
-            moved: list[ContentPart] = []
-            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
-                assert result is not None  # settled above
-                fitted = fit_content(
-                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
-                )
-                lost += fitted.losses
-                messages.append(_tool(result, call.function.name, fitted.content, ids, lost))
-                if fitted.relocated:
-                    moved += labelled(
-                        fitted.relocated,
-                        media_label,
-                        tool_call_id=ids(result.tool_call_id),
-                        tool_name=call.function.name,
-                        target=VENDOR,
-                    )
-            if moved:
-                parts = _parts(moved, in_user, lost)
-                if parts:
-                    messages.append({"role": "user", "content": parts})
-            continue
-        if isinstance(m, UserMessage):
-            content: Any = m.content
-            if not isinstance(content, str):
-                fitted = fit_content(content, in_user)
-                lost += fitted.losses
-                kept = fitted.content
-                content = kept if isinstance(kept, str) else _parts(kept, in_user, lost)
-            messages.append({"role": "user", "content": content})
-        elif isinstance(m, (SystemMessage, DeveloperMessage)):
-            messages.append({"role": "system", "content": m.content})
-        else:
-            lost.append(_loss("message-dropped", f"a {m.role} message has no Mistral form"))
-    if thinking or signatures:
-        lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
+    h = chat_history(
+        run_input,
+        vendor=VENDOR,
+        model=model,
+        media=media,
+        call_id_rule=CALL_ID_RULE,
+        losses=losses,
+        tool_result=tool_result,
+        user_message=user_message,
+        unanswered=unanswered,
+        unanswered_text=unanswered_text,
+    )
+    messages = chat_messages(h, _Forms(h), media_label=media_label)
+    run, lost, ids = h.run, h.lost, h.ids
     body: dict[str, Any] = {"model": model, "messages": messages}
     if run.tools:
-        body["tools"] = [_tool_spec(t) for t in run.tools]
+        body["tools"] = [function_tool(t) for t in run.tools]
     if run.context:
         lost.append(
             _loss(
@@ -163,6 +106,43 @@ def encode_request(
     body.update(vendor_options)
     lost += ids.losses
     return body
+
+
+class _Forms:
+    """Mistral's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
+
+    label = "Mistral"
+
+    def __init__(self, h: ChatHistory) -> None:
+        self.h = h
+
+    def reasoning(self, m: ReasoningMessage) -> str | None:
+        meta = m.metadata if isinstance(m.metadata, dict) else None
+        return usable_encrypted(
+            m.encrypted_value,
+            meta,
+            PROVIDER,
+            target=VENDOR,
+            entity="a reasoning message",
+            losses=self.h.lost,
+        )
+
+    def assistant(
+        self, m: AssistantMessage, thinking: list[str], signatures: list[str]
+    ) -> dict[str, Any]:
+        return _assistant(m, self.h.ids, thinking, signatures, self.h.lost)
+
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+        return _tool(result, call.function.name, content, self.h.ids, self.h.lost)
+
+    def user(self, content: Fitted) -> dict[str, Any]:
+        if isinstance(content, str):
+            return {"role": "user", "content": content}
+        return {"role": "user", "content": _parts(content, self.h.in_user, self.h.lost)}
+
+    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+        chunks = _parts(parts, self.h.in_user, self.h.lost)
+        return {"role": "user", "content": chunks} if chunks else None
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
@@ -204,18 +184,7 @@ def _assistant(
     else:
         out["content"] = m.content if m.content else (None if calls else "")
     if calls:
-        out["tool_calls"] = [
-            {
-                "id": ids(c.id, c.metadata),
-                "type": "function",
-                # empty argument text becomes "{}": the request wants a JSON object there
-                "function": {
-                    "name": c.function.name,
-                    "arguments": c.function.arguments if c.function.arguments.strip() else "{}",
-                },
-            }
-            for c in calls
-        ]
+        out["tool_calls"] = [function_call(c, ids(c.id, c.metadata)) for c in calls]
     if m.encrypted_value:
         lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
     for c in calls:
@@ -239,18 +208,8 @@ def _tool(
                 why = "a Mistral tool message holds text"
                 lost.append(part_loss(p, i, VENDOR, why, result.tool_call_id))
         text = "".join(texts)
-    if result.error:
-        note = f"Error: {result.error}"
-        text = f"{text}\n\n{note}" if text else note
+    text = with_error_note(text, result.error)
     return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "name": name, "content": text}
-
-
-def _tool_spec(t: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": t.name}
-    if t.description:
-        fn["description"] = t.description
-    fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
-    return {"type": "function", "function": fn}
 
 
 # ------------------------------------------------------------------ decode
@@ -272,28 +231,9 @@ def decode_request(
     lost: list[Loss] = []
     for i, m in enumerate(raw):
         messages.extend(_decode_message(m, f"request.messages[{i}]", i, lost))
-    kw: dict[str, Any] = {}
-    if req.get("tools") is not None:
-        raw_tools = FIELDS.list_at(req, "tools", "request")
-        kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
-    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
-    if rest:
-        kw["forwarded_props"] = rest
-    announce(lost)
-    return RunAgentInput(
-        thread_id=thread_id or mint_id("thread", VENDOR, _json(raw[:1], "request.messages[0]")),
-        run_id=run_id or mint_id("run", VENDOR, _json(raw, "request.messages")),
-        protocol_version=PROTOCOL_VERSION,
-        messages=messages,
-        **kw,
+    return chat_run_input(
+        req, raw, messages, lost, fields=FIELDS, thread_id=thread_id, run_id=run_id
     )
-
-
-def _json(value: Any, where: str) -> str:
-    try:
-        return dumps_compact(value)
-    except (TypeError, ValueError) as exc:
-        raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
 #: the content chunk types AG-UI has a part for (``parts.to_agui``)
@@ -328,7 +268,7 @@ def _content(content: Any, where: str, lost: list[Loss]) -> str | list[ContentPa
 def _decode_message(m: Any, where: str, i: int, lost: list[Loss]) -> list[Message]:
     m = FIELDS.obj(m, where)
     role = m.get("role")
-    mid = mint_id("msg", VENDOR, i, _json(m, where))
+    mid = mint_id("msg", VENDOR, i, dumps_compact(m, VENDOR, where))
     content = m.get("content")
     if role in ("system", "developer"):
         return [SystemMessage(id=mid, content=text_of(_content(content, f"{where}.content", lost)))]
@@ -380,7 +320,7 @@ def _decode_assistant(m: dict[str, Any], mid: str, where: str, lost: list[Loss])
     elif content is not None:
         raise FIELDS.wrong(content, (str, list), f"{where}.content")
     calls = [
-        _decode_call(c, f"{where}.tool_calls[{j}]")
+        call_of_function(c, FIELDS, f"{where}.tool_calls[{j}]")
         for j, c in enumerate(FIELDS.list_at(m, "tool_calls", where))
     ]
     kw: dict[str, Any] = {}
@@ -393,36 +333,6 @@ def _decode_assistant(m: dict[str, Any], mid: str, where: str, lost: list[Loss])
         kw["content"] = text
     out.append(AssistantMessage(id=mid, **kw))
     return out
-
-
-def _decode_call(c: Any, where: str) -> ToolCall:
-    c = FIELDS.obj(c, where)
-    cid = FIELDS.at(c, "id", str, where)
-    if not cid:
-        raise FIELDS.missing(f"{where}.id")
-    fn = FIELDS.at(c, "function", dict, where)
-    name = FIELDS.at(fn, "name", str, f"{where}.function")
-    args = fn.get("arguments")
-    if args is None:
-        text = ""
-    elif isinstance(args, str):
-        text = args
-    elif isinstance(args, dict):
-        text = dumps_compact(args, VENDOR, f"{where}.function.arguments")
-    else:
-        raise FIELDS.wrong(args, (str, dict), f"{where}.function.arguments")
-    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=text))
-
-
-def _decode_tool(t: Any, where: str) -> Tool:
-    t = FIELDS.obj(t, where)
-    fn = FIELDS.at(t, "function", dict, where)
-    name = FIELDS.at(fn, "name", str, f"{where}.function")
-    desc = fn.get("description")
-    kw: dict[str, Any] = {}
-    if fn.get("parameters") is not None:
-        kw["parameters"] = fn["parameters"]
-    return Tool(name=name, description=desc if isinstance(desc, str) else "", **kw)
 
 
 __all__ = ["decode_request", "encode_request"]

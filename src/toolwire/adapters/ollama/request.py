@@ -12,11 +12,9 @@ A ``ReasoningMessage`` becomes the ``thinking`` of the assistant message that fo
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ag_ui.core import (
-    PROTOCOL_VERSION,
     AssistantMessage,
     ContentPart,
     DataSource,
@@ -28,15 +26,13 @@ from ag_ui.core import (
     RunAgentInput,
     SystemMessage,
     TextPart,
-    Tool,
     ToolCall,
     ToolMessage,
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     arguments_object,
@@ -44,19 +40,25 @@ from toolwire.protocol.arguments import (
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.chat_request import (
+    ChatHistory,
+    Fitted,
+    arguments_text,
+    chat_history,
+    chat_messages,
+    chat_run_input,
+    function_tool,
+    with_error_note,
+)
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
     DEFAULT_MEDIA_LABEL,
     Accepts,
-    fit_content,
-    labelled,
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
+from toolwire.protocol.surface import checked_options, encode_surface
 
 from .wire import CALL_ID_RULE, FIELDS, INDEX_KEY, VENDOR
 
@@ -86,71 +88,23 @@ def encode_request(
     override the capability rows for ``model``. ``unanswered`` says what to do with a
     call that has no result (``"error"``, ``"drop"``, ``"answer"``).
     """
-    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    run = as_run_input(run_input, VENDOR)
-    in_tool = tool_result or accepts(VENDOR, place="tool_result", model=model)
-    in_user = user_message or accepts(VENDOR, place="user_message", model=model)
-    if media == "relocate":
-        in_tool = replace(in_tool, upgrade=None)
-    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
-    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
-    lost: list[Loss] = [] if losses is None else losses
-    lost += paired.losses
-    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
-    relocate = in_user if media == "relocate" else None
-    messages: list[dict[str, Any]] = []
-    thinking: list[str] = []
-    for turn in paired.turns:
-        m = turn.message
-        if isinstance(m, ReasoningMessage):
-            thinking.append(m.content)
-            if m.encrypted_value:
-                lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
-            continue
-        if thinking and not isinstance(m, AssistantMessage):
-            lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
-            thinking = []
-        if isinstance(m, AssistantMessage):
-            messages.append(_assistant(m, ids, thinking, lost))
-            thinking = []
-            moved: list[ContentPart] = []
-            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
-                assert result is not None  # settled above
-                fitted = fit_content(
-                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
-                )
-                lost += fitted.losses
-                messages.append(
-                    _tool(result, call.function.name, fitted.content, in_tool, ids, lost)
-                )
-                if fitted.relocated:
-                    moved += labelled(
-                        fitted.relocated,
-                        media_label,
-                        tool_call_id=ids(result.tool_call_id),
-                        tool_name=call.function.name,
-                        target=VENDOR,
-                    )
-            if moved:
-                messages.append(_with_media({"role": "user"}, moved, in_user, None, lost))
-            continue
-        if isinstance(m, UserMessage):
-            content = m.content
-            if isinstance(content, str):
-                messages.append({"role": "user", "content": content})
-            else:
-                fitted = fit_content(content, in_user)
-                lost += fitted.losses
-                messages.append(_with_media({"role": "user"}, fitted.content, in_user, None, lost))
-        elif isinstance(m, (SystemMessage, DeveloperMessage)):
-            messages.append({"role": "system", "content": m.content})
-        else:
-            lost.append(_loss("message-dropped", f"a {m.role} message has no Ollama form"))
-    if thinking:
-        lost.append(_loss("reasoning-dropped", "no assistant message follows the reasoning"))
+    h = chat_history(
+        run_input,
+        vendor=VENDOR,
+        model=model,
+        media=media,
+        call_id_rule=CALL_ID_RULE,
+        losses=losses,
+        tool_result=tool_result,
+        user_message=user_message,
+        unanswered=unanswered,
+        unanswered_text=unanswered_text,
+    )
+    messages = chat_messages(h, _Forms(h), media_label=media_label)
+    run, lost, ids = h.run, h.lost, h.ids
     body: dict[str, Any] = {"model": model, "messages": messages}
     if run.tools:
-        body["tools"] = [_tool_spec(t) for t in run.tools]
+        body["tools"] = [function_tool(t) for t in run.tools]
     if run.context:
         lost.append(
             _loss(
@@ -163,6 +117,35 @@ def encode_request(
 
 
 _NO_ARTEFACTS = "Ollama has no field for a provider's opaque artefact"
+
+
+class _Forms:
+    """Ollama's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
+
+    label = "Ollama"
+
+    def __init__(self, h: ChatHistory) -> None:
+        self.h = h
+
+    def reasoning(self, m: ReasoningMessage) -> str | None:
+        if m.encrypted_value:
+            self.h.lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
+        return None
+
+    def assistant(
+        self, m: AssistantMessage, thinking: list[str], signatures: list[str]
+    ) -> dict[str, Any]:
+        return _assistant(m, self.h.ids, thinking, self.h.lost)
+
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+        h = self.h
+        return _tool(result, call.function.name, content, h.in_tool, h.ids, h.lost)
+
+    def user(self, content: Fitted) -> dict[str, Any]:
+        return _with_media({"role": "user"}, content, self.h.in_user, None, self.h.lost)
+
+    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+        return self.user(parts)
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
@@ -243,20 +226,10 @@ def _tool(
 ) -> dict[str, Any]:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
     out = _with_media({"role": "tool"}, content, place, result.tool_call_id, lost)
-    if result.error:
-        note = f"Error: {result.error}"
-        out["content"] = f"{out['content']}\n\n{note}" if out["content"] else note
+    out["content"] = with_error_note(out["content"], result.error)
     out["tool_name"] = name
     out["tool_call_id"] = ids(result.tool_call_id)
     return out
-
-
-def _tool_spec(t: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": t.name}
-    if t.description:
-        fn["description"] = t.description
-    fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
-    return {"type": "function", "function": fn}
 
 
 # ------------------------------------------------------------------ decode
@@ -278,29 +251,9 @@ def decode_request(
     raw = FIELDS.at(req, "messages", list, "request")
     lost: list[Loss] = []
     messages = _decode_messages(raw, lost)
-    announce(lost)
-    kw: dict[str, Any] = {}
-    if req.get("tools") is not None:
-        raw_tools = FIELDS.list_at(req, "tools", "request")
-        kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
-    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
-    if rest:
-        kw["forwarded_props"] = rest
-    first = _json(raw[:1], "request.messages[0]")
-    return RunAgentInput(
-        thread_id=thread_id or mint_id("thread", VENDOR, first),
-        run_id=run_id or mint_id("run", VENDOR, _json(raw, "request.messages")),
-        protocol_version=PROTOCOL_VERSION,
-        messages=messages,
-        **kw,
+    return chat_run_input(
+        req, raw, messages, lost, fields=FIELDS, thread_id=thread_id, run_id=run_id
     )
-
-
-def _json(value: Any, where: str) -> str:
-    try:
-        return dumps_compact(value)
-    except (TypeError, ValueError) as exc:
-        raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
 def _content(m: dict[str, Any], where: str) -> str | list[ContentPart]:
@@ -347,7 +300,7 @@ def _decode_messages(raw: list[Any], lost: list[Loss]) -> list[Message]:
         where = f"request.messages[{i}]"
         m = FIELDS.obj(m, where)
         role = m.get("role")
-        mid = mint_id("msg", VENDOR, i, _json(m, where))
+        mid = mint_id("msg", VENDOR, i, dumps_compact(m, VENDOR, where))
         _unread(m, role, where, lost)
         if role in ("system", "developer"):
             text = text_of(_content(m, where))
@@ -405,30 +358,11 @@ def _decode_call(c: Any, where: str, mid: str, j: int) -> ToolCall:
     c = FIELDS.obj(c, where)
     fn = FIELDS.at(c, "function", dict, where)
     name = FIELDS.at(fn, "name", str, f"{where}.function")
-    args = fn.get("arguments")
-    if args is None:
-        text = ""
-    elif isinstance(args, dict):
-        text = dumps_compact(args, VENDOR, f"{where}.function.arguments")
-    elif isinstance(args, str):
-        text = args
-    else:
-        raise FIELDS.wrong(args, (dict, str), f"{where}.function.arguments")
+    text = arguments_text(fn.get("arguments"), FIELDS, f"{where}.function.arguments")
     cid = FIELDS.opt_text(c.get("id"), f"{where}.id") or mint_id("call", mid, j)
     index = FIELDS.opt_int(fn.get("index"), f"{where}.function.index")
     kw: dict[str, Any] = {"metadata": {INDEX_KEY: index}} if index is not None else {}
     return ToolCall(id=cid, function=FunctionCall(name=name, arguments=text), **kw)
-
-
-def _decode_tool(t: Any, where: str) -> Tool:
-    t = FIELDS.obj(t, where)
-    fn = FIELDS.at(t, "function", dict, where)
-    name = FIELDS.at(fn, "name", str, f"{where}.function")
-    desc = fn.get("description")
-    kw: dict[str, Any] = {}
-    if fn.get("parameters") is not None:
-        kw["parameters"] = fn["parameters"]
-    return Tool(name=name, description=desc if isinstance(desc, str) else "", **kw)
 
 
 __all__ = ["decode_request", "encode_request"]

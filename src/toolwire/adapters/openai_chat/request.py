@@ -12,11 +12,9 @@ nothing is answered with ``""``.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from ag_ui.core import (
-    PROTOCOL_VERSION,
     AssistantMessage,
     ContentPart,
     DeveloperMessage,
@@ -32,24 +30,27 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.capabilities import accepts, family
+from toolwire.capabilities import family
 from toolwire.errors import VendorDataError
-from toolwire.losses import Loss, announce
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.chat_request import (
+    answer_calls,
+    chat_history,
+    chat_run_input,
+    function_call,
+)
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
     DEFAULT_MEDIA_LABEL,
     Accepts,
     fit_content,
-    labelled,
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
+from toolwire.protocol.surface import checked_options, encode_surface
 
 from .parts import content_to_agui, text_part, to_vendor
 from .wire import CALL_ID_RULE, FIELDS, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
@@ -83,38 +84,29 @@ def encode_request(
     With ``media="relocate"`` each call's moved media follows a ``media_label`` text
     naming the call (a template of ``{tool_call_id}`` and ``{tool_name}``; None: no label).
     """
-    check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
-    run = as_run_input(run_input, VENDOR)
-    in_tool = tool_result or _tool_result_accepts(model, media)
-    in_user = user_message or accepts(VENDOR, place="user_message", model=model)
-    paired = pair_history(run.messages, target=VENDOR, allow_unanswered=True)
-    settle_unanswered(paired, target=VENDOR, policy=unanswered, text=unanswered_text)
-    lost: list[Loss] = [] if losses is None else losses  # returns_encoded's list
-    lost += paired.losses
-    ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
-    relocate = in_user if media == "relocate" else None
+    h = chat_history(
+        run_input,
+        vendor=VENDOR,
+        model=model,
+        media=media,
+        call_id_rule=CALL_ID_RULE,
+        losses=losses,
+        tool_result=tool_result,
+        user_message=user_message,
+        unanswered=unanswered,
+        unanswered_text=unanswered_text,
+        relocated_upgrade=_beyond_relocation(model) if media == "relocate" else None,
+    )
+    run, lost, ids, in_user = h.run, h.lost, h.ids, h.in_user
     messages: list[dict[str, Any]] = []
-    for turn in paired.turns:
+    for turn in h.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
             messages.append(_assistant(m, ids))
-            moved: list[ContentPart] = []
-            for call, result in zip(m.tool_calls or (), turn.results, strict=True):
-                assert result is not None  # pair_history raised for unanswered calls
-                fitted = fit_content(
-                    result.content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate
-                )
-                if fitted.losses:
-                    lost += fitted.losses
-                messages.append(_tool(result, fitted.content, lost, ids))
-                if fitted.relocated:
-                    moved += labelled(
-                        fitted.relocated,
-                        media_label,
-                        tool_call_id=ids(result.tool_call_id),
-                        tool_name=call.function.name,
-                        target=VENDOR,
-                    )
+            answers, moved = answer_calls(
+                h, m, turn.results, lambda r, _, c: _tool(r, c, lost, ids), media_label=media_label
+            )
+            messages += answers
             if moved:
                 parts = _user_parts(moved, in_user, lost)
                 if parts:
@@ -152,13 +144,10 @@ def encode_request(
 _BEYOND_RELOCATION = "use the Responses API, which takes images and files in tool output"
 
 
-def _tool_result_accepts(model: str, media: str) -> Accepts:
-    """The table's tool-result place; with relocation asked for, the drop hint stops
+def _beyond_relocation(model: str) -> str:
+    """The drop hint of the tool-result place once relocation was asked for: no longer
     suggesting it (the model family's own hint, if it has one, still applies)."""
-    place = accepts(VENDOR, place="tool_result", model=model)
-    if media != "relocate":
-        return place
-    return replace(place, upgrade=family(VENDOR, model).get("upgrade") or _BEYOND_RELOCATION)
+    return str(family(VENDOR, model).get("upgrade") or _BEYOND_RELOCATION)
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
@@ -201,13 +190,7 @@ def _call(c: ToolCall, call_id: str) -> dict[str, Any]:
     if meta.get(TOOL_TYPE_KEY) == "custom":
         custom = {"name": c.function.name, "input": c.function.arguments}
         return {"id": call_id, "type": "custom", "custom": custom}
-    # Empty argument text becomes "{}": the request wants a JSON object there.
-    args = c.function.arguments if c.function.arguments.strip() else "{}"
-    return {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": c.function.name, "arguments": args},
-    }
+    return function_call(c, call_id)
 
 
 def _tool(result: ToolMessage, content: Any, lost: list[Loss], ids: IdMapper) -> dict[str, Any]:
@@ -299,30 +282,17 @@ def decode_request(
     raw_messages = FIELDS.at(req, "messages", list, "request")
     lost: list[Loss] = []
     messages = _decode_messages(raw_messages, lost)
-    announce(lost)  # what no AG-UI message holds: said, not dropped silently
-    kw: dict[str, Any] = {}
-    if req.get("tools") is not None:
-        raw_tools = FIELDS.list_at(req, "tools", "request")
-        kw["tools"] = [_decode_tool(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
-    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
-    if rest:
-        kw["forwarded_props"] = rest
-    first = _json(raw_messages[:1], "request.messages[0]")
-    return RunAgentInput(
-        thread_id=thread_id or mint_id("thread", VENDOR, first),
-        run_id=run_id or mint_id("run", VENDOR, _json(raw_messages, "request.messages")),
-        protocol_version=PROTOCOL_VERSION,
-        messages=messages,
-        **kw,
+    # what no AG-UI message holds is said (announced there), not dropped silently
+    return chat_run_input(
+        req,
+        raw_messages,
+        messages,
+        lost,
+        fields=FIELDS,
+        thread_id=thread_id,
+        run_id=run_id,
+        tool=_decode_tool,
     )
-
-
-def _json(value: Any, where: str) -> str:
-    """Compact JSON of a request value (ids are minted from it)."""
-    try:
-        return dumps_compact(value)
-    except (TypeError, ValueError) as exc:
-        raise VendorDataError(VENDOR, where, f"not JSON data: {exc}") from None
 
 
 def _decode_messages(raw: list[Any], lost: list[Loss]) -> list[Message]:
@@ -332,7 +302,7 @@ def _decode_messages(raw: list[Any], lost: list[Loss]) -> list[Message]:
         where = f"request.messages[{i}]"
         m = FIELDS.obj(m, where)
         role = m.get("role")
-        mid = mint_id("msg", VENDOR, i, _json(m, where))
+        mid = mint_id("msg", VENDOR, i, dumps_compact(m, VENDOR, where))
         name = m.get("name") if isinstance(m.get("name"), str) else None
         named: dict[str, Any] = {"name": name} if name else {}
         content = m.get("content")

@@ -1,0 +1,330 @@
+"""What the chat-shaped request encoders share.
+
+Several vendors lay a conversation out alike: a list of role-tagged messages, each assistant
+turn followed at once by one ``role:"tool"`` message per call in call order, and the media a
+tool message cannot hold moved (``media="relocate"``) into a user message right after them.
+Only the shape of each message differs. The set-up of an ``encode_request``
+(:func:`chat_history`), the walk over the paired history (:func:`chat_messages`, fed one
+:class:`ChatForms` per vendor), the answering of one turn's calls (:func:`answer_calls`), the
+``function`` tool and call shapes, and the ``RunAgentInput`` of a decoded body live here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
+
+from ag_ui.core import (
+    PROTOCOL_VERSION,
+    AssistantMessage,
+    ContentPart,
+    DeveloperMessage,
+    FunctionCall,
+    Message,
+    ReasoningMessage,
+    RunAgentInput,
+    SystemMessage,
+    Tool,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+
+from toolwire.capabilities import accepts
+from toolwire.losses import Loss, announce
+from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.callids import IdMapper, IdRule
+from toolwire.protocol.fields import Fields
+from toolwire.protocol.fitting import Accepts, fit_content, labelled
+from toolwire.protocol.ids import mint_id
+from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
+from toolwire.protocol.surface import MEDIA_CHOICES, check_choice
+
+#: a result's content once fitted: a string, or the parts its place keeps
+Fitted = str | list[ContentPart]
+
+
+@dataclass(slots=True)
+class ChatHistory:
+    """What an ``encode_request`` works from: the paired history, the rules of the two places
+    a part can go, the call-id mapping and the list every loss goes to."""
+
+    run: RunAgentInput
+    turns: list[Turn]
+    vendor: str
+    in_tool: Accepts
+    in_user: Accepts
+    #: where a tool result's media goes when its message cannot hold it (``media="relocate"``)
+    relocate: Accepts | None
+    ids: IdMapper
+    lost: list[Loss] = field(default_factory=list)
+
+    def loss(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        self.lost.append(
+            Loss(kind=kind, target=self.vendor, reason=reason, tool_call_id=tool_call_id)
+        )
+
+
+def chat_history(
+    run_input: RunAgentInput | dict[str, Any],
+    *,
+    vendor: str,
+    model: str,
+    media: str,
+    call_id_rule: IdRule,
+    losses: list[Loss] | None,
+    tool_result: Accepts | None,
+    user_message: Accepts | None,
+    unanswered: str,
+    unanswered_text: str | None,
+    relocated_upgrade: str | None = None,
+) -> ChatHistory:
+    """Check the options, read the input, pair every call with its result (settling the
+    unanswered ones by ``unanswered``) and look up the capability rows for ``model``.
+
+    With ``media="relocate"`` the tool-result rule's drop hint becomes ``relocated_upgrade``
+    (relocation was already asked for: the hint no longer suggests it); a rule the caller
+    gave is kept as given.
+    """
+    check_choice(media, MEDIA_CHOICES, option="media", where=f"{vendor}.encode_request")
+    run = as_run_input(run_input, vendor)
+    in_tool = tool_result or accepts(vendor, place="tool_result", model=model)
+    if media == "relocate" and tool_result is None:
+        in_tool = replace(in_tool, upgrade=relocated_upgrade)
+    in_user = user_message or accepts(vendor, place="user_message", model=model)
+    paired = pair_history(run.messages, target=vendor, allow_unanswered=True)
+    settle_unanswered(paired, target=vendor, policy=unanswered, text=unanswered_text)
+    lost: list[Loss] = [] if losses is None else losses  # the caller's list, when given
+    lost += paired.losses
+    return ChatHistory(
+        run=run,
+        turns=paired.turns,
+        vendor=vendor,
+        in_tool=in_tool,
+        in_user=in_user,
+        relocate=in_user if media == "relocate" else None,
+        ids=IdMapper(call_id_rule, set(paired.call_ids)),
+        lost=lost,
+    )
+
+
+def answer_calls(
+    h: ChatHistory,
+    m: AssistantMessage,
+    results: list[ToolMessage | None],
+    tool_message: Callable[[ToolMessage, ToolCall, Fitted], dict[str, Any]],
+    *,
+    media_label: str | None,
+) -> tuple[list[dict[str, Any]], list[ContentPart]]:
+    """One tool message per call of ``m``, in call order, each result fitted to the tool
+    place first; and, with relocation, the media they could not hold, each call's run led
+    by a ``media_label`` text naming the call."""
+    answers: list[dict[str, Any]] = []
+    moved: list[ContentPart] = []
+    for call, result in zip(m.tool_calls or (), results, strict=True):
+        assert result is not None  # settle_unanswered answered or removed every open call
+        fitted = fit_content(
+            result.content, h.in_tool, tool_call_id=result.tool_call_id, relocate=h.relocate
+        )
+        h.lost += fitted.losses
+        answers.append(tool_message(result, call, fitted.content))
+        if fitted.relocated:
+            moved += labelled(
+                fitted.relocated,
+                media_label,
+                tool_call_id=h.ids(result.tool_call_id),
+                tool_name=call.function.name,
+                target=h.vendor,
+            )
+    return answers, moved
+
+
+class ChatForms(Protocol):
+    """How one chat-shaped vendor writes each message (the walk is :func:`chat_messages`)."""
+
+    #: the vendor's name in prose (``"a developer message has no {label} form"``)
+    label: str
+
+    def reasoning(self, m: ReasoningMessage) -> str | None:
+        """Take a reasoning message's opaque value: the signature to carry on the next
+        assistant message, or None (after recording a loss for what it cannot carry)."""
+
+    def assistant(
+        self, m: AssistantMessage, thinking: list[str], signatures: list[str]
+    ) -> dict[str, Any]:
+        """The assistant message, with the reasoning texts and signatures before it."""
+
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+        """The tool message answering ``call``, its content fitted to the tool place."""
+
+    def user(self, content: Fitted) -> dict[str, Any]:
+        """A user message of ``content`` (fitted to the user place when it has parts)."""
+
+    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+        """The user message carrying relocated media, or None when nothing of it is left."""
+
+
+def chat_messages(
+    h: ChatHistory, forms: ChatForms, *, media_label: str | None
+) -> list[dict[str, Any]]:
+    """The ``messages`` of a chat-shaped request: reasoning held for the assistant message
+    after it (lost, with a warning, when none follows), every call answered right after its
+    assistant message, system and developer messages as ``system``."""
+    messages: list[dict[str, Any]] = []
+    thinking: list[str] = []
+    signatures: list[str] = []
+    unfollowed = "no assistant message follows the reasoning"
+    for turn in h.turns:
+        m = turn.message
+        if isinstance(m, ReasoningMessage):
+            if m.content:
+                thinking.append(m.content)
+            signature = forms.reasoning(m)
+            if signature:
+                signatures.append(signature)
+            continue
+        if isinstance(m, AssistantMessage):
+            messages.append(forms.assistant(m, thinking, signatures))
+            thinking, signatures = [], []
+            answers, moved = answer_calls(h, m, turn.results, forms.tool, media_label=media_label)
+            messages += answers
+            if moved and (carrier := forms.moved(moved)) is not None:
+                messages.append(carrier)
+            continue
+        if thinking or signatures:
+            h.loss("reasoning-dropped", unfollowed)
+            thinking, signatures = [], []
+        if isinstance(m, UserMessage):
+            content: Fitted = m.content
+            if not isinstance(content, str):
+                fitted = fit_content(content, h.in_user)
+                h.lost += fitted.losses
+                content = fitted.content
+            messages.append(forms.user(content))
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
+            messages.append({"role": "system", "content": m.content})
+        else:
+            h.loss("message-dropped", f"a {m.role} message has no {forms.label} form")
+    if thinking or signatures:
+        h.loss("reasoning-dropped", unfollowed)
+    return messages
+
+
+def with_error_note(text: str, error: str | None) -> str:
+    """A tool result's text with its error after it (for APIs with no error flag)."""
+    if not error:
+        return text
+    note = f"Error: {error}"
+    return f"{text}\n\n{note}" if text else note
+
+
+def function_call(c: ToolCall, call_id: str) -> dict[str, Any]:
+    """A ``{"type": "function"}`` call; empty argument text becomes ``"{}"`` (the APIs want
+    a JSON object there)."""
+    args = c.function.arguments
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": c.function.name, "arguments": args if args.strip() else "{}"},
+    }
+
+
+def function_tool(t: Tool) -> dict[str, Any]:
+    """A ``{"type": "function"}`` tool definition; no parameters is an empty object schema."""
+    fn: dict[str, Any] = {"name": t.name}
+    if t.description:
+        fn["description"] = t.description
+    fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
+    return {"type": "function", "function": fn}
+
+
+def tool_of_function(t: Any, fields: Fields, where: str) -> Tool:
+    """An AG-UI tool from a ``{"type": "function", "function": {...}}`` definition."""
+    t = fields.obj(t, where)
+    fn = fields.at(t, "function", dict, where)
+    name = fields.at(fn, "name", str, f"{where}.function")
+    desc = fn.get("description")
+    kw: dict[str, Any] = {}
+    if fn.get("parameters") is not None:
+        kw["parameters"] = fn["parameters"]
+    return Tool(name=name, description=desc if isinstance(desc, str) else "", **kw)
+
+
+def arguments_text(args: Any, fields: Fields, where: str) -> str:
+    """A call's arguments as text, whether the request holds them as text or as an object
+    (the object's compact JSON); none is ``""``."""
+    if args is None:
+        return ""
+    if isinstance(args, str):
+        return args
+    if isinstance(args, dict):
+        return dumps_compact(args, fields.vendor, where)
+    raise fields.wrong(args, (str, dict), where)
+
+
+def chat_run_input(
+    req: dict[str, Any],
+    raw_messages: list[Any],
+    messages: list[Message],
+    lost: list[Loss],
+    *,
+    fields: Fields,
+    thread_id: str | None,
+    run_id: str | None,
+    tool: Callable[[Any, str], Tool] | None = None,
+) -> RunAgentInput:
+    """The ``RunAgentInput`` of a decoded chat-shaped request body: its ``tools`` (each read
+    by ``tool``, by default a ``function`` definition), every other option as
+    ``forwardedProps``, and ids minted from the messages where none is given. What the
+    messages lost is announced first."""
+    announce(lost)
+    vendor = fields.vendor
+    read = tool or (lambda t, where: tool_of_function(t, fields, where))
+    kw: dict[str, Any] = {}
+    if req.get("tools") is not None:
+        raw_tools = fields.list_at(req, "tools", "request")
+        kw["tools"] = [read(t, f"request.tools[{i}]") for i, t in enumerate(raw_tools)]
+    rest = {k: v for k, v in req.items() if k not in ("messages", "tools")}
+    if rest:
+        kw["forwarded_props"] = rest
+    first = dumps_compact(raw_messages[:1], vendor, "request.messages[0]")
+    return RunAgentInput(
+        thread_id=thread_id or mint_id("thread", vendor, first),
+        run_id=run_id
+        or mint_id("run", vendor, dumps_compact(raw_messages, vendor, "request.messages")),
+        protocol_version=PROTOCOL_VERSION,
+        messages=messages,
+        **kw,
+    )
+
+
+def call_of_function(c: Any, fields: Fields, where: str) -> ToolCall:
+    """An AG-UI call from a ``{"id", "function": {"name", "arguments"}}`` call of a request
+    (its id required)."""
+    c = fields.obj(c, where)
+    cid = fields.at(c, "id", str, where)
+    if not cid:
+        raise fields.missing(f"{where}.id")
+    fn = fields.at(c, "function", dict, where)
+    name = fields.at(fn, "name", str, f"{where}.function")
+    args = arguments_text(fn.get("arguments"), fields, f"{where}.function.arguments")
+    return ToolCall(id=cid, function=FunctionCall(name=name, arguments=args))
+
+
+__all__ = [
+    "ChatForms",
+    "ChatHistory",
+    "Fitted",
+    "answer_calls",
+    "arguments_text",
+    "call_of_function",
+    "chat_history",
+    "chat_messages",
+    "chat_run_input",
+    "function_call",
+    "function_tool",
+    "tool_of_function",
+    "with_error_note",
+]
