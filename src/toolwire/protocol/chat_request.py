@@ -146,6 +146,8 @@ class ChatForms(Protocol):
 
     #: the vendor's name in prose (``"a developer message has no {label} form"``)
     label: str
+    #: why the run's context is lost, and where to put it instead (no chat API has a field)
+    context_hint: str
 
     def reasoning(self, m: ReasoningMessage) -> str | None:
         """Take a reasoning message's opaque value: the signature to carry on the next
@@ -210,6 +212,30 @@ def chat_messages(
     if thinking or signatures:
         h.loss("reasoning-dropped", unfollowed)
     return messages
+
+
+def chat_body(
+    h: ChatHistory,
+    forms: ChatForms,
+    *,
+    model: str,
+    media_label: str | None,
+    vendor_options: dict[str, Any],
+) -> dict[str, Any]:
+    """A whole chat-shaped body: ``model``, the :func:`chat_messages`, the tools as
+    ``function`` definitions and the caller's options; the run's context is lost with the
+    vendor's hint, and the call-id mapping reported."""
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": chat_messages(h, forms, media_label=media_label),
+    }
+    if h.run.tools:
+        body["tools"] = [function_tool(t) for t in h.run.tools]
+    if h.run.context:
+        h.loss("context-dropped", forms.context_hint)
+    body.update(vendor_options)
+    h.lost += h.ids.losses
+    return body
 
 
 def with_error_note(text: str, error: str | None) -> str:
@@ -320,6 +346,7 @@ __all__ = [
     "answer_calls",
     "arguments_text",
     "call_of_function",
+    "chat_body",
     "chat_history",
     "chat_messages",
     "chat_run_input",

@@ -39,11 +39,10 @@ from toolwire.protocol.chat_request import (
     ChatHistory,
     Fitted,
     call_of_function,
+    chat_body,
     chat_history,
-    chat_messages,
     chat_run_input,
     function_call,
-    function_tool,
 )
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
@@ -92,28 +91,18 @@ def encode_request(
         unanswered=unanswered,
         unanswered_text=unanswered_text,
     )
-    messages = chat_messages(h, _Forms(h), media_label=media_label)
-    run, lost, ids = h.run, h.lost, h.ids
-    body: dict[str, Any] = {"model": model, "messages": messages}
-    if run.tools:
-        body["tools"] = [function_tool(t) for t in run.tools]
-    if run.context:
-        lost.append(
-            _loss(
-                "context-dropped",
-                "run context has no field of its own; put it in a system message or pass "
-                "documents=",
-            )
-        )
-    body.update(vendor_options)
-    lost += ids.losses
-    return body
+    return chat_body(
+        h, _Forms(h), model=model, media_label=media_label, vendor_options=vendor_options
+    )
 
 
 class _Forms:
     """Cohere's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Cohere"
+    context_hint = (
+        "run context has no field of its own; put it in a system message or pass documents="
+    )
 
     def __init__(self, h: ChatHistory) -> None:
         self.h = h

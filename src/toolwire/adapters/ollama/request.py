@@ -44,10 +44,9 @@ from toolwire.protocol.chat_request import (
     ChatHistory,
     Fitted,
     arguments_text,
+    chat_body,
     chat_history,
-    chat_messages,
     chat_run_input,
-    function_tool,
     with_error_note,
 )
 from toolwire.protocol.decoding import as_dict
@@ -100,20 +99,9 @@ def encode_request(
         unanswered=unanswered,
         unanswered_text=unanswered_text,
     )
-    messages = chat_messages(h, _Forms(h), media_label=media_label)
-    run, lost, ids = h.run, h.lost, h.ids
-    body: dict[str, Any] = {"model": model, "messages": messages}
-    if run.tools:
-        body["tools"] = [function_tool(t) for t in run.tools]
-    if run.context:
-        lost.append(
-            _loss(
-                "context-dropped", "Ollama has no field for run context; put it in a system message"
-            )
-        )
-    body.update(vendor_options)
-    lost += ids.losses
-    return body
+    return chat_body(
+        h, _Forms(h), model=model, media_label=media_label, vendor_options=vendor_options
+    )
 
 
 _NO_ARTEFACTS = "Ollama has no field for a provider's opaque artefact"
@@ -123,6 +111,7 @@ class _Forms:
     """Ollama's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Ollama"
+    context_hint = "Ollama has no field for run context; put it in a system message"
 
     def __init__(self, h: ChatHistory) -> None:
         self.h = h
