@@ -57,14 +57,18 @@ class PushReader(Protocol):
 class SSEReader:
     """Push-style SSE: byte pieces in, the vendor's chunk dicts out (sync and async alike).
 
-    ``stop_at`` is the vendor's own end marker (OpenAI's ``[DONE]``): once read, ``done``
-    is set and the rest is ignored, as the vendor's SDK does.
+    ``stop_at`` is the vendor's own end marker (an ``[DONE]`` event): once read, ``done``
+    is set and the rest is ignored, as the vendor's SDK does. ``flush_incomplete``: a
+    last event cut before its blank line still counts (as some vendors' SDKs read it).
     """
 
-    def __init__(self, chunk_of: ChunkOf, stop_at: str | None = None) -> None:
+    def __init__(
+        self, chunk_of: ChunkOf, stop_at: str | None = None, *, flush_incomplete: bool = False
+    ) -> None:
         self._parser = SSEParser()
         self._chunk_of = chunk_of
         self._stop_at = stop_at
+        self._flush = flush_incomplete  # a last event without its blank line still counts
         self._n = 0
         self.done = False
 
@@ -72,7 +76,7 @@ class SSEReader:
         return self._take(self._parser.feed(piece))
 
     def close(self) -> list[dict[str, Any]]:
-        return self._take(self._parser.close())
+        return self._take(self._parser.close(flush_incomplete=self._flush))
 
     def _take(self, events: list[SSEEvent]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -25,8 +25,8 @@ from toolwire.protocol.arguments import dumps_whole, whole_numbers
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
-from toolwire.protocol.framing import sse_framing
-from toolwire.protocol.json_array import is_json_array, json_array_chunks
+from toolwire.protocol.framing import PushReader, SSEReader, StreamFraming, json_chunk
+from toolwire.protocol.json_array import JsonArrayPush, is_json_array, json_array_chunks
 from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.recorded import ModelRoute, Recorded
 from toolwire.protocol.sse import frame_sse, sse_json_values
@@ -388,9 +388,53 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     return frame_sse(chunks, line_end="\r\n", vendor=VENDOR)
 
 
-#: Gemini's ``alt=sse`` SSE (``read`` also takes the JSON-array framing a REST client gets
-#: without ``alt=sse``: :mod:`toolwire.protocol.json_array`).
-FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
+class _Push:
+    """The push form of :func:`iter_chunks` (``FRAMING.reader()``, what a driver feeds the
+    HTTP body to): the first byte that is not white space picks the framing, and in SSE the
+    lines that are no SSE field are the error body a server wrote into the stream, read at
+    the close as ``iter_chunks`` reads it."""
+
+    def __init__(self) -> None:
+        self._head = b""
+        self._inner: PushReader | None = None
+        self._raw: _RawLines | None = None
+
+    @property
+    def done(self) -> bool:
+        return self._inner is not None and self._inner.done
+
+    def feed(self, piece: bytes) -> list[dict[str, Any]]:
+        if self._inner is None:
+            self._head += piece
+            if not self._head.strip():
+                return []
+            piece, self._head = self._head, b""
+            if is_json_array(piece):
+                self._inner = JsonArrayPush(FIELDS)
+            else:
+                self._raw = _RawLines()
+                self._inner = SSEReader(json_chunk(VENDOR), flush_incomplete=True)
+        if self._raw is not None:
+            self._raw.see(piece)
+        return self._inner.feed(piece)
+
+    def close(self) -> list[dict[str, Any]]:
+        if self._inner is None:
+            return []
+        out = self._inner.close()
+        text = self._raw.text() if self._raw is not None else ""
+        if text.strip():
+            try:
+                value = json.loads(text)
+            except ValueError as exc:
+                raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+            out.append(FIELDS.obj(value, "body (text outside data: lines)"))
+        return out
+
+
+#: Gemini's ``alt=sse`` SSE (``read`` and the push reader also take the JSON-array framing a
+#: REST client gets without ``alt=sse``: :mod:`toolwire.protocol.json_array`).
+FRAMING = StreamFraming("sse", "text/event-stream", sse_chunks, to_sse, _Push)
 
 #: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
 map_stop_reason = map_gemini_stop_reason
