@@ -13,7 +13,7 @@ whole in one delta with nine-character ids) and ``finish_reason``; the last chun
 import json
 from pathlib import Path
 
-import yaml
+from toolwire.testing.hand_built import write_cassette
 
 OUT = Path(__file__).resolve().parent
 URI = "https://api.mistral.ai/v1/chat/completions"
@@ -77,26 +77,7 @@ def sse(payloads, done=True):
 
 
 def cassette(name, comment, request, body, content_type="text/event-stream; charset=utf-8"):
-    doc = {
-        "version": 1,
-        "interactions": [
-            {
-                "request": {
-                    "method": "POST",
-                    "uri": URI,
-                    "body": json.dumps(request, indent=2, ensure_ascii=False),
-                    "headers": {"content-type": ["application/json"]},
-                },
-                "response": {
-                    "status": {"code": 200, "message": "OK"},
-                    "headers": {"content-type": [content_type]},
-                    "body": {"string": body},
-                },
-            }
-        ],
-    }
-    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=10_000)
-    (OUT / name).write_text(f"# Hand-built: {comment}\n{text}", encoding="utf-8")
+    write_cassette(OUT / name, comment, request, body, uri=URI, content_type=content_type)
 
 
 def ask(model, question, *, tools=(WEATHER, TIME), stream=True, **extra):

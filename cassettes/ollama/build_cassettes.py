@@ -14,7 +14,7 @@ by the ollama SDK in tests/vendor_ollama.
 import json
 from pathlib import Path
 
-import yaml
+from toolwire.testing.hand_built import write_cassette
 
 OUT = Path(__file__).resolve().parent
 URI = "http://127.0.0.1:11434/api/chat"
@@ -96,26 +96,7 @@ def ndjson(objs):
 
 
 def cassette(name, comment, request, body, content_type="application/x-ndjson; charset=utf-8"):
-    doc = {
-        "version": 1,
-        "interactions": [
-            {
-                "request": {
-                    "method": "POST",
-                    "uri": URI,
-                    "body": json.dumps(request, indent=2, ensure_ascii=False),
-                    "headers": {"content-type": ["application/json"]},
-                },
-                "response": {
-                    "status": {"code": 200, "message": "OK"},
-                    "headers": {"content-type": [content_type]},
-                    "body": {"string": body},
-                },
-            }
-        ],
-    }
-    text_ = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=10_000)
-    (OUT / name).write_text(f"# Hand-built: {comment}\n{text_}", encoding="utf-8")
+    write_cassette(OUT / name, comment, request, body, uri=URI, content_type=content_type)
 
 
 def ask(model, question, *, tools=(WEATHER, TIME), stream=True, **extra):
