@@ -1,7 +1,7 @@
 """Cross-vendor swaps to and from Bedrock: every call stays paired with its result.
 
 A history decoded from another vendor's recorded request encodes to Converse as a request
-botocore validates and that keeps Converse's pairing rules (``vendor_rules.check_bedrock``,
+botocore validates and that keeps Converse's pairing rules (``tests/vendor_bedrock/_rules.py``,
 from the Converse reference: every ``toolUse`` of an assistant message answered by a
 ``toolResult`` at the head of the user message right after it, ids unique and within
 ``[a-zA-Z0-9_-]{1,64}``, roles alternating); a Bedrock history encodes to every other
@@ -25,7 +25,7 @@ from toolwire.adapters.bedrock import encode_request, to_boto3
 from toolwire.testing.recording_cache import recording
 
 ROOT = Path(__file__).resolve().parents[2]
-OTHERS = ("anthropic", "openai_chat", "openai_responses", "gemini")
+OTHERS = tuple(n for n in adapters.model_names() if n != "bedrock")
 
 
 def check_bedrock(body: dict[str, Any]) -> list[str]:

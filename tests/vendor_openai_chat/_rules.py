@@ -1,0 +1,67 @@
+"""Chat Completions' request rules as the cross-vendor tests check them
+(``tests/cross/vendor_rules`` loads this file): written from the API's own validation messages,
+never read from toolwire.
+
+* a tool call id is at most 40 characters ("Invalid 'messages[i].tool_calls[0].id': string too
+  long. Expected ... maximum length 40");
+* an assistant message with ``tool_calls`` is followed at once by one ``role:"tool"`` message
+  per call, in call order; no tool message answers a call before it; ids unique.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MODEL = "gpt-4o"
+ID_RULE: tuple[int | None, str | None] = (40, None)
+
+
+def _check_id(call_id: Any) -> None:
+    longest, pattern = ID_RULE
+    assert isinstance(call_id, str) and call_id, "openai_chat: a call id must be a non-empty string"
+    if longest is not None:
+        assert len(call_id) <= longest, f"openai_chat: id {call_id!r} is over {longest} characters"
+    if pattern is not None:
+        assert re.fullmatch(pattern, call_id), f"openai_chat: id {call_id!r} breaks {pattern}"
+
+
+def _unique(ids: list[str]) -> None:
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    assert not repeated, f"openai_chat: the request gives two calls one id: {repeated}"
+
+
+def check(body: dict[str, Any]) -> list[str]:
+    answered: list[str] = []
+    msgs = body["messages"]
+    for i, m in enumerate(msgs):
+        if m["role"] == "tool":
+            prev_calls = [
+                c["id"]
+                for p in msgs[:i][::-1]
+                if p["role"] == "assistant"
+                for c in (p.get("tool_calls") or [])
+            ]
+            assert m["tool_call_id"] in prev_calls, f"tool message {m['tool_call_id']} orphaned"
+        calls = [c["id"] for c in m.get("tool_calls") or []]
+        if m["role"] != "assistant" or not calls:
+            continue
+        for c in calls:
+            _check_id(c)
+        following = msgs[i + 1 : i + 1 + len(calls)]
+        assert [f["role"] for f in following] == ["tool"] * len(calls)
+        assert [f["tool_call_id"] for f in following] == calls
+        answered.extend(calls)
+    _unique(answered)
+    return answered
+
+
+def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
+    """The call ids of a stream's chunks (``choices[].delta.tool_calls[].id``)."""
+    return [
+        tc["id"]
+        for c in chunks
+        for ch in c.get("choices", [])
+        for tc in ch["delta"].get("tool_calls") or []
+        if tc.get("id")
+    ]

@@ -1,0 +1,68 @@
+"""The Responses API's request rules as the cross-vendor tests check them
+(``tests/cross/vendor_rules`` loads this file): written from the API's own validation messages,
+never read from toolwire.
+
+* a ``call_id`` is at most 64 characters ("Invalid 'input[i].call_id': string too long.
+  Expected ... maximum length 64");
+* every ``*_output`` item answers a ``*_call`` item made before it; ids unique.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MODEL = "gpt-5"
+ID_RULE: tuple[int | None, str | None] = (64, None)
+
+
+def _check_id(call_id: Any) -> None:
+    longest, pattern = ID_RULE
+    assert isinstance(call_id, str) and call_id, (
+        "openai_responses: a call id must be a non-empty string"
+    )
+    if longest is not None:
+        assert len(call_id) <= longest, (
+            f"openai_responses: id {call_id!r} is over {longest} characters"
+        )
+    if pattern is not None:
+        assert re.fullmatch(pattern, call_id), f"openai_responses: id {call_id!r} breaks {pattern}"
+
+
+def _unique(ids: list[str]) -> None:
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    assert not repeated, f"openai_responses: the request gives two calls one id: {repeated}"
+
+
+def check(body: dict[str, Any]) -> list[str]:
+    items = body["input"]
+    calls = [
+        (i, it["call_id"])
+        for i, it in enumerate(items)
+        if str(it.get("type")).endswith("_call") and "call_id" in it
+    ]
+    made = {cid for _, cid in calls}
+    for it in items:
+        if str(it.get("type")).endswith("_output") and "call_id" in it:
+            assert it["call_id"] in made, f"output {it['call_id']} answers nothing"
+    for at, cid in calls:
+        _check_id(cid)
+        outputs = [
+            i
+            for i, it in enumerate(items)
+            if str(it.get("type")).endswith("_output") and it.get("call_id") == cid
+        ]
+        assert outputs and outputs[0] > at, f"{cid} is answered after it is made"
+    answered = [cid for _, cid in calls]
+    _unique(answered)
+    return answered
+
+
+def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
+    """The call ids of a stream's events (a ``function_call`` item's ``call_id`` when added)."""
+    out: list[str] = []
+    for c in chunks:
+        item = c.get("item") if c.get("type") == "response.output_item.added" else None
+        if item and item.get("type") == "function_call":
+            out.append(item["call_id"])
+    return out
