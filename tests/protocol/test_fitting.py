@@ -226,3 +226,20 @@ def test_a_file_handle_is_answered_per_provider() -> None:
     for _ in range(2):
         assert target.why_not(ours) is None
         assert "usable only by that provider" in (target.why_not(theirs) or "")
+
+
+def test_a_rule_with_url_schemes_takes_only_those_urls() -> None:
+    """A vendor that fetches only from its own storage (``url_schemes``): an s3:// document is
+    kept, the same document at an https:// URL is dropped naming the schemes, and the answer
+    for one scheme is never reused for the other."""
+    rule = PartRule(kind="document", sources=("data", "url"), url_schemes=("s3",))
+    place = Accepts(target="storage-bound", rules=(rule,))
+    s3 = DocumentPart(source=UrlSource(value="s3://bucket/q3.pdf", mime_type="application/pdf"))
+    web = DocumentPart(source=UrlSource(value="https://x.test/q3.pdf", mime_type="application/pdf"))
+    fitted = fit_content([s3, web, s3, PDF], place, tool_call_id="c1")
+    assert fitted.content == [s3, s3, PDF]
+    (lost,) = fitted.losses
+    assert lost.part_index == 1 and lost.source_kind == "url"
+    assert "s3://" in lost.reason
+    anywhere = Accepts(target="any-url", rules=(PartRule(kind="document"),))
+    assert fit_content([web], anywhere).content == [web]

@@ -314,3 +314,17 @@ def test_botocores_validation_would_catch_a_broken_body() -> None:
 def test_bad_request_bodies_name_the_field(body: dict[str, Any], match: str) -> None:
     with pytest.raises(VendorDataError, match=match):
         decode_request(body)
+
+
+def test_the_shipped_bedrock_rows_take_s3_urls_only() -> None:
+    """Converse reads media as bytes or from S3 (``s3Location``): the capability rows say so,
+    so a web URL is dropped by the fitting, with the reason, before the encoder sees it."""
+    from ag_ui.core import ImagePart, UrlSource
+
+    from toolwire.capabilities import accepts
+
+    place = accepts("bedrock", place="tool_result", model="anthropic.claude-sonnet-4")
+    s3 = ImagePart(source=UrlSource(value="s3://b/chart.png", mime_type="image/png"))
+    web = ImagePart(source=UrlSource(value="https://x.test/chart.png", mime_type="image/png"))
+    assert place.why_not(s3) is None
+    assert place.why_not(web) is not None and "s3://" in (place.why_not(web) or "")

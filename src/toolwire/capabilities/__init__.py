@@ -94,6 +94,7 @@ def accepts_from_table(
             mime_types=tuple(r.get("mime_types", ["*"])),
             sources=tuple(r.get("sources", ["data", "url", "file"])),
             allow_unknown_mime=bool(r.get("allow_unknown_mime", True)),
+            url_schemes=tuple(r.get("url_schemes", ())),
         )
         for r in spec.get("rules", [])
     )

@@ -20,7 +20,12 @@ def _rules(spec: dict[str, object]) -> str:
     cells = []
     for r in rules:
         mimes = ", ".join(r.get("mime_types", ["*"]))
-        sources = "/".join(r.get("sources", ["data", "url", "file"]))
+        sources = "/".join(
+            f"url ({'/'.join(x + '://' for x in r['url_schemes'])} only)"
+            if src == "url" and r.get("url_schemes")
+            else src
+            for src in r.get("sources", ["data", "url", "file"])
+        )
         cells.append(f"{r['kind']} ({mimes}; {sources})")
     return "text; " + "; ".join(cells)
 

@@ -35,13 +35,18 @@ class PartRule:
 
     ``mime_types`` are shell-style patterns (``image/*``); ``allow_unknown_mime``
     says whether a URL or file source without a MIME type is let through (the
-    vendor sniffs it).
+    vendor sniffs it); ``url_schemes``, when not empty, the only URL schemes a URL
+    source may have (a vendor that fetches only from its own storage: ``s3``).
     """
 
     kind: str
     mime_types: tuple[str, ...] = ("*",)
     sources: tuple[str, ...] = ("data", "url", "file")
     allow_unknown_mime: bool = True
+    url_schemes: tuple[str, ...] = ()
+
+    def takes_url(self, scheme: str | None) -> bool:
+        return not self.url_schemes or scheme in self.url_schemes
 
     def takes_mime(self, mime: str | None) -> bool:
         if mime is None:
@@ -87,8 +92,11 @@ class Accepts:
         if part.type == "text":
             return None if self.text else "the target takes no text here"
         source = part.source
-        provider = source.provider if source.type == "file" else None
-        key = (part.type, source.type, provider, source.mime_type)
+        # a file handle's issuer, a URL's scheme: what else besides kind and MIME type decides
+        qualifier = source.provider if source.type == "file" else None
+        if source.type == "url":
+            qualifier = _scheme(source.value)
+        key = (part.type, source.type, qualifier, source.mime_type)
         answers = self._answers
         if key in answers:
             return answers[key]
@@ -111,11 +119,27 @@ class Accepts:
         mime = part.source.mime_type
         if not any(src in r.sources for r in rules):
             return f"{self.target} takes {kind} parts only from {_sources(rules)} sources"
+        if src == "url":
+            scheme = _scheme(part.source.value)
+            rules = [r for r in rules if src not in r.sources or r.takes_url(scheme)]
+            if not any(src in r.sources for r in rules):
+                schemes = _schemes(self.rules, kind)
+                return f"{self.target} takes {kind} URLs only of the schemes {schemes}"
         if not any(src in r.sources and r.takes_mime(mime) for r in rules):
             if mime is None:
                 return f"{self.target} needs a MIME type for {kind} parts from {src} sources"
             return f"{self.target} does not take {mime} {kind} parts"
         return None
+
+
+def _scheme(url: str) -> str | None:
+    head, colon, _ = url.partition(":")
+    return head.lower() if colon and head.isascii() and head.isalnum() else None
+
+
+def _schemes(rules: Sequence[PartRule], kind: str) -> str:
+    names = dict.fromkeys(f"{s}://" for r in rules if r.kind == kind for s in r.url_schemes)
+    return "/".join(names)
 
 
 def _sources(rules: Sequence[PartRule]) -> str:
