@@ -9,9 +9,10 @@ written as data and never read from toolwire:
   result that answers nothing;
 * call ids: unique in the request, and within the vendor's id rule.
 
-This module gathers them for every model adapter in the registry, so a new adapter brings its
-rules with its tests and every cross-vendor test takes them up without an edit here; a model
-adapter with no rules file fails at import, naming it, never skips.
+(plus ``FAMILY``, ``CONVERSATION`` and ``sdk_accepts(body)``, the vendor SDK's own types
+judging a body). This module gathers them for every model adapter in the registry, so a new
+adapter brings its rules with its tests and every cross-vendor test takes them up without an
+edit here; a model adapter with no rules file fails at import, naming it, never skips.
 ``check_request(target, body)`` asserts all of it and returns the call ids the request
 answers, in request order.
 """
@@ -34,6 +35,12 @@ ID_RULES: dict[str, tuple[int | None, str | None]] = {}
 CHECKS: dict[str, Callable[[dict[str, Any]], list[str]]] = {}
 #: The call ids a target's stream chunks carry, read the way its SDK reads them.
 STREAM_IDS: dict[str, Callable[[list[dict[str, Any]]], list[str]]] = {}
+#: The capability family row (``adapters/<name>/capabilities.json``) that covers its model.
+FAMILIES: dict[str, str] = {}
+#: Where a target's body holds the conversation (``messages``, ``contents``...).
+CONVERSATIONS: dict[str, str] = {}
+#: The vendor SDK's own types judging a body: they take it unchanged, or this raises.
+SDK_ACCEPTS: dict[str, Callable[[dict[str, Any]], None]] = {}
 
 
 def _load_rules() -> None:
@@ -52,6 +59,9 @@ def _load_rules() -> None:
         ID_RULES[name] = module.ID_RULE
         CHECKS[name] = module.check
         STREAM_IDS[name] = module.stream_ids
+        FAMILIES[name] = module.FAMILY
+        CONVERSATIONS[name] = module.CONVERSATION
+        SDK_ACCEPTS[name] = module.sdk_accepts
     assert not missing, f"model adapters without their vendor's rules: {', '.join(missing)}"
 
 
@@ -91,8 +101,11 @@ def sent_ids(target: str, ids: list[str], losses: list[Any]) -> list[str]:
 
 __all__ = [
     "CHECKS",
+    "CONVERSATIONS",
+    "FAMILIES",
     "ID_RULES",
     "MODELS",
+    "SDK_ACCEPTS",
     "STREAM_IDS",
     "check_id",
     "check_request",

@@ -16,6 +16,10 @@ import re
 from typing import Any
 
 MODEL = "claude-sonnet-4-5"
+#: the capability family row (``adapters/anthropic/capabilities.json``) that covers ``MODEL``
+FAMILY = "claude"
+#: where the body holds the conversation
+CONVERSATION = "messages"
 ID_RULE: tuple[int | None, str | None] = (64, r"[a-zA-Z0-9_-]+")
 
 
@@ -87,3 +91,31 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         if block and block.get("type") == "tool_use":
             out.append(block["id"])
     return out
+
+
+#: the smallest reply the SDK parses (the request is what is checked)
+_REPLY = {
+    "id": "msg_x",
+    "type": "message",
+    "role": "assistant",
+    "content": [],
+    "stop_reason": "end_turn",
+    "usage": {"input_tokens": 1, "output_tokens": 1},
+}
+
+
+def _client(http_client: Any) -> Any:
+    import anthropic
+
+    return anthropic.Anthropic(api_key="sk-ant-test", max_retries=0, http_client=http_client)
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """The anthropic SDK's param types take the body unchanged, and its client sends it so."""
+    from anthropic.types import MessageParam, ToolParam
+    from pydantic import TypeAdapter
+    from sdk_judge import same, sends_unchanged
+
+    same(TypeAdapter(list[MessageParam]), body["messages"])
+    same(TypeAdapter(list[ToolParam]), body.get("tools", []))
+    sends_unchanged(_client, "messages.create", body, {**_REPLY, "model": body["model"]})

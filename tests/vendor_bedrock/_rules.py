@@ -13,6 +13,10 @@ import re
 from typing import Any
 
 MODEL = "us.anthropic.claude-sonnet-4-20250514-v1:0"
+#: the capability family row (``adapters/bedrock/capabilities.json``) that covers ``MODEL``
+FAMILY = "claude"
+#: where the body holds the conversation
+CONVERSATION = "messages"
 ID_RULE: tuple[int | None, str | None] = (64, r"[a-zA-Z0-9_-]+")
 
 
@@ -75,3 +79,15 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         if "toolUse" in start:
             out.append(start["toolUse"]["toolUseId"])
     return out
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """botocore's parameter validation of ``converse(**kwargs)`` (it rejects an unknown key
+    anywhere) on the body as boto3 takes it (media as bytes)."""
+    import botocore.session
+    from botocore.validate import validate_parameters
+
+    from toolwire.adapters.bedrock import to_boto3
+
+    service = botocore.session.get_session().get_service_model("bedrock-runtime")
+    validate_parameters(to_boto3(body), service.operation_model("Converse").input_shape)

@@ -14,6 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 MODEL = "command-a-03-2025"
+#: the capability family row (``adapters/cohere/capabilities.json``) that covers ``MODEL``
+FAMILY = "text-only"
+#: where the body holds the conversation
+CONVERSATION = "messages"
 ID_RULE: tuple[int | None, str | None] = (None, None)
 
 
@@ -49,3 +53,14 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         for c in chunks
         if c.get("type") == "tool-call-start"
     ]
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """cohere's v2 message and tool types take the body with no unknown field (they keep
+    one aside, ``extra="allow"``) and dump it back."""
+    from cohere.types import ChatMessageV2, ToolV2
+    from pydantic import TypeAdapter
+    from sdk_judge import takes
+
+    takes(TypeAdapter(list[ChatMessageV2]), body["messages"], "messages")
+    takes(TypeAdapter(list[ToolV2]), body.get("tools", []), "tools")

@@ -13,6 +13,10 @@ import re
 from typing import Any
 
 MODEL = "gemini-3-pro-preview"
+#: the capability family row (``adapters/gemini/capabilities.json``) that covers ``MODEL``
+FAMILY = "gemini-3"
+#: where the body holds the conversation
+CONVERSATION = "contents"
 ID_RULE: tuple[int | None, str | None] = (None, None)
 
 
@@ -71,3 +75,17 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         for p in cand.get("content", {}).get("parts", [])
         if "functionCall" in p
     ]
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """The body is ``generate_content`` keyword arguments; google-genai's models forbid
+    unknown fields, so each validating is the SDK taking it."""
+    import inspect
+
+    from google.genai import models, types
+
+    params = set(inspect.signature(models.Models.generate_content).parameters) - {"self"}
+    assert set(body) <= params
+    for content in body["contents"]:
+        types.Content.model_validate(content)
+    types.GenerateContentConfig.model_validate(body.get("config") or {})

@@ -14,6 +14,10 @@ import re
 from typing import Any
 
 MODEL = "mistral-medium-latest"
+#: the capability family row (``adapters/mistral/capabilities.json``) that covers ``MODEL``
+FAMILY = "vision"
+#: where the body holds the conversation
+CONVERSATION = "messages"
 ID_RULE: tuple[int | None, str | None] = (9, r"[a-zA-Z0-9]{9}")
 
 
@@ -46,3 +50,12 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         for tc in ch["delta"].get("tool_calls") or []
         if tc.get("id")
     ]
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """mistralai's request model takes the body with no unknown field and dumps it back."""
+    from mistralai.client.models import ChatCompletionRequest
+    from pydantic import TypeAdapter
+    from sdk_judge import takes
+
+    takes(TypeAdapter(ChatCompletionRequest), body, "request")

@@ -14,6 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 MODEL = "qwen3:8b"
+#: the capability family row (``adapters/ollama/capabilities.json``) that covers ``MODEL``
+FAMILY = "text-only"
+#: where the body holds the conversation
+CONVERSATION = "messages"
 ID_RULE: tuple[int | None, str | None] = (None, None)
 
 
@@ -49,3 +53,42 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         for c in (line.get("message") or {}).get("tool_calls") or []
         if c.get("id")
     ]
+
+
+#: fields newer Ollama servers read that the SDK's types (0.6) do not declare yet: a call's
+#: ``id`` and ``function.index`` and a tool message's ``tool_call_id`` (the server's own
+#: ``api.Message``); toolwire sends the body as bytes, so they reach the server
+_NEWER: dict[str, tuple[str, ...]] = {"message": ("tool_call_id",), "call": ("id",)}
+
+
+def _as_the_sdk_knows_it(message: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in message.items() if k not in _NEWER["message"]}
+    if "tool_calls" in message:
+        out["tool_calls"] = [
+            {
+                **{k: v for k, v in c.items() if k not in _NEWER["call"]},
+                "function": {k: v for k, v in c["function"].items() if k != "index"},
+            }
+            for c in message["tool_calls"]
+        ]
+    return out
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """The ollama SDK's ``Message`` and ``Tool`` take the body with no unknown field and dump
+    it back, but for the fields only newer servers read (``_NEWER``)."""
+    from ollama import Message, Tool
+    from pydantic import TypeAdapter
+    from sdk_judge import takes
+
+    messages = [_as_the_sdk_knows_it(m) for m in body["messages"]]
+    takes(TypeAdapter(list[Message]), messages, "messages")
+    tools = body.get("tools", [])
+    TypeAdapter(list[Tool]).validate_python(tools)
+    # the SDK's ``Parameters`` model keeps a few JSON Schema keywords of the many the server
+    # passes on to the model: the schema itself is the caller's, checked as a tool apart
+    bare = [
+        {**t, "function": {k: v for k, v in t["function"].items() if k != "parameters"}}
+        for t in tools
+    ]
+    takes(TypeAdapter(list[Tool]), bare, "tools")

@@ -14,6 +14,10 @@ import re
 from typing import Any
 
 MODEL = "gpt-4o"
+#: the capability family row (``adapters/openai_chat/capabilities.json``) that covers ``MODEL``
+FAMILY = "vision"
+#: where the body holds the conversation
+CONVERSATION = "messages"
 ID_RULE: tuple[int | None, str | None] = (40, None)
 
 
@@ -65,3 +69,32 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         for tc in ch["delta"].get("tool_calls") or []
         if tc.get("id")
     ]
+
+
+#: the smallest reply the SDK parses (the request is what is checked)
+_REPLY = {
+    "id": "chatcmpl-x",
+    "object": "chat.completion",
+    "created": 1,
+    "choices": [
+        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "ok"}}
+    ],
+}
+
+
+def _client(http_client: Any) -> Any:
+    import openai
+
+    return openai.OpenAI(api_key="test-key", max_retries=0, http_client=http_client)
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """The openai SDK's param types take the body unchanged, and its client sends it so."""
+    from openai.types.chat import ChatCompletionMessageParam, ChatCompletionToolParam
+    from pydantic import TypeAdapter
+    from sdk_judge import same, sends_unchanged
+
+    same(TypeAdapter(list[ChatCompletionMessageParam]), body["messages"])
+    same(TypeAdapter(list[ChatCompletionToolParam]), body.get("tools", []))
+    reply = {**_REPLY, "model": body["model"]}
+    sends_unchanged(_client, "chat.completions.create", body, reply)

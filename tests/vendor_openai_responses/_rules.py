@@ -13,6 +13,10 @@ import re
 from typing import Any
 
 MODEL = "gpt-5"
+#: the capability family row (``adapters/openai_responses/capabilities.json``) that covers ``MODEL``
+FAMILY = "default"
+#: where the body holds the conversation
+CONVERSATION = "input"
 ID_RULE: tuple[int | None, str | None] = (64, None)
 
 
@@ -66,3 +70,34 @@ def stream_ids(chunks: list[dict[str, Any]]) -> list[str]:
         if item and item.get("type") == "function_call":
             out.append(item["call_id"])
     return out
+
+
+#: the smallest reply the SDK parses (the request is what is checked)
+_REPLY = {
+    "id": "resp_x",
+    "object": "response",
+    "created_at": 1,
+    "status": "completed",
+    "output": [],
+    "parallel_tool_calls": True,
+    "tool_choice": "auto",
+    "tools": [],
+}
+
+
+def _client(http_client: Any) -> Any:
+    import openai
+
+    return openai.OpenAI(api_key="test-key", max_retries=0, http_client=http_client)
+
+
+def sdk_accepts(body: dict[str, Any]) -> None:
+    """The openai SDK's param types take the body unchanged, and its client sends it so."""
+    from openai.types.responses.response_input_param import ResponseInputParam
+    from openai.types.responses.tool_param import ToolParam
+    from pydantic import TypeAdapter
+    from sdk_judge import same, sends_unchanged
+
+    same(TypeAdapter(ResponseInputParam), body["input"])
+    same(TypeAdapter(list[ToolParam]), body.get("tools", []))
+    sends_unchanged(_client, "responses.create", body, {**_REPLY, "model": body["model"]})
