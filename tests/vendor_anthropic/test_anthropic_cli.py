@@ -83,8 +83,8 @@ REFERENCE = (
 )
 
 
-@pytest.mark.skipif(not REFERENCE.is_file(), reason="../shared/reference is absent")
 def test_decode_of_a_raw_sse_capture(capsys: pytest.CaptureFixture[str]) -> None:
+    assert REFERENCE.is_file(), f"{REFERENCE} is absent (read from ../shared/reference)"
     assert cli.main(["decode", "--from", "anthropic", str(REFERENCE)]) == 0
     events = _lines(capsys.readouterr().out)
     validate_stream(events)

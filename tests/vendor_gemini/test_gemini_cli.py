@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
 from _gemini_sdk import CORPUS, OWN
 
@@ -34,8 +33,8 @@ def test_decode_a_cassette_then_validate() -> None:
     assert ok.returncode == 0, ok.stderr
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"conformance corpus not found at {CORPUS}")
 def test_decode_skips_recorded_calls_that_are_not_model_turns() -> None:
+    assert CORPUS.is_dir(), f"conformance corpus not found at {CORPUS} (read from ../shared)"
     name = "pydantic+pydantic-ai__test_multimodal_tool_returns__test_model_sees_multiple_images"
     res = cli("decode", "--from", "gemini", str(CORPUS / f"{name}[google_gemini3].yaml"))
     assert res.returncode == 0, res.stderr
