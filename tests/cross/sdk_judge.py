@@ -18,7 +18,10 @@ from pydantic import BaseModel, TypeAdapter
 
 
 def materialize(value: Any) -> Any:
-    """Force pydantic's lazy ``Iterable`` validation and return plain data."""
+    """Force pydantic's lazy ``Iterable`` validation and return plain data (a union of param
+    dicts and response models may hand back a model for a dict: as the fields it set)."""
+    if isinstance(value, BaseModel):
+        return materialize(value.model_dump(mode="json", by_alias=True, exclude_unset=True))
     if isinstance(value, dict):
         return {k: materialize(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)) or isinstance(value, Iterator):
@@ -31,7 +34,11 @@ def materialize(value: Any) -> Any:
 def same(adapter: TypeAdapter[Any], value: Any) -> None:
     """A TypedDict-typed ``value`` comes back from the SDK's types as it went in."""
     # the adapter must outlive the lazy iterators it returns (pydantic-core needs it)
-    assert materialize(adapter.validate_python(value)) == value
+    back = materialize(adapter.validate_python(value))
+    if isinstance(value, list) and isinstance(back, list) and len(back) == len(value):
+        for i, (b, v) in enumerate(zip(back, value, strict=True)):
+            assert b == v, f"[{i}]: the SDK's types made {v!r} into {b!r}"
+    assert back == value
 
 
 def _unknown(value: Any, where: str) -> Iterator[str]:

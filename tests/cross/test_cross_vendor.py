@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from ag_ui.core import AssistantMessage, RunAgentInput, ToolMessage
-from vendor_rules import MODELS, check_request
+from vendor_rules import MODELS, SDK_ACCEPTS, check_request
 
 from toolwire import adapters
 from toolwire.testing.recording_cache import recording
@@ -73,6 +73,7 @@ def test_history_encodes_to_every_vendor_with_every_call_answered_in_place(
         body = adapter.encode_request(run_input, model=MODELS[target])
     answered = check_request(target, body)
     assert len(answered) == len(_calls(run_input))
+    SDK_ACCEPTS[target](body)  # and the vendor's own SDK types take it as it is
 
 
 def test_the_corpus_holds_histories_with_results_from_every_vendor() -> None:

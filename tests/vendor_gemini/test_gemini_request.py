@@ -453,3 +453,49 @@ def test_a_failed_code_run_without_output_reads_as_its_outcome_and_goes_back_wit
     (result,) = [p["codeExecutionResult"] for p in parts if "codeExecutionResult" in p]
     assert result["outcome"] == "OUTCOME_DEADLINE_EXCEEDED"
     assert result.get("output", "") == ""
+
+
+def _declared(parameters: dict[str, Any], key: str = "parameters") -> Any:
+    body = {
+        "contents": [{"role": "user", "parts": [{"text": "hi"}]}],
+        "tools": [{"functionDeclarations": [{"name": "f", key: parameters}]}],
+    }
+    (tool,) = gemini.decode_request(body).tools
+    return tool.parameters
+
+
+def test_a_gemini_schema_becomes_the_json_schema_other_vendors_read() -> None:
+    """``parameters`` is Gemini's OpenAPI-style Schema (upper-case type names, ``nullable``,
+    google-genai's snake_case keywords); an AG-UI tool carries JSON Schema, which OpenAI,
+    Anthropic and the rest validate against: the same schema, in that spelling."""
+    schema = {
+        "type": "OBJECT",
+        "properties": {
+            "city": {"type": "STRING", "description": "where", "nullable": True},
+            "days": {"type": "ARRAY", "items": {"type": "INTEGER"}, "max_items": 7},
+            "unit": {"any_of": [{"type": "STRING", "enum": ["c", "f"]}, {"type": "NULL"}]},
+            "note": {"type": "TYPE_UNSPECIFIED"},
+        },
+        "required": ["city"],
+    }
+    assert _declared(schema) == {
+        "type": "object",
+        "properties": {
+            "city": {"type": ["string", "null"], "description": "where"},
+            "days": {"type": "array", "items": {"type": "integer"}, "maxItems": 7},
+            "unit": {"anyOf": [{"type": "string", "enum": ["c", "f"]}, {"type": "null"}]},
+            "note": {},
+        },
+        "required": ["city"],
+    }
+    # JSON Schema given as such is the caller's, kept exactly
+    as_given = {"type": "object", "properties": {"x": {"type": "STRING"}}}
+    assert _declared(as_given, "parametersJsonSchema") == as_given
+
+
+def test_a_schema_nested_without_end_is_a_vendor_error() -> None:
+    deep: dict[str, Any] = {"type": "STRING"}
+    for _ in range(80):
+        deep = {"type": "ARRAY", "items": deep}
+    with pytest.raises(VendorDataError, match="nested over"):
+        _declared(deep)

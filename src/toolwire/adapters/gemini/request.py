@@ -411,6 +411,51 @@ def _answer(
 # ------------------------------------------------------------------ decoding
 
 
+#: Gemini ``Schema`` keywords (as google-genai's keyword arguments spell them) and their
+#: JSON Schema spelling
+_SCHEMA_KEYS = {
+    "any_of": "anyOf",
+    "max_items": "maxItems",
+    "min_items": "minItems",
+    "max_properties": "maxProperties",
+    "min_properties": "minProperties",
+    "max_length": "maxLength",
+    "min_length": "minLength",
+    "property_ordering": "propertyOrdering",
+}
+_SCHEMA_DEPTH = 64
+
+
+def _json_schema(schema: Any, where: str, depth: int = 0) -> Any:
+    """A function's ``parameters`` (Gemini's OpenAPI-style ``Schema``) as the JSON Schema an
+    AG-UI tool carries, which every other vendor reads: type names in lower case
+    (``OBJECT`` -> ``object``; ``TYPE_UNSPECIFIED`` says nothing and goes), ``nullable`` as a
+    ``"null"`` type, snake_case keywords in their JSON Schema spelling; the rest as it is."""
+    if depth > _SCHEMA_DEPTH:
+        raise VendorDataError(VENDOR, where, f"a schema nested over {_SCHEMA_DEPTH} levels")
+    schema = as_dict(schema, VENDOR, where) if not isinstance(schema, dict) else schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        key = _SCHEMA_KEYS.get(key, key)
+        if key == "type" and isinstance(value, str):
+            if value.upper() == "TYPE_UNSPECIFIED":
+                continue
+            value = value.lower()
+        elif key == "properties" and isinstance(value, dict):
+            value = {
+                name: _json_schema(v, f"{where}.properties.{name}", depth + 1)
+                for name, v in value.items()
+            }
+        elif key == "items" and value is not None:
+            value = _json_schema(value, f"{where}.items", depth + 1)
+        elif key == "anyOf" and isinstance(value, list):
+            value = [_json_schema(v, f"{where}.anyOf[{i}]", depth + 1) for i, v in enumerate(value)]
+        out[key] = value
+    if out.pop("nullable", None) is True and isinstance(out.get("type"), str):
+        out["type"] = [out["type"], "null"]
+    return out
+
+
 @checked_options(VENDOR)
 def decode_request(
     body: Any,
@@ -470,7 +515,10 @@ def decode_request(
             continue
         for n, d in enumerate(FIELDS.several(decls, f"request.tools[{k}].functionDeclarations")):
             d = FIELDS.obj(d, f"request.tools[{k}].functionDeclarations[{n}]")
-            params = get(d, "parametersJsonSchema", get(d, "parameters"))
+            params = get(d, "parametersJsonSchema")
+            if params is None and get(d, "parameters") is not None:
+                at = f"request.tools[{k}].functionDeclarations[{n}].parameters"
+                params = _json_schema(get(d, "parameters"), at)
             kw: dict[str, Any] = {} if params is None else {"parameters": params}
             tools.append(
                 Tool(
