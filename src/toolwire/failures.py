@@ -70,9 +70,25 @@ def _names(exc: BaseException) -> set[str]:
 
 
 def _headers(exc: BaseException) -> Any:
+    """The response headers of an SDK's HTTP error: on its ``response`` (the Stainless
+    SDKs, httpx), else on the error itself (Mistral's and Cohere's SDKs keep them so)."""
     response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    return headers if headers is not None and hasattr(headers, "get") else {}
+    for headers in (getattr(response, "headers", None), getattr(exc, "headers", None)):
+        if headers is not None and hasattr(headers, "get"):
+            return headers
+    return {}
+
+
+def _body(exc: BaseException) -> Any:
+    """An SDK error's body: an object, or JSON text read into one (Mistral's SDK keeps
+    the body as text); ``None`` when it has none."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, (str, bytes)) and body[:1] in ("{", "[", b"{", b"["):
+        try:
+            return json.loads(body)
+        except (ValueError, RecursionError):
+            return None
+    return body
 
 
 def retry_after(headers: Any, now: float | None = None) -> float | None:
@@ -126,7 +142,7 @@ def default_retryable_status(status: int) -> bool:
 def _status_failure(
     exc: BaseException, status: int, retryable_status: Callable[[int], bool]
 ) -> Failure:
-    body = getattr(exc, "body", None)
+    body = _body(exc)
     if body is None:
         body = getattr(exc, "details", None)  # google-genai's APIError
     err = _error_object(body)
@@ -211,7 +227,7 @@ def classify(
         status = getattr(exc, "code", None)  # google-genai
     if isinstance(status, int) and not isinstance(status, bool) and status >= 400:
         return _status_failure(exc, status, retryable_status)
-    body = getattr(exc, "body", None)
+    body = _body(exc)
     if isinstance(body, dict):
         found = _body_failure(exc, body)
         if found is not None:
