@@ -312,7 +312,9 @@ class BedrockClient:
             if raw is not None and callable(getattr(raw, "stream", None)):
                 reader = ChunkReader()
                 for piece in raw.stream():
-                    yield from reader.feed(piece)
+                    # a piece that completes no message is reported, so a sync run's
+                    # deadline sees the time pass under a trickle
+                    yield from reader.feed(piece) or (clients.TICK,)
                 yield from reader.close()
                 return
             try:
