@@ -24,6 +24,7 @@ a run masks them. ``X-Amz-Date`` is not secret (a timestamp; a cassette matcher 
 from __future__ import annotations
 
 import contextvars
+import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 from typing import Any
@@ -236,6 +237,29 @@ class AioClientHandle:
             await creator.__aexit__(None, None, None)
 
 
+class _Events(Iterator[Any]):
+    """A turn's chunks over botocore's event stream, closable from another thread while
+    a read is in flight: ``arun`` reads a boto3 client in worker threads, and a cancelled
+    task or a deadline closes the stream while a worker is still inside ``next``. Closing
+    the generator itself then would fail ("generator already executing") and mask the
+    cancellation; closing the SDK's stream ends that read, and the generator's own
+    ``finally`` closes it once it runs again."""
+
+    def __init__(self, sdk_stream: Any, chunks: Iterator[Any]) -> None:
+        self._sdk_stream = sdk_stream
+        self._chunks = chunks
+
+    def __next__(self) -> Any:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        close = getattr(self._sdk_stream, "close", None)
+        if callable(close):
+            close()
+        if inspect.getgeneratorstate(self._chunks) != inspect.GEN_RUNNING:  # type: ignore[arg-type]
+            self._chunks.close()  # type: ignore[attr-defined]
+
+
 class BedrockClient:
     """The drivers' view of a boto3 (or aiobotocore) ``bedrock-runtime`` client."""
 
@@ -303,7 +327,7 @@ class BedrockClient:
         finally:
             _NO_SDK_RETRY.reset(token)
             _HEADERS.reset(held)
-        return self._events(response["stream"])
+        return _Events(response["stream"], self._events(response["stream"]))
 
     @staticmethod
     def _events(stream: Any) -> Iterator[Any]:
