@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextvars
 import inspect
+import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 from typing import Any
@@ -37,7 +38,7 @@ from toolwire.adapters.bedrock.wire import (
     add_options,
     to_boto3,
 )
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import UnsupportedInput, VendorStreamError
 
 #: the operations a run calls (the events the no-retry handler is registered for)
 _OPERATIONS = ("ConverseStream", "Converse")
@@ -174,6 +175,32 @@ def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
     message = error.get("Message")
     name = code if isinstance(code, str) and code else "internalServerException"
     return {name: {"message": message if isinstance(message, str) else ""}}
+
+
+def _json_error(response: dict[str, Any]) -> VendorStreamError | None:
+    """A JSON error answered with status 200 where an event stream was asked for (AWS
+    answers its errors with a 4xx/5xx status; a proxy or a stand-in may not): the error it
+    states (``x-amzn-errortype`` or the body's ``__type``, its ``message``), rather than a
+    CRC failure of bytes that are no event stream. ``None`` for a stream."""
+    meta = response.get("ResponseMetadata")
+    sent = meta.get("HTTPHeaders") if isinstance(meta, dict) else None
+    headers = {str(k).lower(): str(v) for k, v in sent.items()} if isinstance(sent, dict) else {}
+    media = headers.get("content-type", "").lower()
+    raw = getattr(response.get("stream"), "_raw_stream", None)
+    read = getattr(raw, "read", None)
+    if "json" not in media or "eventstream" in media or not callable(read):
+        return None
+    data = read()
+    try:
+        body = json.loads(data) if isinstance(data, (bytes, str)) else None
+    except (ValueError, RecursionError):
+        body = None
+    body = body if isinstance(body, dict) else {}
+    code = headers.get("x-amzn-errortype", "").split(":")[0] or str(body.get("__type") or "")
+    code = code.rsplit("#", 1)[-1] or "error"
+    message = body.get("message") or body.get("Message")
+    text = message if isinstance(message, str) and message else code
+    return VendorStreamError(VENDOR, code, text, retryable=code in RETRYABLE_ERRORS)
 
 
 def _aws_env_values(names: tuple[str, ...]) -> set[str]:
@@ -327,6 +354,10 @@ class BedrockClient:
         finally:
             _NO_SDK_RETRY.reset(token)
             _HEADERS.reset(held)
+        failed = _json_error(response)
+        if failed is not None:
+            response["stream"].close()
+            raise failed
         return _Events(response["stream"], self._events(response["stream"]))
 
     @staticmethod
