@@ -419,17 +419,6 @@ _BY_VENDOR = {
             path_says=_bedrock_path,
             keep_alive=None,
             key=AWS_KEY_ID,  # SigV4: the key id goes out in the signature's credential
-            gaps={
-                **_sdk_stream_gaps("botocore's EventStreamError"),
-                "test_a_200_json_error_body_is_the_vendors_error": (
-                    "a JSON error answered with 200 is read as an event stream (CRC error): "
-                    "the message is lost (AWS answers errors with a 4xx/5xx status)"
-                ),
-                "test_a_200_retryable_json_error_is_retried": (
-                    "a JSON error answered with 200 is read as an event stream (CRC error), "
-                    "VendorDataError, not retried"
-                ),
-            },
         ),
         Case(
             "ollama",
@@ -468,7 +457,6 @@ _BY_VENDOR = {
             _mistral_stream,
             _awaited(_mistral_astream),
             reads_bytes=False,
-            gaps=_sdk_stream_gaps("mistralai's ResponseValidationError"),
         ),
         Case(
             "cohere",
