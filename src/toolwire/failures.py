@@ -70,9 +70,25 @@ def _names(exc: BaseException) -> set[str]:
 
 
 def _headers(exc: BaseException) -> Any:
+    """The response headers of an SDK's HTTP error: on its ``response`` (the Stainless
+    SDKs, httpx), else on the error itself (Mistral's and Cohere's SDKs keep them so)."""
     response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    return headers if headers is not None and hasattr(headers, "get") else {}
+    for headers in (getattr(response, "headers", None), getattr(exc, "headers", None)):
+        if headers is not None and hasattr(headers, "get"):
+            return headers
+    return {}
+
+
+def _body(exc: BaseException) -> Any:
+    """An SDK error's body: an object, or JSON text read into one (Mistral's SDK keeps
+    the body as text); ``None`` when it has none."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, (str, bytes)) and body[:1] in ("{", "[", b"{", b"["):
+        try:
+            return json.loads(body)
+        except (ValueError, RecursionError):
+            return None
+    return body
 
 
 def retry_after(headers: Any, now: float | None = None) -> float | None:
@@ -126,7 +142,7 @@ def default_retryable_status(status: int) -> bool:
 def _status_failure(
     exc: BaseException, status: int, retryable_status: Callable[[int], bool]
 ) -> Failure:
-    body = getattr(exc, "body", None)
+    body = _body(exc)
     if body is None:
         body = getattr(exc, "details", None)  # google-genai's APIError
     err = _error_object(body)
@@ -183,6 +199,9 @@ def error_in_body(vendor: str, body: bytes | str) -> VendorStreamError | None:
 def _body_failure(exc: BaseException, body: Any) -> Failure | None:
     """An SDK exception for an error the vendor sent inside a 200 stream (it carries the
     error object as ``body``), or ``None``."""
+    event = body.get("data") if isinstance(body, dict) else None
+    if isinstance(event, dict) and "error" not in body:
+        body = event  # an SSE event the SDK could not read, kept as ``{"data": event}``
     err = _error_object(body)
     kind = err.get("type") or err.get("code")
     if not isinstance(kind, str) or not kind:
@@ -191,6 +210,21 @@ def _body_failure(exc: BaseException, body: Any) -> Failure | None:
     if not isinstance(message, str) or not message:
         message = str(getattr(exc, "message", "") or kind)
     return Failure(kind, message, kind in retryable_error_types())
+
+
+def _stream_error(exc: BaseException) -> dict[str, Any] | None:
+    """The error object of an exception in botocore's ``ClientError`` shape (``response``
+    holding ``Error.Code`` and ``Error.Message``) raised for an exception message inside a
+    stream (no HTTP error status), as ``{"error": {"type", "message"}}``; else ``None``."""
+    response = getattr(exc, "response", None)
+    if not isinstance(response, dict) or not isinstance(response.get("Error"), dict):
+        return None
+    meta = response.get("ResponseMetadata")
+    status = meta.get("HTTPStatusCode") if isinstance(meta, dict) else None
+    if isinstance(status, int) and status >= 400:
+        return None
+    error = response["Error"]
+    return {"error": {"type": error.get("Code"), "message": error.get("Message")}}
 
 
 def classify(
@@ -211,7 +245,9 @@ def classify(
         status = getattr(exc, "code", None)  # google-genai
     if isinstance(status, int) and not isinstance(status, bool) and status >= 400:
         return _status_failure(exc, status, retryable_status)
-    body = getattr(exc, "body", None)
+    body = _body(exc)
+    if body is None:
+        body = _stream_error(exc)
     if isinstance(body, dict):
         found = _body_failure(exc, body)
         if found is not None:

@@ -20,6 +20,7 @@ import boto3
 import cohere
 import ollama
 import openai
+import pytest
 from ag_ui.core import PROTOCOL_VERSION, BaseEvent, EventType
 from botocore.config import Config
 from google import genai
@@ -27,6 +28,7 @@ from mistralai.client import Mistral
 
 import toolwire
 from toolwire import adapters, cli
+from toolwire.errors import VendorStreamError
 from toolwire.testing.fake_vendor import FakeVendor, Reply, replies_from_cassette, split_events
 from toolwire.testing.recording_cache import recording
 
@@ -82,30 +84,76 @@ def gemini_http(**options: Any) -> dict[str, Any]:
 TOOL = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 
 
+#: ``(HTTP status, error type, message) -> (body, headers)``: a vendor's documented error
+#: answer, as its API sends one
+ErrorAnswer = Callable[[int, str, str], tuple[dict[str, Any], dict[str, str]]]
+#: ``(client, model) -> stream``: a user's own streaming call through the vendor's SDK
+SdkCall = Callable[[Any, str], Any]
+
+
 @dataclass(frozen=True)
 class Case:
+    """One model adapter's vendor as the driver tests meet it. Everything that differs
+    between vendors is here, as data, so each shared test runs the same for all."""
+
     vendor: str  # the adapter
     clean: str  # a recorded turn that ends with frontend calls pending
     broken: str  # a recorded turn with an in-stream vendor error after the first delta
-    lifecycle: frozenset[str]  # SSE event names that carry nothing of the turn
     model: str
-    error_body: dict[str, Any]  # the vendor's documented HTTP error body
-    error_code: str  # its error type, as RUN_ERROR.code must carry it
+    error_answer: ErrorAnswer  # the vendor's documented HTTP error body (and headers)
+    error_type: str  # the type of the documented 400 the tests send
+    error_message: str  # and its message
     sync_client: Callable[[str], Any]
     async_client: Callable[[str], Any]
+    #: the user's own streaming call through the SDK (sync; async: awaited if awaitable)
+    sdk_stream: SdkCall
+    asdk_stream: SdkCall
     kwargs: dict[str, Any] = field(default_factory=dict)
-    #: headers the vendor sends with its error body (Bedrock names the error type in one)
-    error_headers: dict[str, str] = field(default_factory=dict)
+    #: whether the error answer names its type; where it does not (Cohere's, Ollama's
+    #: bodies hold a message only) ``RUN_ERROR.code`` is ``http_<status>``
+    typed_errors: bool = True
     #: a recorded body cut into the vendor's own frames, when the cassette holds it whole
     #: (NDJSON lines, AWS event-stream messages): what cancel and split tests cut between
     frames: Callable[[bytes], list[bytes]] | None = None
-
-    @property
-    def key(self) -> str:
-        return GOOGLE_KEY if self.vendor == "gemini" else KEY
+    #: where the request says the model and that it streams: ``None`` for the body's
+    #: ``model`` and ``stream: true``, else what the request path holds for each
+    path_says: Callable[[str], tuple[str, str]] | None = None
+    #: bytes that keep a connection alive and make no chunk in the vendor's framing (SSE
+    #: comments, blank lines); ``None``: the framing has none (the AWS event stream), and
+    #: the deadline test trickles the recorded body itself a byte at a time
+    keep_alive: bytes | None = b":\n\n"
+    #: whether ``toolwire.run`` reads the stream's bytes itself (its byte reader reports
+    #: every piece, so a sync run sees the time pass under keep-alive bytes); an SDK that
+    #: parses the stream itself swallows them until its next event
+    reads_bytes: bool = True
+    #: the SDK's own retries turned off for the user's own call (``with_options``...)
+    no_retries: Callable[[Any], Any] = lambda client: client
+    #: the credential the client sends (what must never reach an event)
+    key: str = KEY
+    #: whether the broken recording's in-stream error is one the vendor marks transient:
+    #: an overloaded / server / throttling error type; not Cohere's bare ``finish_reason``
+    #: ``ERROR`` nor Ollama's untyped ``{"error": ...}`` line without a busy/overloaded/
+    #: timeout word (neither says another attempt would help)
+    stream_error_retryable: bool = True
+    #: whether the SDK raises an in-stream error as an exception (``frame_run`` classifies
+    #: it, its retryability known) rather than yielding it as an event for the decoder
+    #: (OpenAI Responses' ``error`` event, Cohere's ``message-end`` with ``ERROR``)
+    sdk_raises_stream_errors: bool = True
+    #: known gaps: shared test name -> why it fails for this vendor today. Such a test runs
+    #: as a strict xfail (it fails loudly once the gap is closed), never skipped
+    gaps: dict[str, str] = field(default_factory=dict)
 
     def client(self, base_url: str, is_async: bool) -> Any:
         return (self.async_client if is_async else self.sync_client)(base_url)
+
+    def code_of(self, error_type: str, status: int) -> str:
+        """``RUN_ERROR.code`` for an HTTP error answer of ``error_type`` at ``status``."""
+        return error_type if self.typed_errors else f"http_{status}"
+
+    @property
+    def error_code(self) -> str:
+        """The code of the documented 400."""
+        return self.code_of(self.error_type, 400)
 
 
 def _gemini(base_url: str) -> Any:
@@ -171,136 +219,286 @@ def _cohere_async(base_url: str) -> Any:
     return cohere.AsyncClientV2(api_key=KEY, base_url=base_url)
 
 
-CASES = [
-    Case(
-        "anthropic",
-        "anthropic/thinking_tool_use_signature.yaml",
-        "anthropic/overloaded_error.yaml",
-        frozenset({"message_start", "ping"}),
-        "claude-sonnet-4-5",
-        {"type": "error", "error": {"type": "invalid_request_error", "message": "max_tokens: bad"}},
-        "invalid_request_error",
-        lambda u: anthropic.Anthropic(api_key=KEY, base_url=u, http_client=anthropic_http()),
-        lambda u: anthropic.AsyncAnthropic(
-            api_key=KEY, base_url=u, http_client=anthropic_http(is_async=True)
-        ),
-    ),
-    Case(
-        "openai_chat",
-        "openai_chat/parallel_three_interleaved.yaml",
-        "openai_chat/in_stream_error.yaml",
-        frozenset(),
-        "gpt-4.1",
-        {
-            "error": {
-                "message": "Invalid 'messages[0].role'",
-                "type": "invalid_request_error",
-                "param": "messages",
-                "code": None,
-            }
-        },
-        "invalid_request_error",
-        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1", http_client=openai_http()),
-        lambda u: openai.AsyncOpenAI(
-            api_key=KEY, base_url=u + "/v1", http_client=openai_http(is_async=True)
-        ),
-    ),
-    Case(
-        "openai_responses",
-        "openai_responses/reasoning_parallel_calls.yaml",
-        "openai_responses/error_event.yaml",
-        frozenset({"response.created", "response.in_progress"}),
-        "gpt-4.1",
-        {
-            "error": {
-                "message": "Unsupported parameter: 'temperature'",
-                "type": "invalid_request_error",
-                "param": "temperature",
-                "code": "unsupported_parameter",
-            }
-        },
-        "invalid_request_error",
-        lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1", http_client=openai_http()),
-        lambda u: openai.AsyncOpenAI(
-            api_key=KEY, base_url=u + "/v1", http_client=openai_http(is_async=True)
-        ),
-        {"api": "responses"},
-    ),
-    Case(
-        "gemini",
-        "gemini/gemini3_parallel_calls_signature.yaml",
-        "gemini/stream_error.yaml",
-        frozenset(),
-        "gemini-3-pro-preview",
-        {"error": {"code": 400, "message": "Invalid JSON payload", "status": "INVALID_ARGUMENT"}},
-        "INVALID_ARGUMENT",
-        _gemini,
-        _gemini_async,
-    ),
-]
+MESSAGES = [{"role": "user", "content": "hi"}]
 
-#: The cases of the four model adapters merged last (real SDK clients, recordings cut into
-#: frames, documented error bodies). Not in CASES yet: the shared suites still hard-code
-#: OpenAI/Anthropic-shaped facts (error bodies, SSE event names, ``with_options``, request
-#: keys) that fail for them; see the fixa report for the list. Move them into CASES as each
-#: shared test reads its vendor facts from the case.
-NEW_CASES = [
-    Case(
-        "bedrock",
-        "bedrock/interleaved_tool_use.yaml",
-        "bedrock/throttling_exception.yaml",
-        frozenset({"messageStart"}),
-        "us.anthropic.claude-sonnet-4-20250514-v1:0",
-        {"message": "The provided model identifier is invalid."},
-        "ValidationException",
-        _bedrock,
-        _bedrock,
-        error_headers={"x-amzn-errortype": "ValidationException:http://internal.amazon.com/"},
-        frames=eventstream_messages,
-    ),
-    Case(
-        "ollama",
-        "ollama/parallel_three_calls.yaml",
-        "ollama/in_stream_error.yaml",
-        frozenset(),
-        "qwen3:8b",
-        {"error": "model 'qwen3:8b' not found"},
-        "error",
-        _ollama,
-        _ollama_async,
-        frames=ndjson_lines,
-    ),
-    Case(
-        "mistral",
-        "mistral/parallel_three_calls.yaml",
-        "mistral/in_stream_error.yaml",
-        frozenset(),
-        "mistral-large-latest",
-        {
-            "object": "error",
-            "message": "Invalid model: mistral-larg",
-            "type": "invalid_model",
-            "param": None,
-            "code": "1500",
-        },
-        "invalid_model",
-        _mistral,
-        _mistral,
-    ),
-    Case(
-        "cohere",
-        "cohere/parallel_three_calls.yaml",
-        "cohere/in_stream_error.yaml",
-        frozenset(),
-        "command-a-03-2025",
-        {"message": "invalid request: model 'command-x' not found"},
-        "http_400",
-        _cohere,
-        _cohere_async,
-    ),
-]
 
+def _anthropic_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    return {"type": "error", "error": {"type": kind, "message": message}}, {}
+
+
+def _openai_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}, {}
+
+
+def _gemini_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    return {"error": {"code": status, "message": message, "status": kind}}, {}
+
+
+def _bedrock_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    """AWS's JSON protocol: the message in the body, the type in ``x-amzn-errortype``."""
+    return {"message": message}, {"x-amzn-errortype": f"{kind}:http://internal.amazon.com/"}
+
+
+def _ollama_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    return {"error": message}, {}  # the server's words only, no type
+
+
+def _mistral_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    body = {"object": "error", "message": message, "type": kind, "param": None, "code": "1500"}
+    return body, {}
+
+
+def _cohere_error(status: int, kind: str, message: str) -> tuple[dict[str, Any], dict[str, str]]:
+    return {"message": message}, {}  # a message only, no type
+
+
+def _awaited(call: SdkCall) -> SdkCall:
+    """An async SDK call whose result is awaited (the SDKs whose create is a coroutine)."""
+
+    async def go(client: Any, model: str) -> Any:
+        return await call(client, model)
+
+    return go
+
+
+def _bedrock_stream(client: Any, model: str) -> Any:
+    said = [{"role": "user", "content": [{"text": "hi"}]}]
+    return client.converse_stream(modelId=model, messages=said)["stream"]
+
+
+async def _bedrock_astream(client: Any, model: str) -> Any:
+    """boto3 has no async client: its stream read in worker threads, as an async user
+    of boto3 reads it."""
+    events = await asyncio.to_thread(lambda: iter(_bedrock_stream(client, model)))
+    done = object()
+    while (event := await asyncio.to_thread(next, events, done)) is not done:
+        yield event
+
+
+def _bedrock_path(model: str) -> tuple[str, str]:
+    return f"/model/{model}/", "/converse-stream"
+
+
+def _gemini_path(model: str) -> tuple[str, str]:
+    return model, "alt=sse"
+
+
+def _stainless_no_retries(client: Any) -> Any:
+    return client.with_options(max_retries=0)
+
+
+def _anthropic_stream(client: Any, model: str) -> Any:
+    return client.messages.create(model=model, max_tokens=64, messages=MESSAGES, stream=True)
+
+
+def _chat_stream(client: Any, model: str) -> Any:
+    return client.chat.completions.create(model=model, messages=MESSAGES, stream=True)
+
+
+def _responses_stream(client: Any, model: str) -> Any:
+    return client.responses.create(model=model, input="hi", stream=True)
+
+
+def _gemini_stream(client: Any, model: str) -> Any:
+    return client.models.generate_content_stream(model=model, contents="hi")
+
+
+def _ollama_stream(client: Any, model: str) -> Any:
+    return client.chat(model=model, messages=MESSAGES, stream=True)
+
+
+def _mistral_stream(client: Any, model: str) -> Any:
+    return client.chat.stream(model=model, messages=MESSAGES)
+
+
+def _mistral_astream(client: Any, model: str) -> Any:
+    return client.chat.stream_async(model=model, messages=MESSAGES)
+
+
+def _cohere_stream(client: Any, model: str) -> Any:
+    return client.chat_stream(model=model, messages=MESSAGES)
+
+
+_SDK_STREAM_ERROR = (
+    "the SDK raises the in-stream error as an exception toolwire.failures cannot read yet "
+    "({}); toolwire.run reads the bytes and has the vendor's type"
+)
+_SDK_STREAM_GAPS = (
+    "test_an_in_stream_error_raised_by_the_sdk_is_run_error",
+    "test_the_same_over_an_async_sdk_stream",
+)
+
+
+def _sdk_stream_gaps(what: str) -> dict[str, str]:
+    return dict.fromkeys(_SDK_STREAM_GAPS, _SDK_STREAM_ERROR.format(what))
+
+
+_BY_VENDOR = {
+    c.vendor: c
+    for c in [
+        Case(
+            "anthropic",
+            "anthropic/thinking_tool_use_signature.yaml",
+            "anthropic/overloaded_error.yaml",
+            "claude-sonnet-4-5",
+            _anthropic_error,
+            "invalid_request_error",
+            "max_tokens: bad",
+            lambda u: anthropic.Anthropic(api_key=KEY, base_url=u, http_client=anthropic_http()),
+            lambda u: anthropic.AsyncAnthropic(
+                api_key=KEY, base_url=u, http_client=anthropic_http(is_async=True)
+            ),
+            _anthropic_stream,
+            _awaited(_anthropic_stream),
+            no_retries=_stainless_no_retries,
+        ),
+        Case(
+            "openai_chat",
+            "openai_chat/parallel_three_interleaved.yaml",
+            "openai_chat/in_stream_error.yaml",
+            "gpt-4.1",
+            _openai_error,
+            "invalid_request_error",
+            "Invalid 'messages[0].role'",
+            lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1", http_client=openai_http()),
+            lambda u: openai.AsyncOpenAI(
+                api_key=KEY, base_url=u + "/v1", http_client=openai_http(is_async=True)
+            ),
+            _chat_stream,
+            _awaited(_chat_stream),
+            no_retries=_stainless_no_retries,
+        ),
+        Case(
+            "openai_responses",
+            "openai_responses/reasoning_parallel_calls.yaml",
+            "openai_responses/error_event.yaml",
+            "gpt-4.1",
+            _openai_error,
+            "invalid_request_error",
+            "Unsupported parameter: 'temperature'",
+            lambda u: openai.OpenAI(api_key=KEY, base_url=u + "/v1", http_client=openai_http()),
+            lambda u: openai.AsyncOpenAI(
+                api_key=KEY, base_url=u + "/v1", http_client=openai_http(is_async=True)
+            ),
+            _responses_stream,
+            _awaited(_responses_stream),
+            {"api": "responses"},
+            no_retries=_stainless_no_retries,
+            sdk_raises_stream_errors=False,
+        ),
+        Case(
+            "gemini",
+            "gemini/gemini3_parallel_calls_signature.yaml",
+            "gemini/stream_error.yaml",
+            "gemini-3-pro-preview",
+            _gemini_error,
+            "INVALID_ARGUMENT",
+            "Invalid JSON payload",
+            _gemini,
+            _gemini_async,
+            _gemini_stream,
+            _awaited(_gemini_stream),
+            path_says=_gemini_path,
+            keep_alive=b"\n",  # google-genai takes no SSE comment
+            reads_bytes=False,
+            key=GOOGLE_KEY,
+        ),
+        Case(
+            "bedrock",
+            "bedrock/interleaved_tool_use.yaml",
+            "bedrock/throttling_exception.yaml",
+            "us.anthropic.claude-sonnet-4-20250514-v1:0",
+            _bedrock_error,
+            "ValidationException",
+            "The provided model identifier is invalid.",
+            _bedrock,
+            _bedrock,  # toolwire.arun reads a boto3 client in worker threads
+            _bedrock_stream,
+            _bedrock_astream,
+            frames=eventstream_messages,
+            path_says=_bedrock_path,
+            keep_alive=None,
+            key=AWS_KEY_ID,  # SigV4: the key id goes out in the signature's credential
+        ),
+        Case(
+            "ollama",
+            "ollama/parallel_three_calls.yaml",
+            "ollama/in_stream_error.yaml",
+            "qwen3:8b",
+            _ollama_error,
+            "error",
+            "model 'qwen3:8b' not found",
+            _ollama,
+            _ollama_async,
+            _ollama_stream,
+            _awaited(_ollama_stream),
+            typed_errors=False,
+            frames=ndjson_lines,
+            keep_alive=b"\n",
+            stream_error_retryable=False,
+            gaps={
+                **_sdk_stream_gaps("ollama's ResponseError"),
+                "test_a_clean_sdk_stream_frames_as_the_offline_decode": (
+                    "the SDK's ChatResponse drops the tool call ids the bytes hold "
+                    "(adapters/ollama/client.py reads the bytes for that)"
+                ),
+            },
+        ),
+        Case(
+            "mistral",
+            "mistral/parallel_three_calls.yaml",
+            "mistral/in_stream_error.yaml",
+            "mistral-large-latest",
+            _mistral_error,
+            "invalid_model",
+            "Invalid model: mistral-larg",
+            _mistral,
+            _mistral,  # one client, both sides
+            _mistral_stream,
+            _awaited(_mistral_astream),
+            reads_bytes=False,
+        ),
+        Case(
+            "cohere",
+            "cohere/parallel_three_calls.yaml",
+            "cohere/in_stream_error.yaml",
+            "command-a-03-2025",
+            _cohere_error,
+            "invalid_request",
+            "invalid request: model 'command-x' not found",
+            _cohere,
+            _cohere_async,
+            _cohere_stream,
+            _cohere_stream,  # an async generator, not a coroutine
+            typed_errors=False,
+            reads_bytes=False,
+            stream_error_retryable=False,
+            sdk_raises_stream_errors=False,
+            gaps={
+                "test_a_200_json_error_body_is_the_vendors_error": (
+                    "the SDK refuses a JSON body where it expects SSE (SSEError, a "
+                    "connection error to toolwire): the message is lost"
+                ),
+            },
+        ),
+    ]
+}
+
+#: One case per model adapter, in the registry's order: a model adapter without a case
+#: fails tests/driver/test_driver_covers_the_registry.py, naming it.
+CASES = [_BY_VENDOR[name] for name in adapters.model_names() if name in _BY_VENDOR]
 CASE_IDS = [c.vendor for c in CASES]
+
+
+def cases(test: str) -> list[Any]:
+    """``CASES`` as the parameters of the shared test ``test``: a case with a known gap
+    there runs as a strict xfail naming why."""
+    out: list[Any] = []
+    for case in CASES:
+        reason = case.gaps.get(test)
+        marks = [pytest.mark.xfail(reason=reason, strict=True)] if reason else []
+        out.append(pytest.param(case, id=case.vendor, marks=marks))
+    return out
 
 
 def _framed(case: Case, reply: Reply) -> list[bytes]:
@@ -319,36 +517,59 @@ def broken_reply(case: Case) -> Reply:
     return Reply(status=reply.status, headers=reply.headers, chunks=_framed(case, reply))
 
 
-_EVENT_NAME = re.compile(rb"^event: *(\S+)", re.M)
+#: the events that carry a turn's content
+_CONTENT = frozenset(
+    {
+        EventType.TEXT_MESSAGE_START,
+        EventType.TEXT_MESSAGE_CONTENT,
+        EventType.TOOL_CALL_START,
+        EventType.TOOL_CALL_ARGS,
+        EventType.REASONING_START,
+        EventType.REASONING_MESSAGE_START,
+        EventType.REASONING_MESSAGE_CONTENT,
+    }
+)
 
 
 def error_before_first_delta(case: Case) -> Reply:
-    """The recorded in-stream error with the events that carry the turn taken out: only
-    the lifecycle events (Anthropic ``message_start``, Responses ``response.created``)
-    and the error itself are left."""
+    """The recorded in-stream error with the frames that carry the turn taken out: only
+    the frames that say nothing of it (Anthropic ``message_start``, Responses
+    ``response.created``, Bedrock ``messageStart`` ...) and the error itself are left.
+    Which frame says what is read through the adapter's own framing and decoder."""
     reply = broken_reply(case)
-    kept = []
+    adapter = adapters.get(case.vendor)
+    decoder = adapter.Decoder()
+    kept: list[bytes] = []
     for piece in reply.chunks:
-        if piece.lstrip().startswith(b"{"):  # Gemini: the error written as plain JSON lines
+        try:
+            said = [ev for chunk in adapter.FRAMING.read(piece) for ev in decoder.feed(chunk)]
+        except VendorStreamError:
+            kept.append(piece)  # the vendor's error: nothing after it matters
+            break
+        if not any(ev.type in _CONTENT for ev in said):
             kept.append(piece)
-            continue
-        m = _EVENT_NAME.search(piece)
-        name = m.group(1).decode() if m else None
-        data = piece.split(b"data:", 1)[-1]
-        if name in case.lifecycle or name == "error" or b'"error"' in data[:12]:
-            kept.append(piece)
-    assert kept and kept != reply.chunks
+    else:
+        raise AssertionError(f"{case.broken} holds no in-stream error")
+    assert kept != reply.chunks
     return Reply(status=reply.status, headers=reply.headers, chunks=kept)
 
 
 def error_reply(
-    case: Case, status: int, body: dict[str, Any] | None = None, **headers: str
+    case: Case,
+    status: int,
+    error_type: str | None = None,
+    message: str | None = None,
+    **headers: str,
 ) -> Reply:
-    payload = json.dumps(case.error_body if body is None else body).encode()
+    """The vendor's own error answer at ``status`` (the case's documented 400 type and
+    message unless given), with ``headers`` added."""
+    kind = case.error_type if error_type is None else error_type
+    said = case.error_message if message is None else message
+    body, vendor_headers = case.error_answer(status, kind, said)
     return Reply(
         status=status,
-        headers={"content-type": "application/json", **case.error_headers, **headers},
-        chunks=[payload],
+        headers={"content-type": "application/json", **vendor_headers, **headers},
+        chunks=[json.dumps(body).encode()],
     )
 
 
@@ -524,6 +745,14 @@ def run_case(
         close_client(client)
 
 
+def vendor_call_id(case: Case, call_id: str) -> str:
+    """The id the vendor itself would give a scripted call: ``call_id`` where the adapter's
+    documented id rule (``CALL_ID_RULE``) takes it, else the stand-in that rule mints for
+    it (Mistral's nine letters and digits), as its encoder sends it."""
+    rule = adapters.model(case.vendor).CALL_ID_RULE
+    return call_id if rule.why_not(call_id) is None else rule.conforming(call_id)
+
+
 def split_half(reply: Reply) -> int:
     return max(1, len(reply.chunks) // 2)
 
@@ -536,6 +765,7 @@ __all__ = [
     "Case",
     "aclose_client",
     "broken_reply",
+    "cases",
     "check_run",
     "clean_reply",
     "close_client",
@@ -548,14 +778,20 @@ __all__ = [
     "run_input",
     "split_events",
     "split_half",
+    "vendor_call_id",
 ]
 
 
 def recorded_error_type(case: Case) -> str:
-    """The error type the broken recording's own bytes state (Anthropic/OpenAI Chat
-    ``error.type``, Gemini ``error.status``, a Responses ``error`` event's ``code``): what
-    RUN_ERROR.code must carry."""
-    body = b"".join(broken_reply(case).chunks).decode()
+    """The error type the broken recording's own bytes state: what RUN_ERROR.code must
+    carry. Read here from the bytes as each vendor writes an error, apart from the code
+    under test: an ``error`` object's ``type`` (Anthropic, OpenAI Chat) or ``status``
+    (Gemini), a Responses ``error`` event's ``code``, a Mistral error object's ``type``,
+    an AWS event-stream exception's ``:exception-type`` header (Bedrock), a Cohere
+    ``finish_reason`` ``ERROR``; Ollama's ``{"error": "..."}`` line names no type, which
+    the decoders call ``error``."""
+    raw = b"".join(broken_reply(case).chunks)
+    body = raw.decode("utf-8", "replace")
     found = []
     for m in re.finditer(r'"error"\s*:\s*\{', body):
         obj, _ = json.JSONDecoder().raw_decode(body, m.end() - 1)
@@ -566,5 +802,15 @@ def recorded_error_type(case: Case) -> str:
         obj, _ = json.JSONDecoder().raw_decode(body, m.start())
         if isinstance(obj.get("code"), str):
             found.append(obj["code"])
+    for m in re.finditer(r'\{"object"\s*:\s*"error"', body):
+        obj, _ = json.JSONDecoder().raw_decode(body, m.start())
+        if isinstance(obj.get("type"), str):
+            found.append(obj["type"])
+    found += re.findall(r'"finish_reason"\s*:\s*"(ERROR)"', body)
+    found += ["error" for _ in re.finditer(r'(?m)^\{"error"\s*:\s*"', body)]
+    # an AWS event-stream header: name, type 7 (a string), a 2-byte length, the value
+    for m in re.finditer(rb":exception-type\x07", raw):
+        size = int.from_bytes(raw[m.end() : m.end() + 2], "big")
+        found.append(raw[m.end() + 2 : m.end() + 2 + size].decode())
     assert len(set(found)) == 1, found  # the recording states one error
     return found[0]

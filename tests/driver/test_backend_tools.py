@@ -19,7 +19,7 @@ from typing import Any
 import pydantic
 import pytest
 from _agent_support import PNG, PNG_B64, agent_input, hanging_tool, requests_json, turn
-from _driver_support import CASE_IDS, CASES, Case, check_run
+from _driver_support import CASE_IDS, CASES, Case, check_run, vendor_call_id
 from ag_ui.core import EventType, ImagePart, TextPart
 
 import toolwire
@@ -58,11 +58,13 @@ def _run(case: Case, fv: FakeVendor, run_input: dict[str, Any], **kw: Any) -> li
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_a_backend_call_is_run_and_answered_inside_one_run(case: Case, tmp_path: Path) -> None:
     v = case.vendor
+    # the ids as the vendor itself gives them (Mistral's are nine letters and digits)
+    weather, confirm = vendor_call_id(case, "call_w"), vendor_call_id(case, "call_c")
     script = [
-        turn(v, [("call_w", "get_weather", {"city": "Oslo"})], message_id="msg_1"),
+        turn(v, [(weather, "get_weather", {"city": "Oslo"})], message_id="msg_1"),
         turn(
             v,
-            [("call_c", "confirm_booking", {"hotel": "Grand"})],
+            [(confirm, "confirm_booking", {"hotel": "Grand"})],
             text="Shall I?",
             message_id="msg_2",
         ),
@@ -72,7 +74,7 @@ def test_a_backend_call_is_run_and_answered_inside_one_run(case: Case, tmp_path:
     check_run(events, tmp_path)
     assert _types(events).count("RUN_STARTED") == 1
     (result,) = _results(events)
-    assert result.tool_call_id == "call_w"
+    assert result.tool_call_id == weather
     assert result.message_id not in {
         e.message_id for e in events if hasattr(e, "message_id") and e is not result
     }
@@ -81,7 +83,7 @@ def test_a_backend_call_is_run_and_answered_inside_one_run(case: Case, tmp_path:
     assert result.content[1].source.value == PNG_B64
     end = events[-1]
     assert end.type == EventType.RUN_FINISHED
-    assert end.outcome.pending_tool_call_ids == ["call_c"]  # the frontend call only
+    assert end.outcome.pending_tool_call_ids == [confirm]  # the frontend call only
     # usage: both turns' counts summed (each turn said 10 in, 5 out)
     assert sum(u.input_tokens or 0 for u in end.usage) == 20
     assert sum(u.output_tokens or 0 for u in end.usage) == 10

@@ -59,7 +59,13 @@ def _with_history(case: Case, taken: str) -> dict[str, Any]:
         },
         {"id": "h-r", "role": "tool", "toolCallId": taken, "content": "rain"},
     ]
-    given["messages"] = earlier + list(given["messages"])
+    messages = list(given["messages"])
+    # after the recorded instructions: a system message stays first, where every vendor
+    # takes it (Converse only at the top)
+    lead = 0
+    while lead < len(messages) and messages[lead]["role"] in ("system", "developer"):
+        lead += 1
+    given["messages"] = messages[:lead] + earlier + messages[lead:]
     return given
 
 

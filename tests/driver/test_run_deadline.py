@@ -27,16 +27,19 @@ DEADLINE = 1.0
 
 
 def _trickle(case: Case) -> Reply:
-    """The recorded head of the turn, then keep-alive bytes every 0.1 s for a minute (an SSE
-    comment; a blank line for Gemini, whose SDK takes no comment)."""
-    head = clean_reply(case).chunks[:1]
-    alive = b"\n" if case.vendor == "gemini" else b":\n\n"
+    """The recorded head of the turn, then keep-alive bytes every 0.1 s for a minute (the
+    case's: an SSE comment, a blank line); a framing with none (the AWS event stream)
+    gets the rest of the recorded body itself, a byte every 0.1 s (minutes of it)."""
+    reply = clean_reply(case)
+    head = reply.chunks[:1]
+    if case.keep_alive is not None:
+        rest = [case.keep_alive] * 600
+    else:
+        tail = b"".join(reply.chunks[1:])
+        assert len(tail) >= 600, "too short a recording to trickle for a minute"
+        rest = [tail[i : i + 1] for i in range(len(tail))]
     return Reply(
-        status=200,
-        headers={"content-type": "text/event-stream"},
-        chunks=[*head, *([alive] * 600)],
-        delay=0.1,
-        eager=len(head),
+        status=200, headers=reply.headers, chunks=[*head, *rest], delay=0.1, eager=len(head)
     )
 
 
@@ -77,7 +80,7 @@ def test_an_endless_trickle_meets_the_deadline_async(case: Case) -> None:
     assert took < 20
 
 
-RAW = [c for c in CASES if c.vendor != "gemini"]  # toolwire reads these SDKs' bytes itself
+RAW = [c for c in CASES if c.reads_bytes]  # toolwire reads these SDKs' bytes itself
 
 
 @pytest.mark.parametrize("case", RAW, ids=[c.vendor for c in RAW])

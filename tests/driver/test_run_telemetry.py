@@ -22,6 +22,7 @@ from _driver_support import (
     run_case,
     run_input,
     split_half,
+    vendor_call_id,
 )
 from ag_ui.core import EventType
 from opentelemetry.sdk.metrics import MeterProvider
@@ -183,7 +184,12 @@ def test_a_clean_run_is_a_run_span_with_one_chat_span_and_the_metrics(
     assert attrs["gen_ai.usage.input_tokens"] == want_in
     assert attrs["gen_ai.usage.output_tokens"] == want_out
     assert chat.status.status_code is StatusCode.UNSET
-    assert dict(run.attributes or {})["toolwire.run_id"] == "run-1"
+    run_attrs = dict(run.attributes or {})
+    assert run_attrs["toolwire.run_id"] == "run-1"
+    assert run_attrs["gen_ai.operation.name"] == "invoke_agent"
+    assert run_attrs["gen_ai.provider.name"] == PROVIDER_NAMES[case.vendor]
+    assert run_attrs["gen_ai.request.model"] == case.model
+    assert run.status.status_code is StatusCode.UNSET
     tokens = {
         dict(p.attributes)["gen_ai.token.type"]: p
         for _, p in otel.points("gen_ai.client.token.usage")
@@ -204,8 +210,13 @@ def test_a_retried_429_is_an_event_on_the_chat_span(case: Case, is_async: bool, 
     retries = [e for e in chat.events if e.name == "toolwire.retry"]
     assert len(retries) == 1
     assert retries[0].attributes["toolwire.attempt"] == 1
-    assert retries[0].attributes["error.type"]  # the vendor's error type for a 429
+    # the vendor's error type for the 429 it answered (its status where it names none)
+    assert retries[0].attributes["error.type"] == case.code_of(case.error_type, 429)
+    assert retries[0].attributes["toolwire.wait"] == pytest.approx(0.02)  # its retry-after-ms
     assert chat.status.status_code is StatusCode.UNSET
+    # one model call, however many attempts: one duration, not an error
+    [(_, duration)] = otel.points("gen_ai.client.operation.duration")
+    assert duration.count == 1 and "error.type" not in dict(duration.attributes)
 
 
 @params
@@ -250,7 +261,27 @@ def test_content_is_recorded_only_when_opted_in_and_the_key_never(
     everything = repr(
         [(s.name, s.attributes, [e.attributes for e in s.events]) for s in otel.finished()]
     )
-    assert KEY not in everything
+    assert case.key not in everything and case.key[-12:] not in everything
+
+
+@params
+@modes
+def test_nothing_is_recorded_for_a_run_without_a_provider(case: Case, is_async: bool) -> None:
+    """No provider set (the API's defaults): the run goes as ever, no span or metric
+    reaches an SDK that was never installed, no trace context goes to the vendor."""
+    from opentelemetry import trace
+
+    unused = Otel()  # an SDK pipeline made but never given to toolwire
+    telemetry.configure()
+    defaults = ("ProxyTracerProvider", "NoOpTracerProvider")
+    assert type(trace.get_tracer_provider()).__name__ in defaults
+    seen: list[FakeVendor] = []
+    events = _collect(case, [clean_reply(case)], is_async, seen)
+    assert events[-1].type == EventType.RUN_FINISHED
+    assert unused.finished() == []
+    assert unused.points("gen_ai.client.operation.duration") == []
+    [request] = seen[0].requests
+    assert "traceparent" not in {k.lower() for k in request.headers}
 
 
 def test_the_env_variable_opts_in(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -328,8 +359,9 @@ def test_a_tool_loop_is_one_run_span_with_a_chat_span_per_turn_and_a_failed_tool
     from _agent_support import agent_input, turn
 
     v = case.vendor
+    call_id = vendor_call_id(case, "call_w")  # as the vendor gives it (Mistral: 9 characters)
     script = [
-        turn(v, [("call_w", "_explode", {"city": "Oslo"})], message_id="msg_1"),
+        turn(v, [(call_id, "_explode", {"city": "Oslo"})], message_id="msg_1"),
         turn(v, [], text="Sorry, no weather.", message_id="msg_2"),
     ]
     # the scripted calls carry no thought signature: Gemini 3 wants one, so the second
@@ -352,7 +384,7 @@ def test_a_tool_loop_is_one_run_span_with_a_chat_span_per_turn_and_a_failed_tool
     assert tool.name == "execute_tool _explode"
     assert attrs["gen_ai.operation.name"] == "execute_tool"
     assert attrs["gen_ai.tool.name"] == "_explode"
-    assert attrs["gen_ai.tool.call.id"] == "call_w"
+    assert attrs["gen_ai.tool.call.id"] == call_id
     assert attrs["error.type"] == "RuntimeError"
     assert tool.status.status_code is StatusCode.ERROR
     assert "gen_ai.tool.call.arguments" not in attrs  # content only when opted in

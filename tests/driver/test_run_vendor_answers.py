@@ -8,6 +8,7 @@ that is not a number (``nan``, ``inf``) is ignored, and the run's retry goes on.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 from typing import Any
 
@@ -17,9 +18,11 @@ from _driver_support import (
     CASES,
     Case,
     aclose_client,
+    cases,
     clean_reply,
     close_client,
     error_reply,
+    recorded_error_type,
     run_input,
 )
 from ag_ui.core import BaseEvent, EventType
@@ -58,41 +61,41 @@ def _events(case: Case, replies: list[Reply], is_async: bool) -> tuple[list[Base
         return events, len(fv.requests)
 
 
-RAW = [c for c in CASES if c.vendor != "gemini"]  # the SDKs toolwire reads the bytes of
-
-
-@pytest.mark.parametrize("case", RAW, ids=[c.vendor for c in RAW])
+@pytest.mark.parametrize("case", cases("test_a_200_json_error_body_is_the_vendors_error"))
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
 def test_a_200_json_error_body_is_the_vendors_error(case: Case, is_async: bool) -> None:
-    body = {"error": {"type": "invalid_request_error", "message": "model: not found here"}}
-    events, attempts = _events(case, [error_reply(case, 200, body)], is_async)
+    """The vendor's own error answer (its body as a 404 would carry it: Gemini's holds the
+    code) served with status 200."""
+    body, headers = case.error_answer(404, "not_found_error", "model: not found here")
+    answer = Reply(
+        status=200,
+        headers={"content-type": "application/json", **headers},
+        chunks=[json.dumps(body).encode()],
+    )
+    events, attempts = _events(case, [answer], is_async)
     last = events[-1]
     assert last.type == EventType.RUN_ERROR
-    assert last.code == "invalid_request_error"  # type: ignore[attr-defined]
+    # the vendor's type; an answer that names none is an ``error``, as toolwire names
+    # every vendor error without a type
+    want = "not_found_error" if case.typed_errors else "error"
+    assert last.code == want  # type: ignore[attr-defined]
     assert "model: not found here" in last.message  # type: ignore[attr-defined]
     assert attempts == 1
 
 
-@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
-def test_a_gemini_200_json_error_is_the_vendors_error(is_async: bool) -> None:
-    """google-genai reads an ``{"error": ...}`` segment itself; Gemini's errors carry a code."""
-    (case,) = [c for c in CASES if c.vendor == "gemini"]
-    body = {"error": {"code": 404, "message": "model: not found here", "status": "NOT_FOUND"}}
-    events, attempts = _events(case, [error_reply(case, 200, body)], is_async)
-    last = events[-1]
-    assert last.type == EventType.RUN_ERROR
-    assert last.code == "NOT_FOUND"  # type: ignore[attr-defined]
-    assert "model: not found here" in last.message  # type: ignore[attr-defined]
-    assert attempts == 1
-
-
-@pytest.mark.parametrize("case", RAW, ids=[c.vendor for c in RAW])
+@pytest.mark.parametrize("case", cases("test_a_200_retryable_json_error_is_retried"))
 def test_a_200_retryable_json_error_is_retried(case: Case) -> None:
-    body = {"error": {"type": "overloaded_error", "message": "busy"}}
-    if case.vendor != "anthropic":
-        body = {"error": {"type": "server_error", "message": "busy"}}
-    events, attempts = _events(case, [error_reply(case, 200, body), clean_reply(case)], False)
-    assert events[-1].type == EventType.RUN_FINISHED
+    # the type the vendor's own recorded in-stream error has, and words that say the
+    # server is busy (Ollama's errors name no type: its words tell)
+    kind = recorded_error_type(case)
+    body, headers = case.error_answer(503, kind, "overloaded: server busy")
+    answer = Reply(
+        status=200,
+        headers={"content-type": "application/json", **headers},
+        chunks=[json.dumps(body).encode()],
+    )
+    events, attempts = _events(case, [answer, clean_reply(case)], False)
+    assert events[-1].type == EventType.RUN_FINISHED, events[-1]
     assert attempts == 2
 
 
@@ -106,7 +109,7 @@ def test_a_retry_after_that_is_not_a_number_is_ignored(value: str) -> None:
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
 def test_a_429_with_retry_after_nan_is_retried(case: Case, is_async: bool) -> None:
-    replies = [error_reply(case, 429, None, **{"retry-after": "nan"}), clean_reply(case)]
+    replies = [error_reply(case, 429, **{"retry-after": "nan"}), clean_reply(case)]
     events, attempts = _events(case, replies, is_async)
     assert events[-1].type == EventType.RUN_FINISHED, events[-1]
     assert attempts == 2

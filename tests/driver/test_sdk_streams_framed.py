@@ -5,6 +5,7 @@ without the SDK do; the SDK-objects path through toolwire.run must too."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from _driver_support import (
     CASES,
     Case,
     broken_reply,
+    cases,
     check_run,
     clean_reply,
     comparable,
@@ -34,15 +36,12 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 
 def _sdk_stream(case: Case, client: Any) -> Any:
     """The SDK's own streaming call, as a user hands it to toolwire."""
-    if case.vendor == "anthropic":
-        return client.messages.create(
-            model=case.model, max_tokens=64, messages=MESSAGES, stream=True
-        )
-    if case.vendor == "openai_chat":
-        return client.chat.completions.create(model=case.model, messages=MESSAGES, stream=True)
-    if case.vendor == "openai_responses":
-        return client.responses.create(model=case.model, input="hi", stream=True)
-    return client.models.generate_content_stream(model=case.model, contents="hi")
+    return case.sdk_stream(client, case.model)
+
+
+async def _async_sdk_stream(case: Case, client: Any) -> Any:
+    stream = case.asdk_stream(client, case.model)
+    return await stream if inspect.isawaitable(stream) else stream
 
 
 def _framed(case: Case, chunks: Any) -> list[BaseEvent]:
@@ -55,28 +54,26 @@ async def _aframed(case: Case, chunks: Any) -> list[BaseEvent]:
     return [ev async for ev in aframe_run(decoder, chunks, thread_id="t", run_id="r")]
 
 
-@params
+@pytest.mark.parametrize("case", cases("test_an_in_stream_error_raised_by_the_sdk_is_run_error"))
 def test_an_in_stream_error_raised_by_the_sdk_is_run_error(case: Case, tmp_path: Path) -> None:
     with FakeVendor([broken_reply(case)]) as fv:
         client = case.client(fv.base_url, False)
-        events = _framed(case, _sdk_stream(case, _no_retries(case, client)))
+        events = _framed(case, _sdk_stream(case, case.no_retries(client)))
     check_run(events, tmp_path)
     expected = offline(case, case.broken)
     assert events[-1].type == EventType.RUN_ERROR
     assert events[-1].code == recorded_error_type(case)  # what the recording itself says
     assert comparable(events)[:-1] == comparable(expected)[:-1]  # the same turn up to it
-    if case.vendor != "openai_responses":  # its SDK yields the error event: the decoder reads it
-        assert events[-1].metadata["toolwire.retryable"] is True  # overloaded / server error
+    if case.sdk_raises_stream_errors:  # classified from the SDK's exception
+        # overloaded / server / throttling errors are worth another attempt
+        assert events[-1].metadata["toolwire.retryable"] is case.stream_error_retryable
 
 
-@params
+@pytest.mark.parametrize("case", cases("test_the_same_over_an_async_sdk_stream"))
 async def test_the_same_over_an_async_sdk_stream(case: Case, tmp_path: Path) -> None:
     with FakeVendor([broken_reply(case)]) as fv:
         client = case.client(fv.base_url, True)
-        if case.vendor == "gemini":
-            stream = await client.models.generate_content_stream(model=case.model, contents="hi")
-        else:
-            stream = await _async_sdk_stream(case, client.with_options(max_retries=0))
+        stream = await _async_sdk_stream(case, case.no_retries(client))
         events = await _aframed(case, stream)
     check_run(events, tmp_path)
     expected = offline(case, case.broken)
@@ -90,14 +87,14 @@ def test_a_connection_reset_under_an_sdk_stream_is_run_error(case: Case, tmp_pat
     cut = Reply(headers=reply.headers, chunks=reply.chunks, reset_after=split_half(reply))
     with FakeVendor([cut]) as fv:
         client = case.client(fv.base_url, False)
-        events = _framed(case, _sdk_stream(case, _no_retries(case, client)))
+        events = _framed(case, _sdk_stream(case, case.no_retries(client)))
     check_run(events, tmp_path)
     assert events[-1].type == EventType.RUN_ERROR
     assert events[-1].code == "connection_error"
     assert events[-1].metadata["toolwire.retryable"] is True
 
 
-@params
+@pytest.mark.parametrize("case", cases("test_a_clean_sdk_stream_frames_as_the_offline_decode"))
 def test_a_clean_sdk_stream_frames_as_the_offline_decode(case: Case, tmp_path: Path) -> None:
     with FakeVendor([clean_reply(case)]) as fv:
         client = case.client(fv.base_url, False)
@@ -127,22 +124,6 @@ async def test_aframe_run_equals_frame_run_on_the_same_chunks(case: Case) -> Non
     assert [e.model_dump() for e in await _aframed(case, bgen())] == [
         e.model_dump() for e in _framed(case, broken)
     ]
-
-
-async def _async_sdk_stream(case: Case, client: Any) -> Any:
-    if case.vendor == "anthropic":
-        return await client.messages.create(
-            model=case.model, max_tokens=64, messages=MESSAGES, stream=True
-        )
-    if case.vendor == "openai_chat":
-        return await client.chat.completions.create(
-            model=case.model, messages=MESSAGES, stream=True
-        )
-    return await client.responses.create(model=case.model, input="hi", stream=True)
-
-
-def _no_retries(case: Case, client: Any) -> Any:
-    return client if case.vendor == "gemini" else client.with_options(max_retries=0)
 
 
 @pytest.mark.parametrize("cassette", ["clean", "broken"])

@@ -140,21 +140,3 @@ def test_arun_over_an_aiobotocore_client() -> None:
     expected = list(frame_run(Decoder(), sse_chunks(data), thread_id="t", run_id="r"))
     assert events[-1].type == EventType.RUN_FINISHED
     assert comparable(events) == comparable(expected)
-
-
-def test_arun_drives_a_boto3_client_in_worker_threads() -> None:
-    import asyncio
-
-    data = body_of("parallel_three_tool_use.yaml")
-
-    async def go(url: str) -> list[Any]:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return [e async for e in toolwire.arun(client(url), run_input(), model=MODEL)]
-
-    with fake_bedrock([(200, STREAM, data)]) as (url, served):
-        events = asyncio.run(go(url))
-    assert len(served.requests) == 1
-    expected = list(frame_run(Decoder(), sse_chunks(data), thread_id="t", run_id="r"))
-    assert events[-1].type == EventType.RUN_FINISHED
-    assert comparable(events) == comparable(expected)

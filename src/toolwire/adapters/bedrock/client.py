@@ -24,6 +24,8 @@ a run masks them. ``X-Amz-Date`` is not secret (a timestamp; a cassette matcher 
 from __future__ import annotations
 
 import contextvars
+import inspect
+import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 from typing import Any
@@ -36,7 +38,7 @@ from toolwire.adapters.bedrock.wire import (
     add_options,
     to_boto3,
 )
-from toolwire.errors import UnsupportedInput
+from toolwire.errors import UnsupportedInput, VendorStreamError
 
 #: the operations a run calls (the events the no-retry handler is registered for)
 _OPERATIONS = ("ConverseStream", "Converse")
@@ -175,6 +177,32 @@ def _exception_chunk(exc: Exception) -> dict[str, Any] | None:
     return {name: {"message": message if isinstance(message, str) else ""}}
 
 
+def _json_error(response: dict[str, Any]) -> VendorStreamError | None:
+    """A JSON error answered with status 200 where an event stream was asked for (AWS
+    answers its errors with a 4xx/5xx status; a proxy or a stand-in may not): the error it
+    states (``x-amzn-errortype`` or the body's ``__type``, its ``message``), rather than a
+    CRC failure of bytes that are no event stream. ``None`` for a stream."""
+    meta = response.get("ResponseMetadata")
+    sent = meta.get("HTTPHeaders") if isinstance(meta, dict) else None
+    headers = {str(k).lower(): str(v) for k, v in sent.items()} if isinstance(sent, dict) else {}
+    media = headers.get("content-type", "").lower()
+    raw = getattr(response.get("stream"), "_raw_stream", None)
+    read = getattr(raw, "read", None)
+    if "json" not in media or "eventstream" in media or not callable(read):
+        return None
+    data = read()
+    try:
+        body = json.loads(data) if isinstance(data, (bytes, str)) else None
+    except (ValueError, RecursionError):
+        body = None
+    body = body if isinstance(body, dict) else {}
+    code = headers.get("x-amzn-errortype", "").split(":")[0] or str(body.get("__type") or "")
+    code = code.rsplit("#", 1)[-1] or "error"
+    message = body.get("message") or body.get("Message")
+    text = message if isinstance(message, str) and message else code
+    return VendorStreamError(VENDOR, code, text, retryable=code in RETRYABLE_ERRORS)
+
+
 def _aws_env_values(names: tuple[str, ...]) -> set[str]:
     import os
 
@@ -234,6 +262,29 @@ class AioClientHandle:
         if self._client is not None:
             creator, self._creator, self._client = self._creator, None, None
             await creator.__aexit__(None, None, None)
+
+
+class _Events(Iterator[Any]):
+    """A turn's chunks over botocore's event stream, closable from another thread while
+    a read is in flight: ``arun`` reads a boto3 client in worker threads, and a cancelled
+    task or a deadline closes the stream while a worker is still inside ``next``. Closing
+    the generator itself then would fail ("generator already executing") and mask the
+    cancellation; closing the SDK's stream ends that read, and the generator's own
+    ``finally`` closes it once it runs again."""
+
+    def __init__(self, sdk_stream: Any, chunks: Iterator[Any]) -> None:
+        self._sdk_stream = sdk_stream
+        self._chunks = chunks
+
+    def __next__(self) -> Any:
+        return next(self._chunks)
+
+    def close(self) -> None:
+        close = getattr(self._sdk_stream, "close", None)
+        if callable(close):
+            close()
+        if inspect.getgeneratorstate(self._chunks) != inspect.GEN_RUNNING:  # type: ignore[arg-type]
+            self._chunks.close()  # type: ignore[attr-defined]
 
 
 class BedrockClient:
@@ -303,7 +354,11 @@ class BedrockClient:
         finally:
             _NO_SDK_RETRY.reset(token)
             _HEADERS.reset(held)
-        return self._events(response["stream"])
+        failed = _json_error(response)
+        if failed is not None:
+            response["stream"].close()
+            raise failed
+        return _Events(response["stream"], self._events(response["stream"]))
 
     @staticmethod
     def _events(stream: Any) -> Iterator[Any]:
@@ -312,7 +367,9 @@ class BedrockClient:
             if raw is not None and callable(getattr(raw, "stream", None)):
                 reader = ChunkReader()
                 for piece in raw.stream():
-                    yield from reader.feed(piece)
+                    # a piece that completes no message is reported, so a sync run's
+                    # deadline sees the time pass under a trickle
+                    yield from reader.feed(piece) or (clients.TICK,)
                 yield from reader.close()
                 return
             try:

@@ -9,6 +9,7 @@ is imported only when a call is made or a client built (the ``mistral`` extra).
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -34,6 +35,24 @@ def _call_kwargs(body: dict[str, Any]) -> dict[str, Any]:
     if headers:
         kw["http_headers"] = headers
     return kw
+
+
+def _error_event(exc: Exception) -> dict[str, Any] | None:
+    """The ``{"object": "error", ...}`` event an in-stream error sends, which the SDK
+    cannot read as a ``CompletionEvent`` and raises as ``ResponseValidationError`` holding
+    the event's text (``{"data": {...}}``): the event itself, for the decoder to raise the
+    vendor's error; ``None`` for any other exception."""
+    if type(exc).__name__ != "ResponseValidationError":
+        return None
+    body = getattr(exc, "body", None)
+    try:
+        held = json.loads(body) if isinstance(body, (str, bytes)) else None
+    except (ValueError, RecursionError):
+        return None
+    event = held.get("data") if isinstance(held, dict) else None
+    if isinstance(event, dict) and event.get("object") == "error":
+        return event
+    return None
 
 
 class MistralClient:
@@ -87,14 +106,26 @@ class MistralClient:
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
         kw = _call_kwargs(body)
         with client.chat.stream(**kw, retries=_no_retries()) as events:
-            yield from events
+            try:
+                yield from events
+            except Exception as exc:
+                event = _error_event(exc)
+                if event is None:
+                    raise
+                yield event
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         kw = _call_kwargs(body)
         events = await client.chat.stream_async(**kw, retries=_no_retries())
         async with events:
-            async for event in events:
-                yield event
+            try:
+                async for event in events:
+                    yield event
+            except Exception as exc:
+                failed = _error_event(exc)
+                if failed is None:
+                    raise
+                yield failed
 
     def complete(self, client: Any, body: dict[str, Any]) -> Any:
         """One non-streamed turn: the SDK's ``ChatCompletionResponse``."""

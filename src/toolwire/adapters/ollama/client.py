@@ -22,13 +22,15 @@ _PATH = "/api/chat"
 _SDK = "ollama"
 
 
-def _http_error(status: int, text: str) -> Exception:
+def _http_error(status: int, text: str, headers: Any = None) -> Exception:
     """The SDK's own ``ResponseError`` (its ``error`` the server's words), also holding
-    them as ``message``, the attribute ``toolwire.failures`` reads of any SDK's error."""
+    them as ``message`` and the response's ``headers`` (its ``Retry-After``), the
+    attributes ``toolwire.failures`` reads of any SDK's error."""
     from ollama import ResponseError
 
     exc = ResponseError(text, status)
     exc.message = exc.error  # type: ignore[attr-defined]
+    exc.headers = headers if headers is not None else {}  # type: ignore[attr-defined]
     return exc
 
 
@@ -95,10 +97,12 @@ class OllamaClient:
         ) as response:
             if response.status_code >= 400:
                 response.read()
-                raise _http_error(response.status_code, response.text)
+                raise _http_error(response.status_code, response.text, response.headers)
             reader = FRAMING.reader()
             for piece in response.iter_bytes():
-                yield from reader.feed(piece)
+                # a piece that completes no line (a blank keep-alive line) is reported,
+                # so a sync run's deadline sees the time pass
+                yield from reader.feed(piece) or (clients.TICK,)
             yield from reader.close()
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
@@ -109,7 +113,7 @@ class OllamaClient:
         ) as response:
             if response.status_code >= 400:
                 await response.aread()
-                raise _http_error(response.status_code, response.text)
+                raise _http_error(response.status_code, response.text, response.headers)
             reader = FRAMING.reader()
             async for piece in response.aiter_bytes():
                 for chunk in reader.feed(piece):
@@ -124,7 +128,7 @@ class OllamaClient:
             _PATH, json={**body, "stream": False}, headers=headers or None
         )
         if response.status_code >= 400:
-            raise _http_error(response.status_code, response.text)
+            raise _http_error(response.status_code, response.text, response.headers)
         result: dict[str, Any] = response.json()
         return result
 
