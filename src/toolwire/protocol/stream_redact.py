@@ -9,6 +9,11 @@ that could be the start of a secret is held back until the next delta of the lan
 or until the lane ends (its ``*_END`` event, another event after a ``*_CHUNK``, or the run's
 terminal event), when what is held is sent as one more delta.
 
+A server writes every event it sends: :meth:`StreamRedactor.frames` gives each event with its
+JSON text, the text the mask's check already wrote, so an event that holds no secret is
+written once (and a delta that holds none and whose end cannot begin one is sent as it came,
+not copied).
+
 A value shorter than :data:`toolwire.protocol.redact.MIN_SECRET_CHARS` is not treated as a
 secret: local OpenAI-compatible servers are given keys like ``e`` or ``x``, which protect
 nothing and would match everywhere.
@@ -43,6 +48,9 @@ if hasattr(EventType, "REASONING_MESSAGE_CHUNK"):
 
 _TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 
+#: an event to send, and its JSON text when already written (None: not yet)
+_Out = tuple[BaseEvent, str | None]
+
 
 class _Lane:
     __slots__ = ("held", "template")
@@ -70,28 +78,38 @@ class StreamRedactor:
     def feed(self, event: BaseEvent) -> list[BaseEvent]:
         if not self.secrets:
             return [event]
-        out: list[BaseEvent] = []
+        return [e for e, _ in self._feed(event)]
+
+    def frames(self, event: BaseEvent) -> list[tuple[BaseEvent, str]]:
+        """:meth:`feed`, each event given with its JSON text (``event_json``)."""
+        if not self.secrets:
+            return [(event, event_json(event))]
+        return [(e, event_json(e) if text is None else text) for e, text in self._feed(event)]
+
+    def _feed(self, event: BaseEvent) -> list[_Out]:
+        out: list[_Out] = []
         lane_of = _LANES.get(event.type)
         if lane_of is not None:
             field, _ = lane_of
             key = (event.type, str(getattr(event, field, "")))
             if field == "tool_call_id" and event.type == EventType.TOOL_CALL_CHUNK:
                 key = (event.type, str(getattr(event, field, None) or ""))
-            self._flush_chunk_lanes(out, keep=key)
+            if self._lanes:
+                self._flush_chunk_lanes(out, keep=key)
             out.extend(self._delta(key, event))
             return out
         if event.type in _TERMINAL:
             self._flush_all(out)
-        else:
+        elif self._lanes:
             self._flush_chunk_lanes(out, keep=None)
             self._flush_ended(out, event)
         out.append(self._masked(event))
         return out
 
     def close(self) -> list[BaseEvent]:
-        out: list[BaseEvent] = []
+        out: list[_Out] = []
         self._flush_all(out)
-        return out
+        return [e for e, _ in out]
 
     def text(self, text: str) -> str:
         """Plain text (a log line) with the known secrets masked."""
@@ -99,7 +117,7 @@ class StreamRedactor:
 
     # -- deltas ----------------------------------------------------------------------------
 
-    def _delta(self, key: tuple[EventType, str], event: BaseEvent) -> list[BaseEvent]:
+    def _delta(self, key: tuple[EventType, str], event: BaseEvent) -> list[_Out]:
         delta = getattr(event, "delta", None)
         if not isinstance(delta, str):
             return [self._masked(event)]
@@ -107,52 +125,62 @@ class StreamRedactor:
         if lane is None:
             lane = self._lanes[key] = _Lane(event)
         lane.template = event
+        if not lane.held:  # the usual delta: no secret in it, and its end begins none
+            whole = self._masked(event)
+            if whole[1] is not None and not self._possible_start(delta):
+                return [whole]
         text = redact(lane.held + delta, self.secrets, shapes=False)
         keep = self._possible_start(text)
         lane.held = text[len(text) - keep :] if keep else ""
         send = text[: len(text) - keep]
         if not send:
             return []  # all of it may begin a secret: sent when the lane tells
-        rest = self._masked(event, skip="delta")
-        return [rest.model_copy(update={"delta": send})]
+        rest, _ = self._masked(event, skip="delta")
+        return [(rest.model_copy(update={"delta": send}), None)]
 
     def _possible_start(self, text: str) -> int:
-        """The length of the longest end of ``text`` that begins a secret (not all of it)."""
+        """The length of the longest end of ``text`` that begins a secret (not all of it):
+        only where a secret's first character is can one begin."""
         best = 0
+        n = len(text)
         for secret in self.secrets:
-            for k in range(min(len(secret) - 1, len(text)), best, -1):
-                if secret.startswith(text[-k:]):
-                    best = k
+            first = secret[0]
+            at = text.find(first, max(n - len(secret) + 1, 0))
+            while at != -1 and n - at > best:
+                if secret.startswith(text[at:]):
+                    best = n - at
                     break
+                at = text.find(first, at + 1)
         return best
 
-    def _release(self, key: tuple[EventType, str], out: list[BaseEvent]) -> None:
+    def _release(self, key: tuple[EventType, str], out: list[_Out]) -> None:
         lane = self._lanes.pop(key, None)
         if lane is not None and lane.held:
-            rest = self._masked(lane.template, skip="delta")
-            out.append(rest.model_copy(update={"delta": lane.held}))
+            rest, _ = self._masked(lane.template, skip="delta")
+            out.append((rest.model_copy(update={"delta": lane.held}), None))
 
-    def _flush_chunk_lanes(self, out: list[BaseEvent], keep: tuple[EventType, str] | None) -> None:
+    def _flush_chunk_lanes(self, out: list[_Out], keep: tuple[EventType, str] | None) -> None:
         for key in [k for k in self._lanes if _LANES[k[0]][1] is None and k != keep]:
             self._release(key, out)
 
-    def _flush_ended(self, out: list[BaseEvent], event: BaseEvent) -> None:
+    def _flush_ended(self, out: list[_Out], event: BaseEvent) -> None:
         for key in [k for k in self._lanes if _LANES[k[0]][1] == event.type]:
             field = _LANES[key[0]][0]
             if str(getattr(event, field, "")) == key[1]:
                 self._release(key, out)
 
-    def _flush_all(self, out: list[BaseEvent]) -> None:
+    def _flush_all(self, out: list[_Out]) -> None:
         for key in list(self._lanes):
             self._release(key, out)
 
     # -- whole events ----------------------------------------------------------------------
 
-    def _masked(self, event: BaseEvent, skip: str | None = None) -> BaseEvent:
-        """``event`` with every string value masked (``skip``: a field left as it is)."""
+    def _masked(self, event: BaseEvent, skip: str | None = None) -> _Out:
+        """``event`` with every string value masked (``skip``: a field left as it is), and
+        its JSON text when it is ``event`` as it came (None: a masked copy)."""
         text = event_json(event)
         if not any(s in text for s in self._encoded):
-            return event
+            return event, text
         update: dict[str, Any] = {}
         for name in type(event).model_fields:
             if name == skip:
@@ -161,7 +189,7 @@ class StreamRedactor:
             masked = _mask_value(value, self.secrets)
             if masked is not value:
                 update[name] = masked
-        return event.model_copy(update=update) if update else event
+        return (event.model_copy(update=update), None) if update else (event, text)
 
 
 def _mask_value(value: Any, secrets: list[str]) -> Any:
