@@ -22,6 +22,7 @@ nothing and would match everywhere.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -52,12 +53,47 @@ _TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 _Out = tuple[BaseEvent, str | None]
 
 
-class _Lane:
-    __slots__ = ("held", "template")
+class _Kind:
+    """What the redactor does with an event of one type (worked out once per type)."""
 
-    def __init__(self, template: BaseEvent) -> None:
+    __slots__ = ("blank_none", "ends", "field", "lane", "name", "terminal", "type")
+
+    def __init__(self, kind: EventType) -> None:
+        self.type = kind
+        #: the type's text: lanes are keyed by it (an ``EventType`` hashes in Python)
+        self.name = str(kind.value)
+        lane = _LANES.get(kind)
+        self.lane = lane is not None
+        #: the field naming the lane of a delta, or of the lane this type ends
+        self.field = lane[0] if lane is not None else ""
+        #: the type that ends this delta's lane (None: the next other event does)
+        self.ends = str(lane[1].value) if lane is not None and lane[1] is not None else None
+        self.terminal = kind in _TERMINAL
+        #: a lane whose id may be missing (a ``TOOL_CALL_CHUNK`` after the first)
+        self.blank_none = kind == EventType.TOOL_CALL_CHUNK
+
+
+#: per event class, the kind of the type its instances usually carry (checked per event)
+_KINDS: dict[type, _Kind] = {}
+
+
+def _kind_of(event: BaseEvent) -> _Kind:
+    known = _KINDS.get(type(event))
+    if known is not None and event.type is known.type:
+        return known
+    kind = _Kind(EventType(event.type))
+    _KINDS.setdefault(type(event), kind)
+    return kind
+
+
+class _Lane:
+    __slots__ = ("ends", "field", "held", "template")
+
+    def __init__(self, template: BaseEvent, kind: _Kind) -> None:
         self.template = template  # the lane's last delta event: a held tail is sent as it
         self.held = ""
+        self.ends = kind.ends
+        self.field = kind.field
 
 
 class StreamRedactor:
@@ -72,8 +108,12 @@ class StreamRedactor:
         self.secrets = secret_values(secrets)
         # what a secret looks like inside JSON text (escaped), to tell cheaply that an
         # encoded event holds none of them
-        self._encoded = sorted({json.dumps(s)[1:-1] for s in self.secrets} | set(self.secrets))
-        self._lanes: dict[tuple[EventType, str], _Lane] = {}
+        encoded = {json.dumps(s)[1:-1] for s in self.secrets} | set(self.secrets)
+        self._holds_any = _any_of(sorted(encoded, key=len, reverse=True))
+        #: the open delta lanes, by (type, the id of the message or call): those an end
+        #: event closes, and the ``*_CHUNK`` lanes, which the next other event closes
+        self._lanes: dict[tuple[str, str], _Lane] = {}
+        self._loose: dict[tuple[str, str], _Lane] = {}
 
     def feed(self, event: BaseEvent) -> list[BaseEvent]:
         if not self.secrets:
@@ -88,21 +128,21 @@ class StreamRedactor:
 
     def _feed(self, event: BaseEvent) -> list[_Out]:
         out: list[_Out] = []
-        lane_of = _LANES.get(event.type)
-        if lane_of is not None:
-            field, _ = lane_of
-            key = (event.type, str(getattr(event, field, "")))
-            if field == "tool_call_id" and event.type == EventType.TOOL_CALL_CHUNK:
-                key = (event.type, str(getattr(event, field, None) or ""))
-            if self._lanes:
+        kind = _kind_of(event)
+        if kind.lane:
+            named = getattr(event, kind.field, "")
+            key = (kind.name, str(named or "") if kind.blank_none else str(named))
+            if self._loose:
                 self._flush_chunk_lanes(out, keep=key)
-            out.extend(self._delta(key, event))
+            out.extend(self._delta(key, kind, event))
             return out
-        if event.type in _TERMINAL:
+        if kind.terminal:
             self._flush_all(out)
-        elif self._lanes:
-            self._flush_chunk_lanes(out, keep=None)
-            self._flush_ended(out, event)
+        else:
+            if self._loose:
+                self._flush_chunk_lanes(out, keep=None)
+            if self._lanes:
+                self._flush_ended(out, kind, event)
         out.append(self._masked(event))
         return out
 
@@ -117,13 +157,14 @@ class StreamRedactor:
 
     # -- deltas ----------------------------------------------------------------------------
 
-    def _delta(self, key: tuple[EventType, str], event: BaseEvent) -> list[_Out]:
+    def _delta(self, key: tuple[str, str], kind: _Kind, event: BaseEvent) -> list[_Out]:
         delta = getattr(event, "delta", None)
         if not isinstance(delta, str):
             return [self._masked(event)]
-        lane = self._lanes.get(key)
+        lanes = self._loose if kind.ends is None else self._lanes
+        lane = lanes.get(key)
         if lane is None:
-            lane = self._lanes[key] = _Lane(event)
+            lane = lanes[key] = _Lane(event, kind)
         lane.template = event
         if not lane.held:  # the usual delta: no secret in it, and its end begins none
             whole = self._masked(event)
@@ -140,7 +181,8 @@ class StreamRedactor:
 
     def _possible_start(self, text: str) -> int:
         """The length of the longest end of ``text`` that begins a secret (not all of it):
-        only where a secret's first character is can one begin."""
+        only where a secret's first character is can one begin, and the leftmost such
+        place that does is the longest."""
         best = 0
         n = len(text)
         for secret in self.secrets:
@@ -153,24 +195,23 @@ class StreamRedactor:
                 at = text.find(first, at + 1)
         return best
 
-    def _release(self, key: tuple[EventType, str], out: list[_Out]) -> None:
-        lane = self._lanes.pop(key, None)
+    def _release(self, key: tuple[str, str], out: list[_Out]) -> None:
+        lane = self._lanes.pop(key, None) or self._loose.pop(key, None)
         if lane is not None and lane.held:
             rest, _ = self._masked(lane.template, skip="delta")
             out.append((rest.model_copy(update={"delta": lane.held}), None))
 
-    def _flush_chunk_lanes(self, out: list[_Out], keep: tuple[EventType, str] | None) -> None:
-        for key in [k for k in self._lanes if _LANES[k[0]][1] is None and k != keep]:
+    def _flush_chunk_lanes(self, out: list[_Out], keep: tuple[str, str] | None) -> None:
+        for key in [k for k in self._loose if k != keep]:
             self._release(key, out)
 
-    def _flush_ended(self, out: list[_Out], event: BaseEvent) -> None:
-        for key in [k for k in self._lanes if _LANES[k[0]][1] == event.type]:
-            field = _LANES[key[0]][0]
-            if str(getattr(event, field, "")) == key[1]:
+    def _flush_ended(self, out: list[_Out], kind: _Kind, event: BaseEvent) -> None:
+        for key in [k for k, lane in self._lanes.items() if lane.ends == kind.name]:
+            if str(getattr(event, self._lanes[key].field, "")) == key[1]:
                 self._release(key, out)
 
     def _flush_all(self, out: list[_Out]) -> None:
-        for key in list(self._lanes):
+        for key in [*self._lanes, *self._loose]:
             self._release(key, out)
 
     # -- whole events ----------------------------------------------------------------------
@@ -179,7 +220,7 @@ class StreamRedactor:
         """``event`` with every string value masked (``skip``: a field left as it is), and
         its JSON text when it is ``event`` as it came (None: a masked copy)."""
         text = event_json(event)
-        if not any(s in text for s in self._encoded):
+        if self._holds_any(text) is None:
             return event, text
         update: dict[str, Any] = {}
         for name in type(event).model_fields:
@@ -190,6 +231,11 @@ class StreamRedactor:
             if masked is not value:
                 update[name] = masked
         return (event.model_copy(update=update), None) if update else (event, text)
+
+
+def _any_of(texts: list[str]) -> Any:
+    """``search`` for any of ``texts`` (a pattern that finds nothing when there is none)."""
+    return re.compile("|".join(map(re.escape, texts)) or "(?!)").search
 
 
 def _mask_value(value: Any, secrets: list[str]) -> Any:
