@@ -23,6 +23,7 @@ import time
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
+    Awaitable,
     Callable,
     Generator,
     Iterator,
@@ -655,8 +656,9 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
     def __aiter__(self) -> AsyncRunEvents:
         return self
 
-    async def __anext__(self) -> BaseEvent:
-        return await self._events.__anext__()
+    def __anext__(self) -> Awaitable[BaseEvent]:
+        # the generator's own awaitable: a coroutine around it would be one more step per event
+        return self._events.__anext__()
 
     async def aclose(self) -> None:
         await self._events.aclose()
