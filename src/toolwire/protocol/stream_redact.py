@@ -58,10 +58,10 @@ class _Kind:
 
     __slots__ = ("blank_none", "ends", "field", "lane", "name", "terminal", "type")
 
-    def __init__(self, kind: EventType) -> None:
+    def __init__(self, kind: Any) -> None:
         self.type = kind
         #: the type's text: lanes are keyed by it (an ``EventType`` hashes in Python)
-        self.name = str(kind.value)
+        self.name = str(getattr(kind, "value", kind))
         lane = _LANES.get(kind)
         self.lane = lane is not None
         #: the field naming the lane of a delta, or of the lane this type ends
@@ -81,7 +81,7 @@ def _kind_of(event: BaseEvent) -> _Kind:
     known = _KINDS.get(type(event))
     if known is not None and event.type is known.type:
         return known
-    kind = _Kind(EventType(event.type))
+    kind = _Kind(event.type)  # (an ``EventType``, or its text in an unchecked event)
     _KINDS.setdefault(type(event), kind)
     return kind
 
