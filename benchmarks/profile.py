@@ -18,10 +18,13 @@ from typing import Any
 
 from benchmarks import paths
 from benchmarks.history import history
+from benchmarks.served import Served
 from benchmarks.suite import VENDORS
 from toolwire import adapters
 
-PATHS = ("sdk.events", "sdk.sse", "bytes.events", "bytes.sse", "encode", "encode_request")
+PATHS = (
+    "sdk.events", "sdk.sse", "bytes.events", "bytes.sse", "encode", "encode_request", "served"
+)  # fmt: skip
 
 
 def _work(vendor: str, path: str, events: int) -> Callable[[], Any]:
@@ -37,6 +40,8 @@ def _work(vendor: str, path: str, events: int) -> Callable[[], Any]:
 
         return request
     body = bench.build("tool", events)
+    if path == "served":  # the server's own streaming path (``benchmarks/served.py``)
+        return Served(vendor, body, adapter.FRAMING.media_type)
     if path.startswith("sdk."):
         objects = bench.sdk_objects(body)
         if path == "sdk.events":
@@ -52,7 +57,7 @@ def _work(vendor: str, path: str, events: int) -> Callable[[], Any]:
 
 def _where(filename: str) -> str:
     for mark in ("toolwire", "pydantic_core", "pydantic", "ag_ui", "json", "anthropic", "openai",
-                 "google", "httpx2", "re", "codecs"):  # fmt: skip
+                 "google", "httpx2", "re", "codecs", "asyncio", "anyio", "starlette"):  # fmt: skip
         if f"/{mark}/" in filename or filename.endswith(f"/{mark}.py"):
             return mark
     return "builtin" if filename == "~" else filename.rsplit("/", 1)[-1]

@@ -8,7 +8,8 @@ goes out through ``EventStreamResponse``: the losses held per event, the frame w
 event at a time, as uvicorn writes it to the socket. This module runs exactly that, the
 response's ASGI call included, with two stand-ins only: the SDK's HTTP transport serves the
 body from memory (httpx2's ``MockTransport``, as the SDK-parse case does) and ``send``
-counts the bytes instead of writing them.
+counts the bytes instead of writing them. The agent's key is a secret the response masks,
+as a configured agent's key (from the server's environment) is.
 
 One event loop serves every repetition (a real server keeps one too); the provider builds
 its SDK client once and reuses it, as the server's provider does.
@@ -54,6 +55,10 @@ def _provider(vendor: str, body: bytes, media_type: str) -> Any:
 
         def _key(self) -> str | None:
             return KEY
+
+        def secret_values(self) -> list[str]:
+            # the key is in the server's environment: every frame is checked for it
+            return [KEY]
 
         async def _sdk_client(self, key: str) -> Any:
             if self._built is None:

@@ -142,3 +142,35 @@ def test_a_secret_that_looks_like_json_syntax_is_never_replaced_in_the_syntax() 
     events = _run(*_text("m1", ["plain words"]))
     out = _through(events, [key])
     assert [event_json(e) for e in out] == [event_json(e) for e in events]
+
+
+def test_frames_are_the_fed_events_with_their_json_text() -> None:
+    # what the server sends: each event with its text (written once, by the mask's check)
+    said = f"a sk-live-4f then {KEY}, and the key {KEY} again, sk-"
+    for pieces in _cuts(said)[::3]:
+        events = _run(*_text("m1", pieces))
+        fed = _through(events, [KEY])
+        r = StreamRedactor([KEY])
+        framed = [pair for event in events for pair in r.frames(event)]
+        assert [e for e, _ in framed] == fed
+        assert [text for _, text in framed] == [event_json(e) for e in fed]
+        assert KEY not in "".join(text for _, text in framed)
+
+
+def test_the_longest_end_that_begins_any_secret_is_held() -> None:
+    other = "tok-0123456789abcdef"
+    # "tok-0123" begins the second secret, "sk-live-4" the first: the longer end is held
+    for pieces, held in ((["x tok-0123"], "tok-0123"), (["sk-live-4"], "sk-live-4")):
+        r = StreamRedactor([KEY, other])
+        r.feed(TextMessageStartEvent(message_id="m1"))
+        assert r.feed(TextMessageContentEvent(message_id="m1", delta=pieces[0])) in (
+            [],
+            [TextMessageContentEvent(message_id="m1", delta=pieces[0][: -len(held)])],
+        )
+        released = r.feed(TextMessageEndEvent(message_id="m1"))
+        assert released[0] == TextMessageContentEvent(message_id="m1", delta=held)
+    # only the last character may begin a secret ("t" of "tok-"): the rest goes now
+    r = StreamRedactor([KEY, other])
+    r.feed(TextMessageStartEvent(message_id="m1"))
+    delta = TextMessageContentEvent(message_id="m1", delta="plain text, tok- is not it: t")
+    assert r.feed(delta) == [delta.model_copy(update={"delta": delta.delta[:-1]})]

@@ -23,6 +23,7 @@ import time
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
+    Awaitable,
     Callable,
     Generator,
     Iterator,
@@ -148,6 +149,8 @@ class _Run:
             reshape=self._downgrade if legacy else None,
         )
         self._decoder_losses = 0  # how many of the decoder's losses are in self.losses
+        #: what a step announced (``losses.held``): one holder for every step of the run
+        self._holding = held()
         self.attempts = 0
         self.cancel_requested = False
         self._client = client
@@ -221,7 +224,7 @@ class _Run:
         start = len(self.losses)
         quiet: list[Loss] = []
         try:
-            with held() as quiet:
+            with self._holding as quiet:  # steps do not nest: one holder, empty between steps
                 return step(*args, **kwargs)
         finally:
             if len(self.framer.decoder.losses) != self._decoder_losses:
@@ -229,7 +232,9 @@ class _Run:
             if quiet or len(self.losses) != start:  # the usual step lost nothing
                 new = self.losses[start:]
                 del self.losses[start:]
-                self._report([*new, *unseen(quiet, new)])
+                announced = quiet[:]
+                quiet.clear()
+                self._report([*new, *unseen(announced, new)])
 
     # -- events ----------------------------------------------------------------------------
 
@@ -267,29 +272,40 @@ class _Run:
             self.end_trace("deadline")
 
     def chunks_sync(self, stream: Iterator[Any]) -> Iterator[Any]:
-        """The stream's chunks, the deadline checked at each (keep-alive ticks skipped)."""
+        """The stream's chunks, the deadline checked at each; keep-alive ticks come through
+        (:meth:`feed` skips them). With no deadline, the stream itself: nothing to check."""
+        if self._deadline_at is None:
+            return stream
+        return self._chunks_by_deadline(stream)
+
+    def _chunks_by_deadline(self, stream: Iterator[Any]) -> Iterator[Any]:
         for chunk in stream:
             self._left()
-            if chunk is not TICK:
-                yield chunk
+            yield chunk
 
-    async def chunks_async(self, stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        """The stream's chunks, each awaited no longer than the time left."""
+    def chunks_async(self, stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        """The stream's chunks, each awaited no longer than the time left; keep-alive ticks
+        come through (:meth:`feed` skips them). With no deadline, the stream itself: a
+        wrapper would cost an async step per chunk and check nothing."""
+        if self._deadline_at is None:
+            return stream
+        return self._achunks_by_deadline(stream)
+
+    async def _achunks_by_deadline(self, stream: AsyncIterator[Any]) -> AsyncIterator[Any]:
         while True:
             left = self._left()
             try:
-                if left is None:
-                    chunk = await stream.__anext__()
-                else:
-                    chunk = await asyncio.wait_for(stream.__anext__(), left)
+                chunk = await asyncio.wait_for(stream.__anext__(), left)
             except StopAsyncIteration:
                 return
             except asyncio.TimeoutError:
                 raise _Expired from None
-            if chunk is not TICK:
-                yield chunk
+            yield chunk
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
+        """The events of one chunk (none for a keep-alive tick)."""
+        if chunk is TICK:
+            return []
         return self._step(self.framer.feed, chunk)
 
     def loss_events(self) -> list[BaseEvent]:
@@ -640,8 +656,9 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
     def __aiter__(self) -> AsyncRunEvents:
         return self
 
-    async def __anext__(self) -> BaseEvent:
-        return await self._events.__anext__()
+    def __anext__(self) -> Awaitable[BaseEvent]:
+        # the generator's own awaitable: a coroutine around it would be one more step per event
+        return self._events.__anext__()
 
     async def aclose(self) -> None:
         await self._events.aclose()

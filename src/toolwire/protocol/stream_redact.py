@@ -9,6 +9,11 @@ that could be the start of a secret is held back until the next delta of the lan
 or until the lane ends (its ``*_END`` event, another event after a ``*_CHUNK``, or the run's
 terminal event), when what is held is sent as one more delta.
 
+A server writes every event it sends: :meth:`StreamRedactor.frames` gives each event with its
+JSON text, the text the mask's check already wrote, so an event that holds no secret is
+written once (and a delta that holds none and whose end cannot begin one is sent as it came,
+not copied).
+
 A value shorter than :data:`toolwire.protocol.redact.MIN_SECRET_CHARS` is not treated as a
 secret: local OpenAI-compatible servers are given keys like ``e`` or ``x``, which protect
 nothing and would match everywhere.
@@ -17,6 +22,7 @@ nothing and would match everywhere.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,13 +49,51 @@ if hasattr(EventType, "REASONING_MESSAGE_CHUNK"):
 
 _TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
 
+#: an event to send, and its JSON text when already written (None: not yet)
+_Out = tuple[BaseEvent, str | None]
+
+
+class _Kind:
+    """What the redactor does with an event of one type (worked out once per type)."""
+
+    __slots__ = ("blank_none", "ends", "field", "lane", "name", "terminal", "type")
+
+    def __init__(self, kind: Any) -> None:
+        self.type = kind
+        #: the type's text: lanes are keyed by it (an ``EventType`` hashes in Python)
+        self.name = str(getattr(kind, "value", kind))
+        lane = _LANES.get(kind)
+        self.lane = lane is not None
+        #: the field naming the lane of a delta, or of the lane this type ends
+        self.field = lane[0] if lane is not None else ""
+        #: the type that ends this delta's lane (None: the next other event does)
+        self.ends = str(lane[1].value) if lane is not None and lane[1] is not None else None
+        self.terminal = kind in _TERMINAL
+        #: a lane whose id may be missing (a ``TOOL_CALL_CHUNK`` after the first)
+        self.blank_none = kind == EventType.TOOL_CALL_CHUNK
+
+
+#: per event class, the kind of the type its instances usually carry (checked per event)
+_KINDS: dict[type, _Kind] = {}
+
+
+def _kind_of(event: BaseEvent) -> _Kind:
+    known = _KINDS.get(type(event))
+    if known is not None and event.type is known.type:
+        return known
+    kind = _Kind(event.type)  # (an ``EventType``, or its text in an unchecked event)
+    _KINDS.setdefault(type(event), kind)
+    return kind
+
 
 class _Lane:
-    __slots__ = ("held", "template")
+    __slots__ = ("ends", "field", "held", "template")
 
-    def __init__(self, template: BaseEvent) -> None:
+    def __init__(self, template: BaseEvent, kind: _Kind) -> None:
         self.template = template  # the lane's last delta event: a held tail is sent as it
         self.held = ""
+        self.ends = kind.ends
+        self.field = kind.field
 
 
 class StreamRedactor:
@@ -64,34 +108,48 @@ class StreamRedactor:
         self.secrets = secret_values(secrets)
         # what a secret looks like inside JSON text (escaped), to tell cheaply that an
         # encoded event holds none of them
-        self._encoded = sorted({json.dumps(s)[1:-1] for s in self.secrets} | set(self.secrets))
-        self._lanes: dict[tuple[EventType, str], _Lane] = {}
+        encoded = {json.dumps(s)[1:-1] for s in self.secrets} | set(self.secrets)
+        self._holds_any = _any_of(sorted(encoded, key=len, reverse=True))
+        #: the open delta lanes, by (type, the id of the message or call): those an end
+        #: event closes, and the ``*_CHUNK`` lanes, which the next other event closes
+        self._lanes: dict[tuple[str, str], _Lane] = {}
+        self._loose: dict[tuple[str, str], _Lane] = {}
 
     def feed(self, event: BaseEvent) -> list[BaseEvent]:
         if not self.secrets:
             return [event]
-        out: list[BaseEvent] = []
-        lane_of = _LANES.get(event.type)
-        if lane_of is not None:
-            field, _ = lane_of
-            key = (event.type, str(getattr(event, field, "")))
-            if field == "tool_call_id" and event.type == EventType.TOOL_CALL_CHUNK:
-                key = (event.type, str(getattr(event, field, None) or ""))
-            self._flush_chunk_lanes(out, keep=key)
-            out.extend(self._delta(key, event))
+        return [e for e, _ in self._feed(event)]
+
+    def frames(self, event: BaseEvent) -> list[tuple[BaseEvent, str]]:
+        """:meth:`feed`, each event given with its JSON text (``event_json``)."""
+        if not self.secrets:
+            return [(event, event_json(event))]
+        return [(e, event_json(e) if text is None else text) for e, text in self._feed(event)]
+
+    def _feed(self, event: BaseEvent) -> list[_Out]:
+        out: list[_Out] = []
+        kind = _kind_of(event)
+        if kind.lane:
+            named = getattr(event, kind.field, "")
+            key = (kind.name, str(named or "") if kind.blank_none else str(named))
+            if self._loose:
+                self._flush_chunk_lanes(out, keep=key)
+            out.extend(self._delta(key, kind, event))
             return out
-        if event.type in _TERMINAL:
+        if kind.terminal:
             self._flush_all(out)
         else:
-            self._flush_chunk_lanes(out, keep=None)
-            self._flush_ended(out, event)
+            if self._loose:
+                self._flush_chunk_lanes(out, keep=None)
+            if self._lanes:
+                self._flush_ended(out, kind, event)
         out.append(self._masked(event))
         return out
 
     def close(self) -> list[BaseEvent]:
-        out: list[BaseEvent] = []
+        out: list[_Out] = []
         self._flush_all(out)
-        return out
+        return [e for e, _ in out]
 
     def text(self, text: str) -> str:
         """Plain text (a log line) with the known secrets masked."""
@@ -99,60 +157,71 @@ class StreamRedactor:
 
     # -- deltas ----------------------------------------------------------------------------
 
-    def _delta(self, key: tuple[EventType, str], event: BaseEvent) -> list[BaseEvent]:
+    def _delta(self, key: tuple[str, str], kind: _Kind, event: BaseEvent) -> list[_Out]:
         delta = getattr(event, "delta", None)
         if not isinstance(delta, str):
             return [self._masked(event)]
-        lane = self._lanes.get(key)
+        lanes = self._loose if kind.ends is None else self._lanes
+        lane = lanes.get(key)
         if lane is None:
-            lane = self._lanes[key] = _Lane(event)
+            lane = lanes[key] = _Lane(event, kind)
         lane.template = event
+        if not lane.held:  # the usual delta: no secret in it, and its end begins none
+            whole = self._masked(event)
+            if whole[1] is not None and not self._possible_start(delta):
+                return [whole]
         text = redact(lane.held + delta, self.secrets, shapes=False)
         keep = self._possible_start(text)
         lane.held = text[len(text) - keep :] if keep else ""
         send = text[: len(text) - keep]
         if not send:
             return []  # all of it may begin a secret: sent when the lane tells
-        rest = self._masked(event, skip="delta")
-        return [rest.model_copy(update={"delta": send})]
+        rest, _ = self._masked(event, skip="delta")
+        return [(rest.model_copy(update={"delta": send}), None)]
 
     def _possible_start(self, text: str) -> int:
-        """The length of the longest end of ``text`` that begins a secret (not all of it)."""
+        """The length of the longest end of ``text`` that begins a secret (not all of it):
+        only where a secret's first character is can one begin, and the leftmost such
+        place that does is the longest."""
         best = 0
+        n = len(text)
         for secret in self.secrets:
-            for k in range(min(len(secret) - 1, len(text)), best, -1):
-                if secret.startswith(text[-k:]):
-                    best = k
+            first = secret[0]
+            at = text.find(first, max(n - len(secret) + 1, 0))
+            while at != -1 and n - at > best:
+                if secret.startswith(text[at:]):
+                    best = n - at
                     break
+                at = text.find(first, at + 1)
         return best
 
-    def _release(self, key: tuple[EventType, str], out: list[BaseEvent]) -> None:
-        lane = self._lanes.pop(key, None)
+    def _release(self, key: tuple[str, str], out: list[_Out]) -> None:
+        lane = self._lanes.pop(key, None) or self._loose.pop(key, None)
         if lane is not None and lane.held:
-            rest = self._masked(lane.template, skip="delta")
-            out.append(rest.model_copy(update={"delta": lane.held}))
+            rest, _ = self._masked(lane.template, skip="delta")
+            out.append((rest.model_copy(update={"delta": lane.held}), None))
 
-    def _flush_chunk_lanes(self, out: list[BaseEvent], keep: tuple[EventType, str] | None) -> None:
-        for key in [k for k in self._lanes if _LANES[k[0]][1] is None and k != keep]:
+    def _flush_chunk_lanes(self, out: list[_Out], keep: tuple[str, str] | None) -> None:
+        for key in [k for k in self._loose if k != keep]:
             self._release(key, out)
 
-    def _flush_ended(self, out: list[BaseEvent], event: BaseEvent) -> None:
-        for key in [k for k in self._lanes if _LANES[k[0]][1] == event.type]:
-            field = _LANES[key[0]][0]
-            if str(getattr(event, field, "")) == key[1]:
+    def _flush_ended(self, out: list[_Out], kind: _Kind, event: BaseEvent) -> None:
+        for key in [k for k, lane in self._lanes.items() if lane.ends == kind.name]:
+            if str(getattr(event, self._lanes[key].field, "")) == key[1]:
                 self._release(key, out)
 
-    def _flush_all(self, out: list[BaseEvent]) -> None:
-        for key in list(self._lanes):
+    def _flush_all(self, out: list[_Out]) -> None:
+        for key in [*self._lanes, *self._loose]:
             self._release(key, out)
 
     # -- whole events ----------------------------------------------------------------------
 
-    def _masked(self, event: BaseEvent, skip: str | None = None) -> BaseEvent:
-        """``event`` with every string value masked (``skip``: a field left as it is)."""
+    def _masked(self, event: BaseEvent, skip: str | None = None) -> _Out:
+        """``event`` with every string value masked (``skip``: a field left as it is), and
+        its JSON text when it is ``event`` as it came (None: a masked copy)."""
         text = event_json(event)
-        if not any(s in text for s in self._encoded):
-            return event
+        if self._holds_any(text) is None:
+            return event, text
         update: dict[str, Any] = {}
         for name in type(event).model_fields:
             if name == skip:
@@ -161,7 +230,12 @@ class StreamRedactor:
             masked = _mask_value(value, self.secrets)
             if masked is not value:
                 update[name] = masked
-        return event.model_copy(update=update) if update else event
+        return (event.model_copy(update=update), None) if update else (event, text)
+
+
+def _any_of(texts: list[str]) -> Any:
+    """``search`` for any of ``texts`` (a pattern that finds nothing when there is none)."""
+    return re.compile("|".join(map(re.escape, texts)) or "(?!)").search
 
 
 def _mask_value(value: Any, secrets: list[str]) -> Any:

@@ -32,7 +32,6 @@ from starlette.types import Receive, Scope, Send
 from toolwire.errors import ToolwireError
 from toolwire.losses import Loss, held
 from toolwire.protocol.runs import error_code
-from toolwire.protocol.sse import encode_agui_event
 from toolwire.protocol.stream_redact import StreamRedactor
 from toolwire.server._offload import OFFLOAD
 
@@ -118,8 +117,9 @@ class EventStreamResponse(Response):
         return out
 
     def _frames(self, given: BaseEvent) -> list[tuple[BaseEvent, bytes]]:
-        """``given`` masked (keys across events) and framed as SSE."""
-        return [(e, encode_agui_event(e).encode("utf-8")) for e in self.redactor.feed(given)]
+        """``given`` masked (keys across events) and framed as SSE (``encode_agui_event``'s
+        frame, around the JSON text the mask's check wrote)."""
+        return [(e, f"data: {text}\n\n".encode()) for e, text in self.redactor.frames(given)]
 
     async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
         for given in events:
@@ -133,25 +133,24 @@ class EventStreamResponse(Response):
                 self._note(event)
                 await send({"type": "http.response.body", "body": body, "more_body": True})
 
-    async def _next(self) -> BaseEvent:
-        """The provider's next event. What the run lost on the way is the server's to report:
-        once each in its log here (the UI gets them as the run's ``toolwire.losses`` event),
-        not as Python warnings pointing into the event loop."""
-        lost: list[Loss] = []
-        try:
-            with held() as lost:
-                return await self.events.__anext__()
-        finally:
-            for loss in lost:
-                log.warning(
-                    "agent %s: run %s: %s",
-                    self.agent,
-                    self.run_input.run_id,
-                    self.redactor.text(loss.message),
-                )
+    def _report(self, lost: list[Loss]) -> None:
+        """What the run lost on the way is the server's to report: once each in its log here
+        (the UI gets them as the run's ``toolwire.losses`` event), not as Python warnings
+        pointing into the event loop."""
+        for loss in lost:
+            log.warning(
+                "agent %s: run %s: %s",
+                self.agent,
+                self.run_input.run_id,
+                self.redactor.text(loss.message),
+            )
+        lost.clear()
 
     async def _pump(self, send: Send) -> None:
         """Send the provider's events; a provider failure ends the run with RUN_ERROR.
+
+        The provider's losses are held (``losses.held``) for the whole run, in this task's
+        context, and logged after each event (:meth:`_report`).
 
         A vendor body arrives in large pieces, and every event of a piece is ready at once:
         sending them never waits, so one run could hold the event loop for all of them. It
@@ -159,25 +158,32 @@ class EventStreamResponse(Response):
         least every :data:`SLICE` seconds."""
         clock = time.perf_counter
         since = clock()
-        while True:
-            try:
-                event = await self._next()
-            except StopAsyncIteration:
-                break
-            except ToolwireError as exc:
-                await self._send_events(send, self._error(error_code(exc), str(exc)))
-                return
-            except Exception as exc:  # an SDK's own error type: the run ends, the server stays
-                reason = self.redactor.text(f"{type(exc).__name__}: {exc}")
-                log.warning(
-                    "agent %s: run %s failed: %s", self.agent, self.run_input.run_id, reason
-                )
-                await self._send_events(send, self._error("provider_error", reason))
-                return
-            await self._send_events(send, [event])
-            if clock() - since > SLICE:
-                await anyio.lowlevel.checkpoint()
-                since = clock()
+        following = self.events.__anext__
+        with held() as lost:
+            while True:
+                try:
+                    event = await following()
+                except StopAsyncIteration:
+                    break
+                except ToolwireError as exc:
+                    self._report(lost)
+                    await self._send_events(send, self._error(error_code(exc), str(exc)))
+                    return
+                except Exception as exc:  # an SDK's own error type: the run ends, the server stays
+                    self._report(lost)
+                    reason = self.redactor.text(f"{type(exc).__name__}: {exc}")
+                    log.warning(
+                        "agent %s: run %s failed: %s", self.agent, self.run_input.run_id, reason
+                    )
+                    await self._send_events(send, self._error("provider_error", reason))
+                    return
+                finally:
+                    if lost:
+                        self._report(lost)
+                await self._send_events(send, [event])
+                if clock() - since > SLICE:
+                    await anyio.lowlevel.checkpoint()
+                    since = clock()
         if not self.ended:
             await self._send_events(
                 send, self._error("incomplete", "the provider ended without finishing the run")
