@@ -14,7 +14,8 @@ from ag_ui.core import BaseEvent
 import toolwire
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
-RAW = [c for c in CASES if c.vendor != "gemini"]  # toolwire reads these SDKs' bytes itself
+#: the vendors whose bytes toolwire reads itself, in a framing that has keep-alive bytes
+RAW = [c for c in CASES if c.reads_bytes and c.keep_alive is not None]
 
 
 def _replies(case: Case) -> list[Reply]:
@@ -24,7 +25,7 @@ def _replies(case: Case) -> list[Reply]:
     alive = Reply(
         status=plain.status,
         headers=plain.headers,
-        chunks=[b":\n\n"] * 3 + [b"".join(plain.chunks)],
+        chunks=[case.keep_alive or b""] * 3 + [b"".join(plain.chunks)],
         delay=0.05,
     )
     return [plain, alive]
