@@ -44,7 +44,7 @@ from toolwire.adapters.anthropic.wire import (
     TYPE_KEY,
     VENDOR,
     call_metadata,
-    map_anthropic_stop_reason,
+    map_stop_reason,
     plain,
     reasoning_id,
     token_usage,
@@ -309,7 +309,7 @@ class Decoder(BaseDecoder):
         if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
             self.stop_reason = delta["stop_reason"]
             self.run_metadata[STOP_REASON_KEY] = self.stop_reason
-            self.run_metadata[FINISH_REASON_KEY] = map_anthropic_stop_reason(self.stop_reason)
+            self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(self.stop_reason)
         if isinstance(delta, dict) and isinstance(delta.get("stop_sequence"), str):
             self.run_metadata[STOP_SEQUENCE_KEY] = delta["stop_sequence"]
         usage = chunk.get("usage")

@@ -285,19 +285,15 @@ _FOR_REASON = {
 }
 
 
-def map_anthropic_stop_reason(stop_reason: str | None) -> FinishReason:
+def map_stop_reason(stop_reason: str | None) -> FinishReason:
     """``stop_reason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md)."""
     return _STOP_REASONS.get(stop_reason or "", "other")
 
 
-def anthropic_stop_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``stop_reason`` for a normalized reason (None: what the message's calls imply)."""
     return _FOR_REASON.get(reason or "")
 
 
 #: Anthropic's SSE: every event named by its ``event:`` line, no end marker.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, chunk_of=sse_event_chunk)
-
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_anthropic_stop_reason
-stop_reason_for = anthropic_stop_reason_for

@@ -57,7 +57,7 @@ from toolwire.protocol.surface import check_choice
 
 from . import wire as f
 from .parts import arguments_text, error_text, is_error, result_text
-from .wire import FIELDS, META
+from .wire import FIELDS, META_KEY
 
 CallIds = Literal["process_seq", "tool_use_id"]
 
@@ -232,7 +232,7 @@ class Decoder(BaseDecoder):
                 if isinstance(chunk.get(k), str) and chunk[k]
             }
             if meta:
-                self.envelope_metadata = {META: meta}
+                self.envelope_metadata = {META_KEY: meta}
 
     def _table(self) -> dict[str, Callable[[dict[str, Any], str], list[BaseEvent]]]:
         """``eventType`` -> its handler (one lookup per frame, not a chain of tests)."""
@@ -291,7 +291,7 @@ class Decoder(BaseDecoder):
         message = FIELDS.opt_text(err.get("message"), f"{where}.error.message") or "run error"
         code = FIELDS.opt_text(err.get("code"), f"{where}.error.code") or "asgard.run.error"
         self.error_detail = err
-        self.error_metadata = {f"{META}.error": err}
+        self.error_metadata = {f"{META_KEY}.error": err}
         self._failed = True
         raise VendorStreamError(self.vendor, code, message)
 
@@ -369,7 +369,7 @@ class Decoder(BaseDecoder):
         kw: dict[str, Any] = dict(tag)
         extra = _message_extras(msg, contradicted) if msg is not None else {}
         if extra:
-            kw["metadata"] = {META: extra}
+            kw["metadata"] = {META_KEY: extra}
         if state.kind == "text":
             return [TextMessageEndEvent(message_id=mid, **kw)]
         return [
@@ -450,7 +450,7 @@ class Decoder(BaseDecoder):
                 tool_call_id=cid,
                 tool_call_name=call.name,
                 parent_message_id=parent,
-                metadata={META: meta, **self._repeats.metadata(cid, base)},
+                metadata={META_KEY: meta, **self._repeats.metadata(cid, base)},
                 **tag,
             )
         ]
@@ -524,7 +524,7 @@ class Decoder(BaseDecoder):
         sidecar = payload.get("toolUseResultSidecar")
         if sidecar is not None:
             meta["toolUseResultSidecar"] = sidecar
-        metadata: dict[str, Any] = {META: meta}
+        metadata: dict[str, Any] = {META_KEY: meta}
         if is_error(payload):
             metadata[RESULT_ERROR_KEY] = error_text(result, content)
         out.append(
@@ -554,7 +554,7 @@ class Decoder(BaseDecoder):
         meta = {
             k: payload[k] for k in ("customMessageId", "identityHint", "blobIds") if payload.get(k)
         }
-        end_kw: dict[str, Any] = {"metadata": {META: meta}} if meta else {}
+        end_kw: dict[str, Any] = {"metadata": {META_KEY: meta}} if meta else {}
         out.append(TextMessageEndEvent(message_id=mid, **end_kw))
         return out
 
@@ -603,7 +603,7 @@ class Decoder(BaseDecoder):
                     id=tcid,
                     reason=CONSENT_REASON,
                     response_schema=CONSENT_SCHEMA,
-                    metadata={META: meta},
+                    metadata={META_KEY: meta},
                     **kw,
                 )
             )
@@ -611,7 +611,7 @@ class Decoder(BaseDecoder):
         for it in asked:
             if allowed:
                 assert it.metadata is not None
-                it.metadata[META]["alreadyAllowedCalls"] = allowed
+                it.metadata[META_KEY]["alreadyAllowedCalls"] = allowed
             self._interrupts[it.id] = it
         return []
 
@@ -649,7 +649,7 @@ class Decoder(BaseDecoder):
         self._steps_open[pid] = None
         kw: dict[str, Any] = {}
         if payload.get("task") is not None:
-            kw["metadata"] = {META: {"task": payload["task"]}}
+            kw["metadata"] = {META_KEY: {"task": payload["task"]}}
         return [StepStartedEvent(step_name=pid, **kw)]
 
     def _process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
@@ -659,7 +659,7 @@ class Decoder(BaseDecoder):
         del self._steps_open[pid]
         kw: dict[str, Any] = {}
         if payload.get("taskResult") is not None:
-            kw["metadata"] = {META: {"taskResult": payload["taskResult"]}}
+            kw["metadata"] = {META_KEY: {"taskResult": payload["taskResult"]}}
         return [StepFinishedEvent(step_name=pid, **kw)]
 
     # ------------------------------------------------------------ subagents
@@ -698,7 +698,7 @@ class Decoder(BaseDecoder):
             meta["subagentType"] = kind
         return [
             SubagentStartedEvent(
-                subagent_run_id=sid, name=kind or agent, metadata={META: meta}, **kw
+                subagent_run_id=sid, name=kind or agent, metadata={META_KEY: meta}, **kw
             )
         ]
 
@@ -741,7 +741,7 @@ class Decoder(BaseDecoder):
 
     def _close(self) -> list[BaseEvent]:
         if self._done and not self._failed:
-            self.run_metadata[FINISH_REASON_KEY] = f.map_asgard_stop_reason(
+            self.run_metadata[FINISH_REASON_KEY] = f.map_stop_reason(
                 consent_asked=bool(self.interrupts)
             )
         if self._failed or self._done:

@@ -48,7 +48,7 @@ from toolwire.adapters.bedrock.wire import (
     VENDOR,
     blob_text,
     json_form,
-    map_bedrock_stop_reason,
+    map_stop_reason,
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -356,7 +356,7 @@ class Decoder(BaseDecoder):
             reason = FIELDS.at(payload, "stopReason", str, self.where("messageStop"))
         self.stop_reason = reason
         self.run_metadata[STOP_REASON_KEY] = reason
-        self.run_metadata[FINISH_REASON_KEY] = map_bedrock_stop_reason(reason)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason)
         if isinstance(payload.get("additionalModelResponseFields"), dict):
             self.run_metadata[RESPONSE_FIELDS_KEY] = payload["additionalModelResponseFields"]
         self._stopped = True

@@ -491,19 +491,17 @@ _FOR_REASON = {
 }
 
 
-def map_bedrock_stop_reason(stop_reason: str | None) -> FinishReason:
+def map_stop_reason(stop_reason: str | None) -> FinishReason:
     """``stopReason`` -> ``toolwire.finishReason`` (``malformed_*`` and unknown: ``other``)."""
     return _STOP_REASONS.get(stop_reason or "", "other")
 
 
-def bedrock_stop_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``stopReason`` for a normalized reason (None: what the message's calls imply)."""
     return _FOR_REASON.get(reason or "")
 
 
 #: the names every adapter's ``wire.py`` gives these two jobs
-map_stop_reason = map_bedrock_stop_reason
-stop_reason_for = bedrock_stop_reason_for
 
 
 __all__ = [
@@ -517,7 +515,6 @@ __all__ = [
     "frame_chunk",
     "is_streamed",
     "load_recording",
-    "map_bedrock_stop_reason",
     "map_stop_reason",
     "sse_chunks",
     "stop_reason_for",

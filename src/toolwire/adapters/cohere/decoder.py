@@ -39,7 +39,7 @@ from toolwire.protocol.ids import mint_id
 from .wire import (
     CITATIONS_KEY,
     FIELDS,
-    FINISH_REASON_RAW_KEY,
+    STOP_REASON_KEY,
     TOOL_PLAN_KEY,
     VENDOR,
     map_stop_reason,
@@ -306,7 +306,7 @@ class Decoder(BaseDecoder):
         if usage is not None:
             self.usage = [usage]
         if reason:
-            self.run_metadata[FINISH_REASON_RAW_KEY] = reason
+            self.run_metadata[STOP_REASON_KEY] = reason
         if self._citations:
             self.run_metadata[CITATIONS_KEY] = list(self._citations)
         self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason)

@@ -39,11 +39,11 @@ from toolwire.protocol.machine import StreamMachine
 from .wire import (
     CALL_ID_RULE,
     CITATIONS_KEY,
-    FINISH_REASON_RAW_KEY,
+    STOP_REASON_KEY,
     TOOL_PLAN_KEY,
     VENDOR,
     stop_reason_for,
-    usage_object,
+    usage_fields,
 )
 
 
@@ -230,11 +230,11 @@ class Encoder(BaseEncoder):
                 body = {"message": {"citations": citation}}
                 out.append({"type": "citation-start", "index": i, "delta": body})
                 out.append({"type": "citation-end", "index": i})
-        stated = meta.get(FINISH_REASON_RAW_KEY)
+        stated = meta.get(STOP_REASON_KEY)
         if not isinstance(stated, str) or not stated:
             stated = stop_reason_for(stated_finish_reason(meta), made_calls=self._calls > 0)
         delta: dict[str, Any] = {"finish_reason": stated}
-        usage = usage_object(list(ev.usage or [])) if ev is not None else None
+        usage = usage_fields(list(ev.usage or [])) if ev is not None else None
         if usage is not None:
             delta["usage"] = usage
         out.append({"type": "message-end", "delta": delta})

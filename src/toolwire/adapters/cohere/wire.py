@@ -42,7 +42,7 @@ PROVIDER = "cohere"
 #: Text-message start metadata: the text is the model's ``tool_plan``, not ``content``.
 TOOL_PLAN_KEY = "cohere.tool_plan"
 #: RUN_FINISHED metadata: the ``message-end`` ``finish_reason`` as Cohere wrote it.
-FINISH_REASON_RAW_KEY = "cohere.finish_reason"
+STOP_REASON_KEY = "cohere.finish_reason"
 #: RUN_FINISHED metadata: the citations of the answer (``citation-start`` objects, in order).
 CITATIONS_KEY = "cohere.citations"
 #: Text-part metadata of a tool result: the ``document.id`` it came as.
@@ -71,7 +71,7 @@ def stream_error(kind: str, message: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, kind, text, retryable=kind in RETRYABLE_ERRORS)
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "COMPLETE": "stop",
     "STOP_SEQUENCE": "stop",
     "MAX_TOKENS": "length",
@@ -81,7 +81,7 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 
 def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """``message-end`` ``finish_reason`` -> ``toolwire.finishReason``."""
-    return _FINISH_REASONS.get(finish_reason or "", "other")
+    return _STOP_REASONS.get(finish_reason or "", "other")
 
 
 def stop_reason_for(reason: FinishReason | None, *, made_calls: bool = False) -> str:
@@ -128,7 +128,7 @@ def token_usage(usage: Any, model: str | None, where: str) -> TokenUsage | None:
     return TokenUsage(provider=PROVIDER, **kw)
 
 
-def usage_object(usages: list[TokenUsage]) -> dict[str, Any] | None:
+def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     """``TokenUsage`` entries -> a ``usage`` object (summed), ``None`` when none has a count."""
     inputs = [u.input_tokens for u in usages if u.input_tokens is not None]
     outputs = [u.output_tokens for u in usages if u.output_tokens is not None]
@@ -173,11 +173,11 @@ __all__ = [
     "DETAIL_KEY",
     "DOCUMENT_ID_KEY",
     "FIELDS",
-    "FINISH_REASON_RAW_KEY",
     "FRAMING",
     "MODEL_ROUTE",
     "PROVIDER",
     "RETRYABLE_ERRORS",
+    "STOP_REASON_KEY",
     "TOOL_PLAN_KEY",
     "VENDOR",
     "ChatStreamEvent",
@@ -187,5 +187,5 @@ __all__ = [
     "stream_error",
     "to_sse",
     "token_usage",
-    "usage_object",
+    "usage_fields",
 ]

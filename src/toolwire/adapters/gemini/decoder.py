@@ -35,7 +35,6 @@ from toolwire.adapters.gemini.partial_args import ArgsWriter
 from toolwire.adapters.gemini.wire import (
     CODE_EXECUTION,
     FIELDS,
-    FINISH_KEY,
     GOOGLE_SEARCH,
     GROUNDING_KEY,
     NORMAL_FINISH,
@@ -43,6 +42,7 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     PART_QUALIFIERS,
     PROVIDER,
+    STOP_REASON_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
     b64_signature,
@@ -50,9 +50,9 @@ from toolwire.adapters.gemini.wire import (
     get,
     has_counts,
     json_text,
-    map_gemini_stop_reason,
+    map_stop_reason,
     other_spelling,
-    to_token_usage,
+    token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
@@ -483,7 +483,7 @@ class Decoder(BaseDecoder):
 
     def _close(self) -> list[BaseEvent]:
         if self._usage_meta is not None:
-            self.usage = [to_token_usage(self._usage_meta, self.model)]
+            self.usage = [token_usage(self._usage_meta, self.model)]
         if self._block is not None:
             raise VendorStreamError(VENDOR, *self._block)
         if self._streamed is not None:
@@ -499,7 +499,7 @@ class Decoder(BaseDecoder):
         if self.finish_reason is None:
             raise TruncatedStream(VENDOR, "no chunk carried a finishReason")
         made_calls = self._calls > 0
-        reason = map_gemini_stop_reason(self.finish_reason, made_calls=made_calls)
+        reason = map_stop_reason(self.finish_reason, made_calls=made_calls)
         self.run_metadata[FINISH_REASON_KEY] = reason
         self.error_metadata[FINISH_REASON_KEY] = reason
         if self.finish_reason not in NORMAL_FINISH:
@@ -508,14 +508,14 @@ class Decoder(BaseDecoder):
                 self.finish_reason,
                 self.finish_message or f"Gemini ended the turn with {self.finish_reason}",
             )
-        self.run_metadata[FINISH_KEY] = self.finish_reason
+        self.run_metadata[STOP_REASON_KEY] = self.finish_reason
         self.error_metadata.pop(FINISH_REASON_KEY, None)  # a normal end: no error
         out = self._end_reasoning()
         if self._text_open:
             self._text_open = False
             kw: dict[str, Any] = {}
             if self.finish_reason != "STOP":
-                kw["metadata"] = {FINISH_KEY: self.finish_reason}
+                kw["metadata"] = {STOP_REASON_KEY: self.finish_reason}
             out.append(TextMessageEndEvent(message_id=self._mid(), **kw))
         if self._grounding is not None:
             out.extend(self._grounding_events(self._grounding))

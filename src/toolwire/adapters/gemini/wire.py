@@ -48,7 +48,7 @@ PART_KEY = "gemini.part"  # which Gemini part a vendor-executed call came from
 OUTCOME_KEY = "gemini.outcome"  # codeExecutionResult.outcome
 TOOL_TYPE_KEY = "gemini.toolType"  # server-side toolCall.toolType
 GROUNDING_KEY = "gemini.groundingMetadata"  # a candidate's groundingMetadata, whole
-FINISH_KEY = "gemini.finishReason"  # how the turn ended (on RUN_FINISHED.metadata)
+STOP_REASON_KEY = "gemini.finishReason"  # how the turn ended (on RUN_FINISHED.metadata)
 RESPONSE_FORM_KEY = "gemini.responseForm"  # how functionResponse.response was shaped
 DISPLAY_NAME_KEY = "gemini.displayName"  # inline_data / file_data display_name
 
@@ -157,7 +157,7 @@ def model_name(model: str | None) -> str | None:
     return model.rsplit("/models/", 1)[-1].removeprefix("models/")
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "STOP": "stop",
     "MAX_TOKENS": "length",
     "SAFETY": "content_filter",
@@ -171,16 +171,16 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 }
 
 
-def map_gemini_stop_reason(finish_reason: str | None, *, made_calls: bool = False) -> FinishReason:
+def map_stop_reason(finish_reason: str | None, *, made_calls: bool = False) -> FinishReason:
     """``finishReason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md).
 
     Gemini ends a turn that calls functions with ``STOP``: such a turn is ``tool_calls``.
     """
-    reason = _FINISH_REASONS.get(finish_reason or "", "other")
+    reason = _STOP_REASONS.get(finish_reason or "", "other")
     return "tool_calls" if reason == "stop" and made_calls else reason
 
 
-def gemini_finish_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``finishReason`` a normal end is written with (None: ``STOP``)."""
     return "MAX_TOKENS" if reason == "length" else None
 
@@ -216,7 +216,7 @@ def _add(a: int | None, b: int | None, what: str) -> int | None:
     return a if b is None else summed_count(a + b, VENDOR, "usageMetadata", what)
 
 
-def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
+def token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
     prompt = _add(
         _count(meta, "promptTokenCount"), _count(meta, "toolUsePromptTokenCount"), "input"
     )
@@ -237,8 +237,8 @@ def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
     return TokenUsage(**kw)
 
 
-def from_token_usage(usage: TokenUsage) -> dict[str, Any]:
-    """The ``usageMetadata`` a ``TokenUsage`` stands for (inverse of :func:`to_token_usage`)."""
+def usage_fields(usage: TokenUsage) -> dict[str, Any]:
+    """The ``usageMetadata`` a ``TokenUsage`` stands for (inverse of :func:`token_usage`)."""
     out: dict[str, Any] = {}
     if usage.input_tokens is not None:
         out["promptTokenCount"] = usage.input_tokens
@@ -392,16 +392,11 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
 #: without ``alt=sse``: :mod:`toolwire.protocol.json_array`).
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
 
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_gemini_stop_reason
-stop_reason_for = gemini_finish_reason_for
-
 
 __all__ = [
     "CODE_EXECUTION",
     "DISPLAY_NAME_KEY",
     "FIELDS",
-    "FINISH_KEY",
     "FRAMING",
     "GOOGLE_SEARCH",
     "GROUNDING_KEY",
@@ -411,20 +406,18 @@ __all__ = [
     "PART_QUALIFIERS",
     "PROVIDER",
     "RESPONSE_FORM_KEY",
+    "STOP_REASON_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
     "b64_signature",
     "camel",
     "canonical",
-    "from_token_usage",
-    "gemini_finish_reason_for",
     "get",
     "has",
     "has_counts",
     "is_model_exchange",
     "is_streamed",
     "iter_chunks",
-    "map_gemini_stop_reason",
     "map_stop_reason",
     "model_name",
     "other_spelling",
@@ -432,5 +425,6 @@ __all__ = [
     "sse_chunks",
     "stop_reason_for",
     "to_sse",
-    "to_token_usage",
+    "token_usage",
+    "usage_fields",
 ]

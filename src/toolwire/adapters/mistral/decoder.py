@@ -41,8 +41,8 @@ from toolwire.protocol.signatures import encrypted_value_event
 from .wire import (
     CHOICE_KEY,
     FIELDS,
-    FINISH_REASONS_KEY,
     PROVIDER,
+    STOP_REASONS_KEY,
     VENDOR,
     map_stop_reason,
     message_id,
@@ -131,7 +131,7 @@ class Decoder(BaseDecoder):
             which = ", ".join(str(i) for i in cut)
             raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
         reasons = [self._choices[i].finish_reason for i in sorted(self._choices)]
-        self.run_metadata[FINISH_REASONS_KEY] = reasons
+        self.run_metadata[STOP_REASONS_KEY] = reasons
         self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reasons[0])
         return []
 
@@ -345,7 +345,7 @@ class Decoder(BaseDecoder):
         ch.calls = []
         ch.finish_reason = reason
         if reason == "error":
-            self.error_metadata[FINISH_REASONS_KEY] = [reason]
+            self.error_metadata[STOP_REASONS_KEY] = [reason]
             raise VendorStreamError(VENDOR, "error", "the model stopped with finish_reason error")
 
 

@@ -41,11 +41,11 @@ from toolwire.protocol.signatures import usable_encrypted
 from .wire import (
     CALL_ID_RULE,
     CHOICE_KEY,
-    FINISH_REASONS_KEY,
     PROVIDER,
+    STOP_REASONS_KEY,
     VENDOR,
     stop_reason_for,
-    usage_info,
+    usage_fields,
 )
 
 
@@ -250,7 +250,7 @@ class Encoder(BaseEncoder):
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
-        stated = meta.get(FINISH_REASONS_KEY)
+        stated = meta.get(STOP_REASONS_KEY)
         normalized = stop_reason_for(stated_finish_reason(meta))
         out = []
         choices = sorted(self._choices.values(), key=lambda c: c.index)
@@ -263,7 +263,7 @@ class Encoder(BaseEncoder):
                 reason = stated[pos] if isinstance(stated[pos], str) and stated[pos] else None
             reason = reason or normalized or ("tool_calls" if c.calls else "stop")
             out.append(self._chunk(c, {"content": ""}, reason))
-        usage = info = usage_info(list(ev.usage or [])) if ev is not None else None
+        usage = info = usage_fields(list(ev.usage or [])) if ev is not None else None
         if info is not None:
             out[-1]["usage"] = usage
         elif ev is not None and ev.usage:

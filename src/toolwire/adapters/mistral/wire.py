@@ -46,7 +46,7 @@ CALL_ID_RULE = IdRule(
 PROVIDER = "mistral"
 
 #: RUN_FINISHED metadata: each choice's ``finish_reason``, in choice order.
-FINISH_REASONS_KEY = "mistral.finish_reasons"
+STOP_REASONS_KEY = "mistral.finish_reasons"
 #: Media-part metadata: ``document_url.document_name``.
 DOCUMENT_NAME_KEY = "mistral.document_name"
 #: Media-part metadata: ``image_url.detail``.
@@ -128,7 +128,7 @@ def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
     return TokenUsage(provider=PROVIDER, **kw)
 
 
-def usage_info(usages: list[TokenUsage]) -> dict[str, Any] | None:
+def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     """``TokenUsage`` entries -> one ``UsageInfo`` dict (summed), or ``None`` without both
     totals (a zero would claim a count nobody made)."""
     full = [u for u in usages if u.input_tokens is not None and u.output_tokens is not None]
@@ -168,7 +168,7 @@ def stream_error(error: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, str(kind), message, retryable=retryable)
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "tool_calls": "tool_calls",
     "length": "length",
@@ -180,7 +180,7 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """A choice's ``finish_reason`` -> ``toolwire.finishReason`` (``model_length``, the
     model's context being full, is ``length`` too)."""
-    return _FINISH_REASONS.get(finish_reason or "", "other")
+    return _STOP_REASONS.get(finish_reason or "", "other")
 
 
 def stop_reason_for(reason: FinishReason | None) -> str | None:
@@ -217,11 +217,11 @@ __all__ = [
     "DOCUMENT_NAME_KEY",
     "DONE",
     "FIELDS",
-    "FINISH_REASONS_KEY",
     "FRAMING",
     "MODEL_ROUTE",
     "PROVIDER",
     "RETRYABLE_ERRORS",
+    "STOP_REASONS_KEY",
     "VENDOR",
     "CompletionChunk",
     "map_stop_reason",
@@ -232,5 +232,5 @@ __all__ = [
     "stream_error",
     "to_sse",
     "token_usage",
-    "usage_info",
+    "usage_fields",
 ]

@@ -35,10 +35,10 @@ from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 
 from .wire import (
-    DONE_REASON_KEY,
     DURATIONS_KEY,
     FIELDS,
     INDEX_KEY,
+    STOP_REASON_KEY,
     VENDOR,
     durations,
     map_stop_reason,
@@ -241,7 +241,7 @@ class Decoder(BaseDecoder):
         if usage is not None:
             self.usage = [usage]
         if reason is not None:
-            self.run_metadata[DONE_REASON_KEY] = reason
+            self.run_metadata[STOP_REASON_KEY] = reason
         timings = durations(chunk)
         if timings:
             self.run_metadata[DURATIONS_KEY] = timings

@@ -37,8 +37,8 @@ from toolwire.protocol.machine import StreamMachine
 
 from .wire import (
     CALL_ID_RULE,
-    DONE_REASON_KEY,
     INDEX_KEY,
+    STOP_REASON_KEY,
     VENDOR,
     stop_reason_for,
     usage_fields,
@@ -203,7 +203,7 @@ class Encoder(BaseEncoder):
 
     def _last(self, ev: RunFinishedEvent | None) -> dict[str, Any]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
-        stated = meta.get(DONE_REASON_KEY)
+        stated = meta.get(STOP_REASON_KEY)
         reason = (
             stated
             if isinstance(stated, str) and stated

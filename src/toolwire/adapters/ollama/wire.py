@@ -44,7 +44,7 @@ def _is_done(obj: dict[str, Any]) -> bool:
 FRAMING = ndjson_framing(VENDOR, terminal=_is_done)
 
 #: RUN_FINISHED metadata: the last line's ``done_reason`` as the server wrote it.
-DONE_REASON_KEY = "ollama.done_reason"
+STOP_REASON_KEY = "ollama.done_reason"
 #: RUN_FINISHED metadata: the server's timings in nanoseconds (``total_duration`` ...).
 DURATIONS_KEY = "ollama.durations"
 #: Tool-call start metadata: ``function.index`` as the server numbered the call.
@@ -144,13 +144,13 @@ def stream_error(error: Any) -> VendorStreamError:
     )
 
 
-_DONE_REASONS: dict[str, FinishReason] = {"stop": "stop", "length": "length"}
+_STOP_REASONS: dict[str, FinishReason] = {"stop": "stop", "length": "length"}
 
 
 def map_stop_reason(done_reason: str | None, *, made_calls: bool = False) -> FinishReason:
     """``done_reason`` -> ``toolwire.finishReason``: Ollama says ``stop`` after tool calls
     too, so a turn that made calls is ``tool_calls``; ``load``/``unload`` are ``other``."""
-    reason = _DONE_REASONS.get(done_reason or "", "other")
+    reason = _STOP_REASONS.get(done_reason or "", "other")
     if reason == "stop" and made_calls:
         return "tool_calls"
     return reason
@@ -163,7 +163,6 @@ def stop_reason_for(reason: FinishReason | None) -> str:
 
 __all__ = [
     "CALL_ID_RULE",
-    "DONE_REASON_KEY",
     "DURATIONS_KEY",
     "FIELDS",
     "FRAMING",
@@ -171,6 +170,7 @@ __all__ = [
     "MODEL_ROUTE",
     "PROVIDER",
     "RETRYABLE_ERRORS",
+    "STOP_REASON_KEY",
     "VENDOR",
     "ChatChunk",
     "durations",

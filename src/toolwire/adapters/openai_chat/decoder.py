@@ -48,11 +48,11 @@ from .wire import (
     COMPLETION_ID_KEY,
     DELTA_FORM,
     FIELDS,
-    FINISH_REASONS_KEY,
     REFUSAL_KEY,
+    STOP_REASONS_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
-    map_openai_chat_stop_reason,
+    map_stop_reason,
     message_id,
     stream_error,
     token_usage,
@@ -253,11 +253,11 @@ class Decoder(BaseDecoder):
                 "the request asked for stream_options.include_usage and the usage chunk "
                 "never came (the stream was cut after finish_reason)",
             )
-        self.run_metadata[FINISH_REASONS_KEY] = [
+        self.run_metadata[STOP_REASONS_KEY] = [
             self._choices[i].finish_reason for i in sorted(self._choices)
         ]
         first = self._choices[min(self._choices)].finish_reason  # the turn AG-UI carries on
-        self.run_metadata[FINISH_REASON_KEY] = map_openai_chat_stop_reason(first)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(first)
         return []
 
     # ------------------------------------------------------- whole response

@@ -38,12 +38,12 @@ from .wire import (
     CALL_ID_RULE,
     CHOICE_KEY,
     COMPLETION_ID_KEY,
-    FINISH_REASONS_KEY,
     REFUSAL_KEY,
+    STOP_REASONS_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
-    chat_finish_reason_for,
-    completion_usage,
+    stop_reason_for,
+    usage_fields,
 )
 
 
@@ -246,7 +246,7 @@ class Encoder(BaseEncoder):
                 self._chunk(empty, {"role": "assistant", "content": ""}),
                 self._chunk(empty, {}, stated.get(0) or "stop"),
             ]
-        usage = completion_usage(list(ev.usage or [])) if ev is not None else None
+        usage = usage_fields(list(ev.usage or [])) if ev is not None else None
         if usage is not None:
             chunk = self._chunk(None, {})
             chunk["usage"] = usage
@@ -268,9 +268,9 @@ def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[in
     ``tool_calls`` entry.
     """
     meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
-    reasons = meta.get(FINISH_REASONS_KEY)
+    reasons = meta.get(STOP_REASONS_KEY)
     if reasons is None:  # another vendor's run: its normalized reason, for every choice
-        written = chat_finish_reason_for(stated_finish_reason(meta))
+        written = stop_reason_for(stated_finish_reason(meta))
         return {i: written for i in range(choices)} if written else {}
     if not isinstance(reasons, list) or len(reasons) != choices:
         return {}

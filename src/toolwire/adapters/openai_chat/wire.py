@@ -64,7 +64,7 @@ DETAIL_KEY = "openai.detail"
 #: Media-part metadata: a file's name (the key the AG-UI compatibility boundary uses too).
 FILENAME_KEY = "filename"
 #: ``RUN_FINISHED`` metadata: each choice's ``finish_reason``, in choice order.
-FINISH_REASONS_KEY = "openai.finish_reasons"
+STOP_REASONS_KEY = "openai.finish_reasons"
 #: Start-event metadata of choice *i* > 0 (``n > 1``): its index and the completion id, which
 #: its (minted) message id does not tell, so an encoder numbers it as the vendor did.
 CHOICE_KEY = "openai.choice"
@@ -126,7 +126,7 @@ def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
     return TokenUsage(provider=PROVIDER, **kw)
 
 
-def completion_usage(usages: list[TokenUsage]) -> dict[str, Any] | None:
+def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     """``TokenUsage`` entries -> one ``CompletionUsage`` dict (summed), or ``None``.
 
     ``None`` when no entry has both totals: the SDK type requires them, and a
@@ -169,7 +169,7 @@ def stream_error(error: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, str(kind), str(message), retryable=retryable)
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "tool_calls": "tool_calls",
     "function_call": "tool_calls",
@@ -180,12 +180,12 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 _FOR_REASON = {"length": "length", "content_filter": "content_filter"}
 
 
-def map_openai_chat_stop_reason(finish_reason: str | None) -> FinishReason:
+def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """A choice's ``finish_reason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md)."""
-    return _FINISH_REASONS.get(finish_reason or "", "other")
+    return _STOP_REASONS.get(finish_reason or "", "other")
 
 
-def chat_finish_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``finish_reason`` for a normalized reason (None: what the choice's calls imply)."""
     return _FOR_REASON.get(reason or "")
 
@@ -249,10 +249,6 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
 #: OpenAI Chat's SSE: one JSON chunk a ``data:`` line, ``[DONE]`` last.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
 
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_openai_chat_stop_reason
-stop_reason_for = chat_finish_reason_for
-
 
 __all__ = [
     "CHOICE_KEY",
@@ -261,17 +257,14 @@ __all__ = [
     "DONE",
     "FIELDS",
     "FILENAME_KEY",
-    "FINISH_REASONS_KEY",
     "FORMAT_KEY",
     "FRAMING",
     "PROVIDER",
     "REFUSAL_KEY",
+    "STOP_REASONS_KEY",
     "STRICT_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
-    "chat_finish_reason_for",
-    "completion_usage",
-    "map_openai_chat_stop_reason",
     "map_stop_reason",
     "message_id",
     "sse_chunks",
@@ -279,4 +272,5 @@ __all__ = [
     "stream_error",
     "to_sse",
     "token_usage",
+    "usage_fields",
 ]

@@ -50,19 +50,19 @@ from .items import (
     output_item_result,
 )
 from .wire import (
-    ANNOTATIONS,
+    ANNOTATIONS_KEY,
     DELTA_FORM,
     FIELDS,
-    ITEM,
-    ITEM_ID,
-    PHASE,
+    ITEM_ID_KEY,
+    ITEM_KEY,
+    PHASE_KEY,
     PROVIDER,
-    REASONING_PART,
+    REASONING_PART_KEY,
     RETRYABLE_ERRORS,
     TERMINAL,
     VENDOR,
-    map_openai_responses_stop_reason,
-    usage_of,
+    map_stop_reason,
+    token_usage,
 )
 
 #: The delta events that extend an open output item's text, by type: the kind of item each
@@ -144,7 +144,7 @@ class Decoder(BaseDecoder):
             events += self.feed({"type": f"response.{status}", "response": body})
         elif status == "cancelled":  # a background response stopped by responses.cancel
             self._ended = self.cancelled = True
-            usage = usage_of(body)
+            usage = token_usage(body)
             if usage is not None:
                 self.usage = [usage]
             events += self._flush_open()
@@ -272,9 +272,9 @@ class Decoder(BaseDecoder):
             mid = FIELDS.at(item, "id", str, at)
             self._items[index] = _Open("text", mid)
             self._parent = mid
-            meta: dict[str, Any] = {ITEM_ID: mid}
+            meta: dict[str, Any] = {ITEM_ID_KEY: mid}
             if isinstance(item.get("phase"), str):
-                meta[PHASE] = item["phase"]
+                meta[PHASE_KEY] = item["phase"]
             return [TextMessageStartEvent(message_id=mid, role="assistant", metadata=meta)]
         if kind == "reasoning":
             rid = FIELDS.at(item, "id", str, at)
@@ -339,9 +339,9 @@ class Decoder(BaseDecoder):
         if item.streamed_parts is not None:
             item.streamed_parts.setdefault(key, 0)
         item.part, item.part_key = mid, key
-        meta = {ITEM_ID: item.ident}
+        meta = {ITEM_ID_KEY: item.ident}
         if key[0] == "content":
-            meta[REASONING_PART] = "content"
+            meta[REASONING_PART_KEY] = "content"
         out.append(ReasoningMessageStartEvent(message_id=mid, role="reasoning", metadata=meta))
         return out
 
@@ -422,7 +422,7 @@ class Decoder(BaseDecoder):
                 out.append(
                     TextMessageContentEvent(message_id=item.ident, delta=text[item.streamed :])
                 )
-            meta = {ANNOTATIONS: notes} if notes else None
+            meta = {ANNOTATIONS_KEY: notes} if notes else None
             out.append(TextMessageEndEvent(message_id=item.ident, metadata=meta))
             return out
         if item.kind == "reasoning":
@@ -435,7 +435,7 @@ class Decoder(BaseDecoder):
                 out.append(
                     ToolCallArgsEvent(tool_call_id=cid, delta=call.arguments[item.streamed :])
                 )
-            end_meta = {ITEM: call.metadata[ITEM]} if ITEM in call.metadata else None
+            end_meta = {ITEM_KEY: call.metadata[ITEM_KEY]} if ITEM_KEY in call.metadata else None
             out.append(ToolCallEndEvent(tool_call_id=cid, metadata=end_meta))
             if call.result is not None:
                 self._waiting.answered(cid)
@@ -505,7 +505,7 @@ class Decoder(BaseDecoder):
             )
         resp = self._read(chunk, "response", dict)
         self._note_response(resp)
-        usage = usage_of(resp)
+        usage = token_usage(resp)
         if usage is not None:
             self.usage = [usage]
         if kind == "response.failed":
@@ -516,7 +516,7 @@ class Decoder(BaseDecoder):
         if kind == "response.incomplete":
             details = resp.get("incomplete_details")
             reason = details.get("reason") if isinstance(details, dict) else None
-            self.error_metadata[FINISH_REASON_KEY] = map_openai_responses_stop_reason(
+            self.error_metadata[FINISH_REASON_KEY] = map_stop_reason(
                 "incomplete", incomplete_reason=reason if isinstance(reason, str) else None
             )
             raise VendorStreamError(VENDOR, "incomplete", str(reason or "unknown reason"))
@@ -524,9 +524,7 @@ class Decoder(BaseDecoder):
         made_calls = isinstance(output, list) and any(
             isinstance(item, dict) and item.get("type") == "function_call" for item in output
         )
-        self.run_metadata[FINISH_REASON_KEY] = map_openai_responses_stop_reason(
-            "completed", made_calls=made_calls
-        )
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason("completed", made_calls=made_calls)
         return self._flush_open()
 
 

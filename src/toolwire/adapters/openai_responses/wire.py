@@ -36,27 +36,27 @@ MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/responses",))
 CALL_ID_RULE = IdRule(VENDOR, max_length=64, source="Responses request validation")
 
 #: The vendor item id (``fc_…``, ``msg_…``, ``rs_…``) of a call, message or reasoning.
-ITEM_ID = "openai.item_id"
+ITEM_ID_KEY = "openai.item_id"
 #: The vendor item type when it is not the default for its AG-UI shape.
-ITEM_TYPE = "openai.item_type"
+ITEM_TYPE_KEY = "openai.item_type"
 #: A whole vendor item (minus bulky results held in parts) for items AG-UI cannot model.
-ITEM = "openai.item"
+ITEM_KEY = "openai.item"
 #: Extra fields of a ``function_call`` item (``namespace``, ``caller``, ...).
-CALL_FIELDS = "openai.fields"
+CALL_FIELDS_KEY = "openai.fields"
 #: ``ResponseOutputMessage.phase`` (``commentary`` / ``final_answer``), to be resent.
-PHASE = "openai.phase"
+PHASE_KEY = "openai.phase"
 #: ``output_text`` annotations (URL and file citations) of an assistant message.
-ANNOTATIONS = "openai.annotations"
+ANNOTATIONS_KEY = "openai.annotations"
 #: Which list of a reasoning item a reasoning message came from (``summary``/``content``).
-REASONING_PART = "openai.reasoning_part"
+REASONING_PART_KEY = "openai.reasoning_part"
 #: ``detail`` of an ``input_image`` / ``input_file`` part.
-DETAIL = "openai.detail"
+DETAIL_KEY = "openai.detail"
 #: A non-function tool definition (web search, tool search, ...) kept whole.
-TOOL = "openai.tool"
+TOOL_KEY = "openai.tool"
 #: Extra fields of a function tool definition (``strict``, ``defer_loading``, ...).
-TOOL_FIELDS = "openai.tool_fields"
+TOOL_FIELDS_KEY = "openai.tool_fields"
 #: Where a tool result came from: the whole output item, when it is not ``function_call_output``.
-OUTPUT_ITEM = "openai.output_item"
+OUTPUT_ITEM_KEY = "openai.output_item"
 
 
 #: Events that end a response; anything after them is ignored.
@@ -66,20 +66,20 @@ RETRYABLE_ERRORS = frozenset(
     {"server_error", "rate_limit_exceeded", "overloaded", "server_is_overloaded"}
 )
 
-_INCOMPLETE: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "max_output_tokens": "length",
     "content_filter": "content_filter",
 }
 
 
-def map_openai_responses_stop_reason(
+def map_stop_reason(
     status: str, *, incomplete_reason: str | None = None, made_calls: bool = False
 ) -> FinishReason:
     """A response's end (``status``, ``incomplete_details.reason``) -> ``toolwire.finishReason``."""
     if status == "completed":
         return "tool_calls" if made_calls else "stop"
     if status == "incomplete":
-        return _INCOMPLETE.get(incomplete_reason or "", "other")
+        return _STOP_REASONS.get(incomplete_reason or "", "other")
     return "error" if status == "failed" else "other"
 
 
@@ -131,7 +131,7 @@ _USAGE = (
 )
 
 
-def usage_of(response: dict[str, Any]) -> TokenUsage | None:
+def token_usage(response: dict[str, Any]) -> TokenUsage | None:
     """``response.usage`` as ``TokenUsage``, leaving out any count OpenAI did not give."""
     usage = response.get("usage")
     if not isinstance(usage, dict):
@@ -149,7 +149,7 @@ def usage_of(response: dict[str, Any]) -> TokenUsage | None:
     return TokenUsage(**kw)
 
 
-def response_usage(usage: Any) -> dict[str, Any] | None:
+def usage_fields(usage: Any) -> dict[str, Any] | None:
     """The first ``TokenUsage`` as ``ResponseUsage`` (every count it does not hold as 0)."""
     if not usage:
         return None
@@ -168,6 +168,3 @@ def response_usage(usage: Any) -> dict[str, Any] | None:
 
 #: The Responses API's SSE: ``event:`` lines naming each JSON event.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
-
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_openai_responses_stop_reason
