@@ -55,7 +55,16 @@ from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import parse_data_url, text_of, to_data_url
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
-from .wire import CALL_ID_RULE, DETAIL_KEY, DOCUMENT_ID_KEY, FIELDS, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    DETAIL_KEY,
+    DOCUMENT_ID_KEY,
+    FIELDS,
+    VENDOR,
+    ChatMessage,
+    FunctionDefinition,
+    ToolDefinition,
+)
 
 _NO_ARTEFACTS = "Cohere has no field for a provider's opaque artefact"
 
@@ -92,7 +101,7 @@ def encode_request(
     lost += paired.losses
     ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
     relocate = in_user if media == "relocate" else None
-    messages: list[dict[str, Any]] = []
+    messages: list[ChatMessage] = []
     thinking: list[str] = []
     for turn in paired.turns:
         m = turn.message
@@ -185,8 +194,8 @@ def _user_parts(parts: list[ContentPart], place: Accepts, lost: list[Loss]) -> l
 
 def _assistant(
     m: AssistantMessage, ids: IdMapper, thinking: list[str], lost: list[Loss]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant"}
+) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant"}
     calls = m.tool_calls or []
     items: list[dict[str, Any]] = []
     if thinking:
@@ -208,7 +217,7 @@ def _assistant(
     elif m.content:
         items.append({"type": "text", "text": m.content})
     if items:
-        out["content"] = items if thinking else m.content
+        out["content"] = items if thinking else (m.content or "")  # (text here: m.content is set)
     elif not calls:
         out["content"] = ""
     if m.encrypted_value:
@@ -230,7 +239,7 @@ def _tool_item(text: str, meta: Any) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) -> dict[str, Any]:
+def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels as a text item (the API has no flag)."""
     items: list[dict[str, Any]] = []
     if isinstance(content, str):
@@ -250,8 +259,8 @@ def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) ->
     return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "content": items}
 
 
-def _tool_spec(t: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": t.name}
+def _tool_spec(t: Tool) -> ToolDefinition:
+    fn: FunctionDefinition = {"name": t.name}
     if t.description:
         fn["description"] = t.description
     fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}

@@ -53,13 +53,112 @@ DETAIL_KEY = "cohere.detail"
 DONE = "[DONE]"
 
 
+# ---------------------------------------------------------------- the wire's shapes
+# As the v2 chat API documents them (``cohere.v2`` types); the decoder's handlers take them,
+# and every read of input from the network is still checked at run time.
+
+
+class FunctionCall(TypedDict, total=False):
+    name: str
+    arguments: str
+
+
+class ToolCall(TypedDict, total=False):
+    """``ToolCallV2`` (in a stream's ``tool-call-start``/``-delta``: the part it carries)."""
+
+    id: str
+    type: str
+    function: FunctionCall
+
+
+class ContentItem(TypedDict, total=False):
+    """A content item: ``text`` (``text``) or ``thinking`` (``thinking``)."""
+
+    type: str
+    text: str
+    thinking: str
+
+
+class Message(TypedDict, total=False):
+    """``delta.message`` of a stream event (one item of each field), or a response's whole
+    ``AssistantMessageResponse`` (lists)."""
+
+    role: str
+    content: Any
+    tool_plan: str
+    tool_calls: Any
+    citations: Any
+
+
+class Usage(TypedDict, total=False):
+    """``Usage``: ``tokens`` (read and written) and ``billed_units``, ``cached_tokens``."""
+
+    billed_units: dict[str, Any]
+    tokens: dict[str, Any]
+    cached_tokens: int
+
+
+class StreamDelta(TypedDict, total=False):
+    """An event's ``delta``: its ``message`` part; at ``message-end`` the finish and usage."""
+
+    message: Message
+    finish_reason: str
+    usage: Usage
+    error: str
+
+
 class ChatStreamEvent(TypedDict, total=False):
-    """One ``data`` payload of a v2 chat stream."""
+    """One ``data`` payload of a v2 chat stream (``type``: ``message-start``,
+    ``content-start``/``-delta``/``-end``, ``tool-plan-delta``, ``tool-call-start``/``-delta``/
+    ``-end``, ``citation-start``/``-end``, ``message-end``, ``debug``)."""
 
     type: str
     id: str
     index: int
-    delta: dict[str, Any]
+    delta: StreamDelta
+    logprobs: Any
+
+
+class ChatResponse(TypedDict, total=False):
+    """A whole (non-streamed) ``V2ChatResponse``."""
+
+    id: str
+    finish_reason: str
+    message: Message
+    usage: Usage
+    logprobs: Any
+
+
+class ChatMessage(TypedDict, total=False):
+    """One ``messages[]`` entry of the request (``system``/``user``/``assistant``/``tool``)."""
+
+    role: str
+    content: str | list[dict[str, Any]]
+    tool_plan: str
+    tool_calls: list[ToolCall]
+    tool_call_id: str
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class ToolDefinition(TypedDict, total=False):
+    """``ToolV2``: ``{"type": "function", "function": ...}``."""
+
+    type: str
+    function: FunctionDefinition
+
+
+class ChatRequest(TypedDict, total=False):
+    """The request body of ``POST /v2/chat``."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolDefinition]
+    stream: bool
 
 
 #: Error finish reasons (``ERROR``, ``TIMEOUT``) and in-body error kinds worth a retry.
@@ -180,7 +279,15 @@ __all__ = [
     "STOP_REASON_KEY",
     "TOOL_PLAN_KEY",
     "VENDOR",
+    "ChatMessage",
+    "ChatRequest",
+    "ChatResponse",
     "ChatStreamEvent",
+    "Message",
+    "StreamDelta",
+    "ToolCall",
+    "ToolDefinition",
+    "Usage",
     "map_stop_reason",
     "sse_chunks",
     "stop_reason_for",
