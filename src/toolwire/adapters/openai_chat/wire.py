@@ -13,7 +13,7 @@ reads as truncated.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
@@ -42,6 +42,160 @@ from toolwire.protocol.usage import token_count
 VENDOR = "openai_chat"
 #: Every vendor field is read through this (one wording for every wrong shape).
 FIELDS = Fields(VENDOR)
+
+
+# ---------------------------------------------------------------- the wire's shapes
+# As Chat Completions documents them (``openai.types.chat``); the decoder and the request
+# builders are typed with them, and every read of input from the network is still checked
+# at run time.
+
+
+class FunctionDelta(TypedDict, total=False):
+    """``function`` of a call (whole in a request or response; a fragment in a stream)."""
+
+    name: str
+    arguments: str
+
+
+class CustomCall(TypedDict, total=False):
+    """``custom`` of a custom tool's call: free text ``input``."""
+
+    name: str
+    input: str
+
+
+class ToolCallDelta(TypedDict, total=False):
+    """``choices[].delta.tool_calls[]``: a fragment of call ``index`` (``id``, ``type`` and
+    the name come in its first fragment)."""
+
+    index: int
+    id: str
+    type: str
+    function: FunctionDelta
+    custom: CustomCall
+
+
+class ChoiceDelta(TypedDict, total=False):
+    """``choices[].delta`` (and a whole message read as one delta). ``reasoning_content`` /
+    ``reasoning``: what compatible servers stream reasoning in; ``function_call``: the legacy
+    call."""
+
+    role: str | None
+    content: str | None
+    refusal: str | None
+    tool_calls: list[ToolCallDelta] | None
+    function_call: FunctionDelta | None
+    reasoning_content: str | None
+    reasoning: str | None
+    audio: dict[str, Any] | None
+    annotations: list[Any] | None
+
+
+class ChunkChoice(TypedDict, total=False):
+    index: int
+    delta: ChoiceDelta
+    finish_reason: str | None
+    logprobs: dict[str, Any] | None
+
+
+class CompletionUsage(TypedDict, total=False):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    prompt_tokens_details: dict[str, Any] | None
+    completion_tokens_details: dict[str, Any] | None
+
+
+class ChatCompletionChunk(TypedDict, total=False):
+    """One ``data:`` payload of a stream (``chat.completion.chunk``; ``error``: an in-stream
+    error some servers send)."""
+
+    id: str
+    object: str
+    created: int
+    model: str
+    system_fingerprint: str | None
+    service_tier: str | None
+    choices: list[ChunkChoice]
+    usage: CompletionUsage | None
+    error: dict[str, Any]
+
+
+class ToolCallParam(TypedDict, total=False):
+    """A call of an assistant message (``type``: ``function``, or ``custom``)."""
+
+    id: str
+    type: str
+    function: FunctionDelta
+    custom: CustomCall
+
+
+class ChatMessage(TypedDict, total=False):
+    """``ChatCompletionMessage`` of a whole response, and a request's message param
+    (``system``/``developer``/``user``/``assistant``/``tool``)."""
+
+    role: str
+    content: str | list[dict[str, Any]] | None
+    name: str
+    refusal: str | None
+    tool_calls: list[ToolCallParam]
+    tool_call_id: str
+    function_call: FunctionDelta | None
+    audio: dict[str, Any] | None
+    annotations: list[Any]
+
+
+class CompletionChoice(TypedDict, total=False):
+    index: int
+    message: ChatMessage
+    finish_reason: str
+    logprobs: dict[str, Any] | None
+
+
+class ChatCompletion(TypedDict, total=False):
+    """A whole (non-streamed) ``chat.completion``."""
+
+    id: str
+    object: str
+    created: int
+    model: str
+    choices: list[CompletionChoice]
+    usage: CompletionUsage | None
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+
+
+class CustomDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    format: dict[str, Any]
+
+
+class ToolParam(TypedDict, total=False):
+    """A ``tools[]`` entry: ``{"type": "function", "function": ...}`` or ``custom``."""
+
+    type: str
+    function: FunctionDefinition
+    custom: CustomDefinition
+
+
+class ChatCompletionRequest(TypedDict, total=False):
+    """The request body of ``POST /chat/completions`` (the options it takes beside these
+    go in as given)."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolParam]
+    tool_choice: str | dict[str, Any]
+    stream: bool
+    stream_options: dict[str, Any]
+
+
 #: Chat Completions under any host and prefix: OpenAI's ``/v1``, Azure's
 #: ``/openai/deployments/D``, and OpenAI-compatible servers (``/api/v1``, ``/openai/v1``...).
 MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/chat/completions",))
@@ -265,6 +419,21 @@ __all__ = [
     "STRICT_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
+    "ChatCompletion",
+    "ChatCompletionChunk",
+    "ChatCompletionRequest",
+    "ChatMessage",
+    "ChoiceDelta",
+    "ChunkChoice",
+    "CompletionChoice",
+    "CompletionUsage",
+    "CustomCall",
+    "CustomDefinition",
+    "FunctionDefinition",
+    "FunctionDelta",
+    "ToolCallDelta",
+    "ToolCallParam",
+    "ToolParam",
     "map_stop_reason",
     "message_id",
     "sse_chunks",
