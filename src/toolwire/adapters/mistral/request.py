@@ -53,7 +53,16 @@ from toolwire.protocol.signatures import mark, usable_encrypted
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
 from .parts import to_agui, to_vendor
-from .wire import CALL_ID_RULE, FIELDS, PROVIDER, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    FIELDS,
+    PROVIDER,
+    VENDOR,
+    ChatMessage,
+    FunctionDefinition,
+    ThinkChunk,
+    ToolDefinition,
+)
 
 _NO_ARTEFACTS = "Mistral has no field for another provider's opaque artefact"
 
@@ -90,7 +99,7 @@ def encode_request(
     lost += paired.losses
     ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
     relocate = in_user if media == "relocate" else None
-    messages: list[dict[str, Any]] = []
+    messages: list[ChatMessage] = []
     thinking: list[str] = []
     signatures: list[str] = []
     for turn in paired.turns:
@@ -187,17 +196,17 @@ def _assistant(
     thinking: list[str],
     signatures: list[str],
     lost: list[Loss],
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant"}
+) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant"}
     calls = m.tool_calls or []
     if thinking or signatures:
-        think: dict[str, Any] = {
+        think: ThinkChunk = {
             "type": "thinking",
             "thinking": [{"type": "text", "text": "".join(thinking)}],
         }
         if signatures:
             think["signature"] = signatures[-1]
-        chunks: list[dict[str, Any]] = [think]
+        chunks: list[Any] = [think]
         if m.content:
             chunks.append({"type": "text", "text": m.content})
         out["content"] = chunks
@@ -226,7 +235,7 @@ def _assistant(
 
 def _tool(
     result: ToolMessage, name: str, content: Any, ids: IdMapper, lost: list[Loss]
-) -> dict[str, Any]:
+) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
     if isinstance(content, str):
         text = content
@@ -245,8 +254,8 @@ def _tool(
     return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "name": name, "content": text}
 
 
-def _tool_spec(t: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": t.name}
+def _tool_spec(t: Tool) -> ToolDefinition:
+    fn: FunctionDefinition = {"name": t.name}
     if t.description:
         fn["description"] = t.description
     fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}

@@ -57,39 +57,114 @@ CHOICE_KEY = "mistral.choice"
 DONE = "[DONE]"
 
 
-class FunctionCallDict(TypedDict, total=False):
+# ---------------------------------------------------------------- the wire's shapes
+# As the chat completions API documents them (``mistralai`` models); the decoder's walk and
+# the request builders are typed with them, and every read of input from the network is
+# still checked at run time.
+
+
+class FunctionCall(TypedDict, total=False):
     name: str
     arguments: str | dict[str, Any]
 
 
-class ToolCallDict(TypedDict, total=False):
+class ToolCall(TypedDict, total=False):
+    """A call (whole in a request or response; in a stream, whole in one delta)."""
+
     id: str
     type: str
-    function: FunctionCallDict
+    function: FunctionCall
     index: int
 
 
-class DeltaDict(TypedDict, total=False):
+class TextChunk(TypedDict, total=False):
+    type: str
+    text: str
+
+
+class ThinkChunk(TypedDict, total=False):
+    """``{"type": "thinking", "thinking": [text chunks], "signature"?}``."""
+
+    type: str
+    thinking: list[TextChunk]
+    signature: str
+
+
+class Delta(TypedDict, total=False):
+    """``choices[].delta`` (``DeltaMessage``): text, or a list of text / thinking chunks."""
+
     role: str | None
     content: str | list[dict[str, Any]] | None
-    tool_calls: list[ToolCallDict] | None
+    tool_calls: list[ToolCall] | None
 
 
-class ChoiceDict(TypedDict, total=False):
+class Choice(TypedDict, total=False):
+    """``CompletionResponseStreamChoice`` (``delta``) or a whole response's choice
+    (``message``)."""
+
     index: int
-    delta: DeltaDict
+    delta: Delta
+    message: Delta
     finish_reason: str | None
+    logprobs: Any
+    prompt_logprobs: Any
+    messages: Any
+
+
+class Usage(TypedDict, total=False):
+    """``UsageInfo`` (``prompt_tokens`` includes cached ones)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    prompt_tokens_details: dict[str, Any]
 
 
 class CompletionChunk(TypedDict, total=False):
-    """One ``data:`` payload of a stream (``CompletionChunk`` in the SDK)."""
+    """One ``data:`` payload of a stream (``CompletionChunk``; the SDK's ``CompletionEvent``
+    wraps it in ``data``), or a whole ``ChatCompletionResponse`` (its choices' ``message``)."""
 
     id: str
     object: str
     created: int
     model: str
-    choices: list[ChoiceDict]
-    usage: dict[str, Any]
+    choices: list[Choice]
+    usage: Usage
+
+
+class ChatMessage(TypedDict, total=False):
+    """One ``messages[]`` entry of the request (``system``/``user``/``assistant``/``tool``)."""
+
+    role: str
+    content: str | list[dict[str, Any]] | None
+    tool_calls: list[ToolCall]
+    tool_call_id: str
+    name: str
+    prefix: bool
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+
+
+class ToolDefinition(TypedDict, total=False):
+    """A ``tools[]`` entry: ``{"type": "function", "function": ...}``."""
+
+    type: str
+    function: FunctionDefinition
+
+
+class ChatCompletionRequest(TypedDict, total=False):
+    """The request body of ``POST /v1/chat/completions``."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolDefinition]
+    tool_choice: str | dict[str, Any]
+    stream: bool
 
 
 def message_id(completion_id: str, choice: int) -> str:
@@ -223,7 +298,18 @@ __all__ = [
     "RETRYABLE_ERRORS",
     "STOP_REASONS_KEY",
     "VENDOR",
+    "ChatCompletionRequest",
+    "ChatMessage",
+    "Choice",
     "CompletionChunk",
+    "Delta",
+    "FunctionCall",
+    "FunctionDefinition",
+    "TextChunk",
+    "ThinkChunk",
+    "ToolCall",
+    "ToolDefinition",
+    "Usage",
     "map_stop_reason",
     "message_id",
     "mint_call_id",
