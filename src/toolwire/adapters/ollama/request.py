@@ -58,7 +58,17 @@ from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
 
-from .wire import CALL_ID_RULE, FIELDS, INDEX_KEY, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    FIELDS,
+    INDEX_KEY,
+    VENDOR,
+    ChatMessage,
+    FunctionDefinition,
+    ToolDefinition,
+)
+from .wire import FunctionCall as WireFunction
+from .wire import ToolCall as WireCall
 
 #: the MIME type a decoded image is given: Ollama's ``images`` say nothing of theirs
 IMAGE_MIME = "image/png"
@@ -98,7 +108,7 @@ def encode_request(
     lost += paired.losses
     ids = IdMapper(CALL_ID_RULE, set(paired.call_ids))
     relocate = in_user if media == "relocate" else None
-    messages: list[dict[str, Any]] = []
+    messages: list[ChatMessage] = []
     thinking: list[str] = []
     for turn in paired.turns:
         m = turn.message
@@ -170,12 +180,12 @@ def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
 
 
 def _with_media(
-    out: dict[str, Any],
+    out: ChatMessage,
     content: Any,
     place: Accepts,
     tool_call_id: str | None,
     lost: list[Loss],
-) -> dict[str, Any]:
+) -> ChatMessage:
     """``content`` as Ollama's text plus ``images`` (base64 only: a URL or a file handle
     cannot be sent, whatever a caller's table allows)."""
     if isinstance(content, str):
@@ -199,13 +209,13 @@ def _with_media(
 
 def _assistant(
     m: AssistantMessage, ids: IdMapper, thinking: list[str], lost: list[Loss]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant", "content": m.content or ""}
+) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant", "content": m.content or ""}
     if thinking:
         out["thinking"] = "".join(thinking)
     if m.encrypted_value:
         lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
-    calls = []
+    calls: list[WireCall] = []
     for c in m.tool_calls or ():
         args, keys = arguments_object(c.function.arguments)
         if keys:
@@ -223,7 +233,7 @@ def _assistant(
             args = {}
         if c.encrypted_value:
             lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
-        fn: dict[str, Any] = {"name": c.function.name, "arguments": args}
+        fn: WireFunction = {"name": c.function.name, "arguments": args}
         index = c.metadata.get(INDEX_KEY) if isinstance(c.metadata, dict) else None
         if type(index) is int:
             fn = {"index": index, **fn}
@@ -240,7 +250,7 @@ def _tool(
     place: Accepts,
     ids: IdMapper,
     lost: list[Loss],
-) -> dict[str, Any]:
+) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
     out = _with_media({"role": "tool"}, content, place, result.tool_call_id, lost)
     if result.error:
@@ -251,8 +261,8 @@ def _tool(
     return out
 
 
-def _tool_spec(t: Tool) -> dict[str, Any]:
-    fn: dict[str, Any] = {"name": t.name}
+def _tool_spec(t: Tool) -> ToolDefinition:
+    fn: FunctionDefinition = {"name": t.name}
     if t.description:
         fn["description"] = t.description
     fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
