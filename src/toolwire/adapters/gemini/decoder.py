@@ -45,6 +45,12 @@ from toolwire.adapters.gemini.wire import (
     STOP_REASON_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    CodeExecutionResult,
+    ExecutableCode,
+    FunctionCall,
+    GroundingMetadata,
+    ServerToolCall,
+    ServerToolResponse,
     b64_signature,
     canonical,
     get,
@@ -124,7 +130,7 @@ class Decoder(BaseDecoder):
         self._last_code_call: str | None = None
         self._last_server_call: str | None = None
         self._usage_meta: dict[str, Any] | None = None
-        self._grounding: dict[str, Any] | None = None
+        self._grounding: GroundingMetadata | None = None
         self._other_candidates = False
 
     # ------------------------------------------------------------------ feed
@@ -353,7 +359,7 @@ class Decoder(BaseDecoder):
             out.append(encrypted_value_event("tool-call", call_id, sig, PROVIDER))
         return out
 
-    def _function_call(self, fc: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
+    def _function_call(self, fc: FunctionCall, sig: str | None, where: str) -> list[BaseEvent]:
         at = f"{where}.functionCall"
         name = FIELDS.opt_text(get(fc, "name"), f"{at}.name")
         given = FIELDS.opt_text(get(fc, "id"), f"{at}.id")
@@ -399,7 +405,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _executable_code(
-        self, code: dict[str, Any], sig: str | None, where: str
+        self, code: ExecutableCode, sig: str | None, where: str
     ) -> list[BaseEvent]:
         out = self._end_open()
         call_id, given = self._new_call_id(get(code, "id"), "gemini_code")
@@ -415,7 +421,7 @@ class Decoder(BaseDecoder):
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
 
-    def _code_result(self, result: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _code_result(self, result: CodeExecutionResult, where: str) -> list[BaseEvent]:
         call_id = self._answers(get(result, "id"), self._last_code_call)
         if not isinstance(call_id, str):
             raise VendorDataError(
@@ -442,7 +448,7 @@ class Decoder(BaseDecoder):
         )
         return out
 
-    def _server_call(self, call: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
+    def _server_call(self, call: ServerToolCall, sig: str | None, where: str) -> list[BaseEvent]:
         args = FIELDS.opt_obj(get(call, "args"), f"{where}.toolCall.args")
         out = self._end_open()
         call_id, given = self._new_call_id(get(call, "id"), "gemini_tool")
@@ -462,7 +468,7 @@ class Decoder(BaseDecoder):
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
 
-    def _server_result(self, resp: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _server_result(self, resp: ServerToolResponse, where: str) -> list[BaseEvent]:
         call_id = self._answers(get(resp, "id"), self._last_server_call)
         if not isinstance(call_id, str):
             raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
@@ -521,7 +527,7 @@ class Decoder(BaseDecoder):
             out.extend(self._grounding_events(self._grounding))
         return out
 
-    def _grounding_events(self, grounding: dict[str, Any]) -> list[BaseEvent]:
+    def _grounding_events(self, grounding: GroundingMetadata) -> list[BaseEvent]:
         """Search grounding as a vendor-executed ``google_search`` call and its result."""
         call_id = mint_id("gemini_search", self._mid())
         queries = get(grounding, "webSearchQueries") or []
