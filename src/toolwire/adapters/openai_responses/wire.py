@@ -10,7 +10,7 @@ The stream is SSE with an ``event:`` line naming each payload's ``type``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
@@ -27,6 +27,152 @@ from toolwire.protocol.usage import token_count
 VENDOR = "openai_responses"
 #: Every vendor field is read through this (one wording for every wrong shape).
 FIELDS = Fields(VENDOR)
+
+
+# ---------------------------------------------------------------- the wire's shapes
+# As the Responses API documents them (``openai.types.responses``); the decoder's handlers and
+# the request builders are typed with them, and every read of input from the network is
+# still checked at run time.
+
+
+class ResponseUsage(TypedDict, total=False):
+    input_tokens: int
+    input_tokens_details: dict[str, Any]
+    output_tokens: int
+    output_tokens_details: dict[str, Any]
+    total_tokens: int
+
+
+class OutputItem(TypedDict, total=False):
+    """An ``output[]`` item (``type``: ``message``, ``reasoning``, ``function_call``,
+    ``custom_tool_call``, the server tools' calls, ``mcp_approval_request`` ...); which
+    fields it has follows its type."""
+
+    type: str
+    id: str
+    status: str
+    role: str
+    phase: str
+    content: list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+    encrypted_content: str | None
+    call_id: str
+    name: str
+    arguments: str
+    input: str
+    server_label: str
+    output: Any
+
+
+class Response(TypedDict, total=False):
+    """The ``response`` of the lifecycle events, and a whole (non-streamed) answer."""
+
+    id: str
+    object: str
+    created_at: float
+    status: str
+    model: str
+    output: list[OutputItem]
+    usage: ResponseUsage | None
+    incomplete_details: dict[str, Any] | None
+    error: dict[str, Any] | None
+
+
+class ResponseEvent(TypedDict, total=False):
+    """``response.created`` / ``in_progress`` / ``queued`` and the terminal
+    ``response.completed`` / ``incomplete`` / ``failed``; an ``error`` event carries
+    ``code`` and ``message`` instead."""
+
+    type: str
+    sequence_number: int
+    response: Response
+    code: str | None
+    message: str
+    param: str | None
+
+
+class OutputItemEvent(TypedDict, total=False):
+    """``response.output_item.added`` / ``.done``."""
+
+    type: str
+    sequence_number: int
+    output_index: int
+    item: OutputItem
+
+
+class ItemDeltaEvent(TypedDict, total=False):
+    """A delta of an item's text or arguments (the :data:`DELTA_FORM` event:
+    ``response.output_text.delta``, ``function_call_arguments.delta`` ...)."""
+
+    type: str
+    sequence_number: int
+    item_id: str
+    output_index: int
+    content_index: int
+    delta: str
+    logprobs: list[Any]
+    obfuscation: str
+
+
+class ReasoningEvent(TypedDict, total=False):
+    """``response.reasoning_summary_part.added`` / ``.done``, ``reasoning_summary_text.delta``,
+    ``reasoning_text.delta`` / ``.done``: the part of reasoning item ``output_index``."""
+
+    type: str
+    sequence_number: int
+    item_id: str
+    output_index: int
+    summary_index: int
+    content_index: int
+    delta: str
+    text: str
+    part: dict[str, Any]
+
+
+class InputItem(TypedDict, total=False):
+    """An ``input[]`` item: a message (``role``, ``content``), a ``function_call``
+    (``call_id``, ``name``, ``arguments``), a ``function_call_output`` (``call_id``,
+    ``output``), a ``reasoning`` item, or an output item given back whole."""
+
+    type: str
+    id: str
+    role: str
+    content: str | list[dict[str, Any]]
+    phase: str
+    call_id: str
+    name: str
+    arguments: str
+    output: str | list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+    encrypted_content: str
+    status: str
+
+
+class FunctionTool(TypedDict, total=False):
+    """A ``tools[]`` entry of a client function (``{"type": "function", ...}``)."""
+
+    type: str
+    name: str
+    description: str | None
+    parameters: dict[str, Any] | None
+    strict: bool | None
+
+
+class ResponsesRequest(TypedDict, total=False):
+    """The request body of ``POST /responses``."""
+
+    model: str
+    input: list[InputItem]
+    instructions: str
+    tools: list[dict[str, Any]]
+    tool_choice: str | dict[str, Any]
+    stream: bool
+    store: bool
+    previous_response_id: str
+    include: list[str]
+    reasoning: dict[str, Any]
+
+
 #: ``TokenUsage.provider`` and ``FileSource.provider`` for OpenAI.
 PROVIDER = "openai"
 #: ``POST .../responses`` under any host and prefix (Azure's ``/openai/v1/responses``
