@@ -10,7 +10,7 @@ server-tool and MCP blocks become a tool call plus its ``TOOL_CALL_RESULT``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -539,8 +539,14 @@ class Decoder(BaseDecoder):
         return []
 
 
-_HANDLERS: dict[str, Any] = {
-    name[len("_on_") :]: fn for name, fn in vars(Decoder).items() if name.startswith("_on_")
+#: ``type`` -> its handler: the one table the decoder dispatches an event through
+_HANDLERS: dict[str, Callable[[Decoder, Any], list[BaseEvent]]] = {
+    "message_start": Decoder._on_message_start,
+    "content_block_start": Decoder._on_content_block_start,
+    "content_block_delta": Decoder._on_content_block_delta,
+    "content_block_stop": Decoder._on_content_block_stop,
+    "message_delta": Decoder._on_message_delta,
+    "message_stop": Decoder._on_message_stop,
 }
 
 __all__ = ["Decoder"]

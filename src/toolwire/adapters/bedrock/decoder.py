@@ -13,7 +13,7 @@ from the turn's first content, or given (``message_id=``).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -608,8 +608,15 @@ class Decoder(BaseDecoder):
         )
 
 
-_HANDLERS: dict[str, Any] = {
-    name[len("_on_") :]: fn for name, fn in vars(Decoder).items() if name.startswith("_on_")
+#: the event type (the member's name) -> its handler: the one table the decoder dispatches
+#: an event through
+_HANDLERS: dict[str, Callable[[Decoder, Any], list[BaseEvent]]] = {
+    "messageStart": Decoder._on_messageStart,
+    "contentBlockStart": Decoder._on_contentBlockStart,
+    "contentBlockDelta": Decoder._on_contentBlockDelta,
+    "contentBlockStop": Decoder._on_contentBlockStop,
+    "messageStop": Decoder._on_messageStop,
+    "metadata": Decoder._on_metadata,
 }
 
 __all__ = ["Decoder", "reasoning_id"]

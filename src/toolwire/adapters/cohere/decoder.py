@@ -86,34 +86,36 @@ class Decoder(BaseDecoder):
             return self.after_end("message-end")
         event = cast(ChatStreamEvent, chunk)  # (checked JSON: each handler checks its fields)
         kind = event.get("type")
-        out: list[BaseEvent] = []
         delta = event.get("delta")
         if delta is not None and not isinstance(delta, dict):
             raise FIELDS.wrong(delta, dict, self.where("delta"))
-        message = (delta or {}).get("message")
-        message = message if isinstance(message, dict) else {}
         handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
         if handler is not None:
-            handler(self, event, message, out)
-        elif kind != "citation-end":  # (citation-end only closes what citation-start kept)
+            return handler(self, event)
+        if kind != "citation-end":  # (citation-end only closes what citation-start kept)
             what = "a debug event's prompt" if kind == "debug" else f"a {kind!r} event"
             self._drop("event-dropped", f"{self.where('type')}: {what} has no AG-UI event")
-        return out
+        return []
 
-    # Each handler: (the event, its ``delta.message`` or ``{}``, the events so far).
+    @staticmethod
+    def _message(event: ChatStreamEvent) -> Message:
+        """The event's ``delta.message`` (``{}`` when it has none)."""
+        message = (event.get("delta") or {}).get("message")
+        return message if isinstance(message, dict) else {}
 
-    def _on_message_start(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_message_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         mid = event.get("id")
         if isinstance(mid, str) and mid:
             self.message_id = mid
         # what the message already holds is decoded as if it had been streamed
         self._whole_message(message, self.where("delta.message"), out)
+        return out
 
-    def _on_content_start(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_content_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         index = self._index(event)
         item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
         ctype = item.get("type", "text")
@@ -130,10 +132,11 @@ class Decoder(BaseDecoder):
                 f"{self.where('delta.message.content')}: a {ctype!r} content item has no "
                 "AG-UI event",
             )
+        return out
 
-    def _on_content_delta(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_content_delta(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         index = self._index(event)
         item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
         if self._content.get(index) == "thinking":
@@ -141,47 +144,52 @@ class Decoder(BaseDecoder):
         elif self._content.get(index) != "skip":
             self._text(item.get("text"), None, out)
         self._logprobs(event.get("logprobs"), self.where("logprobs"))
+        return out
 
-    def _on_content_end(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_content_end(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
         index = self._index(event)
         if self._content.pop(index, None) == "thinking":
             self._end_thinking(index, out)
+        return out
 
-    def _on_tool_plan_delta(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_tool_plan_delta(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         self._text(message.get("tool_plan"), {TOOL_PLAN_KEY: True}, out)
+        return out
 
-    def _on_tool_call_start(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_tool_call_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
         self._start_call(self._index(event), call, self.where("delta.message.tool_calls"), out)
+        return out
 
-    def _on_tool_call_delta(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_tool_call_delta(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
         self._call_args(self._index(event), call, self.where("delta.message.tool_calls"), out)
+        return out
 
-    def _on_tool_call_end(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_tool_call_end(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
         self._end_call(self._index(event), out)
+        return out
 
-    def _on_citation_start(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_citation_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
         citation = message.get("citations")
         if citation is not None:
             self._citations.append(citation)
+        return out
 
-    def _on_message_end(
-        self, event: ChatStreamEvent, message: Message, out: list[BaseEvent]
-    ) -> None:
+    def _on_message_end(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
         self._finish(event.get("delta") or {}, self.where("delta"), out)
+        return out
 
     def _drop(self, kind: str, reason: str) -> None:
         self.losses.append(Loss(kind=kind, target="AG-UI", reason=f"{VENDOR}: {reason}"))
@@ -353,7 +361,7 @@ class Decoder(BaseDecoder):
 
 
 #: ``type`` -> its handler: the one table the decoder dispatches an event through
-_HANDLERS: dict[str, Callable[[Decoder, ChatStreamEvent, Message, list[BaseEvent]], None]] = {
+_HANDLERS: dict[str, Callable[[Decoder, ChatStreamEvent], list[BaseEvent]]] = {
     "message-start": Decoder._on_message_start,
     "content-start": Decoder._on_content_start,
     "content-delta": Decoder._on_content_delta,
