@@ -56,6 +56,8 @@ from .wire import (
     usage_fields,
 )
 
+#: the run's own events, which open (or end) a response themselves
+_RUN_EVENTS = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR})
 _INCOMPLETE_REASONS = ("max_output_tokens", "max_messages", "content_filter", "steered")
 
 
@@ -186,30 +188,32 @@ class Encoder(BaseEncoder):
     def _on(self, event: BaseEvent) -> list[dict[str, Any]]:
         t = event.type
         handler = self._handlers.get(t)
-        if handler is not None:  # (each returns a list of its own)
-            if self._resp is None:  # a bare turn: its response starts first
-                started = self._start(None)
-                return started + handler(self, event)  # type: ignore[no-any-return]
-            return handler(self, event)  # type: ignore[no-any-return]
-        if t == EventType.RUN_STARTED:
-            assert isinstance(event, RunStartedEvent)
-            out = self._finish("completed") if self._resp is not None else []
-            return out + self._start(event.run_id)
-        if t == EventType.RUN_FINISHED:
-            assert isinstance(event, RunFinishedEvent)
-            cut = INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
-            if cut is not None:  # a turn cut short ends as Responses says so: incomplete
-                return self._ensure() + self._finish(
-                    "incomplete",
-                    incomplete_details={"reason": cut},
-                    usage=usage_fields(event.usage),
-                )
-            asked = self._ensure() + self._interrupts(event)
-            return asked + self._finish("completed", usage=usage_fields(event.usage))
-        if t == EventType.RUN_ERROR:
-            assert isinstance(event, RunErrorEvent)
-            return self._ensure() + self._error(event)
-        return []
+        if handler is None:
+            return []
+        if self._resp is None and t not in _RUN_EVENTS:  # a bare turn: its response first
+            started = self._start(None)
+            return started + handler(self, event)  # type: ignore[no-any-return]
+        return handler(self, event)  # type: ignore[no-any-return]
+
+    # run lifecycle (a run is one response; a bare turn's starts with its first event)
+
+    def _on_run_started(self, event: RunStartedEvent) -> list[dict[str, Any]]:
+        out = self._finish("completed") if self._resp is not None else []
+        return out + self._start(event.run_id)
+
+    def _on_run_finished(self, event: RunFinishedEvent) -> list[dict[str, Any]]:
+        cut = INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
+        if cut is not None:  # a turn cut short ends as Responses says so: incomplete
+            return self._ensure() + self._finish(
+                "incomplete",
+                incomplete_details={"reason": cut},
+                usage=usage_fields(event.usage),
+            )
+        asked = self._ensure() + self._interrupts(event)
+        return asked + self._finish("completed", usage=usage_fields(event.usage))
+
+    def _on_run_error(self, event: RunErrorEvent) -> list[dict[str, Any]]:
+        return self._ensure() + self._error(event)
 
     def _close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
