@@ -157,7 +157,6 @@ class Decoder(BaseDecoder):
         self._interrupts: dict[str, Interrupt] = {}
         self._usage: list[TokenUsage] = []
         self._seen_content = False
-        self._handlers = self._table()
 
     # ------------------------------------------------------------------ feed
 
@@ -203,7 +202,7 @@ class Decoder(BaseDecoder):
                 self._snapshot.feed(
                     RunStartedEvent(thread_id=self.thread_id or "", run_id=self.run_id or "")
                 )
-        events = self._handlers[et](payload, where)
+        events = _HANDLERS[et](self, payload, where)
         if self._snapshot is None:
             return events
         # a rejoin restates history: one MESSAGES_SNAPSHOT, not streaming triads (§3.4)
@@ -234,32 +233,11 @@ class Decoder(BaseDecoder):
             if meta:
                 self.envelope_metadata = {META_KEY: meta}
 
-    def _table(self) -> dict[str, Callable[[dict[str, Any], str], list[BaseEvent]]]:
-        """``eventType`` -> its handler (one lookup per frame, not a chain of tests)."""
+    def _on_run_init(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        return []  # (its envelope is read for every frame)
 
-        def message(kind: str, phase: str) -> Callable[[dict[str, Any], str], list[BaseEvent]]:
-            return lambda payload, where: self._message(kind, phase, payload, where)
-
-        return {
-            f.RUN_INIT: lambda payload, where: [],
-            f.RUN_DONE: lambda payload, where: self._run_done(),
-            f.RUN_ERROR: self._run_error,
-            f.MESSAGE_START: message("text", "start"),
-            f.MESSAGE_DELTA: message("text", "delta"),
-            f.MESSAGE_COMPLETE: message("text", "complete"),
-            f.THINKING_START: message("thinking", "start"),
-            f.THINKING_DELTA: message("thinking", "delta"),
-            f.THINKING_COMPLETE: message("thinking", "complete"),
-            f.TOOL_CALL_START: self._tool_call_start,
-            f.TOOL_CALL_COMPLETE: self._tool_call_complete,
-            f.TOOL_CALL_CONSENT: self._consent,
-            f.MESSAGE_USER: self._user,
-            f.USAGE: self._add_usage,
-            f.PROCESS_START: self._process_start,
-            f.PROCESS_COMPLETE: self._process_complete,
-            f.SUBAGENT_START: self._subagent_start,
-            f.SUBAGENT_COMPLETE: self._subagent_complete,
-        }
+    def _on_run_done(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        return self._run_done()
 
     # ------------------------------------------------------------- run end
 
@@ -286,7 +264,7 @@ class Decoder(BaseDecoder):
         self.interrupts = list(self._interrupts.values())
         return out
 
-    def _run_error(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_run_error(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         err = FIELDS.obj(payload.get("error"), f"{where}.error")
         message = FIELDS.opt_text(err.get("message"), f"{where}.error.message") or "run error"
         code = FIELDS.opt_text(err.get("code"), f"{where}.error.code") or "asgard.run.error"
@@ -465,7 +443,7 @@ class Decoder(BaseDecoder):
         out.append(ToolCallEndEvent(tool_call_id=cid, **tag))
         return call, out
 
-    def _tool_call_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_tool_call_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
         key = (fields["processId"], fields["callSeq"])
         if key in self._calls or key in self._answered:
@@ -477,7 +455,7 @@ class Decoder(BaseDecoder):
             return self._open_call(fields, reused=True)[1]  # another tool: its own call
         return self._open_call(fields)[1]
 
-    def _tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
         out: list[BaseEvent] = []
         key = (fields["processId"], fields["callSeq"])
@@ -541,7 +519,7 @@ class Decoder(BaseDecoder):
             del self._lane_msg[call.owner]  # the next call belongs to the next assistant turn
         return out
 
-    def _user(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_message_user(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         """The user's own turn, replayed on a rejoin: restated in the snapshot."""
         mid = FIELDS.at(payload, "messageId", str, where)
         text = FIELDS.opt_text(payload.get("text"), f"{where}.text") or ""
@@ -560,7 +538,7 @@ class Decoder(BaseDecoder):
 
     # -------------------------------------------------------------- consent
 
-    def _consent(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_tool_call_consent(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = FIELDS.at(payload, "processId", str, where)
         pending = FIELDS.at(payload, "pendingCalls", list, where)
         asked: list[Interrupt] = []
@@ -617,7 +595,7 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------ usage, steps
 
-    def _add_usage(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_usage(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         kw: dict[str, Any] = {}
         model = (
             FIELDS.opt_text(payload.get("completionModelName"), f"{where}.completionModelName")
@@ -641,7 +619,7 @@ class Decoder(BaseDecoder):
         self.usage = aggregate_token_usage(self._usage)
         return []
 
-    def _process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = FIELDS.at(payload, "processId", str, where)
         if pid in self._steps_seen:
             return []
@@ -652,7 +630,7 @@ class Decoder(BaseDecoder):
             kw["metadata"] = {META_KEY: {"task": payload["task"]}}
         return [StepStartedEvent(step_name=pid, **kw)]
 
-    def _process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = FIELDS.at(payload, "processId", str, where)
         if pid not in self._steps_open:
             return []  # nothing open to finish
@@ -671,7 +649,7 @@ class Decoder(BaseDecoder):
             self._attributed.add(owner)
         return {"subagent_run_id": owner}
 
-    def _subagent_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_subagent_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         agent = FIELDS.at(payload, "agentId", str, where)
         sid = FIELDS.at(payload, "parentToolUseId", str, where)
         if sid in self._subagents_seen:
@@ -702,7 +680,7 @@ class Decoder(BaseDecoder):
             )
         ]
 
-    def _subagent_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_subagent_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         FIELDS.at(payload, "agentId", str, where)
         sid = FIELDS.at(payload, "parentToolUseId", str, where)
         status = FIELDS.at(payload, "status", str, where)
@@ -813,6 +791,34 @@ def _frame_ids(frame: Any) -> tuple[str | None, str | None]:
         request if isinstance(request, str) and request else None,
     )
 
+
+def _message(kind: str, phase: str) -> Callable[[Decoder, dict[str, Any], str], list[BaseEvent]]:
+    """The handler of a ``message.*`` / ``message.thinking.*`` frame."""
+    return lambda self, payload, where: self._message(kind, phase, payload, where)
+
+
+#: ``eventType`` -> its handler: the one table the decoder dispatches a frame through (the
+#: frame's fact payload and its place in, its AG-UI events out)
+_HANDLERS: dict[str, Callable[[Decoder, dict[str, Any], str], list[BaseEvent]]] = {
+    f.RUN_INIT: Decoder._on_run_init,
+    f.RUN_DONE: Decoder._on_run_done,
+    f.RUN_ERROR: Decoder._on_run_error,
+    f.MESSAGE_START: _message("text", "start"),
+    f.MESSAGE_DELTA: _message("text", "delta"),
+    f.MESSAGE_COMPLETE: _message("text", "complete"),
+    f.THINKING_START: _message("thinking", "start"),
+    f.THINKING_DELTA: _message("thinking", "delta"),
+    f.THINKING_COMPLETE: _message("thinking", "complete"),
+    f.TOOL_CALL_START: Decoder._on_tool_call_start,
+    f.TOOL_CALL_COMPLETE: Decoder._on_tool_call_complete,
+    f.TOOL_CALL_CONSENT: Decoder._on_tool_call_consent,
+    f.MESSAGE_USER: Decoder._on_message_user,
+    f.USAGE: Decoder._on_usage,
+    f.PROCESS_START: Decoder._on_process_start,
+    f.PROCESS_COMPLETE: Decoder._on_process_complete,
+    f.SUBAGENT_START: Decoder._on_subagent_start,
+    f.SUBAGENT_COMPLETE: Decoder._on_subagent_complete,
+}
 
 __all__ = [
     "CONSENT_REASON",
