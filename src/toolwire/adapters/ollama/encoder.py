@@ -16,7 +16,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     ReasoningMessageContentEvent,
     RunErrorEvent,
     RunFinishedEvent,
@@ -97,15 +96,21 @@ class Encoder(BaseEncoder):
         handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
-        if ev.type is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
-        elif ev.type is EventType.TOOL_CALL_RESULT:
-            self._lose(
-                "tool-result-dropped",
-                "a chat stream carries the model's output only; results go in the next "
-                "request (encode_request)",
-                getattr(ev, "tool_call_id", None),
-            )
+        return []
+
+    # what a chat stream has no place for: said as a loss
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            "a chat stream carries the model's output only; results go in the next "
+            "request (encode_request)",
+            getattr(ev, "tool_call_id", None),
+        )
         return []
 
     def _on_run_started(self, ev: BaseEvent) -> list[dict[str, Any]]:

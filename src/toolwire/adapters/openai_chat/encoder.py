@@ -17,7 +17,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     RunErrorEvent,
     RunFinishedEvent,
     TextMessageContentEvent,
@@ -113,21 +112,37 @@ class Encoder(BaseEncoder):
         handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
-        if ev.type is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
-        elif ev.type is EventType.TOOL_CALL_RESULT:
-            self._lose(
-                "tool-result-dropped",
-                "a completion stream carries the model's output only; results go in the "
-                "next request (encode_request)",
-                tool_call_id=getattr(ev, "tool_call_id", None),
-            )
-        elif ev.type.value.startswith("REASONING"):
-            item = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
-            if item not in self._reasoning_lost:  # one loss per reasoning item
-                self._reasoning_lost.add(item)
-                self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
         return []
+
+    # what a completion stream has no place for: said as a loss
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            "a completion stream carries the model's output only; results go in the "
+            "next request (encode_request)",
+            tool_call_id=getattr(ev, "tool_call_id", None),
+        )
+        return []
+
+    def _on_reasoning_start(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        item = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
+        if item not in self._reasoning_lost:  # one loss per reasoning item
+            self._reasoning_lost.add(item)
+            self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
+        return []
+
+    # every reasoning event: the same one loss per item
+    _on_reasoning_message_start = _on_reasoning_start
+    _on_reasoning_message_content = _on_reasoning_start
+    _on_reasoning_message_end = _on_reasoning_start
+    _on_reasoning_message_chunk = _on_reasoning_start
+    _on_reasoning_encrypted_value = _on_reasoning_start
+    _on_reasoning_end = _on_reasoning_start
 
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
         if ev.role not in (None, "assistant"):
