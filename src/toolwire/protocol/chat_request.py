@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ag_ui.core import (
     PROTOCOL_VERSION,
@@ -44,6 +44,9 @@ from toolwire.protocol.surface import MEDIA_CHOICES, check_choice
 
 #: a result's content once fitted: a string, or the parts its place keeps
 Fitted = str | list[ContentPart]
+#: a vendor's message shape (its ``TypedDict`` in ``wire.py``)
+M = TypeVar("M")
+M_co = TypeVar("M_co", covariant=True)
 
 
 @dataclass(slots=True)
@@ -114,14 +117,14 @@ def answer_calls(
     h: ChatHistory,
     m: AssistantMessage,
     results: list[ToolMessage | None],
-    tool_message: Callable[[ToolMessage, ToolCall, Fitted], dict[str, Any]],
+    tool_message: Callable[[ToolMessage, ToolCall, Fitted], M],
     *,
     media_label: str | None,
-) -> tuple[list[dict[str, Any]], list[ContentPart]]:
+) -> tuple[list[M], list[ContentPart]]:
     """One tool message per call of ``m``, in call order, each result fitted to the tool
     place first; and, with relocation, the media they could not hold, each call's run led
     by a ``media_label`` text naming the call."""
-    answers: list[dict[str, Any]] = []
+    answers: list[M] = []
     moved: list[ContentPart] = []
     for call, result in zip(m.tool_calls or (), results, strict=True):
         assert result is not None  # settle_unanswered answered or removed every open call
@@ -141,7 +144,7 @@ def answer_calls(
     return answers, moved
 
 
-class ChatForms(Protocol):
+class ChatForms(Protocol[M_co]):
     """How one chat-shaped vendor writes each message (the walk is :func:`chat_messages`)."""
 
     #: the vendor's name in prose (``"a developer message has no {label} form"``)
@@ -153,28 +156,27 @@ class ChatForms(Protocol):
         """Take a reasoning message's opaque value: the signature to carry on the next
         assistant message, or None (after recording a loss for what it cannot carry)."""
 
-    def assistant(
-        self, m: AssistantMessage, thinking: list[str], signatures: list[str]
-    ) -> dict[str, Any]:
+    def assistant(self, m: AssistantMessage, thinking: list[str], signatures: list[str]) -> M_co:
         """The assistant message, with the reasoning texts and signatures before it."""
 
-    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> M_co:
         """The tool message answering ``call``, its content fitted to the tool place."""
 
-    def user(self, content: Fitted) -> dict[str, Any]:
+    def user(self, content: Fitted) -> M_co:
         """A user message of ``content`` (fitted to the user place when it has parts)."""
 
-    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+    def system(self, text: str) -> M_co:
+        """A system (or developer) message."""
+
+    def moved(self, parts: list[ContentPart]) -> M_co | None:
         """The user message carrying relocated media, or None when nothing of it is left."""
 
 
-def chat_messages(
-    h: ChatHistory, forms: ChatForms, *, media_label: str | None
-) -> list[dict[str, Any]]:
+def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | None) -> list[M]:
     """The ``messages`` of a chat-shaped request: reasoning held for the assistant message
     after it (lost, with a warning, when none follows), every call answered right after its
     assistant message, system and developer messages as ``system``."""
-    messages: list[dict[str, Any]] = []
+    messages: list[M] = []
     thinking: list[str] = []
     signatures: list[str] = []
     unfollowed = "no assistant message follows the reasoning"
@@ -206,7 +208,7 @@ def chat_messages(
                 content = fitted.content
             messages.append(forms.user(content))
         elif isinstance(m, (SystemMessage, DeveloperMessage)):
-            messages.append({"role": "system", "content": m.content})
+            messages.append(forms.system(m.content))
         else:
             h.loss("message-dropped", f"a {m.role} message has no {forms.label} form")
     if thinking or signatures:
@@ -216,7 +218,7 @@ def chat_messages(
 
 def chat_body(
     h: ChatHistory,
-    forms: ChatForms,
+    forms: ChatForms[M],
     *,
     model: str,
     media_label: str | None,
@@ -246,9 +248,9 @@ def with_error_note(text: str, error: str | None) -> str:
     return f"{text}\n\n{note}" if text else note
 
 
-def function_call(c: ToolCall, call_id: str) -> dict[str, Any]:
+def function_call(c: ToolCall, call_id: str) -> Any:
     """A ``{"type": "function"}`` call; empty argument text becomes ``"{}"`` (the APIs want
-    a JSON object there)."""
+    a JSON object there). Typed ``Any``: it is each vendor's own call ``TypedDict``."""
     args = c.function.arguments
     return {
         "id": call_id,

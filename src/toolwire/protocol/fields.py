@@ -9,7 +9,7 @@ key of an object (``at``, ``list_at``; ``where`` names the object, the key is ad
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolwire.errors import VendorDataError
@@ -121,7 +121,7 @@ class Fields:
             raise self.wrong(got, kind, f"{where}.{key}")
         return got
 
-    def list_at(self, value: dict[str, Any], key: str, where: str) -> list[Any]:
+    def list_at(self, value: Mapping[str, Any], key: str, where: str) -> list[Any]:
         """``value[key]`` as a repeated field (``[]`` when absent or null)."""
         return self.lst(value.get(key), f"{where}.{key}")
 

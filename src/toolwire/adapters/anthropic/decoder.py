@@ -10,7 +10,7 @@ server-tool and MCP blocks become a tool call plus its ``TOOL_CALL_RESULT``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,8 +43,17 @@ from toolwire.adapters.anthropic.wire import (
     STOP_SEQUENCE_KEY,
     TYPE_KEY,
     VENDOR,
+    ContentBlockDelta,
+    ContentBlockStart,
+    ContentBlockStop,
+    Message,
+    MessageDelta,
+    MessageDeltaBody,
+    MessageStart,
+    MessageStop,
+    Usage,
     call_metadata,
-    map_anthropic_stop_reason,
+    map_stop_reason,
     plain,
     reasoning_id,
     token_usage,
@@ -62,6 +71,9 @@ from toolwire.protocol.jsontext import CheckedObject, checked, has_lone_surrogat
 from toolwire.protocol.limits import limits
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
+
+#: the events that name a content block by its ``index``
+_BlockEvent = ContentBlockStart | ContentBlockDelta | ContentBlockStop
 
 
 @dataclass
@@ -269,10 +281,10 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------------ message
 
-    def _on_message_start(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_message_start(self, chunk: MessageStart) -> list[BaseEvent]:
         if self.message_id is not None:
             raise VendorDataError(VENDOR, self.where("type"), "a second message_start")
-        msg = FIELDS.at(chunk, "message", dict, self.where("message_start"))
+        msg: Message = FIELDS.at(chunk, "message", dict, self.where("message_start"))
         self.message_id = self.response_id = FIELDS.at(msg, "id", str, self.where("message"))
         model = msg.get("model")
         self.model = model if isinstance(model, str) else None
@@ -283,7 +295,7 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------------ content in message_start
 
-    def _replay_start_content(self, msg: dict[str, Any]) -> list[BaseEvent]:
+    def _replay_start_content(self, msg: Message) -> list[BaseEvent]:
         """What ``message_start.message`` already holds, decoded as if it had been streamed.
 
         Anthropic may deliver a whole turn inside ``message_start`` (programmatic tool
@@ -299,17 +311,21 @@ class Decoder(BaseDecoder):
                 {"type": "content_block_start", "index": i, "content_block": block}
             )
             out += self._on_content_block_stop({"type": "content_block_stop", "index": i})
-        stop = {k: msg[k] for k in ("stop_reason", "stop_sequence") if msg.get(k) is not None}
+        stop: MessageDeltaBody = {}
+        if msg.get("stop_reason") is not None:
+            stop["stop_reason"] = msg.get("stop_reason")
+        if msg.get("stop_sequence") is not None:
+            stop["stop_sequence"] = msg.get("stop_sequence")
         if stop:
             out += self._on_message_delta({"type": "message_delta", "delta": stop})
         return out
 
-    def _on_message_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_message_delta(self, chunk: MessageDelta) -> list[BaseEvent]:
         delta = chunk.get("delta")
         if isinstance(delta, dict) and isinstance(delta.get("stop_reason"), str):
             self.stop_reason = delta["stop_reason"]
             self.run_metadata[STOP_REASON_KEY] = self.stop_reason
-            self.run_metadata[FINISH_REASON_KEY] = map_anthropic_stop_reason(self.stop_reason)
+            self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(self.stop_reason)
         if isinstance(delta, dict) and isinstance(delta.get("stop_sequence"), str):
             self.run_metadata[STOP_SEQUENCE_KEY] = delta["stop_sequence"]
         usage = chunk.get("usage")
@@ -317,7 +333,7 @@ class Decoder(BaseDecoder):
             self._take_usage(usage, "usage")
         return []
 
-    def _on_message_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_message_stop(self, chunk: MessageStop) -> list[BaseEvent]:
         if self._blocks:
             raise VendorDataError(
                 VENDOR,
@@ -327,7 +343,7 @@ class Decoder(BaseDecoder):
         self._stopped = True
         return []
 
-    def _take_usage(self, usage: dict[str, Any], where: str) -> None:
+    def _take_usage(self, usage: Usage, where: str) -> None:
         # message_delta usage is cumulative: a count it repeats replaces the earlier one.
         self._usage.update({k: v for k, v in usage.items() if v is not None})
         entry = token_usage(self._usage, self.model, self.where(where))
@@ -335,7 +351,7 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------------ blocks
 
-    def _index(self, chunk: dict[str, Any]) -> int:
+    def _index(self, chunk: _BlockEvent) -> int:
         index = chunk.get("index")
         if type(index) is not int or index < 0:  # bool is not a block index either
             if "index" not in chunk:
@@ -343,7 +359,7 @@ class Decoder(BaseDecoder):
             raise VendorDataError(VENDOR, self.where("index"), f"not a block index: {index!r}")
         return index
 
-    def _on_content_block_start(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_content_block_start(self, chunk: ContentBlockStart) -> list[BaseEvent]:
         index = self._index(chunk)
         if index in self._blocks:
             raise VendorDataError(VENDOR, self.where("index"), f"block {index} is already open")
@@ -438,14 +454,14 @@ class Decoder(BaseDecoder):
             metadata=meta,
         )
 
-    def _open(self, chunk: dict[str, Any]) -> tuple[int, _Block]:
+    def _open(self, chunk: _BlockEvent) -> tuple[int, _Block]:
         index = self._index(chunk)
         block = self._blocks.get(index)
         if block is None:
             raise VendorDataError(VENDOR, self.where("index"), f"block {index} is not open")
         return index, block
 
-    def _on_content_block_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_content_block_delta(self, chunk: ContentBlockDelta) -> list[BaseEvent]:
         index, block = self._open(chunk)
         delta = chunk.get("delta")
         if not isinstance(delta, dict):
@@ -495,7 +511,7 @@ class Decoder(BaseDecoder):
             VENDOR, self.where("delta"), f"{dtype} for block {index}, a {block.kind} block"
         )
 
-    def _on_content_block_stop(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_content_block_stop(self, chunk: ContentBlockStop) -> list[BaseEvent]:
         _, block = self._open(chunk)
         del self._blocks[self._index(chunk)]
         if block.kind == "text":
@@ -523,8 +539,14 @@ class Decoder(BaseDecoder):
         return []
 
 
-_HANDLERS: dict[str, Any] = {
-    name[len("_on_") :]: fn for name, fn in vars(Decoder).items() if name.startswith("_on_")
+#: ``type`` -> its handler: the one table the decoder dispatches an event through
+_HANDLERS: dict[str, Callable[[Decoder, Any], list[BaseEvent]]] = {
+    "message_start": Decoder._on_message_start,
+    "content_block_start": Decoder._on_content_block_start,
+    "content_block_delta": Decoder._on_content_block_delta,
+    "content_block_stop": Decoder._on_content_block_stop,
+    "message_delta": Decoder._on_message_delta,
+    "message_stop": Decoder._on_message_stop,
 }
 
 __all__ = ["Decoder"]

@@ -37,7 +37,7 @@ from toolwire.adapters.anthropic.wire import (
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
-    anthropic_stop_reason_for,
+    stop_reason_for,
     usage_fields,
 )
 from toolwire.losses import Loss
@@ -255,7 +255,7 @@ class Encoder(BaseEncoder):
         stated = _meta(ev) if ev is not None else {}
         stop = stated.get(STOP_REASON_KEY)
         if not isinstance(stop, str):  # another vendor's run: its normalized reason, if any
-            stop = anthropic_stop_reason_for(stated_finish_reason(stated))
+            stop = stop_reason_for(stated_finish_reason(stated))
         if not isinstance(stop, str):
             stop = "tool_use" if self._client_calls else "end_turn"
         sequence = stated.get(STOP_SEQUENCE_KEY)

@@ -40,6 +40,8 @@ from toolwire.adapters.anthropic.wire import (
     TOOLSET_KEY,
     TYPE_KEY,
     VENDOR,
+    MessageParam,
+    ToolParam,
     call_metadata,
     reasoning_id,
 )
@@ -80,13 +82,14 @@ class _Body:
     """Builds ``messages`` with same-role turns merged (Anthropic joins them anyway)."""
 
     def __init__(self) -> None:
-        self.messages: list[dict[str, Any]] = []
+        self.messages: list[MessageParam] = []
 
-    def push(self, role: str, blocks: list[dict[str, Any]]) -> None:
+    def push(self, role: Literal["user", "assistant"], blocks: list[dict[str, Any]]) -> None:
         if not blocks:
             return
-        if self.messages and self.messages[-1]["role"] == role:
-            self.messages[-1]["content"].extend(blocks)
+        last = self.messages[-1]["content"] if self.messages else None
+        if isinstance(last, list) and self.messages[-1]["role"] == role:
+            last.extend(blocks)  # (every message it builds holds blocks, never a string)
         else:
             self.messages.append({"role": role, "content": blocks})  # the caller's to give
 
@@ -386,8 +389,8 @@ def _server_call(call: ToolCall) -> bool:
     return meta.get(TYPE_KEY) in SERVER_CALL_TYPES
 
 
-def _tool(tool: Tool) -> dict[str, Any]:
-    out: dict[str, Any] = {"name": tool.name}
+def _tool(tool: Tool) -> ToolParam:
+    out: ToolParam = {"name": tool.name}
     if tool.description:
         out["description"] = tool.description
     params = tool.parameters if isinstance(tool.parameters, dict) else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from re import Match
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from ag_ui.core import TokenUsage
 
@@ -30,6 +30,175 @@ from toolwire.protocol.usage import summed_count, token_count
 VENDOR = "anthropic"
 #: The one reader of Anthropic's JSON fields (absent, null and wrong types alike everywhere).
 FIELDS = Fields(VENDOR)
+
+
+# ---------------------------------------------------------------- the wire's shapes
+# As the Messages API documents them (``anthropic.types``); what the code reads and writes is
+# typed with these, and every read of input from the network is still checked at run time.
+
+
+class Usage(TypedDict, total=False):
+    """``Usage`` (``message_start.message.usage``) and ``MessageDeltaUsage`` (cumulative)."""
+
+    input_tokens: int | None
+    output_tokens: int
+    cache_creation_input_tokens: int | None
+    cache_read_input_tokens: int | None
+    server_tool_use: dict[str, Any] | None
+    service_tier: str | None
+
+
+class TextBlock(TypedDict, total=False):
+    type: Literal["text"]
+    text: str
+    citations: list[Any] | None
+    cache_control: dict[str, Any]
+
+
+class ToolUseBlock(TypedDict, total=False):
+    """``tool_use`` (and the server's ``server_tool_use`` / ``mcp_tool_use``)."""
+
+    type: str
+    id: str
+    name: str
+    input: dict[str, Any]
+    caller: dict[str, Any]
+    toolset_name: str
+    server_name: str
+    cache_control: dict[str, Any]
+
+
+class ToolResultBlock(TypedDict, total=False):
+    """``tool_result`` (``content`` omitted: the documented empty result)."""
+
+    type: Literal["tool_result"]
+    tool_use_id: str
+    content: str | list[dict[str, Any]]
+    is_error: bool
+    cache_control: dict[str, Any]
+
+
+class ThinkingBlock(TypedDict, total=False):
+    """``thinking`` (``thinking`` + ``signature``) or ``redacted_thinking`` (``data``)."""
+
+    type: str
+    thinking: str
+    signature: str
+    data: str
+
+
+class Message(TypedDict, total=False):
+    """A whole (non-streamed) response, and ``message_start.message``."""
+
+    id: str
+    type: Literal["message"]
+    role: Literal["assistant"]
+    model: str
+    content: list[dict[str, Any]]
+    stop_reason: str | None
+    stop_sequence: str | None
+    usage: Usage
+
+
+class MessageStart(TypedDict, total=False):
+    type: Literal["message_start"]
+    message: Message
+
+
+class ContentBlockStart(TypedDict, total=False):
+    type: Literal["content_block_start"]
+    index: int
+    content_block: dict[str, Any]
+
+
+class BlockDelta(TypedDict, total=False):
+    """``text_delta`` / ``input_json_delta`` / ``thinking_delta`` / ``signature_delta`` /
+    ``citations_delta``: ``type`` and the one field :data:`DELTA_FORM` names."""
+
+    type: str
+    text: str
+    partial_json: str
+    thinking: str
+    signature: str
+    citation: dict[str, Any]
+
+
+class ContentBlockDelta(TypedDict, total=False):
+    type: Literal["content_block_delta"]
+    index: int
+    delta: BlockDelta
+
+
+class ContentBlockStop(TypedDict, total=False):
+    type: Literal["content_block_stop"]
+    index: int
+
+
+class MessageDeltaBody(TypedDict, total=False):
+    stop_reason: str | None
+    stop_sequence: str | None
+
+
+class MessageDelta(TypedDict, total=False):
+    type: Literal["message_delta"]
+    delta: MessageDeltaBody
+    usage: Usage
+
+
+class MessageStop(TypedDict, total=False):
+    type: Literal["message_stop"]
+
+
+class ErrorBody(TypedDict, total=False):
+    type: str
+    message: str
+
+
+class StreamError(TypedDict, total=False):
+    type: Literal["error"]
+    error: ErrorBody
+
+
+#: One event of a stream (``ping`` aside), as its ``type`` says.
+StreamEvent = (
+    MessageStart
+    | ContentBlockStart
+    | ContentBlockDelta
+    | ContentBlockStop
+    | MessageDelta
+    | MessageStop
+    | StreamError
+)
+
+
+class ToolParam(TypedDict, total=False):
+    """A client tool of the request (``tools[]``)."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    cache_control: dict[str, Any]
+
+
+class MessageParam(TypedDict):
+    """One message of the request: ``user`` or ``assistant``, text or blocks."""
+
+    role: Literal["user", "assistant"]
+    content: str | list[dict[str, Any]]
+
+
+class MessagesRequest(TypedDict, total=False):
+    """The request body of ``POST /v1/messages`` (what ``encode_request`` returns)."""
+
+    model: str
+    max_tokens: int
+    system: str | list[dict[str, Any]]
+    messages: list[MessageParam]
+    tools: list[dict[str, Any]]
+    tool_choice: dict[str, Any]
+    thinking: dict[str, Any]
+    stream: bool
+
 
 # Metadata keys (vendor-prefixed, as the protocol asks for invented keys).
 TYPE_KEY = "anthropic.type"  # the vendor block type behind a call, part or reasoning message
@@ -285,19 +454,15 @@ _FOR_REASON = {
 }
 
 
-def map_anthropic_stop_reason(stop_reason: str | None) -> FinishReason:
+def map_stop_reason(stop_reason: str | None) -> FinishReason:
     """``stop_reason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md)."""
     return _STOP_REASONS.get(stop_reason or "", "other")
 
 
-def anthropic_stop_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``stop_reason`` for a normalized reason (None: what the message's calls imply)."""
     return _FOR_REASON.get(reason or "")
 
 
 #: Anthropic's SSE: every event named by its ``event:`` line, no end marker.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, chunk_of=sse_event_chunk)
-
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_anthropic_stop_reason
-stop_reason_for = anthropic_stop_reason_for

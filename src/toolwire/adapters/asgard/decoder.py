@@ -57,7 +57,7 @@ from toolwire.protocol.surface import check_choice
 
 from . import wire as f
 from .parts import arguments_text, error_text, is_error, result_text
-from .wire import FIELDS, META
+from .wire import FIELDS, META_KEY
 
 CallIds = Literal["process_seq", "tool_use_id"]
 
@@ -157,7 +157,6 @@ class Decoder(BaseDecoder):
         self._interrupts: dict[str, Interrupt] = {}
         self._usage: list[TokenUsage] = []
         self._seen_content = False
-        self._handlers = self._table()
 
     # ------------------------------------------------------------------ feed
 
@@ -203,7 +202,7 @@ class Decoder(BaseDecoder):
                 self._snapshot.feed(
                     RunStartedEvent(thread_id=self.thread_id or "", run_id=self.run_id or "")
                 )
-        events = self._handlers[et](payload, where)
+        events = _HANDLERS[et](self, payload, where)
         if self._snapshot is None:
             return events
         # a rejoin restates history: one MESSAGES_SNAPSHOT, not streaming triads (§3.4)
@@ -232,34 +231,13 @@ class Decoder(BaseDecoder):
                 if isinstance(chunk.get(k), str) and chunk[k]
             }
             if meta:
-                self.envelope_metadata = {META: meta}
+                self.envelope_metadata = {META_KEY: meta}
 
-    def _table(self) -> dict[str, Callable[[dict[str, Any], str], list[BaseEvent]]]:
-        """``eventType`` -> its handler (one lookup per frame, not a chain of tests)."""
+    def _on_run_init(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        return []  # (its envelope is read for every frame)
 
-        def message(kind: str, phase: str) -> Callable[[dict[str, Any], str], list[BaseEvent]]:
-            return lambda payload, where: self._message(kind, phase, payload, where)
-
-        return {
-            f.RUN_INIT: lambda payload, where: [],
-            f.RUN_DONE: lambda payload, where: self._run_done(),
-            f.RUN_ERROR: self._run_error,
-            f.MESSAGE_START: message("text", "start"),
-            f.MESSAGE_DELTA: message("text", "delta"),
-            f.MESSAGE_COMPLETE: message("text", "complete"),
-            f.THINKING_START: message("thinking", "start"),
-            f.THINKING_DELTA: message("thinking", "delta"),
-            f.THINKING_COMPLETE: message("thinking", "complete"),
-            f.TOOL_CALL_START: self._tool_call_start,
-            f.TOOL_CALL_COMPLETE: self._tool_call_complete,
-            f.TOOL_CALL_CONSENT: self._consent,
-            f.MESSAGE_USER: self._user,
-            f.USAGE: self._add_usage,
-            f.PROCESS_START: self._process_start,
-            f.PROCESS_COMPLETE: self._process_complete,
-            f.SUBAGENT_START: self._subagent_start,
-            f.SUBAGENT_COMPLETE: self._subagent_complete,
-        }
+    def _on_run_done(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+        return self._run_done()
 
     # ------------------------------------------------------------- run end
 
@@ -286,12 +264,12 @@ class Decoder(BaseDecoder):
         self.interrupts = list(self._interrupts.values())
         return out
 
-    def _run_error(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_run_error(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         err = FIELDS.obj(payload.get("error"), f"{where}.error")
         message = FIELDS.opt_text(err.get("message"), f"{where}.error.message") or "run error"
         code = FIELDS.opt_text(err.get("code"), f"{where}.error.code") or "asgard.run.error"
         self.error_detail = err
-        self.error_metadata = {f"{META}.error": err}
+        self.error_metadata = {f"{META_KEY}.error": err}
         self._failed = True
         raise VendorStreamError(self.vendor, code, message)
 
@@ -369,7 +347,7 @@ class Decoder(BaseDecoder):
         kw: dict[str, Any] = dict(tag)
         extra = _message_extras(msg, contradicted) if msg is not None else {}
         if extra:
-            kw["metadata"] = {META: extra}
+            kw["metadata"] = {META_KEY: extra}
         if state.kind == "text":
             return [TextMessageEndEvent(message_id=mid, **kw)]
         return [
@@ -450,7 +428,7 @@ class Decoder(BaseDecoder):
                 tool_call_id=cid,
                 tool_call_name=call.name,
                 parent_message_id=parent,
-                metadata={META: meta, **self._repeats.metadata(cid, base)},
+                metadata={META_KEY: meta, **self._repeats.metadata(cid, base)},
                 **tag,
             )
         ]
@@ -465,7 +443,7 @@ class Decoder(BaseDecoder):
         out.append(ToolCallEndEvent(tool_call_id=cid, **tag))
         return call, out
 
-    def _tool_call_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_tool_call_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
         key = (fields["processId"], fields["callSeq"])
         if key in self._calls or key in self._answered:
@@ -477,7 +455,7 @@ class Decoder(BaseDecoder):
             return self._open_call(fields, reused=True)[1]  # another tool: its own call
         return self._open_call(fields)[1]
 
-    def _tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_tool_call_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         fields = self._call_fields(payload, where)
         out: list[BaseEvent] = []
         key = (fields["processId"], fields["callSeq"])
@@ -524,7 +502,7 @@ class Decoder(BaseDecoder):
         sidecar = payload.get("toolUseResultSidecar")
         if sidecar is not None:
             meta["toolUseResultSidecar"] = sidecar
-        metadata: dict[str, Any] = {META: meta}
+        metadata: dict[str, Any] = {META_KEY: meta}
         if is_error(payload):
             metadata[RESULT_ERROR_KEY] = error_text(result, content)
         out.append(
@@ -541,7 +519,7 @@ class Decoder(BaseDecoder):
             del self._lane_msg[call.owner]  # the next call belongs to the next assistant turn
         return out
 
-    def _user(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_message_user(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         """The user's own turn, replayed on a rejoin: restated in the snapshot."""
         mid = FIELDS.at(payload, "messageId", str, where)
         text = FIELDS.opt_text(payload.get("text"), f"{where}.text") or ""
@@ -554,13 +532,13 @@ class Decoder(BaseDecoder):
         meta = {
             k: payload[k] for k in ("customMessageId", "identityHint", "blobIds") if payload.get(k)
         }
-        end_kw: dict[str, Any] = {"metadata": {META: meta}} if meta else {}
+        end_kw: dict[str, Any] = {"metadata": {META_KEY: meta}} if meta else {}
         out.append(TextMessageEndEvent(message_id=mid, **end_kw))
         return out
 
     # -------------------------------------------------------------- consent
 
-    def _consent(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_tool_call_consent(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = FIELDS.at(payload, "processId", str, where)
         pending = FIELDS.at(payload, "pendingCalls", list, where)
         asked: list[Interrupt] = []
@@ -603,7 +581,7 @@ class Decoder(BaseDecoder):
                     id=tcid,
                     reason=CONSENT_REASON,
                     response_schema=CONSENT_SCHEMA,
-                    metadata={META: meta},
+                    metadata={META_KEY: meta},
                     **kw,
                 )
             )
@@ -611,13 +589,13 @@ class Decoder(BaseDecoder):
         for it in asked:
             if allowed:
                 assert it.metadata is not None
-                it.metadata[META]["alreadyAllowedCalls"] = allowed
+                it.metadata[META_KEY]["alreadyAllowedCalls"] = allowed
             self._interrupts[it.id] = it
         return []
 
     # ------------------------------------------------------ usage, steps
 
-    def _add_usage(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_usage(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         kw: dict[str, Any] = {}
         model = (
             FIELDS.opt_text(payload.get("completionModelName"), f"{where}.completionModelName")
@@ -641,7 +619,7 @@ class Decoder(BaseDecoder):
         self.usage = aggregate_token_usage(self._usage)
         return []
 
-    def _process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_process_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = FIELDS.at(payload, "processId", str, where)
         if pid in self._steps_seen:
             return []
@@ -649,17 +627,17 @@ class Decoder(BaseDecoder):
         self._steps_open[pid] = None
         kw: dict[str, Any] = {}
         if payload.get("task") is not None:
-            kw["metadata"] = {META: {"task": payload["task"]}}
+            kw["metadata"] = {META_KEY: {"task": payload["task"]}}
         return [StepStartedEvent(step_name=pid, **kw)]
 
-    def _process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_process_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         pid = FIELDS.at(payload, "processId", str, where)
         if pid not in self._steps_open:
             return []  # nothing open to finish
         del self._steps_open[pid]
         kw: dict[str, Any] = {}
         if payload.get("taskResult") is not None:
-            kw["metadata"] = {META: {"taskResult": payload["taskResult"]}}
+            kw["metadata"] = {META_KEY: {"taskResult": payload["taskResult"]}}
         return [StepFinishedEvent(step_name=pid, **kw)]
 
     # ------------------------------------------------------------ subagents
@@ -671,7 +649,7 @@ class Decoder(BaseDecoder):
             self._attributed.add(owner)
         return {"subagent_run_id": owner}
 
-    def _subagent_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_subagent_start(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         agent = FIELDS.at(payload, "agentId", str, where)
         sid = FIELDS.at(payload, "parentToolUseId", str, where)
         if sid in self._subagents_seen:
@@ -698,11 +676,11 @@ class Decoder(BaseDecoder):
             meta["subagentType"] = kind
         return [
             SubagentStartedEvent(
-                subagent_run_id=sid, name=kind or agent, metadata={META: meta}, **kw
+                subagent_run_id=sid, name=kind or agent, metadata={META_KEY: meta}, **kw
             )
         ]
 
-    def _subagent_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _on_subagent_complete(self, payload: dict[str, Any], where: str) -> list[BaseEvent]:
         FIELDS.at(payload, "agentId", str, where)
         sid = FIELDS.at(payload, "parentToolUseId", str, where)
         status = FIELDS.at(payload, "status", str, where)
@@ -741,7 +719,7 @@ class Decoder(BaseDecoder):
 
     def _close(self) -> list[BaseEvent]:
         if self._done and not self._failed:
-            self.run_metadata[FINISH_REASON_KEY] = f.map_asgard_stop_reason(
+            self.run_metadata[FINISH_REASON_KEY] = f.map_stop_reason(
                 consent_asked=bool(self.interrupts)
             )
         if self._failed or self._done:
@@ -813,6 +791,34 @@ def _frame_ids(frame: Any) -> tuple[str | None, str | None]:
         request if isinstance(request, str) and request else None,
     )
 
+
+def _message(kind: str, phase: str) -> Callable[[Decoder, dict[str, Any], str], list[BaseEvent]]:
+    """The handler of a ``message.*`` / ``message.thinking.*`` frame."""
+    return lambda self, payload, where: self._message(kind, phase, payload, where)
+
+
+#: ``eventType`` -> its handler: the one table the decoder dispatches a frame through (the
+#: frame's fact payload and its place in, its AG-UI events out)
+_HANDLERS: dict[str, Callable[[Decoder, dict[str, Any], str], list[BaseEvent]]] = {
+    f.RUN_INIT: Decoder._on_run_init,
+    f.RUN_DONE: Decoder._on_run_done,
+    f.RUN_ERROR: Decoder._on_run_error,
+    f.MESSAGE_START: _message("text", "start"),
+    f.MESSAGE_DELTA: _message("text", "delta"),
+    f.MESSAGE_COMPLETE: _message("text", "complete"),
+    f.THINKING_START: _message("thinking", "start"),
+    f.THINKING_DELTA: _message("thinking", "delta"),
+    f.THINKING_COMPLETE: _message("thinking", "complete"),
+    f.TOOL_CALL_START: Decoder._on_tool_call_start,
+    f.TOOL_CALL_COMPLETE: Decoder._on_tool_call_complete,
+    f.TOOL_CALL_CONSENT: Decoder._on_tool_call_consent,
+    f.MESSAGE_USER: Decoder._on_message_user,
+    f.USAGE: Decoder._on_usage,
+    f.PROCESS_START: Decoder._on_process_start,
+    f.PROCESS_COMPLETE: Decoder._on_process_complete,
+    f.SUBAGENT_START: Decoder._on_subagent_start,
+    f.SUBAGENT_COMPLETE: Decoder._on_subagent_complete,
+}
 
 __all__ = [
     "CONSENT_REASON",

@@ -42,7 +42,7 @@ from toolwire.protocol.parts import text_of
 
 from . import wire as f
 from .parts import asgard_meta, content_text, result_value
-from .wire import META
+from .wire import META_KEY
 
 _NO_CARRIER = {
     EventType.STATE_SNAPSHOT,
@@ -190,7 +190,7 @@ class Encoder(BaseEncoder):
         """Metadata keys other than ``asgard`` and the error key: frames have no place for them."""
         assert ev.metadata is not None
         # toolwire.finishReason: the frames' own shape says how the run ended (done, consent)
-        extra = [k for k in ev.metadata if k not in (META, RESULT_ERROR_KEY, FINISH_REASON_KEY)]
+        extra = [k for k in ev.metadata if k not in (META_KEY, RESULT_ERROR_KEY, FINISH_REASON_KEY)]
         if not extra:
             return
         call_id = getattr(ev, "tool_call_id", None)

@@ -36,7 +36,7 @@ from .parts import (
     result_text,
     result_value,
 )
-from .wire import FIELDS, META, TOOL_CALL_COMPLETE, TOOL_CALL_START, VENDOR
+from .wire import FIELDS, META_KEY, TOOL_CALL_COMPLETE, TOOL_CALL_START, VENDOR
 
 _CALL_META = ("toolsetName", "processId", "callSeq", "reason", "toolUseId", "parentToolUseId")
 _RESULT_META = ("isError", "toolUseResultSidecar")
@@ -93,7 +93,7 @@ def from_conversation(
         flush()
         mid = FIELDS.at(item, "messageId", str, where)
         meta = {k: _time(item[k]) for k in _KEEP if item.get(k) is not None}
-        mkw: dict[str, Any] = {"metadata": {META: meta}} if meta else {}
+        mkw: dict[str, Any] = {"metadata": {META_KEY: meta}} if meta else {}
         if kind == "user":
             out.append(UserMessage(id=mid, content=FIELDS.at(item, "text", str, where), **mkw))
         elif kind == "bot":
@@ -138,14 +138,14 @@ def _call(item: dict[str, Any], where: str, call_ids: str) -> tuple[ToolCall, To
             name=name,
             arguments="" if param is None else arguments_text(param, f"{where}.parameter"),
         ),
-        metadata={META: meta},
+        metadata={META_KEY: meta},
     )
     if not complete:
         return call, None  # pending: the call is left unanswered
     result = item.get("result")
     content = result_text(result, f"{where}.result")
     rmeta = {k: item[k] for k in _RESULT_META if item.get(k) is not None}
-    kw: dict[str, Any] = {"metadata": {META: rmeta}} if rmeta else {}
+    kw: dict[str, Any] = {"metadata": {META_KEY: rmeta}} if rmeta else {}
     if is_error({"isError": item.get("isError"), "toolCallResult": result}):
         kw["error"] = error_text(result, content)
     owner = item.get("parentToolUseId") or None

@@ -16,7 +16,7 @@ from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.parts import Content
 
-from .wire import META, VENDOR
+from .wire import META_KEY, VENDOR
 
 
 def _json(value: Any, where: str) -> str:
@@ -101,7 +101,7 @@ def asgard_meta(metadata: dict[str, Any] | None) -> dict[str, Any]:
     """The ``asgard`` entry of an AG-UI metadata object (empty when absent or not an object)."""
     if not metadata:
         return {}
-    value = metadata.get(META)
+    value = metadata.get(META_KEY)
     return value if isinstance(value, dict) else {}
 
 

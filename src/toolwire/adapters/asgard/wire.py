@@ -23,7 +23,7 @@ MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/message/sse", "/message"))
 #: Every Asgard field is read through this (one wording for every wrong shape).
 FIELDS = Fields(VENDOR)
 #: Metadata key (on tool calls, results, messages, interrupts) holding what only Asgard has.
-META = "asgard"
+META_KEY = "asgard"
 
 RUN_INIT = "asgard.run.init"
 RUN_DONE = "asgard.run.done"
@@ -110,7 +110,7 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     return frame_sse(chunks, vendor=VENDOR)
 
 
-def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:
+def map_stop_reason(*, consent_asked: bool) -> FinishReason:
     """How an Asgard run ended: ``run.done`` carries no reason; a consent request pauses it."""
     return "pause" if consent_asked else "stop"
 
@@ -118,20 +118,16 @@ def map_asgard_stop_reason(*, consent_asked: bool) -> FinishReason:
 #: Asgard's SSE frames, one JSON envelope a ``data:`` line.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
 
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_asgard_stop_reason
-
 
 __all__ = [
     "CONSENT_RESULTS",
     "FACT_KEY",
     "FIELDS",
     "FRAMING",
-    "META",
+    "META_KEY",
     "MODEL_ROUTE",
     "VENDOR",
     "envelope",
-    "map_asgard_stop_reason",
     "map_stop_reason",
     "sse_chunks",
     "to_sse",

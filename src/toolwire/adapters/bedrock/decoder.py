@@ -13,6 +13,7 @@ from the turn's first content, or given (``message_id=``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,9 +47,16 @@ from toolwire.adapters.bedrock.wire import (
     TRACE_KEY,
     TYPE_KEY,
     VENDOR,
+    ContentBlockDelta,
+    ContentBlockStart,
+    ContentBlockStop,
+    DeltaPayload,
+    MessageStart,
+    MessageStop,
+    Metadata,
     blob_text,
     json_form,
-    map_bedrock_stop_reason,
+    map_stop_reason,
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -78,12 +86,16 @@ class _Block:
     args: int = 0  # argument characters buffered (bounded by the cap)
 
 
+#: the events that name a content block by its ``contentBlockIndex``
+_BlockEvent = ContentBlockStart | ContentBlockDelta | ContentBlockStop
+
+
 def reasoning_id(message_id: str, index: int) -> str:
     """The id of the reasoning message a reasoning block becomes (Converse gives none)."""
     return mint_id("reasoning", message_id, index)
 
 
-def _seed(payload: dict[str, Any]) -> str:
+def _seed(payload: Mapping[str, Any]) -> str:
     """Stable text for minting the message id: the first content event's index and the
     members Converse defines (the raw frames' padding field ``p`` and anything boto3 would
     not keep are left out, so bytes and boto3's dicts mint the same id)."""
@@ -331,12 +343,12 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------------ message
 
-    def _mid(self, chunk: dict[str, Any]) -> str:
+    def _mid(self, chunk: Mapping[str, Any]) -> str:
         if self.message_id is None:
             self.message_id = mint_id("bedrock_msg", self.chunk_index, _seed(chunk))
         return self.message_id
 
-    def _on_messageStart(self, payload: dict[str, Any]) -> list[BaseEvent]:
+    def _on_messageStart(self, payload: MessageStart) -> list[BaseEvent]:
         if self._started:
             raise VendorDataError(VENDOR, self.where("messageStart"), "a second messageStart")
         self._started = True
@@ -344,7 +356,7 @@ class Decoder(BaseDecoder):
         self.role = role if isinstance(role, str) else None
         return []
 
-    def _on_messageStop(self, payload: dict[str, Any]) -> list[BaseEvent]:
+    def _on_messageStop(self, payload: MessageStop) -> list[BaseEvent]:
         if self._blocks:
             raise VendorDataError(
                 VENDOR,
@@ -356,13 +368,13 @@ class Decoder(BaseDecoder):
             reason = FIELDS.at(payload, "stopReason", str, self.where("messageStop"))
         self.stop_reason = reason
         self.run_metadata[STOP_REASON_KEY] = reason
-        self.run_metadata[FINISH_REASON_KEY] = map_bedrock_stop_reason(reason)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason)
         if isinstance(payload.get("additionalModelResponseFields"), dict):
             self.run_metadata[RESPONSE_FIELDS_KEY] = payload["additionalModelResponseFields"]
         self._stopped = True
         return []
 
-    def _on_metadata(self, payload: dict[str, Any]) -> list[BaseEvent]:
+    def _on_metadata(self, payload: Metadata) -> list[BaseEvent]:
         self._metadata_seen = True
         usage = payload.get("usage")
         if usage is not None:
@@ -382,7 +394,7 @@ class Decoder(BaseDecoder):
 
     # ------------------------------------------------------------ blocks
 
-    def _index(self, payload: dict[str, Any], event: str) -> int:
+    def _index(self, payload: _BlockEvent, event: str) -> int:
         index = payload.get("contentBlockIndex")
         if type(index) is not int or index < 0:
             if "contentBlockIndex" not in payload:
@@ -392,7 +404,7 @@ class Decoder(BaseDecoder):
             )
         return index
 
-    def _on_contentBlockStart(self, payload: dict[str, Any]) -> list[BaseEvent]:
+    def _on_contentBlockStart(self, payload: ContentBlockStart) -> list[BaseEvent]:
         index = self._index(payload, "contentBlockStart")
         if index in self._blocks:
             raise VendorDataError(
@@ -428,7 +440,7 @@ class Decoder(BaseDecoder):
         return []
 
     def _start_call(
-        self, index: int, use: dict[str, Any], at: str, payload: dict[str, Any]
+        self, index: int, use: dict[str, Any], at: str, payload: ContentBlockStart
     ) -> list[BaseEvent]:
         vendor_id = FIELDS.at(use, "toolUseId", str, at)
         name = FIELDS.at(use, "name", str, at)
@@ -443,7 +455,7 @@ class Decoder(BaseDecoder):
             ToolCallStartEvent(tool_call_id=cid, tool_call_name=name, parent_message_id=mid, **kw)
         ]
 
-    def _open_by_delta(self, index: int, delta: dict[str, Any], payload: dict[str, Any]) -> _Block:
+    def _open_by_delta(self, index: int, delta: DeltaPayload, payload: ContentBlockDelta) -> _Block:
         """A text or reasoning block opens with its first delta (Converse sends no start)."""
         mid = self._mid(payload)
         if "text" in delta or "citation" in delta:
@@ -463,10 +475,10 @@ class Decoder(BaseDecoder):
         )
         return _Block("skip")
 
-    def _on_contentBlockDelta(self, payload: dict[str, Any]) -> list[BaseEvent]:
+    def _on_contentBlockDelta(self, payload: ContentBlockDelta) -> list[BaseEvent]:
         index = self._index(payload, "contentBlockDelta")
         delta = payload.get("delta")
-        if not isinstance(delta, dict):
+        if not isinstance(delta, dict):  # checked here, the one place: a DeltaPayload from now
             delta = FIELDS.at(payload, "delta", dict, self.where("contentBlockDelta"))
         at = self.where("contentBlockDelta.delta")
         out: list[BaseEvent] = []
@@ -530,7 +542,7 @@ class Decoder(BaseDecoder):
                 f"a {what} delta for block {index}, a {block.kind} block",
             )
 
-    def _on_contentBlockStop(self, payload: dict[str, Any]) -> list[BaseEvent]:
+    def _on_contentBlockStop(self, payload: ContentBlockStop) -> list[BaseEvent]:
         index = self._index(payload, "contentBlockStop")
         block = self._blocks.pop(index, None)
         if block is None:
@@ -596,8 +608,15 @@ class Decoder(BaseDecoder):
         )
 
 
-_HANDLERS: dict[str, Any] = {
-    name[len("_on_") :]: fn for name, fn in vars(Decoder).items() if name.startswith("_on_")
+#: the event type (the member's name) -> its handler: the one table the decoder dispatches
+#: an event through
+_HANDLERS: dict[str, Callable[[Decoder, Any], list[BaseEvent]]] = {
+    "messageStart": Decoder._on_messageStart,
+    "contentBlockStart": Decoder._on_contentBlockStart,
+    "contentBlockDelta": Decoder._on_contentBlockDelta,
+    "contentBlockStop": Decoder._on_contentBlockStop,
+    "messageStop": Decoder._on_messageStop,
+    "metadata": Decoder._on_metadata,
 }
 
 __all__ = ["Decoder", "reasoning_id"]

@@ -36,7 +36,7 @@ from toolwire.adapters.bedrock.wire import (
     STOP_REASON_KEY,
     TYPE_KEY,
     VENDOR,
-    bedrock_stop_reason_for,
+    stop_reason_for,
     usage_fields,
 )
 from toolwire.losses import Loss
@@ -202,7 +202,7 @@ class Encoder(BaseEncoder):
         stated = _meta(ev) if ev is not None else {}
         stop = stated.get(STOP_REASON_KEY)
         if not isinstance(stop, str):
-            stop = bedrock_stop_reason_for(stated_finish_reason(stated))
+            stop = stop_reason_for(stated_finish_reason(stated))
         if not isinstance(stop, str):
             stop = "tool_use" if self._client_calls else "end_turn"
         message_stop: dict[str, Any] = {"stopReason": stop}

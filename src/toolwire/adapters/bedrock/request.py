@@ -39,6 +39,8 @@ from toolwire.adapters.bedrock.wire import (
     REDACTED,
     TYPE_KEY,
     VENDOR,
+    ToolDefinition,
+    ToolSpec,
     add_options,
     blob_text,
     json_form,
@@ -254,8 +256,8 @@ def _reasoning_first(messages: list[Message]) -> list[Message]:
     return out
 
 
-def _tool(tool: Tool) -> dict[str, Any]:
-    spec: dict[str, Any] = {"name": tool.name}
+def _tool(tool: Tool) -> ToolDefinition:
+    spec: ToolSpec = {"name": tool.name}
     if tool.description:
         spec["description"] = tool.description
     params = tool.parameters if isinstance(tool.parameters, dict) else None

@@ -97,6 +97,11 @@ CALL_ID_RULE = IdRule(
 )
 
 
+# ---------------------------------------------------------------- the wire's shapes
+# As Converse / ConverseStream document them (botocore's service model); the decoder's
+# handlers take them, and every read of input from the network is still checked at run time.
+
+
 class DeltaPayload(TypedDict, total=False):
     """``contentBlockDelta.delta``: one of its members."""
 
@@ -105,6 +110,149 @@ class DeltaPayload(TypedDict, total=False):
     reasoningContent: dict[str, Any]
     citation: dict[str, Any]
     toolResult: list[dict[str, Any]]
+
+
+class ToolUseStart(TypedDict, total=False):
+    """``contentBlockStart.start.toolUse`` (``type``: ``server_tool_use`` for a server tool)."""
+
+    toolUseId: str
+    name: str
+    type: str
+
+
+class BlockStart(TypedDict, total=False):
+    toolUse: ToolUseStart
+    toolResult: dict[str, Any]
+
+
+class MessageStart(TypedDict, total=False):
+    role: str
+
+
+class ContentBlockStart(TypedDict, total=False):
+    contentBlockIndex: int
+    start: BlockStart
+
+
+class ContentBlockDelta(TypedDict, total=False):
+    contentBlockIndex: int
+    delta: DeltaPayload
+
+
+class ContentBlockStop(TypedDict, total=False):
+    contentBlockIndex: int
+
+
+class MessageStop(TypedDict, total=False):
+    stopReason: str
+    additionalModelResponseFields: dict[str, Any]
+
+
+class Usage(TypedDict, total=False):
+    """``TokenUsage`` (cache counts beside ``inputTokens``)."""
+
+    inputTokens: int
+    outputTokens: int
+    totalTokens: int
+    cacheReadInputTokens: int
+    cacheWriteInputTokens: int
+
+
+class Metadata(TypedDict, total=False):
+    """``metadata``: the last event, after ``messageStop``."""
+
+    usage: Usage
+    metrics: dict[str, Any]
+    trace: dict[str, Any]
+    performanceConfig: dict[str, Any]
+    serviceTier: dict[str, Any]
+
+
+class StreamEvent(TypedDict, total=False):
+    """One ``ConverseStream`` event: exactly one member, named by its event type (an
+    exception member instead says what went wrong)."""
+
+    messageStart: MessageStart
+    contentBlockStart: ContentBlockStart
+    contentBlockDelta: ContentBlockDelta
+    contentBlockStop: ContentBlockStop
+    messageStop: MessageStop
+    metadata: Metadata
+
+
+class Message(TypedDict, total=False):
+    """A message of the request or of ``output.message``: its content blocks."""
+
+    role: str
+    content: list[dict[str, Any]]
+
+
+class ConverseOutput(TypedDict, total=False):
+    message: Message
+
+
+class ConverseResponse(TypedDict, total=False):
+    """A whole (non-streamed) ``Converse`` answer."""
+
+    output: ConverseOutput
+    stopReason: str
+    usage: Usage
+    metrics: dict[str, Any]
+    additionalModelResponseFields: dict[str, Any]
+    trace: dict[str, Any]
+    performanceConfig: dict[str, Any]
+    serviceTier: dict[str, Any]
+
+
+class ToolUseBlock(TypedDict, total=False):
+    """``{"toolUse": ...}`` of an assistant message."""
+
+    toolUseId: str
+    name: str
+    input: Any
+    type: str
+
+
+class ToolResultBlock(TypedDict, total=False):
+    """``{"toolResult": ...}`` of a user message (``status``: ``success`` | ``error``)."""
+
+    toolUseId: str
+    content: list[dict[str, Any]]
+    status: str
+    type: str
+
+
+class ToolInputSchema(TypedDict):
+    json: dict[str, Any]
+
+
+class ToolSpec(TypedDict, total=False):
+    name: str
+    description: str
+    inputSchema: ToolInputSchema
+
+
+class ToolDefinition(TypedDict, total=False):
+    """One ``toolConfig.tools[]`` member (a ``toolSpec``; ``cachePoint`` and
+    ``systemTool`` are the others)."""
+
+    toolSpec: ToolSpec
+    cachePoint: dict[str, Any]
+    systemTool: dict[str, Any]
+
+
+class ConverseRequest(TypedDict, total=False):
+    """The request of ``Converse`` / ``ConverseStream`` (``modelId`` in the path)."""
+
+    modelId: str
+    messages: list[Message]
+    system: list[dict[str, Any]]
+    inferenceConfig: dict[str, Any]
+    toolConfig: dict[str, Any]
+    additionalModelRequestFields: dict[str, Any]
+    additionalModelResponseFieldPaths: list[str]
+    performanceConfig: dict[str, Any]
+    serviceTier: dict[str, Any]
 
 
 #: ``inferenceConfig`` members a caller may give as options or run params (either spelling)
@@ -491,19 +639,17 @@ _FOR_REASON = {
 }
 
 
-def map_bedrock_stop_reason(stop_reason: str | None) -> FinishReason:
+def map_stop_reason(stop_reason: str | None) -> FinishReason:
     """``stopReason`` -> ``toolwire.finishReason`` (``malformed_*`` and unknown: ``other``)."""
     return _STOP_REASONS.get(stop_reason or "", "other")
 
 
-def bedrock_stop_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``stopReason`` for a normalized reason (None: what the message's calls imply)."""
     return _FOR_REASON.get(reason or "")
 
 
 #: the names every adapter's ``wire.py`` gives these two jobs
-map_stop_reason = map_bedrock_stop_reason
-stop_reason_for = bedrock_stop_reason_for
 
 
 __all__ = [
@@ -517,7 +663,6 @@ __all__ = [
     "frame_chunk",
     "is_streamed",
     "load_recording",
-    "map_bedrock_stop_reason",
     "map_stop_reason",
     "sse_chunks",
     "stop_reason_for",

@@ -11,8 +11,9 @@ without it is truncated; ``finish_reason`` ``ERROR`` / ``TIMEOUT`` raise the ven
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -39,9 +40,11 @@ from toolwire.protocol.ids import mint_id
 from .wire import (
     CITATIONS_KEY,
     FIELDS,
-    FINISH_REASON_RAW_KEY,
+    STOP_REASON_KEY,
     TOOL_PLAN_KEY,
     VENDOR,
+    ChatStreamEvent,
+    Message,
     map_stop_reason,
     stream_error,
     token_usage,
@@ -81,67 +84,111 @@ class Decoder(BaseDecoder):
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if self.ended:
             return self.after_end("message-end")
-        kind = chunk.get("type")
-        out: list[BaseEvent] = []
-        delta = chunk.get("delta")
+        event = cast(ChatStreamEvent, chunk)  # (checked JSON: each handler checks its fields)
+        kind = event.get("type")
+        delta = event.get("delta")
         if delta is not None and not isinstance(delta, dict):
             raise FIELDS.wrong(delta, dict, self.where("delta"))
-        message = (delta or {}).get("message")
-        message = message if isinstance(message, dict) else {}
-        if kind == "message-start":
-            mid = chunk.get("id")
-            if isinstance(mid, str) and mid:
-                self.message_id = mid
-            # what the message already holds is decoded as if it had been streamed
-            self._whole_message(message, self.where("delta.message"), out)
-        elif kind == "content-start":
-            index = self._index(chunk)
-            item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
-            ctype = item.get("type", "text")
-            if ctype == "thinking":
-                self._content[index] = "thinking"
-                self._thinking(index, item.get("thinking"), out)
-            elif ctype == "text":
-                self._content[index] = "text"
-                self._text(item.get("text"), None, out)
-            else:
-                self._content[index] = "skip"
-                self._drop(
-                    "content-dropped",
-                    f"{self.where('delta.message.content')}: a {ctype!r} content item has no "
-                    "AG-UI event",
-                )
-        elif kind == "content-delta":
-            index = self._index(chunk)
-            item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
-            if self._content.get(index) == "thinking":
-                self._thinking(index, item.get("thinking"), out)
-            elif self._content.get(index) != "skip":
-                self._text(item.get("text"), None, out)
-            self._logprobs(chunk.get("logprobs"), self.where("logprobs"))
-        elif kind == "content-end":
-            index = self._index(chunk)
-            if self._content.pop(index, None) == "thinking":
-                self._end_thinking(index, out)
-        elif kind == "tool-plan-delta":
-            self._text(message.get("tool_plan"), {TOOL_PLAN_KEY: True}, out)
-        elif kind == "tool-call-start":
-            call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
-            self._start_call(self._index(chunk), call, self.where("delta.message.tool_calls"), out)
-        elif kind == "tool-call-delta":
-            call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
-            self._call_args(self._index(chunk), call, self.where("delta.message.tool_calls"), out)
-        elif kind == "tool-call-end":
-            self._end_call(self._index(chunk), out)
-        elif kind == "citation-start":
-            citation = message.get("citations")
-            if citation is not None:
-                self._citations.append(citation)
-        elif kind == "message-end":
-            self._finish(delta or {}, self.where("delta"), out)
-        elif kind != "citation-end":  # (citation-end only closes what citation-start kept)
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is not None:
+            return handler(self, event)
+        if kind != "citation-end":  # (citation-end only closes what citation-start kept)
             what = "a debug event's prompt" if kind == "debug" else f"a {kind!r} event"
             self._drop("event-dropped", f"{self.where('type')}: {what} has no AG-UI event")
+        return []
+
+    @staticmethod
+    def _message(event: ChatStreamEvent) -> Message:
+        """The event's ``delta.message`` (``{}`` when it has none)."""
+        message = (event.get("delta") or {}).get("message")
+        return message if isinstance(message, dict) else {}
+
+    def _on_message_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        mid = event.get("id")
+        if isinstance(mid, str) and mid:
+            self.message_id = mid
+        # what the message already holds is decoded as if it had been streamed
+        self._whole_message(message, self.where("delta.message"), out)
+        return out
+
+    def _on_content_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        index = self._index(event)
+        item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
+        ctype = item.get("type", "text")
+        if ctype == "thinking":
+            self._content[index] = "thinking"
+            self._thinking(index, item.get("thinking"), out)
+        elif ctype == "text":
+            self._content[index] = "text"
+            self._text(item.get("text"), None, out)
+        else:
+            self._content[index] = "skip"
+            self._drop(
+                "content-dropped",
+                f"{self.where('delta.message.content')}: a {ctype!r} content item has no "
+                "AG-UI event",
+            )
+        return out
+
+    def _on_content_delta(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        index = self._index(event)
+        item = FIELDS.obj(message.get("content"), self.where("delta.message.content"))
+        if self._content.get(index) == "thinking":
+            self._thinking(index, item.get("thinking"), out)
+        elif self._content.get(index) != "skip":
+            self._text(item.get("text"), None, out)
+        self._logprobs(event.get("logprobs"), self.where("logprobs"))
+        return out
+
+    def _on_content_end(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        index = self._index(event)
+        if self._content.pop(index, None) == "thinking":
+            self._end_thinking(index, out)
+        return out
+
+    def _on_tool_plan_delta(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        self._text(message.get("tool_plan"), {TOOL_PLAN_KEY: True}, out)
+        return out
+
+    def _on_tool_call_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
+        self._start_call(self._index(event), call, self.where("delta.message.tool_calls"), out)
+        return out
+
+    def _on_tool_call_delta(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        call = FIELDS.obj(message.get("tool_calls"), self.where("delta.message.tool_calls"))
+        self._call_args(self._index(event), call, self.where("delta.message.tool_calls"), out)
+        return out
+
+    def _on_tool_call_end(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        self._end_call(self._index(event), out)
+        return out
+
+    def _on_citation_start(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        message = self._message(event)
+        citation = message.get("citations")
+        if citation is not None:
+            self._citations.append(citation)
+        return out
+
+    def _on_message_end(self, event: ChatStreamEvent) -> list[BaseEvent]:
+        out: list[BaseEvent] = []
+        self._finish(event.get("delta") or {}, self.where("delta"), out)
         return out
 
     def _drop(self, kind: str, reason: str) -> None:
@@ -175,7 +222,7 @@ class Decoder(BaseDecoder):
         self.warn_new()
         return out
 
-    def _whole_message(self, message: dict[str, Any], at: str, out: list[BaseEvent]) -> None:
+    def _whole_message(self, message: Message, at: str, out: list[BaseEvent]) -> None:
         """A message given whole (a response's, or what ``message-start`` already holds):
         its plan, content items, calls (each started and ended) and citations."""
         plan = FIELDS.opt_text(message.get("tool_plan"), f"{at}.tool_plan")
@@ -204,7 +251,7 @@ class Decoder(BaseDecoder):
 
     # -------------------------------------------------------------- helpers
 
-    def _index(self, chunk: dict[str, Any]) -> int:
+    def _index(self, chunk: ChatStreamEvent) -> int:
         index = chunk.get("index", 0)
         if type(index) is not int or index < 0:
             raise FIELDS.wrong(index, int, self.where("index"))
@@ -291,7 +338,7 @@ class Decoder(BaseDecoder):
             known.open = False
             out.append(ToolCallEndEvent(tool_call_id=known.agui))
 
-    def _finish(self, delta: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+    def _finish(self, delta: Mapping[str, Any], where: str, out: list[BaseEvent]) -> None:
         reason = FIELDS.opt_text(delta.get("finish_reason"), f"{where}.finish_reason")
         if reason in _ERRORS:
             raise stream_error(reason or "ERROR", delta.get("error"))
@@ -306,11 +353,25 @@ class Decoder(BaseDecoder):
         if usage is not None:
             self.usage = [usage]
         if reason:
-            self.run_metadata[FINISH_REASON_RAW_KEY] = reason
+            self.run_metadata[STOP_REASON_KEY] = reason
         if self._citations:
             self.run_metadata[CITATIONS_KEY] = list(self._citations)
         self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason)
         self.ended = True
 
+
+#: ``type`` -> its handler: the one table the decoder dispatches an event through
+_HANDLERS: dict[str, Callable[[Decoder, ChatStreamEvent], list[BaseEvent]]] = {
+    "message-start": Decoder._on_message_start,
+    "content-start": Decoder._on_content_start,
+    "content-delta": Decoder._on_content_delta,
+    "content-end": Decoder._on_content_end,
+    "tool-plan-delta": Decoder._on_tool_plan_delta,
+    "tool-call-start": Decoder._on_tool_call_start,
+    "tool-call-delta": Decoder._on_tool_call_delta,
+    "tool-call-end": Decoder._on_tool_call_end,
+    "citation-start": Decoder._on_citation_start,
+    "message-end": Decoder._on_message_end,
+}
 
 __all__ = ["Decoder"]

@@ -14,7 +14,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
@@ -39,11 +38,11 @@ from toolwire.protocol.machine import StreamMachine
 from .wire import (
     CALL_ID_RULE,
     CITATIONS_KEY,
-    FINISH_REASON_RAW_KEY,
+    STOP_REASON_KEY,
     TOOL_PLAN_KEY,
     VENDOR,
     stop_reason_for,
-    usage_object,
+    usage_fields,
 )
 
 
@@ -84,17 +83,25 @@ class Encoder(BaseEncoder):
         handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
-        if ev.type is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
-        elif ev.type is EventType.TOOL_CALL_RESULT:
-            self._lose(
-                "tool-result-dropped",
-                "a chat stream carries the model's output only; results go in the next "
-                "request (encode_request)",
-                getattr(ev, "tool_call_id", None),
-            )
-        elif ev.type is EventType.REASONING_ENCRYPTED_VALUE:
-            self._lose("encrypted-value-dropped", "a Cohere stream carries no signatures")
+        return []
+
+    # what a chat stream has no place for: said as a loss
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            "a chat stream carries the model's output only; results go in the next "
+            "request (encode_request)",
+            getattr(ev, "tool_call_id", None),
+        )
+        return []
+
+    def _on_reasoning_encrypted_value(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose("encrypted-value-dropped", "a Cohere stream carries no signatures")
         return []
 
     def _begin(self, message_id: str | None) -> list[dict[str, Any]]:
@@ -230,11 +237,11 @@ class Encoder(BaseEncoder):
                 body = {"message": {"citations": citation}}
                 out.append({"type": "citation-start", "index": i, "delta": body})
                 out.append({"type": "citation-end", "index": i})
-        stated = meta.get(FINISH_REASON_RAW_KEY)
+        stated = meta.get(STOP_REASON_KEY)
         if not isinstance(stated, str) or not stated:
             stated = stop_reason_for(stated_finish_reason(meta), made_calls=self._calls > 0)
         delta: dict[str, Any] = {"finish_reason": stated}
-        usage = usage_object(list(ev.usage or [])) if ev is not None else None
+        usage = usage_fields(list(ev.usage or [])) if ev is not None else None
         if usage is not None:
             delta["usage"] = usage
         out.append({"type": "message-end", "delta": delta})

@@ -36,6 +36,7 @@ from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.chat_request import (
+    ChatForms,
     ChatHistory,
     Fitted,
     call_of_function,
@@ -54,7 +55,14 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.parts import parse_data_url, text_of, to_data_url
 from toolwire.protocol.surface import checked_options, encode_surface
 
-from .wire import CALL_ID_RULE, DETAIL_KEY, DOCUMENT_ID_KEY, FIELDS, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    DETAIL_KEY,
+    DOCUMENT_ID_KEY,
+    FIELDS,
+    VENDOR,
+    ChatMessage,
+)
 
 _NO_ARTEFACTS = "Cohere has no field for a provider's opaque artefact"
 
@@ -96,7 +104,7 @@ def encode_request(
     )
 
 
-class _Forms:
+class _Forms(ChatForms[ChatMessage]):
     """Cohere's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Cohere"
@@ -114,18 +122,21 @@ class _Forms:
 
     def assistant(
         self, m: AssistantMessage, thinking: list[str], signatures: list[str]
-    ) -> dict[str, Any]:
+    ) -> ChatMessage:
         return _assistant(m, self.h.ids, thinking, self.h.lost)
 
-    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> ChatMessage:
         return _tool(result, content, self.h.ids, self.h.lost)
 
-    def user(self, content: Fitted) -> dict[str, Any]:
+    def user(self, content: Fitted) -> ChatMessage:
         if isinstance(content, str):
             return {"role": "user", "content": content}
         return {"role": "user", "content": _user_parts(content, self.h.in_user, self.h.lost)}
 
-    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+    def system(self, text: str) -> ChatMessage:
+        return {"role": "system", "content": text}
+
+    def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
         items = _user_parts(parts, self.h.in_user, self.h.lost)
         return {"role": "user", "content": items} if items else None
 
@@ -156,8 +167,8 @@ def _user_parts(parts: list[ContentPart], place: Accepts, lost: list[Loss]) -> l
 
 def _assistant(
     m: AssistantMessage, ids: IdMapper, thinking: list[str], lost: list[Loss]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant"}
+) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant"}
     calls = m.tool_calls or []
     items: list[dict[str, Any]] = []
     if thinking:
@@ -169,7 +180,7 @@ def _assistant(
     elif m.content:
         items.append({"type": "text", "text": m.content})
     if items:
-        out["content"] = items if thinking else m.content
+        out["content"] = items if thinking else (m.content or "")  # (text here: m.content is set)
     elif not calls:
         out["content"] = ""
     if m.encrypted_value:
@@ -191,7 +202,7 @@ def _tool_item(text: str, meta: Any) -> dict[str, Any]:
     return {"type": "text", "text": text}
 
 
-def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) -> dict[str, Any]:
+def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels as a text item (the API has no flag)."""
     items: list[dict[str, Any]] = []
     if isinstance(content, str):

@@ -42,7 +42,7 @@ PROVIDER = "cohere"
 #: Text-message start metadata: the text is the model's ``tool_plan``, not ``content``.
 TOOL_PLAN_KEY = "cohere.tool_plan"
 #: RUN_FINISHED metadata: the ``message-end`` ``finish_reason`` as Cohere wrote it.
-FINISH_REASON_RAW_KEY = "cohere.finish_reason"
+STOP_REASON_KEY = "cohere.finish_reason"
 #: RUN_FINISHED metadata: the citations of the answer (``citation-start`` objects, in order).
 CITATIONS_KEY = "cohere.citations"
 #: Text-part metadata of a tool result: the ``document.id`` it came as.
@@ -53,13 +53,112 @@ DETAIL_KEY = "cohere.detail"
 DONE = "[DONE]"
 
 
+# ---------------------------------------------------------------- the wire's shapes
+# As the v2 chat API documents them (``cohere.v2`` types); the decoder's handlers take them,
+# and every read of input from the network is still checked at run time.
+
+
+class FunctionCall(TypedDict, total=False):
+    name: str
+    arguments: str
+
+
+class ToolCall(TypedDict, total=False):
+    """``ToolCallV2`` (in a stream's ``tool-call-start``/``-delta``: the part it carries)."""
+
+    id: str
+    type: str
+    function: FunctionCall
+
+
+class ContentItem(TypedDict, total=False):
+    """A content item: ``text`` (``text``) or ``thinking`` (``thinking``)."""
+
+    type: str
+    text: str
+    thinking: str
+
+
+class Message(TypedDict, total=False):
+    """``delta.message`` of a stream event (one item of each field), or a response's whole
+    ``AssistantMessageResponse`` (lists)."""
+
+    role: str
+    content: Any
+    tool_plan: str
+    tool_calls: Any
+    citations: Any
+
+
+class Usage(TypedDict, total=False):
+    """``Usage``: ``tokens`` (read and written) and ``billed_units``, ``cached_tokens``."""
+
+    billed_units: dict[str, Any]
+    tokens: dict[str, Any]
+    cached_tokens: int
+
+
+class StreamDelta(TypedDict, total=False):
+    """An event's ``delta``: its ``message`` part; at ``message-end`` the finish and usage."""
+
+    message: Message
+    finish_reason: str
+    usage: Usage
+    error: str
+
+
 class ChatStreamEvent(TypedDict, total=False):
-    """One ``data`` payload of a v2 chat stream."""
+    """One ``data`` payload of a v2 chat stream (``type``: ``message-start``,
+    ``content-start``/``-delta``/``-end``, ``tool-plan-delta``, ``tool-call-start``/``-delta``/
+    ``-end``, ``citation-start``/``-end``, ``message-end``, ``debug``)."""
 
     type: str
     id: str
     index: int
-    delta: dict[str, Any]
+    delta: StreamDelta
+    logprobs: Any
+
+
+class ChatResponse(TypedDict, total=False):
+    """A whole (non-streamed) ``V2ChatResponse``."""
+
+    id: str
+    finish_reason: str
+    message: Message
+    usage: Usage
+    logprobs: Any
+
+
+class ChatMessage(TypedDict, total=False):
+    """One ``messages[]`` entry of the request (``system``/``user``/``assistant``/``tool``)."""
+
+    role: str
+    content: str | list[dict[str, Any]]
+    tool_plan: str
+    tool_calls: list[ToolCall]
+    tool_call_id: str
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class ToolDefinition(TypedDict, total=False):
+    """``ToolV2``: ``{"type": "function", "function": ...}``."""
+
+    type: str
+    function: FunctionDefinition
+
+
+class ChatRequest(TypedDict, total=False):
+    """The request body of ``POST /v2/chat``."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolDefinition]
+    stream: bool
 
 
 #: Error finish reasons (``ERROR``, ``TIMEOUT``) and in-body error kinds worth a retry.
@@ -71,7 +170,7 @@ def stream_error(kind: str, message: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, kind, text, retryable=kind in RETRYABLE_ERRORS)
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "COMPLETE": "stop",
     "STOP_SEQUENCE": "stop",
     "MAX_TOKENS": "length",
@@ -81,7 +180,7 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 
 def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """``message-end`` ``finish_reason`` -> ``toolwire.finishReason``."""
-    return _FINISH_REASONS.get(finish_reason or "", "other")
+    return _STOP_REASONS.get(finish_reason or "", "other")
 
 
 def stop_reason_for(reason: FinishReason | None, *, made_calls: bool = False) -> str:
@@ -128,7 +227,7 @@ def token_usage(usage: Any, model: str | None, where: str) -> TokenUsage | None:
     return TokenUsage(provider=PROVIDER, **kw)
 
 
-def usage_object(usages: list[TokenUsage]) -> dict[str, Any] | None:
+def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     """``TokenUsage`` entries -> a ``usage`` object (summed), ``None`` when none has a count."""
     inputs = [u.input_tokens for u in usages if u.input_tokens is not None]
     outputs = [u.output_tokens for u in usages if u.output_tokens is not None]
@@ -173,19 +272,27 @@ __all__ = [
     "DETAIL_KEY",
     "DOCUMENT_ID_KEY",
     "FIELDS",
-    "FINISH_REASON_RAW_KEY",
     "FRAMING",
     "MODEL_ROUTE",
     "PROVIDER",
     "RETRYABLE_ERRORS",
+    "STOP_REASON_KEY",
     "TOOL_PLAN_KEY",
     "VENDOR",
+    "ChatMessage",
+    "ChatRequest",
+    "ChatResponse",
     "ChatStreamEvent",
+    "Message",
+    "StreamDelta",
+    "ToolCall",
+    "ToolDefinition",
+    "Usage",
     "map_stop_reason",
     "sse_chunks",
     "stop_reason_for",
     "stream_error",
     "to_sse",
     "token_usage",
-    "usage_object",
+    "usage_fields",
 ]

@@ -40,7 +40,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.adapters.dialogflow.wire import map_dialogflow_stop_reason
+from toolwire.adapters.dialogflow.wire import map_stop_reason
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss, UnrecognizedMaterialWarning
 from toolwire.protocol.callids import CallIds
@@ -195,7 +195,7 @@ class Decoder(BaseDecoder):
         for seen in self._seen.values():
             if seen.state == NEEDS_CONFIRMATION:
                 self.interrupts.append(self._interrupt(seen))
-        self.run_metadata[FINISH_REASON_KEY] = map_dialogflow_stop_reason(
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(
             confirming=bool(self.interrupts), calls_open=bool(self._seen)
         )
         return out

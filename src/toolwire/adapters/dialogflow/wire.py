@@ -229,7 +229,7 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     return frame_sse(chunks, vendor=VENDOR)
 
 
-def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishReason:
+def map_stop_reason(*, confirming: bool, calls_open: bool) -> FinishReason:
     """How a Dialogflow turn ended: it sends no reason, so the turn's shape says it.
 
     A call waiting for ``NEEDS_CONFIRMATION`` pauses the turn (the run's interrupt); a
@@ -242,9 +242,6 @@ def map_dialogflow_stop_reason(*, confirming: bool, calls_open: bool) -> FinishR
 
 #: Dialogflow streams over gRPC; toolwire's files hold its responses as SSE, one JSON a line.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse)
-
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_dialogflow_stop_reason
 
 
 __all__ = [
@@ -266,7 +263,6 @@ __all__ = [
     "b64_text",
     "enum_name",
     "from_sdk",
-    "map_dialogflow_stop_reason",
     "map_stop_reason",
     "sniff_mime",
     "source_of",

@@ -35,7 +35,6 @@ from toolwire.adapters.gemini.partial_args import ArgsWriter
 from toolwire.adapters.gemini.wire import (
     CODE_EXECUTION,
     FIELDS,
-    FINISH_KEY,
     GOOGLE_SEARCH,
     GROUNDING_KEY,
     NORMAL_FINISH,
@@ -43,16 +42,23 @@ from toolwire.adapters.gemini.wire import (
     PART_KEY,
     PART_QUALIFIERS,
     PROVIDER,
+    STOP_REASON_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
+    CodeExecutionResult,
+    ExecutableCode,
+    FunctionCall,
+    GroundingMetadata,
+    ServerToolCall,
+    ServerToolResponse,
     b64_signature,
     canonical,
     get,
     has_counts,
     json_text,
-    map_gemini_stop_reason,
+    map_stop_reason,
     other_spelling,
-    to_token_usage,
+    token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
@@ -124,7 +130,7 @@ class Decoder(BaseDecoder):
         self._last_code_call: str | None = None
         self._last_server_call: str | None = None
         self._usage_meta: dict[str, Any] | None = None
-        self._grounding: dict[str, Any] | None = None
+        self._grounding: GroundingMetadata | None = None
         self._other_candidates = False
 
     # ------------------------------------------------------------------ feed
@@ -353,7 +359,7 @@ class Decoder(BaseDecoder):
             out.append(encrypted_value_event("tool-call", call_id, sig, PROVIDER))
         return out
 
-    def _function_call(self, fc: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
+    def _function_call(self, fc: FunctionCall, sig: str | None, where: str) -> list[BaseEvent]:
         at = f"{where}.functionCall"
         name = FIELDS.opt_text(get(fc, "name"), f"{at}.name")
         given = FIELDS.opt_text(get(fc, "id"), f"{at}.id")
@@ -399,7 +405,7 @@ class Decoder(BaseDecoder):
         return out
 
     def _executable_code(
-        self, code: dict[str, Any], sig: str | None, where: str
+        self, code: ExecutableCode, sig: str | None, where: str
     ) -> list[BaseEvent]:
         out = self._end_open()
         call_id, given = self._new_call_id(get(code, "id"), "gemini_code")
@@ -415,7 +421,7 @@ class Decoder(BaseDecoder):
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
 
-    def _code_result(self, result: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _code_result(self, result: CodeExecutionResult, where: str) -> list[BaseEvent]:
         call_id = self._answers(get(result, "id"), self._last_code_call)
         if not isinstance(call_id, str):
             raise VendorDataError(
@@ -442,7 +448,7 @@ class Decoder(BaseDecoder):
         )
         return out
 
-    def _server_call(self, call: dict[str, Any], sig: str | None, where: str) -> list[BaseEvent]:
+    def _server_call(self, call: ServerToolCall, sig: str | None, where: str) -> list[BaseEvent]:
         args = FIELDS.opt_obj(get(call, "args"), f"{where}.toolCall.args")
         out = self._end_open()
         call_id, given = self._new_call_id(get(call, "id"), "gemini_tool")
@@ -462,7 +468,7 @@ class Decoder(BaseDecoder):
         out.append(ToolCallEndEvent(tool_call_id=call_id))
         return out
 
-    def _server_result(self, resp: dict[str, Any], where: str) -> list[BaseEvent]:
+    def _server_result(self, resp: ServerToolResponse, where: str) -> list[BaseEvent]:
         call_id = self._answers(get(resp, "id"), self._last_server_call)
         if not isinstance(call_id, str):
             raise VendorDataError(VENDOR, f"{where}.toolResponse", "answers no toolCall")
@@ -483,7 +489,7 @@ class Decoder(BaseDecoder):
 
     def _close(self) -> list[BaseEvent]:
         if self._usage_meta is not None:
-            self.usage = [to_token_usage(self._usage_meta, self.model)]
+            self.usage = [token_usage(self._usage_meta, self.model)]
         if self._block is not None:
             raise VendorStreamError(VENDOR, *self._block)
         if self._streamed is not None:
@@ -499,7 +505,7 @@ class Decoder(BaseDecoder):
         if self.finish_reason is None:
             raise TruncatedStream(VENDOR, "no chunk carried a finishReason")
         made_calls = self._calls > 0
-        reason = map_gemini_stop_reason(self.finish_reason, made_calls=made_calls)
+        reason = map_stop_reason(self.finish_reason, made_calls=made_calls)
         self.run_metadata[FINISH_REASON_KEY] = reason
         self.error_metadata[FINISH_REASON_KEY] = reason
         if self.finish_reason not in NORMAL_FINISH:
@@ -508,20 +514,20 @@ class Decoder(BaseDecoder):
                 self.finish_reason,
                 self.finish_message or f"Gemini ended the turn with {self.finish_reason}",
             )
-        self.run_metadata[FINISH_KEY] = self.finish_reason
+        self.run_metadata[STOP_REASON_KEY] = self.finish_reason
         self.error_metadata.pop(FINISH_REASON_KEY, None)  # a normal end: no error
         out = self._end_reasoning()
         if self._text_open:
             self._text_open = False
             kw: dict[str, Any] = {}
             if self.finish_reason != "STOP":
-                kw["metadata"] = {FINISH_KEY: self.finish_reason}
+                kw["metadata"] = {STOP_REASON_KEY: self.finish_reason}
             out.append(TextMessageEndEvent(message_id=self._mid(), **kw))
         if self._grounding is not None:
             out.extend(self._grounding_events(self._grounding))
         return out
 
-    def _grounding_events(self, grounding: dict[str, Any]) -> list[BaseEvent]:
+    def _grounding_events(self, grounding: GroundingMetadata) -> list[BaseEvent]:
         """Search grounding as a vendor-executed ``google_search`` call and its result."""
         call_id = mint_id("gemini_search", self._mid())
         queries = get(grounding, "webSearchQueries") or []

@@ -21,15 +21,15 @@ from ag_ui.core import (
 from toolwire.adapters.gemini.parts import code_output
 from toolwire.adapters.gemini.wire import (
     CALL_ID_RULE,
-    FINISH_KEY,
     GROUNDING_KEY,
     NORMAL_FINISH,
     OUTCOME_KEY,
     PART_KEY,
+    STOP_REASON_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
-    from_token_usage,
-    gemini_finish_reason_for,
+    stop_reason_for,
+    usage_fields,
 )
 from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine
@@ -197,13 +197,13 @@ class Encoder(BaseEncoder):
         return self._result(ev)
 
     def _on_run_finished(self, ev: Any) -> list[dict[str, Any]]:
-        finish = (ev.metadata or {}).get(FINISH_KEY)
+        finish = (ev.metadata or {}).get(STOP_REASON_KEY)
         if finish is None:  # another vendor's run: its normalized reason, if any
-            finish = gemini_finish_reason_for(stated_finish_reason(ev.metadata))
+            finish = stop_reason_for(stated_finish_reason(ev.metadata))
         if finish in NORMAL_FINISH:  # how the decoded turn ended (e.g. MAX_TOKENS)
             self._finish = finish
         if ev.usage:
-            self._usage = from_token_usage(ev.usage[0])
+            self._usage = usage_fields(ev.usage[0])
             if self._model is None and ev.usage[0].model:
                 self._model = ev.usage[0].model
         return []

@@ -45,6 +45,9 @@ from toolwire.adapters.gemini.wire import (
     PROVIDER,
     TOOL_TYPE_KEY,
     VENDOR,
+    CodeExecutionResultParam,
+    FunctionDeclaration,
+    FunctionResponse,
     b64_signature,
     get,
     has,
@@ -236,8 +239,8 @@ def _vendor_run(call: ToolCall) -> bool:
     )
 
 
-def _declaration(tool: Tool) -> dict[str, Any]:
-    decl: dict[str, Any] = {"name": tool.name, "description": tool.description}
+def _declaration(tool: Tool) -> FunctionDeclaration:
+    decl: FunctionDeclaration = {"name": tool.name, "description": tool.description}
     if tool.parameters is not None:
         decl["parameters_json_schema"] = tool.parameters
     return decl
@@ -362,9 +365,9 @@ def _signed(part: dict[str, Any], signature: str | None) -> dict[str, Any]:
     return part
 
 
-def _code_result(result: ToolMessage) -> dict[str, Any]:
+def _code_result(result: ToolMessage) -> CodeExecutionResultParam:
     meta = result.metadata or {}
-    body: dict[str, Any] = {}
+    body: CodeExecutionResultParam = {}
     outcome = meta.get(OUTCOME_KEY) or ("OUTCOME_FAILED" if result.error else "OUTCOME_OK")
     body["outcome"] = outcome
     text = text_of(result.content) or (result.error or "")
@@ -391,7 +394,7 @@ def _answer(
     )
     lost.extend(fitted.losses)
     kept = fitted.content
-    fr: dict[str, Any] = {"name": call.function.name}
+    fr: FunctionResponse = {"name": call.function.name}
     if ids is not None:
         fr["id"] = ids(call.id)
     fr["response"] = content_to_response(kept, result.error, result.metadata)

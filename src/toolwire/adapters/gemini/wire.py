@@ -15,8 +15,8 @@ import base64
 import itertools
 import json
 import re
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
@@ -35,6 +35,148 @@ from toolwire.protocol.usage import summed_count, token_count
 VENDOR = "gemini"
 #: The one reader of Gemini's JSON fields (absent, null and wrong types alike everywhere).
 FIELDS = Fields(VENDOR)
+
+
+# ---------------------------------------------------------------- the wire's shapes
+# A stream chunk and a whole answer are one ``GenerateContentResponse``, in the REST API's
+# camelCase (the SDK's objects dump as that; :func:`get` reads the snake_case spelling too).
+# What ``encode_request`` writes is ``generate_content``'s keyword arguments, in the SDK's
+# snake_case. Every read of input from the network is still checked at run time.
+
+
+class FunctionCall(TypedDict, total=False):
+    """``functionCall`` (Vertex streams its arguments as ``partialArgs`` while
+    ``willContinue``)."""
+
+    id: str
+    name: str
+    args: dict[str, Any]
+    partialArgs: list[dict[str, Any]]
+    willContinue: bool
+
+
+class ExecutableCode(TypedDict, total=False):
+    id: str
+    language: str
+    code: str
+
+
+class CodeExecutionResult(TypedDict, total=False):
+    id: str
+    outcome: str
+    output: str
+
+
+class ServerToolCall(TypedDict, total=False):
+    """``toolCall``: a call a server-side tool ran (``toolType``)."""
+
+    id: str
+    toolType: str
+    args: dict[str, Any]
+
+
+class ServerToolResponse(TypedDict, total=False):
+    """``toolResponse``: what that server-side tool returned."""
+
+    id: str
+    toolType: str
+    response: dict[str, Any]
+
+
+class Part(TypedDict, total=False):
+    """One part of a content: one of its data members, with qualifiers
+    (:data:`PART_QUALIFIERS`: ``thought``, ``thoughtSignature`` ...)."""
+
+    text: str
+    thought: bool
+    thoughtSignature: str
+    functionCall: FunctionCall
+    functionResponse: dict[str, Any]
+    executableCode: ExecutableCode
+    codeExecutionResult: CodeExecutionResult
+    toolCall: ServerToolCall
+    toolResponse: ServerToolResponse
+    inlineData: dict[str, Any]
+    fileData: dict[str, Any]
+
+
+class Content(TypedDict, total=False):
+    role: str
+    parts: list[Part]
+
+
+class GroundingMetadata(TypedDict, total=False):
+    webSearchQueries: list[str]
+    groundingChunks: list[dict[str, Any]]
+    groundingSupports: list[dict[str, Any]]
+    searchEntryPoint: dict[str, Any]
+
+
+class Candidate(TypedDict, total=False):
+    index: int
+    content: Content
+    finishReason: str
+    finishMessage: str
+    groundingMetadata: GroundingMetadata
+    safetyRatings: list[dict[str, Any]]
+
+
+class UsageMetadata(TypedDict, total=False):
+    promptTokenCount: int
+    candidatesTokenCount: int
+    totalTokenCount: int
+    cachedContentTokenCount: int
+    thoughtsTokenCount: int
+    toolUsePromptTokenCount: int
+
+
+class PromptFeedback(TypedDict, total=False):
+    blockReason: str
+    blockReasonMessage: str
+
+
+class GenerateContentResponse(TypedDict, total=False):
+    """One chunk of a stream, or a whole answer (``error``: an in-stream error)."""
+
+    candidates: list[Candidate]
+    usageMetadata: UsageMetadata
+    modelVersion: str
+    responseId: str
+    promptFeedback: PromptFeedback
+    error: dict[str, Any]
+
+
+class FunctionDeclaration(TypedDict, total=False):
+    """A client tool (``config.tools[].function_declarations[]``)."""
+
+    name: str
+    description: str | None
+    parameters_json_schema: dict[str, Any]
+
+
+class FunctionResponse(TypedDict, total=False):
+    """``function_response`` of a user part: a tool result (``parts``: its media)."""
+
+    id: str
+    name: str
+    response: dict[str, Any]
+    parts: list[dict[str, Any]]
+
+
+class CodeExecutionResultParam(TypedDict, total=False):
+    outcome: str
+    output: str
+
+
+class GenerateContentRequest(TypedDict, total=False):
+    """``generate_content``'s keyword arguments (``config``: ``system_instruction``,
+    ``tools``, the generation fields)."""
+
+    model: str
+    contents: list[dict[str, Any]]
+    config: dict[str, Any]
+
+
 #: Gemini API and Vertex model calls (``models/M:generateContent``, streamed or not), not
 #: ``:countTokens``, file uploads or fetches of a ``fileUri``.
 MODEL_ROUTE = ModelRoute(VENDOR, verbs=("generateContent", "streamGenerateContent"))
@@ -48,7 +190,7 @@ PART_KEY = "gemini.part"  # which Gemini part a vendor-executed call came from
 OUTCOME_KEY = "gemini.outcome"  # codeExecutionResult.outcome
 TOOL_TYPE_KEY = "gemini.toolType"  # server-side toolCall.toolType
 GROUNDING_KEY = "gemini.groundingMetadata"  # a candidate's groundingMetadata, whole
-FINISH_KEY = "gemini.finishReason"  # how the turn ended (on RUN_FINISHED.metadata)
+STOP_REASON_KEY = "gemini.finishReason"  # how the turn ended (on RUN_FINISHED.metadata)
 RESPONSE_FORM_KEY = "gemini.responseForm"  # how functionResponse.response was shaped
 DISPLAY_NAME_KEY = "gemini.displayName"  # inline_data / file_data display_name
 
@@ -105,7 +247,7 @@ PART_QUALIFIERS = frozenset(
 )
 
 
-def get(obj: dict[str, Any], name: str, default: Any = None) -> Any:
+def get(obj: Mapping[str, Any], name: str, default: Any = None) -> Any:
     """``obj[name]`` under its camelCase or snake_case spelling.
 
     Every field of every chunk is read through here: no string is built per read
@@ -117,7 +259,7 @@ def get(obj: dict[str, Any], name: str, default: Any = None) -> Any:
     return value
 
 
-def has(obj: dict[str, Any], name: str) -> bool:
+def has(obj: Mapping[str, Any], name: str) -> bool:
     return name in obj or (_OTHER.get(name) or other_spelling(name)) in obj
 
 
@@ -157,7 +299,7 @@ def model_name(model: str | None) -> str | None:
     return model.rsplit("/models/", 1)[-1].removeprefix("models/")
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "STOP": "stop",
     "MAX_TOKENS": "length",
     "SAFETY": "content_filter",
@@ -171,16 +313,16 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 }
 
 
-def map_gemini_stop_reason(finish_reason: str | None, *, made_calls: bool = False) -> FinishReason:
+def map_stop_reason(finish_reason: str | None, *, made_calls: bool = False) -> FinishReason:
     """``finishReason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md).
 
     Gemini ends a turn that calls functions with ``STOP``: such a turn is ``tool_calls``.
     """
-    reason = _FINISH_REASONS.get(finish_reason or "", "other")
+    reason = _STOP_REASONS.get(finish_reason or "", "other")
     return "tool_calls" if reason == "stop" and made_calls else reason
 
 
-def gemini_finish_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``finishReason`` a normal end is written with (None: ``STOP``)."""
     return "MAX_TOKENS" if reason == "length" else None
 
@@ -216,7 +358,7 @@ def _add(a: int | None, b: int | None, what: str) -> int | None:
     return a if b is None else summed_count(a + b, VENDOR, "usageMetadata", what)
 
 
-def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
+def token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
     prompt = _add(
         _count(meta, "promptTokenCount"), _count(meta, "toolUsePromptTokenCount"), "input"
     )
@@ -237,8 +379,8 @@ def to_token_usage(meta: dict[str, Any], model: str | None) -> TokenUsage:
     return TokenUsage(**kw)
 
 
-def from_token_usage(usage: TokenUsage) -> dict[str, Any]:
-    """The ``usageMetadata`` a ``TokenUsage`` stands for (inverse of :func:`to_token_usage`)."""
+def usage_fields(usage: TokenUsage) -> dict[str, Any]:
+    """The ``usageMetadata`` a ``TokenUsage`` stands for (inverse of :func:`token_usage`)."""
     out: dict[str, Any] = {}
     if usage.input_tokens is not None:
         out["promptTokenCount"] = usage.input_tokens
@@ -436,16 +578,11 @@ class _Push:
 #: REST client gets without ``alt=sse``: :mod:`toolwire.protocol.json_array`).
 FRAMING = StreamFraming("sse", "text/event-stream", sse_chunks, to_sse, _Push)
 
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_gemini_stop_reason
-stop_reason_for = gemini_finish_reason_for
-
 
 __all__ = [
     "CODE_EXECUTION",
     "DISPLAY_NAME_KEY",
     "FIELDS",
-    "FINISH_KEY",
     "FRAMING",
     "GOOGLE_SEARCH",
     "GROUNDING_KEY",
@@ -455,20 +592,34 @@ __all__ = [
     "PART_QUALIFIERS",
     "PROVIDER",
     "RESPONSE_FORM_KEY",
+    "STOP_REASON_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
+    "Candidate",
+    "CodeExecutionResult",
+    "CodeExecutionResultParam",
+    "Content",
+    "ExecutableCode",
+    "FunctionCall",
+    "FunctionDeclaration",
+    "FunctionResponse",
+    "GenerateContentRequest",
+    "GenerateContentResponse",
+    "GroundingMetadata",
+    "Part",
+    "PromptFeedback",
+    "ServerToolCall",
+    "ServerToolResponse",
+    "UsageMetadata",
     "b64_signature",
     "camel",
     "canonical",
-    "from_token_usage",
-    "gemini_finish_reason_for",
     "get",
     "has",
     "has_counts",
     "is_model_exchange",
     "is_streamed",
     "iter_chunks",
-    "map_gemini_stop_reason",
     "map_stop_reason",
     "model_name",
     "other_spelling",
@@ -476,5 +627,6 @@ __all__ = [
     "sse_chunks",
     "stop_reason_for",
     "to_sse",
-    "to_token_usage",
+    "token_usage",
+    "usage_fields",
 ]

@@ -11,8 +11,9 @@ the answer begins; other output chunks (references) are reported and dropped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -41,9 +42,11 @@ from toolwire.protocol.signatures import encrypted_value_event
 from .wire import (
     CHOICE_KEY,
     FIELDS,
-    FINISH_REASONS_KEY,
     PROVIDER,
+    STOP_REASONS_KEY,
     VENDOR,
+    Choice,
+    Delta,
     map_stop_reason,
     message_id,
     mint_call_id,
@@ -106,13 +109,14 @@ class Decoder(BaseDecoder):
         if choices is not None:
             if not isinstance(choices, list):
                 raise FIELDS.wrong(choices, list, self.where("choices"))
-            for pos, raw in enumerate(choices):
+            for pos, item in enumerate(choices):
                 where = self.where(f"choices[{pos}]")
-                raw = FIELDS.obj(raw, where)
+                raw = cast(Choice, FIELDS.obj(item, where))  # (each field checked as read)
                 ch = self._choice(raw.get("index", pos), f"{where}.index")
                 delta = raw.get("delta")
                 if delta is not None:
-                    self._delta(ch, FIELDS.obj(delta, f"{where}.delta"), f"{where}.delta", out)
+                    checked = cast(Delta, FIELDS.obj(delta, f"{where}.delta"))
+                    self._delta(ch, checked, f"{where}.delta", out)
                 self._extras(raw, where)
                 reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
                 if reason:
@@ -131,7 +135,7 @@ class Decoder(BaseDecoder):
             which = ", ".join(str(i) for i in cut)
             raise TruncatedStream(VENDOR, f"choice {which} ended without a finish_reason")
         reasons = [self._choices[i].finish_reason for i in sorted(self._choices)]
-        self.run_metadata[FINISH_REASONS_KEY] = reasons
+        self.run_metadata[STOP_REASONS_KEY] = reasons
         self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reasons[0])
         return []
 
@@ -145,13 +149,13 @@ class Decoder(BaseDecoder):
             raise stream_error(body.get("error") if isinstance(body.get("error"), dict) else body)
         self._identify(body)
         out: list[BaseEvent] = []
-        for pos, raw in enumerate(FIELDS.at(body, "choices", list, "response")):
+        for pos, item in enumerate(FIELDS.at(body, "choices", list, "response")):
             where = f"response.choices[{pos}]"
-            raw = FIELDS.obj(raw, where)
+            raw = cast(Choice, FIELDS.obj(item, where))
             ch = self._choice(raw.get("index", pos), f"{where}.index")
             message = FIELDS.at(raw, "message", dict, where)
             calls = FIELDS.list_at(message, "tool_calls", f"{where}.message")
-            delta = {**message, "tool_calls": calls}
+            delta = cast(Delta, {**message, "tool_calls": calls})
             self._delta(ch, delta, f"{where}.message", out)
             self._extras(raw, where)
             reason = FIELDS.opt_text(raw.get("finish_reason"), f"{where}.finish_reason")
@@ -164,7 +168,7 @@ class Decoder(BaseDecoder):
 
     # -------------------------------------------------------------- helpers
 
-    def _identify(self, chunk: dict[str, Any]) -> None:
+    def _identify(self, chunk: Mapping[str, Any]) -> None:
         if self.completion_id is None and isinstance(chunk.get("id"), str) and chunk["id"]:
             self.completion_id = chunk["id"]
         if self.model is None and isinstance(chunk.get("model"), str) and chunk["model"]:
@@ -181,7 +185,7 @@ class Decoder(BaseDecoder):
             self._choices[index] = ch
         return ch
 
-    def _delta(self, ch: _Choice, delta: dict[str, Any], where: str, out: list[BaseEvent]) -> None:
+    def _delta(self, ch: _Choice, delta: Delta, where: str, out: list[BaseEvent]) -> None:
         content = delta.get("content")
         if isinstance(content, str):
             if content:
@@ -232,7 +236,7 @@ class Decoder(BaseDecoder):
             )
         )
 
-    def _extras(self, raw: dict[str, Any], where: str) -> None:
+    def _extras(self, raw: Choice, where: str) -> None:
         """A choice's members AG-UI has no field for: announced (log probabilities once)."""
         for key in ("logprobs", "prompt_logprobs"):
             if raw.get(key) and not self._logprobs_told:
@@ -345,7 +349,7 @@ class Decoder(BaseDecoder):
         ch.calls = []
         ch.finish_reason = reason
         if reason == "error":
-            self.error_metadata[FINISH_REASONS_KEY] = [reason]
+            self.error_metadata[STOP_REASONS_KEY] = [reason]
             raise VendorStreamError(VENDOR, "error", "the model stopped with finish_reason error")
 
 

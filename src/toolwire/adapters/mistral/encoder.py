@@ -16,7 +16,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     ReasoningEncryptedValueEvent,
     ReasoningMessageContentEvent,
     ReasoningMessageStartEvent,
@@ -41,11 +40,11 @@ from toolwire.protocol.signatures import usable_encrypted
 from .wire import (
     CALL_ID_RULE,
     CHOICE_KEY,
-    FINISH_REASONS_KEY,
     PROVIDER,
+    STOP_REASONS_KEY,
     VENDOR,
     stop_reason_for,
-    usage_info,
+    usage_fields,
 )
 
 
@@ -104,15 +103,21 @@ class Encoder(BaseEncoder):
         handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
-        if ev.type is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
-        elif ev.type is EventType.TOOL_CALL_RESULT:
-            self._lose(
-                "tool-result-dropped",
-                "a completion stream carries the model's output only; results go in the "
-                "next request (encode_request)",
-                getattr(ev, "tool_call_id", None),
-            )
+        return []
+
+    # what a completion stream has no place for: said as a loss
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            "a completion stream carries the model's output only; results go in the "
+            "next request (encode_request)",
+            getattr(ev, "tool_call_id", None),
+        )
         return []
 
     def _on_reasoning_encrypted_value(
@@ -250,7 +255,7 @@ class Encoder(BaseEncoder):
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
-        stated = meta.get(FINISH_REASONS_KEY)
+        stated = meta.get(STOP_REASONS_KEY)
         normalized = stop_reason_for(stated_finish_reason(meta))
         out = []
         choices = sorted(self._choices.values(), key=lambda c: c.index)
@@ -263,7 +268,7 @@ class Encoder(BaseEncoder):
                 reason = stated[pos] if isinstance(stated[pos], str) and stated[pos] else None
             reason = reason or normalized or ("tool_calls" if c.calls else "stop")
             out.append(self._chunk(c, {"content": ""}, reason))
-        usage = info = usage_info(list(ev.usage or [])) if ev is not None else None
+        usage = info = usage_fields(list(ev.usage or [])) if ev is not None else None
         if info is not None:
             out[-1]["usage"] = usage
         elif ev is not None and ev.usage:

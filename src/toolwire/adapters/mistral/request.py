@@ -32,6 +32,7 @@ from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.chat_request import (
+    ChatForms,
     ChatHistory,
     Fitted,
     call_of_function,
@@ -53,7 +54,14 @@ from toolwire.protocol.signatures import mark, usable_encrypted
 from toolwire.protocol.surface import checked_options, encode_surface
 
 from .parts import to_agui, to_vendor
-from .wire import CALL_ID_RULE, FIELDS, PROVIDER, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    FIELDS,
+    PROVIDER,
+    VENDOR,
+    ChatMessage,
+    ThinkChunk,
+)
 
 _NO_ARTEFACTS = "Mistral has no field for another provider's opaque artefact"
 
@@ -95,7 +103,7 @@ def encode_request(
     )
 
 
-class _Forms:
+class _Forms(ChatForms[ChatMessage]):
     """Mistral's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Mistral"
@@ -117,18 +125,21 @@ class _Forms:
 
     def assistant(
         self, m: AssistantMessage, thinking: list[str], signatures: list[str]
-    ) -> dict[str, Any]:
+    ) -> ChatMessage:
         return _assistant(m, self.h.ids, thinking, signatures, self.h.lost)
 
-    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> ChatMessage:
         return _tool(result, call.function.name, content, self.h.ids, self.h.lost)
 
-    def user(self, content: Fitted) -> dict[str, Any]:
+    def user(self, content: Fitted) -> ChatMessage:
         if isinstance(content, str):
             return {"role": "user", "content": content}
         return {"role": "user", "content": _parts(content, self.h.in_user, self.h.lost)}
 
-    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+    def system(self, text: str) -> ChatMessage:
+        return {"role": "system", "content": text}
+
+    def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
         chunks = _parts(parts, self.h.in_user, self.h.lost)
         return {"role": "user", "content": chunks} if chunks else None
 
@@ -155,17 +166,17 @@ def _assistant(
     thinking: list[str],
     signatures: list[str],
     lost: list[Loss],
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant"}
+) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant"}
     calls = m.tool_calls or []
     if thinking or signatures:
-        think: dict[str, Any] = {
+        think: ThinkChunk = {
             "type": "thinking",
             "thinking": [{"type": "text", "text": "".join(thinking)}],
         }
         if signatures:
             think["signature"] = signatures[-1]
-        chunks: list[dict[str, Any]] = [think]
+        chunks: list[Any] = [think]
         if m.content:
             chunks.append({"type": "text", "text": m.content})
         out["content"] = chunks
@@ -183,7 +194,7 @@ def _assistant(
 
 def _tool(
     result: ToolMessage, name: str, content: Any, ids: IdMapper, lost: list[Loss]
-) -> dict[str, Any]:
+) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
     if isinstance(content, str):
         text = content

@@ -46,7 +46,7 @@ CALL_ID_RULE = IdRule(
 PROVIDER = "mistral"
 
 #: RUN_FINISHED metadata: each choice's ``finish_reason``, in choice order.
-FINISH_REASONS_KEY = "mistral.finish_reasons"
+STOP_REASONS_KEY = "mistral.finish_reasons"
 #: Media-part metadata: ``document_url.document_name``.
 DOCUMENT_NAME_KEY = "mistral.document_name"
 #: Media-part metadata: ``image_url.detail``.
@@ -57,39 +57,114 @@ CHOICE_KEY = "mistral.choice"
 DONE = "[DONE]"
 
 
-class FunctionCallDict(TypedDict, total=False):
+# ---------------------------------------------------------------- the wire's shapes
+# As the chat completions API documents them (``mistralai`` models); the decoder's walk and
+# the request builders are typed with them, and every read of input from the network is
+# still checked at run time.
+
+
+class FunctionCall(TypedDict, total=False):
     name: str
     arguments: str | dict[str, Any]
 
 
-class ToolCallDict(TypedDict, total=False):
+class ToolCall(TypedDict, total=False):
+    """A call (whole in a request or response; in a stream, whole in one delta)."""
+
     id: str
     type: str
-    function: FunctionCallDict
+    function: FunctionCall
     index: int
 
 
-class DeltaDict(TypedDict, total=False):
+class TextChunk(TypedDict, total=False):
+    type: str
+    text: str
+
+
+class ThinkChunk(TypedDict, total=False):
+    """``{"type": "thinking", "thinking": [text chunks], "signature"?}``."""
+
+    type: str
+    thinking: list[TextChunk]
+    signature: str
+
+
+class Delta(TypedDict, total=False):
+    """``choices[].delta`` (``DeltaMessage``): text, or a list of text / thinking chunks."""
+
     role: str | None
     content: str | list[dict[str, Any]] | None
-    tool_calls: list[ToolCallDict] | None
+    tool_calls: list[ToolCall] | None
 
 
-class ChoiceDict(TypedDict, total=False):
+class Choice(TypedDict, total=False):
+    """``CompletionResponseStreamChoice`` (``delta``) or a whole response's choice
+    (``message``)."""
+
     index: int
-    delta: DeltaDict
+    delta: Delta
+    message: Delta
     finish_reason: str | None
+    logprobs: Any
+    prompt_logprobs: Any
+    messages: Any
+
+
+class Usage(TypedDict, total=False):
+    """``UsageInfo`` (``prompt_tokens`` includes cached ones)."""
+
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    prompt_tokens_details: dict[str, Any]
 
 
 class CompletionChunk(TypedDict, total=False):
-    """One ``data:`` payload of a stream (``CompletionChunk`` in the SDK)."""
+    """One ``data:`` payload of a stream (``CompletionChunk``; the SDK's ``CompletionEvent``
+    wraps it in ``data``), or a whole ``ChatCompletionResponse`` (its choices' ``message``)."""
 
     id: str
     object: str
     created: int
     model: str
-    choices: list[ChoiceDict]
-    usage: dict[str, Any]
+    choices: list[Choice]
+    usage: Usage
+
+
+class ChatMessage(TypedDict, total=False):
+    """One ``messages[]`` entry of the request (``system``/``user``/``assistant``/``tool``)."""
+
+    role: str
+    content: str | list[dict[str, Any]] | None
+    tool_calls: list[ToolCall]
+    tool_call_id: str
+    name: str
+    prefix: bool
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+
+
+class ToolDefinition(TypedDict, total=False):
+    """A ``tools[]`` entry: ``{"type": "function", "function": ...}``."""
+
+    type: str
+    function: FunctionDefinition
+
+
+class ChatCompletionRequest(TypedDict, total=False):
+    """The request body of ``POST /v1/chat/completions``."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolDefinition]
+    tool_choice: str | dict[str, Any]
+    stream: bool
 
 
 def message_id(completion_id: str, choice: int) -> str:
@@ -128,7 +203,7 @@ def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
     return TokenUsage(provider=PROVIDER, **kw)
 
 
-def usage_info(usages: list[TokenUsage]) -> dict[str, Any] | None:
+def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     """``TokenUsage`` entries -> one ``UsageInfo`` dict (summed), or ``None`` without both
     totals (a zero would claim a count nobody made)."""
     full = [u for u in usages if u.input_tokens is not None and u.output_tokens is not None]
@@ -168,7 +243,7 @@ def stream_error(error: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, str(kind), message, retryable=retryable)
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "tool_calls": "tool_calls",
     "length": "length",
@@ -180,7 +255,7 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """A choice's ``finish_reason`` -> ``toolwire.finishReason`` (``model_length``, the
     model's context being full, is ``length`` too)."""
-    return _FINISH_REASONS.get(finish_reason or "", "other")
+    return _STOP_REASONS.get(finish_reason or "", "other")
 
 
 def stop_reason_for(reason: FinishReason | None) -> str | None:
@@ -217,13 +292,24 @@ __all__ = [
     "DOCUMENT_NAME_KEY",
     "DONE",
     "FIELDS",
-    "FINISH_REASONS_KEY",
     "FRAMING",
     "MODEL_ROUTE",
     "PROVIDER",
     "RETRYABLE_ERRORS",
+    "STOP_REASONS_KEY",
     "VENDOR",
+    "ChatCompletionRequest",
+    "ChatMessage",
+    "Choice",
     "CompletionChunk",
+    "Delta",
+    "FunctionCall",
+    "FunctionDefinition",
+    "TextChunk",
+    "ThinkChunk",
+    "ToolCall",
+    "ToolDefinition",
+    "Usage",
     "map_stop_reason",
     "message_id",
     "mint_call_id",
@@ -232,5 +318,5 @@ __all__ = [
     "stream_error",
     "to_sse",
     "token_usage",
-    "usage_info",
+    "usage_fields",
 ]

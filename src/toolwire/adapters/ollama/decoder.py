@@ -9,7 +9,7 @@ lines came. Thinking becomes a ``REASONING_*`` item that ends when the answer be
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -35,11 +35,13 @@ from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
 
 from .wire import (
-    DONE_REASON_KEY,
     DURATIONS_KEY,
     FIELDS,
     INDEX_KEY,
+    STOP_REASON_KEY,
     VENDOR,
+    ChatChunk,
+    ChatMessage,
     durations,
     map_stop_reason,
     stream_error,
@@ -72,7 +74,7 @@ class Decoder(BaseDecoder):
         error = chunk.get("error")
         if error:
             raise stream_error(error)
-        return self._line(chunk, self.where)
+        return self._line(cast(ChatChunk, chunk), self.where)  # (each field checked as read)
 
     def _close(self) -> list[BaseEvent]:
         if not self.done:
@@ -89,13 +91,13 @@ class Decoder(BaseDecoder):
             raise stream_error(body["error"])
         if body.get("done") is None:  # a whole response is done by being whole
             body = {**body, "done": True}
-        events = self._line(body, lambda field: f"response.{field}")
+        events = self._line(cast(ChatChunk, body), lambda field: f"response.{field}")
         self.warn_new()
         return events
 
     # -------------------------------------------------------------- helpers
 
-    def _line(self, chunk: dict[str, Any], where: Any) -> list[BaseEvent]:
+    def _line(self, chunk: ChatChunk, where: Any) -> list[BaseEvent]:
         out: list[BaseEvent] = []
         if self.model is None:
             model = chunk.get("model")
@@ -120,7 +122,7 @@ class Decoder(BaseDecoder):
             self._finish(chunk, where, out)
         return out
 
-    def _message(self, message: dict[str, Any], where: Any, out: list[BaseEvent]) -> None:
+    def _message(self, message: ChatMessage, where: Any, out: list[BaseEvent]) -> None:
         thinking = message.get("thinking")
         if thinking is not None:
             if not isinstance(thinking, str):
@@ -230,7 +232,7 @@ class Decoder(BaseDecoder):
             out.append(ToolCallArgsEvent(tool_call_id=agui, delta=text))
         out.append(ToolCallEndEvent(tool_call_id=agui))
 
-    def _finish(self, chunk: dict[str, Any], where: Any, out: list[BaseEvent]) -> None:
+    def _finish(self, chunk: ChatChunk, where: Any, out: list[BaseEvent]) -> None:
         self._end_reasoning(out)
         if self._text_open:
             self._text_open = False
@@ -241,7 +243,7 @@ class Decoder(BaseDecoder):
         if usage is not None:
             self.usage = [usage]
         if reason is not None:
-            self.run_metadata[DONE_REASON_KEY] = reason
+            self.run_metadata[STOP_REASON_KEY] = reason
         timings = durations(chunk)
         if timings:
             self.run_metadata[DURATIONS_KEY] = timings

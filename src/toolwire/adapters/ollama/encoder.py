@@ -16,7 +16,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     ReasoningMessageContentEvent,
     RunErrorEvent,
     RunFinishedEvent,
@@ -37,8 +36,8 @@ from toolwire.protocol.machine import StreamMachine
 
 from .wire import (
     CALL_ID_RULE,
-    DONE_REASON_KEY,
     INDEX_KEY,
+    STOP_REASON_KEY,
     VENDOR,
     stop_reason_for,
     usage_fields,
@@ -97,15 +96,21 @@ class Encoder(BaseEncoder):
         handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
-        if ev.type is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
-        elif ev.type is EventType.TOOL_CALL_RESULT:
-            self._lose(
-                "tool-result-dropped",
-                "a chat stream carries the model's output only; results go in the next "
-                "request (encode_request)",
-                getattr(ev, "tool_call_id", None),
-            )
+        return []
+
+    # what a chat stream has no place for: said as a loss
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            "a chat stream carries the model's output only; results go in the next "
+            "request (encode_request)",
+            getattr(ev, "tool_call_id", None),
+        )
         return []
 
     def _on_run_started(self, ev: BaseEvent) -> list[dict[str, Any]]:
@@ -203,7 +208,7 @@ class Encoder(BaseEncoder):
 
     def _last(self, ev: RunFinishedEvent | None) -> dict[str, Any]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
-        stated = meta.get(DONE_REASON_KEY)
+        stated = meta.get(STOP_REASON_KEY)
         reason = (
             stated
             if isinstance(stated, str) and stated

@@ -41,6 +41,7 @@ from toolwire.protocol.arguments import (
 )
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.chat_request import (
+    ChatForms,
     ChatHistory,
     Fitted,
     arguments_text,
@@ -59,7 +60,15 @@ from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.surface import checked_options, encode_surface
 
-from .wire import CALL_ID_RULE, FIELDS, INDEX_KEY, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    FIELDS,
+    INDEX_KEY,
+    VENDOR,
+    ChatMessage,
+)
+from .wire import FunctionCall as WireFunction
+from .wire import ToolCall as WireCall
 
 #: the MIME type a decoded image is given: Ollama's ``images`` say nothing of theirs
 IMAGE_MIME = "image/png"
@@ -107,7 +116,7 @@ def encode_request(
 _NO_ARTEFACTS = "Ollama has no field for a provider's opaque artefact"
 
 
-class _Forms:
+class _Forms(ChatForms[ChatMessage]):
     """Ollama's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Ollama"
@@ -123,17 +132,20 @@ class _Forms:
 
     def assistant(
         self, m: AssistantMessage, thinking: list[str], signatures: list[str]
-    ) -> dict[str, Any]:
+    ) -> ChatMessage:
         return _assistant(m, self.h.ids, thinking, self.h.lost)
 
-    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> dict[str, Any]:
+    def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> ChatMessage:
         h = self.h
         return _tool(result, call.function.name, content, h.in_tool, h.ids, h.lost)
 
-    def user(self, content: Fitted) -> dict[str, Any]:
+    def user(self, content: Fitted) -> ChatMessage:
         return _with_media({"role": "user"}, content, self.h.in_user, None, self.h.lost)
 
-    def moved(self, parts: list[ContentPart]) -> dict[str, Any] | None:
+    def system(self, text: str) -> ChatMessage:
+        return {"role": "system", "content": text}
+
+    def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
         return self.user(parts)
 
 
@@ -142,12 +154,12 @@ def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
 
 
 def _with_media(
-    out: dict[str, Any],
+    out: ChatMessage,
     content: Any,
     place: Accepts,
     tool_call_id: str | None,
     lost: list[Loss],
-) -> dict[str, Any]:
+) -> ChatMessage:
     """``content`` as Ollama's text plus ``images`` (base64 only: a URL or a file handle
     cannot be sent, whatever a caller's table allows)."""
     if isinstance(content, str):
@@ -171,13 +183,13 @@ def _with_media(
 
 def _assistant(
     m: AssistantMessage, ids: IdMapper, thinking: list[str], lost: list[Loss]
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant", "content": m.content or ""}
+) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant", "content": m.content or ""}
     if thinking:
         out["thinking"] = "".join(thinking)
     if m.encrypted_value:
         lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
-    calls = []
+    calls: list[WireCall] = []
     for c in m.tool_calls or ():
         args, keys = arguments_object(c.function.arguments)
         if keys:
@@ -195,7 +207,7 @@ def _assistant(
             args = {}
         if c.encrypted_value:
             lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
-        fn: dict[str, Any] = {"name": c.function.name, "arguments": args}
+        fn: WireFunction = {"name": c.function.name, "arguments": args}
         index = c.metadata.get(INDEX_KEY) if isinstance(c.metadata, dict) else None
         if type(index) is int:
             fn = {"index": index, **fn}
@@ -212,7 +224,7 @@ def _tool(
     place: Accepts,
     ids: IdMapper,
     lost: list[Loss],
-) -> dict[str, Any]:
+) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag)."""
     out = _with_media({"role": "tool"}, content, place, result.tool_call_id, lost)
     out["content"] = with_error_note(out["content"], result.error)

@@ -11,6 +11,7 @@ older ones neither (ids are then minted from the message id and the call's ordin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
@@ -44,7 +45,7 @@ def _is_done(obj: dict[str, Any]) -> bool:
 FRAMING = ndjson_framing(VENDOR, terminal=_is_done)
 
 #: RUN_FINISHED metadata: the last line's ``done_reason`` as the server wrote it.
-DONE_REASON_KEY = "ollama.done_reason"
+STOP_REASON_KEY = "ollama.done_reason"
 #: RUN_FINISHED metadata: the server's timings in nanoseconds (``total_duration`` ...).
 DURATIONS_KEY = "ollama.durations"
 #: Tool-call start metadata: ``function.index`` as the server numbered the call.
@@ -53,33 +54,44 @@ INDEX_KEY = "ollama.index"
 _DURATIONS = ("total_duration", "load_duration", "prompt_eval_duration", "eval_duration")
 
 
-class FunctionCallDict(TypedDict, total=False):
+# ---------------------------------------------------------------- the wire's shapes
+# As Ollama's ``api`` package documents them (``ChatRequest``, ``ChatResponse``, ``Message``);
+# the decoder and the request builders are typed with them, and every read of input from
+# the network is still checked at run time.
+
+
+class FunctionCall(TypedDict, total=False):
+    """``function`` of a call: ``arguments`` an object; ``index`` as the server numbered it."""
+
     name: str
     arguments: dict[str, Any]
     index: int
 
 
-class ToolCallDict(TypedDict, total=False):
+class ToolCall(TypedDict, total=False):
     id: str
-    function: FunctionCallDict
+    function: FunctionCall
 
 
-class MessageDict(TypedDict, total=False):
+class ChatMessage(TypedDict, total=False):
+    """``message`` of a line, and one ``messages[]`` entry of the request."""
+
     role: str
     content: str
     thinking: str
     images: list[str]
-    tool_calls: list[ToolCallDict]
+    tool_calls: list[ToolCall]
     tool_name: str
     tool_call_id: str
 
 
 class ChatChunk(TypedDict, total=False):
-    """One NDJSON line of a ``/api/chat`` stream (and the whole non-streamed response)."""
+    """One NDJSON line of a ``/api/chat`` stream (and the whole non-streamed response): the
+    last one has ``done: true``, the reason, the counts and the timings."""
 
     model: str
     created_at: str
-    message: MessageDict
+    message: ChatMessage
     done: bool
     done_reason: str
     total_duration: int
@@ -88,10 +100,37 @@ class ChatChunk(TypedDict, total=False):
     prompt_eval_duration: int
     eval_count: int
     eval_duration: int
+    logprobs: Any
     error: str
 
 
-def token_usage(chunk: dict[str, Any], model: str | None, where: str) -> TokenUsage | None:
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class ToolDefinition(TypedDict, total=False):
+    """A ``tools[]`` entry: ``{"type": "function", "function": ...}``."""
+
+    type: str
+    function: FunctionDefinition
+
+
+class ChatRequest(TypedDict, total=False):
+    """The request body of ``POST /api/chat``."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolDefinition]
+    stream: bool
+    think: bool | str
+    format: str | dict[str, Any]
+    options: dict[str, Any]
+    keep_alive: str | int
+
+
+def token_usage(chunk: Mapping[str, Any], model: str | None, where: str) -> TokenUsage | None:
     """The last line's ``prompt_eval_count`` / ``eval_count`` -> ``TokenUsage``.
 
     The total is their sum only when both were given (no zero for a count not made).
@@ -124,7 +163,7 @@ def usage_fields(usages: list[TokenUsage]) -> dict[str, int]:
     return out
 
 
-def durations(chunk: dict[str, Any]) -> dict[str, int]:
+def durations(chunk: Mapping[str, Any]) -> dict[str, int]:
     """The timings of the last line that are whole numbers."""
     return {k: v for k in _DURATIONS if type(v := chunk.get(k)) is int and v >= 0}
 
@@ -144,13 +183,13 @@ def stream_error(error: Any) -> VendorStreamError:
     )
 
 
-_DONE_REASONS: dict[str, FinishReason] = {"stop": "stop", "length": "length"}
+_STOP_REASONS: dict[str, FinishReason] = {"stop": "stop", "length": "length"}
 
 
 def map_stop_reason(done_reason: str | None, *, made_calls: bool = False) -> FinishReason:
     """``done_reason`` -> ``toolwire.finishReason``: Ollama says ``stop`` after tool calls
     too, so a turn that made calls is ``tool_calls``; ``load``/``unload`` are ``other``."""
-    reason = _DONE_REASONS.get(done_reason or "", "other")
+    reason = _STOP_REASONS.get(done_reason or "", "other")
     if reason == "stop" and made_calls:
         return "tool_calls"
     return reason
@@ -163,7 +202,6 @@ def stop_reason_for(reason: FinishReason | None) -> str:
 
 __all__ = [
     "CALL_ID_RULE",
-    "DONE_REASON_KEY",
     "DURATIONS_KEY",
     "FIELDS",
     "FRAMING",
@@ -171,8 +209,15 @@ __all__ = [
     "MODEL_ROUTE",
     "PROVIDER",
     "RETRYABLE_ERRORS",
+    "STOP_REASON_KEY",
     "VENDOR",
     "ChatChunk",
+    "ChatMessage",
+    "ChatRequest",
+    "FunctionCall",
+    "FunctionDefinition",
+    "ToolCall",
+    "ToolDefinition",
     "durations",
     "map_stop_reason",
     "stop_reason_for",

@@ -13,9 +13,9 @@ ends when the answer (text or a call) begins.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -48,11 +48,14 @@ from .wire import (
     COMPLETION_ID_KEY,
     DELTA_FORM,
     FIELDS,
-    FINISH_REASONS_KEY,
     REFUSAL_KEY,
+    STOP_REASONS_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
-    map_openai_chat_stop_reason,
+    ChatMessage,
+    ChoiceDelta,
+    ChunkChoice,
+    map_stop_reason,
     message_id,
     stream_error,
     token_usage,
@@ -176,7 +179,7 @@ class Decoder(BaseDecoder):
         out: list[BaseEvent] = []
         if self.completion_id is None or self.model is None:
             self._identify(chunk)
-        choices = chunk.get("choices")
+        choices: list[ChunkChoice] | None = chunk.get("choices")  # (checked just below)
         if choices is not None:
             if not isinstance(choices, list):
                 raise FIELDS.wrong(choices, list, self.where("choices"))
@@ -253,11 +256,11 @@ class Decoder(BaseDecoder):
                 "the request asked for stream_options.include_usage and the usage chunk "
                 "never came (the stream was cut after finish_reason)",
             )
-        self.run_metadata[FINISH_REASONS_KEY] = [
+        self.run_metadata[STOP_REASONS_KEY] = [
             self._choices[i].finish_reason for i in sorted(self._choices)
         ]
         first = self._choices[min(self._choices)].finish_reason  # the turn AG-UI carries on
-        self.run_metadata[FINISH_REASON_KEY] = map_openai_chat_stop_reason(first)
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(first)
         return []
 
     # ------------------------------------------------------- whole response
@@ -284,7 +287,7 @@ class Decoder(BaseDecoder):
 
     # -------------------------------------------------------------- helpers
 
-    def _identify(self, chunk: dict[str, Any]) -> None:
+    def _identify(self, chunk: Mapping[str, Any]) -> None:
         if self.completion_id is None:
             cid = chunk.get("id")
             if isinstance(cid, str) and cid:
@@ -306,7 +309,7 @@ class Decoder(BaseDecoder):
             self._choices[index] = choice
         return choice
 
-    def _take_usage(self, chunk: dict[str, Any], where: str | None = None) -> None:
+    def _take_usage(self, chunk: Mapping[str, Any], where: str | None = None) -> None:
         if chunk.get("usage") is not None:
             self._usage_seen = True
         usage = token_usage(chunk.get("usage"), chunk.get("model"), where or self.where("usage"))
@@ -314,7 +317,7 @@ class Decoder(BaseDecoder):
             self.usage = [usage]
 
     def _delta(
-        self, ch: _Choice, delta: dict[str, Any], pos: int, whole: bool, out: list[BaseEvent]
+        self, ch: _Choice, delta: ChoiceDelta, pos: int, whole: bool, out: list[BaseEvent]
     ) -> None:
         """One choice's delta (``whole``: a whole message read as one delta)."""
         for key in _REASONING_FIELDS:
@@ -566,15 +569,16 @@ def _arguments(value: Any, where: Callable[[], str]) -> str:
     raise FIELDS.wrong(value, (str, dict), f"{where()}.arguments")
 
 
-def _message_as_delta(message: dict[str, Any], where: str) -> dict[str, Any]:
+def _message_as_delta(message: ChatMessage, where: str) -> ChoiceDelta:
     """A whole ``ChatCompletionMessage`` in the shape of one delta carrying all of it."""
     keys = (*_REASONING_FIELDS, "content", "refusal", _LEGACY, *(k for k, _ in _UNCARRIED))
-    delta: dict[str, Any] = {k: message.get(k) for k in keys}
+    delta = cast(ChoiceDelta, {k: message.get(k) for k in keys})  # (the delta's own fields)
     calls = FIELDS.list_at(message, "tool_calls", where)
     if calls:
-        delta["tool_calls"] = [
+        indexed: list[Any] = [
             {**c, "index": i} if isinstance(c, dict) else c for i, c in enumerate(calls)
         ]
+        delta["tool_calls"] = indexed
     return delta
 
 

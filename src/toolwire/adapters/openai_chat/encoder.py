@@ -17,7 +17,6 @@ from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
-    EventType,
     RunErrorEvent,
     RunFinishedEvent,
     TextMessageContentEvent,
@@ -38,12 +37,12 @@ from .wire import (
     CALL_ID_RULE,
     CHOICE_KEY,
     COMPLETION_ID_KEY,
-    FINISH_REASONS_KEY,
     REFUSAL_KEY,
+    STOP_REASONS_KEY,
     TOOL_TYPE_KEY,
     VENDOR,
-    chat_finish_reason_for,
-    completion_usage,
+    stop_reason_for,
+    usage_fields,
 )
 
 
@@ -113,21 +112,37 @@ class Encoder(BaseEncoder):
         handler = self._handlers.get(ev.type)
         if handler is not None:
             return handler(self, ev)  # type: ignore[no-any-return]
-        if ev.type is EventType.MESSAGES_SNAPSHOT:
-            self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
-        elif ev.type is EventType.TOOL_CALL_RESULT:
-            self._lose(
-                "tool-result-dropped",
-                "a completion stream carries the model's output only; results go in the "
-                "next request (encode_request)",
-                tool_call_id=getattr(ev, "tool_call_id", None),
-            )
-        elif ev.type.value.startswith("REASONING"):
-            item = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
-            if item not in self._reasoning_lost:  # one loss per reasoning item
-                self._reasoning_lost.add(item)
-                self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
         return []
+
+    # what a completion stream has no place for: said as a loss
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            "a completion stream carries the model's output only; results go in the "
+            "next request (encode_request)",
+            tool_call_id=getattr(ev, "tool_call_id", None),
+        )
+        return []
+
+    def _on_reasoning_start(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        item = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
+        if item not in self._reasoning_lost:  # one loss per reasoning item
+            self._reasoning_lost.add(item)
+            self._lose("reasoning-dropped", "Chat Completions streams no reasoning")
+        return []
+
+    # every reasoning event: the same one loss per item
+    _on_reasoning_message_start = _on_reasoning_start
+    _on_reasoning_message_content = _on_reasoning_start
+    _on_reasoning_message_end = _on_reasoning_start
+    _on_reasoning_message_chunk = _on_reasoning_start
+    _on_reasoning_encrypted_value = _on_reasoning_start
+    _on_reasoning_end = _on_reasoning_start
 
     def _on_text_message_start(self, ev: TextMessageStartEvent) -> list[dict[str, Any]]:
         if ev.role not in (None, "assistant"):
@@ -246,7 +261,7 @@ class Encoder(BaseEncoder):
                 self._chunk(empty, {"role": "assistant", "content": ""}),
                 self._chunk(empty, {}, stated.get(0) or "stop"),
             ]
-        usage = completion_usage(list(ev.usage or [])) if ev is not None else None
+        usage = usage_fields(list(ev.usage or [])) if ev is not None else None
         if usage is not None:
             chunk = self._chunk(None, {})
             chunk["usage"] = usage
@@ -268,9 +283,9 @@ def _stated_finish_reasons(ev: RunFinishedEvent | None, choices: int) -> dict[in
     ``tool_calls`` entry.
     """
     meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
-    reasons = meta.get(FINISH_REASONS_KEY)
+    reasons = meta.get(STOP_REASONS_KEY)
     if reasons is None:  # another vendor's run: its normalized reason, for every choice
-        written = chat_finish_reason_for(stated_finish_reason(meta))
+        written = stop_reason_for(stated_finish_reason(meta))
         return {i: written for i in range(choices)} if written else {}
     if not isinstance(reasons, list) or len(reasons) != choices:
         return {}

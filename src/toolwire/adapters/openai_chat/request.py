@@ -53,7 +53,20 @@ from toolwire.protocol.parts import text_of
 from toolwire.protocol.surface import checked_options, encode_surface
 
 from .parts import content_to_agui, text_part, to_vendor
-from .wire import CALL_ID_RULE, FIELDS, FORMAT_KEY, STRICT_KEY, TOOL_TYPE_KEY, VENDOR
+from .wire import (
+    CALL_ID_RULE,
+    FIELDS,
+    FORMAT_KEY,
+    STRICT_KEY,
+    TOOL_TYPE_KEY,
+    VENDOR,
+    ChatMessage,
+    CustomCall,
+    CustomDefinition,
+    FunctionDefinition,
+    ToolCallParam,
+    ToolParam,
+)
 
 # ------------------------------------------------------------------ encode
 
@@ -98,7 +111,7 @@ def encode_request(
         relocated_upgrade=_beyond_relocation(model) if media == "relocate" else None,
     )
     run, lost, ids, in_user = h.run, h.lost, h.ids, h.in_user
-    messages: list[dict[str, Any]] = []
+    messages: list[ChatMessage] = []
     for turn in h.turns:
         m = turn.message
         if isinstance(m, AssistantMessage):
@@ -154,7 +167,7 @@ def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
     return Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id)
 
 
-def _named(out: dict[str, Any], m: Message) -> dict[str, Any]:
+def _named(out: ChatMessage, m: Message) -> ChatMessage:
     name = getattr(m, "name", None)
     if name:
         out["name"] = name
@@ -173,8 +186,8 @@ def _encrypted(m: AssistantMessage, lost: list[Loss]) -> None:
             lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS, c.id))
 
 
-def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
-    out: dict[str, Any] = {"role": "assistant"}
+def _assistant(m: AssistantMessage, ids: IdMapper) -> ChatMessage:
+    out: ChatMessage = {"role": "assistant"}
     calls = m.tool_calls or []
     # A tool-call turn sends content null, not "": several compatible servers mishandle "".
     out["content"] = m.content if m.content else (None if calls else "")
@@ -185,15 +198,16 @@ def _assistant(m: AssistantMessage, ids: IdMapper) -> dict[str, Any]:
     return out
 
 
-def _call(c: ToolCall, call_id: str) -> dict[str, Any]:
+def _call(c: ToolCall, call_id: str) -> ToolCallParam:
     meta = c.metadata if isinstance(c.metadata, dict) else {}
     if meta.get(TOOL_TYPE_KEY) == "custom":
-        custom = {"name": c.function.name, "input": c.function.arguments}
+        custom: CustomCall = {"name": c.function.name, "input": c.function.arguments}
         return {"id": call_id, "type": "custom", "custom": custom}
-    return function_call(c, call_id)
+    call: ToolCallParam = function_call(c, call_id)
+    return call
 
 
-def _tool(result: ToolMessage, content: Any, lost: list[Loss], ids: IdMapper) -> dict[str, Any]:
+def _tool(result: ToolMessage, content: Any, lost: list[Loss], ids: IdMapper) -> ChatMessage:
     """One ``role:"tool"`` message; the error travels in the text (the API has no flag).
 
     Only text fits on the wire here; a media part a caller's own ``tool_result``
@@ -221,7 +235,7 @@ def _tool(result: ToolMessage, content: Any, lost: list[Loss], ids: IdMapper) ->
     return {"role": "tool", "tool_call_id": ids(result.tool_call_id), "content": body}
 
 
-def _user(m: UserMessage, in_user: Accepts, lost: list[Loss]) -> dict[str, Any]:
+def _user(m: UserMessage, in_user: Accepts, lost: list[Loss]) -> ChatMessage:
     content: Any = m.content
     if not isinstance(content, str):
         fitted = fit_content(content, in_user)
@@ -245,16 +259,16 @@ def _user_parts(
     return out
 
 
-def _tool_spec(t: Tool) -> dict[str, Any]:
+def _tool_spec(t: Tool) -> ToolParam:
     meta = t.metadata if isinstance(t.metadata, dict) else {}
     if meta.get(TOOL_TYPE_KEY) == "custom":
-        custom: dict[str, Any] = {"name": t.name}
+        custom: CustomDefinition = {"name": t.name}
         if t.description:
             custom["description"] = t.description
         if meta.get(FORMAT_KEY) is not None:
             custom["format"] = meta[FORMAT_KEY]
         return {"type": "custom", "custom": custom}
-    fn: dict[str, Any] = {"name": t.name}
+    fn: FunctionDefinition = {"name": t.name}
     if t.description:
         fn["description"] = t.description
     if t.parameters is not None:

@@ -13,7 +13,7 @@ reads as truncated.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
@@ -42,6 +42,160 @@ from toolwire.protocol.usage import token_count
 VENDOR = "openai_chat"
 #: Every vendor field is read through this (one wording for every wrong shape).
 FIELDS = Fields(VENDOR)
+
+
+# ---------------------------------------------------------------- the wire's shapes
+# As Chat Completions documents them (``openai.types.chat``); the decoder and the request
+# builders are typed with them, and every read of input from the network is still checked
+# at run time.
+
+
+class FunctionDelta(TypedDict, total=False):
+    """``function`` of a call (whole in a request or response; a fragment in a stream)."""
+
+    name: str
+    arguments: str
+
+
+class CustomCall(TypedDict, total=False):
+    """``custom`` of a custom tool's call: free text ``input``."""
+
+    name: str
+    input: str
+
+
+class ToolCallDelta(TypedDict, total=False):
+    """``choices[].delta.tool_calls[]``: a fragment of call ``index`` (``id``, ``type`` and
+    the name come in its first fragment)."""
+
+    index: int
+    id: str
+    type: str
+    function: FunctionDelta
+    custom: CustomCall
+
+
+class ChoiceDelta(TypedDict, total=False):
+    """``choices[].delta`` (and a whole message read as one delta). ``reasoning_content`` /
+    ``reasoning``: what compatible servers stream reasoning in; ``function_call``: the legacy
+    call."""
+
+    role: str | None
+    content: str | None
+    refusal: str | None
+    tool_calls: list[ToolCallDelta] | None
+    function_call: FunctionDelta | None
+    reasoning_content: str | None
+    reasoning: str | None
+    audio: dict[str, Any] | None
+    annotations: list[Any] | None
+
+
+class ChunkChoice(TypedDict, total=False):
+    index: int
+    delta: ChoiceDelta
+    finish_reason: str | None
+    logprobs: dict[str, Any] | None
+
+
+class CompletionUsage(TypedDict, total=False):
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+    prompt_tokens_details: dict[str, Any] | None
+    completion_tokens_details: dict[str, Any] | None
+
+
+class ChatCompletionChunk(TypedDict, total=False):
+    """One ``data:`` payload of a stream (``chat.completion.chunk``; ``error``: an in-stream
+    error some servers send)."""
+
+    id: str
+    object: str
+    created: int
+    model: str
+    system_fingerprint: str | None
+    service_tier: str | None
+    choices: list[ChunkChoice]
+    usage: CompletionUsage | None
+    error: dict[str, Any]
+
+
+class ToolCallParam(TypedDict, total=False):
+    """A call of an assistant message (``type``: ``function``, or ``custom``)."""
+
+    id: str
+    type: str
+    function: FunctionDelta
+    custom: CustomCall
+
+
+class ChatMessage(TypedDict, total=False):
+    """``ChatCompletionMessage`` of a whole response, and a request's message param
+    (``system``/``developer``/``user``/``assistant``/``tool``)."""
+
+    role: str
+    content: str | list[dict[str, Any]] | None
+    name: str
+    refusal: str | None
+    tool_calls: list[ToolCallParam]
+    tool_call_id: str
+    function_call: FunctionDelta | None
+    audio: dict[str, Any] | None
+    annotations: list[Any]
+
+
+class CompletionChoice(TypedDict, total=False):
+    index: int
+    message: ChatMessage
+    finish_reason: str
+    logprobs: dict[str, Any] | None
+
+
+class ChatCompletion(TypedDict, total=False):
+    """A whole (non-streamed) ``chat.completion``."""
+
+    id: str
+    object: str
+    created: int
+    model: str
+    choices: list[CompletionChoice]
+    usage: CompletionUsage | None
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    strict: bool
+
+
+class CustomDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    format: dict[str, Any]
+
+
+class ToolParam(TypedDict, total=False):
+    """A ``tools[]`` entry: ``{"type": "function", "function": ...}`` or ``custom``."""
+
+    type: str
+    function: FunctionDefinition
+    custom: CustomDefinition
+
+
+class ChatCompletionRequest(TypedDict, total=False):
+    """The request body of ``POST /chat/completions`` (the options it takes beside these
+    go in as given)."""
+
+    model: str
+    messages: list[ChatMessage]
+    tools: list[ToolParam]
+    tool_choice: str | dict[str, Any]
+    stream: bool
+    stream_options: dict[str, Any]
+
+
 #: Chat Completions under any host and prefix: OpenAI's ``/v1``, Azure's
 #: ``/openai/deployments/D``, and OpenAI-compatible servers (``/api/v1``, ``/openai/v1``...).
 MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/chat/completions",))
@@ -64,7 +218,7 @@ DETAIL_KEY = "openai.detail"
 #: Media-part metadata: a file's name (the key the AG-UI compatibility boundary uses too).
 FILENAME_KEY = "filename"
 #: ``RUN_FINISHED`` metadata: each choice's ``finish_reason``, in choice order.
-FINISH_REASONS_KEY = "openai.finish_reasons"
+STOP_REASONS_KEY = "openai.finish_reasons"
 #: Start-event metadata of choice *i* > 0 (``n > 1``): its index and the completion id, which
 #: its (minted) message id does not tell, so an encoder numbers it as the vendor did.
 CHOICE_KEY = "openai.choice"
@@ -126,7 +280,7 @@ def token_usage(usage: Any, model: Any, where: str) -> TokenUsage | None:
     return TokenUsage(provider=PROVIDER, **kw)
 
 
-def completion_usage(usages: list[TokenUsage]) -> dict[str, Any] | None:
+def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     """``TokenUsage`` entries -> one ``CompletionUsage`` dict (summed), or ``None``.
 
     ``None`` when no entry has both totals: the SDK type requires them, and a
@@ -169,7 +323,7 @@ def stream_error(error: Any) -> VendorStreamError:
     return VendorStreamError(VENDOR, str(kind), str(message), retryable=retryable)
 
 
-_FINISH_REASONS: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "stop": "stop",
     "tool_calls": "tool_calls",
     "function_call": "tool_calls",
@@ -180,12 +334,12 @@ _FINISH_REASONS: dict[str, FinishReason] = {
 _FOR_REASON = {"length": "length", "content_filter": "content_filter"}
 
 
-def map_openai_chat_stop_reason(finish_reason: str | None) -> FinishReason:
+def map_stop_reason(finish_reason: str | None) -> FinishReason:
     """A choice's ``finish_reason`` -> ``toolwire.finishReason`` (the table: docs/decisions.md)."""
-    return _FINISH_REASONS.get(finish_reason or "", "other")
+    return _STOP_REASONS.get(finish_reason or "", "other")
 
 
-def chat_finish_reason_for(reason: FinishReason | None) -> str | None:
+def stop_reason_for(reason: FinishReason | None) -> str | None:
     """The ``finish_reason`` for a normalized reason (None: what the choice's calls imply)."""
     return _FOR_REASON.get(reason or "")
 
@@ -249,10 +403,6 @@ def to_sse(chunks: Iterable[Any]) -> bytes:
 #: OpenAI Chat's SSE: one JSON chunk a ``data:`` line, ``[DONE]`` last.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
 
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_openai_chat_stop_reason
-stop_reason_for = chat_finish_reason_for
-
 
 __all__ = [
     "CHOICE_KEY",
@@ -261,17 +411,29 @@ __all__ = [
     "DONE",
     "FIELDS",
     "FILENAME_KEY",
-    "FINISH_REASONS_KEY",
     "FORMAT_KEY",
     "FRAMING",
     "PROVIDER",
     "REFUSAL_KEY",
+    "STOP_REASONS_KEY",
     "STRICT_KEY",
     "TOOL_TYPE_KEY",
     "VENDOR",
-    "chat_finish_reason_for",
-    "completion_usage",
-    "map_openai_chat_stop_reason",
+    "ChatCompletion",
+    "ChatCompletionChunk",
+    "ChatCompletionRequest",
+    "ChatMessage",
+    "ChoiceDelta",
+    "ChunkChoice",
+    "CompletionChoice",
+    "CompletionUsage",
+    "CustomCall",
+    "CustomDefinition",
+    "FunctionDefinition",
+    "FunctionDelta",
+    "ToolCallDelta",
+    "ToolCallParam",
+    "ToolParam",
     "map_stop_reason",
     "message_id",
     "sse_chunks",
@@ -279,4 +441,5 @@ __all__ = [
     "stream_error",
     "to_sse",
     "token_usage",
+    "usage_fields",
 ]

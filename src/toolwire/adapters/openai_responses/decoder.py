@@ -10,9 +10,9 @@ whatever the deltas did not carry (a whole response has no deltas at all).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -50,19 +50,24 @@ from .items import (
     output_item_result,
 )
 from .wire import (
-    ANNOTATIONS,
+    ANNOTATIONS_KEY,
     DELTA_FORM,
     FIELDS,
-    ITEM,
-    ITEM_ID,
-    PHASE,
+    ITEM_ID_KEY,
+    ITEM_KEY,
+    PHASE_KEY,
     PROVIDER,
-    REASONING_PART,
+    REASONING_PART_KEY,
     RETRYABLE_ERRORS,
     TERMINAL,
     VENDOR,
-    map_openai_responses_stop_reason,
-    usage_of,
+    ItemDeltaEvent,
+    OutputItem,
+    OutputItemEvent,
+    ReasoningEvent,
+    ResponseEvent,
+    map_stop_reason,
+    token_usage,
 )
 
 #: The delta events that extend an open output item's text, by type: the kind of item each
@@ -144,7 +149,7 @@ class Decoder(BaseDecoder):
             events += self.feed({"type": f"response.{status}", "response": body})
         elif status == "cancelled":  # a background response stopped by responses.cancel
             self._ended = self.cancelled = True
-            usage = usage_of(body)
+            usage = token_usage(body)
             if usage is not None:
                 self.usage = [usage]
             events += self._flush_open()
@@ -196,7 +201,7 @@ class Decoder(BaseDecoder):
         if isinstance(response.get("model"), str):
             self.model = response["model"]
 
-    def _on_created(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_created(self, chunk: ResponseEvent) -> list[BaseEvent]:
         resp = self._read(chunk, "response", dict)
         self._note_response(resp)
         return self._replay_start_output(resp)
@@ -208,7 +213,7 @@ class Decoder(BaseDecoder):
         with it). The stream repeating an item already read this way is not read twice."""
         out: list[BaseEvent] = []
         for i, item in enumerate(FIELDS.list_at(resp, "output", self._at("response"))):
-            item = FIELDS.obj(item, self._at(f"response.output[{i}]"))
+            item = cast(OutputItem, FIELDS.obj(item, self._at(f"response.output[{i}]")))
             seen = self._from_start.get(i)
             if seen is not None and seen[0] == item.get("id"):
                 if seen[1] or item.get("status") == "in_progress":
@@ -217,14 +222,18 @@ class Decoder(BaseDecoder):
                     {"type": "response.output_item.done", "output_index": i, "item": item}
                 )  # (which notes it done)
                 continue
-            added = {"type": "response.output_item.added", "output_index": i, "item": item}
+            added: OutputItemEvent = {
+                "type": "response.output_item.added",
+                "output_index": i,
+                "item": item,
+            }
             out += self._on_added(added)
             self._from_start[i] = (item.get("id"), False)
             if item.get("status") != "in_progress":
                 out += self._on_done({**added, "type": "response.output_item.done"})
         return out
 
-    def _repeat_of_start(self, chunk: dict[str, Any], done: bool) -> bool:
+    def _repeat_of_start(self, chunk: OutputItemEvent, done: bool) -> bool:
         """``output_item.added`` / ``.done`` of an item a start event carried already."""
         if not self._from_start:
             return False
@@ -239,14 +248,14 @@ class Decoder(BaseDecoder):
             return False  # the stream finishes an item the start event opened
         return True
 
-    def _read(self, chunk: dict[str, Any], key: str, kind: type) -> Any:
+    def _read(self, chunk: Mapping[str, Any], key: str, kind: type) -> Any:
         """``chunk[key]`` of ``kind`` (as ``FIELDS.at`` reads it, with its error)."""
         value = chunk.get(key)
         if isinstance(value, kind):
             return value
         return FIELDS.at(chunk, key, kind, self._at())  # raises
 
-    def _item_at(self, chunk: dict[str, Any], kind: str | None = None) -> _Open:
+    def _item_at(self, chunk: Mapping[str, Any], kind: str | None = None) -> _Open:
         index = self._read(chunk, "output_index", int)
         item = self._items.get(index)
         if item is None:
@@ -259,7 +268,7 @@ class Decoder(BaseDecoder):
             )
         return item
 
-    def _on_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_added(self, chunk: OutputItemEvent) -> list[BaseEvent]:
         if self._repeat_of_start(chunk, done=False):
             return []
         index = self._read(chunk, "output_index", int)
@@ -272,9 +281,9 @@ class Decoder(BaseDecoder):
             mid = FIELDS.at(item, "id", str, at)
             self._items[index] = _Open("text", mid)
             self._parent = mid
-            meta: dict[str, Any] = {ITEM_ID: mid}
+            meta: dict[str, Any] = {ITEM_ID_KEY: mid}
             if isinstance(item.get("phase"), str):
-                meta[PHASE] = item["phase"]
+                meta[PHASE_KEY] = item["phase"]
             return [TextMessageStartEvent(message_id=mid, role="assistant", metadata=meta)]
         if kind == "reasoning":
             rid = FIELDS.at(item, "id", str, at)
@@ -307,7 +316,7 @@ class Decoder(BaseDecoder):
         self._lose(f"a Responses {kind!r} item has no AG-UI event")
         return []
 
-    def _on_item_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_item_delta(self, chunk: ItemDeltaEvent) -> list[BaseEvent]:
         kind = chunk["type"]
         self._item_at(chunk, _ITEM_DELTAS[kind])  # names a missing or other item
         delta = self._read(chunk, "delta", str)
@@ -339,9 +348,9 @@ class Decoder(BaseDecoder):
         if item.streamed_parts is not None:
             item.streamed_parts.setdefault(key, 0)
         item.part, item.part_key = mid, key
-        meta = {ITEM_ID: item.ident}
+        meta = {ITEM_ID_KEY: item.ident}
         if key[0] == "content":
-            meta[REASONING_PART] = "content"
+            meta[REASONING_PART_KEY] = "content"
         out.append(ReasoningMessageStartEvent(message_id=mid, role="reasoning", metadata=meta))
         return out
 
@@ -351,7 +360,7 @@ class Decoder(BaseDecoder):
         mid, item.part, item.part_key = item.part, None, None
         return [ReasoningMessageEndEvent(message_id=mid)]
 
-    def _reasoning_key(self, chunk: dict[str, Any]) -> tuple[_Open, tuple[str, int]]:
+    def _reasoning_key(self, chunk: ReasoningEvent) -> tuple[_Open, tuple[str, int]]:
         item = self._item_at(chunk, "reasoning")
         if "summary_index" in chunk:
             n = self._read(chunk, "summary_index", int)
@@ -359,11 +368,11 @@ class Decoder(BaseDecoder):
         n = self._read(chunk, "content_index", int)
         return item, ("content", n)
 
-    def _on_reasoning_part_added(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_reasoning_part_added(self, chunk: ReasoningEvent) -> list[BaseEvent]:
         item, key = self._reasoning_key(chunk)
         return self._open_part(item, key)
 
-    def _on_reasoning_delta(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_reasoning_delta(self, chunk: ReasoningEvent) -> list[BaseEvent]:
         item, key = self._reasoning_key(chunk)
         delta = self._read(chunk, "delta", str)
         out = self._open_part(item, key)
@@ -373,7 +382,7 @@ class Decoder(BaseDecoder):
             out.append(ReasoningMessageContentEvent(message_id=item.part, delta=delta))
         return out
 
-    def _on_reasoning_part_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_reasoning_part_done(self, chunk: ReasoningEvent) -> list[BaseEvent]:
         item, key = self._reasoning_key(chunk)
         return self._close_part(item) if item.part_key == key else []
 
@@ -401,7 +410,7 @@ class Decoder(BaseDecoder):
 
     # item done ---------------------------------------------------------------
 
-    def _on_done(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_done(self, chunk: OutputItemEvent) -> list[BaseEvent]:
         if self._repeat_of_start(chunk, done=True):
             return []
         body = self._read(chunk, "item", dict)
@@ -422,7 +431,7 @@ class Decoder(BaseDecoder):
                 out.append(
                     TextMessageContentEvent(message_id=item.ident, delta=text[item.streamed :])
                 )
-            meta = {ANNOTATIONS: notes} if notes else None
+            meta = {ANNOTATIONS_KEY: notes} if notes else None
             out.append(TextMessageEndEvent(message_id=item.ident, metadata=meta))
             return out
         if item.kind == "reasoning":
@@ -435,7 +444,7 @@ class Decoder(BaseDecoder):
                 out.append(
                     ToolCallArgsEvent(tool_call_id=cid, delta=call.arguments[item.streamed :])
                 )
-            end_meta = {ITEM: call.metadata[ITEM]} if ITEM in call.metadata else None
+            end_meta = {ITEM_KEY: call.metadata[ITEM_KEY]} if ITEM_KEY in call.metadata else None
             out.append(ToolCallEndEvent(tool_call_id=cid, metadata=end_meta))
             if call.result is not None:
                 self._waiting.answered(cid)
@@ -491,7 +500,7 @@ class Decoder(BaseDecoder):
                 out.append(ReasoningEndEvent(message_id=item.ident))
         return out
 
-    def _on_terminal(self, chunk: dict[str, Any]) -> list[BaseEvent]:
+    def _on_terminal(self, chunk: ResponseEvent) -> list[BaseEvent]:
         kind = chunk["type"]
         self._ended = True
         if kind == "error":
@@ -505,7 +514,7 @@ class Decoder(BaseDecoder):
             )
         resp = self._read(chunk, "response", dict)
         self._note_response(resp)
-        usage = usage_of(resp)
+        usage = token_usage(resp)
         if usage is not None:
             self.usage = [usage]
         if kind == "response.failed":
@@ -516,7 +525,7 @@ class Decoder(BaseDecoder):
         if kind == "response.incomplete":
             details = resp.get("incomplete_details")
             reason = details.get("reason") if isinstance(details, dict) else None
-            self.error_metadata[FINISH_REASON_KEY] = map_openai_responses_stop_reason(
+            self.error_metadata[FINISH_REASON_KEY] = map_stop_reason(
                 "incomplete", incomplete_reason=reason if isinstance(reason, str) else None
             )
             raise VendorStreamError(VENDOR, "incomplete", str(reason or "unknown reason"))
@@ -524,13 +533,11 @@ class Decoder(BaseDecoder):
         made_calls = isinstance(output, list) and any(
             isinstance(item, dict) and item.get("type") == "function_call" for item in output
         )
-        self.run_metadata[FINISH_REASON_KEY] = map_openai_responses_stop_reason(
-            "completed", made_calls=made_calls
-        )
+        self.run_metadata[FINISH_REASON_KEY] = map_stop_reason("completed", made_calls=made_calls)
         return self._flush_open()
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Decoder, Any], list[BaseEvent]]] = {
     "response.created": Decoder._on_created,
     "response.in_progress": Decoder._on_created,
     "response.queued": Decoder._on_created,

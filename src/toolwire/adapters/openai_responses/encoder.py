@@ -42,20 +42,22 @@ from toolwire.protocol.machine import RESULT_ERROR_KEY, StreamMachine
 from .items import APPROVAL_REASON, SERVER_RUN, image_data
 from .parts import to_vendor_content
 from .wire import (
-    ANNOTATIONS,
-    CALL_FIELDS,
+    ANNOTATIONS_KEY,
+    CALL_FIELDS_KEY,
     CALL_ID_RULE,
     INCOMPLETE_FOR,
-    ITEM,
-    ITEM_ID,
-    ITEM_TYPE,
-    OUTPUT_ITEM,
-    PHASE,
-    REASONING_PART,
+    ITEM_ID_KEY,
+    ITEM_KEY,
+    ITEM_TYPE_KEY,
+    OUTPUT_ITEM_KEY,
+    PHASE_KEY,
+    REASONING_PART_KEY,
     VENDOR,
-    response_usage,
+    usage_fields,
 )
 
+#: the run's own events, which open (or end) a response themselves
+_RUN_EVENTS = frozenset({EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR})
 _INCOMPLETE_REASONS = ("max_output_tokens", "max_messages", "content_filter", "steered")
 
 
@@ -186,30 +188,32 @@ class Encoder(BaseEncoder):
     def _on(self, event: BaseEvent) -> list[dict[str, Any]]:
         t = event.type
         handler = self._handlers.get(t)
-        if handler is not None:  # (each returns a list of its own)
-            if self._resp is None:  # a bare turn: its response starts first
-                started = self._start(None)
-                return started + handler(self, event)  # type: ignore[no-any-return]
-            return handler(self, event)  # type: ignore[no-any-return]
-        if t == EventType.RUN_STARTED:
-            assert isinstance(event, RunStartedEvent)
-            out = self._finish("completed") if self._resp is not None else []
-            return out + self._start(event.run_id)
-        if t == EventType.RUN_FINISHED:
-            assert isinstance(event, RunFinishedEvent)
-            cut = INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
-            if cut is not None:  # a turn cut short ends as Responses says so: incomplete
-                return self._ensure() + self._finish(
-                    "incomplete",
-                    incomplete_details={"reason": cut},
-                    usage=response_usage(event.usage),
-                )
-            asked = self._ensure() + self._interrupts(event)
-            return asked + self._finish("completed", usage=response_usage(event.usage))
-        if t == EventType.RUN_ERROR:
-            assert isinstance(event, RunErrorEvent)
-            return self._ensure() + self._error(event)
-        return []
+        if handler is None:
+            return []
+        if self._resp is None and t not in _RUN_EVENTS:  # a bare turn: its response first
+            started = self._start(None)
+            return started + handler(self, event)  # type: ignore[no-any-return]
+        return handler(self, event)  # type: ignore[no-any-return]
+
+    # run lifecycle (a run is one response; a bare turn's starts with its first event)
+
+    def _on_run_started(self, event: RunStartedEvent) -> list[dict[str, Any]]:
+        out = self._finish("completed") if self._resp is not None else []
+        return out + self._start(event.run_id)
+
+    def _on_run_finished(self, event: RunFinishedEvent) -> list[dict[str, Any]]:
+        cut = INCOMPLETE_FOR.get(stated_finish_reason(event.metadata) or "")
+        if cut is not None:  # a turn cut short ends as Responses says so: incomplete
+            return self._ensure() + self._finish(
+                "incomplete",
+                incomplete_details={"reason": cut},
+                usage=usage_fields(event.usage),
+            )
+        asked = self._ensure() + self._interrupts(event)
+        return asked + self._finish("completed", usage=usage_fields(event.usage))
+
+    def _on_run_error(self, event: RunErrorEvent) -> list[dict[str, Any]]:
+        return self._ensure() + self._error(event)
 
     def _close(self) -> list[dict[str, Any]]:
         """End of the AG-UI stream: a bare turn's response is completed; a framed run cut
@@ -233,7 +237,7 @@ class Encoder(BaseEncoder):
         outcome = event.outcome
         out: list[dict[str, Any]] = []
         for it in getattr(outcome, "interrupts", None) or ():
-            item = (it.metadata or {}).get(ITEM)
+            item = (it.metadata or {}).get(ITEM_KEY)
             if it.reason == APPROVAL_REASON and isinstance(item, dict):
                 out += self._write_whole(_Item(-1, dict(item)))
             else:
@@ -266,8 +270,8 @@ class Encoder(BaseEncoder):
             "role": "assistant",
         }
         meta = ev.metadata or {}
-        if isinstance(meta.get(PHASE), str):
-            body["phase"] = meta[PHASE]
+        if isinstance(meta.get(PHASE_KEY), str):
+            body["phase"] = meta[PHASE_KEY]
         item, added = self._add(ev.message_id, body)
         item.metadata.update(meta)
         part = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
@@ -312,7 +316,7 @@ class Encoder(BaseEncoder):
         if ending is None:
             return []
         item, text = ending
-        notes = item.metadata.get(ANNOTATIONS)
+        notes = item.metadata.get(ANNOTATIONS_KEY)
         part = {
             "type": "output_text",
             "annotations": notes if isinstance(notes, list) else [],
@@ -331,14 +335,14 @@ class Encoder(BaseEncoder):
 
     def _on_tool_call_start(self, ev: ToolCallStartEvent) -> list[dict[str, Any]]:
         meta = dict(ev.metadata or {})
-        kind = meta.get(ITEM_TYPE)
+        kind = meta.get(ITEM_TYPE_KEY)
         if isinstance(kind, str) and kind != "custom_tool_call":
             item = _Item(-1, {}, deferred=True)
             item.metadata.update(meta)
             item.body = {"name": ev.tool_call_name, "call_id": ev.tool_call_id}
             self._items[ev.tool_call_id] = item
             return []
-        item_id = meta.get(ITEM_ID)
+        item_id = meta.get(ITEM_ID_KEY)
         if not isinstance(item_id, str):
             item_id = mint_id("fc", ev.tool_call_id)
         if kind == "custom_tool_call":
@@ -351,7 +355,7 @@ class Encoder(BaseEncoder):
                 "arguments": "",
             }
         body.update(call_id=self._call_id(ev.tool_call_id, meta), name=ev.tool_call_name)
-        fields = meta.get(CALL_FIELDS)
+        fields = meta.get(CALL_FIELDS_KEY)
         if isinstance(fields, dict):
             body.update(fields)
         item, added = self._add(ev.tool_call_id, body)
@@ -389,7 +393,7 @@ class Encoder(BaseEncoder):
             return []
         item, text = ending
         if item.deferred:
-            whole = item.metadata.get(ITEM)
+            whole = item.metadata.get(ITEM_KEY)
             if not isinstance(whole, dict):
                 return self._as_function_call(cid, item, text)
             item.body = dict(whole)
@@ -433,8 +437,8 @@ class Encoder(BaseEncoder):
                 item.body["result"] = image_data(ev.content)
             return self._write_whole(item)
         meta = ev.metadata or {}
-        if isinstance(meta.get(OUTPUT_ITEM), dict):
-            item = _Item(-1, dict(meta[OUTPUT_ITEM]))
+        if isinstance(meta.get(OUTPUT_ITEM_KEY), dict):
+            item = _Item(-1, dict(meta[OUTPUT_ITEM_KEY]))
             return self._write_whole(item)
         output, losses = to_vendor_content(
             ev.content, accepts(VENDOR), tool_call_id=ev.tool_call_id
@@ -476,7 +480,7 @@ class Encoder(BaseEncoder):
     def _on_reasoning_message_start(self, ev: ReasoningMessageStartEvent) -> list[dict[str, Any]]:
         item = self._reasoning(ev.message_id)
         if item is None:  # a reasoning message outside a reasoning phase
-            owner = (ev.metadata or {}).get(ITEM_ID)
+            owner = (ev.metadata or {}).get(ITEM_ID_KEY)
             item = self._reasoning(owner) if isinstance(owner, str) else None
         out: list[dict[str, Any]] = []
         if item is None:
@@ -485,7 +489,7 @@ class Encoder(BaseEncoder):
         item.message_ids.add(ev.message_id)
         item.pending_part = ev.message_id
         item.part_kind = (
-            "content" if (ev.metadata or {}).get(REASONING_PART) == "content" else "summary"
+            "content" if (ev.metadata or {}).get(REASONING_PART_KEY) == "content" else "summary"
         )
         return out
 
@@ -600,10 +604,10 @@ class Encoder(BaseEncoder):
         if ev.code == "incomplete":
             reason = next((r for r in _INCOMPLETE_REASONS if ev.message.endswith(r)), None)
             return self._finish(
-                "incomplete", incomplete_details={"reason": reason}, usage=response_usage(ev.usage)
+                "incomplete", incomplete_details={"reason": reason}, usage=usage_fields(ev.usage)
             )
         error = {"code": ev.code or "server_error", "message": ev.message}
-        return self._finish("failed", error=error, usage=response_usage(ev.usage))
+        return self._finish("failed", error=error, usage=usage_fields(ev.usage))
 
 
 class _Stub(BaseEvent):

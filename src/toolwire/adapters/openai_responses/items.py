@@ -11,7 +11,7 @@ Three families:
   ``*_output`` item.
 
 What a part cannot model rides in metadata: the whole vendor item under
-:data:`~.wire.ITEM` (without an image generation's base64 result, which lives
+:data:`~.wire.ITEM_KEY` (without an image generation's base64 result, which lives
 in the result's ``ImagePart``), so a later request can resend it unchanged.
 """
 
@@ -36,7 +36,7 @@ from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.parts import Content
 
 from .parts import to_agui_content, url_source
-from .wire import CALL_FIELDS, FIELDS, ITEM, ITEM_ID, ITEM_TYPE, PROVIDER
+from .wire import CALL_FIELDS_KEY, FIELDS, ITEM_ID_KEY, ITEM_KEY, ITEM_TYPE_KEY, PROVIDER
 
 #: Tools OpenAI runs itself: the item carries the result.
 SERVER_RUN = frozenset(
@@ -48,7 +48,7 @@ SERVER_RUN = frozenset(
         "mcp_call",
     }
 )
-#: ``function_call`` fields with their own home; the rest ride in :data:`~.wire.CALL_FIELDS`.
+#: ``function_call`` fields with their own home; the rest ride in :data:`~.wire.CALL_FIELDS_KEY`.
 _FUNCTION_FIELDS = frozenset({"type", "id", "call_id", "name", "arguments", "status"})
 #: Image generation keys that describe the request, shown as the call's arguments.
 _IMAGE_ARGS = ("action", "background", "output_format", "quality", "size", "revised_prompt")
@@ -137,13 +137,13 @@ def call_identity(item: dict[str, Any], where: str) -> Call:
             name=FIELDS.at(item, "name", str, where),
         )
         if isinstance(item.get("id"), str):
-            call.metadata[ITEM_ID] = item["id"]
+            call.metadata[ITEM_ID_KEY] = item["id"]
         if kind == "custom_tool_call":
-            call.metadata[ITEM_TYPE] = kind
+            call.metadata[ITEM_TYPE_KEY] = kind
         else:
             extra = {k: v for k, v in item.items() if k not in _FUNCTION_FIELDS}
             if extra:
-                call.metadata[CALL_FIELDS] = extra
+                call.metadata[CALL_FIELDS_KEY] = extra
         return call
     if kind in SERVER_RUN:
         ident = FIELDS.at(item, "id", str, where)
@@ -155,7 +155,7 @@ def call_identity(item: dict[str, Any], where: str) -> Call:
         ident = FIELDS.at(item, "id", str, where)
         name = None
     call = Call(id=ident, name=name or kind.removesuffix("_call"))
-    call.metadata[ITEM_TYPE] = kind
+    call.metadata[ITEM_TYPE_KEY] = kind
     return call
 
 
@@ -198,7 +198,7 @@ def finish_call(item: dict[str, Any], where: str) -> Call:
     kind = item["type"]
     if kind in ("function_call", "custom_tool_call"):
         return call
-    call.metadata[ITEM] = kept_item(item)
+    call.metadata[ITEM_KEY] = kept_item(item)
     if kind in SERVER_RUN:
         call.result, call.result_metadata = hosted_result(item, where)
     return call
@@ -332,7 +332,7 @@ def approval_interrupt(item: dict[str, Any], where: str) -> Interrupt:
         reason=APPROVAL_REASON,
         message=f"Allow {name} on {server}?",
         response_schema=APPROVAL_SCHEMA,
-        metadata={ITEM: dict(item)},
+        metadata={ITEM_KEY: dict(item)},
     )
 
 

@@ -32,7 +32,7 @@ from toolwire.protocol.parts import (
     to_data_url,
 )
 
-from .wire import DETAIL, FIELDS, PROVIDER, VENDOR
+from .wire import DETAIL_KEY, FIELDS, PROVIDER, VENDOR
 
 #: MIME types guessed from a file name when ``file_data`` is bare base64.
 _EXT_MIME = {
@@ -110,7 +110,7 @@ def to_agui_part(part: Any, where: str) -> ContentPart | None:
     kind = FIELDS.at(part, "type", str, where)
     meta: dict[str, Any] = {}
     if isinstance(part.get("detail"), str):
-        meta[DETAIL] = part["detail"]
+        meta[DETAIL_KEY] = part["detail"]
     if kind in ("input_text", "output_text", "text"):
         return TextPart(text=FIELDS.at(part, "text", str, where))
     if kind == "input_image":
@@ -190,8 +190,8 @@ def to_vendor_part(part: ContentPart) -> dict[str, Any] | None:
             out["file_id"] = src.value
         else:
             out["image_url"] = data_url(src) if isinstance(src, DataSource) else src.value
-        if isinstance(meta.get(DETAIL), str):
-            out["detail"] = meta[DETAIL]
+        if isinstance(meta.get(DETAIL_KEY), str):
+            out["detail"] = meta[DETAIL_KEY]
         return out
     out = {"type": "input_file"}
     if isinstance(src, FileSource):
@@ -206,8 +206,8 @@ def to_vendor_part(part: ContentPart) -> dict[str, Any] | None:
         out["file_url"] = src.value
     if isinstance(meta.get("filename"), str) and "filename" not in out:
         out["filename"] = meta["filename"]
-    if isinstance(meta.get(DETAIL), str):
-        out["detail"] = meta[DETAIL]
+    if isinstance(meta.get(DETAIL_KEY), str):
+        out["detail"] = meta[DETAIL_KEY]
     return out
 
 

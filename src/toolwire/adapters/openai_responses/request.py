@@ -54,19 +54,19 @@ from .items import (
 )
 from .parts import to_agui_content, to_vendor_content
 from .wire import (
-    ANNOTATIONS,
-    CALL_FIELDS,
+    ANNOTATIONS_KEY,
+    CALL_FIELDS_KEY,
     CALL_ID_RULE,
     FIELDS,
-    ITEM,
-    ITEM_ID,
-    ITEM_TYPE,
-    OUTPUT_ITEM,
-    PHASE,
+    ITEM_ID_KEY,
+    ITEM_KEY,
+    ITEM_TYPE_KEY,
+    OUTPUT_ITEM_KEY,
+    PHASE_KEY,
     PROVIDER,
-    REASONING_PART,
-    TOOL,
-    TOOL_FIELDS,
+    REASONING_PART_KEY,
+    TOOL_FIELDS_KEY,
+    TOOL_KEY,
     VENDOR,
 )
 
@@ -145,8 +145,8 @@ def encode_request(
 def _hosted(call: ToolCall) -> bool:
     """A tool OpenAI runs itself (its item, or a later output OpenAI sends, holds its result)."""
     meta = call.metadata or {}
-    item = meta.get(ITEM)
-    return is_vendor_run(meta.get(ITEM_TYPE), item if isinstance(item, dict) else {})
+    item = meta.get(ITEM_KEY)
+    return is_vendor_run(meta.get(ITEM_TYPE_KEY), item if isinstance(item, dict) else {})
 
 
 def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, Any]:
@@ -162,7 +162,7 @@ def _user_item(m: UserMessage, place: Accepts, found: list[Loss]) -> dict[str, A
 def _reasoning_item(m: ReasoningMessage, items: list[dict[str, Any]], found: list[Loss]) -> None:
     """Resend OpenAI reasoning as it came (its item id, summary and encrypted content)."""
     meta = m.metadata or {}
-    rid = meta.get(ITEM_ID)
+    rid = meta.get(ITEM_ID_KEY)
     if not isinstance(rid, str):
         found.append(
             Loss(
@@ -177,7 +177,7 @@ def _reasoning_item(m: ReasoningMessage, items: list[dict[str, Any]], found: lis
     if not (last and last.get("type") == "reasoning" and last.get("id") == rid):
         last = {"type": "reasoning", "id": rid, "summary": []}
         items.append(last)
-    if meta.get(REASONING_PART) == "content":
+    if meta.get(REASONING_PART_KEY) == "content":
         last.setdefault("content", []).append({"type": "reasoning_text", "text": m.content})
     elif m.content:
         last["summary"].append({"type": "summary_text", "text": m.content})
@@ -195,9 +195,9 @@ def _assistant_items(
     out: list[dict[str, Any]] = []
     meta = m.metadata or {}
     if m.content:
-        mid = meta.get(ITEM_ID)
+        mid = meta.get(ITEM_ID_KEY)
         if isinstance(mid, str):
-            notes = meta.get(ANNOTATIONS)
+            notes = meta.get(ANNOTATIONS_KEY)
             text = {
                 "type": "output_text",
                 "text": m.content,
@@ -210,8 +210,8 @@ def _assistant_items(
                 "status": "completed",
                 "content": [text],
             }
-            if isinstance(meta.get(PHASE), str):
-                item["phase"] = meta[PHASE]
+            if isinstance(meta.get(PHASE_KEY), str):
+                item["phase"] = meta[PHASE_KEY]
             out.append(item)
         else:
             out.append({"role": "assistant", "content": m.content})
@@ -229,8 +229,8 @@ def _call_item(
     call: ToolCall, cid: str, result: ToolMessage | None, found: list[Loss]
 ) -> dict[str, Any]:
     meta = call.metadata or {}
-    kind = meta.get(ITEM_TYPE)
-    whole = meta.get(ITEM)
+    kind = meta.get(ITEM_TYPE_KEY)
+    whole = meta.get(ITEM_KEY)
     if call.encrypted_value:
         found.append(
             Loss(
@@ -256,10 +256,10 @@ def _call_item(
             "name": call.function.name,
             "arguments": call.function.arguments,
         }
-        if isinstance(meta.get(CALL_FIELDS), dict):
-            item.update(meta[CALL_FIELDS])
-    if isinstance(meta.get(ITEM_ID), str):
-        item["id"] = meta[ITEM_ID]
+        if isinstance(meta.get(CALL_FIELDS_KEY), dict):
+            item.update(meta[CALL_FIELDS_KEY])
+    if isinstance(meta.get(ITEM_ID_KEY), str):
+        item["id"] = meta[ITEM_ID_KEY]
     return item
 
 
@@ -268,9 +268,9 @@ def _result_items(
 ) -> list[dict[str, Any]]:
     meta = result.metadata or {}
     cmeta = call.metadata or {}
-    kind = cmeta.get(ITEM_TYPE) if isinstance(cmeta.get(ITEM), dict) else None
-    if isinstance(meta.get(OUTPUT_ITEM), dict):
-        return [dict(meta[OUTPUT_ITEM])]
+    kind = cmeta.get(ITEM_TYPE_KEY) if isinstance(cmeta.get(ITEM_KEY), dict) else None
+    if isinstance(meta.get(OUTPUT_ITEM_KEY), dict):
+        return [dict(meta[OUTPUT_ITEM_KEY])]
     if kind in SERVER_RUN:
         return []  # the call item holds its own result
     content, lost = to_vendor_content(
@@ -295,7 +295,7 @@ def _result_items(
         return [{"type": f"{kind}_output", "call_id": cid, "output": text}]
     out_type = (
         "custom_tool_call_output"
-        if cmeta.get(ITEM_TYPE) == "custom_tool_call"
+        if cmeta.get(ITEM_TYPE_KEY) == "custom_tool_call"
         else "function_call_output"
     )
     return [{"type": out_type, "call_id": cid, "output": content}]
@@ -307,8 +307,8 @@ def _texts(parts: list[dict[str, Any]]) -> str:
 
 def _tool(t: Tool) -> dict[str, Any]:
     meta = t.metadata or {}
-    if isinstance(meta.get(TOOL), dict):
-        return dict(meta[TOOL])
+    if isinstance(meta.get(TOOL_KEY), dict):
+        return dict(meta[TOOL_KEY])
     out: dict[str, Any] = {
         "type": "function",
         "name": t.name,
@@ -317,8 +317,8 @@ def _tool(t: Tool) -> dict[str, Any]:
         # required by the API's type; strict mode would reject most hand-written schemas
         "strict": False,
     }
-    if isinstance(meta.get(TOOL_FIELDS), dict):
-        out.update(meta[TOOL_FIELDS])
+    if isinstance(meta.get(TOOL_FIELDS_KEY), dict):
+        out.update(meta[TOOL_FIELDS_KEY])
     return out
 
 
@@ -418,7 +418,7 @@ def _decode_item(b: _Builder, raw: Any, where: str, minted: str) -> None:
     elif is_call_item(kind, raw):
         call = finish_call(raw, where)
         if kind == "function_call" and "status" in raw:
-            call.metadata.setdefault(CALL_FIELDS, {})["status"] = raw["status"]
+            call.metadata.setdefault(CALL_FIELDS_KEY, {})["status"] = raw["status"]
         a = b.assistant
         if a is None:
             a = b.open_assistant(mint_id("msg", call.id))
@@ -491,9 +491,9 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
         meta: dict[str, Any] = {}
         ident = minted
         if isinstance(raw.get("id"), str):
-            ident = meta[ITEM_ID] = raw["id"]
+            ident = meta[ITEM_ID_KEY] = raw["id"]
         if isinstance(raw.get("phase"), str):
-            meta[PHASE] = raw["phase"]
+            meta[PHASE_KEY] = raw["phase"]
         notes = [
             n
             for p in ([] if isinstance(content, str) else FIELDS.several(content, where))
@@ -501,7 +501,7 @@ def _decode_message(b: _Builder, raw: dict[str, Any], where: str, minted: str) -
             for n in FIELDS.list_at(p, "annotations", f"{where}.content[]")
         ]
         if notes:
-            meta[ANNOTATIONS] = notes
+            meta[ANNOTATIONS_KEY] = notes
         a = b.open_assistant(ident)
         a["content"] = text
         a["metadata"] = meta
@@ -543,9 +543,9 @@ def _decode_reasoning(b: _Builder, raw: dict[str, Any], where: str) -> None:
         found.append(("summary", ""))
     enc = raw.get("encrypted_content")
     for n, (field_name, text) in enumerate(found):
-        meta: dict[str, Any] = {ITEM_ID: rid}
+        meta: dict[str, Any] = {ITEM_ID_KEY: rid}
         if field_name == "content":
-            meta[REASONING_PART] = "content"
+            meta[REASONING_PART_KEY] = "content"
         kw: dict[str, Any] = {}
         if n == 0 and isinstance(enc, str) and enc:
             kw["encrypted_value"] = enc
@@ -558,7 +558,7 @@ def _decode_tool(raw: Any, where: str) -> Tool:
     if raw.get("type") != "function":
         name = raw.get("name") if isinstance(raw.get("name"), str) else raw.get("type")
         desc = raw.get("description") if isinstance(raw.get("description"), str) else ""
-        return Tool(name=str(name), description=str(desc), metadata={TOOL: dict(raw)})
+        return Tool(name=str(name), description=str(desc), metadata={TOOL_KEY: dict(raw)})
     name = FIELDS.at(raw, "name", str, where)
     desc = raw.get("description")
     extra = {
@@ -567,7 +567,7 @@ def _decode_tool(raw: Any, where: str) -> Tool:
         if k not in ("type", "name", "parameters")
         and not (k == "description" and isinstance(v, str))
     }
-    kw: dict[str, Any] = {"metadata": {TOOL_FIELDS: extra}} if extra else {}
+    kw: dict[str, Any] = {"metadata": {TOOL_FIELDS_KEY: extra}} if extra else {}
     return Tool(
         name=name,
         description=desc if isinstance(desc, str) else "",

@@ -10,7 +10,7 @@ The stream is SSE with an ``event:`` line naming each payload's ``type``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
@@ -27,6 +27,152 @@ from toolwire.protocol.usage import token_count
 VENDOR = "openai_responses"
 #: Every vendor field is read through this (one wording for every wrong shape).
 FIELDS = Fields(VENDOR)
+
+
+# ---------------------------------------------------------------- the wire's shapes
+# As the Responses API documents them (``openai.types.responses``); the decoder's handlers and
+# the request builders are typed with them, and every read of input from the network is
+# still checked at run time.
+
+
+class ResponseUsage(TypedDict, total=False):
+    input_tokens: int
+    input_tokens_details: dict[str, Any]
+    output_tokens: int
+    output_tokens_details: dict[str, Any]
+    total_tokens: int
+
+
+class OutputItem(TypedDict, total=False):
+    """An ``output[]`` item (``type``: ``message``, ``reasoning``, ``function_call``,
+    ``custom_tool_call``, the server tools' calls, ``mcp_approval_request`` ...); which
+    fields it has follows its type."""
+
+    type: str
+    id: str
+    status: str
+    role: str
+    phase: str
+    content: list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+    encrypted_content: str | None
+    call_id: str
+    name: str
+    arguments: str
+    input: str
+    server_label: str
+    output: Any
+
+
+class Response(TypedDict, total=False):
+    """The ``response`` of the lifecycle events, and a whole (non-streamed) answer."""
+
+    id: str
+    object: str
+    created_at: float
+    status: str
+    model: str
+    output: list[OutputItem]
+    usage: ResponseUsage | None
+    incomplete_details: dict[str, Any] | None
+    error: dict[str, Any] | None
+
+
+class ResponseEvent(TypedDict, total=False):
+    """``response.created`` / ``in_progress`` / ``queued`` and the terminal
+    ``response.completed`` / ``incomplete`` / ``failed``; an ``error`` event carries
+    ``code`` and ``message`` instead."""
+
+    type: str
+    sequence_number: int
+    response: Response
+    code: str | None
+    message: str
+    param: str | None
+
+
+class OutputItemEvent(TypedDict, total=False):
+    """``response.output_item.added`` / ``.done``."""
+
+    type: str
+    sequence_number: int
+    output_index: int
+    item: OutputItem
+
+
+class ItemDeltaEvent(TypedDict, total=False):
+    """A delta of an item's text or arguments (the :data:`DELTA_FORM` event:
+    ``response.output_text.delta``, ``function_call_arguments.delta`` ...)."""
+
+    type: str
+    sequence_number: int
+    item_id: str
+    output_index: int
+    content_index: int
+    delta: str
+    logprobs: list[Any]
+    obfuscation: str
+
+
+class ReasoningEvent(TypedDict, total=False):
+    """``response.reasoning_summary_part.added`` / ``.done``, ``reasoning_summary_text.delta``,
+    ``reasoning_text.delta`` / ``.done``: the part of reasoning item ``output_index``."""
+
+    type: str
+    sequence_number: int
+    item_id: str
+    output_index: int
+    summary_index: int
+    content_index: int
+    delta: str
+    text: str
+    part: dict[str, Any]
+
+
+class InputItem(TypedDict, total=False):
+    """An ``input[]`` item: a message (``role``, ``content``), a ``function_call``
+    (``call_id``, ``name``, ``arguments``), a ``function_call_output`` (``call_id``,
+    ``output``), a ``reasoning`` item, or an output item given back whole."""
+
+    type: str
+    id: str
+    role: str
+    content: str | list[dict[str, Any]]
+    phase: str
+    call_id: str
+    name: str
+    arguments: str
+    output: str | list[dict[str, Any]]
+    summary: list[dict[str, Any]]
+    encrypted_content: str
+    status: str
+
+
+class FunctionTool(TypedDict, total=False):
+    """A ``tools[]`` entry of a client function (``{"type": "function", ...}``)."""
+
+    type: str
+    name: str
+    description: str | None
+    parameters: dict[str, Any] | None
+    strict: bool | None
+
+
+class ResponsesRequest(TypedDict, total=False):
+    """The request body of ``POST /responses``."""
+
+    model: str
+    input: list[InputItem]
+    instructions: str
+    tools: list[dict[str, Any]]
+    tool_choice: str | dict[str, Any]
+    stream: bool
+    store: bool
+    previous_response_id: str
+    include: list[str]
+    reasoning: dict[str, Any]
+
+
 #: ``TokenUsage.provider`` and ``FileSource.provider`` for OpenAI.
 PROVIDER = "openai"
 #: ``POST .../responses`` under any host and prefix (Azure's ``/openai/v1/responses``
@@ -36,27 +182,27 @@ MODEL_ROUTE = ModelRoute(VENDOR, suffixes=("/responses",))
 CALL_ID_RULE = IdRule(VENDOR, max_length=64, source="Responses request validation")
 
 #: The vendor item id (``fc_…``, ``msg_…``, ``rs_…``) of a call, message or reasoning.
-ITEM_ID = "openai.item_id"
+ITEM_ID_KEY = "openai.item_id"
 #: The vendor item type when it is not the default for its AG-UI shape.
-ITEM_TYPE = "openai.item_type"
+ITEM_TYPE_KEY = "openai.item_type"
 #: A whole vendor item (minus bulky results held in parts) for items AG-UI cannot model.
-ITEM = "openai.item"
+ITEM_KEY = "openai.item"
 #: Extra fields of a ``function_call`` item (``namespace``, ``caller``, ...).
-CALL_FIELDS = "openai.fields"
+CALL_FIELDS_KEY = "openai.fields"
 #: ``ResponseOutputMessage.phase`` (``commentary`` / ``final_answer``), to be resent.
-PHASE = "openai.phase"
+PHASE_KEY = "openai.phase"
 #: ``output_text`` annotations (URL and file citations) of an assistant message.
-ANNOTATIONS = "openai.annotations"
+ANNOTATIONS_KEY = "openai.annotations"
 #: Which list of a reasoning item a reasoning message came from (``summary``/``content``).
-REASONING_PART = "openai.reasoning_part"
+REASONING_PART_KEY = "openai.reasoning_part"
 #: ``detail`` of an ``input_image`` / ``input_file`` part.
-DETAIL = "openai.detail"
+DETAIL_KEY = "openai.detail"
 #: A non-function tool definition (web search, tool search, ...) kept whole.
-TOOL = "openai.tool"
+TOOL_KEY = "openai.tool"
 #: Extra fields of a function tool definition (``strict``, ``defer_loading``, ...).
-TOOL_FIELDS = "openai.tool_fields"
+TOOL_FIELDS_KEY = "openai.tool_fields"
 #: Where a tool result came from: the whole output item, when it is not ``function_call_output``.
-OUTPUT_ITEM = "openai.output_item"
+OUTPUT_ITEM_KEY = "openai.output_item"
 
 
 #: Events that end a response; anything after them is ignored.
@@ -66,20 +212,20 @@ RETRYABLE_ERRORS = frozenset(
     {"server_error", "rate_limit_exceeded", "overloaded", "server_is_overloaded"}
 )
 
-_INCOMPLETE: dict[str, FinishReason] = {
+_STOP_REASONS: dict[str, FinishReason] = {
     "max_output_tokens": "length",
     "content_filter": "content_filter",
 }
 
 
-def map_openai_responses_stop_reason(
+def map_stop_reason(
     status: str, *, incomplete_reason: str | None = None, made_calls: bool = False
 ) -> FinishReason:
     """A response's end (``status``, ``incomplete_details.reason``) -> ``toolwire.finishReason``."""
     if status == "completed":
         return "tool_calls" if made_calls else "stop"
     if status == "incomplete":
-        return _INCOMPLETE.get(incomplete_reason or "", "other")
+        return _STOP_REASONS.get(incomplete_reason or "", "other")
     return "error" if status == "failed" else "other"
 
 
@@ -131,7 +277,7 @@ _USAGE = (
 )
 
 
-def usage_of(response: dict[str, Any]) -> TokenUsage | None:
+def token_usage(response: dict[str, Any]) -> TokenUsage | None:
     """``response.usage`` as ``TokenUsage``, leaving out any count OpenAI did not give."""
     usage = response.get("usage")
     if not isinstance(usage, dict):
@@ -149,7 +295,7 @@ def usage_of(response: dict[str, Any]) -> TokenUsage | None:
     return TokenUsage(**kw)
 
 
-def response_usage(usage: Any) -> dict[str, Any] | None:
+def usage_fields(usage: Any) -> dict[str, Any] | None:
     """The first ``TokenUsage`` as ``ResponseUsage`` (every count it does not hold as 0)."""
     if not usage:
         return None
@@ -168,6 +314,3 @@ def response_usage(usage: Any) -> dict[str, Any] | None:
 
 #: The Responses API's SSE: ``event:`` lines naming each JSON event.
 FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at="[DONE]")
-
-#: The same job under the same name in every ``wire.py`` (the vendor-named spelling stays).
-map_stop_reason = map_openai_responses_stop_reason
