@@ -69,9 +69,10 @@ class _Pass(enum.Enum):
 
 #: what a rule returns for a case it does not take: the general path reads the chunk
 PASS: Final = _Pass.PASS
-#: what a rule returns: the event (a list of them, for a form declared ``many``), ``None``
-#: (taken, no event), or :data:`PASS`
-Taken = BaseEvent | list[BaseEvent] | None | Literal[_Pass.PASS]
+#: what a rule returns: the event, ``None`` (taken, no event), or :data:`PASS`
+Taken = BaseEvent | None | Literal[_Pass.PASS]
+#: what the rule of a form declared ``many`` returns: the events, ``None``, or :data:`PASS`
+TakenMany = list[BaseEvent] | None | Literal[_Pass.PASS]
 
 
 # ------------------------------------------------------------------ the shape, as data
@@ -451,7 +452,7 @@ def read_stream(
     decoder: Any,
     chunks: Iterable[Any],
     form: DeltaForm,
-    rule: Callable[..., Taken],
+    rule: Callable[..., Taken] | Callable[..., TakenMany],
     quick: Callable[[Any], tuple[Any, ...] | None] | None = None,
 ) -> Iterator[BaseEvent]:
     """A decoder's whole stream (``Decoder.events``): its events, ``close()``'s included.
@@ -488,6 +489,7 @@ __all__ = [
     "OneOf",
     "SSEChunks",
     "Taken",
+    "TakenMany",
     "Text",
     "Whole",
     "Word",

@@ -58,7 +58,7 @@ from toolwire.adapters.gemini.wire import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol import RESULT_ERROR_KEY
-from toolwire.protocol._fastpath import PASS, Taken, read_stream
+from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
 from toolwire.protocol._makers import args_delta, maker, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
@@ -152,7 +152,7 @@ class Decoder(BaseDecoder):
         parts: str | None,
         usage: str,
         model: str,
-    ) -> Taken:
+    ) -> TakenMany:
         """The rule of :data:`~toolwire.adapters.gemini.wire.DELTA_FORM`: a chunk of one
         candidate, no finish, whose parts are a text part or whole calls, as ``_feed`` reads
         it. Everything is parsed and checked before any state changes; a chunk the rule does
