@@ -22,7 +22,7 @@ from toolwire import adapters
 from toolwire.adapters.anthropic.wire import DELTA_FORM as ANTHROPIC_DELTA
 from toolwire.adapters.openai_chat.wire import DELTA_FORM as CHAT_DELTA
 from toolwire.errors import ToolwireError
-from toolwire.protocol._fastpath import DeltaForm, SSEChunks, Text, scan_string
+from toolwire.protocol._fastpath import DeltaForm, Index, SSEChunks, Text, Whole, scan_string
 from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.sse import SSEParser
 
@@ -292,7 +292,7 @@ def test_a_matched_event_is_one_json_object(vendor: str, pattern: Any, sample: s
     assert type(json.loads(found.group("data"))) is dict
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini"])
 def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
     from benchmarks.suite import VENDORS
 
@@ -307,7 +307,7 @@ def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
     assert fused[0] == "error" and "nested deeper" in fused[2]
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini"])
 def test_chunks_taken_before_and_left_after_a_decoder_are_dicts(vendor: str) -> None:
     """A caller may take chunks from the reader, hand the rest to a decoder, and take what
     a decoder that stopped early left: every one a dict, none lost or repeated."""
@@ -395,7 +395,7 @@ def test_openai_responses_fused_gives_what_the_general_path_gives(
 
 
 @pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses", "gemini"])
 def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> None:
     from benchmarks.suite import VENDORS
 
@@ -485,7 +485,7 @@ def _matches(vendor: str, pieces: list[Any], monkeypatch: Any) -> tuple[int, tup
 
 @pytest.mark.parametrize("style", _STYLES)
 @pytest.mark.parametrize("shape", ["tool", "parallel"])
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses", "gemini"])
 def test_reordered_keys_and_whitespace_read_as_the_vendor_s_own_order(
     vendor: str, shape: str, style: str, monkeypatch: Any
 ) -> None:
@@ -502,7 +502,10 @@ def test_reordered_keys_and_whitespace_read_as_the_vendor_s_own_order(
     plain = _both(vendor, [other])[1]
     assert fused[0] == "ok"
     assert fused == plain
-    assert fused == _both(vendor, [body])[0]  # as the vendor's own writing reads
+    if vendor != "gemini" or style == "spaced":
+        # as the vendor's own writing reads (Gemini's call arguments are an object whose
+        # members, reordered or written twice, are other argument text)
+        assert fused == _both(vendor, [body])[0]
     if style != "shuffled":
         assert seen == 0  # every delta declined, and read the general way
     assert _matches(vendor, [body], monkeypatch)[0] > 100  # (the vendor's own: fused)
@@ -550,3 +553,193 @@ def test_a_member_written_twice_reads_as_its_last_value_fused(
     other = _restyled(body, data.draw(st.sampled_from(["overridden", "shuffled overridden"])), seed)
     fused, plain = _both(vendor, [other])
     assert fused == plain
+
+
+# -- Gemini: whole chunks, written with its spacing (``"key": value``) or compactly
+
+
+def _gemini_json(value: Any, style: str, ascii_only: bool) -> str:
+    """``value`` as JSON text: ``compact``; ``gemini`` (a space after each colon, as the API
+    writes); ``default`` (``json.dumps``' own: after each colon and comma); ``reversed``
+    (compact, every object's members in the other order)."""
+    if style == "reversed":
+        if isinstance(value, dict):
+            inner = ",".join(
+                f"{json.dumps(k, ensure_ascii=ascii_only)}:{_gemini_json(v, style, ascii_only)}"
+                for k, v in reversed(value.items())
+            )
+            return "{" + inner + "}"
+        if isinstance(value, list):
+            return "[" + ",".join(_gemini_json(v, style, ascii_only) for v in value) + "]"
+        return json.dumps(value, ensure_ascii=ascii_only)
+    seps = {"compact": (",", ":"), "gemini": (",", ": "), "default": (", ", ": ")}[style]
+    return json.dumps(value, separators=seps, ensure_ascii=ascii_only)
+
+
+_ARG_VALUE = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+_GEMINI_PART = st.one_of(
+    st.builds(lambda t: {"text": t}, _TEXT),
+    st.builds(lambda t: {"text": t, "thought": True}, _TEXT),
+    st.builds(
+        lambda i, n, a: {"functionCall": {"id": i, "name": n, "args": a}},
+        st.sampled_from(["fc-1", "fc-2", "", "fc-\u00e9"]),
+        st.sampled_from(["get_weather", "", 'f"q']),
+        st.dictionaries(_TEXT, _ARG_VALUE, max_size=3) | _ARG_VALUE,
+    ),
+    st.builds(
+        lambda n, a: {"functionCall": {"name": n, "args": a}},
+        st.sampled_from(["get_weather", "g"]),
+        st.dictionaries(_TEXT, _ARG_VALUE, max_size=3),
+    ),
+)
+_GEMINI_CHUNK = st.tuples(
+    st.lists(_GEMINI_PART, min_size=1, max_size=3),
+    st.sampled_from([None, {"promptTokenCount": 3, "totalTokenCount": 5}, {"trafficType": "X"}]),
+    st.sampled_from([None, "STOP", "SAFETY"]),
+)
+
+
+def _gemini_chunk(parts: list[Any], usage: Any, finish: str | None, n: int) -> dict[str, Any]:
+    cand: dict[str, Any] = {"content": {"parts": parts, "role": "model"}}
+    if finish is not None:
+        cand["finishReason"] = finish
+    cand["index"] = 0
+    chunk: dict[str, Any] = {"candidates": [cand]}
+    if usage is not None:
+        chunk["usageMetadata"] = {**usage, "candidatesTokenCount": n}
+    chunk["modelVersion"] = "gemini-x"
+    chunk["responseId"] = "r-1"
+    return chunk
+
+
+def _gemini_body(chunks: list[Any], style: str, ascii_only: bool, end: bool) -> str:
+    values = [_gemini_chunk(*c, n) for n, c in enumerate(chunks)]
+    if end:
+        values.append(_gemini_chunk([{"text": ""}], None, "STOP", len(values)))
+    return "".join(f"data: {_gemini_json(v, style, ascii_only)}\r\n\r\n" for v in values)
+
+
+def _matched(vendor: str, pieces: list[Any]) -> tuple[int, tuple[Any, ...]]:
+    """The fused reading's outcome and how many events the form matched (no fixture: a
+    hypothesis test calls it many times)."""
+    seen = [0]
+    feed_items = SSEParser.feed_items
+
+    def counting(parser: SSEParser, piece: Any, fast: Any) -> list[Any]:
+        items = feed_items(parser, piece, fast)
+        seen[0] += sum(type(item) is re.Match for item in items)
+        return items
+
+    SSEParser.feed_items = counting  # type: ignore[method-assign]
+    try:
+        adapter = adapters.get(vendor)
+        outcome = _outcome(lambda: adapter.decode_stream(adapter.sse_chunks(pieces)))
+    finally:
+        SSEParser.feed_items = feed_items  # type: ignore[method-assign]
+    return seen[0], outcome
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(_GEMINI_CHUNK, max_size=6),
+    st.booleans(),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=4),
+)
+def test_gemini_fused_gives_what_the_general_path_gives_in_every_writing(
+    chunks: list[Any], ascii_only: bool, end: bool, cuts: list[int]
+) -> None:
+    """Forged Gemini streams (texts with escapes and lone surrogates, thoughts, calls with
+    any arguments, an empty name or id, several parts, usage with and without counts, a
+    finish that is an error), each written compactly, as Gemini writes (``"key": value``),
+    as ``json.dumps`` writes and with every object's members reversed: fused and general
+    give the same outcome in each writing; and the spacings give the same events."""
+    outcomes = {}
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in _gemini_body(chunks, "compact", False, end)):
+        ascii_only = True  # (Gemini's reader encodes text pieces as UTF-8: escaped here)
+    for style in ("compact", "gemini", "default", "reversed"):
+        body = _gemini_body(chunks, style, ascii_only, end)
+        fused, plain = _both("gemini", _pieces(body, cuts, as_bytes=False))
+        assert fused == plain, style
+        outcomes[style] = fused
+    if outcomes["compact"][0] == "ok":  # (reversed: the arguments' text is reordered too)
+        assert outcomes["gemini"] == outcomes["default"] == outcomes["compact"]
+        assert outcomes["reversed"][0] == "ok"
+
+
+@pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
+def test_gemini_s_own_writing_and_the_compact_one_go_the_fused_way(shape: str) -> None:
+    """The benchmark's compact chunks and the same chunks as Gemini writes them (a space
+    after each colon, ``parts`` before ``role``) match the form, chunk after chunk (the
+    first, which names the message, and thoughts read the general way), and give the same
+    events as their general reading."""
+    from benchmarks.suite import VENDORS
+
+    compact = VENDORS["gemini"].build(shape, 300).decode("utf-8")
+    spaced = "".join(
+        "data: " + _gemini_json(_parts_first(json.loads(ev[6:])), "gemini", False) + "\r\n\r\n"
+        for ev in compact.split("\r\n\r\n")
+        if ev
+    )
+    assert '": ' in spaced and '"parts": [' in spaced
+    results = []
+    for body in (compact, spaced):
+        seen, fused = _matched("gemini", [body])
+        assert fused[0] == "ok"
+        assert fused == _both("gemini", [body])[1]
+        assert seen >= 250
+        results.append(fused)
+    assert results[0] == results[1]
+
+
+def _parts_first(chunk: dict[str, Any]) -> dict[str, Any]:
+    """A chunk with its content's members in the order Gemini writes them."""
+    for cand in chunk["candidates"]:
+        content = cand["content"]
+        cand["content"] = {"parts": content["parts"], "role": content["role"]}
+    return chunk
+
+
+def test_spacing_is_data_of_the_form() -> None:
+    """A form declared ``spaced`` takes one space after a colon or comma, or none; one
+    declared without takes none; neither takes other whitespace."""
+    shape = {"a": Text("a"), "b": [Index("b")], "w": Whole("w", 2)}
+    spaced = DeltaForm(shape, spaced=True).pattern
+    compact = DeltaForm(shape).pattern
+    for text, ok_spaced, ok_compact in [
+        ('{"a":"x","b":[1],"w":{"k":[1,2]}}', True, True),
+        ('{"a": "x", "b": [1], "w": {"k": [1, 2]}}', True, False),
+        ('{"a": "x","b": [1],"w": {"k": [1,2]}}', True, False),
+        ('{"a" : "x","b":[1],"w":{}}', False, False),
+        ('{"a":  "x","b":[1],"w":{}}', False, False),
+        ('{"a":"x","b":[1],"w":{"k":[1,]}}', False, False),
+        ('{"a":"x","b":[1],"w":{"k":{"d":[1]}}}', False, False),  # deeper than declared
+        ('{"a":"x","b":[1],"w":NaN}', False, False),
+        ('{"b":[1],"a":"x","w":1}', False, False),  # reordered
+    ]:
+        data = f"data: {text}\n\n"
+        assert bool(spaced.fullmatch(data)) is ok_spaced, text
+        assert bool(compact.fullmatch(data)) is ok_compact, text
+        if ok_spaced:
+            m = spaced.fullmatch(data)
+            assert m is not None and json.loads(m.group("w")) == json.loads(text)["w"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ARG_VALUE, st.sampled_from(["compact", "gemini", "default"]), st.booleans())
+def test_a_whole_value_the_expression_takes_is_that_json_value(
+    value: Any, style: str, ascii_only: bool
+) -> None:
+    form = DeltaForm({"w": Whole("w", 4)}, spaced=True)
+    text = _gemini_json(value, style, ascii_only)
+    found = form.pattern.fullmatch(f'data: {{"w": {text}}}\n\n')
+    if found is not None:
+        assert json.loads(found.group("w")) == value or value != value

@@ -18,11 +18,14 @@ The expression is built from the declared shape: it admits JSON only (a string's
 and escapes as JSON spells them, each key once, no key of the shape among the "other"
 fields), so a match is one JSON object and a fragment exactly the string ``json.loads``
 gives; no surrogate, escaped or not, so a matched text needs no repair and no warning. It
-takes the keys in the declared order and no whitespace: a chunk written another way (keys
-reordered, spaces) is valid JSON the expression does not match, and it goes the general
-way (``tests/protocol/test_fastpath.py`` checks the outcome is the same). The depth of a
-match is counted from the shape, and a piece read under a depth cap not above it goes the
-general way too (which names the cap).
+takes the keys in the declared order, and the spacing the vendor writes (none, or with
+``spaced`` one space after a ``:`` or ``,``, as Gemini writes): a chunk written another way
+(keys reordered, other whitespace) is valid JSON the expression does not match, and it goes
+the general way (``tests/protocol/test_fastpath.py`` checks the outcome is the same). A
+field may also be a whole JSON value (:class:`Whole`: an object the vendor fills), handed
+over as its text, and its depth bounded by the declaration. The depth of a match is counted
+from the shape, and a piece read under a depth cap not above it goes the general way too
+(which names the cap).
 """
 
 from __future__ import annotations
@@ -68,6 +71,8 @@ class _Pass(enum.Enum):
 PASS: Final = _Pass.PASS
 #: what a rule returns: the event, ``None`` (taken, no event), or :data:`PASS`
 Taken = BaseEvent | None | Literal[_Pass.PASS]
+#: what the rule of a form declared ``many`` returns: the events, ``None``, or :data:`PASS`
+TakenMany = list[BaseEvent] | None | Literal[_Pass.PASS]
 
 
 # ------------------------------------------------------------------ the shape, as data
@@ -98,6 +103,17 @@ class Word:
     def __init__(self, name: str, *choices: str) -> None:
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "choices", choices)
+
+
+@dataclass(frozen=True)
+class Whole:
+    """A field holding any JSON value nested at most ``depth`` containers deep (an object
+    the vendor fills, such as a call's arguments or a usage record), handed to the rule
+    as its JSON text, unparsed: the rule parses what it keeps (a match is valid JSON:
+    strings as :class:`Text` admits them, no ``NaN``, each container closed)."""
+
+    name: str
+    depth: int
 
 
 @dataclass(frozen=True)
@@ -135,8 +151,10 @@ ABSENT: Final = _Mark.ABSENT
 class _Compiled:
     """A shape turned into an expression: its fields in order, and its depth."""
 
-    def __init__(self) -> None:
+    def __init__(self, gap: str = "") -> None:
         self.fields: list[tuple[str, type]] = []
+        #: what may stand after a ``:`` or a ``,`` (a vendor that writes ``"key": value``)
+        self.gap = gap
 
     def value(self, shape: Any) -> tuple[str, int]:
         """The expression of a JSON value, and how many containers it nests."""
@@ -146,6 +164,9 @@ class _Compiled:
             assert len(shape) == 1, "a list of exactly one element"
             inner, depth = self.value(shape[0])
             return rf"\[{inner}\]", depth + 1
+        if isinstance(shape, Whole):
+            self.fields.append((shape.name, Whole))
+            return f"(?P<{shape.name}>{_whole(shape.depth, self.gap)})", shape.depth
         if isinstance(shape, OneOf):
             parts = [self.value(s) for s in shape.shapes]
             return "(?:" + "|".join(p for p, _ in parts) + ")", max(d for _, d in parts)
@@ -159,12 +180,14 @@ class _Compiled:
             self.fields.append((shape.name, Word))
             return f'"(?P<{shape.name}>{_one_of(shape.choices)})"', 0
         # a constant
-        return re.escape(json.dumps(shape, separators=(",", ":"))), 0
+        assert not isinstance(shape, (dict, list)), "a constant is a scalar"
+        return re.escape(json.dumps(shape)), 0
 
     def object(self, shape: dict[Any, Any]) -> tuple[str, int]:
         """An object: its members in the declared order, an :data:`ABSENT_OR_NULL` one
         where declared or not at all, an :data:`ABSENT` one never; other members after each
         member, and before the first when :data:`OTHERS` is declared first."""
+        gap = self.gap
         keys = [k for k in shape if isinstance(k, str)]
         not_ours = "(?!" + "|".join(re.escape(k) + '"' for k in keys) + ")" if keys else ""
         other = ""
@@ -173,11 +196,11 @@ class _Compiled:
         if others is not None:
             empty_lists = others is SCALAR_OR_EMPTY_LIST
             value = rf"(?:{_SCALAR}|\[\])" if empty_lists else _SCALAR
-            other = f'"{not_ours}{_WORD}":{value}'
+            other = f'"{not_ours}{_WORD}":{gap}{value}'
             depth = 1 if empty_lists else 0
         parts: list[str] = []
         if other and next(iter(shape)) is OTHERS:
-            parts.append(f"(?:{other},)*")
+            parts.append(f"(?:{other},{gap})*")
         first = True
         for key, member in shape.items():
             if key is OTHERS or member is ABSENT:
@@ -189,17 +212,31 @@ class _Compiled:
                 name = re.escape(json.dumps(key))
             if member is ABSENT_OR_NULL:
                 assert not first, "an object's first member is one it must have"
-                parts.append(f"(?:,{name}:null)?")
+                parts.append(f"(?:,{gap}{name}:{gap}null)?")
                 continue
             inner, d = self.value(member)
             depth = max(depth, d)
             if not first and other:
-                parts.append(f"(?:,{other})*")
-            parts.append(f"{'' if first else ','}{name}:{inner}")
+                parts.append(f"(?:,{gap}{other})*")
+            parts.append(f"{'' if first else ',' + gap}{name}:{gap}{inner}")
             first = False
         if other:
-            parts.append(f"(?:,{other})*")
+            parts.append(f"(?:,{gap}{other})*")
         return r"\{" + "".join(parts) + r"\}", depth + 1
+
+
+def _whole(depth: int, gap: str) -> str:
+    """An expression of any JSON value at most ``depth`` containers deep, written with
+    ``gap`` after each ``:`` and ``,``. Each container's members are one repeated group
+    (a member, then a comma before another or the closing bracket), so the expression
+    holds two copies of the level below, not four."""
+    if depth == 0:
+        return _SCALAR
+    inner = _whole(depth - 1, gap)
+    member = f'"{_STRING}":{gap}{inner}'
+    obj = rf'\{{(?:{member}(?:,{gap}(?=")|(?=\}})))*\}}'
+    arr = rf"\[(?:{inner}(?:,{gap}(?=[^\]\s])|(?=\])))*\]"
+    return f"(?:{_SCALAR}|{obj}|{arr})"
 
 
 def _common_start(words: tuple[str, ...]) -> str:
@@ -225,18 +262,28 @@ class DeltaForm:
     module): its SSE event name (``event``; ``any_event``: any ``event:`` line or none,
     for a vendor whose reader does not read the name; neither: no ``event:`` line) and
     its JSON ``shape`` (a dict literal in the vendor's key order, of constants and the
-    fields above). A decoder's rule takes the fields in the order they are declared:
-    :class:`Index` as an ``int``, :class:`Text` as the string its JSON spells, :class:`Word`
-    as written; a field of a :class:`OneOf` branch not taken is ``None``.
+    fields above). ``spaced``: the vendor writes a space after a ``:`` or a ``,`` (as
+    ``json.dumps`` does by default, and Gemini), or not: either is admitted, one space at
+    most. A decoder's rule takes the fields in the order they are declared: :class:`Index`
+    as an ``int``, :class:`Text` as the string its JSON spells, :class:`Word` as written,
+    :class:`Whole` as its JSON text; a field of a :class:`OneOf` branch not taken is
+    ``None``. It returns an event, or with ``many`` a list of events (a vendor whose common
+    chunk is a whole call, or several parts).
 
     ``pattern`` is the expression of the whole SSE event; ``depth`` the containers a match
     nests; ``fields`` the names in order; ``read(match)`` the fields' values; ``loop`` the
     body of :func:`read_stream` for this form."""
 
     def __init__(
-        self, shape: dict[Any, Any], event: str | None = None, *, any_event: bool = False
+        self,
+        shape: dict[Any, Any],
+        event: str | None = None,
+        *,
+        any_event: bool = False,
+        spaced: bool = False,
+        many: bool = False,
     ) -> None:
-        compiled = _Compiled()
+        compiled = _Compiled(" ?" if spaced else "")
         data, self.depth = compiled.value(shape)
         if event is not None:
             head = f"event: ?{re.escape(event)}\n"
@@ -249,8 +296,9 @@ class DeltaForm:
         self.read: Callable[[Match[str]], tuple[Any, ...]] = _written(
             _READ.format(unpack=unpack, values=values), "read"
         )
+        emit = "yield from out" if many else "yield out"
         self.loop: Callable[..., Iterator[BaseEvent]] = _written(
-            _LOOP.format(unpack=unpack, values=values), "loop"
+            _LOOP.format(unpack=unpack, values=values, emit=emit), "loop"
         )
 
     def __repr__(self) -> str:
@@ -300,7 +348,7 @@ def loop(decoder, chunks, reader, form, rule, quick, Match=Match, PASS=PASS, sca
                 if out is not PASS:
                     taken += 1
                     if out is not None:
-                        yield out
+                        {emit}
                     continue
                 m = reader.chunk(m)
             elif quick is not None:
@@ -310,7 +358,7 @@ def loop(decoder, chunks, reader, form, rule, quick, Match=Match, PASS=PASS, sca
                     if out is not PASS:
                         taken += 1
                         if out is not None:
-                            yield out
+                            {emit}
                         continue
             if taken:
                 decoder.chunk_index += taken
@@ -357,7 +405,7 @@ class SSEChunks(Iterator[dict[str, Any]]):
         self.fast: Pattern[str] | None = None
         self._depth = 0
         self._chunk = chunk
-        self._items = chain.from_iterable(lists(self))
+        self._items: Iterator[Any] = chain.from_iterable(lists(self))
         self._plain = True  # no match made yet: the items are all dicts
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -385,6 +433,13 @@ class SSEChunks(Iterator[dict[str, Any]]):
     def unfuse(self) -> None:
         self.fast = None
 
+    def guarded(self, guard: Callable[[Iterator[Any]], Iterator[Any]]) -> SSEChunks:
+        """This reader, its items read through ``guard`` (a generator over them, such as a
+        run framer's that tells the source's own failures apart from the decoder's): still
+        one a decoder may read fused, which a generator around it would not be."""
+        self._items = guard(self._items)
+        return self
+
     def chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk dict of a matched event, as the general path reads it."""
         return self._chunk(match)
@@ -397,7 +452,7 @@ def read_stream(
     decoder: Any,
     chunks: Iterable[Any],
     form: DeltaForm,
-    rule: Callable[..., Taken],
+    rule: Callable[..., Taken] | Callable[..., TakenMany],
     quick: Callable[[Any], tuple[Any, ...] | None] | None = None,
 ) -> Iterator[BaseEvent]:
     """A decoder's whole stream (``Decoder.events``): its events, ``close()``'s included.
@@ -434,7 +489,9 @@ __all__ = [
     "OneOf",
     "SSEChunks",
     "Taken",
+    "TakenMany",
     "Text",
+    "Whole",
     "Word",
     "read_stream",
     "scan_string",

@@ -34,6 +34,7 @@ from ag_ui.core import (
 
 from toolwire.errors import ToolwireError, TruncatedStream, UnsupportedInput, VendorStreamError
 from toolwire.failures import classify, metadata_of
+from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY, VENDOR_PENDING_KEY
 from toolwire.protocol.ids import mint_id
@@ -84,11 +85,17 @@ def _read(it: Iterator[Any]) -> Any:
 
 
 def _reading(chunks: Iterable[Any]) -> Iterator[Any]:
-    """The chunks of a source whose own failure is raised as :class:`_ReadFailed`.
+    """The chunks of a source whose own failure is raised as :class:`_ReadFailed`; toolwire's
+    own SSE reader stays itself (its items guarded), so the decoder may read it fused."""
+    if type(chunks) is SSEChunks:
+        return chunks.guarded(_guarded)
+    return _guarded(chunks)
 
-    Only the source runs inside the ``try``: what the consumer does with a chunk happens
-    in the consumer's frame, outside this generator (``yield from`` hands each chunk on
-    without a Python step per chunk here)."""
+
+def _guarded(chunks: Iterable[Any]) -> Iterator[Any]:
+    """:func:`_reading`'s guard. Only the source runs inside the ``try``: what the consumer
+    does with a chunk happens in the consumer's frame, outside this generator (``yield
+    from`` hands each chunk on without a Python step per chunk here)."""
     try:
         yield from chunks
     except _PASSING:

@@ -11,6 +11,7 @@ stream is truncated.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from ag_ui.core import (
@@ -21,7 +22,6 @@ from ag_ui.core import (
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
-    TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
     TextPart,
@@ -34,6 +34,7 @@ from ag_ui.core import (
 from toolwire.adapters.gemini.partial_args import ArgsWriter
 from toolwire.adapters.gemini.wire import (
     CODE_EXECUTION,
+    DELTA_FORM,
     FIELDS,
     GOOGLE_SEARCH,
     GROUNDING_KEY,
@@ -63,6 +64,8 @@ from toolwire.adapters.gemini.wire import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol import RESULT_ERROR_KEY
+from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
+from toolwire.protocol._makers import args_delta, maker, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
@@ -130,6 +133,7 @@ class Decoder(BaseDecoder):
         self._last_code_call: str | None = None
         self._last_server_call: str | None = None
         self._usage_meta: dict[str, Any] | None = None
+        self._usage_text: str | None = None  # the usage record the rule last read, as text
         self._grounding: GroundingMetadata | None = None
         self._other_candidates = False
 
@@ -138,6 +142,64 @@ class Decoder(BaseDecoder):
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole ``generateContent`` response is one chunk with the same shape."""
         return self.feed(response)
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the common
+        chunks (a text part, whole calls: most of a stream) read by :meth:`_common` in the
+        shared loop, fused from toolwire's own reader (``protocol._fastpath``)."""
+        return read_stream(self, chunks, DELTA_FORM, self._common)
+
+    def _common(
+        self,
+        text: str | None,
+        call_id: str | None,
+        name: str | None,
+        args: str | None,
+        parts: str | None,
+        usage: str,
+        model: str,
+    ) -> TakenMany:
+        """The rule of :data:`~toolwire.adapters.gemini.wire.DELTA_FORM`: a chunk of one
+        candidate, no finish, whose parts are a text part or whole calls, as ``_feed`` reads
+        it. Everything is parsed and checked before any state changes; a chunk the rule does
+        not take as it is (the first, a call still streaming, a part of another kind, a
+        number JSON cannot give Python) goes the general way, which names what is wrong."""
+        if self.message_id is None or self._streamed is not None:
+            return PASS
+        taken: list[tuple[Any, ...]] = []  # the parts: (text,) or (id, name, args)
+        fc_args: Any = None
+        try:
+            meta = _scan(usage, 0)[0] if usage != self._usage_text else None
+            if parts is not None:
+                found = _plain_parts(_scan(parts, 0)[0])
+                if found is None:
+                    return PASS
+                taken = found
+            elif text is None:
+                fc_args = _scan(args, 0)[0]
+                if type(fc_args) is not dict or not name:
+                    return PASS
+        except (ValueError, StopIteration):  # (a number Python will not read)
+            return PASS
+        if meta is not None:
+            self._usage_text = usage
+            if type(meta) is dict and (
+                type(meta.get("promptTokenCount")) is int or has_counts(meta)
+            ):
+                self._usage_meta = meta
+        if model:
+            self.model = model
+        if text is not None:
+            return self._text(text, None)
+        if parts is None:
+            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT)  # type: ignore[arg-type]
+        out: list[BaseEvent] = []
+        for part in taken:
+            if len(part) == 1:
+                out.extend(self._text(part[0], None))
+            else:
+                out.extend(self._whole_call(part[0], part[1], part[2], None, _ARGS_AT))
+        return out
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if "error" in chunk:
@@ -286,7 +348,7 @@ class Decoder(BaseDecoder):
             if not self._text_open:
                 out.append(TextMessageStartEvent(message_id=mid, role="assistant"))
                 self._text_open = True
-            out.append(TextMessageContentEvent(message_id=mid, delta=text))
+            out.append(text_delta(mid, text))
         if sig is not None:
             out.append(encrypted_value_event("message", mid, sig, PROVIDER))
         return out
@@ -378,15 +440,12 @@ class Decoder(BaseDecoder):
         else:
             if not name:
                 raise FIELDS.missing(f"{at}.name")
+            if not cont and not pieces:
+                args = FIELDS.opt_obj(get(fc, "args"), f"{at}.args")
+                return self._whole_call(given, name, args, sig, f"{at}.args")
             out.extend(self._end_open())
             call_id, vendor_id = self._new_call_id(given, "gemini_call")
             out.extend(self._start(call_id, vendor_id, name, sig))
-            if not cont and not pieces:
-                args = FIELDS.opt_obj(get(fc, "args"), f"{at}.args")
-                text = json_text(args if args is not None else {}, f"{at}.args")
-                out.append(ToolCallArgsEvent(tool_call_id=call_id, delta=text))
-                out.append(ToolCallEndEvent(tool_call_id=call_id))
-                return out
             streamed = self._streamed = _Streamed(call_id, name, given)
             sig = None
         if sig is not None:
@@ -402,6 +461,29 @@ class Decoder(BaseDecoder):
             )
             out.append(ToolCallEndEvent(tool_call_id=streamed.call_id))
             self._streamed = None
+        return out
+
+    def _whole_call(
+        self, given: Any, name: str, args: dict[str, Any] | None, sig: str | None, at: str
+    ) -> list[BaseEvent]:
+        """A call that came whole, in one part: its start, its one arguments event, its end
+        (the general path's and the common chunk's rule's)."""
+        out = self._end_open() if self._text_open or self._reasoning_id is not None else []
+        call_id, vendor_id = self._new_call_id(given, "gemini_call")
+        if sig is None and vendor_id == call_id:  # (the commonest: no metadata to carry)
+            out.append(
+                _START(
+                    {
+                        "tool_call_id": call_id,
+                        "tool_call_name": name,
+                        "parent_message_id": self._mid(),
+                    }
+                )
+            )
+        else:
+            out.extend(self._start(call_id, vendor_id, name, sig))
+        out.append(args_delta(call_id, json_text(args if args is not None else {}, at)))
+        out.append(_END({"tool_call_id": call_id}))
         return out
 
     def _executable_code(
@@ -577,6 +659,53 @@ class Decoder(BaseDecoder):
             str(error.get("message", "")),
             retryable=isinstance(code, int) and code in _RETRYABLE,
         )
+
+
+#: json's own C scanner: ``(text, 0)`` -> ``(the value, its end)``; the texts it is given here
+#: are one whole JSON value each (the form's expression matched them)
+_scan: Callable[[Any, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+#: where a call's arguments are, for the message of an error the common chunk's rule cannot
+#: meet (its arguments are JSON without NaN: ``json_text`` writes them)
+_ARGS_AT = "candidates[0].content.parts: functionCall.args"
+#: the two events of a whole call built by their validators, without the constructor's frame
+_START = maker(ToolCallStartEvent)
+_END = maker(ToolCallEndEvent)
+
+
+def _plain_parts(parts: Any) -> list[tuple[Any, ...]] | None:
+    """Parts the common chunk's rule takes (``_common``): each a plain text part or a whole
+    call (a name; an id and arguments, an object, when given; nothing else), as ``(text,)``
+    or ``(id, name, args)``; ``None`` when any part is another."""
+    if type(parts) is not list:
+        return None
+    out: list[tuple[Any, ...]] = []
+    for part in parts:
+        if type(part) is not dict or len(part) != 1:
+            return None
+        fc = part.get("functionCall")
+        if fc is None:
+            text = part.get("text")
+            if type(text) is not str:
+                return None
+            out.append((text,))
+            continue
+        if type(fc) is not dict:
+            return None
+        name = fc.get("name")
+        given = fc.get("id")
+        args = fc.get("args")
+        if (
+            type(name) is not str
+            or not name
+            or (given is not None and type(given) is not str)
+            or (args is not None and type(args) is not dict)
+            or len(fc) != 1 + (given is not None) + (args is not None)
+        ):
+            return None
+        out.append((given, name, args))
+    return out
 
 
 def _seed(chunk: dict[str, Any]) -> str:

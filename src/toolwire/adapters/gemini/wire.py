@@ -16,11 +16,22 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from re import Match
 from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol._fastpath import (
+    ABSENT,
+    OTHERS,
+    SCALAR,
+    DeltaForm,
+    OneOf,
+    SSEChunks,
+    Text,
+    Whole,
+)
 from toolwire.protocol.arguments import dumps_whole, whole_numbers
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
@@ -29,7 +40,14 @@ from toolwire.protocol.framing import PushReader, SSEReader, StreamFraming, json
 from toolwire.protocol.json_array import JsonArrayPush, is_json_array, json_array_chunks
 from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.recorded import ModelRoute, Recorded
-from toolwire.protocol.sse import frame_sse, sse_json_values
+from toolwire.protocol.sse import (
+    SSEEvent,
+    SSEParser,
+    frame_sse,
+    json_object,
+    piece_objects,
+    sse_event_lists,
+)
 from toolwire.protocol.usage import summed_count, token_count
 
 VENDOR = "gemini"
@@ -398,6 +416,52 @@ def usage_fields(usage: TokenUsage) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- framing
 
 
+#: A chunk as Gemini writes most of a stream (``"key": value``, keys in this order, or
+#: compact): one candidate (index 0, no finish) whose parts are one text part, one whole
+#: ``functionCall`` (id, name, args) or several parts (read whole), the usage record whole,
+#: the model; any other member a scalar (``role``, ``responseId``, ``createTime``, ...), and
+#: none the decoder reads elsewhere. The decoder's rule (``Decoder._common``) reads what it
+#: becomes; a chunk written otherwise (thoughts, signatures, a finish) goes the general way.
+DELTA_FORM = DeltaForm(
+    {
+        "candidates": [
+            {
+                OTHERS: SCALAR,
+                "content": {
+                    OTHERS: SCALAR,
+                    "parts": OneOf(
+                        [
+                            OneOf(
+                                {"text": Text("text")},
+                                {
+                                    "functionCall": {
+                                        "id": Text("call_id"),
+                                        "name": Text("name"),
+                                        "args": Whole("args", 4),
+                                    }
+                                },
+                            )
+                        ],
+                        Whole("parts", 5),
+                    ),
+                },
+                "finishReason": ABSENT,
+                "finish_reason": ABSENT,
+                "finishMessage": ABSENT,
+                "finish_message": ABSENT,
+                "index": 0,
+            }
+        ],
+        "usageMetadata": Whole("usage", 3),
+        "modelVersion": Text("model"),
+        OTHERS: SCALAR,
+        "error": ABSENT,
+    },
+    spaced=True,
+    many=True,
+)
+
+
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """A ``streamGenerateContent?alt=sse`` body (whole, or its pieces) as chunk dicts.
 
@@ -405,68 +469,109 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     lines that are not ``data:`` lines are a JSON error body the server wrote
     into the stream (yielded last, as the ``{"error": ...}`` chunk it is). A body
     that is plain JSON (an error, or a JSON-array stream) is read as such. Pieces
-    are read incrementally (:func:`iter_chunks`).
+    are read incrementally (:func:`iter_chunks`). Read lazily, as an :class:`SSEChunks`
+    its decoder may read fused (:data:`DELTA_FORM`).
     """
     if isinstance(body, str):
         body = body.encode("utf-8")
     if not isinstance(body, bytes):
-        yield from iter_chunks(p.encode("utf-8") if isinstance(p, str) else p for p in body)
-        return
-    if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
-        yield from json_array_chunks([body], FIELDS)
-        return
-    stripped = body.lstrip()
-    if stripped[:1] in (b"{", b"["):
-        try:
-            whole = load_json(stripped, VENDOR, "body")
-        except ValueError:
-            whole = None
-        if isinstance(whole, dict):
-            yield whole
+        return iter_chunks(p.encode("utf-8") if isinstance(p, str) else p for p in body)
+    whole_body = body
+
+    def lists(reader: SSEChunks) -> Iterator[list[Any]]:
+        body = whole_body
+        if is_json_array(body[:64]):  # streamGenerateContent without alt=sse
+            yield from map(_one, json_array_chunks([body], FIELDS))
             return
-        if isinstance(whole, list):
-            for n, item in enumerate(whole):
-                yield FIELDS.obj(item, f"body[{n}]")
-            return
-    yield from sse_json_values(body, VENDOR, flush_incomplete=True)
-    raw = [
-        line
-        for line in _SSE_LINE_END.split(decode_utf8(body, VENDOR, "body"))
-        if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
-    ]
-    if raw:
-        try:
-            value = load_json("\n".join(raw), VENDOR, "body (text outside data: lines)")
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
-        yield FIELDS.obj(value, "body (text outside data: lines)")
+        stripped = body.lstrip()
+        if stripped[:1] in (b"{", b"["):
+            try:
+                whole = load_json(stripped, VENDOR, "body")
+            except ValueError:
+                whole = None
+            if isinstance(whole, dict):
+                yield [whole]
+                return
+            if isinstance(whole, list):
+                for n, item in enumerate(whole):
+                    yield [FIELDS.obj(item, f"body[{n}]")]
+                return
+        pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
+        yield from _sse_lists(pieces, reader)
+        raw = [
+            line
+            for line in _SSE_LINE_END.split(decode_utf8(body, VENDOR, "body"))
+            if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
+        ]
+        if raw:
+            try:
+                value = load_json("\n".join(raw), VENDOR, "body (text outside data: lines)")
+            except ValueError as exc:
+                raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+            yield [FIELDS.obj(value, "body (text outside data: lines)")]
+
+    return SSEChunks(lists, _matched)
+
+
+#: how much of a whole body the SSE parser is handed at a time
+_PIECE = 1 << 16
+
+
+def _one(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    return [chunk]
+
+
+def _sse_lists(pieces: Iterable[bytes], reader: SSEChunks) -> Iterator[list[Any]]:
+    """The ``data:`` objects of an SSE body's pieces, a list per piece (Gemini's SDK
+    flushes an event its blank line never ended), read with :data:`DELTA_FORM` while the
+    ``reader`` is fused; an event whose payload is not a clean object is read alone, so an
+    error is raised only once the events before it are handed on."""
+    n = 0
+    for events in sse_event_lists(pieces, SSEParser(VENDOR), True, reader):
+        objects = piece_objects(events, reader.fast is not None)
+        if None in objects:
+            for i, value in enumerate(objects):
+                yield [value if value is not None else json_object(events[i], VENDOR, n + i)]
+        else:
+            yield objects
+        n += len(events)
+
+
+def _matched(match: Match[str]) -> dict[str, Any]:
+    """The chunk dict of an event :data:`DELTA_FORM` matched (a clean JSON object)."""
+    return json_object(SSEEvent(match.group("data")), VENDOR, 0)
 
 
 def iter_chunks(pieces: Iterable[bytes]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from a streamed body arriving in any pieces, either framing.
 
     ``alt=sse`` gives SSE; without it Gemini streams one JSON array. The first byte
-    that is not white space tells which; both are read incrementally.
+    that is not white space tells which; both are read incrementally, lazily, as an
+    :class:`SSEChunks` its decoder may read fused (:data:`DELTA_FORM`).
     """
-    it = iter(pieces)
-    head: list[bytes] = []
-    for piece in it:
-        head.append(piece)
-        if piece.strip():
-            break
-    rest = itertools.chain(head, it)
-    if is_json_array(b"".join(head)):
-        yield from json_array_chunks(rest, FIELDS)
-        return
-    raw = _RawLines()
-    yield from sse_json_values(map(raw.see, rest), VENDOR, flush_incomplete=True)
-    text = raw.text()
-    if text.strip():  # as sse_chunks: an error body the server wrote into the stream
-        try:
-            value = json.loads(text)
-        except ValueError as exc:
-            raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
-        yield FIELDS.obj(value, "body (text outside data: lines)")
+
+    def lists(reader: SSEChunks) -> Iterator[list[Any]]:
+        it = iter(pieces)
+        head: list[bytes] = []
+        for piece in it:
+            head.append(piece)
+            if piece.strip():
+                break
+        rest = itertools.chain(head, it)
+        if is_json_array(b"".join(head)):
+            yield from map(_one, json_array_chunks(rest, FIELDS))
+            return
+        raw = _RawLines()
+        yield from _sse_lists(map(raw.see, rest), reader)
+        text = raw.text()
+        if text.strip():  # as sse_chunks: an error body the server wrote into the stream
+            try:
+                value = json.loads(text)
+            except ValueError as exc:
+                raise VendorDataError(VENDOR, "body", f"text outside data: lines: {exc}") from None
+            yield [FIELDS.obj(value, "body (text outside data: lines)")]
+
+    return SSEChunks(lists, _matched)
 
 
 class _RawLines:
@@ -581,6 +686,7 @@ FRAMING = StreamFraming("sse", "text/event-stream", sse_chunks, to_sse, _Push)
 
 __all__ = [
     "CODE_EXECUTION",
+    "DELTA_FORM",
     "DISPLAY_NAME_KEY",
     "FIELDS",
     "FRAMING",

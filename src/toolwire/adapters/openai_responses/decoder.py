@@ -80,6 +80,12 @@ _ITEM_DELTAS = {
     "response.mcp_call_arguments.delta": "call",
 }
 
+#: a delta event's type -> the kind of item it extends and the maker of its AG-UI event
+_DELTA_MAKERS = {
+    kind: (item, text_delta if item == "text" else args_delta)
+    for kind, item in _ITEM_DELTAS.items()
+}
+
 
 @dataclass
 class _Open:
@@ -329,12 +335,13 @@ class Decoder(BaseDecoder):
         ``text`` (counted, for what its done event adds), as :data:`_ITEM_DELTAS` maps it;
         :data:`PASS` unless that item is open and of that kind, before the terminal event."""
         item = self._items.get(index)
-        if item is None or self._ended or item.kind != _ITEM_DELTAS.get(kind):
+        made = _DELTA_MAKERS.get(kind)
+        if item is None or made is None or item.kind != made[0] or self._ended:
             return PASS
         if not text:
             return None
         item.streamed += len(text)
-        event: BaseEvent = (text_delta if item.kind == "text" else args_delta)(item.ident, text)
+        event: BaseEvent = made[1](item.ident, text)
         return event
 
     # reasoning ---------------------------------------------------------------
