@@ -36,11 +36,11 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, IdRule
 from toolwire.protocol.fields import Fields
-from toolwire.protocol.fitting import Accepts, fit_content, labelled
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
-from toolwire.protocol.surface import MEDIA_CHOICES, check_choice
+from toolwire.protocol.surface import MEDIA_CHOICES, Encoded, check_choice, encode_surface
 
 #: a result's content once fitted: a string, or the parts its place keeps
 Fitted = str | list[ContentPart]
@@ -240,6 +240,55 @@ def chat_body(
     return body
 
 
+def chat_encode_request(
+    vendor: str,
+    call_id_rule: IdRule,
+    forms: Callable[[ChatHistory], ChatForms[Any]],
+    *,
+    doc: str,
+    module: str,
+) -> Callable[..., Encoded]:
+    """A chat-shaped vendor's ``encode_request``: the options every adapter takes (``media``,
+    ``tool_result`` / ``user_message`` overrides, ``unanswered``, ``media_label``, the
+    vendor's own options passed on), the set-up, the walk fed the vendor's ``forms`` and the
+    body, behind the two decorators every ``encode_request`` wears. ``doc`` and ``module``
+    make it the adapter's own (``help()``, the docs, the contract test read them)."""
+
+    def encode_request(
+        run_input: RunAgentInput | dict[str, Any],
+        *,
+        model: str,
+        media: str = "drop",
+        losses: list[Loss] | None = None,
+        tool_result: Accepts | None = None,
+        user_message: Accepts | None = None,
+        unanswered: str = "error",
+        unanswered_text: str | None = None,
+        media_label: str | None = DEFAULT_MEDIA_LABEL,
+        **vendor_options: Any,
+    ) -> dict[str, Any]:
+        h = chat_history(
+            run_input,
+            vendor=vendor,
+            model=model,
+            media=media,
+            call_id_rule=call_id_rule,
+            losses=losses,
+            tool_result=tool_result,
+            user_message=user_message,
+            unanswered=unanswered,
+            unanswered_text=unanswered_text,
+        )
+        return chat_body(
+            h, forms(h), model=model, media_label=media_label, vendor_options=vendor_options
+        )
+
+    encode_request.__doc__ = doc
+    encode_request.__module__ = module
+    encode_request.__qualname__ = "encode_request"
+    return encode_surface(vendor)(encode_request)
+
+
 def with_error_note(text: str, error: str | None) -> str:
     """A tool result's text with its error after it (for APIs with no error flag)."""
     if not error:
@@ -349,6 +398,7 @@ __all__ = [
     "arguments_text",
     "call_of_function",
     "chat_body",
+    "chat_encode_request",
     "chat_history",
     "chat_messages",
     "chat_run_input",

@@ -40,20 +40,18 @@ from toolwire.protocol.chat_request import (
     ChatHistory,
     Fitted,
     call_of_function,
-    chat_body,
-    chat_history,
+    chat_encode_request,
     chat_run_input,
     function_call,
 )
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
-    DEFAULT_MEDIA_LABEL,
     Accepts,
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.parts import parse_data_url, text_of, to_data_url
-from toolwire.protocol.surface import checked_options, encode_surface
+from toolwire.protocol.surface import checked_options
 
 from .wire import (
     CALL_ID_RULE,
@@ -65,43 +63,6 @@ from .wire import (
 )
 
 _NO_ARTEFACTS = "Cohere has no field for a provider's opaque artefact"
-
-
-@encode_surface(VENDOR)
-def encode_request(
-    run_input: RunAgentInput | dict[str, Any],
-    *,
-    model: str,
-    media: str = "drop",
-    losses: list[Loss] | None = None,
-    tool_result: Accepts | None = None,
-    user_message: Accepts | None = None,
-    unanswered: str = "error",
-    unanswered_text: str | None = None,
-    media_label: str | None = DEFAULT_MEDIA_LABEL,
-    **vendor_options: Any,
-) -> dict[str, Any]:
-    """A ``ClientV2.chat`` / ``chat_stream`` body (``model``, ``messages``, ``tools``, options).
-
-    ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` / ``user_message`` override
-    the capability rows for ``model``; ``unanswered`` says what to do with a call that has
-    no result (``"error"``, ``"drop"``, ``"answer"``).
-    """
-    h = chat_history(
-        run_input,
-        vendor=VENDOR,
-        model=model,
-        media=media,
-        call_id_rule=CALL_ID_RULE,
-        losses=losses,
-        tool_result=tool_result,
-        user_message=user_message,
-        unanswered=unanswered,
-        unanswered_text=unanswered_text,
-    )
-    return chat_body(
-        h, _Forms(h), model=model, media_label=media_label, vendor_options=vendor_options
-    )
 
 
 class _Forms(ChatForms[ChatMessage]):
@@ -139,6 +100,20 @@ class _Forms(ChatForms[ChatMessage]):
     def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
         items = _user_parts(parts, self.h.in_user, self.h.lost)
         return {"role": "user", "content": items} if items else None
+
+
+encode_request = chat_encode_request(
+    VENDOR,
+    CALL_ID_RULE,
+    _Forms,
+    doc="""A ``ClientV2.chat`` / ``chat_stream`` body (``model``, ``messages``, ``tools``, options).
+
+``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` / ``user_message`` override
+the capability rows for ``model``; ``unanswered`` says what to do with a call that has
+no result (``"error"``, ``"drop"``, ``"answer"``).
+""",
+    module=__name__,
+)
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:

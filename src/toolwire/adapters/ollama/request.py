@@ -45,20 +45,18 @@ from toolwire.protocol.chat_request import (
     ChatHistory,
     Fitted,
     arguments_text,
-    chat_body,
-    chat_history,
+    chat_encode_request,
     chat_run_input,
     with_error_note,
 )
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import (
-    DEFAULT_MEDIA_LABEL,
     Accepts,
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.parts import text_of
-from toolwire.protocol.surface import checked_options, encode_surface
+from toolwire.protocol.surface import checked_options
 
 from .wire import (
     CALL_ID_RULE,
@@ -74,43 +72,6 @@ from .wire import ToolCall as WireCall
 IMAGE_MIME = "image/png"
 
 # ------------------------------------------------------------------ encode
-
-
-@encode_surface(VENDOR)
-def encode_request(
-    run_input: RunAgentInput | dict[str, Any],
-    *,
-    model: str,
-    media: str = "drop",
-    losses: list[Loss] | None = None,
-    tool_result: Accepts | None = None,
-    user_message: Accepts | None = None,
-    unanswered: str = "error",
-    unanswered_text: str | None = None,
-    media_label: str | None = DEFAULT_MEDIA_LABEL,
-    **vendor_options: Any,
-) -> dict[str, Any]:
-    """A ``/api/chat`` body (``model``, ``messages``, ``tools``, options).
-
-    ``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` / ``user_message``
-    override the capability rows for ``model``. ``unanswered`` says what to do with a
-    call that has no result (``"error"``, ``"drop"``, ``"answer"``).
-    """
-    h = chat_history(
-        run_input,
-        vendor=VENDOR,
-        model=model,
-        media=media,
-        call_id_rule=CALL_ID_RULE,
-        losses=losses,
-        tool_result=tool_result,
-        user_message=user_message,
-        unanswered=unanswered,
-        unanswered_text=unanswered_text,
-    )
-    return chat_body(
-        h, _Forms(h), model=model, media_label=media_label, vendor_options=vendor_options
-    )
 
 
 _NO_ARTEFACTS = "Ollama has no field for a provider's opaque artefact"
@@ -147,6 +108,20 @@ class _Forms(ChatForms[ChatMessage]):
 
     def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
         return self.user(parts)
+
+
+encode_request = chat_encode_request(
+    VENDOR,
+    CALL_ID_RULE,
+    _Forms,
+    doc="""A ``/api/chat`` body (``model``, ``messages``, ``tools``, options).
+
+``media`` is ``"drop"`` or ``"relocate"``; ``tool_result`` / ``user_message``
+override the capability rows for ``model``. ``unanswered`` says what to do with a
+call that has no result (``"error"``, ``"drop"``, ``"answer"``).
+""",
+    module=__name__,
+)
 
 
 def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
