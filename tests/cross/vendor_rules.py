@@ -20,10 +20,11 @@ answers, in request order.
 from __future__ import annotations
 
 import importlib.util
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import rule_kit
 
 from toolwire import adapters
 
@@ -69,12 +70,7 @@ _load_rules()
 
 
 def check_id(target: str, call_id: Any) -> None:
-    longest, pattern = ID_RULES[target]
-    assert isinstance(call_id, str) and call_id, f"{target}: a call id must be a non-empty string"
-    if longest is not None:
-        assert len(call_id) <= longest, f"{target}: id {call_id!r} is over {longest} characters"
-    if pattern is not None:
-        assert re.fullmatch(pattern, call_id), f"{target}: id {call_id!r} breaks {pattern}"
+    rule_kit.check_id(target, ID_RULES[target], call_id)
 
 
 def check_request(target: str, body: dict[str, Any]) -> list[str]:

@@ -12,8 +12,9 @@ toolwire.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from rule_kit import check_id, unique
 
 MODEL = "claude-sonnet-4-5"
 #: the capability family row (``adapters/anthropic/capabilities.json``) that covers ``MODEL``
@@ -24,17 +25,11 @@ ID_RULE: tuple[int | None, str | None] = (64, r"[a-zA-Z0-9_-]+")
 
 
 def _check_id(call_id: Any) -> None:
-    longest, pattern = ID_RULE
-    assert isinstance(call_id, str) and call_id, "anthropic: a call id must be a non-empty string"
-    if longest is not None:
-        assert len(call_id) <= longest, f"anthropic: id {call_id!r} is over {longest} characters"
-    if pattern is not None:
-        assert re.fullmatch(pattern, call_id), f"anthropic: id {call_id!r} breaks {pattern}"
+    check_id("anthropic", ID_RULE, call_id)
 
 
 def _unique(ids: list[str]) -> None:
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    assert not repeated, f"anthropic: the request gives two calls one id: {repeated}"
+    unique("anthropic", ids)
 
 
 def check(body: dict[str, Any]) -> list[str]:

@@ -9,8 +9,9 @@ from toolwire.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from rule_kit import check_id, unique
 
 MODEL = "us.anthropic.claude-sonnet-4-20250514-v1:0"
 #: the capability family row (``adapters/bedrock/capabilities.json``) that covers ``MODEL``
@@ -21,17 +22,11 @@ ID_RULE: tuple[int | None, str | None] = (64, r"[a-zA-Z0-9_-]+")
 
 
 def _check_id(call_id: Any) -> None:
-    longest, pattern = ID_RULE
-    assert isinstance(call_id, str) and call_id, "bedrock: a call id must be a non-empty string"
-    if longest is not None:
-        assert len(call_id) <= longest, f"bedrock: id {call_id!r} is over {longest} characters"
-    if pattern is not None:
-        assert re.fullmatch(pattern, call_id), f"bedrock: id {call_id!r} breaks {pattern}"
+    check_id("bedrock", ID_RULE, call_id)
 
 
 def _unique(ids: list[str]) -> None:
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    assert not repeated, f"bedrock: the request gives two calls one id: {repeated}"
+    unique("bedrock", ids)
 
 
 def check(body: dict[str, Any]) -> list[str]:

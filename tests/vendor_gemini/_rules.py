@@ -9,8 +9,9 @@ loads this file): written from the API reference, never read from toolwire.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from rule_kit import check_id, unique
 
 MODEL = "gemini-3-pro-preview"
 #: the capability family row (``adapters/gemini/capabilities.json``) that covers ``MODEL``
@@ -21,17 +22,11 @@ ID_RULE: tuple[int | None, str | None] = (None, None)
 
 
 def _check_id(call_id: Any) -> None:
-    longest, pattern = ID_RULE
-    assert isinstance(call_id, str) and call_id, "gemini: a call id must be a non-empty string"
-    if longest is not None:
-        assert len(call_id) <= longest, f"gemini: id {call_id!r} is over {longest} characters"
-    if pattern is not None:
-        assert re.fullmatch(pattern, call_id), f"gemini: id {call_id!r} breaks {pattern}"
+    check_id("gemini", ID_RULE, call_id)
 
 
 def _unique(ids: list[str]) -> None:
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    assert not repeated, f"gemini: the request gives two calls one id: {repeated}"
+    unique("gemini", ids)
 
 
 def _field(part: dict[str, Any], snake: str) -> Any:

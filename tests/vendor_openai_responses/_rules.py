@@ -9,8 +9,9 @@ never read from toolwire.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from rule_kit import check_id, unique
 
 MODEL = "gpt-5"
 #: the capability family row (``adapters/openai_responses/capabilities.json``) that covers ``MODEL``
@@ -21,21 +22,11 @@ ID_RULE: tuple[int | None, str | None] = (64, None)
 
 
 def _check_id(call_id: Any) -> None:
-    longest, pattern = ID_RULE
-    assert isinstance(call_id, str) and call_id, (
-        "openai_responses: a call id must be a non-empty string"
-    )
-    if longest is not None:
-        assert len(call_id) <= longest, (
-            f"openai_responses: id {call_id!r} is over {longest} characters"
-        )
-    if pattern is not None:
-        assert re.fullmatch(pattern, call_id), f"openai_responses: id {call_id!r} breaks {pattern}"
+    check_id("openai_responses", ID_RULE, call_id)
 
 
 def _unique(ids: list[str]) -> None:
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    assert not repeated, f"openai_responses: the request gives two calls one id: {repeated}"
+    unique("openai_responses", ids)
 
 
 def check(body: dict[str, Any]) -> list[str]:

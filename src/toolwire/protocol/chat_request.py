@@ -172,6 +172,35 @@ class ChatForms(Protocol[M_co]):
         """The user message carrying relocated media, or None when nothing of it is left."""
 
 
+class BaseForms:
+    """What most chat-shaped vendors' forms share: the history they write for, a ``system``
+    message as ``{"role": "system", "content"}``, and a user message (or the one carrying
+    relocated media) as text or as the vendor's content parts (:meth:`parts`, the one
+    thing such a vendor writes itself). Returns are the vendor's ``TypedDict``, hence ``Any``
+    here."""
+
+    def __init__(self, h: ChatHistory) -> None:
+        self.h = h
+
+    def parts(self, parts: list[ContentPart]) -> list[Any]:
+        """The vendor's content parts for ``parts`` (a loss in ``h.lost`` for each it cannot
+        write)."""
+        raise NotImplementedError
+
+    def system(self, text: str) -> Any:
+        return {"role": "system", "content": text}
+
+    def user(self, content: Fitted) -> Any:
+        return {
+            "role": "user",
+            "content": content if isinstance(content, str) else self.parts(content),
+        }
+
+    def moved(self, parts: list[ContentPart]) -> Any:
+        items = self.parts(parts)
+        return {"role": "user", "content": items} if items else None
+
+
 def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | None) -> list[M]:
     """The ``messages`` of a chat-shaped request: reasoning held for the assistant message
     after it (lost, with a warning, when none follows), every call answered right after its
@@ -391,6 +420,7 @@ def call_of_function(c: Any, fields: Fields, where: str) -> ToolCall:
 
 
 __all__ = [
+    "BaseForms",
     "ChatForms",
     "ChatHistory",
     "Fitted",

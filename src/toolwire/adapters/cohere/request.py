@@ -36,8 +36,8 @@ from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.chat_request import (
+    BaseForms,
     ChatForms,
-    ChatHistory,
     Fitted,
     call_of_function,
     chat_encode_request,
@@ -65,16 +65,13 @@ from .wire import (
 _NO_ARTEFACTS = "Cohere has no field for a provider's opaque artefact"
 
 
-class _Forms(ChatForms[ChatMessage]):
+class _Forms(BaseForms, ChatForms[ChatMessage]):
     """Cohere's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Cohere"
     context_hint = (
         "run context has no field of its own; put it in a system message or pass documents="
     )
-
-    def __init__(self, h: ChatHistory) -> None:
-        self.h = h
 
     def reasoning(self, m: ReasoningMessage) -> str | None:
         if m.encrypted_value:
@@ -89,17 +86,8 @@ class _Forms(ChatForms[ChatMessage]):
     def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> ChatMessage:
         return _tool(result, content, self.h.ids, self.h.lost)
 
-    def user(self, content: Fitted) -> ChatMessage:
-        if isinstance(content, str):
-            return {"role": "user", "content": content}
-        return {"role": "user", "content": _user_parts(content, self.h.in_user, self.h.lost)}
-
-    def system(self, text: str) -> ChatMessage:
-        return {"role": "system", "content": text}
-
-    def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
-        items = _user_parts(parts, self.h.in_user, self.h.lost)
-        return {"role": "user", "content": items} if items else None
+    def parts(self, parts: list[ContentPart]) -> list[Any]:
+        return _user_parts(parts, self.h.in_user, self.h.lost)
 
 
 encode_request = chat_encode_request(

@@ -32,8 +32,8 @@ from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.chat_request import (
+    BaseForms,
     ChatForms,
-    ChatHistory,
     Fitted,
     call_of_function,
     chat_encode_request,
@@ -64,14 +64,11 @@ from .wire import (
 _NO_ARTEFACTS = "Mistral has no field for another provider's opaque artefact"
 
 
-class _Forms(ChatForms[ChatMessage]):
+class _Forms(BaseForms, ChatForms[ChatMessage]):
     """Mistral's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Mistral"
     context_hint = "Mistral has no field for run context; put it in a system message"
-
-    def __init__(self, h: ChatHistory) -> None:
-        self.h = h
 
     def reasoning(self, m: ReasoningMessage) -> str | None:
         meta = m.metadata if isinstance(m.metadata, dict) else None
@@ -92,17 +89,8 @@ class _Forms(ChatForms[ChatMessage]):
     def tool(self, result: ToolMessage, call: ToolCall, content: Fitted) -> ChatMessage:
         return _tool(result, call.function.name, content, self.h.ids, self.h.lost)
 
-    def user(self, content: Fitted) -> ChatMessage:
-        if isinstance(content, str):
-            return {"role": "user", "content": content}
-        return {"role": "user", "content": _parts(content, self.h.in_user, self.h.lost)}
-
-    def system(self, text: str) -> ChatMessage:
-        return {"role": "system", "content": text}
-
-    def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
-        chunks = _parts(parts, self.h.in_user, self.h.lost)
-        return {"role": "user", "content": chunks} if chunks else None
+    def parts(self, parts: list[ContentPart]) -> list[Any]:
+        return _parts(parts, self.h.in_user, self.h.lost)
 
 
 encode_request = chat_encode_request(

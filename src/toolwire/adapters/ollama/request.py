@@ -41,8 +41,8 @@ from toolwire.protocol.arguments import (
 )
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.chat_request import (
+    BaseForms,
     ChatForms,
-    ChatHistory,
     Fitted,
     arguments_text,
     chat_encode_request,
@@ -77,14 +77,11 @@ IMAGE_MIME = "image/png"
 _NO_ARTEFACTS = "Ollama has no field for a provider's opaque artefact"
 
 
-class _Forms(ChatForms[ChatMessage]):
+class _Forms(BaseForms, ChatForms[ChatMessage]):
     """Ollama's messages, for :func:`~toolwire.protocol.chat_request.chat_messages`."""
 
     label = "Ollama"
     context_hint = "Ollama has no field for run context; put it in a system message"
-
-    def __init__(self, h: ChatHistory) -> None:
-        self.h = h
 
     def reasoning(self, m: ReasoningMessage) -> str | None:
         if m.encrypted_value:
@@ -102,9 +99,6 @@ class _Forms(ChatForms[ChatMessage]):
 
     def user(self, content: Fitted) -> ChatMessage:
         return _with_media({"role": "user"}, content, self.h.in_user, None, self.h.lost)
-
-    def system(self, text: str) -> ChatMessage:
-        return {"role": "system", "content": text}
 
     def moved(self, parts: list[ContentPart]) -> ChatMessage | None:
         return self.user(parts)
