@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from ag_ui.core import (
     PROTOCOL_VERSION,
@@ -47,6 +47,19 @@ Fitted = str | list[ContentPart]
 #: a vendor's message shape (its ``TypedDict`` in ``wire.py``)
 M = TypeVar("M")
 M_co = TypeVar("M_co", covariant=True)
+
+
+class FunctionDefinition(TypedDict, total=False):
+    name: str
+    description: str
+    parameters: dict[str, Any]
+
+
+class FunctionTool(TypedDict, total=False):
+    """A tool definition as the chat-shaped APIs take it: ``{"type": "function", "function"}``."""
+
+    type: str
+    function: FunctionDefinition
 
 
 @dataclass(slots=True)
@@ -337,9 +350,9 @@ def function_call(c: ToolCall, call_id: str) -> Any:
     }
 
 
-def function_tool(t: Tool) -> dict[str, Any]:
+def function_tool(t: Tool) -> FunctionTool:
     """A ``{"type": "function"}`` tool definition; no parameters is an empty object schema."""
-    fn: dict[str, Any] = {"name": t.name}
+    fn: FunctionDefinition = {"name": t.name}
     if t.description:
         fn["description"] = t.description
     fn["parameters"] = t.parameters if t.parameters is not None else {"type": "object"}
@@ -424,6 +437,8 @@ __all__ = [
     "ChatForms",
     "ChatHistory",
     "Fitted",
+    "FunctionDefinition",
+    "FunctionTool",
     "answer_calls",
     "arguments_text",
     "call_of_function",

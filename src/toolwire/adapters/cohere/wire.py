@@ -19,6 +19,7 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError, VendorStreamError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
@@ -137,19 +138,6 @@ class ChatMessage(TypedDict, total=False):
     tool_plan: str
     tool_calls: list[ToolCall]
     tool_call_id: str
-
-
-class FunctionDefinition(TypedDict, total=False):
-    name: str
-    description: str
-    parameters: dict[str, Any]
-
-
-class ToolDefinition(TypedDict, total=False):
-    """``ToolV2``: ``{"type": "function", "function": ...}``."""
-
-    type: str
-    function: FunctionDefinition
 
 
 class ChatRequest(TypedDict, total=False):

@@ -18,6 +18,8 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorStreamError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.chat_request import FunctionDefinition
+from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
@@ -141,20 +143,6 @@ class ChatMessage(TypedDict, total=False):
     tool_call_id: str
     name: str
     prefix: bool
-
-
-class FunctionDefinition(TypedDict, total=False):
-    name: str
-    description: str
-    parameters: dict[str, Any]
-    strict: bool
-
-
-class ToolDefinition(TypedDict, total=False):
-    """A ``tools[]`` entry: ``{"type": "function", "function": ...}``."""
-
-    type: str
-    function: FunctionDefinition
 
 
 class ChatCompletionRequest(TypedDict, total=False):

@@ -18,6 +18,8 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorStreamError
 from toolwire.protocol.callids import IdRule
+from toolwire.protocol.chat_request import FunctionDefinition
+from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.ndjson import ndjson_framing
@@ -102,19 +104,6 @@ class ChatChunk(TypedDict, total=False):
     eval_duration: int
     logprobs: Any
     error: str
-
-
-class FunctionDefinition(TypedDict, total=False):
-    name: str
-    description: str
-    parameters: dict[str, Any]
-
-
-class ToolDefinition(TypedDict, total=False):
-    """A ``tools[]`` entry: ``{"type": "function", "function": ...}``."""
-
-    type: str
-    function: FunctionDefinition
 
 
 class ChatRequest(TypedDict, total=False):
