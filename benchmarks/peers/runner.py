@@ -12,6 +12,11 @@ at end of input. Only the standard library, Pydantic AI and LiteLLM are imported
 * ``litellm``: LiteLLM's streaming call for the vendor against a loopback HTTP server on
   127.0.0.1 that serves the bytes (LiteLLM builds its own HTTP clients), every chunk consumed.
 * ``loopback``: the same server read with a plain ``httpx`` stream: what the socket costs.
+
+``PEERS`` says which peers read which vendor's bytes: not every peer has a model for every
+vendor's own wire (Pydantic AI speaks Ollama only through its OpenAI-compatible endpoint;
+LiteLLM's Cohere v2 stream reader fails on Cohere's ``event:`` lines), and a peer that cannot
+read the same bytes gets no row rather than a figure over other bytes.
 """
 
 from __future__ import annotations
