@@ -23,6 +23,9 @@ from typing import Any
 
 VENDOR = "cohere"
 MODEL = "command-a-03-2025"
+#: the model the request histories name: a vision model, so the images of the media rows
+#: are sent (command-a-03-2025 takes none: they would be dropped, with a loss)
+REQUEST_MODEL = "command-a-vision-07-2025"
 PIECE = 16 * 1024
 
 

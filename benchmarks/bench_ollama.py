@@ -23,6 +23,9 @@ from typing import Any
 
 VENDOR = "ollama"
 MODEL = "qwen3:8b"
+#: the model the request histories name: a vision model, so the images of the media rows
+#: are sent (qwen3 takes none: they would be dropped, with a loss)
+REQUEST_MODEL = "qwen3-vl:8b"
 #: a call's ``arguments`` is an object: the encoder parses each call's argument text
 ARGUMENTS_AS_OBJECTS = True
 PIECE = 16 * 1024

@@ -54,7 +54,8 @@ def _bench_modules() -> tuple[dict[str, ModuleType], list[str]]:
     That module is the one extension point (docs/performance.md, "A new adapter's rows"):
     ``VENDOR``, ``MODEL``, ``build(shape, events) -> bytes`` (a stream of the recorded shape
     in the adapter's ``FRAMING``) and ``sdk_objects(body)`` (the vendor SDK's own parse);
-    optionally ``extra_cases(body)``, and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
+    optionally ``extra_cases(body)``, ``REQUEST_MODEL`` (the model ``encode_request`` is
+    given, when ``MODEL`` takes no images), and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
     stream carries a call's arguments as a JSON object (its encoder must parse their text,
     which the encode row's floor then counts). Every path, floor, peer row and the gateway take the
     vendor from here and read and write its streams through its ``FRAMING``.
@@ -179,7 +180,8 @@ def _request_group(vendor: str, messages: int, calls: int = 1, shape: str = "his
     """``encode_request`` of a history and its floors; ``calls``: runs per repetition (a
     1,000-message body takes a few milliseconds)."""
     adapter = adapters.get(vendor)
-    model = VENDORS[vendor].MODEL
+    # a module may name another model for its requests (one that takes the history's images)
+    model = getattr(VENDORS[vendor], "REQUEST_MODEL", VENDORS[vendor].MODEL)
     run_input = history(messages, media_heavy=HISTORIES[shape])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -590,6 +592,7 @@ def write_doc(text: str, doc: Path) -> None:
 
 #: the marker of the paragraph a ``--vendor`` run adds beside the full run's header
 SUBSET = "Rows of "
+RUN_NOTE = "(a `--vendor` run; every other row is from the run above)"
 
 
 def _segments(lines: list[str]) -> list[list[str]]:
@@ -615,7 +618,17 @@ def _merge_table(old: list[str], new: list[str], vendors: set[str]) -> list[str]
     end."""
     head = [c.strip() for c in old[0].strip().strip("|").split("|")]
     column = head.index("vendor") if "vendor" in head else 0
-    rows = [r for r in old[2:] if _row_vendor(r, column) not in vendors]
+    # a run replaces only what it measured: the groups (first column) it has rows in, where
+    # the vendor is not the first column; the whole table's rows of its vendors otherwise
+    groups = {r.split("|")[1] for r in new[2:]} if column > 0 else None
+    rows = [
+        r
+        for r in old[2:]
+        if _row_vendor(r, column) not in vendors
+        or (groups is not None and r.split("|")[1] not in groups)
+    ]
+    if len(new) <= 2:
+        return old
     for row in new[2:]:
         at = len(rows)
         if column > 0:
@@ -626,7 +639,9 @@ def _merge_table(old: list[str], new: list[str], vendors: set[str]) -> list[str]
     return old[:2] + rows
 
 
-def merge_report(old: str, new: str, vendors: Sequence[str], extras: Sequence[str]) -> str:
+def merge_report(
+    old: str, new: str, vendors: Sequence[str], extras: Sequence[str], part: str = ""
+) -> str:
     """A ``--vendor`` run's report put into the full one: each of its table rows replaces
     that vendor's row (or joins the table), its header goes beside the full run's, its
     extras' output beside theirs, so a subset run never drops the other vendors' figures.
@@ -634,14 +649,14 @@ def merge_report(old: str, new: str, vendors: Sequence[str], extras: Sequence[st
     if "\n|" not in old:
         return new + "".join(f"\n{x}\n" for x in extras)
     chosen = set(vendors)
-    named = ", ".join(vendors)
+    named = ", ".join(vendors) + part  # ``part``: what of them was run, when not all
     label = f"{SUBSET}{named}"
     own = f"{SUBSET.lower()}{named}"
     new_lines = new.rstrip("\n").split("\n")
     tables = {seg[0]: seg for seg in _segments(new_lines) if seg[0].startswith("|")}
     # the new run's header and repetitions, as one paragraph beside the full run's
     header = " ".join(line for line in new_lines[:3] if line)
-    note = f"{label} (a `--vendor` run; every other row is from the run above): {header}"
+    note = f"{label} {RUN_NOTE}: {header}"
     out: list[str] = []
     placed: set[str] = set()
     for seg in _segments(old.rstrip("\n").split("\n")):
@@ -655,7 +670,7 @@ def merge_report(old: str, new: str, vendors: Sequence[str], extras: Sequence[st
         fences = -1  # >= 0: inside this subset's earlier extra output (its fences seen)
         for line in seg:
             # this subset's earlier paragraph and extras' output go (they come again)
-            if line.startswith(label) or line.startswith("Model adapters of the registry"):
+            if line.startswith(f"{label} {RUN_NOTE}") or line.startswith("Model adapters of the"):
                 continue
             if line.startswith("`benchmarks/") and line.endswith(f"({own}):"):
                 fences = 0
@@ -745,11 +760,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tens of seconds of CPU per run there); at the short length they run every shape",
     )
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
+    ap.add_argument(
+        "--requests-only",
+        action="store_true",
+        help="only encode_request's histories (with --vendor: their rows merged, the rest kept)",
+    )
     ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
     ap.add_argument(
         "--no-extras", action="store_true", help="leave out bench_run and bench_gateway"
     )
     args = ap.parse_args(argv)
+    if args.requests_only:  # encode_request's groups alone: no peers, no extras
+        args.no_peers = args.no_extras = True
     timing.COLLECT = not args.quick
     vendors = args.vendor or list(VENDORS)
     shapes = args.shape or list(SHAPES)
@@ -782,7 +804,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     base = read_block(args.out) if subset is not None and not args.quick else ""
 
     def page(text: str) -> str:
-        return text if subset is None else merge_report(base, text, subset, extras)
+        part = " (`encode_request` only)" if args.requests_only else ""
+        return text if subset is None else merge_report(base, text, subset, extras, part)
 
     extras = [] if args.no_extras else _extras(args.quick, args.no_peers, subset)
     try:
@@ -794,6 +817,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     rg = _request_group(vendor, *size, shape=shape)
                     interleave(list(rg.cases.values()), reps, warmup=not args.quick)
                     requests.append(rg)
+                if args.requests_only:
+                    continue
                 for events in lengths:
                     adapter = adapters.get(vendor)
                     body = VENDORS[vendor].build("tool", events)

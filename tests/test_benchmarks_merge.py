@@ -97,3 +97,31 @@ def test_a_page_without_tables_takes_the_subset_whole() -> None:
     report, extras = _subset("03:00", "300.0")
     merged = merge_report("", report, ["gemini"], extras)
     assert merged.startswith("Run 03:00") and "gateway: gemini 03:00" in merged
+
+
+def test_a_requests_only_run_replaces_only_the_request_rows() -> None:
+    report = """Run 05:00 on a machine. Command: `./dev bench --vendor gemini --requests-only`.
+
+Medians of 3 interleaved repetitions after a warm-up round. spread: median 2%.
+
+| vendor | shape | events | SDK parse ms |
+|---|---|---|---|
+
+Targets:
+
+| target | bound | vendor | measured | verdict |
+|---|---|---|---|---|
+| request | ≤ 2.0× | gemini (history) | 1.40× | met |
+"""
+    report0, extras = _subset("03:00", "300.0")
+    first = merge_report(FULL, report0, ["gemini"], extras)
+    merged = merge_report(first, report, ["gemini"], [], " (`encode_request` only)")
+    lines = merged.splitlines()
+    # the stream rows and the other targets of the vendor stay; its request row is new
+    assert "| gemini | tool | 2000 | 300.0 |" in lines
+    assert "| added | ≤ +10% | gemini | +9% | met |" in lines
+    assert "| request | ≤ 2.0× | gemini (history) | 1.40× | met |" in lines
+    assert "| request | ≤ 2.0× | gemini (history) | 1.50× | met |" not in lines
+    # the first subset's header paragraph stays beside this one's
+    assert "Rows of gemini (a `--vendor` run" in merged
+    assert "Rows of gemini (`encode_request` only) (a `--vendor` run" in merged
