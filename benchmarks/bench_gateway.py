@@ -426,7 +426,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for vendor in vendors:
             body = VENDORS[vendor].build("text", events)
             bodies[vendor] = (body, adapters.get(vendor).FRAMING.media_type)
-        fake, base = start_vendor(bodies, tmp, 900.0 if not quick else 120.0)
+        # the fake vendor's lifetime grows with the vendors it serves (each one's levels run
+        # one after another; a vendor gone mid-benchmark would fail the later levels)
+        per_vendor = 40.0 if quick else 240.0
+        fake, base = start_vendor(bodies, tmp, max(120.0, per_vendor * len(vendors)))
         try:
             plans: list[tuple[str, int]] = [("toolwire", 1)]
             if not args.no_peers:
