@@ -155,7 +155,9 @@ def _group(
     g.closers.append(one_run.close)
     g.add("tw.served", timed(one_run))
     frames = [encode_agui_event(ev).encode() for ev in run_events]
-    g.add("floor.send", timed(paths.send_each(frames)))
+    send = paths.send_each(frames)
+    g.closers.append(send.close)
+    g.add("floor.send", timed(send))
     for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
         g.add(f"extra.{name}", timed(fn))
     if peers is not None and vendor in PEER_VENDORS and (events < long or shape in peer_shapes):
