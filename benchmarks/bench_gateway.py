@@ -52,6 +52,8 @@ ROOT = HERE.parent
 TURN_EVENTS = 200
 TOOLS = ("get_weather", "get_time", "search_docs")
 START_LIMIT = 90.0  # seconds a server may take to start listening
+#: toolwire serve's run cap in this benchmark (above every level it runs)
+MAX_RUNS = 256
 
 
 def run_input(messages: int = 1) -> dict[str, Any]:
@@ -190,7 +192,12 @@ def start_toolwire(vendors: Sequence[str], base: str, tmp: Path, workers: int) -
         )
         env[client.key_env[0]] = "bench-key-not-a-secret"
     config = tmp / "toolwire.json"
-    config.write_text(json.dumps({"agents": agents, "inspector": False}))
+    # the run cap above the highest level (with the large-input streams): the server's
+    # default (16 streaming at once, 503 "busy" beyond) would turn a level's runs into
+    # refusals as soon as a vendor's turns last long enough to overlap (Mistral's SDK
+    # parse: about 0.15 s of CPU a turn), and Pydantic AI's app has no such cap
+    limits = {"max_runs": MAX_RUNS, "max_connections": MAX_RUNS + 16}
+    config.write_text(json.dumps({"agents": agents, "inspector": False, **limits}))
     port = _free_port()
     tool = Path(sys.executable).with_name("toolwire")
     proc = subprocess.Popen(
@@ -419,7 +426,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for vendor in vendors:
             body = VENDORS[vendor].build("text", events)
             bodies[vendor] = (body, adapters.get(vendor).FRAMING.media_type)
-        fake, base = start_vendor(bodies, tmp, 900.0 if not quick else 120.0)
+        # the fake vendor's lifetime grows with the vendors it serves (each one's levels run
+        # one after another; a vendor gone mid-benchmark would fail the later levels)
+        per_vendor = 40.0 if quick else 240.0
+        fake, base = start_vendor(bodies, tmp, max(120.0, per_vendor * len(vendors)))
         try:
             plans: list[tuple[str, int]] = [("toolwire", 1)]
             if not args.no_peers:

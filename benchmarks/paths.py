@@ -194,21 +194,28 @@ def build_events(specs: list[Spec]) -> int:
     return len(specs)
 
 
-def send_each(frames: list[bytes]) -> Callable[[], int]:
+class send_each:
     """The least an ASGI server streaming each event as it is ready does per event: one
     ``await send(message)`` per frame (the frames already written; ``send`` does nothing),
-    on one event loop kept across repetitions."""
-    loop = asyncio.new_event_loop()
+    on one event loop kept across repetitions (``close`` ends it, once the group ran)."""
 
-    async def send(message: dict[str, Any]) -> None:
-        return None
+    def __init__(self, frames: list[bytes]) -> None:
+        self.frames = frames
+        self.loop = asyncio.new_event_loop()
 
-    async def each() -> int:
-        for body in frames:
+    async def _each(self) -> int:
+        async def send(message: dict[str, Any]) -> None:
+            return None
+
+        for body in self.frames:
             await send({"type": "http.response.body", "body": body, "more_body": True})
-        return len(frames)
+        return len(self.frames)
 
-    return lambda: loop.run_until_complete(each())
+    def __call__(self) -> int:
+        return self.loop.run_until_complete(self._each())
+
+    def close(self) -> None:
+        self.loop.close()
 
 
 def sequence_check(events: list[BaseEvent]) -> int:

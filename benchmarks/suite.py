@@ -40,6 +40,7 @@ from typing import Any
 from benchmarks import paths, timing
 from benchmarks.history import history
 from benchmarks.peers.runner import MODELS as PEER_MODELS
+from benchmarks.peers.runner import PEERS
 from benchmarks.served import Served
 from benchmarks.timing import Case, interleave, peak_bytes, timed
 from toolwire import adapters
@@ -53,7 +54,8 @@ def _bench_modules() -> tuple[dict[str, ModuleType], list[str]]:
     That module is the one extension point (docs/performance.md, "A new adapter's rows"):
     ``VENDOR``, ``MODEL``, ``build(shape, events) -> bytes`` (a stream of the recorded shape
     in the adapter's ``FRAMING``) and ``sdk_objects(body)`` (the vendor SDK's own parse);
-    optionally ``extra_cases(body)``, and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
+    optionally ``extra_cases(body)``, ``REQUEST_MODEL`` (the model ``encode_request`` is
+    given, when ``MODEL`` takes no images), and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
     stream carries a call's arguments as a JSON object (its encoder must parse their text,
     which the encode row's floor then counts). Every path, floor, peer row and the gateway take the
     vendor from here and read and write its streams through its ``FRAMING``.
@@ -81,6 +83,9 @@ BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 PEER_VENDORS = tuple(PEER_MODELS)
 
 EXTRAS = ("bench_run", "bench_bedrock", "bench_gateway")
+#: the extras that take ``--vendor`` (the others are left out of a ``--vendor`` run, and
+#: their figures in the page stay those of the last full run)
+SCOPED = ("bench_gateway",)
 
 
 @dataclass
@@ -150,16 +155,21 @@ def _group(
     g.closers.append(one_run.close)
     g.add("tw.served", timed(one_run))
     frames = [encode_agui_event(ev).encode() for ev in run_events]
-    g.add("floor.send", timed(paths.send_each(frames)))
+    send = paths.send_each(frames)
+    g.closers.append(send.close)
+    g.add("floor.send", timed(send))
     for name, fn in getattr(bench, "extra_cases", lambda _: {})(body).items():
         g.add(f"extra.{name}", timed(fn))
     if peers is not None and vendor in PEER_VENDORS and (events < long or shape in peer_shapes):
-        file = tmp / f"{vendor}-{shape}-{events}.sse"
+        file = tmp / f"{vendor}-{shape}-{events}.body"
         file.write_bytes(body)
-        for peer in ("pydantic_ai", "litellm", "loopback"):
+        media = adapter.FRAMING.media_type
+        # the peers that read this vendor's bytes; the loopback read beside LiteLLM's
+        mine = PEERS[vendor] + (("loopback",) if "litellm" in PEERS[vendor] else ())
+        for peer in mine:
             # ``Peers`` warms each peer up itself (its process stays up): no warm-up round here,
             # and fewer repetitions (LiteLLM takes tens of seconds on a long stream)
-            run = lambda p=peer: peers.time(p, vendor, file)  # noqa: E731
+            run = lambda p=peer: peers.time(p, vendor, file, media)  # noqa: E731
             g.add(f"peer.{peer}", run, limit=peer_reps, warm=False)
     return g
 
@@ -172,7 +182,8 @@ def _request_group(vendor: str, messages: int, calls: int = 1, shape: str = "his
     """``encode_request`` of a history and its floors; ``calls``: runs per repetition (a
     1,000-message body takes a few milliseconds)."""
     adapter = adapters.get(vendor)
-    model = VENDORS[vendor].MODEL
+    # a module may name another model for its requests (one that takes the history's images)
+    model = getattr(VENDORS[vendor], "REQUEST_MODEL", VENDORS[vendor].MODEL)
     run_input = history(messages, media_heavy=HISTORIES[shape])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -258,6 +269,9 @@ TARGETS = {
     "served_sdk": ("the server's streaming path, × the SDK's parse", 1.3, True),
 }
 
+
+#: the targets set against a peer, and that peer
+PEER_TARGETS = {"pyd_sdk": "pydantic_ai", "pyd_bytes": "pydantic_ai", "litellm": "litellm"}
 
 #: the streams the issue's table measures its stream targets on (Anthropic's tool stream,
 #: OpenAI Chat's); the other vendors' rows are shown beside them, marked as beyond it
@@ -359,6 +373,13 @@ def target_rows(groups: Sequence[Group], requests: Sequence[Group]) -> list[str]
             continue
         for g in picked:
             measured, best = _target_values(g)[key]
+            if key in PEER_TARGETS and PEER_TARGETS[key] not in PEERS.get(g.vendor, ()):
+                # said, not left out: this peer does not read this vendor's bytes
+                rows.append(
+                    f"| {what} | {shown} | {g.vendor} | — | — | — | not measured: the peer "
+                    "has no model for these bytes (`benchmarks/peers/runner.py`, `PEERS`) |"
+                )
+                continue
             if measured is not None:
                 row = _target_row(key, what, shown, g.vendor, measured, best)
                 if g.vendor not in ISSUE_VENDORS:
@@ -371,7 +392,7 @@ def _target_row(
     key: str, what: str, bound: str, vendor: str, measured: float | None, best: float | None
 ) -> str:
     over = f"{measured / best:.2f}" if measured is not None and best else "—"
-    if key in ("pyd_sdk", "pyd_bytes", "litellm") and measured is not None and best:
+    if key in PEER_TARGETS and measured is not None and best:
         over = f"{best / measured:.2f}"  # how far toolwire is from its floor, seen by the peer
     return (
         f"| {what} | {bound} | {vendor} | {_fmt(key, measured)} | {_fmt(key, best)} | {over} "
@@ -571,13 +592,134 @@ def write_doc(text: str, doc: Path) -> None:
     doc.write_text(f"{before}{BEGIN}\n{text}{END}{after}")
 
 
-def _extras(quick: bool, no_peers: bool = False) -> list[str]:
-    """Run the benchmarks other modules contribute (``EXTRAS``), capturing what they print."""
+#: the marker of the paragraph a ``--vendor`` run adds beside the full run's header
+SUBSET = "Rows of "
+RUN_NOTE = "(a `--vendor` run; every other row is from the run above)"
+
+
+def _segments(lines: list[str]) -> list[list[str]]:
+    """``lines`` cut into runs of table lines (``|`` first) and runs of other lines."""
+    out: list[list[str]] = []
+    for line in lines:
+        table = line.startswith("|")
+        if out and out[-1][0].startswith("|") == table:
+            out[-1].append(line)
+        else:
+            out.append([line])
+    return out
+
+
+def _row_vendor(row: str, column: int) -> str:
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    return cells[column].split(" ")[0] if column < len(cells) else ""
+
+
+def _merge_table(old: list[str], new: list[str], vendors: set[str]) -> list[str]:
+    """``old``'s rows of other vendors kept, ``new``'s rows put in: after the last row of
+    their group (the first column) where the vendor is not the first column, else at the
+    end."""
+    head = [c.strip() for c in old[0].strip().strip("|").split("|")]
+    column = head.index("vendor") if "vendor" in head else 0
+    # a run replaces only what it measured: the groups (first column) it has rows in, where
+    # the vendor is not the first column; the whole table's rows of its vendors otherwise
+    groups = {r.split("|")[1] for r in new[2:]} if column > 0 else None
+    rows = [
+        r
+        for r in old[2:]
+        if _row_vendor(r, column) not in vendors
+        or (groups is not None and r.split("|")[1] not in groups)
+    ]
+    if len(new) <= 2:
+        return old
+    for row in new[2:]:
+        at = len(rows)
+        if column > 0:
+            group = _row_vendor(row, 0) and row.split("|")[1]
+            same = [i for i, r in enumerate(rows) if r.split("|")[1] == group]
+            at = same[-1] + 1 if same else at
+        rows.insert(at, row)
+    return old[:2] + rows
+
+
+def merge_report(
+    old: str, new: str, vendors: Sequence[str], extras: Sequence[str], part: str = ""
+) -> str:
+    """A ``--vendor`` run's report put into the full one: each of its table rows replaces
+    that vendor's row (or joins the table), its header goes beside the full run's, its
+    extras' output beside theirs, so a subset run never drops the other vendors' figures.
+    ``old`` without tables (no full run yet) is replaced."""
+    if "\n|" not in old:
+        return new + "".join(f"\n{x}\n" for x in extras)
+    chosen = set(vendors)
+    named = ", ".join(vendors) + part  # ``part``: what of them was run, when not all
+    label = f"{SUBSET}{named}"
+    own = f"{SUBSET.lower()}{named}"
+    new_lines = new.rstrip("\n").split("\n")
+    tables = {seg[0]: seg for seg in _segments(new_lines) if seg[0].startswith("|")}
+    # the new run's header and repetitions, as one paragraph beside the full run's
+    header = " ".join(line for line in new_lines[:3] if line)
+    note = f"{label} {RUN_NOTE}: {header}"
+    out: list[str] = []
+    placed: set[str] = set()
+    for seg in _segments(old.rstrip("\n").split("\n")):
+        if seg[0].startswith("|"):
+            fresh = tables.get(seg[0])
+            if fresh is not None:
+                placed.add(seg[0])
+                seg = _merge_table(seg, fresh, chosen)
+            out += seg
+            continue
+        fences = -1  # >= 0: inside this subset's earlier extra output (its fences seen)
+        for line in seg:
+            # this subset's earlier paragraph and extras' output go (they come again)
+            if line.startswith(f"{label} {RUN_NOTE}") or line.startswith("Model adapters of the"):
+                continue
+            if line.startswith("`benchmarks/") and line.endswith(f"({own}):"):
+                fences = 0
+            if fences < 0:
+                out.append(line)
+            elif line == "```":
+                fences += 1
+                fences = -1 if fences == 2 else fences
+    # the subset's header after the full run's "Medians of ..." paragraph
+    at = next((i + 1 for i, line in enumerate(out) if line.startswith("Medians of ")), 1)
+    out[at:at] = ["", note]
+    for seg in _segments(new_lines):
+        if seg[0].startswith("|") and seg[0] not in placed:
+            out += ["", "Only in the `--vendor` run:", "", *seg]
+    tail = [line for line in new_lines if line.startswith("Model adapters of the registry")]
+    out += ["", *tail] if tail else []
+    failed = new.split("\nFailed benchmarks:\n", 1)
+    if len(failed) == 2:
+        out += ["", f"Failed benchmarks ({label}):", failed[1].split("\n\n`benchmarks/")[0]]
+    for extra in extras:
+        first, rest = extra.split("\n", 1)
+        out += ["", f"{first[:-1]} ({own}):", rest]
+    text = "\n".join(out)
+    while "\n\n\n" in text:  # what a merge took out leaves no run of blank lines
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip("\n") + "\n"
+
+
+def read_block(doc: Path) -> str:
+    """The text between the markers of ``doc`` ("" when there is none)."""
+    old = doc.read_text() if doc.exists() else ""
+    if BEGIN not in old or END not in old:
+        return ""
+    return old.split(BEGIN, 1)[1].split(END, 1)[0].lstrip("\n")
+
+
+def _extras(quick: bool, no_peers: bool = False, vendors: Sequence[str] | None = None) -> list[str]:
+    """Run the benchmarks other modules contribute (``EXTRAS``), capturing what they print;
+    for a ``--vendor`` run (``vendors``), only those that take ``--vendor`` (``SCOPED``),
+    given the run's vendors."""
     import contextlib
     import io
 
     out = []
     for name in EXTRAS:
+        if vendors is not None and name not in SCOPED:
+            continue
         try:
             module = importlib.import_module(f"benchmarks.{name}")
         except ModuleNotFoundError as exc:
@@ -589,6 +731,8 @@ def _extras(quick: bool, no_peers: bool = False) -> list[str]:
         sys.argv = [name, *(["--quick"] if quick else [])]
         if no_peers and name == "bench_gateway":
             sys.argv.append("--no-peers")
+        for vendor in vendors or ():
+            sys.argv += ["--vendor", vendor]
         failed = ""
         try:
             with contextlib.redirect_stdout(buf):
@@ -618,11 +762,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tens of seconds of CPU per run there); at the short length they run every shape",
     )
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI and LiteLLM")
+    ap.add_argument(
+        "--requests-only",
+        action="store_true",
+        help="only encode_request's histories (with --vendor: their rows merged, the rest kept)",
+    )
     ap.add_argument("--out", type=Path, default=DOC, help="the page the table goes into")
     ap.add_argument(
         "--no-extras", action="store_true", help="leave out bench_run and bench_gateway"
     )
     args = ap.parse_args(argv)
+    if args.requests_only:  # encode_request's groups alone: no peers, no extras
+        args.no_peers = args.no_extras = True
     timing.COLLECT = not args.quick
     vendors = args.vendor or list(VENDORS)
     shapes = args.shape or list(SHAPES)
@@ -647,7 +798,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     memory: list[tuple[str, int, int, int]] = []
     # the benchmarks other modules contribute run first (the gateway's servers start and
     # stop on their own), so a long run cut short still keeps them in its partial table
-    extras = [] if args.no_extras else _extras(args.quick, args.no_peers)
+    # a run of some vendors puts its rows into the page's tables (merge_report); a run of
+    # every vendor writes the whole block
+    subset = list(dict.fromkeys(args.vendor)) if args.vendor else None
+    if subset is not None and set(subset) == set(VENDORS):
+        subset = None
+    base = read_block(args.out) if subset is not None and not args.quick else ""
+
+    def page(text: str) -> str:
+        part = " (`encode_request` only)" if args.requests_only else ""
+        return text if subset is None else merge_report(base, text, subset, extras, part)
+
+    extras = [] if args.no_extras else _extras(args.quick, args.no_peers, subset)
     try:
         with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:
             total = len(vendors) * len(shapes) * len(lengths)
@@ -657,6 +819,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     rg = _request_group(vendor, *size, shape=shape)
                     interleave(list(rg.cases.values()), reps, warmup=not args.quick)
                     requests.append(rg)
+                if args.requests_only:
+                    continue
                 for events in lengths:
                     adapter = adapters.get(vendor)
                     body = VENDORS[vendor].build("tool", events)
@@ -680,9 +844,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                             note = f"(Partial: {len(groups)} of {total} stream groups so far.)"
                             partial = report(
                                 groups, requests, memory, f"{header} {note}", reps,
-                                args.peer_reps, extras,
+                                args.peer_reps, [] if subset else extras,
                             )  # fmt: skip
-                            write_doc(partial, args.out)
+                            write_doc(page(partial), args.out)
     finally:
         if peers is not None:
             peers.close()
@@ -701,8 +865,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(line)
         print(f"quick: {count} benchmarks ran, {len(failed)} failed; {len(extras)} extra")
         return 1 if failed else 0
-    text = report(groups, requests, memory, header, reps, args.peer_reps, extras)
+    text = report(groups, requests, memory, header, reps, args.peer_reps, [] if subset else extras)
     print(text)
-    write_doc(text, args.out)
+    write_doc(page(text), args.out)
     print(f"written to {args.out}", file=sys.stderr)
     return 1 if failed else 0

@@ -20,10 +20,13 @@ def test_every_benchmark_runs_in_quick_mode(capsys: pytest.CaptureFixture[str]) 
     assert last.startswith("quick: ") and " 0 failed" in last, last
     ran = int(last.split()[1])
     # each benched vendor x 3 shapes x 2 lengths x 16 paths (9, the served path, and the 6
-    # floors beside the targets), Gemini's two framings and its argument-parse floor per
-    # group, and each vendor x 2 histories x 3 request cases
+    # floors beside the targets), Gemini's two framings per group, the argument-parse floor
+    # per group of each vendor taking arguments as objects (Gemini, Ollama), and each
+    # vendor x 2 histories x 3 request cases
     n = len(VENDORS)
-    assert "gemini" in VENDORS and n >= 4
-    assert ran == n * 3 * 2 * 16 + 3 * 2 * 3 + n * 2 * 3, last
+    assert {"gemini", "mistral", "cohere", "ollama"} <= set(VENDORS) and n >= 7
+    as_objects = sum(bool(getattr(m, "ARGUMENTS_AS_OBJECTS", False)) for m in VENDORS.values())
+    assert as_objects >= 2
+    assert ran == n * 3 * 2 * 16 + 3 * 2 * 2 + as_objects * 3 * 2 + n * 2 * 3, last
     # the extras ran too (the loopback run, Bedrock's own, the gateway side by side)
     assert f"; {len(EXTRAS)} extra" in last and "FAILED" not in out, out[-3000:]

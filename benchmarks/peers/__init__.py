@@ -60,17 +60,21 @@ class Peers:
         )
         self._warm: set[tuple[str, str]] = set()
 
-    def time(self, peer: str, vendor: str, path: Path) -> float:
+    def time(
+        self, peer: str, vendor: str, path: Path, media_type: str = "text/event-stream"
+    ) -> float:
         """Seconds of one run; the first run of each peer and vendor (imports, client set-up)
-        is run once more untimed before it."""
+        is run once more untimed before it. ``media_type``: what the loopback server says
+        the body is (the vendor's ``FRAMING.media_type``)."""
         if (peer, vendor) not in self._warm:
             self._warm.add((peer, vendor))
-            self._once(peer, vendor, path)
-        return self._once(peer, vendor, path)
+            self._once(peer, vendor, path, media_type)
+        return self._once(peer, vendor, path, media_type)
 
-    def _once(self, peer: str, vendor: str, path: Path) -> float:
+    def _once(self, peer: str, vendor: str, path: Path, media_type: str) -> float:
         stdin, stdout = self._pipes()
-        stdin.write(json.dumps({"peer": peer, "vendor": vendor, "file": str(path)}) + "\n")
+        request = {"peer": peer, "vendor": vendor, "file": str(path), "media_type": media_type}
+        stdin.write(json.dumps(request) + "\n")
         stdin.flush()
         line = stdout.readline()
         if not line:

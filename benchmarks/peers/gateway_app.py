@@ -21,6 +21,8 @@ MODELS = {
     "openai_chat": "gpt-4o",
     "openai_responses": "gpt-5",
     "gemini": "gemini-3-pro-preview",
+    "mistral": "mistral-large-latest",
+    "cohere": "command-a-03-2025",
 }
 
 
@@ -42,6 +44,19 @@ def _model(vendor: str, base_url: str) -> Any:
         from pydantic_ai.providers.google import GoogleProvider
 
         return GoogleModel(name, provider=GoogleProvider(api_key="x", base_url=base_url))
+    if vendor == "mistral":
+        from pydantic_ai.models.mistral import MistralModel
+        from pydantic_ai.providers.mistral import MistralProvider
+
+        return MistralModel(name, provider=MistralProvider(api_key="x", base_url=base_url))
+    if vendor == "cohere":
+        from cohere import AsyncClientV2
+        from pydantic_ai.models.cohere import CohereModel
+        from pydantic_ai.providers.cohere import CohereProvider
+
+        # the provider takes its base URL from the environment only; its own client takes it
+        client = AsyncClientV2(api_key="x", base_url=base_url)
+        return CohereModel(name, provider=CohereProvider(cohere_client=client))
     raise ValueError(f"no Pydantic AI model for {vendor!r} in the gateway benchmark")
 
 

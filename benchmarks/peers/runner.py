@@ -1,8 +1,8 @@
 """The peers' side of the benchmark: runs inside ``benchmarks/peers/.venv``, never in toolwire's.
 
 Started by ``benchmarks.peers.client`` as a subprocess. It reads one JSON request per line on
-stdin (``{"peer": ..., "vendor": ..., "shape": ..., "file": ...}``), runs that peer once over the
-bytes in ``file`` and answers one JSON line on stdout (``{"seconds": s, "out": n}`` or
+stdin (``{"peer": ..., "vendor": ..., "file": ..., "media_type": ...}``), runs that peer once
+over the bytes in ``file`` and answers one JSON line on stdout (``{"seconds": s, "out": n}`` or
 ``{"error": "..."}``), so the suite can interleave the peers' repetitions with its own. It ends
 at end of input. Only the standard library, Pydantic AI and LiteLLM are imported here.
 
@@ -12,6 +12,11 @@ at end of input. Only the standard library, Pydantic AI and LiteLLM are imported
 * ``litellm``: LiteLLM's streaming call for the vendor against a loopback HTTP server on
   127.0.0.1 that serves the bytes (LiteLLM builds its own HTTP clients), every chunk consumed.
 * ``loopback``: the same server read with a plain ``httpx`` stream: what the socket costs.
+
+``PEERS`` says which peers read which vendor's bytes: not every peer has a model for every
+vendor's own wire (Pydantic AI speaks Ollama only through its OpenAI-compatible endpoint;
+LiteLLM's Cohere v2 stream reader fails on Cohere's ``event:`` lines), and a peer that cannot
+read the same bytes gets no row rather than a figure over other bytes.
 """
 
 from __future__ import annotations
@@ -36,12 +41,36 @@ MODELS = {
     "openai_chat": "gpt-4o",
     "openai_responses": "gpt-5",
     "gemini": "gemini-3-pro-preview",
+    "mistral": "mistral-large-latest",
+    "cohere": "command-a-03-2025",
+    "ollama": "qwen3:8b",
+}
+#: the peers that read each vendor's own bytes (LiteLLM's ``prefix/`` route for it); Pydantic
+#: AI has no Ollama model of its own (its Ollama provider speaks Ollama's OpenAI-compatible
+#: ``/v1`` endpoint: other bytes than ``/api/chat``'s NDJSON, which toolwire's adapter reads)
+PEERS = {vendor: ("pydantic_ai", "litellm") for vendor in MODELS}
+PEERS["ollama"] = ("litellm",)
+#: LiteLLM 1.110's Cohere v2 stream reader parses every line as JSON and fails on the
+#: ``event:`` line each Cohere v2 SSE event starts with (MidStreamFallbackError)
+PEERS["cohere"] = ("pydantic_ai",)
+LITELLM_PREFIX = {
+    "anthropic": "anthropic",
+    "openai_chat": "openai",
+    "gemini": "gemini",
+    "mistral": "mistral",
+    "cohere": "cohere_chat",
+    "ollama": "ollama_chat",
 }
 TOOLS = ("get_weather", "get_time", "search_docs")
 #: the server stops after this many requests even if nobody ends the runner
 MAX_REQUESTS = 10_000
 
 _body = b""
+_media_type = "text/event-stream"
+#: Ollama's ``/api/show`` answer, cut to what LiteLLM reads (the template names tools)
+_SHOW = json.dumps(
+    {"template": "{{ if .Tools }}{{ .Tools }}{{ end }}", "model_info": {"context_length": 40960}}
+).encode()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -50,11 +79,14 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         self.rfile.read(length)
+        # LiteLLM asks an Ollama server for the model's details once a call (``/api/show``):
+        # answered small, as Ollama answers it, not with the turn's body
+        body = _SHOW if self.path.endswith("/api/show") else _body
         self.send_response(200)
-        self.send_header("content-type", "text/event-stream")
-        self.send_header("content-length", str(len(_body)))
+        self.send_header("content-type", "application/json" if body is _SHOW else _media_type)
+        self.send_header("content-length", str(len(body)))
         self.end_headers()
-        self.wfile.write(_body)
+        self.wfile.write(body)
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -103,7 +135,23 @@ def _model(vendor: str, body: bytes) -> Any:
         from pydantic_ai.providers.google import GoogleProvider
 
         return GoogleModel(name, provider=GoogleProvider(api_key="x", http_client=http))
-    raise ValueError(vendor)
+    if vendor == "mistral":
+        from pydantic_ai.models.mistral import MistralModel
+        from pydantic_ai.providers.mistral import MistralProvider
+
+        return MistralModel(name, provider=MistralProvider(api_key="x", http_client=http))
+    if vendor == "cohere":
+        import httpx
+        from pydantic_ai.models.cohere import CohereModel
+        from pydantic_ai.providers.cohere import CohereProvider
+
+        # the cohere SDK takes httpx's own client (not httpx2's)
+        async def handler(request: Any) -> Any:
+            return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+        legacy = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+        return CohereModel(name, provider=CohereProvider(api_key="x", http_client=legacy))
+    raise ValueError(f"no Pydantic AI model for {vendor!r}")
 
 
 def _run_input() -> Any:
@@ -144,8 +192,10 @@ def _litellm(vendor: str, url: str) -> int:
             model=f"openai/{MODELS[vendor]}", input="hi", api_base=f"{url}/v1", **common
         )
     else:
-        prefix = {"anthropic": "anthropic", "openai_chat": "openai", "gemini": "gemini"}[vendor]
-        base = f"{url}/v1" if vendor == "openai_chat" else url
+        prefix = LITELLM_PREFIX[vendor]
+        # the path each route appends to its base: OpenAI's /chat/completions after /v1;
+        # Cohere's v2 route takes the whole URL; the others add their own
+        base = {"openai_chat": f"{url}/v1", "cohere": f"{url}/v2/chat"}.get(vendor, url)
         stream = litellm.completion(
             model=f"{prefix}/{MODELS[vendor]}", messages=messages, api_base=base, **common
         )
@@ -165,7 +215,7 @@ def _loopback(url: str) -> int:
 
 
 def main() -> None:
-    global _body
+    global _body, _media_type
     server = _Server()
     threading.Thread(target=server.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_address[1]}"
@@ -173,6 +223,7 @@ def main() -> None:
         request = json.loads(line)
         with open(request["file"], "rb") as f:
             _body = f.read()
+        _media_type = request.get("media_type", "text/event-stream")
         peer, vendor = request["peer"], request["vendor"]
         try:
             t0 = time.process_time()  # CPU time, as the suite measures its own
