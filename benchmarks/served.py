@@ -41,6 +41,30 @@ def run_input() -> RunAgentInput:
     )
 
 
+class NotMeasured(Exception):
+    """This vendor's served path cannot run in process: the reason, shown in the page."""
+
+
+def in_memory_reason(vendor: str) -> str | None:
+    """Why ``vendor``'s SDK client cannot be served from memory (its ``make_client`` refuses
+    another library's HTTP client, as botocore does), or None."""
+    from toolwire import adapters
+    from toolwire.errors import UnsupportedInput
+
+    try:
+        import httpx2
+
+        http = httpx2.AsyncClient()
+        try:
+            made = adapters.client(vendor).make_client(api_key=KEY, base_url=None, http_client=http)
+        finally:
+            asyncio.run(http.aclose())
+    except UnsupportedInput as exc:
+        return str(exc).split(", so ")[0].split(";")[0]
+    asyncio.run(adapters.client(vendor).aclose(made))
+    return None
+
+
 def _provider(vendor: str, body: bytes, media_type: str) -> Any:
     import httpx2
 
@@ -74,6 +98,9 @@ class Served:
     """``toolwire serve``'s response for one run of ``vendor`` over ``body``, repeatable."""
 
     def __init__(self, vendor: str, body: bytes, media_type: str) -> None:
+        why = in_memory_reason(vendor)
+        if why is not None:
+            raise NotMeasured(why)
         self.provider = _provider(vendor, body, media_type)
         self.secrets = self.provider.secret_values()
         self.input = run_input()
@@ -92,6 +119,7 @@ class Served:
         )
         size = 0
         frames = 0
+        last = b""
         forever = asyncio.Event()
 
         async def receive() -> dict[str, Any]:
@@ -99,15 +127,18 @@ class Served:
             return {"type": "http.disconnect"}
 
         async def send(message: dict[str, Any]) -> None:
-            nonlocal size, frames
+            nonlocal size, frames, last
             body = message.get("body")
             if body:
                 size += len(body)
                 frames += 1
+                last = body
 
         await response({"type": "http", "method": "POST"}, receive, send)
         if not frames:
             raise RuntimeError("the served run sent no frame")
+        if b'"RUN_ERROR"' in last:  # a run that failed is no measure of the path
+            raise RuntimeError(f"the served run ended in an error: {last[:300]!r}")
         return size
 
     def __call__(self) -> int:

@@ -41,7 +41,7 @@ from benchmarks import paths, timing
 from benchmarks.history import history
 from benchmarks.peers.runner import MODELS as PEER_MODELS
 from benchmarks.peers.runner import PEERS
-from benchmarks.served import Served
+from benchmarks.served import NotMeasured, Served
 from benchmarks.timing import Case, interleave, peak_bytes, timed
 from toolwire import adapters
 from toolwire.protocol.sse import encode_agui_event
@@ -98,6 +98,8 @@ class Group:
     cases: dict[str, Case] = field(default_factory=dict)
     #: what to release once the group has run (the served path's event loop)
     closers: list[Callable[[], None]] = field(default_factory=list)
+    #: cases this vendor cannot run, and why (the page says so in their place)
+    not_measured: dict[str, str] = field(default_factory=dict)
 
     def add(self, name: str, run: Callable[[], float | None], **kw: Any) -> None:
         self.cases[name] = Case(name, run, **kw)
@@ -151,9 +153,13 @@ def _group(
         g.add("floor.args", timed(lambda: paths.loads_all(arg_texts)))
     # the server's own streaming path (``toolwire serve``: the driver, then each event framed
     # and sent as it is ready), over the same bytes
-    one_run = Served(vendor, body, adapter.FRAMING.media_type)
-    g.closers.append(one_run.close)
-    g.add("tw.served", timed(one_run))
+    try:
+        one_run = Served(vendor, body, adapter.FRAMING.media_type)
+    except NotMeasured as why:
+        g.not_measured["tw.served"] = str(why)  # said in the page, never a figure
+    else:
+        g.closers.append(one_run.close)
+        g.add("tw.served", timed(one_run))
     frames = [encode_agui_event(ev).encode() for ev in run_events]
     send = paths.send_each(frames)
     g.closers.append(send.close)
@@ -373,6 +379,10 @@ def target_rows(groups: Sequence[Group], requests: Sequence[Group]) -> list[str]
             continue
         for g in picked:
             measured, best = _target_values(g)[key]
+            if key.startswith("served") and "tw.served" in g.not_measured:
+                why = g.not_measured["tw.served"]
+                rows.append(f"| {what} | {shown} | {g.vendor} | — | — | — | not measured: {why} |")
+                continue
             if key in PEER_TARGETS and PEER_TARGETS[key] not in PEERS.get(g.vendor, ()):
                 # said, not left out: this peer does not read this vendor's bytes
                 rows.append(
@@ -408,6 +418,10 @@ def served_rows(groups: Sequence[Group]) -> list[str]:
         "|---|---|---|---|---|---|---|---|",
     ]
     for g in groups:
+        if "tw.served" in g.not_measured:
+            why = g.not_measured["tw.served"]
+            rows.append(f"| {g.vendor} | {g.shape} | {g.events} | not measured: {why} | | | | |")
+            continue
         t = g.t("tw.served")
         per = f"{t / g.events * 1e6:.1f}" if t is not None else "—"
         rows.append(
