@@ -227,6 +227,22 @@ def _stream_error(exc: BaseException) -> dict[str, Any] | None:
     return {"error": {"type": error.get("Code"), "message": error.get("Message")}}
 
 
+def _untyped_stream_error(exc: BaseException) -> Failure | None:
+    """An SDK exception for an untyped error a vendor wrote into its stream (a line
+    ``{"error": "text"}``): no HTTP status (none, or the SDK's own negative marker) and the
+    vendor's text as ``error``. Its type is ``error``, as the adapter's decoder names it; it
+    is worth another attempt when the text names a retryable error (the adapters' words)."""
+    status = getattr(exc, "status_code", None)
+    text = getattr(exc, "error", None)
+    if isinstance(status, int) and status >= 0:
+        return None
+    if not isinstance(text, str) or not text.strip():
+        return None
+    lowered = text.lower()
+    retryable = any(word in lowered for word in retryable_error_types())
+    return Failure("error", text, retryable)
+
+
 def classify(
     exc: BaseException, retryable_status: Callable[[int], bool] = default_retryable_status
 ) -> Failure:
@@ -252,6 +268,9 @@ def classify(
         found = _body_failure(exc, body)
         if found is not None:
             return found
+    untyped = _untyped_stream_error(exc)
+    if untyped is not None:
+        return untyped
     cause = _toolwire_cause(exc)
     if cause is not None:
         # a toolwire error raised under the SDK (a cassette miss, a refused write) is ours,

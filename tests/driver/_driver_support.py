@@ -319,20 +319,6 @@ def _cohere_stream(client: Any, model: str) -> Any:
     return client.chat_stream(model=model, messages=MESSAGES)
 
 
-_SDK_STREAM_ERROR = (
-    "the SDK raises the in-stream error as an exception toolwire.failures cannot read yet "
-    "({}); toolwire.run reads the bytes and has the vendor's type"
-)
-_SDK_STREAM_GAPS = (
-    "test_an_in_stream_error_raised_by_the_sdk_is_run_error",
-    "test_the_same_over_an_async_sdk_stream",
-)
-
-
-def _sdk_stream_gaps(what: str) -> dict[str, str]:
-    return dict.fromkeys(_SDK_STREAM_GAPS, _SDK_STREAM_ERROR.format(what))
-
-
 _BY_VENDOR = {
     c.vendor: c
     for c in [
@@ -437,7 +423,6 @@ _BY_VENDOR = {
             keep_alive=b"\n",
             stream_error_retryable=False,
             gaps={
-                **_sdk_stream_gaps("ollama's ResponseError"),
                 "test_a_clean_sdk_stream_frames_as_the_offline_decode": (
                     "the SDK's ChatResponse drops the tool call ids the bytes hold "
                     "(adapters/ollama/client.py reads the bytes for that)"

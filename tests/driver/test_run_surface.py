@@ -428,3 +428,28 @@ def test_aiohttp_s_payload_and_connection_errors_are_connection_errors_by_name()
         failure = classify(exc)
         assert (failure.code, failure.retryable) == ("connection_error", True), exc
     assert classify(ClientError("other")).code == "ClientError"
+
+
+class _UntypedStreamError(Exception):
+    """An SDK's exception for an ``{"error": "text"}`` line inside a stream: no HTTP status
+    (the SDK's own -1) and the vendor's text as ``error``."""
+
+    def __init__(self, error: str, status_code: int = -1) -> None:
+        super().__init__(error)
+        self.error = error
+        self.status_code = status_code
+
+
+def test_an_untyped_in_stream_error_keeps_the_vendors_words() -> None:
+    from toolwire.failures import classify
+
+    plain = classify(_UntypedStreamError("model runner has unexpectedly stopped"))
+    assert (plain.code, plain.message, plain.retryable) == (
+        "error",
+        "model runner has unexpectedly stopped",
+        False,
+    )
+    # a text naming a retryable error (an adapter's words) is worth another attempt
+    assert classify(_UntypedStreamError("server busy, please try again")).retryable is True
+    # with an HTTP status it is an HTTP error, read as one
+    assert classify(_UntypedStreamError("not found", 404)).code != "error"
