@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ag_ui.core import BaseEvent, EventType
+
+from toolwire.losses import snapshot_dropped
 from toolwire.protocol.translator import Translator
 
 
@@ -35,4 +38,38 @@ class BaseEncoder(Translator):
         return []
 
 
-__all__ = ["BaseEncoder"]
+class OutputStreamEncoder(BaseEncoder):
+    """An encoder into a stream that carries the model's output only (a chat or completion
+    stream): each event goes to the class's ``_on_<type>`` handler (``_handlers``, from
+    ``protocol.dispatch.handlers_by_type``), and the two events such a stream has no place
+    for are said as losses. ``stream_name`` names the stream in them; ``_lose`` records one.
+    """
+
+    #: what the vendor calls its stream, in a loss ("a chat stream")
+    stream_name = "the vendor's stream"
+    _handlers: dict[EventType, Any]
+
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
+        raise NotImplementedError
+
+    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        handler = self._handlers.get(ev.type)
+        if handler is not None:
+            return handler(self, ev)  # type: ignore[no-any-return]
+        return []
+
+    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self.losses.append(snapshot_dropped(self.vendor, self.stream_name))
+        return []
+
+    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
+        self._lose(
+            "tool-result-dropped",
+            f"{self.stream_name} carries the model's output only; results go in the next "
+            "request (encode_request)",
+            tool_call_id=getattr(ev, "tool_call_id", None),
+        )
+        return []
+
+
+__all__ = ["BaseEncoder", "OutputStreamEncoder"]

@@ -28,10 +28,10 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.losses import Loss, snapshot_dropped
+from toolwire.losses import Loss
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.encoding import OutputStreamEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -65,10 +65,11 @@ class _Call:
     args: list[str] = field(default_factory=list)
 
 
-class Encoder(BaseEncoder):
+class Encoder(OutputStreamEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``CompletionChunk`` dicts."""
 
     vendor = VENDOR
+    stream_name = "a completion stream"
 
     def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
         super().__init__()
@@ -98,27 +99,6 @@ class Encoder(BaseEncoder):
         if self._open:
             out += self._finish(None)
         return out
-
-    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        handler = self._handlers.get(ev.type)
-        if handler is not None:
-            return handler(self, ev)  # type: ignore[no-any-return]
-        return []
-
-    # what a completion stream has no place for: said as a loss
-
-    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
-        return []
-
-    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        self._lose(
-            "tool-result-dropped",
-            "a completion stream carries the model's output only; results go in the "
-            "next request (encode_request)",
-            getattr(ev, "tool_call_id", None),
-        )
-        return []
 
     def _on_reasoning_encrypted_value(
         self, ev: ReasoningEncryptedValueEvent

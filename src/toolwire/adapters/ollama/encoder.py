@@ -26,11 +26,11 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.losses import Loss, snapshot_dropped
+from toolwire.losses import Loss
 from toolwire.protocol.arguments import REPEATED_KEYS, arguments_object, repeated_keys_reason
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.encoding import OutputStreamEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.machine import StreamMachine
 
@@ -53,10 +53,11 @@ class _Call:
     args: list[str] = field(default_factory=list)
 
 
-class Encoder(BaseEncoder):
+class Encoder(OutputStreamEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``ChatResponse`` dicts."""
 
     vendor = VENDOR
+    stream_name = "a chat stream"
 
     def __init__(
         self, *, model: str = "toolwire", created_at: str = "1970-01-01T00:00:00Z"
@@ -91,27 +92,6 @@ class Encoder(BaseEncoder):
         return out
 
     # ------------------------------------------------------------ dispatch
-
-    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        handler = self._handlers.get(ev.type)
-        if handler is not None:
-            return handler(self, ev)  # type: ignore[no-any-return]
-        return []
-
-    # what a chat stream has no place for: said as a loss
-
-    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        self.losses.append(snapshot_dropped(VENDOR, "a chat stream"))
-        return []
-
-    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        self._lose(
-            "tool-result-dropped",
-            "a chat stream carries the model's output only; results go in the next "
-            "request (encode_request)",
-            getattr(ev, "tool_call_id", None),
-        )
-        return []
 
     def _on_run_started(self, ev: BaseEvent) -> list[dict[str, Any]]:
         self._open = True

@@ -25,10 +25,10 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.losses import Loss, snapshot_dropped
+from toolwire.losses import Loss
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.encoding import OutputStreamEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -62,7 +62,7 @@ class _Slot:
     custom: bool
 
 
-class Encoder(BaseEncoder):
+class Encoder(OutputStreamEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return chunk dicts.
 
     Events may be ``ag_ui.core`` models or their JSON dicts, in chunked or
@@ -72,6 +72,7 @@ class Encoder(BaseEncoder):
     """
 
     vendor = VENDOR
+    stream_name = "a completion stream"
 
     def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
         super().__init__()
@@ -107,27 +108,6 @@ class Encoder(BaseEncoder):
         return out + self._finish(None)
 
     # ------------------------------------------------------------ dispatch
-
-    def _on(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        handler = self._handlers.get(ev.type)
-        if handler is not None:
-            return handler(self, ev)  # type: ignore[no-any-return]
-        return []
-
-    # what a completion stream has no place for: said as a loss
-
-    def _on_messages_snapshot(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        self.losses.append(snapshot_dropped(VENDOR, "a completion stream"))
-        return []
-
-    def _on_tool_call_result(self, ev: BaseEvent) -> list[dict[str, Any]]:
-        self._lose(
-            "tool-result-dropped",
-            "a completion stream carries the model's output only; results go in the "
-            "next request (encode_request)",
-            tool_call_id=getattr(ev, "tool_call_id", None),
-        )
-        return []
 
     def _on_reasoning_start(self, ev: BaseEvent) -> list[dict[str, Any]]:
         item = str(getattr(ev, "message_id", None) or getattr(ev, "entity_id", ""))
@@ -271,7 +251,7 @@ class Encoder(BaseEncoder):
         self._reset()
         return out
 
-    def _lose(self, kind: str, reason: str, *, tool_call_id: str | None = None) -> None:
+    def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
 
 
