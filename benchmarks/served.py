@@ -18,6 +18,7 @@ its SDK client once and reuses it, as the server's provider does.
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from ag_ui.core import RunAgentInput, Tool, UserMessage
@@ -45,6 +46,7 @@ class NotMeasured(Exception):
     """This vendor's served path cannot run in process: the reason, shown in the page."""
 
 
+@functools.cache  # asked once per group: one client built and dropped per vendor is enough
 def in_memory_reason(vendor: str) -> str | None:
     """Why ``vendor``'s SDK client cannot be served from memory (its ``make_client`` refuses
     another library's HTTP client, as botocore does), or None."""

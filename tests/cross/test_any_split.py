@@ -66,4 +66,5 @@ def test_any_split_gives_the_same_chunks_and_events(name: str, data: st.DataObje
     assert pushed == whole
     if not any(isinstance(c, str) for c in whole):
         assert _events(adapter, pushed) == _events(adapter, whole)
-        assert _events(adapter, whole)  # every recorded stream decodes to something
+        # every recorded stream decodes to at least one event (not only to an error)
+        assert any(not isinstance(e, str) for e in _events(adapter, whole))
