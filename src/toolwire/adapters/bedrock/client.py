@@ -27,6 +27,7 @@ import contextvars
 import inspect
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -239,6 +240,24 @@ async def _threaded(open_stream: Any) -> AsyncIterator[Any]:
             await asyncio.to_thread(close)
 
 
+@contextmanager
+def _sdk_call(headers: dict[str, str]) -> Iterator[None]:
+    """Around one SDK call, sync or awaited: botocore's own retries off and the caller's
+    headers held for the request hook; an HTTP error answer raised as the vendor's error."""
+    token = _NO_SDK_RETRY.set(True)
+    held = _HEADERS.set(headers)
+    try:
+        yield
+    except Exception as exc:
+        http = _call_error(exc)
+        if http is None:
+            raise
+        raise http from exc
+    finally:
+        _NO_SDK_RETRY.reset(token)
+        _HEADERS.reset(held)
+
+
 class AioClientHandle:
     """An aiobotocore client :meth:`BedrockClient.make_client` made: aiobotocore builds its
     clients inside an async context, so this enters it on first use and ``aclose`` leaves it.
@@ -342,18 +361,8 @@ class BedrockClient:
         """One streamed turn: the chunk dicts of its raw bytes (or the SDK's events)."""
         _ready(client)
         body, headers = clients.split_headers(body)
-        token = _NO_SDK_RETRY.set(True)
-        held = _HEADERS.set(headers)
-        try:
+        with _sdk_call(headers):
             response = client.converse_stream(**to_boto3(body))
-        except Exception as exc:
-            http = _call_error(exc)
-            if http is None:
-                raise
-            raise http from exc
-        finally:
-            _NO_SDK_RETRY.reset(token)
-            _HEADERS.reset(held)
         failed = _json_error(response)
         if failed is not None:
             response["stream"].close()
@@ -395,18 +404,8 @@ class BedrockClient:
             client = await client.open()
         _ready(client)
         body, headers = clients.split_headers(body)
-        token = _NO_SDK_RETRY.set(True)
-        held = _HEADERS.set(headers)
-        try:
+        with _sdk_call(headers):
             response = await client.converse_stream(**to_boto3(body))
-        except Exception as exc:
-            http = _call_error(exc)
-            if http is None:
-                raise
-            raise http from exc
-        finally:
-            _NO_SDK_RETRY.reset(token)
-            _HEADERS.reset(held)
         stream = response["stream"]
         raw = getattr(stream, "_raw_stream", None)
         content = getattr(raw, "content", None)
@@ -438,18 +437,8 @@ class BedrockClient:
         """One whole (non-streamed) ``converse`` call, SDK retries off."""
         _ready(client)
         body, headers = clients.split_headers(body)
-        token = _NO_SDK_RETRY.set(True)
-        held = _HEADERS.set(headers)
-        try:
+        with _sdk_call(headers):
             return client.converse(**to_boto3(body))
-        except Exception as exc:
-            http = _call_error(exc)
-            if http is None:
-                raise
-            raise http from exc
-        finally:
-            _NO_SDK_RETRY.reset(token)
-            _HEADERS.reset(held)
 
     # -------------------------------------------------------------- building
 
