@@ -54,6 +54,8 @@ TOOLS = ("get_weather", "get_time", "search_docs")
 START_LIMIT = 90.0  # seconds a server may take to start listening
 #: toolwire serve's run cap in this benchmark (above every level it runs)
 MAX_RUNS = 256
+TOOLWIRE, PYDANTIC_AI, FLOOR = "toolwire serve", "Pydantic AI AGUIAdapter", "floor (relay)"
+BIG = "large inputs beside"
 
 
 def run_input(messages: int = 1) -> dict[str, Any]:
@@ -206,7 +208,31 @@ def start_toolwire(vendors: Sequence[str], base: str, tmp: Path, workers: int) -
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     _wait_listening(port, proc, "toolwire serve")
-    return Gateway("toolwire serve", workers, proc, port)
+    return Gateway(TOOLWIRE, workers, proc, port)
+
+
+def run_frames(vendor: str, body: bytes) -> list[str]:
+    """The AG-UI SSE frames toolwire makes of the turn, one string each (the floor's run)."""
+    from benchmarks import paths
+
+    adapter = adapters.get(vendor)
+    text = paths.sse(adapter, paths.read(adapter, body)).decode()
+    return [frame + "\n\n" for frame in text.split("\n\n") if frame]
+
+
+def start_floor(bodies: dict[str, tuple[bytes, str]], base: str, tmp: Path) -> Gateway:
+    """The floor gateway (``gateway_floor.py``): the same HTTP server and client, no work."""
+    spec = {vendor: run_frames(vendor, body) for vendor, (body, _) in bodies.items()}
+    frames = tmp / "frames.json"
+    frames.write_text(json.dumps(spec))
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(HERE / "gateway_floor.py"), str(frames), base, str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _wait_listening(port, proc, "the floor gateway")
+    return Gateway(FLOOR, 1, proc, port)
 
 
 def start_pydantic_ai(vendors: Sequence[str], base: str) -> Gateway:
@@ -219,7 +245,7 @@ def start_pydantic_ai(vendors: Sequence[str], base: str) -> Gateway:
         stderr=subprocess.DEVNULL,
     )
     _wait_listening(port, proc, "Pydantic AI's app")
-    return Gateway("Pydantic AI AGUIAdapter", 1, proc, port)
+    return Gateway(PYDANTIC_AI, 1, proc, port)
 
 
 # ---------------------------------------------------------------------------- the load
@@ -311,7 +337,7 @@ async def _load(
 def measure(
     gw: Gateway, vendor: str, concurrency: int, runs: int, seconds: float, big: int = 0
 ) -> Level:
-    level = Level(gw.name, gw.workers, vendor, concurrency, "large inputs beside" if big else "")
+    level = Level(gw.name, gw.workers, vendor, concurrency, BIG if big else "")
     url = gw.url(vendor)
     # warm every worker (imports, the SDK client, its connections) before measuring
     warm = max(concurrency, 4) * gw.workers
@@ -365,28 +391,51 @@ def goals(levels: list[Level], vendors: Sequence[str], levels_c: Sequence[int]) 
                 return lv
         return None
 
-    out = ["", "goals (toolwire serve, 1 worker unless said):"]
-    tw, pyd = "toolwire serve", "Pydantic AI AGUIAdapter"
+    out = ["", "goals (toolwire serve, 1 worker unless said; the floor gateway beside):"]
+    tw, pyd = TOOLWIRE, PYDANTIC_AI
     top, mid = max(levels_c), sorted(levels_c)[len(levels_c) // 2]
     many = max((lv.workers for lv in levels if lv.gateway == tw), default=1)
+
+    def per_cpu(gateway: str, vendor: str) -> float | None:
+        lv = find(gateway, vendor, mid)
+        return lv.runs / lv.cpu if lv and lv.cpu and lv.runs else None
+
+    def first_ratio(gateway: str, vendor: str, big: bool = False) -> float | None:
+        if big:
+            lo, hi = find(gateway, vendor, mid), find(gateway, vendor, mid, 1, BIG)
+        else:
+            lo, hi = find(gateway, vendor, min(levels_c)), find(gateway, vendor, top)
+        if lo and hi and lo.first and hi.first:
+            return (_pct(hi.first, 0.99) or 0) / (_pct(lo.first, 0.99) or 1)
+        return None
+
+    def beside(value: float | None) -> str:
+        return f" (floor {value:.2f}×)" if value is not None else ""
+
     for vendor in vendors:
         cells = []
-        a, b = find(tw, vendor, mid), find(pyd, vendor, mid)
-        if a and b and a.cpu and b.cpu and a.runs and b.runs:
-            ratio = (a.runs / a.cpu) / (b.runs / b.cpu)
-            cells.append(f"runs per CPU-second at C={mid}: {ratio:.1f}× Pydantic AI's (goal ≥ 5×)")
-        lo, hi = find(tw, vendor, min(levels_c)), find(tw, vendor, top)
-        if lo and hi and lo.first and hi.first:
-            r = (_pct(hi.first, 0.99) or 0) / (_pct(lo.first, 0.99) or 1)
-            cells.append(f"p99 first event at C={top} ÷ C={min(levels_c)}: {r:.2f}× (goal ≤ 2×)")
+        a, b, f = per_cpu(tw, vendor), per_cpu(pyd, vendor), per_cpu(FLOOR, vendor)
+        if a and b:
+            most = f" (floor {f / b:.1f}×: the most any gateway reaches)" if f else ""
+            cells.append(
+                f"runs per CPU-second at C={mid}: {a / b:.1f}× Pydantic AI's (goal ≥ 5×){most}"
+            )
+        r = first_ratio(tw, vendor)
+        if r is not None:
+            cells.append(
+                f"p99 first event at C={top} ÷ C={min(levels_c)}: {r:.2f}× (goal ≤ 2×)"
+                + beside(first_ratio(FLOOR, vendor))
+            )
         one, more = find(tw, vendor, top), find(tw, vendor, top, many)
         if many > 1 and one and more and one.wall and more.wall:
             r = (more.runs / more.wall) / (one.runs / one.wall)
             cells.append(f"runs/s with {many} workers ÷ 1 at C={top}: {r:.2f}×")
-        plain, big = find(tw, vendor, mid), find(tw, vendor, mid, 1, "large inputs beside")
-        if plain and big and plain.first and big.first:
-            r = (_pct(big.first, 0.99) or 0) / (_pct(plain.first, 0.99) or 1)
-            cells.append(f"p99 first event with large inputs beside ÷ without: {r:.2f}×")
+        r = first_ratio(tw, vendor, big=True)
+        if r is not None:
+            cells.append(
+                f"p99 first event with large inputs beside ÷ without: {r:.2f}×"
+                + beside(first_ratio(FLOOR, vendor, big=True))
+            )
         out.append(f"  {vendor}: " + "; ".join(cells))
     return out
 
@@ -399,16 +448,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="toolwire serve's extra worker run")
     ap.add_argument("--seconds", type=float, default=10.0, help="time limit per level")
     ap.add_argument("--no-peers", action="store_true", help="leave out Pydantic AI")
+    ap.add_argument("--no-floor", action="store_true", help="leave out the floor gateway")
     args = ap.parse_args(argv)
     from benchmarks.peers.gateway_app import MODELS as PEER_MODELS
 
-    # side by side only: a vendor Pydantic AI's app here has no model for is left out, said so
-    vendors = [v for v in (args.vendor or list(VENDORS)) if v in PEER_MODELS]
-    apart = sorted(set(args.vendor or VENDORS) - set(vendors))
-    if apart:
-        print(f"gateway: not measured (no Pydantic AI model in peers/gateway_app.py): {apart}")
-    if not vendors:
-        return 0  # nothing to serve side by side: said above, not a failure
+    vendors = list(args.vendor or VENDORS)
+    # Pydantic AI serves the vendors its app has a model for; the others are said so
+    apart = sorted(set(vendors) - set(PEER_MODELS))
+    if apart and not args.no_peers:
+        print(f"gateway: Pydantic AI not measured (no model in peers/gateway_app.py): {apart}")
     quick = args.quick
     levels_c = [1, 4] if quick else args.levels
     events = 20 if quick else TURN_EVENTS
@@ -434,22 +482,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         fake, base = start_vendor(bodies, tmp, max(120.0, per_vendor * len(vendors)))
         try:
             plans: list[tuple[str, int]] = [("toolwire", 1)]
-            if not args.no_peers:
+            if not args.no_peers and set(vendors) & set(PEER_MODELS):
                 plans.append(("pydantic_ai", 1))
+            if not args.no_floor:
+                plans.append(("floor", 1))
             if args.workers > 1:
                 plans.append(("toolwire", args.workers))
             for kind, workers in plans:
                 if kind == "toolwire":
                     gw = start_toolwire(vendors, base, tmp, workers)
+                elif kind == "floor":
+                    gw = start_floor(bodies, base, tmp)
                 else:
-                    gw = start_pydantic_ai(vendors, base)
+                    gw = start_pydantic_ai([v for v in vendors if v in PEER_MODELS], base)
                 try:
                     for vendor in vendors:
+                        if kind == "pydantic_ai" and vendor not in PEER_MODELS:
+                            continue
                         for c in levels_c:
                             if workers > 1 and c != max(levels_c):
                                 continue
                             levels.append(measure(gw, vendor, c, runs_at(c), seconds))
-                        if kind == "toolwire" and workers == 1:
+                        if kind != "pydantic_ai" and workers == 1:
                             mid = sorted(levels_c)[len(levels_c) // 2]
                             levels.append(measure(gw, vendor, mid, runs_at(mid), seconds, big=2))
                 finally:
