@@ -38,7 +38,7 @@ from toolwire.server._config import (
     config_from_mapping,
 )
 from toolwire.server._guard import RequestGuard
-from toolwire.server._offload import OFFLOAD
+from toolwire.server._offload import OFFLOAD, weigh
 from toolwire.server._providers import Provider, build_provider
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
@@ -111,6 +111,7 @@ def _parse_run_input(raw: bytes) -> RunAgentInput:
 
 async def _run_input(request: Request, limit: int, seconds: float) -> RunAgentInput:
     raw = await _read_body(request, limit, seconds)
+    weigh(len(raw))  # the run's later steps are as heavy as its input
     return await OFFLOAD.run(_parse_run_input, raw)
 
 

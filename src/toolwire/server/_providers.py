@@ -142,7 +142,7 @@ class VendorProvider:
             return built[2]
         if built is not None and built[1] is loop:
             await self.client.aclose(built[2])
-        client = await OFFLOAD.run(
+        client = await OFFLOAD.in_thread(
             self.client.make_client, api_key=key, base_url=self.config.base_url
         )
         self._built = (digest, loop, client)

@@ -329,7 +329,7 @@ class ReplayProvider:
             )
             yield RunErrorEvent(message=why, code="replay_no_match")
             return
-        client = await OFFLOAD.run(replay_client, turn)  # its CA bundle loads off the loop
+        client = await OFFLOAD.in_thread(replay_client, turn)  # its CA bundle loads off the loop
         once = RetryPolicy(attempts=1)  # a recorded failure is the answer, not worth a retry
         try:
             run = await OFFLOAD.run(  # the request conversion happens as the run is made

@@ -34,6 +34,7 @@ from toolwire.losses import Loss, held
 from toolwire.protocol.runs import error_code
 from toolwire.protocol.stream_redact import StreamRedactor
 from toolwire.server._offload import OFFLOAD
+from toolwire.server._ready import ready_groups
 
 log = logging.getLogger("toolwire.server")
 
@@ -122,6 +123,8 @@ class EventStreamResponse(Response):
         return [(e, f"data: {text}\n\n".encode()) for e, text in self.redactor.frames(given)]
 
     async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
+        """``events`` framed and sent in one write (they are ready at the same moment)."""
+        bodies: list[bytes] = []
         for given in events:
             if given.type == EventType.RUN_STARTED:
                 # the one event that restates the whole input (a large one takes a while to
@@ -131,7 +134,10 @@ class EventStreamResponse(Response):
                 framed = self._frames(given)
             for event, body in framed:
                 self._note(event)
-                await send({"type": "http.response.body", "body": body, "more_body": True})
+                bodies.append(body)
+        if bodies:
+            body = bodies[0] if len(bodies) == 1 else b"".join(bodies)
+            await send({"type": "http.response.body", "body": body, "more_body": True})
 
     def _report(self, lost: list[Loss]) -> None:
         """What the run lost on the way is the server's to report: once each in its log here
@@ -150,19 +156,21 @@ class EventStreamResponse(Response):
         """Send the provider's events; a provider failure ends the run with RUN_ERROR.
 
         The provider's losses are held (``losses.held``) for the whole run, in this task's
-        context, and logged after each event (:meth:`_report`).
+        context, and logged after each group of events sent (:meth:`_report`).
 
         A vendor body arrives in large pieces, and every event of a piece is ready at once:
-        sending them never waits, so one run could hold the event loop for all of them. It
-        lets the loop serve the other runs (a new request's first event, a disconnect) at
-        least every :data:`SLICE` seconds."""
+        those go out in one write (``ready_groups``: nothing waits for a later event), and
+        as sending them never waits, one run could hold the event loop for all of its
+        pieces. It lets the loop serve the other runs (a new request's first event, a
+        disconnect) at least every :data:`SLICE` seconds."""
         clock = time.perf_counter
         since = clock()
-        following = self.events.__anext__
+        groups = ready_groups(self.events.__anext__)
+        following = groups.__anext__
         with held() as lost:
             while True:
                 try:
-                    event = await following()
+                    group = await following()
                 except StopAsyncIteration:
                     break
                 except ToolwireError as exc:
@@ -180,7 +188,7 @@ class EventStreamResponse(Response):
                 finally:
                     if lost:
                         self._report(lost)
-                await self._send_events(send, [event])
+                await self._send_events(send, group)
                 if clock() - since > SLICE:
                     await anyio.lowlevel.checkpoint()
                     since = clock()
