@@ -164,3 +164,39 @@ def test_reading_is_linear_a_long_stream_in_tiny_pieces() -> None:
     reader.close()
     assert count == 4000
     assert not reader.pending
+
+
+def test_header_sets_written_again_keep_each_values_type() -> None:
+    """Header blocks are remembered per set: a bool and an int of equal value (True == 1) are
+    still written as their own types, every time."""
+    for _ in range(2):
+        as_bool = botocore_frames(write_frame({"flag": True}, b"{}"))
+        as_int = botocore_frames(write_frame({"flag": 1}, b"{}"))
+        assert as_bool == [({"flag": True}, b"{}")]
+        assert as_int == [({"flag": 1}, b"{}")]
+        assert type(as_bool[0][0]["flag"]) is bool and type(as_int[0][0]["flag"]) is int
+
+
+def test_many_header_sets_stay_correct_past_the_remembered_ones() -> None:
+    frames = [write_frame({":event-type": f"e{i}", "n": i}, b"") for i in range(600)]
+    read = botocore_frames(b"".join(frames))
+    assert [h for h, _ in read] == [{":event-type": f"e{i}", "n": i} for i in range(600)]
+
+
+def test_a_payload_with_blobs_is_written_as_base64_text() -> None:
+    """boto3's blobs (bytes) in a chunk are written as base64 text, as JSON holds them."""
+    import json
+
+    from toolwire.adapters.bedrock.wire import to_sse
+
+    chunk = {"contentBlockDelta": {"delta": {"image": {"bytes": b"\x00\xffPNG"}}, "n": (1, 2)}}
+    ((headers, payload),) = botocore_frames(to_sse([chunk]))
+    assert headers[":event-type"] == "contentBlockDelta"
+    assert json.loads(payload) == {"delta": {"image": {"bytes": "AP9QTkc="}}, "n": [1, 2]}
+
+
+def test_a_payload_json_cannot_hold_is_a_vendor_data_error() -> None:
+    from toolwire.adapters.bedrock.wire import to_sse
+
+    with pytest.raises(VendorDataError, match="payload 0.*not JSON serializable"):
+        to_sse([{"contentBlockDelta": {"delta": {"text": object()}}}])

@@ -257,11 +257,24 @@ def _header_bytes(name: str, value: Any, vendor: str) -> bytes:
     )
 
 
+#: header blocks written before, by their (name, type, value) items (bounded: cleared when full)
+_HEADER_BLOCKS: dict[tuple[tuple[str, type, Any], ...], bytes] = {}
+_HEADER_BLOCKS_MAX = 256
+
+
 def write_frame(
     headers: Mapping[str, Any], payload: bytes = b"", vendor: str = "eventstream"
 ) -> bytes:
     """One frame with ``headers`` (str, bytes, int, bool or UUID values) and ``payload``."""
-    hbytes = b"".join(_header_bytes(k, v, vendor) for k, v in headers.items())
+    # a stream's frames repeat a few header sets: each is written once (the value's type is
+    # part of the key, as True and 1 are equal but written differently)
+    key = tuple((k, type(v), v) for k, v in headers.items())
+    hbytes = _HEADER_BLOCKS.get(key)
+    if hbytes is None:
+        hbytes = b"".join(_header_bytes(k, v, vendor) for k, v in headers.items())
+        if len(_HEADER_BLOCKS) >= _HEADER_BLOCKS_MAX:
+            _HEADER_BLOCKS.clear()
+        _HEADER_BLOCKS[key] = hbytes
     if len(hbytes) > MAX_HEADERS_BYTES:
         raise VendorDataError(vendor, "frame headers", f"{len(hbytes)} bytes of headers")
     total = len(hbytes) + len(payload) + _OVERHEAD

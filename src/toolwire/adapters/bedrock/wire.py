@@ -453,12 +453,24 @@ def _event_of(chunk: Any, n: int) -> tuple[str, Any]:
     return name, {k: v for k, v in chunk.items() if k != "type"}
 
 
+def _blob_text(value: Any) -> str:
+    """``json.dumps``'s hook for what JSON has no type for: boto3's blobs as base64 text (what
+    :func:`json_form` makes of them, without walking the rest of the payload first)."""
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+#: one encoder for every payload (``json.dumps`` with options builds one per call)
+_PAYLOAD_JSON = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=_blob_text)
+
+
 def _payload_bytes(payload: Any, n: int) -> bytes:
     """A payload's compact JSON; what JSON cannot hold is a ``VendorDataError`` naming it."""
     where = f"payload {n}"
     cap = limits().max_json_depth
     try:
-        text = json.dumps(json_form(payload), separators=(",", ":"), ensure_ascii=False)
+        text = _PAYLOAD_JSON.encode(payload)
     except RecursionError:  # (a circular reference nests without end)
         raise JSONTextError(
             VENDOR, where, f"JSON nested deeper than {cap} levels, or circular"
