@@ -198,5 +198,5 @@ def test_a_payload_with_blobs_is_written_as_base64_text() -> None:
 def test_a_payload_json_cannot_hold_is_a_vendor_data_error() -> None:
     from toolwire.adapters.bedrock.wire import to_sse
 
-    with pytest.raises(VendorDataError, match="payload 0.*not JSON serializable"):
+    with pytest.raises(VendorDataError, match=r"payload 0.*not JSON serializable"):
         to_sse([{"contentBlockDelta": {"delta": {"text": object()}}}])
