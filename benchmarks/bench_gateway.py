@@ -54,7 +54,9 @@ TOOLS = ("get_weather", "get_time", "search_docs")
 START_LIMIT = 90.0  # seconds a server may take to start listening
 #: toolwire serve's run cap in this benchmark (above every level it runs)
 MAX_RUNS = 256
-TOOLWIRE, PYDANTIC_AI, FLOOR = "toolwire serve", "Pydantic AI AGUIAdapter", "floor (relay)"
+TOOLWIRE, PYDANTIC_AI = "toolwire serve", "Pydantic AI AGUIAdapter"
+FLOOR, FLOOR_CLIENT = "floor (relay)", "floor (CLIENT)"
+KEY = "bench-key-not-a-secret"
 BIG = "large inputs beside"
 
 
@@ -178,11 +180,18 @@ def start_vendor(bodies: dict[str, tuple[bytes, str]], tmp: Path, seconds: float
     return proc, f"http://127.0.0.1:{port}"
 
 
-def start_toolwire(vendors: Sequence[str], base: str, tmp: Path, workers: int) -> Gateway:
-    agents = []
+def agent_env(vendors: Sequence[str]) -> dict[str, str]:
+    """The environment a gateway process gets: each vendor's key where a server reads it."""
     env = dict(os.environ)
     for vendor in vendors:
-        client = adapters.client(vendor)
+        env[adapters.client(vendor).key_env[0]] = KEY
+    return env
+
+
+def start_toolwire(vendors: Sequence[str], base: str, tmp: Path, workers: int) -> Gateway:
+    agents = []
+    env = agent_env(vendors)
+    for vendor in vendors:
         prefix = f"{base}/{vendor}"
         agents.append(
             {
@@ -192,7 +201,6 @@ def start_toolwire(vendors: Sequence[str], base: str, tmp: Path, workers: int) -
                 "base_url": prefix,
             }
         )
-        env[client.key_env[0]] = "bench-key-not-a-secret"
     config = tmp / "toolwire.json"
     # the run cap above the highest level (with the large-input streams): the server's
     # default (16 streaming at once, 503 "busy" beyond) would turn a level's runs into
@@ -220,19 +228,31 @@ def run_frames(vendor: str, body: bytes) -> list[str]:
     return [frame + "\n\n" for frame in text.split("\n\n") if frame]
 
 
-def start_floor(bodies: dict[str, tuple[bytes, str]], base: str, tmp: Path) -> Gateway:
-    """The floor gateway (``gateway_floor.py``): the same HTTP server and client, no work."""
-    spec = {vendor: run_frames(vendor, body) for vendor, (body, _) in bodies.items()}
-    frames = tmp / "frames.json"
+def start_floor(
+    bodies: dict[str, tuple[bytes, str]], base: str, tmp: Path, mode: str = "relay"
+) -> Gateway:
+    """A floor gateway (``gateway_floor.py``): the same HTTP server, no work of toolwire's;
+    ``mode`` ``client`` calls the vendor through the adapter's ``CLIENT`` (the SDK's cost)."""
+    spec = {}
+    for vendor, (body, _) in bodies.items():
+        spec[vendor] = {
+            "frames": run_frames(vendor, body),
+            "input": run_input(),
+            "model": VENDORS[vendor].MODEL,
+            "key": KEY,
+            "chunks": sum(1 for _ in adapters.get(vendor).FRAMING.read(body)),
+        }
+    frames = tmp / f"frames-{mode}.json"
     frames.write_text(json.dumps(spec))
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(HERE / "gateway_floor.py"), str(frames), base, str(port)],
+        [sys.executable, str(HERE / "gateway_floor.py"), str(frames), base, str(port), mode],
+        env=agent_env(list(bodies)),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    _wait_listening(port, proc, "the floor gateway")
-    return Gateway(FLOOR, 1, proc, port)
+    _wait_listening(port, proc, f"the floor gateway ({mode})")
+    return Gateway(FLOOR if mode == "relay" else FLOOR_CLIENT, 1, proc, port)
 
 
 def start_pydantic_ai(vendors: Sequence[str], base: str) -> Gateway:
@@ -414,11 +434,21 @@ def goals(levels: list[Level], vendors: Sequence[str], levels_c: Sequence[int]) 
 
     for vendor in vendors:
         cells = []
-        a, b, f = per_cpu(tw, vendor), per_cpu(pyd, vendor), per_cpu(FLOOR, vendor)
+        a, b = per_cpu(tw, vendor), per_cpu(pyd, vendor)
+        f, fc = per_cpu(FLOOR, vendor), per_cpu(FLOOR_CLIENT, vendor)
         if a and b:
-            most = f" (floor {f / b:.1f}×: the most any gateway reaches)" if f else ""
+            most = [
+                f"{label} {x / b:.1f}×"
+                for label, x in (("floor", f), ("floor over CLIENT", fc))
+                if x
+            ]
             cells.append(
-                f"runs per CPU-second at C={mid}: {a / b:.1f}× Pydantic AI's (goal ≥ 5×){most}"
+                f"runs per CPU-second at C={mid}: {a / b:.1f}× Pydantic AI's (goal ≥ 5×)"
+                + (f" ({', '.join(most)}: the most a gateway reaches)" if most else "")
+            )
+        elif a and fc:
+            cells.append(
+                f"runs per CPU-second at C={mid}: {a:.0f}, the floor over CLIENT's {fc:.0f}"
             )
         r = first_ratio(tw, vendor)
         if r is not None:
@@ -485,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.no_peers and set(vendors) & set(PEER_MODELS):
                 plans.append(("pydantic_ai", 1))
             if not args.no_floor:
-                plans.append(("floor", 1))
+                plans += [("floor", 1), ("floor-client", 1)]
             if args.workers > 1:
                 plans.append(("toolwire", args.workers))
             for kind, workers in plans:
@@ -493,6 +523,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     gw = start_toolwire(vendors, base, tmp, workers)
                 elif kind == "floor":
                     gw = start_floor(bodies, base, tmp)
+                elif kind == "floor-client":
+                    gw = start_floor(bodies, base, tmp, "client")
                 else:
                     gw = start_pydantic_ai([v for v in vendors if v in PEER_MODELS], base)
                 try:
