@@ -146,6 +146,39 @@ class Served:
     def __call__(self) -> int:
         return self.loop.run_until_complete(self._once())
 
+    async def _client_chunks(self, first_only: bool) -> tuple[int, bool]:
+        """The vendor's answer read as the driver reads it, through the adapter's ``CLIENT``
+        and nothing else: (chunks, whether they are the SDK's own objects, not dicts)."""
+        from toolwire import adapters
+
+        sdk = self.provider.client
+        client = await self.provider._sdk_client(KEY)
+        vendor = self.provider.config.provider
+        body = adapters.get(vendor).encode_request(self.input, model=self.provider.model)
+        n, objects = 0, False
+        stream = sdk.astream(client, body)
+        try:
+            async for chunk in stream:
+                if n == 0:
+                    objects = not isinstance(chunk, dict)
+                n += 1
+                if first_only:
+                    break
+        finally:
+            closer = getattr(stream, "aclose", None)
+            if closer is not None:
+                await closer()
+        return n, objects
+
+    def reads_sdk_objects(self) -> bool:
+        """Whether the driver reads the SDK's parsed objects (not the raw body): then every
+        served run pays the SDK's parse, and :meth:`client_read` is part of its floor."""
+        return self.loop.run_until_complete(self._client_chunks(first_only=True))[1]
+
+    def client_read(self) -> int:
+        """One read of the answer through ``CLIENT`` alone (the SDK's request and parse)."""
+        return self.loop.run_until_complete(self._client_chunks(first_only=False))[0]
+
     def close(self) -> None:
         built = self.provider._built
         if built is not None:
