@@ -3,16 +3,18 @@
 Every ``ag_ui.core`` model serializes through a Python ``model_serializer`` (it leaves out
 optional fields without a value), so each event costs a call back into Python from pydantic's
 serializer: on a stream of small deltas that was a fifth of the time from vendor bytes to AG-UI
-SSE. The events a stream is made of hold only strings, integers, booleans and ``None``, so for
-those the text is built here from the model's own field list (wire names, declaration order,
-the same omission rule) with the standard library's C string escaper. Anything else — a nested
-value, a float, an unknown extra field, a class from outside ``ag_ui`` — is left to pydantic,
-as is a string UTF-8 cannot carry (so the error is pydantic's too).
+SSE. The events a stream is made of hold only strings, integers, booleans and ``None`` (and
+small objects of those: a call's ``metadata``), so for those the text is built here from the
+model's own field list (wire names, declaration order, the same omission rule) with the
+standard library's C string escaper and encoder. Anything else — a float anywhere, an unknown
+extra field, a class from outside ``ag_ui`` — is left to pydantic, as is a string UTF-8
+cannot carry (so the error is pydantic's too).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from json import JSONEncoder
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Any
@@ -73,6 +75,28 @@ def _short(cls: type, plan: _Plan) -> _Short | None:
     )
 
 
+#: objects and arrays written as pydantic writes them (compact, non-ASCII as is, keys in order)
+_COMPACT = JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+#: how deep an object or array is written here (deeper: pydantic's)
+_PLAIN_DEPTH = 16
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` holds only what pydantic and json write alike: strings, integers,
+    booleans, ``None``, and objects (string keys) and arrays of those, not too deep. A float
+    is not (the two spell some differently)."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return True
+    if depth >= _PLAIN_DEPTH:
+        return False
+    if t is dict:
+        return all(type(k) is str and _plain(v, depth + 1) for k, v in value.items())
+    if t is list:
+        return all(_plain(v, depth + 1) for v in value)
+    return False
+
+
 def _pydantic(event: BaseEvent) -> str:
     return event.model_dump_json(by_alias=True)
 
@@ -120,6 +144,8 @@ def event_json(event: BaseEvent) -> str:
             out.append(key + "false")
         elif type(value) is int:
             out.append(key + str(value))
+        elif (type(value) is dict or type(value) is list) and _plain(value):
+            out.append(key + _COMPACT.encode(value))
         else:
             return _pydantic(event)
     text = "{" + ",".join(out) + "}"
