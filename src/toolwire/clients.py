@@ -12,8 +12,17 @@ the drivers reach it through an adapter's ``CLIENT``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Iterator,
+)
+from contextlib import aclosing
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter
 from typing import Any
 from urllib.parse import urlsplit
@@ -100,14 +109,12 @@ def read_raw(
     ``FRAMING.reader()``), the chunk dicts yielded. Nothing is called before the first
     ``next``."""
     with _create(client, resource)(**kwargs) as response:
-        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
-            yield from _whole_body(_label(client), reader, response.read())
-            return
-        for piece in response.iter_bytes():
-            yield from reader.feed(piece) or (TICK,)
-            if reader.done:
-                return
-        yield from reader.close()
+        yield from read_body(
+            response.iter_bytes(),
+            reader,
+            content_type=response.headers.get("content-type", ""),
+            error_of=partial(error_in_body, _label(client)),
+        )
 
 
 async def aread_raw(
@@ -115,17 +122,65 @@ async def aread_raw(
 ) -> AsyncIterator[Any]:
     """The async form of :func:`read_raw`."""
     async with _create(client, resource)(**kwargs) as response:
-        if _whole_json(response):  # an error sent as a 200 JSON body, not a stream
-            for chunk in _whole_body(_label(client), reader, await response.read()):
+        read = aread_body(
+            response.iter_bytes(),
+            reader,
+            content_type=response.headers.get("content-type", ""),
+            error_of=partial(error_in_body, _label(client)),
+        )
+        async with aclosing(read) as chunks:
+            async for chunk in chunks:
                 yield chunk
+
+
+#: ``body -> error``: the vendor's error when a success response's whole body (JSON where
+#: a stream was asked for) is an error document, else ``None``
+ErrorOf = Callable[[bytes], BaseException | None]
+
+
+def read_body(
+    pieces: Iterable[bytes],
+    reader: ChunkReader,
+    *,
+    content_type: str = "",
+    error_of: ErrorOf | None = None,
+) -> Iterator[Any]:
+    """A streamed response's body (its byte pieces, split anywhere) through ``reader`` (an
+    adapter's ``FRAMING.reader()``): the chunk dicts, :data:`TICK` for a piece that
+    completed none, nothing after the vendor's end marker, the reader's rest at the end (a
+    stream cut inside a frame is its error). A body the response's ``content_type`` says is
+    one JSON document (an error sent with status 200) is read whole: ``error_of``'s error
+    is raised, else the document is read as the stream."""
+    if _whole_json(content_type):
+        yield from _whole_body(error_of, reader, b"".join(pieces))
+        return
+    for piece in pieces:
+        yield from reader.feed(piece) or (TICK,)
+        if reader.done:
             return
-        async for piece in response.iter_bytes():
-            for chunk in reader.feed(piece) or (TICK,):
-                yield chunk
-            if reader.done:
-                return
-        for chunk in reader.close():
+    yield from reader.close()
+
+
+async def aread_body(
+    pieces: AsyncIterable[bytes],
+    reader: ChunkReader,
+    *,
+    content_type: str = "",
+    error_of: ErrorOf | None = None,
+) -> AsyncGenerator[Any, None]:
+    """The async form of :func:`read_body`."""
+    if _whole_json(content_type):
+        body = b"".join([piece async for piece in pieces])
+        for chunk in _whole_body(error_of, reader, body):
             yield chunk
+        return
+    async for piece in pieces:
+        for chunk in reader.feed(piece) or (TICK,):
+            yield chunk
+        if reader.done:
+            return
+    for chunk in reader.close():
+        yield chunk
 
 
 def _label(client: Any) -> str:
@@ -133,15 +188,15 @@ def _label(client: Any) -> str:
     return (module_roots(client)[0] or "vendor").split(".")[0]
 
 
-def _whole_json(response: Any) -> bool:
+def _whole_json(content_type: str) -> bool:
     """A response that is one JSON document, not ``text/event-stream``."""
-    kind = str(response.headers.get("content-type", "")).lower()
+    kind = str(content_type).lower()
     return "json" in kind and "event-stream" not in kind
 
 
-def _whole_body(vendor: str, reader: ChunkReader, body: bytes) -> Iterator[Any]:
+def _whole_body(error_of: ErrorOf | None, reader: ChunkReader, body: bytes) -> Iterator[Any]:
     """A JSON body where a stream was asked for: the vendor's error, or read as the stream."""
-    error = error_in_body(vendor, body)
+    error = error_of(body) if error_of is not None else None
     if error is not None:
         raise error
     yield from reader.feed(body)
@@ -307,10 +362,12 @@ __all__ = [
     "HEADERS_KEY",
     "TICK",
     "ApiChoice",
+    "ErrorOf",
     "HttpxBridge",
     "StainlessClient",
     "aclose",
     "add_extra_headers",
+    "aread_body",
     "aread_raw",
     "async_by_name",
     "base_url",
@@ -318,6 +375,7 @@ __all__ = [
     "from_package",
     "hold_headers",
     "module_roots",
+    "read_body",
     "read_raw",
     "split_headers",
 ]

@@ -441,7 +441,6 @@ _BY_VENDOR = {
             _mistral,  # one client, both sides
             _mistral_stream,
             _awaited(_mistral_astream),
-            reads_bytes=False,
         ),
         Case(
             "cohere",
@@ -456,15 +455,8 @@ _BY_VENDOR = {
             _cohere_stream,
             _cohere_stream,  # an async generator, not a coroutine
             typed_errors=False,
-            reads_bytes=False,
             stream_error_retryable=False,
             sdk_raises_stream_errors=False,
-            gaps={
-                "test_a_200_json_error_body_is_the_vendors_error": (
-                    "the SDK refuses a JSON body where it expects SSE (SSEError, a "
-                    "connection error to toolwire): the message is lost"
-                ),
-            },
         ),
     ]
 }

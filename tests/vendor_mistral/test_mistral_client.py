@@ -14,6 +14,7 @@ from mistralai.client import Mistral
 from mistralai.client.errors import SDKError
 from mistralai.client.utils import BackoffStrategy, RetryConfig
 
+from toolwire import clients
 from toolwire.adapters import mistral as adapter
 from toolwire.adapters.contract import VendorClient
 from toolwire.adapters.mistral.client import CLIENT
@@ -43,7 +44,11 @@ def test_a_streamed_turn_sync_and_async_decodes_with_the_server_s_ids() -> None:
                 events = list(CLIENT.stream(client, request))
             sent = json.loads(vendor.requests[0].body)
         assert sent["messages"] == request["messages"] and sent["stream"] is True
-        calls = summarize(list(adapter.decode_stream(events))).calls
+        # the response's bytes read by toolwire's reader: chunk dicts, not the SDK's
+        # CompletionEvent objects (a piece that completed no chunk is clients.TICK)
+        chunks = [e for e in events if e is not clients.TICK]
+        assert chunks and all(isinstance(c, dict) for c in chunks)
+        calls = summarize(list(adapter.decode_stream(chunks))).calls
         assert [c[0] for c in calls] == ["K2n8x1qAb", "P0d4w7rMc", "T5v3c9zBd"]
 
 

@@ -1,24 +1,53 @@
 """The ``cohere`` SDK for the drivers: ``ClientV2`` / ``AsyncClientV2``, one streamed turn,
 secrets, a client.
 
-A turn goes through the SDK's own ``chat_stream`` with ``request_options={"max_retries":
-0}`` (the driver's policy is the only one) and yields the SDK's typed stream events, which
-the decoder reads like the dicts of the bytes. HTTP errors are the SDK's own (``ApiError``
-subclasses with ``status_code`` and ``body``). The SDK is imported only when a client is
-built (the ``cohere`` extra).
+A turn goes through the SDK's own raw ``chat_stream`` (``client.with_raw_response``) with
+``request_options={"max_retries": 0}`` (the driver's policy is the only one): its HTTP
+request (auth, base URL, headers, timeout) and its HTTP errors (``ApiError`` subclasses
+with ``status_code`` and ``body``), but not its parse: the response's bytes (the raw
+response's public ``response``, an ``httpx.Response``) are read by the adapter's
+``FRAMING.reader()`` and the chunk dicts yielded. (The SDK's own reader skips an event it
+cannot read with a warning and refuses a 200 that is one JSON error document; toolwire's
+raises the first and reads the second as the vendor's error.) The SDK is imported only
+when a client is built (the ``cohere`` extra).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
+from contextlib import aclosing
 from typing import Any
 
 from toolwire import clients
+from toolwire.errors import VendorStreamError
+from toolwire.failures import error_in_body, retryable_error_types
 
-from .wire import RETRYABLE_ERRORS
+from .wire import FRAMING, RETRYABLE_ERRORS, VENDOR
 
 _SDK = "cohere"
 _NO_RETRIES = {"max_retries": 0}
+
+
+def _whole_error(body: bytes) -> VendorStreamError | None:
+    """The error a 200 whose whole body is JSON (where a stream was asked for) holds:
+    Cohere's error document, ``{"message": ...}`` as its HTTP errors carry it (no type:
+    ``error``, worth another attempt when its words name a retryable error, toolwire's
+    rule for an untyped error), or an ``{"error": {...}}`` object; ``None`` for any other
+    document (read as the stream, which it is not: the run says so)."""
+    found = error_in_body(VENDOR, body)
+    if found is not None:
+        return found
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    message = value.get("message") if isinstance(value, dict) else None
+    if not isinstance(message, str) or not message.strip():
+        return None
+    lowered = message.lower()
+    retryable = any(word in lowered for word in retryable_error_types())
+    return VendorStreamError(VENDOR, "error", message, retryable=retryable)
 
 
 def _call_kwargs(body: dict[str, Any]) -> dict[str, Any]:
@@ -84,11 +113,29 @@ class CohereClient:
         clients.hold_headers(body, headers)
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        yield from client.chat_stream(**_call_kwargs(body))
+        # an HTTP error status is raised by the SDK on entering; its events are never read
+        # (the generator of ``.data`` is lazy): the bytes are
+        with client.with_raw_response.chat_stream(**_call_kwargs(body)) as raw:
+            response = raw.response
+            yield from clients.read_body(
+                response.iter_bytes(),
+                FRAMING.reader(),
+                content_type=response.headers.get("content-type", ""),
+                error_of=_whole_error,
+            )
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        async for event in client.chat_stream(**_call_kwargs(body)):
-            yield event
+        async with client.with_raw_response.chat_stream(**_call_kwargs(body)) as raw:
+            response = raw.response
+            read = clients.aread_body(
+                response.aiter_bytes(),
+                FRAMING.reader(),
+                content_type=response.headers.get("content-type", ""),
+                error_of=_whole_error,
+            )
+            async with aclosing(read) as chunks:
+                async for chunk in chunks:
+                    yield chunk
 
     def complete(self, client: Any, body: dict[str, Any]) -> Any:
         """One non-streamed turn: the SDK's ``V2ChatResponse``."""

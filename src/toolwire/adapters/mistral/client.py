@@ -3,20 +3,24 @@
 One ``Mistral`` object serves both worlds (``chat.stream`` and ``chat.stream_async``), so
 it is claimed as a sync client; ``astream`` uses its async side. A turn goes through the
 SDK's own call with ``retries`` set to strategy ``"none"`` (the driver's policy is the only
-one) and yields the SDK's ``CompletionEvent`` objects, which the decoder unwraps. The SDK
-is imported only when a call is made or a client built (the ``mistral`` extra).
+one): its HTTP request (auth, server URL, headers, timeout) and its HTTP errors (a 4xx/5xx,
+or a 200 that is not ``text/event-stream``, raised before the stream is handed over), but
+not its parse: the response's bytes (the ``EventStream``'s public ``response``) are read
+by the adapter's ``FRAMING.reader()`` and the chunk dicts yielded, an in-stream
+``{"object": "error"}`` event among them for the decoder to raise. The SDK is imported
+only when a call is made or a client built (the ``mistral`` extra).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Iterator
+from contextlib import aclosing
 from typing import Any
 
 from toolwire import clients
 from toolwire.redaction import credential_values
 
-from .wire import RETRYABLE_ERRORS
+from .wire import FRAMING, RETRYABLE_ERRORS
 
 _SDK = "mistralai"
 
@@ -35,24 +39,6 @@ def _call_kwargs(body: dict[str, Any]) -> dict[str, Any]:
     if headers:
         kw["http_headers"] = headers
     return kw
-
-
-def _error_event(exc: Exception) -> dict[str, Any] | None:
-    """The ``{"object": "error", ...}`` event an in-stream error sends, which the SDK
-    cannot read as a ``CompletionEvent`` and raises as ``ResponseValidationError`` holding
-    the event's text (``{"data": {...}}``): the event itself, for the decoder to raise the
-    vendor's error; ``None`` for any other exception."""
-    if type(exc).__name__ != "ResponseValidationError":
-        return None
-    body = getattr(exc, "body", None)
-    try:
-        held = json.loads(body) if isinstance(body, (str, bytes)) else None
-    except (ValueError, RecursionError):
-        return None
-    event = held.get("data") if isinstance(held, dict) else None
-    if isinstance(event, dict) and event.get("object") == "error":
-        return event
-    return None
 
 
 class MistralClient:
@@ -104,28 +90,17 @@ class MistralClient:
         clients.hold_headers(body, headers)
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        kw = _call_kwargs(body)
-        with client.chat.stream(**kw, retries=_no_retries()) as events:
-            try:
-                yield from events
-            except Exception as exc:
-                event = _error_event(exc)
-                if event is None:
-                    raise
-                yield event
+        with client.chat.stream(**_call_kwargs(body), retries=_no_retries()) as events:
+            # the SDK's events are never read (its generator is lazy): the bytes are
+            yield from clients.read_body(events.response.iter_bytes(), FRAMING.reader())
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        kw = _call_kwargs(body)
-        events = await client.chat.stream_async(**kw, retries=_no_retries())
+        events = await client.chat.stream_async(**_call_kwargs(body), retries=_no_retries())
         async with events:
-            try:
-                async for event in events:
-                    yield event
-            except Exception as exc:
-                failed = _error_event(exc)
-                if failed is None:
-                    raise
-                yield failed
+            read = clients.aread_body(events.response.aiter_bytes(), FRAMING.reader())
+            async with aclosing(read) as chunks:
+                async for chunk in chunks:
+                    yield chunk
 
     def complete(self, client: Any, body: dict[str, Any]) -> Any:
         """One non-streamed turn: the SDK's ``ChatCompletionResponse``."""
