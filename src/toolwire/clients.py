@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from toolwire.adapters.contract import ChunkReader, Framing
 from toolwire.failures import error_in_body
+from toolwire.protocol.pushed import pieces
 from toolwire.redaction import credential_values
 
 #: what the byte readers yield for a piece that completed no chunk, so the driver can check
@@ -267,14 +268,15 @@ class StainlessClient:
         body.update(params)
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        return read_raw(
-            client, attrgetter(self.resource), self.stream_kwargs(body), self.framing.reader()
-        )
+        return read_raw(client, attrgetter(self.resource), self.stream_kwargs(body), self.reader())
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        return aread_raw(
-            client, attrgetter(self.resource), self.stream_kwargs(body), self.framing.reader()
-        )
+        return aread_raw(client, attrgetter(self.resource), self.stream_kwargs(body), self.reader())
+
+    def reader(self) -> ChunkReader:
+        """The push reader a run reads the body with: the framing's, a piece's chunks handed
+        on at once (``protocol.pushed``: the driver reads them fused with its decoder)."""
+        return pieces(self.framing.reader())  # type: ignore[return-value]
 
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None
