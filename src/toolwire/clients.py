@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from toolwire.adapters.contract import ChunkReader, Framing
 from toolwire.failures import error_in_body
-from toolwire.protocol.pushed import pieces
+from toolwire.protocol.pushed import form_of, pieces
 from toolwire.redaction import credential_values
 
 #: what the byte readers yield for a piece that completed no chunk, so the driver can check
@@ -207,6 +207,11 @@ class ApiChoice:
         return self.then if host in self.hosts else self.otherwise
 
 
+#: each client's delta form (``StainlessClient._delta_form``; the clients are the adapters'
+#: ``CLIENT`` objects)
+_FORMS: dict[Any, Any] = {}
+
+
 class StainlessClient:
     """The :class:`~toolwire.adapters.contract.VendorClient` of a Stainless-style SDK,
     from data: an adapter's ``client.py`` subclasses it, sets the class attributes (what
@@ -276,7 +281,20 @@ class StainlessClient:
     def reader(self) -> ChunkReader:
         """The push reader a run reads the body with: the framing's, a piece's chunks handed
         on at once (``protocol.pushed``: the driver reads them fused with its decoder)."""
-        return pieces(self.framing.reader())  # type: ignore[return-value]
+        return pieces(self.framing.reader(), self._delta_form())  # type: ignore[return-value]
+
+    def _delta_form(self) -> Any:
+        """The delta form this client's adapter decodes with (asked of its decoder once)."""
+        found = _FORMS.get(self, _FORMS)
+        if found is _FORMS:
+            from toolwire import adapters
+
+            found = None
+            for name in adapters.model_names():
+                if adapters.client(name) is self:
+                    found = form_of(adapters.model(name).Decoder())
+            _FORMS[self] = found
+        return found
 
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None

@@ -59,13 +59,15 @@ class PieceReader:
 
     __slots__ = ("_depth", "_fast", "_inner", "_sse", "form")
 
-    def __init__(self, inner: PushReader) -> None:
+    def __init__(self, inner: PushReader, form: DeltaForm | None = None) -> None:
         self._inner = inner
         #: the plain SSE reader, whose parser and event rule a fused piece is read with
         self._sse = inner if type(inner) is SSEReader else None
         self.form: DeltaForm | None = None
         self._fast: Pattern[str] | None = None
         self._depth = 0
+        if form is not None:
+            self.fuse(form)
 
     @property
     def done(self) -> bool:
@@ -128,10 +130,19 @@ def _taken(reader: SSEReader, events: list[Any]) -> list[Any]:
     return out
 
 
-def pieces(reader: PushReader) -> PieceReader:
+def pieces(reader: PushReader, form: DeltaForm | None = None) -> PieceReader:
     """``reader`` (an adapter's ``FRAMING.reader()``) handing on a :class:`Piece` per
-    piece: what a driver reads with :class:`PushReading`."""
-    return PieceReader(reader)
+    piece: what a driver reads with :class:`PushReading`; fused with ``form`` (the one its
+    decoder reads: :func:`form_of`) from the first piece on, or once a decoder reads it."""
+    return PieceReader(reader, form)
+
+
+def form_of(decoder: Any) -> DeltaForm | None:
+    """The delta form ``decoder`` reads (``None``: it reads none), asked of it without
+    reading anything."""
+    probe = FormProbe()
+    decoder.events(probe)  # a generator, never started
+    return probe.form
 
 
 #: a form's reading of a piece's chunks up to the first that gives events (those events),
@@ -199,6 +210,12 @@ def _no_rule(*fields: Any) -> Any:  # a decoder that reads no form has no rule
     return PASS
 
 
+def _unmatched(piece: Piece) -> None:
+    """A piece read with another decoder's form: its matches made the chunks they are."""
+    chunk = piece.reader.chunk
+    piece.items[piece.at :] = [chunk(x) if type(x) is Match else x for x in piece.items[piece.at :]]
+
+
 class PushReading:
     """One decoder reading pieces (:class:`Piece`): its delta form and rule asked of it
     once (``decoder.events(FormProbe())`` reads nothing), each piece's reader fused with
@@ -220,8 +237,10 @@ class PushReading:
         """The decoder's events of ``piece``'s next chunks, up to the first chunk that gives
         any (``one``: of its next chunk only); ``[]`` when none of them gives one."""
         form = self.form
-        if form is not None and piece.reader.form is not form:
-            piece.reader.fuse(form)
+        if piece.reader.form is not form:  # read with another form (or none) so far
+            _unmatched(piece)
+            if form is not None:
+                piece.reader.fuse(form)
         end = piece.at + 1 if one else len(piece.items)
         return self._unit(self.decoder, piece, self._rule, end)
 
