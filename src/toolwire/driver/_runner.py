@@ -232,14 +232,12 @@ class _Run:
             with self._holding as quiet:  # steps do not nest: one holder, empty between steps
                 return step(*args, **kwargs)
         finally:
-            if len(self.framer.decoder.losses) != self._decoder_losses:
-                self._take_decoder_losses()
-            if quiet or len(self.losses) != start:  # the usual step lost nothing
-                new = self.losses[start:]
-                del self.losses[start:]
-                announced = quiet[:]
-                quiet.clear()
-                self._report([*new, *unseen(announced, new)])
+            if (
+                quiet
+                or len(self.framer.decoder.losses) != self._decoder_losses
+                or len(self.losses) != start  # the usual step lost nothing
+            ):
+                self._settle(start, quiet)
 
     # -- events ----------------------------------------------------------------------------
 
@@ -328,17 +326,36 @@ class _Run:
         if reading is None or reading.decoder is not self.framer.decoder:
             reading = self._reading = PushReading(self.framer.decoder)
         one = self._deadline_at is not None
-        yield self._step(self._piece_step, reading, chunk, one)
-        while chunk.at < len(chunk.items):
+        # ``_step`` written out for the piece's steps (one per chunk that gives events)
+        framer, decoder, holding, losses = self.framer, reading.decoder, self._holding, self.losses
+        send, events = framer._send, reading.events
+        while True:
+            start = len(losses)
+            quiet: list[Loss] = []
+            try:
+                with holding as quiet:
+                    out = send(events(chunk, one))
+            finally:
+                if quiet or len(decoder.losses) != self._decoder_losses or len(losses) != start:
+                    self._settle(start, quiet)
+            framer.turn_events += len(out)
+            yield out
+            if chunk.at >= len(chunk.items):
+                return
             if one:
                 self._left()
-            yield self._step(self._piece_step, reading, chunk, one)
 
-    def _piece_step(self, reading: PushReading, piece: Piece, one: bool) -> list[BaseEvent]:
-        framer = self.framer
-        out = framer._send(reading.events(piece, one))
-        framer.turn_events += len(out)
-        return out
+    def _settle(self, start: int, quiet: list[Loss]) -> None:
+        """What a step lost (the decoder's new losses, what was announced inside it), kept
+        and warned about: ``_step``'s end, for a step that lost something."""
+        if len(self.framer.decoder.losses) != self._decoder_losses:
+            self._take_decoder_losses()
+        if quiet or len(self.losses) != start:
+            new = self.losses[start:]
+            del self.losses[start:]
+            announced = quiet[:]
+            quiet.clear()
+            self._report([*new, *unseen(announced, new)])
 
     def loss_events(self) -> list[BaseEvent]:
         self._take_decoder_losses()  # the closing chunk's, too
