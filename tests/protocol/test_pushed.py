@@ -247,3 +247,35 @@ def test_pieces_keeps_the_readers_end_and_ticks() -> None:
     got = reader.feed(b'"a": 1}\n\ndata: [DONE]\n\ndata: {"b": 2}\n\n')
     assert [p.items for p in got] == [[{"a": 1}]]
     assert reader.done
+
+
+def test_a_piece_fused_with_a_form_its_decoder_does_not_read_is_read_the_general_way() -> None:
+    """A reader made with a form, read by a decoder that reads none (its ``events`` the
+    plain loop): the matches become the chunks they are, and the reader reads the next
+    pieces with no form."""
+    from benchmarks.suite import VENDORS
+
+    from toolwire.protocol.decoding import BaseDecoder
+
+    plain_decoder = type(
+        "Plain", (adapters.get("anthropic").Decoder,), {"events": BaseDecoder.events}
+    )
+    body = VENDORS["anthropic"].build("tool", 80)
+    split = [body[i : i + 700] for i in range(0, len(body), 700)]
+    form = form_of(adapters.get("anthropic").Decoder())
+    reader = pieces(_plain_reader("anthropic"), form)
+    decoder = plain_decoder()
+    reading = PushReading(decoder)
+    assert reading.form is None
+    got: list[Any] = []
+    kinds = []
+    for piece in split:
+        for p in reader.feed(piece):
+            kinds.append(any(type(x) is re.Match for x in p.items))
+            while p.left:
+                got += _dump(reading.events(p))
+    got += _dump(decoder.close())
+    assert kinds[0] and not any(kinds[1:])  # matches only before the decoder read one
+    steps, error, *_ = _general("anthropic", split)
+    assert error is None
+    assert got == [ev for step in steps for ev in step]

@@ -73,13 +73,13 @@ class PieceReader:
     def done(self) -> bool:
         return self._inner.done
 
-    def fuse(self, form: DeltaForm) -> None:
-        """Keep the events ``form`` matches as matches, from the next piece on (a reader
-        that is not the plain SSE reader stays as it is)."""
+    def fuse(self, form: DeltaForm | None) -> None:
+        """Keep the events ``form`` matches as matches, from the next piece on (``None``:
+        none; a reader that is not the plain SSE reader stays as it is)."""
         self.form = form
         if self._sse is not None:
-            self._fast = form.pattern
-            self._depth = form.depth
+            self._fast = None if form is None else form.pattern
+            self._depth = 0 if form is None else form.depth
 
     def feed(self, piece: bytes) -> list[Piece]:
         fast = self._fast
@@ -239,8 +239,7 @@ class PushReading:
         form = self.form
         if piece.reader.form is not form:  # read with another form (or none) so far
             _unmatched(piece)
-            if form is not None:
-                piece.reader.fuse(form)
+            piece.reader.fuse(form)
         end = piece.at + 1 if one else len(piece.items)
         return self._unit(self.decoder, piece, self._rule, end)
 
