@@ -38,6 +38,7 @@ from toolwire.server._offload import OFFLOAD
 log = logging.getLogger("toolwire.server")
 
 _TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+_STARTED = EventType.RUN_STARTED
 #: the longest one run sends events without letting the event loop run others (seconds)
 SLICE = 0.002
 
@@ -159,6 +160,8 @@ class EventStreamResponse(Response):
         clock = time.perf_counter
         since = clock()
         following = self.events.__anext__
+        frames = self.redactor.frames
+        note = self._note
         with held() as lost:
             while True:
                 try:
@@ -180,7 +183,13 @@ class EventStreamResponse(Response):
                 finally:
                     if lost:
                         self._report(lost)
-                await self._send_events(send, [event])
+                if event.type == _STARTED:
+                    await self._send_events(send, [event])
+                else:  # ``_send_events`` written out for the usual event: no list, no coroutine
+                    for out, text in frames(event):
+                        note(out)
+                        body = f"data: {text}\n\n".encode()
+                        await send({"type": "http.response.body", "body": body, "more_body": True})
                 if clock() - since > SLICE:
                     await anyio.lowlevel.checkpoint()
                     since = clock()
