@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from toolwire.adapters.contract import ChunkReader, Framing
 from toolwire.failures import error_in_body
+from toolwire.protocol.pushed import form_of, pieces
 from toolwire.redaction import credential_values
 
 #: what the byte readers yield for a piece that completed no chunk, so the driver can check
@@ -261,6 +262,27 @@ class ApiChoice:
         return self.then if host in self.hosts else self.otherwise
 
 
+#: each client's delta form (:func:`push_reader`; the clients are the adapters' ``CLIENT``
+#: objects)
+_FORMS: dict[Any, Any] = {}
+
+
+def push_reader(sdk: Any, framing: Framing) -> ChunkReader:
+    """The push reader a run reads a raw body with: ``framing``'s, a piece's chunks handed on
+    at once (``protocol.pushed``: the driver reads them fused with its decoder's delta form).
+    ``sdk`` is an adapter's ``CLIENT``: its adapter's decoder is asked for its form once."""
+    found = _FORMS.get(sdk, _FORMS)
+    if found is _FORMS:
+        from toolwire import adapters
+
+        found = None
+        for name in adapters.model_names():
+            if adapters.client(name) is sdk:
+                found = form_of(adapters.model(name).Decoder())
+        _FORMS[sdk] = found
+    return pieces(framing.reader(), found)  # type: ignore[return-value]
+
+
 class StainlessClient:
     """The :class:`~toolwire.adapters.contract.VendorClient` of a Stainless-style SDK,
     from data: an adapter's ``client.py`` subclasses it, sets the class attributes (what
@@ -322,14 +344,14 @@ class StainlessClient:
         body.update(params)
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        return read_raw(
-            client, attrgetter(self.resource), self.stream_kwargs(body), self.framing.reader()
-        )
+        return read_raw(client, attrgetter(self.resource), self.stream_kwargs(body), self.reader())
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        return aread_raw(
-            client, attrgetter(self.resource), self.stream_kwargs(body), self.framing.reader()
-        )
+        return aread_raw(client, attrgetter(self.resource), self.stream_kwargs(body), self.reader())
+
+    def reader(self) -> ChunkReader:
+        """The push reader a run reads the body with (:func:`push_reader`)."""
+        return push_reader(self, self.framing)
 
     def make_client(
         self, *, api_key: str | None, base_url: str | None, http_client: Any = None
@@ -376,6 +398,7 @@ __all__ = [
     "hold_headers",
     "module_roots",
     "read_body",
+    "push_reader",
     "read_raw",
     "split_headers",
 ]

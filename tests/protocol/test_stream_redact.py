@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 
 from ag_ui.core import (
     BaseEvent,
@@ -20,6 +21,8 @@ from ag_ui.core import (
     ToolCallStartEvent,
     UserMessage,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toolwire.protocol import validate_stream
 from toolwire.protocol.redact import MASK, MIN_SECRET_CHARS, redact
@@ -174,3 +177,49 @@ def test_the_longest_end_that_begins_any_secret_is_held() -> None:
     r.feed(TextMessageStartEvent(message_id="m1"))
     delta = TextMessageContentEvent(message_id="m1", delta="plain text, tok- is not it: t")
     assert r.feed(delta) == [delta.model_copy(update={"delta": delta.delta[:-1]})]
+
+
+# -- the usual delta's short way (one search for a secret's first character in its tail)
+
+_OTHER = "tok-0123456789abcdef0123"  # longer than KEY, another first character
+_SAY = st.text(alphabet='abst-k 0123\u00e9"\\', max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_SAY, min_size=1, max_size=4),
+    st.sampled_from([[KEY], [_OTHER], [KEY, _OTHER]]),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.sampled_from(["text", "args"]),
+)
+def test_a_key_cut_anywhere_over_deltas_is_masked_in_every_frame(
+    said: list[str], keys: list[str], cuts: list[int], lane: str
+) -> None:
+    """Keys put between any texts (which may end in a key's first characters, or hold
+    them), the whole cut anywhere into deltas of a text message or a tool call's arguments:
+    the frames sent hold no key, the deltas joined are the text with each key masked, the
+    stream stays valid, and each frame is its event's JSON."""
+    whole = ""
+    for i, part in enumerate(said):
+        whole += part + (keys[i % len(keys)] if i < len(said) - 1 or len(said) == 1 else "")
+    points = sorted({c % (len(whole) + 1) for c in cuts} | {0, len(whole)})
+    pieces = [whole[a:b] for a, b in pairwise(points) if b > a]
+    if lane == "text":
+        middle = _text("m1", pieces)
+        kind = EventType.TEXT_MESSAGE_CONTENT
+    else:
+        middle = [
+            ToolCallStartEvent(tool_call_id="c1", tool_call_name="f"),
+            *(ToolCallArgsEvent(tool_call_id="c1", delta=p) for p in pieces),
+            ToolCallEndEvent(tool_call_id="c1"),
+        ]
+        kind = EventType.TOOL_CALL_ARGS
+    r = StreamRedactor(keys)
+    framed = [pair for event in _run(*middle) for pair in r.frames(event)]
+    out = [e for e, _ in framed]
+    validate_stream(out)
+    sent = "".join(text for _, text in framed)
+    for key in keys:
+        assert key not in sent and json.dumps(key)[1:-1] not in sent
+    assert _joined(out, kind) == redact(whole, keys, shapes=False)
+    assert [text for _, text in framed] == [event_json(e) for e in out]

@@ -46,6 +46,7 @@ from toolwire.losses import Loss, announce, held, unseen
 from toolwire.protocol.downgrade import downgrade_event
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.inputs import as_run_input
+from toolwire.protocol.pushed import Piece, PushReading
 from toolwire.protocol.redact import redact
 from toolwire.protocol.runs import RunFramer
 
@@ -149,6 +150,10 @@ class _Run:
             reshape=self._downgrade if legacy else None,
         )
         self._decoder_losses = 0  # how many of the decoder's losses are in self.losses
+        #: the decoder's reading of the body's pieces (made at the first piece)
+        self._reading: PushReading | None = None
+        #: the rest of the piece whose chunk gave the turn's first events
+        self._rest: Iterator[list[BaseEvent]] | None = None
         #: what a step announced (``losses.held``): one holder for every step of the run
         self._holding = held()
         self.attempts = 0
@@ -227,14 +232,12 @@ class _Run:
             with self._holding as quiet:  # steps do not nest: one holder, empty between steps
                 return step(*args, **kwargs)
         finally:
-            if len(self.framer.decoder.losses) != self._decoder_losses:
-                self._take_decoder_losses()
-            if quiet or len(self.losses) != start:  # the usual step lost nothing
-                new = self.losses[start:]
-                del self.losses[start:]
-                announced = quiet[:]
-                quiet.clear()
-                self._report([*new, *unseen(announced, new)])
+            if (
+                quiet
+                or len(self.framer.decoder.losses) != self._decoder_losses
+                or len(self.losses) != start  # the usual step lost nothing
+            ):
+                self._settle(start, quiet)
 
     # -- events ----------------------------------------------------------------------------
 
@@ -307,6 +310,52 @@ class _Run:
         if chunk is TICK:
             return []
         return self._step(self.framer.feed, chunk)
+
+    def units(self, chunk: Any) -> Iterator[list[BaseEvent]]:
+        """The events of what the stream gave, a list per step: a chunk's (none for a
+        keep-alive tick), or for a piece of the body (``protocol.pushed.Piece``) the events
+        of its chunks up to each that gives any, read with the decoder's delta form, one
+        step each, so what a consumer sees between them (cancelling, the deadline, an
+        error) falls where it fell chunk by chunk. With a deadline, a chunk a step: it is
+        checked before each."""
+        if type(chunk) is not Piece:
+            if chunk is not TICK:
+                yield self._step(self.framer.feed, chunk)
+            return
+        reading = self._reading
+        if reading is None or reading.decoder is not self.framer.decoder:
+            reading = self._reading = PushReading(self.framer.decoder)
+        one = self._deadline_at is not None
+        # ``_step`` written out for the piece's steps (one per chunk that gives events)
+        framer, decoder, holding, losses = self.framer, reading.decoder, self._holding, self.losses
+        send, events = framer._send, reading.events
+        while True:
+            start = len(losses)
+            quiet: list[Loss] = []
+            try:
+                with holding as quiet:
+                    out = send(events(chunk, one))
+            finally:
+                if quiet or len(decoder.losses) != self._decoder_losses or len(losses) != start:
+                    self._settle(start, quiet)
+            framer.turn_events += len(out)
+            yield out
+            if chunk.at >= len(chunk.items):
+                return
+            if one:
+                self._left()
+
+    def _settle(self, start: int, quiet: list[Loss]) -> None:
+        """What a step lost (the decoder's new losses, what was announced inside it), kept
+        and warned about: ``_step``'s end, for a step that lost something."""
+        if len(self.framer.decoder.losses) != self._decoder_losses:
+            self._take_decoder_losses()
+        if quiet or len(self.losses) != start:
+            new = self.losses[start:]
+            del self.losses[start:]
+            announced = quiet[:]
+            quiet.clear()
+            self._report([*new, *unseen(announced, new)])
 
     def loss_events(self) -> list[BaseEvent]:
         self._take_decoder_losses()  # the closing chunk's, too
@@ -431,11 +480,14 @@ class _Run:
     def _prime_sync_attempt(self) -> tuple[Iterator[Any] | None, list[BaseEvent]]:
         self._new_attempt()
         stream = self.plan.open_sync()
+        self._rest = None
         try:
             for chunk in self.chunks_sync(stream):
-                events = self.feed(chunk)
-                if events:
-                    return stream, events
+                units = self.units(chunk)
+                for events in units:
+                    if events:
+                        self._rest = units
+                        return stream, events
             end = self.finish()
         except BaseException:
             _close(stream)
@@ -466,14 +518,24 @@ class _Run:
             if stream is None:
                 return
             try:
-                for chunk in self.chunks_sync(stream):
-                    if self.cancel_requested:
-                        break
-                    yield from self.feed(chunk)
-                    if self.cancel_requested:
-                        break
-                else:
-                    end = self.finish()
+                rest, self._rest = self._rest, None
+                if rest is not None:  # the first events' piece, read on
+                    for events in rest:
+                        yield from events
+                        if self.cancel_requested:
+                            break
+                if not self.cancel_requested:
+                    for chunk in self.chunks_sync(stream):
+                        if self.cancel_requested:
+                            break
+                        for events in self.units(chunk):
+                            yield from events
+                            if self.cancel_requested:
+                                break
+                        if self.cancel_requested:
+                            break
+                    else:
+                        end = self.finish()
             except _Expired:
                 yield from self.expired()
                 return
@@ -501,11 +563,14 @@ class _Run:
     async def _prime_async_attempt(self) -> tuple[AsyncIterator[Any] | None, list[BaseEvent]]:
         self._new_attempt()
         stream = self.plan.open_async()
+        self._rest = None
         try:
             async for chunk in self.chunks_async(stream):
-                events = self.feed(chunk)
-                if events:
-                    return stream, events
+                units = self.units(chunk)
+                for events in units:
+                    if events:
+                        self._rest = units
+                        return stream, events
             end = self.finish()
         except BaseException:
             await _aclose(stream)
@@ -545,15 +610,26 @@ class _Run:
             if stream is not None and cancel is None:
                 end: list[BaseEvent] = []
                 try:
-                    async for chunk in self.chunks_async(stream):
-                        if self.cancel_requested:
-                            break
-                        for ev in self.feed(chunk):
-                            yield ev
-                        if self.cancel_requested:
-                            break
-                    else:
-                        end = self.finish()
+                    rest, self._rest = self._rest, None
+                    if rest is not None:  # the first events' piece, read on
+                        for events in rest:
+                            for ev in events:
+                                yield ev
+                            if self.cancel_requested:
+                                break
+                    if not self.cancel_requested:
+                        async for chunk in self.chunks_async(stream):
+                            if self.cancel_requested:
+                                break
+                            for events in self.units(chunk):
+                                for ev in events:
+                                    yield ev
+                                if self.cancel_requested:
+                                    break
+                            if self.cancel_requested:
+                                break
+                        else:
+                            end = self.finish()
                 except asyncio.CancelledError as exc:
                     cancel = exc
                 except _Expired:

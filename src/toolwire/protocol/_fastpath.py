@@ -293,6 +293,11 @@ class DeltaForm:
         assert self.pattern.groups == len(compiled.fields) + 1, "only the fields are groups"
         self.fields = tuple(name for name, _ in compiled.fields)
         unpack, values = _values(compiled.fields)
+        #: how a match's groups are unpacked and the fields' values made of them (Python
+        #: source), and whether the rule returns a list: for other loops over the form
+        #: (``protocol.pushed``)
+        self.source = (unpack, values)
+        self.many = many
         self.read: Callable[[Match[str]], tuple[Any, ...]] = _written(
             _READ.format(unpack=unpack, values=values), "read"
         )
@@ -463,12 +468,31 @@ def read_stream(
     ``decoder.feed`` as the chunk dict; every other chunk goes to ``feed``. Lazy, as a
     generator: the reader is fused at the first step and unfused when the loop ends,
     however it ends."""
+    if type(chunks) is FormProbe:  # asked only which form and rule this decoder reads
+        chunks.form, chunks.rule = form, rule
+        return iter(())
     reader = chunks if type(chunks) is SSEChunks else None
     if reader is None and quick is None:
         return _each_fed(decoder, chunks)
     # (one generator: the form's loop, which also closes the decoder and unfuses the reader)
     loop: Iterator[BaseEvent] = form.loop(decoder, chunks, reader, form, rule, quick)
     return loop
+
+
+class FormProbe:
+    """What a decoder's ``events(probe)`` hands :func:`read_stream` to learn the decoder's
+    delta form and rule without reading anything (``form`` stays ``None`` for a decoder
+    that reads no form): a push reading (``protocol.pushed``) takes each piece's matches
+    with them."""
+
+    __slots__ = ("form", "rule")
+
+    def __init__(self) -> None:
+        self.form: DeltaForm | None = None
+        self.rule: Callable[..., Any] | None = None
+
+    def __iter__(self) -> Iterator[Any]:  # an ``events`` that reads its chunks reads none
+        return iter(())
 
 
 def _each_fed(decoder: Any, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
@@ -485,6 +509,7 @@ __all__ = [
     "SCALAR",
     "SCALAR_OR_EMPTY_LIST",
     "DeltaForm",
+    "FormProbe",
     "Index",
     "OneOf",
     "SSEChunks",

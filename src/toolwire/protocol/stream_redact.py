@@ -110,6 +110,11 @@ class StreamRedactor:
         # encoded event holds none of them
         encoded = {json.dumps(s)[1:-1] for s in self.secrets} | set(self.secrets)
         self._holds_any = _any_of(sorted(encoded, key=len, reverse=True))
+        #: how far from a text's end a secret may begin, and the characters one begins with:
+        #: a delta whose last ``_reach`` characters hold none of them ends in no secret's
+        #: beginning (the usual delta: one search in C, not a look per secret)
+        self._reach = max((len(x) for x in self.secrets), default=1) - 1
+        self._firsts = _any_of(sorted({x[0] for x in self.secrets}))
         #: the open delta lanes, by (type, the id of the message or call): those an end
         #: event closes, and the ``*_CHUNK`` lanes, which the next other event closes
         self._lanes: dict[tuple[str, str], _Lane] = {}
@@ -168,7 +173,10 @@ class StreamRedactor:
         lane.template = event
         if not lane.held:  # the usual delta: no secret in it, and its end begins none
             whole = self._masked(event)
-            if whole[1] is not None and not self._possible_start(delta):
+            if whole[1] is not None and (
+                self._firsts(delta, max(len(delta) - self._reach, 0)) is None
+                or not self._possible_start(delta)
+            ):
                 return [whole]
         text = redact(lane.held + delta, self.secrets, shapes=False)
         keep = self._possible_start(text)

@@ -39,6 +39,7 @@ from toolwire.server._ready import ready_groups
 log = logging.getLogger("toolwire.server")
 
 _TERMINAL = (EventType.RUN_FINISHED, EventType.RUN_ERROR)
+_STARTED = EventType.RUN_STARTED
 #: the longest one run sends events without letting the event loop run others (seconds)
 SLICE = 0.002
 
@@ -117,26 +118,23 @@ class EventStreamResponse(Response):
         out.append(RunErrorEvent(message=message, code=code))  # redacted as it is sent
         return out
 
-    def _frames(self, given: BaseEvent) -> list[tuple[BaseEvent, bytes]]:
-        """``given`` masked (keys across events) and framed as SSE (``encode_agui_event``'s
-        frame, around the JSON text the mask's check wrote)."""
-        return [(e, f"data: {text}\n\n".encode()) for e, text in self.redactor.frames(given)]
-
     async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
         """``events`` framed and sent in one write (they are ready at the same moment)."""
-        bodies: list[bytes] = []
+        frames, note = self.redactor.frames, self._note
+        texts: list[str] = []
         for given in events:
-            if given.type == EventType.RUN_STARTED:
+            if given.type == _STARTED:
                 # the one event that restates the whole input (a large one takes a while to
                 # mask and write): framed in a worker thread, the other streams go on
-                framed = await OFFLOAD.run(self._frames, given)
+                for event, text in await OFFLOAD.run(frames, given):
+                    note(event)
+                    texts.append(f"data: {text}\n\n")
             else:
-                framed = self._frames(given)
-            for event, body in framed:
-                self._note(event)
-                bodies.append(body)
-        if bodies:
-            body = bodies[0] if len(bodies) == 1 else b"".join(bodies)
+                for event, text in frames(given):
+                    note(event)
+                    texts.append(f"data: {text}\n\n")
+        if texts:
+            body = "".join(texts).encode()
             await send({"type": "http.response.body", "body": body, "more_body": True})
 
     def _report(self, lost: list[Loss]) -> None:

@@ -119,7 +119,7 @@ class CohereClient:
             response = raw.response
             yield from clients.read_body(
                 response.iter_bytes(),
-                FRAMING.reader(),
+                clients.push_reader(self, FRAMING),
                 content_type=response.headers.get("content-type", ""),
                 error_of=_whole_error,
             )
@@ -129,7 +129,7 @@ class CohereClient:
             response = raw.response
             read = clients.aread_body(
                 response.aiter_bytes(),
-                FRAMING.reader(),
+                clients.push_reader(self, FRAMING),
                 content_type=response.headers.get("content-type", ""),
                 error_of=_whole_error,
             )

@@ -92,12 +92,16 @@ class MistralClient:
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
         with client.chat.stream(**_call_kwargs(body), retries=_no_retries()) as events:
             # the SDK's events are never read (its generator is lazy): the bytes are
-            yield from clients.read_body(events.response.iter_bytes(), FRAMING.reader())
+            yield from clients.read_body(
+                events.response.iter_bytes(), clients.push_reader(self, FRAMING)
+            )
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         events = await client.chat.stream_async(**_call_kwargs(body), retries=_no_retries())
         async with events:
-            read = clients.aread_body(events.response.aiter_bytes(), FRAMING.reader())
+            read = clients.aread_body(
+                events.response.aiter_bytes(), clients.push_reader(self, FRAMING)
+            )
             async with aclosing(read) as chunks:
                 async for chunk in chunks:
                     yield chunk

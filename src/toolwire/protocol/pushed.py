@@ -1,0 +1,247 @@
+"""The fused reading in push form: a network piece in, its vendor chunks read in one go.
+
+A driver that is handed the vendor's body a network piece at a time (``toolwire.arun``,
+``toolwire serve``) reads it through the adapter's push reader (``FRAMING.reader()``),
+which makes a dict of every SSE event. :func:`pieces` wraps such a reader so that each
+piece comes out as one :class:`Piece`: its chunks in order, and once a decoder with a delta
+form (``protocol._fastpath.DeltaForm``) reads it, the events that form matches left as the
+regular expression's matches, no dict made. :class:`PushReading` reads a piece with that
+decoder: each match goes to the decoder's rule (the one its ``events`` loop uses), every
+other chunk, and a match the rule passes (made the dict the general reader makes), to its
+``feed``. The decoder stays open between pieces, and an event a piece cuts is kept by the
+SSE parser for the next, as before. A decoder with no form reads the piece's dicts with
+``feed``, as it always did.
+
+One mechanism for every vendor: the form and the rule are the adapter's data, asked of the
+decoder itself (``FormProbe``); nothing here names a vendor. A reader that is not the plain
+SSE push reader (``protocol.framing.SSEReader``) is wrapped too, its chunks handed on in
+pieces as it reads them (the general way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from re import Match, Pattern
+from typing import Any
+
+from ag_ui.core import BaseEvent
+
+from toolwire.protocol._fastpath import PASS, DeltaForm, FormProbe, scan_string
+from toolwire.protocol.framing import PushReader, SSEReader
+from toolwire.protocol.limits import limits
+from toolwire.protocol.sse import SSEEvent, SSEParser, piece_objects
+
+
+class Piece:
+    """The chunks of one network piece (a chunk dict, or a match of the reader's delta
+    form), read from ``at`` on; ``reader`` makes the dict of a match."""
+
+    __slots__ = ("at", "items", "reader")
+
+    def __init__(self, items: list[Any], reader: PieceReader) -> None:
+        self.items = items
+        self.at = 0
+        self.reader = reader
+
+    @property
+    def left(self) -> bool:
+        """Whether chunks of this piece are still to be read."""
+        return self.at < len(self.items)
+
+
+class PieceReader:
+    """A push reader whose ``feed`` and ``close`` give one :class:`Piece` per piece that
+    completed a chunk (``[]`` otherwise, as the reader it wraps: the driver's keep-alive
+    tick). Fused (:meth:`fuse`), the SSE events the form's expression matches are kept as
+    matches; every other event becomes the chunk the wrapped reader makes of it, counted,
+    its end marker (``done``) and everything after it read as the wrapped reader reads
+    them."""
+
+    __slots__ = ("_depth", "_fast", "_inner", "_sse", "form")
+
+    def __init__(self, inner: PushReader, form: DeltaForm | None = None) -> None:
+        self._inner = inner
+        #: the plain SSE reader, whose parser and event rule a fused piece is read with
+        self._sse = inner if type(inner) is SSEReader else None
+        self.form: DeltaForm | None = None
+        self._fast: Pattern[str] | None = None
+        self._depth = 0
+        if form is not None:
+            self.fuse(form)
+
+    @property
+    def done(self) -> bool:
+        return self._inner.done
+
+    def fuse(self, form: DeltaForm | None) -> None:
+        """Keep the events ``form`` matches as matches, from the next piece on (``None``:
+        none; a reader that is not the plain SSE reader stays as it is)."""
+        self.form = form
+        if self._sse is not None:
+            self._fast = None if form is None else form.pattern
+            self._depth = 0 if form is None else form.depth
+
+    def feed(self, piece: bytes) -> list[Piece]:
+        fast = self._fast
+        if fast is None or limits().max_json_depth <= self._depth:
+            items: list[Any] = self._inner.feed(piece)
+        else:
+            assert self._sse is not None
+            items = _taken(self._sse, self._sse._parser.feed_items(piece, fast))
+        return [Piece(items, self)] if items else []
+
+    def close(self) -> list[Piece]:
+        items: list[Any] = self._inner.close()
+        return [Piece(items, self)] if items else []
+
+    def chunk(self, match: Match[str]) -> dict[str, Any]:
+        """The chunk dict the wrapped reader makes of a matched event (its text is one
+        whole event, a clean JSON object: read again, alone, it gives the same chunk)."""
+        assert self._sse is not None
+        (event,) = SSEParser().feed(match.group(0))
+        chunk = self._sse._chunk_of(event, 0, piece_objects([event])[0])
+        assert chunk is not None, "a matched event is a chunk"
+        return chunk
+
+
+def _taken(reader: SSEReader, events: list[Any]) -> list[Any]:
+    """``SSEReader._take`` over a piece's events with the matches kept in place: the other
+    events made chunks (counted, the end marker read), each match counted as an event."""
+    if reader.done:
+        return []
+    if not any(type(ev) is SSEEvent for ev in events):  # all deltas: nothing to make
+        reader._n += len(events)
+        return events
+    stop_at = reader._stop_at
+    chunk_of = reader._chunk_of
+    out: list[Any] = []
+    for ev, fine in zip(events, piece_objects(events, True), strict=True):
+        if type(ev) is not SSEEvent:
+            out.append(ev)
+            reader._n += 1
+            continue
+        if stop_at is not None and ev.data.startswith(stop_at):
+            reader.done = True
+            break
+        chunk = chunk_of(ev, reader._n, fine)
+        reader._n += 1
+        if chunk is not None:
+            out.append(chunk)
+    return out
+
+
+def pieces(reader: PushReader, form: DeltaForm | None = None) -> PieceReader:
+    """``reader`` (an adapter's ``FRAMING.reader()``) handing on a :class:`Piece` per
+    piece: what a driver reads with :class:`PushReading`; fused with ``form`` (the one its
+    decoder reads: :func:`form_of`) from the first piece on, or once a decoder reads it."""
+    return PieceReader(reader, form)
+
+
+def form_of(decoder: Any) -> DeltaForm | None:
+    """The delta form ``decoder`` reads (``None``: it reads none), asked of it without
+    reading anything."""
+    probe = FormProbe()
+    decoder.events(probe)  # a generator, never started
+    return probe.form
+
+
+#: a form's reading of a piece's chunks up to the first that gives events (those events),
+#: or to ``end`` (no event: ``[]``); where it stopped is kept in the piece, however it ends.
+#: The fields' values are made in place, as in ``_fastpath``'s loop.
+_UNIT = """
+def unit(decoder, piece, rule, end, Match=Match, PASS=PASS, scan=scan):
+    items = piece.items
+    at = piece.at
+    try:
+        while at < end:
+            m = items[at]
+            at += 1
+            if type(m) is Match:
+                {unpack} = m.groups()
+                out = rule({values})
+                if out is not PASS:
+                    decoder.chunk_index += 1
+                    if out{taken}:
+                        return {events}
+                    continue
+                m = piece.reader.chunk(m)
+            events = decoder.feed(m)
+            if events:
+                return events
+        return []
+    finally:
+        piece.at = at
+"""
+
+#: a form's reading of a piece: ``unit(decoder, piece, rule, end)``
+Unit = Callable[[Any, Piece, Callable[..., Any], int], list[BaseEvent]]
+_UNITS: dict[DeltaForm, Unit] = {}
+
+
+def _unit_of(form: DeltaForm) -> Unit:
+    unit = _UNITS.get(form)
+    if unit is None:
+        unpack, values = form.source
+        taken, events = ("", "out") if form.many else (" is not None", "[out]")
+        source = _UNIT.format(unpack=unpack, values=values, taken=taken, events=events)
+        scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
+        exec(source, scope)
+        unit = _UNITS[form] = scope["unit"]
+    return unit
+
+
+def _plain_unit(decoder: Any, piece: Piece, rule: Any, end: int) -> list[BaseEvent]:
+    """A piece of chunk dicts read by a decoder that reads no form: ``feed`` each."""
+    items = piece.items
+    at = piece.at
+    feed = decoder.feed
+    try:
+        while at < end:
+            at += 1
+            events: list[BaseEvent] = feed(items[at - 1])
+            if events:
+                return events
+        return []
+    finally:
+        piece.at = at
+
+
+def _no_rule(*fields: Any) -> Any:  # a decoder that reads no form has no rule
+    return PASS
+
+
+def _unmatched(piece: Piece) -> None:
+    """A piece read with another decoder's form: its matches made the chunks they are."""
+    chunk = piece.reader.chunk
+    piece.items[piece.at :] = [chunk(x) if type(x) is Match else x for x in piece.items[piece.at :]]
+
+
+class PushReading:
+    """One decoder reading pieces (:class:`Piece`): its delta form and rule asked of it
+    once (``decoder.events(FormProbe())`` reads nothing), each piece's reader fused with
+    that form (from its next piece on)."""
+
+    __slots__ = ("_rule", "_unit", "decoder", "form")
+
+    _rule: Callable[..., Any]
+
+    def __init__(self, decoder: Any) -> None:
+        probe = FormProbe()
+        decoder.events(probe)  # a generator, never started: nothing is read
+        self.decoder = decoder
+        self.form = probe.form
+        self._rule = probe.rule or _no_rule
+        self._unit: Unit = _plain_unit if probe.form is None else _unit_of(probe.form)
+
+    def events(self, piece: Piece, one: bool = False) -> list[BaseEvent]:
+        """The decoder's events of ``piece``'s next chunks, up to the first chunk that gives
+        any (``one``: of its next chunk only); ``[]`` when none of them gives one."""
+        form = self.form
+        if piece.reader.form is not form:  # read with another form (or none) so far
+            _unmatched(piece)
+            piece.reader.fuse(form)
+        end = piece.at + 1 if one else len(piece.items)
+        return self._unit(self.decoder, piece, self._rule, end)
+
+
+__all__ = ["Piece", "PieceReader", "PushReading", "pieces"]

@@ -1,0 +1,153 @@
+"""``toolwire serve``'s streaming path reads the vendor's body fused (``protocol.pushed``):
+the vendor provider's SDK client on an in-memory transport sending the body in pieces cut
+anywhere, the response's frames are byte for byte those of the general way (the push
+reader's dicts fed chunk by chunk), a body cut short ending in the same ``RUN_ERROR``; and
+the deltas reach the decoder's rule as matches."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import httpx2
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire import adapters, clients
+from toolwire.protocol import pushed
+from toolwire.protocol.stream_redact import StreamRedactor
+from toolwire.server import AgentConfig
+from toolwire.server._providers import VendorProvider
+from toolwire.server._streaming import EventStreamResponse, StreamHub
+
+KEY = "sk-test-FAKE-served-0123456789abcdef"
+VENDORS = ["anthropic", "openai_chat", "openai_responses"]
+
+
+def _run_input() -> Any:
+    from ag_ui.core import RunAgentInput, UserMessage
+
+    return RunAgentInput(
+        thread_id="t1",
+        run_id="r1",
+        state={},
+        messages=[UserMessage(id="u1", content="hi")],
+        tools=[],
+        context=[],
+        forwarded_props={},
+    )
+
+
+def _provider(vendor: str, split: list[bytes]) -> Any:
+    media = adapters.get(vendor).FRAMING.media_type
+
+    async def handler(request: Any) -> Any:
+        async def body() -> Any:
+            for piece in split:
+                yield piece
+
+        return httpx2.Response(200, headers={"content-type": media}, content=body())
+
+    class InMemory(VendorProvider):
+        def _key(self) -> str | None:
+            return KEY
+
+        def secret_values(self) -> list[str]:
+            return [KEY]
+
+        async def _sdk_client(self, key: str) -> Any:
+            if self._built is None:
+                http = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
+                made = self.client.make_client(api_key=key, base_url=None, http_client=http)
+                self._built = ("", None, made)
+            return self._built[2]
+
+    return InMemory(AgentConfig(name="t", provider=vendor))
+
+
+async def _frames(vendor: str, split: list[bytes]) -> list[bytes]:
+    provider = _provider(vendor, split)
+    run_input = _run_input()
+    response = EventStreamResponse(
+        provider.events(run_input),
+        run_input=run_input,
+        hub=StreamHub(),
+        agent="t",
+        redactor=StreamRedactor([KEY]),
+    )
+    sent: list[bytes] = []
+    forever = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        await forever.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message.get("body"):
+            sent.append(message["body"])
+
+    try:
+        await response({"type": "http", "method": "POST"}, receive, send)
+    finally:
+        if provider._built is not None:
+            await provider.client.aclose(provider._built[2])
+    return sent
+
+
+def _served(vendor: str, split: list[bytes], fused: bool) -> tuple[list[bytes], int]:
+    """The frames sent, and how many deltas reached a decoder's rule as matches."""
+    seen = [0]
+    events = pushed.PushReading.events
+    reader = clients.StainlessClient.reader
+
+    def counting(self: Any, piece: Any, one: bool = False) -> Any:
+        if piece.at == 0:
+            seen[0] += sum(type(x) is re.Match for x in piece.items)
+        return events(self, piece, one)
+
+    def general(self: Any) -> Any:
+        return self.framing.reader()
+
+    pushed.PushReading.events = counting  # type: ignore[method-assign]
+    if not fused:
+        clients.StainlessClient.reader = general  # type: ignore[method-assign]
+    try:
+        return asyncio.run(_frames(vendor, split)), seen[0]
+    finally:
+        pushed.PushReading.events = events  # type: ignore[method-assign]
+        clients.StainlessClient.reader = reader  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_the_served_path_reads_the_deltas_fused(vendor: str) -> None:
+    from benchmarks.suite import VENDORS as BENCH
+
+    body = BENCH[vendor].build("tool", 300)
+    split = [body[i : i + 8192] for i in range(0, len(body), 8192)]
+    fused, matched = _served(vendor, split, fused=True)
+    general, none = _served(vendor, split, fused=False)
+    assert none == 0
+    assert matched >= 200
+    assert b'"RUN_FINISHED"' in fused[-1]
+    assert fused == general
+
+
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize("vendor", VENDORS)
+def test_the_served_frames_are_the_general_ways_for_any_cut(
+    vendor: str, data: st.DataObject
+) -> None:
+    from benchmarks.suite import VENDORS as BENCH
+
+    body = BENCH[vendor].build(data.draw(st.sampled_from(["tool", "text", "parallel"])), 40)
+    if data.draw(st.booleans()):  # cut short: a truncated stream is a RUN_ERROR either way
+        body = body[: data.draw(st.integers(0, len(body)))]
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, max(len(body) - 1, 1)), max_size=10))))
+    split = [body[a:b] for a, b in zip([0, *cuts], [*cuts, len(body)], strict=True)]
+    split = [p for p in split if p]
+    fused, _ = _served(vendor, split, fused=True)
+    general, _ = _served(vendor, split, fused=False)
+    assert fused == general
