@@ -28,7 +28,7 @@ from typing import Any
 from ag_ui.core import AssistantMessage, ToolMessage
 
 from toolwire.losses import Loss
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import digest, mint_id
 
 #: Call metadata: ``{"vendor": adapter name, "id": the vendor's own id}`` when the AG-UI
 #: id was minted because the vendor repeated its id.
@@ -123,8 +123,8 @@ class IdRule:
         """The deterministic stand-in for ``call_id`` (``call_<hex>``, within the limit; a
         rule with ``prefix=""`` gets hex digits filling ``max_length``)."""
         room = 24 if self.max_length is None else min(24, self.max_length - len(self.prefix))
-        digest = mint_id("call", self.target, call_id, salt, length=room)[len("call_") :]
-        out = self.prefix + digest
+        # (the digest ``mint_id("call", target, call_id, salt)`` holds after its prefix)
+        out = self.prefix + digest(self.target, call_id, salt, length=room)
         assert self.why_not(out) is None, f"{self.target}: minted id {out!r} breaks its rule"
         return out
 
