@@ -219,6 +219,24 @@ class BaseForms:
         return {"role": "user", "content": items} if items else None
 
 
+#: the class each role's message has
+_ROLE_CLASS: dict[str, type[Message]] = {
+    "assistant": AssistantMessage,
+    "reasoning": ReasoningMessage,
+    "user": UserMessage,
+    "system": SystemMessage,
+    "developer": DeveloperMessage,
+}
+
+
+def _role_of_class(m: Message) -> str:
+    """The role :func:`chat_messages` takes ``m`` for, by its class ("" for none of them)."""
+    for role, cls in _ROLE_CLASS.items():
+        if isinstance(m, cls):
+            return role
+    return ""
+
+
 def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | None) -> list[M]:
     """The ``messages`` of a chat-shaped request: reasoning held for the assistant message
     after it (lost, with a warning, when none follows), every call answered right after its
@@ -230,9 +248,11 @@ def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | Non
     for turn in h.turns:
         m = turn.message
         # the role first, the isinstance behind it: a failed isinstance on a pydantic class
-        # costs more than a string test, and a class and role that disagree still never
-        # pass for the wrong kind
-        role = m.role
+        # costs more than a string test; a message whose class is not its role's (a
+        # subclass, a role set by hand) is taken by its class, as an isinstance chain would
+        role: str = m.role
+        if type(m) is not _ROLE_CLASS.get(role):
+            role = _role_of_class(m)
         if role == "assistant" and isinstance(m, AssistantMessage):
             messages.append(forms.assistant(m, thinking, signatures))
             if thinking or signatures:
