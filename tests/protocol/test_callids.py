@@ -51,3 +51,18 @@ def test_the_mapper_gives_the_vendor_id_back_only_when_no_other_call_holds_it() 
     mapper = IdMapper(rule)
     assert mapper("y" * 41) == mapper("y" * 41) and mapper.take_losses()[0].sent_as
     assert mapper.take_losses() == []
+
+
+def test_a_remembered_stand_in_already_held_by_the_request_is_minted_again() -> None:
+    # the rule remembers "a.b"'s first stand-in from an earlier request; in this one a call
+    # already holds that very id, so "a.b" must get another, and its loss must say which
+    rule = IdRule("t", max_length=12, pattern=r"[a-z_0-9]+")
+    first = IdMapper(rule, {"a.b"})("a.b")
+    again = IdMapper(rule, {"a.b"})
+    assert again("a.b") == first and again.take_losses()[0].sent_as == first
+    crowded = IdMapper(rule, {"a.b", first})
+    other = crowded("a.b")
+    assert other != first and rule.why_not(other) is None and crowded(first) == first
+    [loss] = crowded.take_losses()
+    assert loss.kind == "call-id-remapped" and loss.sent_as == other and "a.b" == loss.tool_call_id
+    assert repr(other) in loss.reason and "more than" not in loss.reason

@@ -11,6 +11,7 @@ accelerator (another Python), the stdlib's encoder is used as it is.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Callable
 from json import encoder as _stdlib
 from typing import Any
@@ -46,4 +47,27 @@ compact_ascii = _build(ensure_ascii=True)
 #: the infinities are a ``ValueError``
 compact_finite = _build(ensure_ascii=False, allow_nan=False)
 
-__all__ = ["compact", "compact_ascii", "compact_finite"]
+
+def _check_finite() -> Callable[[Any], object]:
+    """What :data:`compact_finite` raises for a value, without writing its text: the C
+    encoder run with every string quoted as ``""``. A request body's long strings (base64
+    media) are then neither scanned for escapes nor copied, most of a ``json.dumps``'s work;
+    a NaN or an infinity is still a ``ValueError``, anything else JSON has no form for a
+    ``TypeError``, and a value too deep a ``RecursionError``, as there."""
+    make = getattr(_stdlib, "c_make_encoder", None)
+    if make is None:
+        return compact_finite
+    # (strings are quoted by a C callable: any str, even a long one, gives "" at once)
+    empty = operator.itemgetter(slice(0, 0))
+    run = make(None, _default, empty, None, ":", ",", False, False, False)
+
+    def check(value: Any) -> object:
+        return run(value, 0)
+
+    return check
+
+
+#: raises as :data:`compact_finite` would for the same value (its return says nothing)
+check_finite = _check_finite()
+
+__all__ = ["check_finite", "compact", "compact_ascii", "compact_finite"]

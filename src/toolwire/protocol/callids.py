@@ -28,7 +28,7 @@ from typing import Any
 from ag_ui.core import AssistantMessage, ToolMessage
 
 from toolwire.losses import Loss
-from toolwire.protocol.ids import mint_id
+from toolwire.protocol.ids import digest, mint_id
 
 #: Call metadata: ``{"vendor": adapter name, "id": the vendor's own id}`` when the AG-UI
 #: id was minted because the vendor repeated its id.
@@ -108,6 +108,35 @@ class IdRule:
     #: no separator (Mistral: nine letters and digits), which then get ``max_length`` hex
     #: digits and nothing else
     prefix: str = "call_"
+    #: for each id met so far, None when it conforms, else its first stand-in and the loss
+    #: saying so: a thread's history is sent again with every turn, its ids with it
+    _verdicts: dict[str, tuple[str, Loss] | None] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+
+    def verdict(self, call_id: str) -> tuple[str, Loss] | None:
+        """None when the target takes ``call_id``; otherwise its first stand-in
+        (:meth:`conforming` with no salt) and the loss reporting that mapping."""
+        verdicts = self._verdicts
+        if call_id in verdicts:
+            return verdicts[call_id]
+        why = self.why_not(call_id)
+        found = None if why is None else self._remapped(call_id, why, self.conforming(call_id))
+        if len(verdicts) >= _VERDICTS_KEPT:
+            verdicts.clear()  # bounded: a long-lived process meets ever new ids
+        verdicts[call_id] = found
+        return found
+
+    def _remapped(self, call_id: str, why: str, out: str) -> tuple[str, Loss]:
+        loss = Loss(
+            kind="call-id-remapped",
+            target=self.target,
+            reason=f"{self.target} rejects this id ({why}); it is sent as {out!r}, and its "
+            "result with it",
+            tool_call_id=call_id,
+            sent_as=out,
+        )
+        return out, loss
 
     def why_not(self, call_id: str) -> str | None:
         """None when the target takes ``call_id``; otherwise why it would reject it."""
@@ -123,10 +152,14 @@ class IdRule:
         """The deterministic stand-in for ``call_id`` (``call_<hex>``, within the limit; a
         rule with ``prefix=""`` gets hex digits filling ``max_length``)."""
         room = 24 if self.max_length is None else min(24, self.max_length - len(self.prefix))
-        digest = mint_id("call", self.target, call_id, salt, length=room)[len("call_") :]
-        out = self.prefix + digest
+        # (the digest ``mint_id("call", target, call_id, salt)`` holds after its prefix)
+        out = self.prefix + digest(self.target, call_id, salt, length=room)
         assert self.why_not(out) is None, f"{self.target}: minted id {out!r} breaks its rule"
         return out
+
+
+#: the most ids one rule remembers its verdict on (then it starts again)
+_VERDICTS_KEPT = 4096
 
 
 @functools.lru_cache(maxsize=64)  # the few patterns the adapters declare
@@ -160,27 +193,23 @@ class IdMapper:
         if hit is not None:
             return hit
         self.thread_ids.add(call_id)
-        out = self._given_back(call_id, metadata)
+        out = self._given_back(call_id, metadata) if metadata else None
         if out is None:
-            why = self.rule.why_not(call_id)
-            if why is None:
+            found = self.rule.verdict(call_id)
+            if found is None:
                 out = call_id
             else:
-                salt = 0
-                out = self.rule.conforming(call_id, salt)
-                while out in self.thread_ids or out in self._sent:
-                    salt += 1
+                out, loss = found
+                if out in self.thread_ids or out in self._sent:  # taken: the next salts
+                    salt = 1
                     out = self.rule.conforming(call_id, salt)
-                self.losses.append(
-                    Loss(
-                        kind="call-id-remapped",
-                        target=self.rule.target,
-                        reason=f"{self.rule.target} rejects this id ({why}); it is sent as "
-                        f"{out!r}, and its result with it",
-                        tool_call_id=call_id,
-                        sent_as=out,
-                    )
-                )
+                    while out in self.thread_ids or out in self._sent:
+                        salt += 1
+                        out = self.rule.conforming(call_id, salt)
+                    why = self.rule.why_not(call_id)
+                    assert why is not None
+                    loss = self.rule._remapped(call_id, why, out)[1]
+                self.losses.append(loss)
         self._out[call_id] = out
         self._sent.add(out)
         return out

@@ -141,10 +141,15 @@ def answer_calls(
     moved: list[ContentPart] = []
     for call, result in zip(m.tool_calls or (), results, strict=True):
         assert result is not None  # settle_unanswered answered or removed every open call
+        content = result.content
+        if isinstance(content, str):  # a string result fits every place: nothing to fit
+            answers.append(tool_message(result, call, content))
+            continue
         fitted = fit_content(
-            result.content, h.in_tool, tool_call_id=result.tool_call_id, relocate=h.relocate
+            content, h.in_tool, tool_call_id=result.tool_call_id, relocate=h.relocate
         )
-        h.lost += fitted.losses
+        if fitted.losses:
+            h.lost += fitted.losses
         answers.append(tool_message(result, call, fitted.content))
         if fitted.relocated:
             moved += labelled(
@@ -214,6 +219,24 @@ class BaseForms:
         return {"role": "user", "content": items} if items else None
 
 
+#: the class each role's message has
+_ROLE_CLASS: dict[str, type[Message]] = {
+    "assistant": AssistantMessage,
+    "reasoning": ReasoningMessage,
+    "user": UserMessage,
+    "system": SystemMessage,
+    "developer": DeveloperMessage,
+}
+
+
+def _role_of_class(m: Message) -> str:
+    """The role :func:`chat_messages` takes ``m`` for, by its class ("" for none of them)."""
+    for role, cls in _ROLE_CLASS.items():
+        if isinstance(m, cls):
+            return role
+    return ""
+
+
 def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | None) -> list[M]:
     """The ``messages`` of a chat-shaped request: reasoning held for the assistant message
     after it (lost, with a warning, when none follows), every call answered right after its
@@ -224,32 +247,45 @@ def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | Non
     unfollowed = "no assistant message follows the reasoning"
     for turn in h.turns:
         m = turn.message
-        if isinstance(m, ReasoningMessage):
+        # the role first, the isinstance behind it: a failed isinstance on a pydantic class
+        # costs more than a string test; a message whose class is not its role's (a
+        # subclass, a role set by hand) is taken by its class, as an isinstance chain would
+        role: str = m.role
+        if type(m) is not _ROLE_CLASS.get(role):
+            role = _role_of_class(m)
+        if role == "assistant" and isinstance(m, AssistantMessage):
+            messages.append(forms.assistant(m, thinking, signatures))
+            if thinking or signatures:
+                thinking, signatures = [], []
+            if turn.results:
+                answers, moved = answer_calls(
+                    h, m, turn.results, forms.tool, media_label=media_label
+                )
+                messages += answers
+                if moved and (carrier := forms.moved(moved)) is not None:
+                    messages.append(carrier)
+            continue
+        if role == "reasoning" and isinstance(m, ReasoningMessage):
             if m.content:
                 thinking.append(m.content)
             signature = forms.reasoning(m)
             if signature:
                 signatures.append(signature)
             continue
-        if isinstance(m, AssistantMessage):
-            messages.append(forms.assistant(m, thinking, signatures))
-            thinking, signatures = [], []
-            answers, moved = answer_calls(h, m, turn.results, forms.tool, media_label=media_label)
-            messages += answers
-            if moved and (carrier := forms.moved(moved)) is not None:
-                messages.append(carrier)
-            continue
         if thinking or signatures:
             h.loss("reasoning-dropped", unfollowed)
             thinking, signatures = [], []
-        if isinstance(m, UserMessage):
+        if role == "user" and isinstance(m, UserMessage):
             content: Fitted = m.content
             if not isinstance(content, str):
                 fitted = fit_content(content, h.in_user)
-                h.lost += fitted.losses
+                if fitted.losses:
+                    h.lost += fitted.losses
                 content = fitted.content
             messages.append(forms.user(content))
-        elif isinstance(m, (SystemMessage, DeveloperMessage)):
+        elif (role == "system" or role == "developer") and isinstance(
+            m, (SystemMessage, DeveloperMessage)
+        ):
             messages.append(forms.system(m.content))
         else:
             h.loss("message-dropped", f"a {m.role} message has no {forms.label} form")

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import hashlib
 
+_sha256 = hashlib.sha256
+
+
+def digest(*parts: object, length: int = 24) -> str:
+    """The first ``length`` hex digits of the SHA-256 of ``parts`` (each as ``str``, joined
+    by ``\x1f``): what :func:`mint_id` puts after its prefix."""
+    joined = "\x1f".join(map(str, parts))
+    # surrogatepass: a lone surrogate in a vendor id still hashes (to a stable id)
+    return _sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()[:length]
+
 
 def mint_id(prefix: str, *parts: object, length: int = 24) -> str:
     """Return ``prefix_<hex>`` derived only from ``parts`` (same inputs, same id)."""
-    joined = "\x1f".join(str(p) for p in parts)
-    # surrogatepass: a lone surrogate in a vendor id still hashes (to a stable id)
-    digest = hashlib.sha256(joined.encode("utf-8", "surrogatepass")).hexdigest()[:length]
-    return f"{prefix}_{digest}"
+    return f"{prefix}_{digest(*parts, length=length)}"
 
 
 def result_message_id(tool_call_id: str) -> str:
@@ -27,4 +34,4 @@ def result_message_id(tool_call_id: str) -> str:
     return mint_id("result", tool_call_id)
 
 
-__all__ = ["mint_id", "result_message_id"]
+__all__ = ["digest", "mint_id", "result_message_id"]

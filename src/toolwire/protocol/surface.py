@@ -19,7 +19,7 @@ from ag_ui.core import BaseEvent
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
-from toolwire.protocol._compact_json import compact_finite
+from toolwire.protocol._compact_json import check_finite
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.options import check_options
@@ -132,7 +132,7 @@ def _finite(vendor: str, fn: Callable[P, dict[str, Any]]) -> Callable[P, dict[st
 def non_finite_at(value: Any, where: str) -> str | None:
     """Where ``value`` holds a float NaN or infinity (a path), or None; iterative, linear."""
     try:
-        compact_finite(value)  # the C encoder says "all finite" fast; the walk says where
+        check_finite(value)  # the C encoder says "all finite" fast; the walk says where
         return None
     except (TypeError, ValueError, RecursionError):
         pass  # a non-finite number, an SDK object or a deep value: the walk decides

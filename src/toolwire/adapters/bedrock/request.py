@@ -108,7 +108,13 @@ class _Encoding:
 
     def turn(self, turn: Turn) -> None:
         m = turn.message
-        if isinstance(m, AssistantMessage):
+        role = m.role  # the usual two first: one string test and one isinstance each
+        if role == "assistant" and isinstance(m, AssistantMessage):
+            self.assistant(turn, m)
+        elif role == "user" and isinstance(m, UserMessage):
+            self.flush_reasoning()
+            self.body.push("user", self.user_blocks(m))
+        elif isinstance(m, AssistantMessage):  # (a role that does not match its class)
             self.assistant(turn, m)
         elif isinstance(m, UserMessage):
             self.flush_reasoning()
@@ -151,7 +157,7 @@ class _Encoding:
     def user_blocks(self, m: UserMessage) -> list[dict[str, Any]]:
         if isinstance(m.content, str):
             return [{"text": m.content}] if m.content else []
-        fitted = fit_content(list(m.content), self.user)
+        fitted = fit_content(m.content, self.user)
         self.losses.extend(fitted.losses)
         if isinstance(fitted.content, str):
             return [{"text": fitted.content}] if fitted.content else []
@@ -203,8 +209,12 @@ class _Encoding:
                 call.id,
             )
             parsed = {}
-        use = {"toolUseId": self.ids(call.id, call.metadata), "name": call.function.name}
-        return {"toolUse": {**use, "input": parsed}}
+        use: dict[str, Any] = {
+            "toolUseId": self.ids(call.id, call.metadata),
+            "name": call.function.name,
+        }
+        use["input"] = parsed
+        return {"toolUse": use}
 
     def tool_result(
         self, call_id: str, msg: ToolMessage

@@ -111,16 +111,18 @@ def _loss(kind: str, reason: str, tool_call_id: str | None = None) -> Loss:
 def _user_parts(parts: list[ContentPart], place: Accepts, lost: list[Loss]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for i, p in enumerate(parts):
-        if isinstance(p, TextPart):
+        # (the type tags, not isinstance: a failed isinstance on a pydantic class is slow)
+        if p.type == "text":
             out.append({"type": "text", "text": p.text})
             continue
-        if isinstance(p, ImagePart) and isinstance(p.source, (DataSource, UrlSource)):
+        if p.type == "image" and p.source.type != "file":
             src = p.source
-            url = src.value if isinstance(src, UrlSource) else to_data_url(src.mime_type, src.value)
+            url = src.value if src.type == "url" else to_data_url(src.mime_type, src.value)
             image: dict[str, Any] = {"url": url}
-            meta = p.metadata if isinstance(p.metadata, dict) else {}
-            if isinstance(meta.get(DETAIL_KEY), str):
-                image["detail"] = meta[DETAIL_KEY]
+            if p.metadata and isinstance(p.metadata, dict):
+                detail = p.metadata.get(DETAIL_KEY)
+                if isinstance(detail, str):
+                    image["detail"] = detail
             out.append({"type": "image_url", "image_url": image})
             continue
         why = "a Cohere user message takes text and images (image_url) only"
@@ -156,7 +158,8 @@ def _assistant(
 
 def _tool_item(text: str, meta: Any) -> dict[str, Any]:
     """One text of a result: a JSON object is a ``document`` (Cohere cites it), else ``text``."""
-    data = parse_arguments_object(text) if text.strip() else None
+    # only a text whose first non-space character is "{" can be an object: no parse for others
+    data = parse_arguments_object(text) if text.lstrip()[:1] == "{" else None
     if data is not None and data:
         document: dict[str, Any] = {"data": data}
         if isinstance(meta, dict) and isinstance(meta.get(DOCUMENT_ID_KEY), str):
@@ -173,7 +176,7 @@ def _tool(result: ToolMessage, content: Any, ids: IdMapper, lost: list[Loss]) ->
             items.append(_tool_item(content, None))
     else:
         for i, p in enumerate(content):
-            if isinstance(p, TextPart):
+            if p.type == "text":
                 items.append(_tool_item(p.text, p.metadata))
             else:
                 why = "a Cohere tool message holds text and documents"

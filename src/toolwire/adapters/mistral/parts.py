@@ -63,31 +63,31 @@ def to_agui(part: Any, where: str) -> ContentPart:
 
 def to_vendor(part: ContentPart) -> dict[str, Any] | None:
     """One AG-UI part as a content chunk; ``None`` when the API has no shape for it."""
-    if isinstance(part, TextPart):
+    # (the type tags, not isinstance: a failed isinstance on a pydantic class is slow)
+    if part.type == "text":
         return {"type": "text", "text": part.text}
-    found = getattr(part, "metadata", None)
-    meta: dict[str, Any] = found if isinstance(found, dict) else {}
-    src = part.source
-    if isinstance(part, ImagePart):
-        if isinstance(src, DataSource):
+    if part.type == "image":
+        src = part.source
+        if src.type == "data":
             url = to_data_url(src.mime_type, src.value)
-        elif isinstance(src, UrlSource):
+        elif src.type == "url":
             url = src.value
         else:
             return None
-        detail = meta.get(DETAIL_KEY)
+        detail = part.metadata.get(DETAIL_KEY) if isinstance(part.metadata, dict) else None
         image: Any = {"url": url, "detail": detail} if isinstance(detail, str) else url
         return {"type": "image_url", "image_url": image}
-    if isinstance(part, DocumentPart):
-        if isinstance(src, FileSource) and src.provider == PROVIDER:
+    if part.type == "document":
+        src = part.source
+        if src.type == "file":
+            if src.provider != PROVIDER:
+                return None
             return {"type": "file", "file_id": src.value}
-        if isinstance(src, UrlSource):
+        if src.type == "url":
             out: dict[str, Any] = {"type": "document_url", "document_url": src.value}
-        elif isinstance(src, DataSource):
-            out = {"type": "document_url", "document_url": to_data_url(src.mime_type, src.value)}
         else:
-            return None
-        name = meta.get(DOCUMENT_NAME_KEY)
+            out = {"type": "document_url", "document_url": to_data_url(src.mime_type, src.value)}
+        name = part.metadata.get(DOCUMENT_NAME_KEY) if isinstance(part.metadata, dict) else None
         if isinstance(name, str) and name:
             out["document_name"] = name
         return out

@@ -21,7 +21,6 @@ from ag_ui.core import (
     ReasoningMessage,
     RunAgentInput,
     SystemMessage,
-    TextPart,
     ToolCall,
     ToolMessage,
     UserMessage,
@@ -164,7 +163,7 @@ def _tool(
     else:
         texts = []
         for i, p in enumerate(content):
-            if isinstance(p, TextPart):
+            if p.type == "text":
                 texts.append(p.text)
             else:
                 why = "a Mistral tool message holds text"

@@ -137,9 +137,10 @@ def _with_media(
     texts: list[str] = []
     images: list[str] = []
     for i, p in enumerate(content):
-        if isinstance(p, TextPart):
+        # (the type tags, not isinstance: a failed isinstance on a pydantic class is slow)
+        if p.type == "text":
             texts.append(p.text)
-        elif isinstance(p, ImagePart) and isinstance(p.source, DataSource):
+        elif p.type == "image" and p.source.type == "data":
             images.append(p.source.value)
         else:
             why = "Ollama messages hold text and base64 images only"
