@@ -397,8 +397,8 @@ __all__ = [
     "from_package",
     "hold_headers",
     "module_roots",
-    "read_body",
     "push_reader",
+    "read_body",
     "read_raw",
     "split_headers",
 ]
