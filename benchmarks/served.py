@@ -150,6 +150,8 @@ class Served:
         """The vendor's answer read as the driver reads it, through the adapter's ``CLIENT``
         and nothing else: (chunks, whether they are the SDK's own objects, not dicts)."""
         from toolwire import adapters
+        from toolwire.clients import TICK
+        from toolwire.protocol.pushed import Piece
 
         sdk = self.provider.client
         client = await self.provider._sdk_client(KEY)
@@ -159,8 +161,10 @@ class Served:
         stream = sdk.astream(client, body)
         try:
             async for chunk in stream:
-                if n == 0:
-                    objects = not isinstance(chunk, dict)
+                if chunk is TICK:
+                    continue
+                if n == 0:  # the raw body's chunks: dicts, or a piece's (``Piece``)
+                    objects = not isinstance(chunk, (dict, Piece))
                 n += 1
                 if first_only:
                     break

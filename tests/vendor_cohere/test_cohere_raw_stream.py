@@ -19,6 +19,7 @@ from cohere.errors import BadRequestError, InternalServerError
 
 import toolwire
 from toolwire import clients
+from toolwire.protocol.pushed import Piece
 from toolwire.adapters import cohere as adapter
 from toolwire.adapters.cohere.client import CLIENT
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -36,6 +37,18 @@ ASYNC = pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"]
 def _after_first_event(raw: bytes, insert: bytes) -> bytes:
     cut = raw.index(b"\n\n") + 2
     return raw[:cut] + insert + raw[cut:]
+
+
+def flat(got: list[Any]) -> list[Any]:
+    """The chunks a client's stream gave: a piece's (``protocol.pushed.Piece``, the raw
+    body's, which the driver reads fused) as its dicts; keep-alive ticks left out."""
+    out: list[Any] = []
+    for item in got:
+        if isinstance(item, Piece):
+            out.extend(item)
+        elif item is not clients.TICK:
+            out.append(item)
+    return out
 
 
 def _chunks(replies: list[Reply], is_async: bool, name: str = "parallel_three_calls.yaml") -> Any:
@@ -59,7 +72,7 @@ def _chunks(replies: list[Reply], is_async: bool, name: str = "parallel_three_ca
                 got = list(CLIENT.stream(client, request))
             finally:
                 close(client)
-    return [c for c in got if c is not clients.TICK]
+    return flat(got)
 
 
 def _run_input() -> RunAgentInput:

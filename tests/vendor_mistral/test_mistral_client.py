@@ -15,6 +15,7 @@ from mistralai.client.errors import SDKError
 from mistralai.client.utils import BackoffStrategy, RetryConfig
 
 from toolwire import clients
+from toolwire.protocol.pushed import Piece
 from toolwire.adapters import mistral as adapter
 from toolwire.adapters.contract import VendorClient
 from toolwire.adapters.mistral.client import CLIENT
@@ -46,7 +47,8 @@ def test_a_streamed_turn_sync_and_async_decodes_with_the_server_s_ids() -> None:
         assert sent["messages"] == request["messages"] and sent["stream"] is True
         # the response's bytes read by toolwire's reader: chunk dicts, not the SDK's
         # CompletionEvent objects (a piece that completed no chunk is clients.TICK)
-        chunks = [e for e in events if e is not clients.TICK]
+        chunks = [c for e in events if e is not clients.TICK for c in e]
+        assert all(isinstance(e, Piece) for e in events if e is not clients.TICK)
         assert chunks and all(isinstance(c, dict) for c in chunks)
         calls = summarize(list(adapter.decode_stream(chunks))).calls
         assert [c[0] for c in calls] == ["K2n8x1qAb", "P0d4w7rMc", "T5v3c9zBd"]

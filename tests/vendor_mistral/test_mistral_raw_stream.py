@@ -17,6 +17,7 @@ from mistralai.client.errors import SDKError
 
 import toolwire
 from toolwire import clients
+from toolwire.protocol.pushed import Piece
 from toolwire.adapters import mistral as adapter
 from toolwire.adapters.mistral.client import CLIENT
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -32,6 +33,18 @@ NOT_JSON = b'data: {"id": "x", "object": "chat.completion.chunk", "choices": [oo
 def _after_first_event(raw: bytes, insert: bytes) -> bytes:
     cut = raw.index(b"\n\n") + 2
     return raw[:cut] + insert + raw[cut:]
+
+
+def flat(got: list[Any]) -> list[Any]:
+    """The chunks a client's stream gave: a piece's (``protocol.pushed.Piece``, the raw
+    body's, which the driver reads fused) as its dicts; keep-alive ticks left out."""
+    out: list[Any] = []
+    for item in got:
+        if isinstance(item, Piece):
+            out.extend(item)
+        elif item is not clients.TICK:
+            out.append(item)
+    return out
 
 
 def _chunks(replies: list[Reply], is_async: bool, name: str = "parallel_three_calls.yaml") -> Any:
@@ -51,7 +64,7 @@ def _chunks(replies: list[Reply], is_async: bool, name: str = "parallel_three_ca
             got = asyncio.run(read()) if is_async else list(CLIENT.stream(client, request))
         finally:
             client.sdk_configuration.client.close()
-        return [c for c in got if c is not clients.TICK], vendor.requests
+        return flat(got), vendor.requests
 
 
 ASYNC = pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])

@@ -173,7 +173,9 @@ class VendorClient(Protocol):
     #: put the caller's params that ``encode_request`` does not name into the body
     def add_params(self, body: dict[str, Any], params: dict[str, Any]) -> None: ...
 
-    #: one streamed turn through the SDK, its own retries off: chunk dicts or SDK events
+    #: one streamed turn through the SDK, its own retries off: chunk dicts, SDK events, or
+    #: ``protocol.pushed.Piece``s (a network piece's chunks, which the driver reads fused;
+    #: iterating one gives its chunk dicts), with ``clients.TICK`` for a piece that held none
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]: ...
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]: ...

@@ -20,7 +20,7 @@ pieces as it reads them (the general way).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from re import Match, Pattern
 from typing import Any
 
@@ -47,6 +47,12 @@ class Piece:
     def left(self) -> bool:
         """Whether chunks of this piece are still to be read."""
         return self.at < len(self.items)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """The piece's chunks as dicts (a match made the dict the wrapped reader makes of
+        it): what a reader of a client's stream other than the driver reads."""
+        for item in self.items:
+            yield self.reader.chunk(item) if type(item) is Match else item
 
 
 class PieceReader:
