@@ -19,10 +19,10 @@ from cohere.errors import BadRequestError, InternalServerError
 
 import toolwire
 from toolwire import clients
-from toolwire.protocol.pushed import Piece
 from toolwire.adapters import cohere as adapter
 from toolwire.adapters.cohere.client import CLIENT
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.protocol.pushed import Piece
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 SSE = {"content-type": "text/event-stream"}

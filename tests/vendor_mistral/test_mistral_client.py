@@ -15,10 +15,10 @@ from mistralai.client.errors import SDKError
 from mistralai.client.utils import BackoffStrategy, RetryConfig
 
 from toolwire import clients
-from toolwire.protocol.pushed import Piece
 from toolwire.adapters import mistral as adapter
 from toolwire.adapters.contract import VendorClient
 from toolwire.adapters.mistral.client import CLIENT
+from toolwire.protocol.pushed import Piece
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 SSE = {"content-type": "text/event-stream"}

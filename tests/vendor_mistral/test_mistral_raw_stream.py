@@ -17,10 +17,10 @@ from mistralai.client.errors import SDKError
 
 import toolwire
 from toolwire import clients
-from toolwire.protocol.pushed import Piece
 from toolwire.adapters import mistral as adapter
 from toolwire.adapters.mistral.client import CLIENT
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
+from toolwire.protocol.pushed import Piece
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 SSE = {"content-type": "text/event-stream"}
