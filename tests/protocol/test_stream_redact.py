@@ -223,3 +223,42 @@ def test_a_key_cut_anywhere_over_deltas_is_masked_in_every_frame(
         assert key not in sent and json.dumps(key)[1:-1] not in sent
     assert _joined(out, kind) == redact(whole, keys, shapes=False)
     assert [text for _, text in framed] == [event_json(e) for e in out]
+
+
+@settings(max_examples=30)
+@given(st.randoms(use_true_random=False), st.integers(2, 60))
+def test_many_open_calls_ended_late_release_each_held_tail_at_its_own_end(
+    rnd: object, n: int
+) -> None:
+    """Calls whose ends all come late (as a decoder that ends calls at the finish sends
+    them): each call's held tail (the start of the key, cut at the delta's end) goes out
+    right before its own end, in whatever order the ends come, and nothing else is held."""
+    import random
+
+    assert isinstance(rnd, random.Random)
+    calls = [f"c{i}" for i in range(n)]
+    events: list[BaseEvent] = [RunStartedEvent(thread_id="t", run_id="r")]
+    for cid in calls:
+        events.append(ToolCallStartEvent(tool_call_id=cid, tool_call_name="f"))
+        events.append(ToolCallArgsEvent(tool_call_id=cid, delta='{"a":"' + KEY[:5]))
+    ends = calls[:]
+    rnd.shuffle(ends)
+    events += [ToolCallEndEvent(tool_call_id=cid) for cid in ends]
+    events.append(RunFinishedEvent(thread_id="t", run_id="r"))
+    redactor = StreamRedactor([KEY])
+    sent: list[BaseEvent] = []
+    for ev in events:
+        sent.extend(redactor.feed(ev))
+    sent.extend(redactor.close())
+    validate_stream(sent)
+    args = [e for e in sent if isinstance(e, ToolCallArgsEvent)]
+    joined: dict[str, str] = {}
+    for e in args:
+        joined[e.tool_call_id] = joined.get(e.tool_call_id, "") + e.delta
+    assert joined == {cid: '{"a":"' + KEY[:5] for cid in calls}  # nothing lost, nothing masked
+    ended = [e.tool_call_id for e in sent if isinstance(e, ToolCallEndEvent)]
+    assert ended == ends
+    for end in (e for e in sent if isinstance(e, ToolCallEndEvent)):
+        before = sent[sent.index(end) - 1]  # the held tail, released by its own end
+        assert isinstance(before, ToolCallArgsEvent) and before.tool_call_id == end.tool_call_id
+        assert before.delta == KEY[:5]

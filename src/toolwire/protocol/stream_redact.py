@@ -119,6 +119,9 @@ class StreamRedactor:
         #: event closes, and the ``*_CHUNK`` lanes, which the next other event closes
         self._lanes: dict[tuple[str, str], _Lane] = {}
         self._loose: dict[tuple[str, str], _Lane] = {}
+        #: per end event type, the (delta type, id field) of the lanes it closes: an end
+        #: event finds its lanes by key, however many others are open (linear in the stream)
+        self._enders: dict[str, dict[tuple[str, str], None]] = {}
 
     def feed(self, event: BaseEvent) -> list[BaseEvent]:
         if not self.secrets:
@@ -170,6 +173,8 @@ class StreamRedactor:
         lane = lanes.get(key)
         if lane is None:
             lane = lanes[key] = _Lane(event, kind)
+            if kind.ends is not None:
+                self._enders.setdefault(kind.ends, {})[kind.name, kind.field] = None
         lane.template = event
         if not lane.held:  # the usual delta: no secret in it, and its end begins none
             whole = self._masked(event)
@@ -214,9 +219,19 @@ class StreamRedactor:
             self._release(key, out)
 
     def _flush_ended(self, out: list[_Out], kind: _Kind, event: BaseEvent) -> None:
-        for key in [k for k, lane in self._lanes.items() if lane.ends == kind.name]:
-            if str(getattr(event, self._lanes[key].field, "")) == key[1]:
-                self._release(key, out)
+        """Release the lanes ``event`` ends: looked up by their keys, not by a walk of every
+        open lane (a stream whose ends come late keeps many open)."""
+        lanes = self._lanes
+        found = [
+            key
+            for name, field in self._enders.get(kind.name, ())
+            if (key := (name, str(getattr(event, field, "")))) in lanes
+        ]
+        if len(found) > 1:  # in the order the lanes opened, as they were walked before
+            order = {key: n for n, key in enumerate(lanes)}
+            found.sort(key=order.__getitem__)
+        for key in found:
+            self._release(key, out)
 
     def _flush_all(self, out: list[_Out]) -> None:
         for key in [*self._lanes, *self._loose]:
