@@ -262,7 +262,8 @@ class DeltaForm:
     module): its SSE event name (``event``; ``any_event``: any ``event:`` line or none,
     for a vendor whose reader does not read the name; neither: no ``event:`` line) and
     its JSON ``shape`` (a dict literal in the vendor's key order, of constants and the
-    fields above). ``spaced``: the vendor writes a space after a ``:`` or a ``,`` (as
+    fields above; or a :class:`OneOf` of such dicts, for a vendor whose deltas differ in their
+    members, such as one with an index and one without). ``spaced``: the vendor writes a space after a ``:`` or a ``,`` (as
     ``json.dumps`` does by default, and Gemini), or not: either is admitted, one space at
     most. A decoder's rule takes the fields in the order they are declared: :class:`Index`
     as an ``int``, :class:`Text` as the string its JSON spells, :class:`Word` as written,
@@ -276,7 +277,7 @@ class DeltaForm:
 
     def __init__(
         self,
-        shape: dict[Any, Any],
+        shape: dict[Any, Any] | OneOf,
         event: str | None = None,
         *,
         any_event: bool = False,

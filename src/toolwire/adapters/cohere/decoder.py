@@ -11,7 +11,7 @@ without it is truncated; ``finish_reason`` ``ERROR`` / ``TIMEOUT`` raise the ven
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -32,6 +32,8 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
+from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -39,6 +41,7 @@ from toolwire.protocol.ids import mint_id
 
 from .wire import (
     CITATIONS_KEY,
+    DELTA_FORM,
     FIELDS,
     STOP_REASON_KEY,
     TOOL_PLAN_KEY,
@@ -80,6 +83,49 @@ class Decoder(BaseDecoder):
         self._reasoning_ids: set[str] = set()
 
     # ------------------------------------------------------------ streaming
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the text,
+        thinking, argument and plan deltas toolwire's own reader hands on fused (most of a
+        stream: ``protocol._fastpath``) read by :meth:`_common`, no dict made."""
+        return read_stream(self, chunks, DELTA_FORM, self._common)
+
+    def _common(
+        self,
+        content: int | None,
+        text: str | None,
+        thinking: str | None,
+        call: int | None,
+        arguments: str | None,
+        plan: str | None,
+    ) -> Taken:
+        """The rule of :data:`~toolwire.adapters.cohere.wire.DELTA_FORM`: text for the open
+        message (a text content item's, or the plan's), thinking for its open reasoning
+        message, argument text for an open call, as the handlers read them in these states.
+        :data:`PASS` for anything else (the end already read, a content item not started
+        or of another kind, a call not open): the general path reads it."""
+        if self.ended:
+            return PASS
+        if arguments is not None:
+            known = self._calls.get(call)  # type: ignore[arg-type]  # (given with arguments)
+            if known is None or not known.open:
+                return PASS
+            return args_delta(known.agui, arguments) if arguments else None
+        if plan is not None or text is not None:
+            if plan is None and self._content.get(content) != "text":  # type: ignore[arg-type]
+                return PASS
+            delta = text if plan is None else plan
+            if not delta:
+                return None
+            if not self._text_open:
+                return PASS
+            return text_delta(self.message_id, delta)  # type: ignore[arg-type]  # (open)
+        if self._content.get(content) != "thinking":  # type: ignore[arg-type]
+            return PASS
+        rid = self._reasoning.get(content)  # type: ignore[arg-type]
+        if rid is None:
+            return PASS
+        return reasoning_delta(rid, thinking) if thinking else None
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if self.ended:
