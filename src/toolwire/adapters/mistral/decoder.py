@@ -34,7 +34,7 @@ from ag_ui.core import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
-from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
+from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -60,6 +60,12 @@ from .wire import (
 
 #: the id the SDK's ``ToolCall`` model fills in when the API sent none
 _SDK_NO_ID = "null"
+#: the ids that name no call: one is minted (the general path's case)
+_NO_ID = frozenset({"", _SDK_NO_ID})
+#: the start and end events' validators (the constructor without its frame: a whole call
+#: per chunk makes them as common as the deltas)
+_START = maker(ToolCallStartEvent)
+_END = maker(ToolCallEndEvent)
 #: json's own scanner (its C one): ``(JSON text, index)`` -> ``(value, end)``
 _scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
@@ -140,32 +146,34 @@ class Decoder(BaseDecoder):
             if ch.reasoning_id is None:
                 return PASS
             return [reasoning_delta(ch.reasoning_id, thought)]
-        if calls is None:
-            found: list[tuple[Any, ...]] | None = [(call_id, name, arguments, slot)]
-        else:
-            try:
-                found = _plain_calls(_scan(calls, 0)[0])
-            except (ValueError, StopIteration):  # (a number Python will not read)
-                return PASS
-            if found is None:
-                return PASS
-        if not found:
-            return None  # (no call: nothing to read)
         if ch.reasoning_id is not None:
+            return PASS  # (a call ends it first)
+        out: list[BaseEvent] = []
+        if calls is None:  # one call spelled out (the common case)
+            if call_id in _NO_ID or not name or call_id in ch.by_id:
+                return PASS
+            call = self._open_call(ch, call_id, name, slot, out)  # type: ignore[arg-type]
+            if arguments:
+                out.append(args_delta(call.agui, arguments))
+            return out
+        try:
+            found = _plain_calls(_scan(calls, 0)[0])
+        except (ValueError, StopIteration):  # (a number Python will not read)
+            return PASS
+        if found is None:
             return PASS
         new: set[str] = set()
         for vendor_id, fn_name, _, _ in found:
-            if vendor_id in ("", _SDK_NO_ID) or not fn_name:
+            if vendor_id in _NO_ID or not fn_name:
                 return PASS
             if vendor_id in ch.by_id or vendor_id in new:  # (continues a call)
                 return PASS
             new.add(vendor_id)
-        out: list[BaseEvent] = []
         for vendor_id, fn_name, args, index in found:
             call = self._open_call(ch, vendor_id, fn_name, index, out)
             if args:
                 out.append(args_delta(call.agui, args))
-        return out
+        return out or None
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if "choices" not in chunk and isinstance(chunk.get("data"), dict):
@@ -364,7 +372,7 @@ class Decoder(BaseDecoder):
         fn = frag.get("function")
         fn = {} if fn is None else FIELDS.obj(fn, f"{where}.function")
         vendor_id = FIELDS.opt_text(frag.get("id"), f"{where}.id")
-        if vendor_id in ("", _SDK_NO_ID):
+        if vendor_id in _NO_ID:
             vendor_id = None
         name = FIELDS.opt_text(fn.get("name"), f"{where}.function.name") or None
         index = FIELDS.opt_int(frag.get("index"), f"{where}.index")
@@ -407,15 +415,17 @@ class Decoder(BaseDecoder):
         ch.ordinal += 1
         ch.by_id[vendor_id] = call
         ch.calls.append(call)
+        fields: dict[str, Any] = {
+            "tool_call_id": agui,
+            "tool_call_name": name,
+            "parent_message_id": ch.message_id,
+        }
         meta = self._ids.metadata(agui, vendor_id)
         if ch.index:
             meta[CHOICE_KEY] = ch.index
-        kw: dict[str, Any] = {"metadata": meta} if meta else {}
-        out.append(
-            ToolCallStartEvent(
-                tool_call_id=agui, tool_call_name=name, parent_message_id=ch.message_id, **kw
-            )
-        )
+        if meta:
+            fields["metadata"] = meta
+        out.append(_START(fields))
         return call
 
     def _finish(self, ch: _Choice, reason: str, out: list[BaseEvent]) -> None:
@@ -426,7 +436,7 @@ class Decoder(BaseDecoder):
             ch.text_open = False
             out.append(TextMessageEndEvent(message_id=ch.message_id))
         for call in ch.calls:
-            out.append(ToolCallEndEvent(tool_call_id=call.agui))
+            out.append(_END({"tool_call_id": call.agui}))
         ch.calls = []
         ch.finish_reason = reason
         if reason == "error":
