@@ -411,13 +411,17 @@ def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> N
 # -- Cohere: typed events after an ``event:`` line, deltas by content or call index
 
 
-def _cohere_body(deltas: list[tuple[str, str, int, str, bool, bool]], end: bool) -> str:
-    """A message with a text content item (0), a thinking one (1) and a call (0) open; each
-    delta (how it is written, its kind, index, text, ``logprobs: null`` or not, a content
-    delta's field ``thinking`` or ``text``) goes between
-    their starts and ends; after the end, one more delta (read as material after it)."""
+def _cohere_body(
+    deltas: list[tuple[str, str, int, str, bool, bool]], end: bool, named: bool = True
+) -> str:
+    """A message with a text content item (0), a thinking one (1) and a call (0) open (or,
+    unless ``named``, a message without an id and nothing open); each event (how it is
+    written, its kind, index, text, ``logprobs: null`` or not, a flag: a content delta's
+    field ``thinking`` or ``text``, a call start's id or none) goes after them; after the
+    end, one more delta (read as material after it)."""
+    start: dict[str, Any] = {"id": "m-1"} if named else {}
     head = [
-        {"id": "m-1", "type": "message-start", "delta": {"message": {
+        {**start, "type": "message-start", "delta": {"message": {
             "role": "assistant", "content": [], "tool_plan": "", "tool_calls": [],
             "citations": []}}},
         {"type": "tool-plan-delta", "delta": {"message": {"tool_plan": "I will"}}},
@@ -428,17 +432,23 @@ def _cohere_body(deltas: list[tuple[str, str, int, str, bool, bool]], end: bool)
         {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
             "id": "f_1", "type": "function", "function": {"name": "f", "arguments": ""}}}}},
     ]  # fmt: skip
-    texts = [f"event: {v['type']}\ndata: {_compact(v, True)}\n\n" for v in head]
-    for style, kind, index, text, logprobs, thinking in deltas:
+    texts = [
+        f"event: {v['type']}\ndata: {_compact(v, True)}\n\n" for v in head[: 5 if named else 1]
+    ]
+    for style, kind, index, text, logprobs, flag in deltas:
         payload: dict[str, Any] = {"type": kind}
         if kind != "tool-plan-delta":
             payload["index"] = index
         if kind == "tool-call-delta":
             payload["delta"] = {"message": {"tool_calls": {"function": {"arguments": text}}}}
+        elif kind == "tool-call-start":
+            call = {"id": f"f_{index}" if flag else "", "type": "function",
+                    "function": {"name": text, "arguments": ""}}  # fmt: skip
+            payload["delta"] = {"message": {"tool_calls": call}}
         elif kind == "tool-plan-delta":
             payload["delta"] = {"message": {"tool_plan": text}}
-        else:
-            field = "thinking" if thinking else "text"
+        elif kind == "content-delta":
+            field = "thinking" if flag else "text"
             payload["delta"] = {"message": {"content": {field: text}}}
         if logprobs:
             payload["logprobs"] = None
@@ -461,25 +471,31 @@ def _cohere_body(deltas: list[tuple[str, str, int, str, bool, bool]], end: bool)
 
 _COHERE_DELTA = st.tuples(
     st.sampled_from(["compact", "ascii", "spaced", "bare"]),
-    st.sampled_from(["content-delta", "content-delta", "tool-call-delta", "tool-plan-delta"]),
+    st.sampled_from(
+        [
+            *["content-delta", "content-delta", "tool-call-delta", "tool-plan-delta"],
+            *["tool-call-start", "tool-call-end"],
+        ]
+    ),
     st.sampled_from([0, 0, 1, 1, 2]),  # (2: no such item)
     _TEXT,
     st.booleans(),
-    st.booleans(),  # a content delta's field: ``thinking`` or ``text`` (whatever its item)
+    st.booleans(),
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.lists(_COHERE_DELTA, max_size=8),
     st.booleans(),
     st.lists(st.integers(min_value=0), max_size=6),
     st.booleans(),
+    st.booleans(),
 )
 def test_cohere_fused_gives_what_the_general_path_gives(
-    deltas: list[Any], end: bool, cuts: list[int], as_bytes: bool
+    deltas: list[Any], end: bool, cuts: list[int], as_bytes: bool, named: bool
 ) -> None:
-    body = _cohere_body(deltas, end)
+    body = _cohere_body(deltas, end, named)
     if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
         as_bytes = False
     fused, plain = _both("cohere", _pieces(body, cuts, as_bytes))

@@ -234,11 +234,12 @@ def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     return out
 
 
-#: The deltas as Cohere writes most of a stream (compact, its keys in this order, after an
+#: The events Cohere sends most of a stream as (compact, its keys in this order, after an
 #: ``event:`` line naming the type, which the reader does not read): a content item's text
-#: or thinking by its index, a call's argument text by its index, the tool plan's text. No
-#: other member (log probabilities only as ``null``). The decoder's rule
-#: (``Decoder._common``) reads what it becomes.
+#: or thinking by its index, a call's argument text by its index, the tool plan's text, a
+#: call's start (its id and name, no argument text yet) and its end. No other member (log
+#: probabilities only as ``null``). The decoder's rule (``Decoder._common``) reads what
+#: it becomes.
 DELTA_FORM = DeltaForm(
     OneOf(
         {
@@ -257,6 +258,20 @@ DELTA_FORM = DeltaForm(
             "delta": {"message": {"tool_calls": {"function": {"arguments": Text("arguments")}}}},
         },
         {"type": "tool-plan-delta", "delta": {"message": {"tool_plan": Text("plan")}}},
+        {
+            "type": "tool-call-start",
+            "index": Index("start"),
+            "delta": {
+                "message": {
+                    "tool_calls": {
+                        "id": Text("call_id"),
+                        "type": "function",
+                        "function": {"name": Text("name"), "arguments": ""},
+                    }
+                }
+            },
+        },
+        {"type": "tool-call-end", "index": Index("end")},
     ),
     any_event=True,
 )
