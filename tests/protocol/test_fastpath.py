@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolwire import adapters
@@ -252,7 +252,9 @@ def test_openai_chat_fused_gives_what_the_general_path_gives(
     assert fused == plain
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses"])
+@pytest.mark.parametrize(
+    "vendor", ["anthropic", "openai_chat", "openai_responses", "cohere", "mistral"]
+)
 def test_the_common_deltas_go_the_fused_way(vendor: str, monkeypatch: Any) -> None:
     """The vendor's own shapes (the benchmark's recorded-shape streams) match its delta
     form: else the fused reading would silently be the general one."""
@@ -292,7 +294,7 @@ def test_a_matched_event_is_one_json_object(vendor: str, pattern: Any, sample: s
     assert type(json.loads(found.group("data"))) is dict
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini", "cohere", "mistral"])
 def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
     from benchmarks.suite import VENDORS
 
@@ -307,7 +309,7 @@ def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
     assert fused[0] == "error" and "nested deeper" in fused[2]
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini"])
+@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini", "cohere", "mistral"])
 def test_chunks_taken_before_and_left_after_a_decoder_are_dicts(vendor: str) -> None:
     """A caller may take chunks from the reader, hand the rest to a decoder, and take what
     a decoder that stopped early left: every one a dict, none lost or repeated."""
@@ -395,12 +397,223 @@ def test_openai_responses_fused_gives_what_the_general_path_gives(
 
 
 @pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses", "gemini"])
+@pytest.mark.parametrize(
+    "vendor", ["anthropic", "openai_chat", "openai_responses", "gemini", "cohere", "mistral"]
+)
 def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> None:
     from benchmarks.suite import VENDORS
 
     fused, plain = _both(vendor, [VENDORS[vendor].build(shape, 400)])
     assert fused[0] == "ok"
+    assert fused == plain
+
+
+# -- Cohere: typed events after an ``event:`` line, deltas by content or call index
+
+
+def _cohere_body(
+    deltas: list[tuple[str, str, int, str, bool, bool]], end: bool, named: bool = True
+) -> str:
+    """A message with a text content item (0), a thinking one (1) and a call (0) open (or,
+    unless ``named``, a message without an id and nothing open); each event (how it is
+    written, its kind, index, text, ``logprobs: null`` or not, a flag: a content delta's
+    field ``thinking`` or ``text``, a call start's id or none) goes after them; after the
+    end, one more delta (read as material after it)."""
+    start: dict[str, Any] = {"id": "m-1"} if named else {}
+    head = [
+        {**start, "type": "message-start", "delta": {"message": {
+            "role": "assistant", "content": [], "tool_plan": "", "tool_calls": [],
+            "citations": []}}},
+        {"type": "tool-plan-delta", "delta": {"message": {"tool_plan": "I will"}}},
+        {"type": "content-start", "index": 0, "delta": {"message": {
+            "content": {"type": "text", "text": ""}}}},
+        {"type": "content-start", "index": 1, "delta": {"message": {
+            "content": {"type": "thinking", "thinking": ""}}}},
+        {"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
+            "id": "f_1", "type": "function", "function": {"name": "f", "arguments": ""}}}}},
+    ]  # fmt: skip
+    texts = [
+        f"event: {v['type']}\ndata: {_compact(v, True)}\n\n" for v in head[: 5 if named else 1]
+    ]
+    for style, kind, index, text, logprobs, flag in deltas:
+        payload: dict[str, Any] = {"type": kind}
+        if kind != "tool-plan-delta":
+            payload["index"] = index
+        if kind == "tool-call-delta":
+            payload["delta"] = {"message": {"tool_calls": {"function": {"arguments": text}}}}
+        elif kind == "tool-call-start":
+            call = {"id": f"f_{index}" if flag else "", "type": "function",
+                    "function": {"name": text, "arguments": ""}}  # fmt: skip
+            payload["delta"] = {"message": {"tool_calls": call}}
+        elif kind == "tool-plan-delta":
+            payload["delta"] = {"message": {"tool_plan": text}}
+        elif kind == "content-delta":
+            field = "thinking" if flag else "text"
+            payload["delta"] = {"message": {"content": {field: text}}}
+        if logprobs:
+            payload["logprobs"] = None
+        data = json.dumps(payload) if style == "spaced" else _compact(payload, style == "ascii")
+        name = "" if style == "bare" else f"event: {kind}\n"
+        texts.append(f"{name}data: {data}\n\n")
+    if end:
+        usage = {"billed_units": {"input_tokens": 1, "output_tokens": 2},
+                 "tokens": {"input_tokens": 3, "output_tokens": 4}}  # fmt: skip
+        for v in [
+            {"type": "content-end", "index": 1},
+            {"type": "tool-call-end", "index": 0},
+            {"type": "message-end", "delta": {"finish_reason": "TOOL_CALL", "usage": usage}},
+            {"type": "content-delta", "index": 0, "delta": {"message": {
+                "content": {"text": "late"}}}},
+        ]:  # fmt: skip
+            texts.append(f"event: {v['type']}\ndata: {_compact(v, True)}\n\n")
+    return "".join(texts)
+
+
+_COHERE_DELTA = st.tuples(
+    st.sampled_from(["compact", "ascii", "spaced", "bare"]),
+    st.sampled_from(
+        [
+            *["content-delta", "content-delta", "tool-call-delta", "tool-plan-delta"],
+            *["tool-call-start", "tool-call-end"],
+        ]
+    ),
+    st.sampled_from([0, 0, 1, 1, 2]),  # (2: no such item)
+    _TEXT,
+    st.booleans(),
+    st.booleans(),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_COHERE_DELTA, max_size=8),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+    st.booleans(),
+)
+def test_cohere_fused_gives_what_the_general_path_gives(
+    deltas: list[Any], end: bool, cuts: list[int], as_bytes: bool, named: bool
+) -> None:
+    body = _cohere_body(deltas, end, named)
+    if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
+        as_bytes = False
+    fused, plain = _both("cohere", _pieces(body, cuts, as_bytes))
+    assert fused == plain
+
+
+# -- Mistral: Chat-Completions-like chunks, whole calls, Magistral's thinking
+
+
+def _mistral_chunk(delta: dict[str, Any], n: int, **extra: Any) -> dict[str, Any]:
+    choice: dict[str, Any] = {"index": extra.pop("choice", 0), "delta": delta}
+    choice["finish_reason"] = extra.pop("finish", None)
+    return {"id": "cmpl-1", "object": "chat.completion.chunk", "created": n,
+            "model": "mistral-x", "choices": [choice], **extra}  # fmt: skip
+
+
+_MISTRAL_ID = st.sampled_from(
+    ["A1b2C3d4E", "A1b2C3d4E", "A1b2C3d4E", "Z9y8X7w6V", "", "null", "\u00e9t\u00e9"]
+)
+#: a call as Mistral sends it (an id repeated across chunks: a continuation), and a few
+#: other shapes (no arguments, no index, another member, a fragment without an id, ...)
+_MISTRAL_CALL = st.one_of(
+    *[
+        st.builds(
+            lambda i, n, a, x: {"id": i, "function": {"name": n, "arguments": a}, "index": x},
+            _MISTRAL_ID,
+            st.sampled_from(["get_weather", "get_weather", "get_time", ""]),
+            _TEXT,
+            st.sampled_from([0, 1, 2]),
+        )
+    ]
+    * 4,
+    st.builds(
+        lambda i, a: {"id": i, "function": {"name": "g", "arguments": a}, "index": 0},
+        _MISTRAL_ID,
+        st.dictionaries(_TEXT, st.none() | st.integers() | _TEXT, max_size=2),
+    ),
+    st.sampled_from(
+        [
+            {"id": "Q1w2E3r4T", "function": {"name": "g"}},  # no arguments, no index
+            {"id": "Q1w2E3r4T", "type": "function", "function": {"name": "g", "arguments": "{}"}},
+            {"id": "P0o9I8u7Y", "function": {"name": "g", "arguments": None}, "index": 1.5},
+            {"id": "P0o9I8u7Y", "function": {"name": "g", "arguments": ""}, "index": 1e400},
+            {"function": {"arguments": "more"}, "index": 0},  # a continuation
+            {"id": "P0o9I8u7Y", "function": None},
+        ]
+    ),
+)
+
+
+@st.composite
+def _mistral_delta(draw: st.DrawFn) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """How it is written, a delta, and what else the chunk holds."""
+    text = draw(_TEXT)
+    delta = draw(
+        st.sampled_from(
+            [
+                {"content": text},
+                {"content": [{"type": "text", "text": text}]},
+                {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": text}]}]},
+                {"content": text, "role": "assistant"},
+                {"tool_calls": []},
+            ]
+        )
+        | st.builds(
+            lambda calls: {"tool_calls": calls}, st.lists(_MISTRAL_CALL, min_size=1, max_size=3)
+        )
+        | st.builds(lambda call: {"tool_calls": [call]}, _MISTRAL_CALL)
+    )
+    extra = draw(
+        st.sampled_from(
+            [{}] * 6 + [{"usage": None}, {"choice": 1}, {"finish": "stop"}, {"object": "error"}]
+        )
+    )
+    return draw(st.sampled_from(["compact", "ascii", "spaced"])), delta, extra
+
+
+def _mistral_body(chunks: list[tuple[str, dict[str, Any], dict[str, Any]]], end: bool) -> str:
+    first = _mistral_chunk({"role": "assistant", "content": ""}, 0)
+    texts = [f"data: {_compact(first, True)}\n\n"]
+    for n, (style, delta, extra) in enumerate(chunks, start=1):
+        value = _mistral_chunk(delta, n, **extra)
+        data = json.dumps(value) if style == "spaced" else _compact(value, style == "ascii")
+        texts.append(f"data: {data}\n\n")
+    if end:
+        usage = {"prompt_tokens": 1, "total_tokens": 3, "completion_tokens": 2}
+        last = _mistral_chunk({"content": ""}, 99, finish="tool_calls", usage=usage)
+        texts.append(f"data: {_compact(last, True)}\n\ndata: [DONE]\n\n")
+    return "".join(texts)
+
+
+def _call_of(call_id: str, arguments: str) -> dict[str, Any]:
+    return {"tool_calls": [{"id": call_id, "function": {"name": "f", "arguments": arguments},
+                            "index": 0}]}  # fmt: skip
+
+
+_THOUGHT = {"content": [{"type": "thinking", "thinking": [{"type": "text", "text": "hm"}]}]}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_mistral_delta(), max_size=8),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+)
+# a call's id again in a later chunk (its arguments continue it), and thinking a call ends
+@example([("compact", _call_of("A1b2C3d4E", "x"), {}), ("compact", _call_of("A1b2C3d4E", "y"), {})],
+         True, [], False)  # fmt: skip
+@example([("compact", _THOUGHT, {}), ("compact", _THOUGHT, {}),
+          ("compact", _call_of("A1b2C3d4E", "x"), {})], True, [], False)  # fmt: skip
+def test_mistral_fused_gives_what_the_general_path_gives(
+    chunks: list[Any], end: bool, cuts: list[int], as_bytes: bool
+) -> None:
+    body = _mistral_body(chunks, end)
+    if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
+        as_bytes = False
+    fused, plain = _both("mistral", _pieces(body, cuts, as_bytes))
     assert fused == plain
 
 
@@ -463,6 +676,8 @@ _BODIES: dict[str, Callable[..., str]] = {
     "anthropic": _anthropic_body,
     "openai_chat": _chat_body,
     "openai_responses": _responses_body,
+    "cohere": _cohere_body,
+    "mistral": _mistral_body,
 }
 
 
@@ -485,7 +700,9 @@ def _matches(vendor: str, pieces: list[Any], monkeypatch: Any) -> tuple[int, tup
 
 @pytest.mark.parametrize("style", _STYLES)
 @pytest.mark.parametrize("shape", ["tool", "parallel"])
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "openai_responses", "gemini"])
+@pytest.mark.parametrize(
+    "vendor", ["anthropic", "openai_chat", "openai_responses", "gemini", "cohere", "mistral"]
+)
 def test_reordered_keys_and_whitespace_read_as_the_vendor_s_own_order(
     vendor: str, shape: str, style: str, monkeypatch: Any
 ) -> None:
@@ -529,6 +746,8 @@ def test_forged_streams_written_another_way_read_the_same_fused(
         "anthropic": _ANTHROPIC_DELTA,
         "openai_chat": _chat_chunk(),
         "openai_responses": _RESPONSES_DELTA,
+        "cohere": _COHERE_DELTA,
+        "mistral": _mistral_delta(),
     }
     body = _BODIES[vendor](data.draw(st.lists(items[vendor], max_size=6)), data.draw(st.booleans()))
     other = _restyled(body, style, seed)
@@ -548,6 +767,8 @@ def test_a_member_written_twice_reads_as_its_last_value_fused(
         "anthropic": _ANTHROPIC_DELTA,
         "openai_chat": _chat_chunk(),
         "openai_responses": _RESPONSES_DELTA,
+        "cohere": _COHERE_DELTA,
+        "mistral": _mistral_delta(),
     }
     body = _BODIES[vendor](data.draw(st.lists(items[vendor], min_size=1, max_size=6)), True)
     other = _restyled(body, data.draw(st.sampled_from(["overridden", "shuffled overridden"])), seed)

@@ -262,13 +262,15 @@ class DeltaForm:
     module): its SSE event name (``event``; ``any_event``: any ``event:`` line or none,
     for a vendor whose reader does not read the name; neither: no ``event:`` line) and
     its JSON ``shape`` (a dict literal in the vendor's key order, of constants and the
-    fields above). ``spaced``: the vendor writes a space after a ``:`` or a ``,`` (as
-    ``json.dumps`` does by default, and Gemini), or not: either is admitted, one space at
-    most. A decoder's rule takes the fields in the order they are declared: :class:`Index`
-    as an ``int``, :class:`Text` as the string its JSON spells, :class:`Word` as written,
-    :class:`Whole` as its JSON text; a field of a :class:`OneOf` branch not taken is
-    ``None``. It returns an event, or with ``many`` a list of events (a vendor whose common
-    chunk is a whole call, or several parts).
+    fields above; or a :class:`OneOf` of such dicts, for a vendor whose common events
+    differ in their members, one with an index and one without). ``spaced``: the vendor
+    writes a space after a ``:`` or a ``,`` (as ``json.dumps`` does by default, and
+    Gemini), or not: either is admitted, one space at most. A decoder's rule takes the
+    fields in the order they are declared: :class:`Index` as an ``int``, :class:`Text` as
+    the string its JSON spells, :class:`Word` as written, :class:`Whole` as its JSON text;
+    a field of a :class:`OneOf` branch not taken is ``None``. It returns an event, or with
+    ``many`` a list of events (a vendor whose common chunk is a whole call, or several
+    parts).
 
     ``pattern`` is the expression of the whole SSE event; ``depth`` the containers a match
     nests; ``fields`` the names in order; ``read(match)`` the fields' values; ``loop`` the
@@ -276,7 +278,7 @@ class DeltaForm:
 
     def __init__(
         self,
-        shape: dict[Any, Any],
+        shape: dict[Any, Any] | OneOf,
         event: str | None = None,
         *,
         any_event: bool = False,

@@ -11,7 +11,7 @@ without it is truncated; ``finish_reason`` ``ERROR`` / ``TIMEOUT`` raise the ven
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -32,6 +32,8 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
+from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
@@ -39,6 +41,7 @@ from toolwire.protocol.ids import mint_id
 
 from .wire import (
     CITATIONS_KEY,
+    DELTA_FORM,
     FIELDS,
     STOP_REASON_KEY,
     TOOL_PLAN_KEY,
@@ -51,6 +54,9 @@ from .wire import (
 )
 
 _ERRORS = ("ERROR", "TIMEOUT")
+#: the start and end events' validators (the constructor without its frame)
+_START = maker(ToolCallStartEvent)
+_END = maker(ToolCallEndEvent)
 
 
 @dataclass
@@ -80,6 +86,68 @@ class Decoder(BaseDecoder):
         self._reasoning_ids: set[str] = set()
 
     # ------------------------------------------------------------ streaming
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the text,
+        thinking, argument and plan deltas toolwire's own reader hands on fused (most of a
+        stream: ``protocol._fastpath``) read by :meth:`_common`, no dict made."""
+        return read_stream(self, chunks, DELTA_FORM, self._common)
+
+    def _common(
+        self,
+        content: int | None,
+        text: str | None,
+        thinking: str | None,
+        call: int | None,
+        arguments: str | None,
+        plan: str | None,
+        start: int | None,
+        call_id: str | None,
+        name: str | None,
+        end: int | None,
+    ) -> Taken:
+        """The rule of :data:`~toolwire.adapters.cohere.wire.DELTA_FORM`: text for the open
+        message (a text content item's, or the plan's), thinking for its open reasoning
+        message, argument text for an open call, a new call (an id and a name of its own)
+        started or an open one ended, as the handlers read them in these states.
+        :data:`PASS` for anything else (the end already read, a content item not started
+        or of another kind, a call not open, one without an id): the general path reads
+        it."""
+        if self.ended:
+            return PASS
+        if arguments is not None:
+            known = self._calls.get(call)  # type: ignore[arg-type]  # (given with arguments)
+            if known is None or not known.open:
+                return PASS
+            return args_delta(known.agui, arguments) if arguments else None
+        if plan is not None or text is not None:
+            if plan is None and self._content.get(content) != "text":  # type: ignore[arg-type]
+                return PASS
+            delta = text if plan is None else plan
+            if not delta:
+                return None
+            if not self._text_open:
+                return PASS
+            return text_delta(self.message_id, delta)  # type: ignore[arg-type]  # (open)
+        if thinking is not None:
+            if self._content.get(content) != "thinking":  # type: ignore[arg-type]
+                return PASS
+            rid = self._reasoning.get(content)  # type: ignore[arg-type]
+            if rid is None:
+                return PASS
+            return reasoning_delta(rid, thinking) if thinking else None
+        if end is not None:
+            known = self._calls.get(end)
+            if known is None or not known.open:
+                return None  # (nothing to end: what _end_call does)
+            known.open = False
+            return _END({"tool_call_id": known.agui})
+        opened = self._calls.get(start)  # type: ignore[arg-type]  # (a start: given)
+        if (opened is not None and opened.open) or not call_id or not name:
+            return PASS
+        if self.message_id is None:
+            return PASS
+        return self._open_call(start, call_id, name)  # type: ignore[arg-type]
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if self.ended:
@@ -307,19 +375,26 @@ class Decoder(BaseDecoder):
         vendor_id = FIELDS.opt_text(call.get("id"), f"{where}.id") or mint_id(
             "call", VENDOR, self._mid(), self._made
         )
-        self._made += 1
-        agui = self._ids.assign(vendor_id, self.known_call_ids)
-        meta = self._ids.metadata(agui, vendor_id)
-        kw: dict[str, Any] = {"metadata": meta} if meta else {}
-        out.append(
-            ToolCallStartEvent(
-                tool_call_id=agui, tool_call_name=name, parent_message_id=self._mid(), **kw
-            )
-        )
-        self._calls[index] = _Call(agui)
+        started = self._open_call(index, vendor_id, name)
+        out.append(started)
         args = FIELDS.opt_text(fn.get("arguments"), f"{where}.function.arguments")
         if args:
-            out.append(ToolCallArgsEvent(tool_call_id=agui, delta=args))
+            out.append(ToolCallArgsEvent(tool_call_id=started.tool_call_id, delta=args))
+
+    def _open_call(self, index: int, vendor_id: str, name: str) -> ToolCallStartEvent:
+        """Call ``index`` opened: its AG-UI id, its start event."""
+        self._made += 1
+        agui = self._ids.assign(vendor_id, self.known_call_ids)
+        fields: dict[str, Any] = {
+            "tool_call_id": agui,
+            "tool_call_name": name,
+            "parent_message_id": self._mid(),
+        }
+        meta = self._ids.metadata(agui, vendor_id)
+        if meta:
+            fields["metadata"] = meta
+        self._calls[index] = _Call(agui)
+        return _START(fields)
 
     def _call_args(
         self, index: int, call: dict[str, Any], where: str, out: list[BaseEvent]
@@ -336,7 +411,7 @@ class Decoder(BaseDecoder):
         known = self._calls.get(index)
         if known is not None and known.open:
             known.open = False
-            out.append(ToolCallEndEvent(tool_call_id=known.agui))
+            out.append(_END({"tool_call_id": known.agui}))
 
     def _finish(self, delta: Mapping[str, Any], where: str, out: list[BaseEvent]) -> None:
         reason = FIELDS.opt_text(delta.get("finish_reason"), f"{where}.finish_reason")

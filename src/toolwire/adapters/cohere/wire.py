@@ -18,6 +18,7 @@ from typing import Any, TypedDict
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError, VendorStreamError
+from toolwire.protocol._fastpath import ABSENT_OR_NULL, DeltaForm, Index, OneOf, Text
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
 from toolwire.protocol.decoding import as_dict
@@ -233,9 +234,54 @@ def usage_fields(usages: list[TokenUsage]) -> dict[str, Any] | None:
     return out
 
 
+#: The events Cohere sends most of a stream as (compact, its keys in this order, after an
+#: ``event:`` line naming the type, which the reader does not read): a content item's text
+#: or thinking by its index, a call's argument text by its index, the tool plan's text, a
+#: call's start (its id and name, no argument text yet) and its end. No other member (log
+#: probabilities only as ``null``). The decoder's rule (``Decoder._common``) reads what
+#: it becomes.
+DELTA_FORM = DeltaForm(
+    OneOf(
+        {
+            "type": "content-delta",
+            "index": Index("content"),
+            "delta": {
+                "message": {
+                    "content": OneOf({"text": Text("text")}, {"thinking": Text("thinking")})
+                }
+            },
+            "logprobs": ABSENT_OR_NULL,
+        },
+        {
+            "type": "tool-call-delta",
+            "index": Index("call"),
+            "delta": {"message": {"tool_calls": {"function": {"arguments": Text("arguments")}}}},
+        },
+        {"type": "tool-plan-delta", "delta": {"message": {"tool_plan": Text("plan")}}},
+        {
+            "type": "tool-call-start",
+            "index": Index("start"),
+            "delta": {
+                "message": {
+                    "tool_calls": {
+                        "id": Text("call_id"),
+                        "type": "function",
+                        "function": {"name": Text("name"), "arguments": ""},
+                    }
+                }
+            },
+        },
+        {"type": "tool-call-end", "index": Index("end")},
+    ),
+    any_event=True,
+)
+
+
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The event payloads of an SSE body (whole, or pieces split anywhere); a ``[DONE]``
-    line, which the SDK also takes as the end, stops reading."""
+    line, which the SDK also takes as the end, stops reading. Read lazily, as an
+    :class:`~toolwire.protocol._fastpath.SSEChunks` its decoder reads fused
+    (:data:`DELTA_FORM`)."""
     return sse_json_values(body, VENDOR, stop_at=DONE)
 
 
@@ -257,6 +303,7 @@ FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at=DONE)
 __all__ = [
     "CALL_ID_RULE",
     "CITATIONS_KEY",
+    "DELTA_FORM",
     "DETAIL_KEY",
     "DOCUMENT_ID_KEY",
     "FIELDS",

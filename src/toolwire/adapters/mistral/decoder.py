@@ -11,7 +11,8 @@ the answer begins; other output chunks (references) are reported and dropped.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -32,6 +33,8 @@ from ag_ui.core import (
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
+from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -41,6 +44,7 @@ from toolwire.protocol.signatures import encrypted_value_event
 
 from .wire import (
     CHOICE_KEY,
+    DELTA_FORM,
     FIELDS,
     PROVIDER,
     STOP_REASONS_KEY,
@@ -56,6 +60,14 @@ from .wire import (
 
 #: the id the SDK's ``ToolCall`` model fills in when the API sent none
 _SDK_NO_ID = "null"
+#: the ids that name no call: one is minted (the general path's case)
+_NO_ID = frozenset({"", _SDK_NO_ID})
+#: the start and end events' validators (the constructor without its frame: a whole call
+#: per chunk makes them as common as the deltas)
+_START = maker(ToolCallStartEvent)
+_END = maker(ToolCallEndEvent)
+#: json's own scanner (its C one): ``(JSON text, index)`` -> ``(value, end)``
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -92,6 +104,76 @@ class Decoder(BaseDecoder):
         self._logprobs_told = False
 
     # ------------------------------------------------------------ streaming
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the common
+        chunks (a text fragment, a piece of thinking, whole calls: most of a stream) that
+        toolwire's own reader hands on fused (``protocol._fastpath``) read by
+        :meth:`_common`, no dict made."""
+        return read_stream(self, chunks, DELTA_FORM, self._common)
+
+    def _common(
+        self,
+        choice: int,
+        content: str | None,
+        part: str | None,
+        thought: str | None,
+        call_id: str | None,
+        name: str | None,
+        arguments: str | None,
+        slot: int | None,
+        calls: str | None,
+    ) -> TakenMany:
+        """The rule of :data:`~toolwire.adapters.mistral.wire.DELTA_FORM`: for a started
+        choice not finished, text for its open message, thinking for its open reasoning,
+        or new calls (each with an id and a name of its own), as ``_delta`` reads them in
+        these states. Every call is checked before any state changes; anything else (the
+        first chunk, a call continued or without an id, reasoning a call would end, a
+        number Python will not read) is :data:`PASS`: the general path reads it."""
+        ch = self._choices.get(choice)
+        if ch is None or ch.finish_reason is not None or self.model is None:
+            return PASS
+        text = content if content is not None else part
+        if text is not None:
+            if not text:
+                return None
+            if ch.reasoning_id is not None or not ch.text_open:
+                return PASS
+            return [text_delta(ch.message_id, text)]
+        if thought is not None:
+            if not thought:
+                return None
+            if ch.reasoning_id is None:
+                return PASS
+            return [reasoning_delta(ch.reasoning_id, thought)]
+        if ch.reasoning_id is not None:
+            return PASS  # (a call ends it first)
+        out: list[BaseEvent] = []
+        if calls is None:  # one call spelled out (the common case)
+            if call_id in _NO_ID or not name or call_id in ch.by_id:
+                return PASS
+            call = self._open_call(ch, call_id, name, slot, out)  # type: ignore[arg-type]
+            if arguments:
+                out.append(args_delta(call.agui, arguments))
+            return out
+        try:
+            found = _plain_calls(_scan(calls, 0)[0])
+        except (ValueError, StopIteration):  # (a number Python will not read)
+            return PASS
+        if found is None:
+            return PASS
+        new: set[str] = set()
+        for vendor_id, fn_name, _, _ in found:
+            if vendor_id in _NO_ID or not fn_name:
+                return PASS
+            if vendor_id in ch.by_id or vendor_id in new:  # (continues a call)
+                return PASS
+            new.add(vendor_id)
+        for vendor_id, fn_name, args, index in found:
+            call = self._open_call(ch, vendor_id, fn_name, index, out)
+            if args:
+                out.append(args_delta(call.agui, args))
+        return out or None
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if "choices" not in chunk and isinstance(chunk.get("data"), dict):
@@ -290,7 +372,7 @@ class Decoder(BaseDecoder):
         fn = frag.get("function")
         fn = {} if fn is None else FIELDS.obj(fn, f"{where}.function")
         vendor_id = FIELDS.opt_text(frag.get("id"), f"{where}.id")
-        if vendor_id in ("", _SDK_NO_ID):
+        if vendor_id in _NO_ID:
             vendor_id = None
         name = FIELDS.opt_text(fn.get("name"), f"{where}.function.name") or None
         index = FIELDS.opt_int(frag.get("index"), f"{where}.index")
@@ -316,26 +398,35 @@ class Decoder(BaseDecoder):
                 raise VendorDataError(VENDOR, f"{where}.function.name", "a new call has no name")
             if vendor_id is None:
                 vendor_id = mint_call_id(VENDOR, ch.message_id, ch.ordinal)
-            agui = self._ids.assign(vendor_id, self.known_call_ids)
-            call = _Call(agui, name, index)
-            ch.ordinal += 1
-            ch.by_id[vendor_id] = call
-            ch.calls.append(call)
-            meta = self._ids.metadata(agui, vendor_id)
-            if ch.index:
-                meta[CHOICE_KEY] = ch.index
-            kw: dict[str, Any] = {"metadata": meta} if meta else {}
-            out.append(
-                ToolCallStartEvent(
-                    tool_call_id=agui, tool_call_name=name, parent_message_id=ch.message_id, **kw
-                )
-            )
+            call = self._open_call(ch, vendor_id, name, index, out)
         elif name is not None and name != call.name:
             raise VendorDataError(
                 VENDOR, f"{where}.function.name", f"{name!r} continues a call named {call.name!r}"
             )
         if text:
             out.append(ToolCallArgsEvent(tool_call_id=call.agui, delta=text))
+
+    def _open_call(
+        self, ch: _Choice, vendor_id: str, name: str, index: int | None, out: list[BaseEvent]
+    ) -> _Call:
+        """A new call of choice ``ch``: its AG-UI id, its start event."""
+        agui = self._ids.assign(vendor_id, self.known_call_ids)
+        call = _Call(agui, name, index)
+        ch.ordinal += 1
+        ch.by_id[vendor_id] = call
+        ch.calls.append(call)
+        fields: dict[str, Any] = {
+            "tool_call_id": agui,
+            "tool_call_name": name,
+            "parent_message_id": ch.message_id,
+        }
+        meta = self._ids.metadata(agui, vendor_id)
+        if ch.index:
+            meta[CHOICE_KEY] = ch.index
+        if meta:
+            fields["metadata"] = meta
+        out.append(_START(fields))
+        return call
 
     def _finish(self, ch: _Choice, reason: str, out: list[BaseEvent]) -> None:
         if ch.finish_reason is not None:
@@ -345,12 +436,34 @@ class Decoder(BaseDecoder):
             ch.text_open = False
             out.append(TextMessageEndEvent(message_id=ch.message_id))
         for call in ch.calls:
-            out.append(ToolCallEndEvent(tool_call_id=call.agui))
+            out.append(_END({"tool_call_id": call.agui}))
         ch.calls = []
         ch.finish_reason = reason
         if reason == "error":
             self.error_metadata[STOP_REASONS_KEY] = [reason]
             raise VendorStreamError(VENDOR, "error", "the model stopped with finish_reason error")
+
+
+def _plain_calls(value: Any) -> list[tuple[str, str, str, int | None]] | None:
+    """Each call of a delta's ``tool_calls`` (parsed) as ``(id, name, arguments, index)``,
+    when every one is an object with a string id, a function with a string name and string
+    (or absent) arguments, and an integer (or absent) index; ``None`` for any other."""
+    if type(value) is not list:
+        return None
+    out: list[tuple[str, str, str, int | None]] = []
+    for frag in value:
+        if type(frag) is not dict:
+            return None
+        vendor_id, fn, index = frag.get("id"), frag.get("function"), frag.get("index")
+        if type(vendor_id) is not str or type(fn) is not dict:
+            return None
+        if index is not None and type(index) is not int:
+            return None
+        name, args = fn.get("name"), fn.get("arguments", "")
+        if type(name) is not str or type(args) is not str:
+            return None
+        out.append((vendor_id, name, args, index))
+    return out
 
 
 __all__ = ["Decoder"]

@@ -17,6 +17,17 @@ from typing import Any, TypedDict
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorStreamError
+from toolwire.protocol._fastpath import (
+    ABSENT,
+    ABSENT_OR_NULL,
+    OTHERS,
+    SCALAR,
+    DeltaForm,
+    Index,
+    OneOf,
+    Text,
+    Whole,
+)
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.chat_request import FunctionDefinition
 from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
@@ -251,9 +262,63 @@ def stop_reason_for(reason: FinishReason | None) -> str | None:
     return "length" if reason == "length" else None
 
 
+#: A chunk as Mistral writes most of a stream (compact, its keys in this order): one choice,
+#: no finish, no usage, its delta a text fragment (a string, or one ``text`` chunk), one
+#: piece of Magistral's thinking, or whole calls (one call spelled out, or several read
+#: whole); ``object`` the chunk's own, every other top-level member (``id``, ``created``,
+#: ``model``, ...) a scalar. The decoder's rule (``Decoder._common``) reads what it becomes.
+DELTA_FORM = DeltaForm(
+    {
+        OTHERS: SCALAR,
+        "object": "chat.completion.chunk",
+        "choices": [
+            {
+                "index": Index("choice"),
+                "delta": OneOf(
+                    {
+                        "content": OneOf(
+                            Text("content"),
+                            [{"type": "text", "text": Text("part")}],
+                            [
+                                {
+                                    "type": "thinking",
+                                    "thinking": [{"type": "text", "text": Text("thought")}],
+                                }
+                            ],
+                        )
+                    },
+                    {
+                        "tool_calls": OneOf(
+                            [
+                                {
+                                    "id": Text("call_id"),
+                                    "function": {
+                                        "name": Text("name"),
+                                        "arguments": Text("arguments"),
+                                    },
+                                    "index": Index("slot"),
+                                }
+                            ],
+                            Whole("calls", 3),
+                        )
+                    },
+                ),
+                "finish_reason": ABSENT_OR_NULL,
+                "logprobs": ABSENT_OR_NULL,
+            }
+        ],
+        "usage": ABSENT_OR_NULL,
+        "error": ABSENT,
+    },
+    many=True,
+)
+
+
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """The chunk dicts of an SSE body (whole, or pieces split anywhere); stops at
-    ``data: [DONE]``, as the SDK does."""
+    ``data: [DONE]``, as the SDK does. Read lazily, as an
+    :class:`~toolwire.protocol._fastpath.SSEChunks` its decoder reads fused
+    (:data:`DELTA_FORM`)."""
     return sse_json_values(body, VENDOR, stop_at=DONE)
 
 
@@ -276,6 +341,7 @@ FRAMING = sse_framing(VENDOR, sse_chunks, to_sse, stop_at=DONE)
 __all__ = [
     "CALL_ID_RULE",
     "CHOICE_KEY",
+    "DELTA_FORM",
     "DETAIL_KEY",
     "DOCUMENT_NAME_KEY",
     "DONE",
