@@ -30,7 +30,7 @@ from toolwire.protocol._fastpath import FormProbe
 from toolwire.protocol.framing import SSEReader, json_chunk
 from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of, pieces
 
-FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini"]
+FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini", "mistral", "cohere"]
 
 
 def _plain_reader(vendor: str) -> Any:

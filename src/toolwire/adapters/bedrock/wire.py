@@ -475,7 +475,14 @@ def _payload_bytes(payload: Any, n: int) -> bytes:
         raise JSONTextError(
             VENDOR, where, f"JSON nested deeper than {cap} levels, or circular"
         ) from None
-    except (TypeError, ValueError) as exc:
+    except ValueError as exc:
+        if str(exc).startswith("Circular reference"):  # the encoder's own check
+            raise JSONTextError(
+                VENDOR, where, f"JSON nested deeper than {cap} levels, or circular"
+            ) from None
+        check_depth(payload, VENDOR, where)  # a too-deep payload says so first
+        raise VendorDataError(VENDOR, where, f"cannot be written as JSON: {exc}") from None
+    except TypeError as exc:
         check_depth(payload, VENDOR, where)  # a too-deep payload says so first
         raise VendorDataError(VENDOR, where, f"cannot be written as JSON: {exc}") from None
     if len(text) >= cap and text.count("{") + text.count("[") >= cap:
