@@ -67,14 +67,25 @@ def in_memory_reason(vendor: str) -> str | None:
     return None
 
 
-def _provider(vendor: str, body: bytes, media_type: str) -> Any:
+def in_memory_provider(vendor: str, body: bytes | list[bytes], media_type: str) -> Any:
+    """The configured vendor provider of ``toolwire serve``, its SDK client on an in-memory
+    transport answering ``body`` (bytes, or the pieces it arrives in), its key a secret."""
     import httpx2
 
     from toolwire.server import AgentConfig
     from toolwire.server._providers import VendorProvider
 
     async def handler(request: Any) -> Any:
-        return httpx2.Response(200, headers={"content-type": media_type}, content=body)
+        if isinstance(body, bytes):
+            content: Any = body
+        else:
+
+            async def pieces() -> Any:
+                for piece in body:
+                    yield piece
+
+            content = pieces()
+        return httpx2.Response(200, headers={"content-type": media_type}, content=content)
 
     class InMemory(VendorProvider):
         """The configured provider, its SDK client on an in-memory transport."""
@@ -103,7 +114,7 @@ class Served:
         why = in_memory_reason(vendor)
         if why is not None:
             raise NotMeasured(why)
-        self.provider = _provider(vendor, body, media_type)
+        self.provider = in_memory_provider(vendor, body, media_type)
         self.secrets = self.provider.secret_values()
         self.input = run_input()
         self.loop = asyncio.new_event_loop()

@@ -10,19 +10,16 @@ import asyncio
 import re
 from typing import Any
 
-import httpx2
 import pytest
+from benchmarks.served import KEY, in_memory_provider
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire import adapters, clients
 from toolwire.protocol import pushed
 from toolwire.protocol.stream_redact import StreamRedactor
-from toolwire.server import AgentConfig
-from toolwire.server._providers import VendorProvider
 from toolwire.server._streaming import EventStreamResponse, StreamHub
 
-KEY = "sk-test-FAKE-served-0123456789abcdef"
 VENDORS = ["anthropic", "openai_chat", "openai_responses"]
 
 
@@ -41,30 +38,7 @@ def _run_input() -> Any:
 
 
 def _provider(vendor: str, split: list[bytes]) -> Any:
-    media = adapters.get(vendor).FRAMING.media_type
-
-    async def handler(request: Any) -> Any:
-        async def body() -> Any:
-            for piece in split:
-                yield piece
-
-        return httpx2.Response(200, headers={"content-type": media}, content=body())
-
-    class InMemory(VendorProvider):
-        def _key(self) -> str | None:
-            return KEY
-
-        def secret_values(self) -> list[str]:
-            return [KEY]
-
-        async def _sdk_client(self, key: str) -> Any:
-            if self._built is None:
-                http = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
-                made = self.client.make_client(api_key=key, base_url=None, http_client=http)
-                self._built = ("", None, made)
-            return self._built[2]
-
-    return InMemory(AgentConfig(name="t", provider=vendor))
+    return in_memory_provider(vendor, split, adapters.get(vendor).FRAMING.media_type)
 
 
 async def _frames(vendor: str, split: list[bytes]) -> list[bytes]:

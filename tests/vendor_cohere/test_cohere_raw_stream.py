@@ -15,14 +15,13 @@ import cohere
 import pytest
 from _cohere_support import close, load
 from ag_ui.core import EventType, RunAgentInput, UserMessage
+from client_stream import after_first_event, flat
 from cohere.errors import BadRequestError, InternalServerError
 
 import toolwire
-from toolwire import clients
 from toolwire.adapters import cohere as adapter
 from toolwire.adapters.cohere.client import CLIENT
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.protocol.pushed import Piece
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 SSE = {"content-type": "text/event-stream"}
@@ -32,23 +31,6 @@ KEY = "cohereFAKEkey0123456789abcdefABCDEFGHIJ"
 NOT_JSON = b'event: content-delta\ndata: {"type": "content-delta", oops\n\n'
 
 ASYNC = pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
-
-
-def _after_first_event(raw: bytes, insert: bytes) -> bytes:
-    cut = raw.index(b"\n\n") + 2
-    return raw[:cut] + insert + raw[cut:]
-
-
-def flat(got: list[Any]) -> list[Any]:
-    """The chunks a client's stream gave: a piece's (``protocol.pushed.Piece``, the raw
-    body's, which the driver reads fused) as its dicts; keep-alive ticks left out."""
-    out: list[Any] = []
-    for item in got:
-        if isinstance(item, Piece):
-            out.extend(item)
-        elif item is not clients.TICK:
-            out.append(item)
-    return out
 
 
 def _chunks(replies: list[Reply], is_async: bool, name: str = "parallel_three_calls.yaml") -> Any:
@@ -102,7 +84,7 @@ def test_the_sdk_s_own_reader_goes_on_past_an_event_that_is_not_json(
     """What the next tests rest on: the SDK would go on past it, with a warning only."""
     request, raw = load("parallel_three_calls.yaml")
     kw = {k: v for k, v in request.items() if k != "stream"}
-    body = _after_first_event(raw, NOT_JSON)
+    body = after_first_event(raw, NOT_JSON)
     with FakeVendor([Reply(headers=SSE, chunks=[body])]) as vendor:
         client = cohere.ClientV2(api_key=KEY, base_url=vendor.base_url)
         try:
@@ -117,7 +99,7 @@ def test_the_sdk_s_own_reader_goes_on_past_an_event_that_is_not_json(
 @ASYNC
 def test_an_event_that_is_not_json_is_toolwire_s_error(is_async: bool) -> None:
     _, raw = load("parallel_three_calls.yaml")
-    body = _after_first_event(raw, NOT_JSON)
+    body = after_first_event(raw, NOT_JSON)
     with pytest.raises(VendorDataError) as caught:
         _chunks([Reply(headers=SSE, chunks=[body])], is_async)
     assert "cohere" in str(caught.value)
@@ -126,7 +108,7 @@ def test_an_event_that_is_not_json_is_toolwire_s_error(is_async: bool) -> None:
 @ASYNC
 def test_a_run_over_an_event_that_is_not_json_ends_with_toolwire_s_error(is_async: bool) -> None:
     request, raw = load("parallel_three_calls.yaml")
-    body = _after_first_event(raw, NOT_JSON)
+    body = after_first_event(raw, NOT_JSON)
     with FakeVendor([Reply(headers=SSE, chunks=[body])] * 2) as vendor:
         if is_async:
 

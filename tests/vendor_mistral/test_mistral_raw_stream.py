@@ -12,15 +12,14 @@ from typing import Any
 import pytest
 from _mistral_support import load
 from ag_ui.core import EventType, RunAgentInput, UserMessage
+from client_stream import after_first_event, flat
 from mistralai.client import Mistral
 from mistralai.client.errors import SDKError
 
 import toolwire
-from toolwire import clients
 from toolwire.adapters import mistral as adapter
 from toolwire.adapters.mistral.client import CLIENT
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
-from toolwire.protocol.pushed import Piece
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 SSE = {"content-type": "text/event-stream"}
@@ -28,23 +27,6 @@ JSON = {"content-type": "application/json"}
 KEY = "mistral-FAKE-key-0123456789abcdef"
 #: an event whose data is not JSON
 NOT_JSON = b'data: {"id": "x", "object": "chat.completion.chunk", "choices": [oops\n\n'
-
-
-def _after_first_event(raw: bytes, insert: bytes) -> bytes:
-    cut = raw.index(b"\n\n") + 2
-    return raw[:cut] + insert + raw[cut:]
-
-
-def flat(got: list[Any]) -> list[Any]:
-    """The chunks a client's stream gave: a piece's (``protocol.pushed.Piece``, the raw
-    body's, which the driver reads fused) as its dicts; keep-alive ticks left out."""
-    out: list[Any] = []
-    for item in got:
-        if isinstance(item, Piece):
-            out.extend(item)
-        elif item is not clients.TICK:
-            out.append(item)
-    return out
 
 
 def _chunks(replies: list[Reply], is_async: bool, name: str = "parallel_three_calls.yaml") -> Any:
@@ -82,7 +64,7 @@ def test_a_turn_is_read_as_chunk_dicts_not_sdk_objects(is_async: bool) -> None:
 @ASYNC
 def test_an_event_that_is_not_json_is_toolwire_s_error(is_async: bool) -> None:
     _, raw = load("parallel_three_calls.yaml")
-    body = _after_first_event(raw, NOT_JSON)
+    body = after_first_event(raw, NOT_JSON)
     with pytest.raises(VendorDataError) as caught:
         _chunks([Reply(headers=SSE, chunks=[body])], is_async)
     assert "mistral" in str(caught.value)
@@ -90,7 +72,7 @@ def test_an_event_that_is_not_json_is_toolwire_s_error(is_async: bool) -> None:
 
 def test_a_run_over_an_event_that_is_not_json_ends_with_toolwire_s_error() -> None:
     request, raw = load("parallel_three_calls.yaml")
-    body = _after_first_event(raw, NOT_JSON)
+    body = after_first_event(raw, NOT_JSON)
     run_input = RunAgentInput(
         thread_id="t",
         run_id="r",
