@@ -235,3 +235,78 @@ def test_the_response_writes_a_burst_once_and_holds_nothing_back() -> None:
         ["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT"],
         ["TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"],
     ]
+
+
+def test_a_consumer_that_stops_while_the_source_waits_lets_it_clean_up() -> None:
+    """The response stopped (a disconnect, a failed send) right after a group, while the
+    source waits for the vendor: closing the groups cancels that wait, the source's clean-up
+    runs, and the source can be closed afterwards (it is not left running)."""
+    events: list[str] = []
+
+    async def source() -> AsyncIterator[int]:
+        try:
+            yield 1
+            await asyncio.sleep(60)
+            yield 2
+        except asyncio.CancelledError:
+            events.append("source cancelled")
+            raise
+        finally:
+            await asyncio.sleep(0)  # a clean-up that awaits (closing a vendor stream)
+            events.append("source closed")
+
+    async def main() -> None:
+        src = source()
+        groups = ready_groups(src.__anext__)
+        assert await groups.__anext__() == [1]  # the source now waits
+        await groups.aclose()
+        await src.aclose()  # not "already running"
+        events.append("done")
+
+    asyncio.run(asyncio.wait_for(main(), 10))
+    assert events == ["source cancelled", "source closed", "done"]
+
+
+def test_a_failed_write_while_the_provider_waits_closes_its_stream() -> None:
+    """``EventStreamResponse``: writing a burst fails (the client is gone) while the provider
+    waits for its vendor; the provider's clean-up runs within the response's call."""
+    from ag_ui.core import RunAgentInput, RunStartedEvent, TextMessageStartEvent
+
+    from toolwire.protocol.stream_redact import StreamRedactor
+    from toolwire.server._streaming import EventStreamResponse, StreamHub
+
+    run_input = RunAgentInput(
+        thread_id="t", run_id="r", state=None, messages=[], tools=[], context=[],
+        forwarded_props=None,
+    )  # fmt: skip
+    cleaned: list[str] = []
+
+    async def main() -> None:
+        gone = asyncio.Event()
+
+        async def events() -> AsyncIterator[Any]:
+            try:
+                yield RunStartedEvent(thread_id="t", run_id="r")
+                yield TextMessageStartEvent(message_id="m", role="assistant")
+                await asyncio.sleep(60)  # the vendor's next piece never comes
+            finally:
+                await asyncio.sleep(0)
+                cleaned.append("provider closed")
+
+        response = EventStreamResponse(
+            events(), run_input=run_input, hub=StreamHub(), agent="a", redactor=StreamRedactor([])
+        )
+
+        async def receive() -> dict[str, Any]:
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message.get("body"):
+                raise OSError("the client is gone")  # as uvicorn's write fails
+
+        await response({"type": "http"}, receive, send)
+        cleaned.append("response returned")
+
+    asyncio.run(asyncio.wait_for(main(), 10))
+    assert cleaned == ["provider closed", "response returned"]

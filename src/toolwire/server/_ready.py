@@ -17,7 +17,8 @@ context.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
+import asyncio
+from collections.abc import AsyncGenerator, Awaitable, Callable, Coroutine, Generator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -56,9 +57,22 @@ class _Resumed:
                     return done.value
 
 
+async def _cancel(step: Coroutine[Any, Any, Any], pending: Any) -> None:
+    """Cancel a started ``step`` waiting on ``pending`` and let it run its clean-up to the
+    end; whatever it raises or returns then is the stopped consumer's no more."""
+    try:
+        again = step.throw(asyncio.CancelledError())
+    except BaseException:  # it ended at once: cancelled, or with its own error or value
+        return
+    try:
+        await _Resumed(step, again)
+    except BaseException:  # the consumer has stopped: nothing is left to tell
+        pass
+
+
 async def ready_groups(
     following: Callable[[], Awaitable[T]], most: int = GROUP_MAX
-) -> AsyncIterator[list[T]]:
+) -> AsyncGenerator[list[T], None]:
     """Groups of ``following()``'s results (an ``__anext__``), each of the results that came
     without waiting, handed on before the next wait; ends at ``StopAsyncIteration``. An
     exception ``following()`` raises is raised after the group before it is handed on."""
@@ -84,7 +98,14 @@ async def ready_groups(
                 raise
             else:
                 if group:
-                    yield group
+                    try:
+                        yield group
+                    except BaseException:
+                        # the consumer stopped (``aclose``, a failed send) while the source
+                        # waits: its wait is cancelled as a task's would be, so it cleans
+                        # up (its vendor stream closed) before this generator ends
+                        await _cancel(step, pending)
+                        raise
                     group = []
                 try:
                     item = await _Resumed(step, pending)

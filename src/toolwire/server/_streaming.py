@@ -161,9 +161,16 @@ class EventStreamResponse(Response):
         as sending them never waits, one run could hold the event loop for all of its
         pieces. It lets the loop serve the other runs (a new request's first event, a
         disconnect) at least every :data:`SLICE` seconds."""
+        groups = ready_groups(self.events.__anext__)
+        try:
+            await self._pump_groups(send, groups)
+        finally:  # a stop while the provider waits: its wait cancelled, its clean-up run
+            with anyio.CancelScope(shield=True):
+                await groups.aclose()
+
+    async def _pump_groups(self, send: Send, groups: Any) -> None:
         clock = time.perf_counter
         since = clock()
-        groups = ready_groups(self.events.__anext__)
         following = groups.__anext__
         with held() as lost:
             while True:
