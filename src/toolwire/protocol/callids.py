@@ -118,8 +118,12 @@ class IdRule:
         """None when the target takes ``call_id``; otherwise its first stand-in
         (:meth:`conforming` with no salt) and the loss reporting that mapping."""
         verdicts = self._verdicts
-        if call_id in verdicts:
-            return verdicts[call_id]
+        # one look-up (``get``), never a test then a read: another thread may clear the
+        # table between the two (the server converts large requests in worker threads)
+        known = verdicts.get(call_id, _UNKNOWN)
+        if known is not _UNKNOWN:
+            verdict: tuple[str, Loss] | None = known
+            return verdict
         why = self.why_not(call_id)
         found = None if why is None else self._remapped(call_id, why, self.conforming(call_id))
         if len(verdicts) >= _VERDICTS_KEPT:
@@ -160,6 +164,8 @@ class IdRule:
 
 #: the most ids one rule remembers its verdict on (then it starts again)
 _VERDICTS_KEPT = 4096
+#: no verdict remembered yet (a verdict may be None)
+_UNKNOWN: Any = object()
 
 
 @functools.lru_cache(maxsize=64)  # the few patterns the adapters declare
