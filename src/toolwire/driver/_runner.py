@@ -326,24 +326,16 @@ class _Run:
         if reading is None or reading.decoder is not self.framer.decoder:
             reading = self._reading = PushReading(self.framer.decoder)
         one = self._deadline_at is not None
-        # ``_step`` written out for the piece's steps (one per chunk that gives events)
-        framer, decoder, holding, losses = self.framer, reading.decoder, self._holding, self.losses
-        send, events = framer._send, reading.events
         while True:
-            start = len(losses)
-            quiet: list[Loss] = []
-            try:
-                with holding as quiet:
-                    out = send(events(chunk, one))
-            finally:
-                if quiet or len(decoder.losses) != self._decoder_losses or len(losses) != start:
-                    self._settle(start, quiet)
-            framer.turn_events += len(out)
-            yield out
+            yield self._step(self._read_unit, reading, chunk, one)
             if chunk.at >= len(chunk.items):
                 return
             if one:
                 self._left()
+
+    def _read_unit(self, reading: PushReading, piece: Piece, one: bool) -> list[BaseEvent]:
+        """One step of a piece: its next chunks' events, up to the first chunk giving any."""
+        return self.framer.feed_events(reading.events(piece, one))
 
     def _settle(self, start: int, quiet: list[Loss]) -> None:
         """What a step lost (the decoder's new losses, what was announced inside it), kept

@@ -146,9 +146,15 @@ def pieces(reader: PushReader, form: DeltaForm | None = None) -> PieceReader:
 def form_of(decoder: Any) -> DeltaForm | None:
     """The delta form ``decoder`` reads (``None``: it reads none), asked of it without
     reading anything."""
+    return _probe(decoder).form
+
+
+def _probe(decoder: Any) -> FormProbe:
+    """``decoder``'s delta form and rule, asked of it: its ``events`` handed a probe (a
+    generator, never started: nothing is read)."""
     probe = FormProbe()
-    decoder.events(probe)  # a generator, never started
-    return probe.form
+    decoder.events(probe)
+    return probe
 
 
 #: a form's reading of a piece's chunks up to the first that gives events (those events),
@@ -232,8 +238,7 @@ class PushReading:
     _rule: Callable[..., Any]
 
     def __init__(self, decoder: Any) -> None:
-        probe = FormProbe()
-        decoder.events(probe)  # a generator, never started: nothing is read
+        probe = _probe(decoder)
         self.decoder = decoder
         self.form = probe.form
         self._rule = probe.rule or _no_rule

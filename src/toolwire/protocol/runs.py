@@ -199,7 +199,12 @@ class RunFramer:
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One vendor chunk; raises what the decoder raises (see ``DECODING_FAILURES``)."""
-        out = self._send(self.decoder.feed(chunk))
+        return self.feed_events(self.decoder.feed(chunk))
+
+    def feed_events(self, events: Iterable[BaseEvent]) -> list[BaseEvent]:
+        """The decoder's events of the turn, however they were read (a chunk, a whole
+        response, a body piece read with its delta form): checked, counted, sent on."""
+        out = self._send(events)
         self.turn_events += len(out)
         return out
 
@@ -213,9 +218,7 @@ class RunFramer:
                 yield ev if reshape is None else reshape(ev)
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
-        out = self._send(self.decoder.feed_response(response))
-        self.turn_events += len(out)
-        return out
+        return self.feed_events(self.decoder.feed_response(response))
 
     def finish(self, *, before_end: BeforeEnd = ()) -> list[BaseEvent]:
         """End of the vendor stream: the decoder's last events, ``before_end``, ``RUN_FINISHED``.
