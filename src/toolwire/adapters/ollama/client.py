@@ -12,6 +12,7 @@ made or an error raised (the ``ollama`` extra).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from contextlib import aclosing
 from typing import Any
 
 from toolwire import clients
@@ -98,12 +99,9 @@ class OllamaClient:
             if response.status_code >= 400:
                 response.read()
                 raise _http_error(response.status_code, response.text, response.headers)
-            reader = FRAMING.reader()
-            for piece in response.iter_bytes():
-                # a piece that completes no line (a blank keep-alive line) is reported,
-                # so a sync run's deadline sees the time pass
-                yield from reader.feed(piece) or (clients.TICK,)
-            yield from reader.close()
+            # a piece that completes no line (a blank keep-alive line) is reported (TICK),
+            # so a run's deadline sees the time pass
+            yield from clients.read_body(response.iter_bytes(), FRAMING.reader())
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         http = client._client
@@ -114,12 +112,11 @@ class OllamaClient:
             if response.status_code >= 400:
                 await response.aread()
                 raise _http_error(response.status_code, response.text, response.headers)
-            reader = FRAMING.reader()
-            async for piece in response.aiter_bytes():
-                for chunk in reader.feed(piece):
+            async with aclosing(
+                clients.aread_body(response.aiter_bytes(), FRAMING.reader())
+            ) as read:
+                async for chunk in read:
                     yield chunk
-            for chunk in reader.close():
-                yield chunk
 
     def complete(self, client: Any, body: dict[str, Any]) -> dict[str, Any]:
         """One non-streamed turn (``stream: false``): the response body as a dict."""
