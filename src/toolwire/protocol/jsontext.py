@@ -47,8 +47,10 @@ _BYTES = (bytes, bytearray, memoryview)
 _SPACE = re.compile(r"[ \t\n\r]*")
 _SPACE_CHARS = frozenset(" \t\n\r")
 Scanner = Callable[[str, int], tuple[Any, int]]
-#: the scanner of ``json.loads``' own decoder
-_SCAN: Scanner = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
+#: the scanner of ``json.loads``' own decoder (C): ``(text, index)`` -> ``(value, end)``;
+#: for a value the caller knows the bounds of (a fused rule's ``Whole`` field), unchecked
+scan_value: Scanner = json.decoder.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_SCAN = scan_value
 
 
 def _after_space(text: str, at: int) -> int:
@@ -412,6 +414,7 @@ def dumps_safe(value: Any, **kwargs: Any) -> str:
 
 __all__ = [
     "JSONTextError",
+    "Scanner",
     "check_depth",
     "checked",
     "clean_object",
@@ -421,6 +424,7 @@ __all__ = [
     "is_clean",
     "jsonl_lines",
     "load_json",
+    "scan_value",
     "scrub",
     "text_is_clean",
     "whole_value",

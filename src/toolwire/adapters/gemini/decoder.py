@@ -11,8 +11,8 @@ stream is truncated.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -71,6 +71,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id, result_message_id
+from toolwire.protocol.jsontext import scan_value
 from toolwire.protocol.signatures import encrypted_value_event
 
 #: HTTP statuses a Gemini error body may carry that are worth retrying.
@@ -169,14 +170,14 @@ class Decoder(BaseDecoder):
         taken: list[tuple[Any, ...]] = []  # the parts: (text,) or (id, name, args)
         fc_args: Any = None
         try:
-            meta = _scan(usage, 0)[0] if usage != self._usage_text else None
+            meta = scan_value(usage, 0)[0] if usage != self._usage_text else None
             if parts is not None:
-                found = _plain_parts(_scan(parts, 0)[0])
+                found = _plain_parts(scan_value(parts, 0)[0])
                 if found is None:
                     return PASS
                 taken = found
             elif text is None:
-                fc_args = _scan(args, 0)[0]
+                fc_args = scan_value(cast(str, args), 0)[0]  # (the form: a call has args)
                 if type(fc_args) is not dict or not name:
                     return PASS
         except (ValueError, StopIteration):  # (a number Python will not read)
@@ -659,11 +660,6 @@ class Decoder(BaseDecoder):
             str(error.get("message", "")),
             retryable=isinstance(code, int) and code in _RETRYABLE,
         )
-
-
-#: json's own C scanner: ``(text, 0)`` -> ``(the value, its end)``; the texts it is given here
-#: are one whole JSON value each (the form's expression matched them)
-_scan: Callable[[Any, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 #: where a call's arguments are, for the message of an error the common chunk's rule cannot

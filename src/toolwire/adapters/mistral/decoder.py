@@ -11,8 +11,7 @@ the answer begins; other output chunks (references) are reported and dropped.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -40,6 +39,7 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.jsontext import scan_value
 from toolwire.protocol.signatures import encrypted_value_event
 
 from .wire import (
@@ -66,8 +66,6 @@ _NO_ID = frozenset({"", _SDK_NO_ID})
 #: per chunk makes them as common as the deltas)
 _START = maker(ToolCallStartEvent)
 _END = maker(ToolCallEndEvent)
-#: json's own scanner (its C one): ``(JSON text, index)`` -> ``(value, end)``
-_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 @dataclass
@@ -157,7 +155,7 @@ class Decoder(BaseDecoder):
                 out.append(args_delta(call.agui, arguments))
             return out
         try:
-            found = _plain_calls(_scan(calls, 0)[0])
+            found = _plain_calls(scan_value(calls, 0)[0])
         except (ValueError, StopIteration):  # (a number Python will not read)
             return PASS
         if found is None:
