@@ -310,3 +310,19 @@ def test_a_failed_write_while_the_provider_waits_closes_its_stream() -> None:
 
     asyncio.run(asyncio.wait_for(main(), 10))
     assert cleaned == ["provider closed", "response returned"]
+
+
+def test_a_group_is_bounded_by_what_its_items_weigh() -> None:
+    """Lists of events weigh their length: a group is handed on once it holds ``most``
+    events, however few lists carry them (the bound on one write)."""
+
+    async def source() -> AsyncIterator[list[int]]:
+        for n in (3, 1, 4, 1, 5, 9, 2):
+            yield list(range(n))
+
+    async def main() -> list[list[list[int]]]:
+        groups = ready_groups(source().__anext__, 5, weight=len)
+        return [group async for group in groups]
+
+    sizes = [[len(x) for x in group] for group in asyncio.run(main())]
+    assert sizes == [[3, 1, 4], [1, 5], [9], [2]]

@@ -79,6 +79,12 @@ def loss_record(loss: Loss) -> dict[str, Any]:
     return out
 
 
+#: the most events one step of :meth:`_Run._read_piece` gathers (a large piece is read in
+#: several): a list is handed on, written and dropped while the rest waits, so a body
+#: that came in one piece is not held as events all at once
+PIECE_EVENTS = 256
+
+
 class _Run:
     """What one run's sync and async loops share: setup, retries, failures, losses.
 
@@ -156,6 +162,9 @@ class _Run:
         self._rest: Iterator[list[BaseEvent]] | None = None
         #: what a step announced (``losses.held``): one holder for every step of the run
         self._holding = held()
+        #: read a body piece in one step (the events of all its chunks at once): for a
+        #: consumer that takes a list at a time (``batches_async``), never mid-list
+        self._whole_pieces = False
         self.attempts = 0
         self.cancel_requested = False
         self._client = client
@@ -326,6 +335,14 @@ class _Run:
         if reading is None or reading.decoder is not self.framer.decoder:
             reading = self._reading = PushReading(self.framer.decoder)
         one = self._deadline_at is not None
+        if self._whole_pieces and not one:
+            failed: list[Exception] = []
+            while True:
+                yield self._step(self._read_piece, reading, chunk, failed)
+                if failed:  # after the events of the chunks before it, as chunk by chunk
+                    raise failed[0]
+                if chunk.at >= len(chunk.items):
+                    return
         while True:
             yield self._step(self._read_unit, reading, chunk, one)
             if chunk.at >= len(chunk.items):
@@ -336,6 +353,24 @@ class _Run:
     def _read_unit(self, reading: PushReading, piece: Piece, one: bool) -> list[BaseEvent]:
         """One step of a piece: its next chunks' events, up to the first chunk giving any."""
         return self.framer.feed_events(reading.events(piece, one))
+
+    def _read_piece(
+        self, reading: PushReading, piece: Piece, failed: list[Exception]
+    ) -> list[BaseEvent]:
+        """A piece's next chunks in one step (up to :data:`PIECE_EVENTS` events): the events
+        of each, checked as they come. A chunk that fails ends the reading; its error goes
+        in ``failed``, raised once the events before it are handed on (what a step per
+        chunk would have sent)."""
+        out: list[BaseEvent] = []
+        feed, read, items = self.framer.feed_events, reading.events, piece.items
+        try:
+            while piece.at < len(items) and len(out) < PIECE_EVENTS:
+                out += feed(read(piece))
+        except Exception as exc:
+            if not out:
+                raise
+            failed.append(exc)
+        return out
 
     def _settle(self, start: int, quiet: list[Loss]) -> None:
         """What a step lost (the decoder's new losses, what was announced inside it), kept
@@ -579,8 +614,30 @@ class _Run:
         raise ToolwireError("toolwire.arun: no attempt was made")  # pragma: no cover
 
     async def events_async(self) -> AsyncGenerator[BaseEvent, None]:
-        for ev in self.start():
-            yield ev
+        lists = self._lists_async()
+        try:
+            async for events in lists:
+                for ev in events:
+                    yield ev
+        finally:
+            await lists.aclose()
+
+    async def batches_async(self) -> AsyncGenerator[list[BaseEvent], None]:
+        """The run's events a list at a time: a body piece's at once (one step each), for a
+        consumer that hands on what is ready together (the server writes it at once)."""
+        self._whole_pieces = True
+        lists = self._lists_async()
+        try:
+            async for events in lists:
+                if events:
+                    yield events
+        finally:
+            await lists.aclose()
+
+    async def _lists_async(self) -> AsyncGenerator[list[BaseEvent], None]:
+        """The run, a list of events per step (:meth:`events_async` hands them on one by one:
+        a cancel asked between two of them takes effect at the next step, not mid-list)."""
+        yield self.start()
         stream: AsyncIterator[Any] | None = None
         cancel: asyncio.CancelledError | None = None
         try:
@@ -590,23 +647,19 @@ class _Run:
                 cancel = exc
                 first = []
             except _Expired:
-                for ev in self.expired():
-                    yield ev
+                yield self.expired()
                 return
             except Exception as exc:
-                for ev in self.failed(exc):
-                    yield ev
+                yield self.failed(exc)
                 return
-            for ev in first:
-                yield ev
+            yield first
             if stream is not None and cancel is None:
                 end: list[BaseEvent] = []
                 try:
                     rest, self._rest = self._rest, None
                     if rest is not None:  # the first events' piece, read on
                         for events in rest:
-                            for ev in events:
-                                yield ev
+                            yield events
                             if self.cancel_requested:
                                 break
                     if not self.cancel_requested:
@@ -614,8 +667,7 @@ class _Run:
                             if self.cancel_requested:
                                 break
                             for events in self.units(chunk):
-                                for ev in events:
-                                    yield ev
+                                yield events
                                 if self.cancel_requested:
                                     break
                             if self.cancel_requested:
@@ -625,25 +677,21 @@ class _Run:
                 except asyncio.CancelledError as exc:
                     cancel = exc
                 except _Expired:
-                    for ev in self.expired():
-                        yield ev
+                    yield self.expired()
                     return
                 except Exception as exc:
                     if not self.cancel_requested:
-                        for ev in self.failed(exc):
-                            yield ev
+                        yield self.failed(exc)
                         return
                 if cancel is None and not self.cancel_requested:
-                    for ev in end:
-                        yield ev
+                    yield end
                     return
             elif stream is None and cancel is None:
                 return
             if stream is not None:
                 await _aclose(stream)
             if self.on_cancel == "finish":
-                for ev in self.cancelled():
-                    yield ev
+                yield self.cancelled()
             if cancel is not None:
                 raise cancel  # the task's cancellation goes on once the run is ended
         finally:
@@ -662,6 +710,12 @@ async def _aclose(stream: Any) -> None:
     aclose = getattr(stream, "aclose", None)
     if callable(aclose):
         await aclose()
+
+
+async def _one_each(events: AsyncIterator[BaseEvent]) -> AsyncGenerator[list[BaseEvent], None]:
+    """Events as lists of one (a run whose steps give events one by one)."""
+    async for event in events:
+        yield [event]
 
 
 class _Drives(Protocol):
@@ -720,6 +774,7 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
     def __init__(self, state: _Drives) -> None:
         self._state = state
         self._events = state.events_async()
+        self._batches: AsyncGenerator[list[BaseEvent], None] | None = None
 
     def __aiter__(self) -> AsyncRunEvents:
         return self
@@ -728,7 +783,18 @@ class AsyncRunEvents(AsyncIterator[BaseEvent]):
         # the generator's own awaitable: a coroutine around it would be one more step per event
         return self._events.__anext__()
 
+    def batches(self) -> AsyncIterator[list[BaseEvent]]:
+        """The events as lists of those ready together (a body piece's, read in one step):
+        what a consumer that writes them together (the server) iterates instead of the
+        events, one async step per list rather than per event. Iterate one or the other."""
+        if self._batches is None:
+            whole = getattr(self._state, "batches_async", None)
+            self._batches = whole() if whole is not None else _one_each(self._events)
+        return self._batches
+
     async def aclose(self) -> None:
+        if self._batches is not None:
+            await self._batches.aclose()
         await self._events.aclose()
         self._state.end_trace()
 

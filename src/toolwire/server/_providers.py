@@ -36,7 +36,9 @@ class Provider(Protocol):
     def unavailable(self) -> str | None:
         """Why a run cannot start now (a missing key), or None."""
 
-    def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]: ...
+    def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent | list[BaseEvent]]:
+        """The run's events: one at a time, or lists of those ready together (written at
+        once)."""
 
     def warm(self) -> None:
         """Import now what the first run would (the vendor SDK, the driver): at start-up."""
@@ -107,7 +109,8 @@ class VendorProvider:
             return f"{' or '.join(self.config.key_names)} is not set in the server's environment"
         return None
 
-    async def events(self, run_input: RunAgentInput) -> AsyncIterator[BaseEvent]:
+    async def events(self, run_input: RunAgentInput) -> AsyncIterator[list[BaseEvent]]:
+        """The run's events, a list of those ready together at a time (``batches``)."""
         from toolwire.driver import arun
 
         key = self._key()
@@ -127,8 +130,8 @@ class VendorProvider:
             **params,
         )
         async with run:
-            async for event in run:
-                yield event
+            async for events in run.batches():
+                yield events
 
     async def _sdk_client(self, key: str) -> Any:
         """The SDK client for ``key``, built at the first run and reused by the next ones (its

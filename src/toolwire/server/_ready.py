@@ -71,12 +71,17 @@ async def _cancel(step: Coroutine[Any, Any, Any], pending: Any) -> None:
 
 
 async def ready_groups(
-    following: Callable[[], Awaitable[T]], most: int = GROUP_MAX
+    following: Callable[[], Awaitable[T]],
+    most: int = GROUP_MAX,
+    weight: Callable[[T], int] | None = None,
 ) -> AsyncGenerator[list[T], None]:
     """Groups of ``following()``'s results (an ``__anext__``), each of the results that came
     without waiting, handed on before the next wait; ends at ``StopAsyncIteration``. An
-    exception ``following()`` raises is raised after the group before it is handed on."""
+    exception ``following()`` raises is raised after the group before it is handed on.
+    A group is handed on once it holds ``most`` results, or weighs that much (``weight``:
+    what one result counts for, a list of events its length)."""
     group: list[T] = []
+    held = 0
     while True:
         step = following()
         if not isinstance(step, Coroutine):  # an awaitable of another kind: no asking ahead
@@ -107,14 +112,17 @@ async def ready_groups(
                         await _cancel(step, pending)
                         raise
                     group = []
+                    held = 0
                 try:
                     item = await _Resumed(step, pending)
                 except StopAsyncIteration:
                     break
                 group.append(item)
-        if len(group) >= most:
+        held += 1 if weight is None else weight(group[-1])
+        if held >= most:
             yield group
             group = []
+            held = 0
     if group:
         yield group
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import anyio
@@ -70,6 +70,11 @@ class StreamHub:
             event.set()
 
 
+def _events_in(item: BaseEvent | list[BaseEvent]) -> int:
+    """How many events a provider's item is (an event, or a list of those ready together)."""
+    return len(item) if type(item) is list else 1
+
+
 class EventStreamResponse(Response):
     """AG-UI events as SSE, for one run of one agent."""
 
@@ -77,7 +82,7 @@ class EventStreamResponse(Response):
 
     def __init__(
         self,
-        events: AsyncIterator[BaseEvent],
+        events: AsyncIterator[BaseEvent | list[BaseEvent]],
         *,
         run_input: RunAgentInput,
         hub: StreamHub,
@@ -118,21 +123,24 @@ class EventStreamResponse(Response):
         out.append(RunErrorEvent(message=message, code=code))  # redacted as it is sent
         return out
 
-    async def _send_events(self, send: Send, events: list[BaseEvent]) -> None:
-        """``events`` framed and sent in one write (they are ready at the same moment)."""
-        frames, note = self.redactor.frames, self._note
+    async def _send_events(self, send: Send, items: Sequence[BaseEvent | list[BaseEvent]]) -> None:
+        """``items`` (events, or lists of events) framed and sent in one write (they are
+        ready at the same moment)."""
+        frames, note = self.redactor.frames_of, self._note
         texts: list[str] = []
-        for given in events:
-            if given.type == _STARTED:
+        for item in items:
+            events = item if isinstance(item, list) else [item]
+            if not events:
+                continue
+            if events[0].type == _STARTED:
                 # the one event that restates the whole input (a large one takes a while to
                 # mask and write): framed in a worker thread, the other streams go on
-                for event, text in await OFFLOAD.run(frames, given):
-                    note(event)
-                    texts.append(f"data: {text}\n\n")
+                framed = await OFFLOAD.run(frames, events)
             else:
-                for event, text in frames(given):
-                    note(event)
-                    texts.append(f"data: {text}\n\n")
+                framed = frames(events)
+            for event, text in framed:
+                note(event)
+                texts.append(f"data: {text}\n\n")
         if texts:
             body = "".join(texts).encode()
             await send({"type": "http.response.body", "body": body, "more_body": True})
@@ -161,7 +169,7 @@ class EventStreamResponse(Response):
         as sending them never waits, one run could hold the event loop for all of its
         pieces. It lets the loop serve the other runs (a new request's first event, a
         disconnect) at least every :data:`SLICE` seconds."""
-        groups = ready_groups(self.events.__anext__)
+        groups = ready_groups(self.events.__anext__, weight=_events_in)
         try:
             await self._pump_groups(send, groups)
         finally:  # a stop while the provider waits: its wait cancelled, its clean-up run
