@@ -17,6 +17,7 @@ from ag_ui.core import (
     TextMessageEndEvent,
     TextMessageStartEvent,
     ToolCallArgsEvent,
+    ToolCallChunkEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
     UserMessage,
@@ -262,3 +263,74 @@ def test_many_open_calls_ended_late_release_each_held_tail_at_its_own_end(
         before = sent[sent.index(end) - 1]  # the held tail, released by its own end
         assert isinstance(before, ToolCallArgsEvent) and before.tool_call_id == end.tool_call_id
         assert before.delta == KEY[:5]
+
+
+# -- a list of events at a time (what the server writes together: ``frames_of``)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_SAY, min_size=1, max_size=5),
+    st.sampled_from([[KEY], [_OTHER], [KEY, _OTHER]]),
+    st.lists(st.integers(min_value=0), max_size=8),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+)
+def test_events_framed_a_list_at_a_time_are_those_fed_one_by_one(
+    said: list[str], keys: list[str], cuts: list[int], lists: list[int], chunks: bool
+) -> None:
+    """Two lanes interleaved (a text message and a call's arguments, or their ``*_CHUNK``
+    forms), keys cut anywhere over their deltas, the stream handed over in lists cut
+    anywhere: ``frames_of`` gives exactly the events and texts that ``feed`` gives event by
+    event (the general way), and no frame holds a key."""
+    whole = ""
+    for i, part in enumerate(said):
+        whole += part + (keys[i % len(keys)] if i < len(said) - 1 or len(said) == 1 else "")
+    points = sorted({c % (len(whole) + 1) for c in cuts} | {0, len(whole)})
+    pieces = [whole[a:b] for a, b in pairwise(points) if b > a]
+    middle: list[BaseEvent] = []
+    if chunks:
+        for n, p in enumerate(pieces):
+            if n % 2:
+                middle.append(TextMessageChunkEvent(message_id="m1", delta=p))
+            else:
+                middle.append(ToolCallChunkEvent(tool_call_id="c1", tool_call_name="f", delta=p))
+    else:
+        middle += [
+            TextMessageStartEvent(message_id="m1"),
+            ToolCallStartEvent(tool_call_id="c1", tool_call_name="f"),
+        ]
+        for n, p in enumerate(pieces):
+            if n % 2:
+                middle.append(TextMessageContentEvent(message_id="m1", delta=p))
+            else:
+                middle.append(ToolCallArgsEvent(tool_call_id="c1", delta=p))
+        middle += [TextMessageEndEvent(message_id="m1"), ToolCallEndEvent(tool_call_id="c1")]
+    events = _run(*middle)
+    one = StreamRedactor(keys)
+    expected = [(e, event_json(e)) for event in events for e in one.feed(event)]
+    many = StreamRedactor(keys)
+    at = sorted({c % (len(events) + 1) for c in lists} | {0, len(events)})
+    framed = [pair for a, b in pairwise(at) for pair in many.frames_of(events[a:b])]
+    assert framed == expected
+    sent = "".join(text for _, text in framed)
+    for key in keys:
+        assert key not in sent and json.dumps(key)[1:-1] not in sent
+
+
+def test_a_lane_is_kept_only_while_it_holds_text() -> None:
+    # the usual delta keeps no lane; one whose end may begin the key does, until it tells
+    r = StreamRedactor([KEY])
+    r.frames_of([TextMessageStartEvent(message_id="m1")])
+    r.frames_of([TextMessageContentEvent(message_id="m1", delta="plain")])
+    assert not r._lanes
+    assert r.frames_of([TextMessageContentEvent(message_id="m1", delta="then sk-li")]) == [
+        (
+            TextMessageContentEvent(message_id="m1", delta="then "),
+            event_json(TextMessageContentEvent(message_id="m1", delta="then ")),
+        )
+    ]
+    assert r._lanes
+    out = r.frames_of([TextMessageContentEvent(message_id="m1", delta="ve! no key")])
+    assert [e.delta for e, _ in out] == ["sk-live! no key"]  # type: ignore[attr-defined]
+    assert not r._lanes

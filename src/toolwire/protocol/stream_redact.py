@@ -114,7 +114,11 @@ class StreamRedactor:
         #: a delta whose last ``_reach`` characters hold none of them ends in no secret's
         #: beginning (the usual delta: one search in C, not a look per secret)
         self._reach = max((len(x) for x in self.secrets), default=1) - 1
-        self._firsts = _any_of(sorted({x[0] for x in self.secrets}))
+        #: a secret's beginning at a text's end is its first character as the last one, or
+        #: its first two characters within ``_reach`` of the end: rarer than one character
+        #: (``sk`` beside ``s``), so the exact look (:meth:`_possible_start`) seldom runs
+        self._lasts = frozenset(x[0] for x in self.secrets)
+        self._pairs = _any_of(sorted({x[:2] for x in self.secrets}))
         #: the open delta lanes, by (type, the id of the message or call): those an end
         #: event closes, and the ``*_CHUNK`` lanes, which the next other event closes
         self._lanes: dict[tuple[str, str], _Lane] = {}
@@ -130,9 +134,43 @@ class StreamRedactor:
 
     def frames(self, event: BaseEvent) -> list[tuple[BaseEvent, str]]:
         """:meth:`feed`, each event given with its JSON text (``event_json``)."""
+        return self.frames_of([event])
+
+    def frames_of(self, events: list[BaseEvent]) -> list[tuple[BaseEvent, str]]:
+        """:meth:`frames` of each of ``events`` in turn, in one list.
+
+        The usual event of a stream is a delta that holds no secret, in a lane that holds
+        nothing back, whose end begins no secret: it is sent as it came, with the JSON text
+        the check wrote, and no lane is kept for it (a lane exists only while it holds
+        text). Every other event goes the general way (:meth:`_feed`)."""
         if not self.secrets:
-            return [(event, event_json(event))]
-        return [(e, event_json(e) if text is None else text) for e, text in self._feed(event)]
+            return [(e, event_json(e)) for e in events]
+        out: list[tuple[BaseEvent, str]] = []
+        kinds, holds, lasts, pairs, reach = (
+            _KINDS, self._holds_any, self._lasts, self._pairs, self._reach
+        )  # fmt: skip
+        for event in events:
+            kind = kinds.get(type(event))
+            if (
+                kind is not None
+                and kind.lane
+                and not self._lanes
+                and not self._loose
+                and event.type is kind.type
+            ):
+                delta = getattr(event, "delta", None)
+                if type(delta) is str:
+                    text = event_json(event)
+                    if (
+                        holds(text) is None
+                        and delta[-1:] not in lasts
+                        and pairs(delta, max(len(delta) - reach, 0)) is None
+                    ):
+                        out.append((event, text))
+                        continue
+            for e, given in self._feed(event):
+                out.append((e, event_json(e) if given is None else given))
+        return out
 
     def _feed(self, event: BaseEvent) -> list[_Out]:
         out: list[_Out] = []
@@ -171,26 +209,36 @@ class StreamRedactor:
             return [self._masked(event)]
         lanes = self._loose if kind.ends is None else self._lanes
         lane = lanes.get(key)
-        if lane is None:
-            lane = lanes[key] = _Lane(event, kind)
-            if kind.ends is not None:
-                self._enders.setdefault(kind.ends, {})[kind.name, kind.field] = None
-        lane.template = event
-        if not lane.held:  # the usual delta: no secret in it, and its end begins none
+        held = "" if lane is None else lane.held
+        if not held:  # the usual delta: no secret in it, and its end begins none
             whole = self._masked(event)
-            if whole[1] is not None and (
-                self._firsts(delta, max(len(delta) - self._reach, 0)) is None
-                or not self._possible_start(delta)
-            ):
+            if whole[1] is not None and not self._may_begin(delta):
                 return [whole]
-        text = redact(lane.held + delta, self.secrets, shapes=False)
+        text = redact(held + delta, self.secrets, shapes=False)
         keep = self._possible_start(text)
-        lane.held = text[len(text) - keep :] if keep else ""
         send = text[: len(text) - keep]
+        if keep:  # a lane is kept while it holds text (what ends it releases that)
+            if lane is None:
+                lane = lanes[key] = _Lane(event, kind)
+                if kind.ends is not None:
+                    self._enders.setdefault(kind.ends, {})[kind.name, kind.field] = None
+            lane.template = event
+            lane.held = text[len(text) - keep :]
+        elif lane is not None:
+            del lanes[key]
         if not send:
             return []  # all of it may begin a secret: sent when the lane tells
         rest, _ = self._masked(event, skip="delta")
         return [(rest.model_copy(update={"delta": send}), None)]
+
+    def _may_begin(self, text: str) -> bool:
+        """Whether an end of ``text`` begins a secret: the quick look first (see
+        ``_pairs``), the exact one only where it finds something."""
+        if text[-1:] not in self._lasts and (
+            self._pairs(text, max(len(text) - self._reach, 0)) is None
+        ):
+            return False
+        return self._possible_start(text) > 0
 
     def _possible_start(self, text: str) -> int:
         """The length of the longest end of ``text`` that begins a secret (not all of it):
