@@ -2,14 +2,15 @@
 
 A vendor agent of ``toolwire serve`` is a ``VendorProvider``: ``toolwire.arun`` over the
 vendor's async SDK client (its adapter's ``CLIENT``: the raw body read through
-``FRAMING.reader()``, or the SDK's own objects where the adapter reads those), and each event
-goes out through ``EventStreamResponse``: the losses held per event, the frame written
-(``encode_agui_event``), the agent's key values masked, encoded, handed to ``send`` one
-event at a time, as uvicorn writes it to the socket. This module runs exactly that, the
-response's ASGI call included, with two stand-ins only: the SDK's HTTP transport serves the
-body from memory (httpx2's ``MockTransport``, as the SDK-parse case does) and ``send``
-counts the bytes instead of writing them. The agent's key is a secret the response masks,
-as a configured agent's key (from the server's environment) is.
+``FRAMING.reader()``, or the SDK's own objects where the adapter reads those), its events a
+list at a time (``batches``), and each list goes out through ``EventStreamResponse``: the
+losses held, the agent's key values masked, each event written as its SSE frame, what is
+ready together handed to ``send`` in one write, as uvicorn writes it to the socket. This
+module runs exactly that, the response's ASGI call included, with two stand-ins only: the
+SDK's HTTP transport serves the body from memory, in 64 KiB pieces as a socket read gives
+them (httpx2's ``MockTransport``, as the SDK-parse case does), and ``send`` counts the bytes
+instead of writing them. The agent's key is a secret the response masks, as a configured
+agent's key (from the server's environment) is.
 
 One event loop serves every repetition (a real server keeps one too); the provider builds
 its SDK client once and reuses it, as the server's provider does.
@@ -26,6 +27,8 @@ from ag_ui.core import RunAgentInput, Tool, UserMessage
 #: the frontend tools of the run (a turn that calls them ends the run, as in a UI)
 TOOLS = ("get_weather", "get_time", "search_docs")
 KEY = "bench-key-not-a-secret"
+#: the most bytes of the vendor's body one read hands the driver (httpx's read size)
+PIECE = 65536
 
 
 def run_input() -> RunAgentInput:
@@ -114,7 +117,10 @@ class Served:
         why = in_memory_reason(vendor)
         if why is not None:
             raise NotMeasured(why)
-        self.provider = in_memory_provider(vendor, body, media_type)
+        # in the pieces a socket read gives (httpx reads 64 KiB at a time): a server never
+        # has a whole 2 MB body in one piece
+        pieces = [body[i : i + PIECE] for i in range(0, len(body), PIECE)]
+        self.provider = in_memory_provider(vendor, pieces, media_type)
         self.secrets = self.provider.secret_values()
         self.input = run_input()
         self.loop = asyncio.new_event_loop()
