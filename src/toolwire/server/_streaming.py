@@ -103,12 +103,6 @@ class EventStreamResponse(Response):
         self.started = False
         self.ended = False
 
-    def _note(self, event: BaseEvent) -> None:
-        if event.type == EventType.RUN_STARTED:
-            self.started = True
-        elif event.type in _TERMINAL:
-            self.ended = True
-
     def _error(self, code: str, message: str) -> list[BaseEvent]:
         """A ``RUN_ERROR`` that ends this run, opened first if it never was."""
         out: list[BaseEvent] = []
@@ -126,7 +120,7 @@ class EventStreamResponse(Response):
     async def _send_events(self, send: Send, items: Sequence[BaseEvent | list[BaseEvent]]) -> None:
         """``items`` (events, or lists of events) framed and sent in one write (they are
         ready at the same moment)."""
-        frames, note = self.redactor.frames_of, self._note
+        frames = self.redactor.frames_of
         texts: list[str] = []
         for item in items:
             events = item if isinstance(item, list) else [item]
@@ -139,7 +133,11 @@ class EventStreamResponse(Response):
             else:
                 framed = frames(events)
             for event, text in framed:
-                note(event)
+                kind = event.type
+                if kind == _STARTED:
+                    self.started = True
+                elif kind in _TERMINAL:
+                    self.ended = True
                 texts.append(f"data: {text}\n\n")
         if texts:
             body = "".join(texts).encode()
