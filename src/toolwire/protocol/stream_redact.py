@@ -141,10 +141,10 @@ class StreamRedactor:
     def frames_of(self, events: list[BaseEvent]) -> list[tuple[BaseEvent, str]]:
         """:meth:`frames` of each of ``events`` in turn, in one list.
 
-        The usual event of a stream is a delta that holds no secret, in a lane that holds
-        nothing back, whose end begins no secret: it is sent as it came, with the JSON text
-        the check wrote, and no lane is kept for it (a lane exists only while it holds
-        text). Every other event goes the general way (:meth:`_feed`)."""
+        While no lane holds text back (the usual case: a lane exists only while it holds
+        some), an event whose JSON text holds no secret is sent as it came, with that text,
+        unless it is a delta whose end may begin one; every other event goes the general
+        way (:meth:`_feed`)."""
         if not self.secrets:
             return [(e, event_json(e)) for e in events]
         out: list[tuple[BaseEvent, str]] = []
@@ -155,19 +155,21 @@ class StreamRedactor:
             kind = kinds.get(type(event))
             if (
                 kind is not None
-                and kind.lane
                 and not self._lanes
                 and not self._loose
                 and event.type is kind.type
-            ):
-                delta = getattr(event, "delta", None)
-                if type(delta) is str:
-                    try:  # (``sse.event_json``'s fast writer, without its call)
-                        text = fast_json(event)
-                    except PydanticSerializationError:
-                        text = event_json(event)
+            ):  # no lane holds text: an event that holds no secret goes as it came
+                try:  # (``sse.event_json``'s fast writer, without its call)
+                    text = fast_json(event)
+                except PydanticSerializationError:
+                    text = event_json(event)
+                if holds(text) is None:
+                    if not kind.lane:
+                        out.append((event, text))
+                        continue
+                    delta = getattr(event, "delta", None)  # and a delta's end begins none
                     if (
-                        holds(text) is None
+                        type(delta) is str
                         and delta[-1:] not in lasts
                         and pairs(delta, max(len(delta) - reach, 0)) is None
                     ):
