@@ -154,10 +154,7 @@ class StreamRedactor:
         for event in events:
             kind = kinds.get(type(event))
             if (
-                kind is not None
-                and not self._lanes
-                and not self._loose
-                and event.type is kind.type
+                kind is not None and not self._lanes and not self._loose and event.type is kind.type
             ):  # no lane holds text: an event that holds no secret goes as it came
                 try:  # (``sse.event_json``'s fast writer, without its call)
                     text = fast_json(event)
