@@ -73,24 +73,24 @@ async def _frames(vendor: str, split: list[bytes]) -> list[bytes]:
 def _served(vendor: str, split: list[bytes], fused: bool) -> tuple[list[bytes], int]:
     """The frames sent, and how many deltas reached a decoder's rule as matches."""
     seen = [0]
-    events = pushed.PushReading.events
+    gather = pushed.PushReading.gather
     reader = clients.StainlessClient.reader
 
-    def counting(self: Any, piece: Any, one: bool = False) -> Any:
+    def counting(self: Any, piece: Any, *args: Any) -> Any:
         if piece.at == 0:
             seen[0] += sum(type(x) is re.Match for x in piece.items)
-        return events(self, piece, one)
+        return gather(self, piece, *args)
 
     def general(self: Any) -> Any:
         return self.framing.reader()
 
-    pushed.PushReading.events = counting  # type: ignore[method-assign]
+    pushed.PushReading.gather = counting  # type: ignore[method-assign]
     if not fused:
         clients.StainlessClient.reader = general  # type: ignore[method-assign]
     try:
         return asyncio.run(_frames(vendor, split)), seen[0]
     finally:
-        pushed.PushReading.events = events  # type: ignore[method-assign]
+        pushed.PushReading.gather = gather  # type: ignore[method-assign]
         clients.StainlessClient.reader = reader  # type: ignore[method-assign]
 
 

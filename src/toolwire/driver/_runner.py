@@ -361,16 +361,7 @@ class _Run:
         of each, checked as they come. A chunk that fails ends the reading; its error goes
         in ``failed``, raised once the events before it are handed on (what a step per
         chunk would have sent)."""
-        out: list[BaseEvent] = []
-        feed, read, items = self.framer.feed_events, reading.events, piece.items
-        try:
-            while piece.at < len(items) and len(out) < PIECE_EVENTS:
-                out += feed(read(piece))
-        except Exception as exc:
-            if not out:
-                raise
-            failed.append(exc)
-        return out
+        return reading.gather(piece, self.framer.feed_events, PIECE_EVENTS, failed)
 
     def _settle(self, start: int, quiet: list[Loss]) -> None:
         """What a step lost (the decoder's new losses, what was announced inside it), kept

@@ -157,13 +157,17 @@ def _probe(decoder: Any) -> FormProbe:
     return probe
 
 
-#: a form's reading of a piece's chunks up to the first that gives events (those events),
-#: or to ``end`` (no event: ``[]``); where it stopped is kept in the piece, however it ends.
-#: The fields' values are made in place, as in ``_fastpath``'s loop.
+#: a form's reading of a piece's chunks from where it stopped: each chunk that gives
+#: events handed to ``sink`` (the driver's check), what it returns gathered, until ``most``
+#: are or the piece's ``end``; where it stopped is kept in the piece, however it ends. A
+#: chunk that fails after others gave events ends the reading: its error goes in ``failed``
+#: (``None``: raised as it is) and what was gathered is returned, so it comes first. The
+#: fields' values are made in place, as in ``_fastpath``'s loop.
 _UNIT = """
-def unit(decoder, piece, rule, end, Match=Match, PASS=PASS, scan=scan):
+def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, scan=scan):
     items = piece.items
     at = piece.at
+    gathered = []
     try:
         while at < end:
             m = items[at]
@@ -174,27 +178,43 @@ def unit(decoder, piece, rule, end, Match=Match, PASS=PASS, scan=scan):
                 if out is not PASS:
                     decoder.chunk_index += 1
                     if out{taken}:
-                        return {events}
+                        gathered += sink({events})
+                        if len(gathered) >= most:
+                            break
                     continue
                 m = piece.reader.chunk(m)
             events = decoder.feed(m)
             if events:
-                return events
-        return []
+                gathered += sink(events)
+                if len(gathered) >= most:
+                    break
+    except Exception as exc:
+        if failed is None or not gathered:
+            raise
+        failed.append(exc)
     finally:
         piece.at = at
+    return gathered
 """
 
-#: a form's reading of a piece: ``unit(decoder, piece, rule, end)``
-Unit = Callable[[Any, Piece, Callable[..., Any], int], list[BaseEvent]]
-_UNITS: dict[DeltaForm, Unit] = {}
+#: a reading of a piece: ``unit(decoder, piece, rule, end, sink, most, failed)``
+Unit = Callable[
+    [Any, Piece, Callable[..., Any], int, Callable[[list[BaseEvent]], list[BaseEvent]], int, Any],
+    list[BaseEvent],
+]
+_UNITS: dict[DeltaForm | None, Unit] = {}
 
 
-def _unit_of(form: DeltaForm) -> Unit:
+def _unit_of(form: DeltaForm | None) -> Unit:
+    """The reading of ``form`` (``None``: of a decoder that reads none, whose pieces hold
+    chunk dicts only: the same loop, no match in it)."""
     unit = _UNITS.get(form)
     if unit is None:
-        unpack, values = form.source
-        taken, events = ("", "out") if form.many else (" is not None", "[out]")
+        if form is None:
+            unpack, values, taken, events = "_data", "", "", "out"
+        else:
+            unpack, values = form.source
+            taken, events = ("", "out") if form.many else (" is not None", "[out]")
         source = _UNIT.format(unpack=unpack, values=values, taken=taken, events=events)
         scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
         exec(source, scope)
@@ -202,20 +222,8 @@ def _unit_of(form: DeltaForm) -> Unit:
     return unit
 
 
-def _plain_unit(decoder: Any, piece: Piece, rule: Any, end: int) -> list[BaseEvent]:
-    """A piece of chunk dicts read by a decoder that reads no form: ``feed`` each."""
-    items = piece.items
-    at = piece.at
-    feed = decoder.feed
-    try:
-        while at < end:
-            at += 1
-            events: list[BaseEvent] = feed(items[at - 1])
-            if events:
-                return events
-        return []
-    finally:
-        piece.at = at
+def _same(events: list[BaseEvent]) -> list[BaseEvent]:
+    return events
 
 
 def _no_rule(*fields: Any) -> Any:  # a decoder that reads no form has no rule
@@ -242,17 +250,34 @@ class PushReading:
         self.decoder = decoder
         self.form = probe.form
         self._rule = probe.rule or _no_rule
-        self._unit: Unit = _plain_unit if probe.form is None else _unit_of(probe.form)
+        self._unit = _unit_of(probe.form)
 
-    def events(self, piece: Piece, one: bool = False) -> list[BaseEvent]:
-        """The decoder's events of ``piece``'s next chunks, up to the first chunk that gives
-        any (``one``: of its next chunk only); ``[]`` when none of them gives one."""
+    def _fused(self, piece: Piece) -> None:
         form = self.form
         if piece.reader.form is not form:  # read with another form (or none) so far
             _unmatched(piece)
             piece.reader.fuse(form)
+
+    def events(self, piece: Piece, one: bool = False) -> list[BaseEvent]:
+        """The decoder's events of ``piece``'s next chunks, up to the first chunk that gives
+        any (``one``: of its next chunk only); ``[]`` when none of them gives one."""
+        self._fused(piece)
         end = piece.at + 1 if one else len(piece.items)
-        return self._unit(self.decoder, piece, self._rule, end)
+        return self._unit(self.decoder, piece, self._rule, end, _same, 1, None)
+
+    def gather(
+        self,
+        piece: Piece,
+        sink: Callable[[list[BaseEvent]], list[BaseEvent]],
+        most: int,
+        failed: list[Exception],
+    ) -> list[BaseEvent]:
+        """``piece``'s next chunks, each one's events handed to ``sink`` as it gives them
+        (a step per chunk, in one loop), until ``sink`` has returned ``most`` events or the
+        piece ends: what ``sink`` returned. A chunk failing after others gave events ends
+        it, its error put in ``failed`` (raised by the caller once those are handed on)."""
+        self._fused(piece)
+        return self._unit(self.decoder, piece, self._rule, len(piece.items), sink, most, failed)
 
 
 __all__ = ["Piece", "PieceReader", "PushReading", "pieces"]
