@@ -30,7 +30,7 @@ from toolwire.protocol._fastpath import FormProbe
 from toolwire.protocol.framing import SSEReader, json_chunk
 from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of, pieces
 
-FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini", "mistral", "cohere"]
+FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini", "mistral", "cohere", "ollama"]
 
 
 def _plain_reader(vendor: str) -> Any:
@@ -214,9 +214,12 @@ def test_the_deltas_are_read_as_matches(vendor: str, first: bool) -> None:
                 reading.events(p)
     # the events the form's expression takes in the text (of the pieces a decoder fused)
     text = body[0 if first else 1024 :].decode("utf-8").replace("\r\n", "\n")
-    ends = ("\n\n", "")
+    # (where an event or a line begins: after a blank line, or a line's end for NDJSON)
+    ends, back = (("\n", ""), 1) if form.lines else (("\n\n", ""), 2)
     later = sum(
-        1 for m in form.pattern.finditer(text) if text[max(m.start() - 2, 0) : m.start()] in ends
+        1
+        for m in form.pattern.finditer(text)
+        if text[max(m.start() - back, 0) : m.start()] in ends
     )
     assert later >= 100
     # (an event a piece's end cuts is read the general way, by the SSE parser's line loop)
