@@ -13,8 +13,9 @@ general handler calls the same rule once it has checked the chunk, so the two pa
 reads the stream fused: the SSE parser hands on each event the form's expression matches as
 the match itself (``SSEParser.feed_items``; an NDJSON body's reader hands on each line
 the same way, ``NDJSONReader.feed_items``, the form declared ``lines``), and the loop gives
-the rule the fields, no JSON parse of the rest of the event and no dict made. A match the rule passes becomes the chunk
-dict it always was and goes to ``feed``: the two readings give the same events.
+the rule the fields, no JSON parse of the rest of the event and no dict made. A match the
+rule passes becomes the chunk dict it always was and goes to ``feed``: the two readings
+give the same events.
 
 The expression is built from the declared shape: it admits JSON only (a string's characters
 and escapes as JSON spells them, each key once, no key of the shape among the "other"

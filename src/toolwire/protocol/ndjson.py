@@ -22,8 +22,8 @@ from re import Match, Pattern
 from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
-from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol._compact_json import compact
+from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.framing import Body, StreamFraming
 from toolwire.protocol.jsontext import (
@@ -121,23 +121,29 @@ class NDJSONReader:
     def _lines(self, text: str, fast: Pattern[str], out: list[Any]) -> None:
         """Complete lines of text, each ended by its ``\n``."""
         match = fast.match
-        cap = limits().max_event_chars
+        add = out.append
+        quarter = limits().max_event_chars // 4
         at = 0
         size = len(text)
+        line = self._line  # (kept in a local while lines match, put back before any other)
         while at < size:
             found = match(text, at)
             if found is not None:
-                self._line += 1
+                line += 1
                 end = found.end()
-                if (end - at) * 4 > cap:  # (its UTF-8 may pass the cap, as ``_one`` counts)
+                if end - at > quarter:  # (its UTF-8 may pass the cap, as ``_one`` counts)
+                    self._line = line
                     length = len(text[at : end - 1].encode("utf-8"))
                     check("max_event_chars", length, self._where)
-                out.append(found)
+                add(found)
                 at = end
                 continue
+            self._line = line
             end = text.index("\n", at)
             self._one(text[at:end].encode("utf-8"), out)
+            line = self._line
             at = end + 1
+        self._line = line
 
     def chunk(self, match: Match[str]) -> dict[str, Any]:
         """The object of a matched line, as ``feed`` reads it (its text is one clean JSON

@@ -15,20 +15,18 @@ from typing import Any, cast
 from ag_ui.core import (
     BaseEvent,
     ReasoningEndEvent,
-    ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
-    TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
-    ToolCallArgsEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
 from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
@@ -36,7 +34,6 @@ from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
-
 from toolwire.protocol.jsontext import scan_value
 
 from .wire import (
@@ -104,17 +101,28 @@ class Decoder(BaseDecoder):
         changes; a call the general path would refuse (a name missing, arguments that are
         no object, a number Python will not read) is :data:`PASS`: it reads the line and
         names what is wrong."""
-        if self.done or self.message_id is None or self.model is None:
+        message_id = self.message_id
+        if self.done or message_id is None or self.model is None:
             return PASS
         found: list[_Found] = []
-        if calls is not None or arguments is not None:
+        if calls is None and arguments is None:
+            # (a piece of text, or of thinking, for what is open: most lines, as ``_text``
+            # and ``_reasoning`` make their events in these states)
+            if not thinking:
+                if not content:
+                    return None
+                if self._text_open and self._reasoning_id is None:
+                    return [text_delta(message_id, content)]
+            elif not content and self._reasoning_id is not None:
+                return [reasoning_delta(self._reasoning_id, thinking)]
+        else:
             where = self.where
             try:
                 if calls is None:  # one call spelled out
-                    args = _arguments(scan_value(arguments, 0)[0], where)
+                    args = _arguments(scan_value(cast(str, arguments), 0)[0], where)
                     if not name:
                         return PASS
-                    found.append((call_id, name, args, slot))  # type: ignore[arg-type]
+                    found.append((call_id, name, args, slot))
                 else:
                     value = scan_value(calls, 0)[0]
                     if type(value) is not list:
@@ -282,7 +290,8 @@ class Decoder(BaseDecoder):
         out: list[BaseEvent],
     ) -> None:
         """A checked call: its start, its arguments, its end (reasoning before it ended)."""
-        self._end_reasoning(out)
+        if self._reasoning_id is not None:
+            self._end_reasoning(out)
         if vendor_id is None or not vendor_id:
             vendor_id = mint_id("call", VENDOR, self.message_id, "call", self._calls)
             minted = True
@@ -330,7 +339,10 @@ def _arguments(args: Any, where: Any) -> str:
     if args is None:
         return ""
     if isinstance(args, dict):
-        return dumps_compact(args, VENDOR, where(".function.arguments"))
+        try:
+            return compact_finite(args)
+        except (ValueError, TypeError, RecursionError):  # named where it is
+            return dumps_compact(args, VENDOR, where(".function.arguments"))
     if isinstance(args, str):
         return args
     raise FIELDS.wrong(args, (dict, str), where(".function.arguments"))
