@@ -10,6 +10,13 @@ ends, whatever ``str.splitlines`` thinks. A line (or the unended tail) past
 ``limits().max_event_chars`` is a ``LimitExceeded``; a body that ends inside a line that
 is not a whole JSON value is a ``TruncatedStream``.
 
+Read fused (``protocol._fastpath``): ``feed_items`` takes a vendor's line form (a
+``DeltaForm`` declared ``lines``) and hands on each complete line it matches as the match,
+for the decoder's rule to read without a dict; every other line is read as ``feed`` reads
+it, and the lines are counted and bounded the same. ``ndjson_objects`` is an ``SSEChunks``,
+so a decoder with a line form reads a whole body fused; ``protocol.pushed`` does the same
+with the push reader.
+
 Writing (:func:`frame_ndjson`) escapes those three characters (``\\u2028`` ...) so that a
 reader splitting the Python way (httpx's ``iter_lines``, which the vendor SDKs use) reads
 every line whole.
