@@ -7,6 +7,7 @@ import json
 import re
 import time
 import warnings
+from itertools import pairwise
 
 import httpx
 import pytest
@@ -219,7 +220,7 @@ def test_a_fused_reading_gives_what_feed_gives(
         return  # (no UTF-8 for it: the lone surrogate's escape is among the lines)
     body = text.encode("utf-8")
     points = sorted({c % (len(body) + 1) for c in cuts} | {0, len(body)})
-    pieces = [body[a:b] for a, b in zip(points, points[1:], strict=False)]
+    pieces = [body[a:b] for a, b in pairwise(points)]
     previous = limits().max_event_chars
     if cap is not None:
         configure(max_event_chars=cap)
