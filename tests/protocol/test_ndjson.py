@@ -231,7 +231,9 @@ def test_a_fused_reading_gives_what_feed_gives(
         configure(max_event_chars=previous)
     assert fused[:4] == plain[:4]
     assert plain[4] == 0
-    if plain[1] is None and len(pieces) == 1 and any(
-        _LINE_FORM.pattern.fullmatch(line + "\n") for line in lines[:-1]
+    if (
+        plain[1] is None
+        and len(pieces) == 1
+        and any(_LINE_FORM.pattern.fullmatch(line + "\n") for line in lines[:-1])
     ):
         assert fused[4] > 0
