@@ -126,7 +126,9 @@ class NDJSONReader:
             self._keep(piece[end:])
 
     def _lines(self, text: str, fast: Pattern[str], out: list[Any]) -> None:
-        """Complete lines of text, each ended by its ``\n``."""
+        """Complete lines of text, each ended by its ``\\n``: a match handed on as it is
+        (counted, its UTF-8 size checked only when it may pass the cap), any other line
+        read by :meth:`_one`."""
         match = fast.match
         add = out.append
         quarter = limits().max_event_chars // 4

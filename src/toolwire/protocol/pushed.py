@@ -85,7 +85,8 @@ class PieceReader:
 
     def fuse(self, form: DeltaForm | None) -> None:
         """Keep the events ``form`` matches as matches, from the next piece on (``None``:
-        none; a reader that is not the plain SSE reader stays as it is)."""
+        none; a reader that is neither the plain SSE reader nor the NDJSON one stays as it
+        is)."""
         self.form = form
         if self._sse is not None or self._lines is not None:
             self._fast = None if form is None else form.pattern
