@@ -124,9 +124,9 @@ def test_mutated_chunks_read_the_same(vendor: str, data: st.DataObject, trusted:
 # ---------------------------------------------------------------- a decoder's own stream loop
 
 #: the decoders that read a whole stream of chunk dicts in a loop of their own
-#: (``Decoder.events``); Gemini's, OpenAI Responses', Cohere's and Mistral's loops read only
-#: toolwire's own reader's fused chunks (``tests/protocol/test_fastpath.py``)
-FUSED_ONLY = ["gemini", "openai_responses", "cohere", "mistral"]
+#: (``Decoder.events``); Gemini's, OpenAI Responses', Cohere's, Mistral's and Ollama's loops
+#: read only toolwire's own reader's fused chunks (``tests/protocol/test_fastpath.py``)
+FUSED_ONLY = ["gemini", "openai_responses", "cohere", "mistral", "ollama"]
 OWN_LOOP = [
     n for n in adapters.NAMES if "events" in vars(adapters.get(n).Decoder) and n not in FUSED_ONLY
 ]

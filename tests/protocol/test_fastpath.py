@@ -294,7 +294,9 @@ def test_a_matched_event_is_one_json_object(vendor: str, pattern: Any, sample: s
     assert type(json.loads(found.group("data"))) is dict
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini", "cohere", "mistral"])
+@pytest.mark.parametrize(
+    "vendor", ["anthropic", "openai_chat", "gemini", "cohere", "mistral", "ollama"]
+)
 def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
     from benchmarks.suite import VENDORS
 
@@ -309,16 +311,20 @@ def test_a_low_depth_cap_is_named_the_same_fused_or_not(vendor: str) -> None:
     assert fused[0] == "error" and "nested deeper" in fused[2]
 
 
-@pytest.mark.parametrize("vendor", ["anthropic", "openai_chat", "gemini", "cohere", "mistral"])
+@pytest.mark.parametrize(
+    "vendor", ["anthropic", "openai_chat", "gemini", "cohere", "mistral", "ollama"]
+)
 def test_chunks_taken_before_and_left_after_a_decoder_are_dicts(vendor: str) -> None:
     """A caller may take chunks from the reader, hand the rest to a decoder, and take what
     a decoder that stopped early left: every one a dict, none lost or repeated."""
     from benchmarks.suite import VENDORS
 
     adapter = adapters.get(vendor)
-    body = VENDORS[vendor].build("tool", 3000)  # several 64 KiB pieces
-    expected = list(adapter.sse_chunks(body))
-    reader = adapter.sse_chunks(body)
+    body = VENDORS[vendor].build("tool", 3000)
+    split = [body[i : i + (1 << 16)] for i in range(0, len(body), 1 << 16)]  # several pieces
+    assert len(split) > 2
+    expected = list(adapter.sse_chunks(split))
+    reader = adapter.sse_chunks(split)
     first = [next(reader) for _ in range(3)]
     decoder = adapter.Decoder()
     for chunk in first:
@@ -398,7 +404,8 @@ def test_openai_responses_fused_gives_what_the_general_path_gives(
 
 @pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
 @pytest.mark.parametrize(
-    "vendor", ["anthropic", "openai_chat", "openai_responses", "gemini", "cohere", "mistral"]
+    "vendor",
+    ["anthropic", "openai_chat", "openai_responses", "gemini", "cohere", "mistral", "ollama"],
 )
 def test_the_benchmark_streams_read_the_same_fused(vendor: str, shape: str) -> None:
     from benchmarks.suite import VENDORS
@@ -964,3 +971,264 @@ def test_a_whole_value_the_expression_takes_is_that_json_value(
     found = form.pattern.fullmatch(f'data: {{"w": {text}}}\n\n')
     if found is not None:
         assert json.loads(found.group("w")) == value or value != value
+
+
+# -- Ollama: NDJSON lines (a form declared ``lines``), text, thinking and whole calls
+
+
+def _ollama_line(message: Any, **extra: Any) -> dict[str, Any]:
+    return {"model": "qwen-x", "created_at": "2026-11-30T12:00:00Z", "message": message,
+            "done": False, **extra}  # fmt: skip
+
+
+_OLLAMA_ID = st.sampled_from(["call_1", "call_1", "call_2", "", "\u00e9t\u00e9"])
+#: a call's ``arguments``: an object (any keys, numbers JSON reads as infinity, nesting the
+#: form does not take), or what Ollama never sends (a string, null, a list, a number)
+_OLLAMA_ARGS = st.one_of(
+    st.dictionaries(_TEXT, st.none() | st.integers() | _TEXT | st.floats(), max_size=2),
+    st.sampled_from(
+        [None, "x", "", [1], 3, {"a": {"b": {"c": {"d": {"e": 1}}}}}, {"a": {"b": [1]}}, {}]
+    ),
+)
+_OLLAMA_CALL = st.one_of(
+    *[
+        st.builds(
+            lambda i, n, a, x: {"id": i, "function": {"index": x, "name": n, "arguments": a}},
+            _OLLAMA_ID,
+            st.sampled_from(["get_weather", "get_weather", "get_time", ""]),
+            _OLLAMA_ARGS,
+            st.sampled_from([0, 1, 7]),
+        )
+    ]
+    * 3,
+    st.sampled_from(
+        [
+            {"function": {"name": "g", "arguments": {"q": 1}}},  # no id, no index
+            {"id": "call_3", "function": {"name": "g"}},  # no arguments
+            {"id": "call_4", "function": {"index": -1, "name": "g", "arguments": {}}},
+            {"id": "call_5", "function": {"index": 1.5, "name": "g", "arguments": {}}},
+            {"id": 5, "function": {"index": 0, "name": "g", "arguments": {}}},
+            {"id": "call_6", "function": None},
+            "not a call",
+        ]
+    ),
+)
+
+
+@st.composite
+def _ollama_message(draw: st.DrawFn) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": draw(_TEXT)}
+    if draw(st.booleans()):
+        message["thinking"] = draw(_TEXT)
+    if draw(st.integers(0, 2)) == 0:
+        message["tool_calls"] = draw(st.lists(_OLLAMA_CALL, min_size=1, max_size=3))
+    extra = draw(
+        st.sampled_from(
+            [{}] * 8
+            + [
+                {"images": ["aGk="]},
+                {"tool_name": "f"},
+                {"tool_name": ""},
+                {"content": None},
+                {"thinking": None},
+                {"tool_calls": []},
+                {"tool_calls": None},
+                {"role": "tool"},
+            ]
+        )
+    )
+    return {**message, **extra}
+
+
+#: a line as written: how (compact, ASCII only, ``json.dumps``' spacing), its message and
+#: what else the line holds; or a hostile line, as its text
+_OLLAMA_ITEM = st.one_of(
+    *[
+        st.tuples(
+            st.sampled_from(["compact", "compact", "ascii", "spaced"]),
+            _ollama_message(),
+            st.sampled_from(
+                [{}] * 8
+                + [
+                    {"logprobs": [{"token": "a"}]},
+                    {"logprobs": None},
+                    {"error": "server busy"},
+                    {"error": ""},
+                    {"done": True, "done_reason": "stop"},
+                    {"done": None},
+                    {"done": "no"},
+                    {"eval_count": 3},
+                ]
+            ),
+        )
+    ]
+    * 4,
+    st.sampled_from(
+        [
+            "",  # a blank line
+            "   ",
+            "\r",
+            '{"model":',  # not JSON
+            "[1]",  # not an object
+            '{"model":"m","created_at":"t","message":{"role":"assistant","content":"a"},'
+            '"done":false} x',  # more after the object
+            '\ufeff{"model":"m","created_at":"t","message":{"role":"assistant","content":"b"},'
+            '"done":false}',  # a byte order mark inside the stream
+            '{"model":"m","n":' + "1" * 700 + ',"message":{"role":"assistant","content":"c"},'
+            '"done":false}',  # an integer json.loads refuses
+            '{"model":"m","message":{"role":"assistant","content":"d","x":'
+            + "[" * 300
+            + "]" * 300
+            + '},"done":false}',  # nested past the depth cap
+            '{"model":"m","message":{"role":"assistant","content":"e\\ud800"},"done":false}',
+            '{"model":"m","message":{"role":"assistant","content":"f\ud83d"},"done":false}',
+            '{"model":"m","message":{"role":"assistant","content":"g","content":"h"},'
+            '"done":false}',  # a member written twice: the last one counts
+            '{"message":{"role":"assistant","content":"i"},"done":false}',  # no model
+        ]
+    ),
+)
+
+
+def _ollama_body(items: list[Any], first: bool, end: str, crlf: bool = False) -> str:
+    """NDJSON lines: a first line (or none), the items, then the ``done`` line ended by
+    ``\\n`` (``"newline"``), not ended (``"bare"``), cut inside (``"cut"``) or absent."""
+    lines: list[str] = []
+    if first:
+        lines.append(_compact(_ollama_line({"role": "assistant", "content": ""}), True))
+    for item in items:
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        style, message, extra = item
+        value = _ollama_line(message, **extra)
+        lines.append(json.dumps(value) if style == "spaced" else _compact(value, style == "ascii"))
+    last = {**_ollama_line({"role": "assistant", "content": ""}), "done": True,
+            "done_reason": "stop", "prompt_eval_count": 2, "eval_count": 5}  # fmt: skip
+    body = "".join(line + ("\r\n" if crlf else "\n") for line in lines)
+    text = _compact(last, True)
+    if end == "newline":
+        return body + text + "\n"
+    if end == "bare":
+        return body + text
+    if end == "cut":
+        return body + text[:20]
+    return body
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    st.lists(_OLLAMA_ITEM, max_size=8),
+    st.booleans(),
+    st.sampled_from(["newline", "newline", "bare", "cut", "none"]),
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.booleans(),
+    st.booleans(),
+)
+@example([("compact", {"role": "assistant", "content": "", "thinking": "hm"}, {})] * 2
+         + [("compact", {"role": "assistant", "content": "", "tool_calls": [
+             {"id": "call_1", "function": {"index": 0, "name": "f", "arguments": {"a": 1}}}]},
+             {})] * 2, True, "newline", [], True, False)  # fmt: skip
+def test_ollama_fused_gives_what_the_general_path_gives(
+    items: list[Any], first: bool, end: str, cuts: list[int], as_bytes: bool, crlf: bool
+) -> None:
+    """Forged Ollama streams (texts with escapes and lone surrogates, thinking and text in
+    one line, calls of every shape, an id again, lines that are not JSON, not objects,
+    blank, too deep, with a number Python will not read, an error, a ``done`` line in the
+    middle, a last line without its ``\\n`` or cut), cut anywhere: fused and general give
+    the same events, warnings and error."""
+    body = _ollama_body(items, first, end, crlf)
+    if as_bytes and any(0xD800 <= ord(c) <= 0xDFFF for c in body):
+        as_bytes = False
+    fused, plain = _both("ollama", _pieces(body, cuts, as_bytes))
+    assert fused == plain
+
+
+def _ollama_matched(pieces: list[Any]) -> tuple[int, tuple[Any, ...]]:
+    """The fused reading's outcome and how many lines the form matched."""
+    from toolwire.protocol.ndjson import NDJSONReader
+
+    seen = [0]
+    feed_items = NDJSONReader.feed_items
+
+    def counting(reader: NDJSONReader, piece: Any, fast: Any) -> list[Any]:
+        items = feed_items(reader, piece, fast)
+        seen[0] += sum(type(item) is re.Match for item in items)
+        return items
+
+    NDJSONReader.feed_items = counting  # type: ignore[method-assign]
+    try:
+        adapter = adapters.get("ollama")
+        outcome = _outcome(lambda: adapter.decode_stream(adapter.sse_chunks(pieces)))
+    finally:
+        NDJSONReader.feed_items = feed_items  # type: ignore[method-assign]
+    return seen[0], outcome
+
+
+@pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
+def test_ollama_s_lines_go_the_fused_way(shape: str) -> None:
+    """The benchmark's lines (Ollama's own writing) match the form, every line but the
+    first (which names the message) and the last; cut in pieces, the same."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS["ollama"].build(shape, 300)
+    lines = body.count(b"\n")
+    for pieces in ([body], [body[i : i + 997] for i in range(0, len(body), 997)]):
+        seen, fused = _ollama_matched(pieces)
+        assert fused[0] == "ok"
+        assert fused == _both("ollama", pieces)[1]
+        assert seen >= lines - 2 - len(pieces)
+
+
+@pytest.mark.parametrize("style", _STYLES)
+@pytest.mark.parametrize("shape", ["tool", "parallel"])
+def test_ollama_lines_written_another_way_read_the_same(shape: str, style: str) -> None:
+    """Ollama's lines written another way (members reordered, whitespace, a member
+    repeated): fused, what the general path gives (spaced: the events of Ollama's own
+    writing); written so that no line can match (reversed, spaced, duplicated), none goes fused."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS["ollama"].build(shape, 300).decode("utf-8")
+    rng = random.Random(len(body))
+    lines = body.split("\n")
+    other = "\n".join(_rewritten(json.loads(x), style, rng) if x else x for x in lines)
+    assert other != body
+    seen, fused = _ollama_matched([other])
+    assert fused[0] == "ok"
+    assert fused == _both("ollama", [other])[1]
+    if style == "spaced":  # (reordered or repeated, a call's arguments are other text)
+        assert fused == _both("ollama", [body])[0]
+    if style != "shuffled":
+        assert seen == 0
+
+
+@given(_OLLAMA_ITEM)
+def test_the_ollama_form_matches_no_last_line_and_one_object_only(item: Any) -> None:
+    """What the form matches is one JSON object, never a line that ends the stream (a
+    match is no dict: nothing asks it whether it is the last)."""
+    from toolwire.adapters.ollama.wire import DELTA_FORM as OLLAMA_DELTA
+
+    line = _ollama_body([item], False, "none")
+    found = OLLAMA_DELTA.pattern.fullmatch(line)
+    if found is None:
+        return
+    value = json.loads(found.group("data"))
+    assert type(value) is dict and value["done"] is False and not value.get("error")
+
+
+@pytest.mark.parametrize(
+    ("vendor", "body"),
+    [
+        ("ollama", '{"model":"m","created_at":"t","message":{"role":"assistant","content":""},'
+         '"done":false}\n{"model":"m","n":' + "7" * 5000 + ',"message":{"role":"assistant",'
+         '"content":"x"},"done":false}\n'),
+        ("mistral", _mistral_body([("compact", {"content": "x"}, {})], True).replace(
+            '"created":1,', '"created":' + "7" * 5000 + ",")),
+    ],
+)  # fmt: skip
+def test_a_number_python_will_not_read_is_named_fused_too(vendor: str, body: str) -> None:
+    """An integer longer than Python's digit limit is valid JSON ``json.loads`` refuses: a
+    member the form takes as any scalar must not take it (the general path names it)."""
+    fused, plain = _both(vendor, [body])
+    assert fused == plain
+    assert fused[0] == "error" and "digits" in fused[2]

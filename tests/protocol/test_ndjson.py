@@ -4,15 +4,19 @@ told) and written so a Python-style line splitter reads it back whole."""
 from __future__ import annotations
 
 import json
+import re
 import time
+import warnings
+from itertools import pairwise
 
 import httpx
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from toolwire.errors import LimitExceeded, TruncatedStream, VendorDataError
-from toolwire.protocol.limits import configure
+from toolwire.errors import LimitExceeded, ToolwireError, TruncatedStream, VendorDataError
+from toolwire.protocol._fastpath import ABSENT, OTHERS, SCALAR, DeltaForm, Text
+from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.ndjson import NDJSONReader, frame_ndjson, ndjson_framing, ndjson_objects
 
 OBJECTS = [
@@ -139,3 +143,97 @@ def test_the_framing_object_reads_and_writes() -> None:
     got = reader.feed(framing.write(OBJECTS))
     assert got == OBJECTS and reader.done
     assert list(framing.read([framing.write(OBJECTS[:2]), framing.write(OBJECTS[2:])])) == OBJECTS
+
+
+# -- read fused (``feed_items``): the lines a line form matches handed on as matches
+
+#: a line form of any vendor's shape: an object whose ``t`` is a string, other scalars beside,
+#: never the terminal object (a form must not match it: ``DeltaForm``'s ``lines``)
+_LINE_FORM = DeltaForm({OTHERS: SCALAR, "t": Text("t"), "done": ABSENT}, lines=True)
+_LINE = st.one_of(
+    st.builds(
+        lambda t, n, ascii_only: json.dumps(
+            {"n": n, "t": t}, separators=(",", ":"), ensure_ascii=ascii_only
+        ),
+        st.text(st.characters(min_codepoint=1, max_codepoint=0x10FFFF), max_size=30),
+        st.integers(),
+        st.booleans(),
+    ),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "\r",
+            '{"t":"x"}\r',  # a CR before the line end: JSON whitespace
+            '{"t":"x"',  # not JSON
+            '{"t":"x"} {}',
+            "[1]",
+            '\ufeff{"t":"x"}',
+            '{"t":"\\ud800"}',
+            '{"t":"x","done":true}',  # the terminal object (no match: it has another key)
+            '{"done":true,"t":"x"}',
+            '{"n":' + "9" * 5000 + ',"t":"x"}',
+            '{"t":"' + "é" * 40 + '"}',  # long in UTF-8: past a small cap in bytes only
+        ]
+    ),
+)
+
+
+def _read(pieces: list[bytes], fused: bool) -> tuple[object, ...]:
+    """Each piece's objects (a match made its object), the error, ``done`` at the end, the
+    warnings; and how many lines came as matches."""
+    reader = NDJSONReader("v", _done)
+    got: list[object] = []
+    matched = 0
+    error = None
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for piece in pieces:
+                items = reader.feed_items(piece, _LINE_FORM.pattern if fused else None)
+                matched += sum(type(x) is re.Match for x in items)
+                got.append([reader.chunk(x) if type(x) is re.Match else x for x in items])
+            got.append(reader.close())
+        except ToolwireError as exc:
+            error = (type(exc).__name__, str(exc))
+    return got, error, reader.done, [str(w.message) for w in caught], matched
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_LINE, max_size=10),
+    st.booleans(),
+    st.lists(st.integers(min_value=0), max_size=8),
+    st.sampled_from([None, 60, 1000]),
+)
+@example(['{"t":"' + "é" * 40 + '"}', '{"t":"x"}'], True, [], 60)  # (past the cap in bytes)
+@example(['{"t":"x"}', '{"t":"y"}', "[1]"], True, [], None)  # (the bad line's number)
+def test_a_fused_reading_gives_what_feed_gives(
+    lines: list[str], ended: bool, cuts: list[int], cap: int | None
+) -> None:
+    """Lines cut anywhere (hostile ones among them: not JSON, not objects, blank, a lone
+    surrogate, a number Python will not read, a last line without its ``\\n``, a small
+    cap passed in bytes only): the objects piece by piece, the error (its line number),
+    and ``done`` are those of ``feed``; and a line the form takes does come as a match."""
+    text = "\n".join(lines) + ("\n" if ended else "")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return  # (no UTF-8 for it: the lone surrogate's escape is among the lines)
+    body = text.encode("utf-8")
+    points = sorted({c % (len(body) + 1) for c in cuts} | {0, len(body)})
+    pieces = [body[a:b] for a, b in pairwise(points)]
+    previous = limits().max_event_chars
+    if cap is not None:
+        configure(max_event_chars=cap)
+    try:
+        fused = _read(pieces, True)
+        plain = _read(pieces, False)
+    finally:
+        configure(max_event_chars=previous)
+    assert fused[:4] == plain[:4]
+    assert plain[4] == 0
+    if (
+        plain[1] is None
+        and len(pieces) == 1
+        and any(_LINE_FORM.pattern.fullmatch(line + "\n") for line in lines[:-1])
+    ):
+        assert fused[4] > 0

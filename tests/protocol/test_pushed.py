@@ -15,11 +15,13 @@ from hypothesis import strategies as st
 from test_fastpath import (  # the forged streams of the pull form's tests
     _ANTHROPIC_DELTA,
     _GEMINI_CHUNK,
+    _OLLAMA_ITEM,
     _RESPONSES_DELTA,
     _anthropic_body,
     _chat_body,
     _chat_chunk,
     _gemini_body,
+    _ollama_body,
     _pieces,
     _responses_body,
 )
@@ -30,7 +32,7 @@ from toolwire.protocol._fastpath import FormProbe
 from toolwire.protocol.framing import SSEReader, json_chunk
 from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of, pieces
 
-FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini", "mistral", "cohere"]
+FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini", "mistral", "cohere", "ollama"]
 
 
 def _plain_reader(vendor: str) -> Any:
@@ -166,6 +168,24 @@ def test_gemini_pushed_fused_is_the_general_way(
     _check("gemini", body, cuts, True, one)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(_OLLAMA_ITEM, max_size=8),
+    st.booleans(),
+    st.sampled_from(["newline", "newline", "bare", "cut", "none"]),
+    _CUTS,
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_ollama_pushed_fused_is_the_general_way(
+    items: list[Any], first: bool, end: str, cuts: list[int], as_bytes: bool, one: bool, crlf: bool
+) -> None:
+    """NDJSON lines (the forged Ollama streams: hostile lines, a ``done`` line in the
+    middle, a last line without its ``\n`` or cut) read by the driver's push form."""
+    _check("ollama", _ollama_body(items, first, end, crlf), cuts, as_bytes, one)
+
+
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 @pytest.mark.parametrize("vendor", FORMED)
@@ -214,9 +234,10 @@ def test_the_deltas_are_read_as_matches(vendor: str, first: bool) -> None:
                 reading.events(p)
     # the events the form's expression takes in the text (of the pieces a decoder fused)
     text = body[0 if first else 1024 :].decode("utf-8").replace("\r\n", "\n")
-    ends = ("\n\n", "")
+    # (where an event or a line begins: after a blank line, or a line's end for NDJSON)
+    ends, back = (("\n", ""), 1) if form.lines else (("\n\n", ""), 2)
     later = sum(
-        1 for m in form.pattern.finditer(text) if text[max(m.start() - 2, 0) : m.start()] in ends
+        1 for m in form.pattern.finditer(text) if text[max(m.start() - back, 0) : m.start()] in ends
     )
     assert later >= 100
     # (an event a piece's end cuts is read the general way, by the SSE parser's line loop)

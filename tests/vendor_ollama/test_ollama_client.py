@@ -17,6 +17,7 @@ from toolwire.adapters import ollama as adapter
 from toolwire.adapters.contract import VendorClient
 from toolwire.adapters.ollama.client import CLIENT
 from toolwire.errors import TruncatedStream
+from toolwire.protocol.pushed import Piece
 from toolwire.testing.fake_vendor import FakeVendor, Reply
 
 NDJSON = {"content-type": "application/x-ndjson"}
@@ -43,8 +44,12 @@ def test_a_streamed_turn_through_the_sync_client_keeps_the_server_s_ids() -> Non
         streamed = list(CLIENT.stream(client, request))
         seen = vendor.requests[0]
     # a piece that completed no line is reported as clients.TICK (what keeps a sync run's
-    # deadline in view under keep-alive lines); the driver drops it, as here
-    chunks = [c for c in streamed if c is not clients.TICK]
+    # deadline in view under keep-alive lines); the driver drops it, as here. The others are
+    # a network piece's lines at once (``Piece``: the driver reads them fused); iterating
+    # one gives its chunk dicts
+    assert all(type(c) is Piece for c in streamed if c is not clients.TICK)
+    chunks = [c for p in streamed if p is not clients.TICK for c in p]
+    assert chunks == list(adapter.sse_chunks(body))
     sent = json.loads(seen.body)
     assert seen.path == "/api/chat" and sent["stream"] is True
     assert sent["messages"] == request["messages"]
@@ -66,7 +71,8 @@ def test_a_streamed_turn_through_the_async_client_reads_the_same() -> None:
     with FakeVendor([Reply(headers=NDJSON, chunks=_pieces(body))]) as vendor:
         streamed = asyncio.run(read(vendor.base_url))
     # as the sync side: a piece that completed no line is reported as clients.TICK
-    chunks = [c for c in streamed if c is not clients.TICK]
+    assert all(type(c) is Piece for c in streamed if c is not clients.TICK)
+    chunks = [c for p in streamed if p is not clients.TICK for c in p]
     assert chunks == list(adapter.sse_chunks(body))
 
 
@@ -76,7 +82,8 @@ def test_a_cut_body_is_truncation_not_success() -> None:
     with FakeVendor([Reply(headers=NDJSON, chunks=[cut])]) as vendor:
         client = ollama.Client(host=vendor.base_url)
         with pytest.raises(TruncatedStream):
-            list(adapter.decode_stream(CLIENT.stream(client, request)))
+            pieces = CLIENT.stream(client, request)
+            list(adapter.decode_stream(c for p in pieces if p is not clients.TICK for c in p))
 
 
 @pytest.mark.parametrize("status", [404, 503])

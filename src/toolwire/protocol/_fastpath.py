@@ -1,4 +1,5 @@
-"""The fast path from a vendor's SSE bytes to AG-UI deltas: one mechanism, driven by data.
+"""The fast path from a vendor's SSE (or NDJSON) bytes to AG-UI deltas: one mechanism,
+driven by data.
 
 Most events of a stream carry one text or argument fragment, always written the same way.
 An adapter declares that event once, as data: a :class:`DeltaForm` in its ``wire`` module
@@ -10,9 +11,11 @@ general handler calls the same rule once it has checked the chunk, so the two pa
 
 :func:`read_stream` is the one loop. Fed toolwire's own reader (an :class:`SSEChunks`), it
 reads the stream fused: the SSE parser hands on each event the form's expression matches as
-the match itself (``SSEParser.feed_items``), and the loop gives the rule the fields, no JSON
-parse of the rest of the event and no dict made. A match the rule passes becomes the chunk
-dict it always was and goes to ``feed``: the two readings give the same events.
+the match itself (``SSEParser.feed_items``; an NDJSON body's reader hands on each line
+the same way, ``NDJSONReader.feed_items``, the form declared ``lines``), and the loop gives
+the rule the fields, no JSON parse of the rest of the event and no dict made. A match the
+rule passes becomes the chunk dict it always was and goes to ``feed``: the two readings
+give the same events.
 
 The expression is built from the declared shape: it admits JSON only (a string's characters
 and escapes as JSON spells them, each key once, no key of the shape among the "other"
@@ -50,8 +53,12 @@ _STRING = (
     r'[^"\\\x00-\x1f\ud800-\udfff]*'
     r'(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f\ud800-\udfff]*)*'
 )
-#: a JSON number, string, ``null``, ``true`` or ``false``
-_SCALAR = rf'(?:"{_STRING}"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|null|true|false)'
+#: a JSON number, string, ``null``, ``true`` or ``false``; a number's integer part has at
+#: most 639 digits (``json.loads`` refuses an integer longer than Python's digit limit, 640
+#: at the least: a longer one goes the general way, which names it)
+_SCALAR = (
+    rf'(?:"{_STRING}"|-?(?:0|[1-9][0-9]{{0,638}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|null|true|false)'
+)
 #: an index as vendors write them, short enough that ``int`` of it is cheap (a longer one
 #: goes the general way)
 _INDEX = r"(?:0|[1-9][0-9]{0,17})"
@@ -124,6 +131,14 @@ class OneOf:
 
     def __init__(self, *shapes: Any) -> None:
         object.__setattr__(self, "shapes", shapes)
+
+
+@dataclass(frozen=True)
+class Maybe:
+    """An object's member that may be absent (its fields are then ``None``), or there with
+    ``shape``: Ollama writes ``thinking`` and ``tool_calls`` only when they hold something."""
+
+    shape: Any
 
 
 class _Mark(enum.Enum):
@@ -214,6 +229,14 @@ class _Compiled:
                 assert not first, "an object's first member is one it must have"
                 parts.append(f"(?:,{gap}{name}:{gap}null)?")
                 continue
+            if type(member) is Maybe:
+                assert not first, "an object's first member is one it must have"
+                inner, d = self.value(member.shape)
+                depth = max(depth, d)
+                if other:
+                    parts.append(f"(?:,{gap}{other})*")
+                parts.append(f"(?:,{gap}{name}:{gap}{inner})?")
+                continue
             inner, d = self.value(member)
             depth = max(depth, d)
             if not first and other:
@@ -272,9 +295,14 @@ class DeltaForm:
     ``many`` a list of events (a vendor whose common chunk is a whole call, or several
     parts).
 
-    ``pattern`` is the expression of the whole SSE event; ``depth`` the containers a match
-    nests; ``fields`` the names in order; ``read(match)`` the fields' values; ``loop`` the
-    body of :func:`read_stream` for this form."""
+    ``lines``: the body is NDJSON (``protocol.ndjson``), and the form is of one line: the
+    same JSON object, then its ``\n``, no ``event:`` or ``data:`` framing. A line form must
+    not match the vendor's last object (the reader's ``terminal``): a match is no dict, and
+    nothing asks it whether it ends the stream.
+
+    ``pattern`` is the expression of the whole SSE event (or line); ``depth`` the containers
+    a match nests; ``fields`` the names in order; ``read(match)`` the fields' values;
+    ``loop`` the body of :func:`read_stream` for this form."""
 
     def __init__(
         self,
@@ -284,14 +312,21 @@ class DeltaForm:
         any_event: bool = False,
         spaced: bool = False,
         many: bool = False,
+        lines: bool = False,
     ) -> None:
         compiled = _Compiled(" ?" if spaced else "")
         data, self.depth = compiled.value(shape)
-        if event is not None:
-            head = f"event: ?{re.escape(event)}\n"
+        if lines:
+            assert event is None and not any_event, "a line has no event name"
+            framed = rf"(?P<data>{data})\n"
         else:
-            head = "(?:event:[^\n]*\n)?" if any_event else ""
-        self.pattern: Pattern[str] = re.compile(rf"{head}data: ?(?P<data>{data})\n\n")
+            if event is not None:
+                head = f"event: ?{re.escape(event)}\n"
+            else:
+                head = "(?:event:[^\n]*\n)?" if any_event else ""
+            framed = rf"{head}data: ?(?P<data>{data})\n\n"
+        self.lines = lines
+        self.pattern: Pattern[str] = re.compile(framed)
         assert self.pattern.groups == len(compiled.fields) + 1, "only the fields are groups"
         self.fields = tuple(name for name, _ in compiled.fields)
         unpack, values = _values(compiled.fields)
@@ -394,11 +429,12 @@ def _written(source: str, name: str) -> Any:
 class SSEChunks(Iterator[dict[str, Any]]):
     """The chunk dicts of a vendor's SSE body, as its ``sse_chunks`` hands them out (an
     iterator, read lazily as before); :func:`read_stream` may read the same stream fused.
+    An NDJSON body is read through one too (``protocol.ndjson.ndjson_objects``).
 
     ``lists`` makes, from this reader, the generator of each piece's items: it feeds the
-    piece to the SSE parser with :meth:`pattern` (``SSEParser.feed_items``), so while a
-    decoder reads fused a list may hold matches. ``chunk`` makes the dict of a matched
-    event.
+    piece to the SSE parser (or the NDJSON reader) with :meth:`pattern`
+    (``feed_items``), so while a decoder reads fused a list may hold matches. ``chunk``
+    makes the dict of a matched event.
     """
 
     __slots__ = ("_chunk", "_depth", "_items", "_plain", "fast")
@@ -513,6 +549,7 @@ __all__ = [
     "DeltaForm",
     "FormProbe",
     "Index",
+    "Maybe",
     "OneOf",
     "SSEChunks",
     "Taken",

@@ -10,6 +10,13 @@ ends, whatever ``str.splitlines`` thinks. A line (or the unended tail) past
 ``limits().max_event_chars`` is a ``LimitExceeded``; a body that ends inside a line that
 is not a whole JSON value is a ``TruncatedStream``.
 
+Read fused (``protocol._fastpath``): ``feed_items`` takes a vendor's line form (a
+``DeltaForm`` declared ``lines``) and hands on each complete line it matches as the match,
+for the decoder's rule to read without a dict; every other line is read as ``feed`` reads
+it, and the lines are counted and bounded the same. ``ndjson_objects`` is an ``SSEChunks``,
+so a decoder with a line form reads a whole body fused; ``protocol.pushed`` does the same
+with the push reader.
+
 Writing (:func:`frame_ndjson`) escapes those three characters (``\\u2028`` ...) so that a
 reader splitting the Python way (httpx's ``iter_lines``, which the vendor SDKs use) reads
 every line whole.
@@ -18,10 +25,12 @@ every line whole.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from re import Match, Pattern
 from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol._compact_json import compact
+from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.framing import Body, StreamFraming
 from toolwire.protocol.jsontext import (
@@ -59,6 +68,13 @@ class NDJSONReader:
         self._closed = False
 
     def feed(self, piece: bytes | str) -> list[dict[str, Any]]:
+        return self.feed_items(piece, None)
+
+    def feed_items(self, piece: bytes | str, fast: Pattern[str] | None) -> list[Any]:
+        """``feed``, with each complete line that ``fast`` (a delta form declared ``lines``)
+        matches handed on as that match instead of its object: the reader of a vendor's
+        common lines takes their fields from it. The lines are counted, and their size
+        checked, as ``feed`` does; a piece that is not UTF-8 is read as ``feed`` reads it."""
         if isinstance(piece, str):
             piece = piece.encode("utf-8", "surrogatepass")
         elif not isinstance(piece, bytes):
@@ -68,6 +84,9 @@ class NDJSONReader:
             return out
         if b"\n" not in piece:
             self._keep(piece)
+            return out
+        if fast is not None:
+            self._fused(piece, fast, out)
             return out
         lines = piece.split(b"\n")
         tail = lines.pop()
@@ -82,6 +101,67 @@ class NDJSONReader:
         if tail:
             self._keep(tail)
         return out
+
+    def _fused(self, piece: bytes, fast: Pattern[str], out: list[Any]) -> None:
+        """A piece holding a line end: its complete lines (the held start of the first one
+        joined to it, as ``feed`` does) decoded once and read with ``fast`` where it matches,
+        each other line by :meth:`_one` as ``feed`` reads it; the unended rest kept."""
+        end = piece.rfind(b"\n") + 1
+        if self._parts:
+            self._size += piece.find(b"\n")
+            self._check_size()
+            self._parts.append(piece[:end])
+            block = b"".join(self._parts)
+            self._parts, self._size = [], 0
+        else:
+            block = piece if end == len(piece) else piece[:end]
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:  # (the line's error, named as ``feed`` names it)
+            for line in block.split(b"\n")[:-1]:
+                self._one(line, out)
+        else:
+            self._lines(text, fast, out)
+        if end < len(piece):
+            self._keep(piece[end:])
+
+    def _lines(self, text: str, fast: Pattern[str], out: list[Any]) -> None:
+        """Complete lines of text, each ended by its ``\\n``: a match handed on as it is
+        (counted, its UTF-8 size checked only when it may pass the cap), any other line
+        read by :meth:`_one`."""
+        match = fast.match
+        add = out.append
+        quarter = limits().max_event_chars // 4
+        at = 0
+        size = len(text)
+        line = self._line  # (kept in a local while lines match, put back before any other)
+        while at < size:
+            found = match(text, at)
+            if found is not None:
+                line += 1
+                end = found.end()
+                if end - at > quarter:  # (its UTF-8 may pass the cap, as ``_one`` counts)
+                    self._line = line
+                    length = len(text[at : end - 1].encode("utf-8"))
+                    check("max_event_chars", length, self._where)
+                add(found)
+                at = end
+                continue
+            self._line = line
+            end = text.index("\n", at)
+            self._one(text[at:end].encode("utf-8"), out)
+            line = self._line
+            at = end + 1
+        self._line = line
+
+    def chunk(self, match: Match[str]) -> dict[str, Any]:
+        """The object of a matched line, as ``feed`` reads it (its text is one clean JSON
+        object: the line number names nothing)."""
+        value = load_json(match.group("data"), self.vendor, "NDJSON line")
+        return CheckedObject.made(value)
+
+    def _where(self) -> str:
+        return f"{self.vendor}: NDJSON line {self._line}"
 
     def close(self) -> list[dict[str, Any]]:
         """The last line (one without its ``\\n``); a cut inside a value is truncation."""
@@ -132,12 +212,19 @@ class NDJSONReader:
 def ndjson_objects(
     body: bytes | str | Iterable[bytes | str], vendor: str, terminal: Terminal | None = None
 ) -> Iterator[dict[str, Any]]:
-    """The objects of an NDJSON body (whole, or pieces split anywhere), lazily."""
+    """The objects of an NDJSON body (whole, or pieces split anywhere), lazily: an
+    :class:`~toolwire.protocol._fastpath.SSEChunks` a decoder with a line form reads fused
+    (each piece read with its expression, ``NDJSONReader.feed_items``)."""
     reader = NDJSONReader(vendor, terminal)
-    pieces: Iterable[bytes | str] = [body] if isinstance(body, (bytes, bytearray, str)) else body
-    for piece in pieces:
-        yield from reader.feed(piece)
-    yield from reader.close()
+
+    def lists(chunks: SSEChunks) -> Iterator[list[Any]]:
+        pieces: Iterable[bytes | str]
+        pieces = [body] if isinstance(body, (bytes, bytearray, str)) else body
+        for piece in pieces:
+            yield reader.feed_items(piece, chunks.pattern())
+        yield reader.close()
+
+    return SSEChunks(lists, reader.chunk)
 
 
 def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:

@@ -13,9 +13,10 @@ SSE parser for the next, as before. A decoder with no form reads the piece's dic
 ``feed``, as it always did.
 
 One mechanism for every vendor: the form and the rule are the adapter's data, asked of the
-decoder itself (``FormProbe``); nothing here names a vendor. A reader that is not the plain
-SSE push reader (``protocol.framing.SSEReader``) is wrapped too, its chunks handed on in
-pieces as it reads them (the general way).
+decoder itself (``FormProbe``); nothing here names a vendor. The NDJSON push reader
+(``protocol.ndjson.NDJSONReader``) reads a fused piece itself, its lines the form matches
+left as matches the same way. A reader that is neither is wrapped too, its chunks handed
+on in pieces as it reads them (the general way).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from ag_ui.core import BaseEvent
 from toolwire.protocol._fastpath import PASS, DeltaForm, FormProbe, scan_string
 from toolwire.protocol.framing import PushReader, SSEReader
 from toolwire.protocol.limits import limits
+from toolwire.protocol.ndjson import NDJSONReader
 from toolwire.protocol.sse import SSEEvent, SSEParser, piece_objects
 
 
@@ -63,12 +65,14 @@ class PieceReader:
     its end marker (``done``) and everything after it read as the wrapped reader reads
     them."""
 
-    __slots__ = ("_depth", "_fast", "_inner", "_sse", "form")
+    __slots__ = ("_depth", "_fast", "_inner", "_lines", "_sse", "form")
 
     def __init__(self, inner: PushReader, form: DeltaForm | None = None) -> None:
         self._inner = inner
         #: the plain SSE reader, whose parser and event rule a fused piece is read with
         self._sse = inner if type(inner) is SSEReader else None
+        #: the NDJSON reader, which reads a fused piece itself (``feed_items``)
+        self._lines = inner if type(inner) is NDJSONReader else None
         self.form: DeltaForm | None = None
         self._fast: Pattern[str] | None = None
         self._depth = 0
@@ -81,9 +85,10 @@ class PieceReader:
 
     def fuse(self, form: DeltaForm | None) -> None:
         """Keep the events ``form`` matches as matches, from the next piece on (``None``:
-        none; a reader that is not the plain SSE reader stays as it is)."""
+        none; a reader that is neither the plain SSE reader nor the NDJSON one stays as it
+        is)."""
         self.form = form
-        if self._sse is not None:
+        if self._sse is not None or self._lines is not None:
             self._fast = None if form is None else form.pattern
             self._depth = 0 if form is None else form.depth
 
@@ -91,6 +96,8 @@ class PieceReader:
         fast = self._fast
         if fast is None or limits().max_json_depth <= self._depth:
             items: list[Any] = self._inner.feed(piece)
+        elif self._lines is not None:
+            items = self._lines.feed_items(piece, fast)
         else:
             assert self._sse is not None
             items = _taken(self._sse, self._sse._parser.feed_items(piece, fast))
@@ -103,6 +110,8 @@ class PieceReader:
     def chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk dict the wrapped reader makes of a matched event (its text is one
         whole event, a clean JSON object: read again, alone, it gives the same chunk)."""
+        if self._lines is not None:
+            return self._lines.chunk(match)
         assert self._sse is not None
         (event,) = SSEParser().feed(match.group(0))
         chunk = self._sse._chunk_of(event, 0, piece_objects([event])[0])

@@ -1,7 +1,8 @@
 """The ``ollama`` SDK for the drivers: its clients, one streamed turn, secrets, a client.
 
 A turn is read as raw bytes through the SDK's own HTTP client (its host, headers and
-timeouts) and framed by toolwire's NDJSON reader: the SDK's ``ChatResponse`` model drops
+timeouts) and framed by toolwire's NDJSON reader (its pieces read fused by the driver,
+``clients.push_reader``): the SDK's ``ChatResponse`` model drops
 the ``id`` and ``function.index`` newer servers put on tool calls, the bytes keep them.
 The SDK has no retries of its own; the driver's policy is the only one. An HTTP error is
 raised as the SDK's own ``ResponseError`` (with its status code), as ``Client.chat`` would.
@@ -101,7 +102,7 @@ class OllamaClient:
                 raise _http_error(response.status_code, response.text, response.headers)
             # a piece that completes no line (a blank keep-alive line) is reported (TICK),
             # so a run's deadline sees the time pass
-            yield from clients.read_body(response.iter_bytes(), FRAMING.reader())
+            yield from clients.read_body(response.iter_bytes(), clients.push_reader(self, FRAMING))
 
     async def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
         http = client._client
@@ -113,7 +114,7 @@ class OllamaClient:
                 await response.aread()
                 raise _http_error(response.status_code, response.text, response.headers)
             async with aclosing(
-                clients.aread_body(response.aiter_bytes(), FRAMING.reader())
+                clients.aread_body(response.aiter_bytes(), clients.push_reader(self, FRAMING))
             ) as read:
                 async for chunk in read:
                     yield chunk

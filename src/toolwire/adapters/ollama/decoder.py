@@ -9,32 +9,35 @@ lines came. Thinking becomes a ``REASONING_*`` item that ends when the answer be
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any, cast
 
 from ag_ui.core import (
     BaseEvent,
     ReasoningEndEvent,
-    ReasoningMessageContentEvent,
     ReasoningMessageEndEvent,
     ReasoningMessageStartEvent,
     ReasoningStartEvent,
-    TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
-    ToolCallArgsEvent,
     ToolCallEndEvent,
     ToolCallStartEvent,
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
+from toolwire.protocol._compact_json import compact_finite
+from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
+from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
 from toolwire.protocol.finish import FINISH_REASON_KEY
 from toolwire.protocol.ids import mint_id
+from toolwire.protocol.jsontext import scan_value
 
 from .wire import (
+    DELTA_FORM,
     DURATIONS_KEY,
     FIELDS,
     INDEX_KEY,
@@ -47,6 +50,13 @@ from .wire import (
     stream_error,
     token_usage,
 )
+
+#: a checked call: its vendor id (``None``: one is minted), name, argument text, index
+_Found = tuple[str | None, str, str, int | None]
+#: the start and end events' validators (the constructor without its frame: a whole call
+#: per line makes them as common as the deltas)
+_START = maker(ToolCallStartEvent)
+_END = maker(ToolCallEndEvent)
 
 
 class Decoder(BaseDecoder):
@@ -67,6 +77,68 @@ class Decoder(BaseDecoder):
         self._told: set[str] = set()
 
     # ------------------------------------------------------------ streaming
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the common
+        lines (a piece of text or thinking, whole calls: most of a stream) that toolwire's
+        own reader hands on fused (``protocol._fastpath``) read by :meth:`_common`, no
+        dict made."""
+        return read_stream(self, chunks, DELTA_FORM, self._common)
+
+    def _common(
+        self,
+        content: str,
+        thinking: str | None,
+        call_id: str | None,
+        slot: int | None,
+        name: str | None,
+        arguments: str | None,
+        calls: str | None,
+    ) -> TakenMany:
+        """The rule of :data:`~toolwire.adapters.ollama.wire.DELTA_FORM`: once the first
+        line is read and before the last, a line's thinking, its text and its calls, as
+        ``_message`` reads them (the same steps). Every call is checked before any state
+        changes; a call the general path would refuse (a name missing, arguments that are
+        no object, a number Python will not read) is :data:`PASS`: it reads the line and
+        names what is wrong."""
+        message_id = self.message_id
+        if self.done or message_id is None or self.model is None:
+            return PASS
+        found: list[_Found] = []
+        if calls is None and arguments is None:
+            # (a piece of text, or of thinking, for what is open: most lines, as ``_text``
+            # and ``_reasoning`` make their events in these states)
+            if not thinking:
+                if not content:
+                    return None
+                if self._text_open and self._reasoning_id is None:
+                    return [text_delta(message_id, content)]
+            elif not content and self._reasoning_id is not None:
+                return [reasoning_delta(self._reasoning_id, thinking)]
+        else:
+            where = self.where
+            try:
+                if calls is None:  # one call spelled out
+                    args = _arguments(scan_value(cast(str, arguments), 0)[0], where)
+                    if not name:
+                        return PASS
+                    found.append((call_id, name, args, slot))
+                else:
+                    value = scan_value(calls, 0)[0]
+                    if type(value) is not list:
+                        return PASS
+                    for call in value:
+                        found.append(self._checked_call(call, where))
+            except (VendorDataError, ValueError, StopIteration, RecursionError):
+                return PASS
+        out: list[BaseEvent] = []
+        if thinking:
+            self._reasoning(thinking, out)
+        if content:
+            self._text(content, out)
+        for vendor_id, fn_name, text, index in found:
+            self._open(vendor_id, fn_name, text, index, out)
+        return out or None
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
         if self.done:
@@ -171,7 +243,7 @@ class Decoder(BaseDecoder):
             self._reasoning_id = rid
             out.append(ReasoningStartEvent(message_id=rid))
             out.append(ReasoningMessageStartEvent(message_id=rid))
-        out.append(ReasoningMessageContentEvent(message_id=self._reasoning_id, delta=text))
+        out.append(reasoning_delta(self._reasoning_id, text))
 
     def _end_reasoning(self, out: list[BaseEvent]) -> None:
         if self._reasoning_id is not None:
@@ -185,9 +257,13 @@ class Decoder(BaseDecoder):
         if not self._text_open:
             self._text_open = True
             out.append(TextMessageStartEvent(message_id=self.message_id, role="assistant"))
-        out.append(TextMessageContentEvent(message_id=self.message_id, delta=text))
+        out.append(text_delta(self.message_id, text))
 
     def _call(self, call: Any, where: Any, out: list[BaseEvent]) -> None:
+        self._open(*self._checked_call(call, where), out)
+
+    def _checked_call(self, call: Any, where: Any) -> _Found:
+        """A call's id, name, argument text and index, each checked (nothing changes)."""
         if not isinstance(call, dict):
             raise FIELDS.wrong(call, dict, where(""))
         fn = call.get("function")
@@ -196,22 +272,26 @@ class Decoder(BaseDecoder):
         name = fn.get("name")
         if not isinstance(name, str) or not name:
             raise VendorDataError(VENDOR, where(".function.name"), "a call needs a name")
-        args = fn.get("arguments")
-        if args is None:
-            text = ""
-        elif isinstance(args, dict):
-            text = dumps_compact(args, VENDOR, where(".function.arguments"))
-        elif isinstance(args, str):  # not Ollama's shape, but a proxy's: passed through
-            text = args
-        else:
-            raise FIELDS.wrong(args, (dict, str), where(".function.arguments"))
+        text = _arguments(fn.get("arguments"), where)
         vendor_id = call.get("id")
         if vendor_id is not None and not isinstance(vendor_id, str):
             raise FIELDS.wrong(vendor_id, str, where(".id"))
         index = fn.get("index")
         if index is not None and (type(index) is not int or index < 0):
             raise FIELDS.wrong(index, int, where(".function.index"))
-        self._end_reasoning(out)
+        return vendor_id, name, text, index
+
+    def _open(
+        self,
+        vendor_id: str | None,
+        name: str,
+        text: str,
+        index: int | None,
+        out: list[BaseEvent],
+    ) -> None:
+        """A checked call: its start, its arguments, its end (reasoning before it ended)."""
+        if self._reasoning_id is not None:
+            self._end_reasoning(out)
         if vendor_id is None or not vendor_id:
             vendor_id = mint_id("call", VENDOR, self.message_id, "call", self._calls)
             minted = True
@@ -222,15 +302,17 @@ class Decoder(BaseDecoder):
         meta: dict[str, Any] = {} if minted else self._ids.metadata(agui, vendor_id)
         if index is not None:
             meta[INDEX_KEY] = index
-        kw: dict[str, Any] = {"metadata": meta} if meta else {}
-        out.append(
-            ToolCallStartEvent(
-                tool_call_id=agui, tool_call_name=name, parent_message_id=self.message_id, **kw
-            )
-        )
+        fields: dict[str, Any] = {
+            "tool_call_id": agui,
+            "tool_call_name": name,
+            "parent_message_id": self.message_id,
+        }
+        if meta:
+            fields["metadata"] = meta
+        out.append(_START(fields))
         if text:
-            out.append(ToolCallArgsEvent(tool_call_id=agui, delta=text))
-        out.append(ToolCallEndEvent(tool_call_id=agui))
+            out.append(args_delta(agui, text))
+        out.append(_END({"tool_call_id": agui}))
 
     def _finish(self, chunk: ChatChunk, where: Any, out: list[BaseEvent]) -> None:
         self._end_reasoning(out)
@@ -249,6 +331,21 @@ class Decoder(BaseDecoder):
             self.run_metadata[DURATIONS_KEY] = timings
         self.run_metadata[FINISH_REASON_KEY] = map_stop_reason(reason, made_calls=self._calls > 0)
         self.done = True
+
+
+def _arguments(args: Any, where: Any) -> str:
+    """A call's ``arguments`` as the argument text: an object as compact JSON, a string
+    (not Ollama's shape, but a proxy's) as it is, none as ``""``."""
+    if args is None:
+        return ""
+    if isinstance(args, dict):
+        try:
+            return compact_finite(args)
+        except (ValueError, TypeError, RecursionError):  # named where it is
+            return dumps_compact(args, VENDOR, where(".function.arguments"))
+    if isinstance(args, str):
+        return args
+    raise FIELDS.wrong(args, (dict, str), where(".function.arguments"))
 
 
 __all__ = ["Decoder"]

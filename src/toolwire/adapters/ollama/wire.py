@@ -17,6 +17,17 @@ from typing import Any, TypedDict
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorStreamError
+from toolwire.protocol._fastpath import (
+    ABSENT,
+    OTHERS,
+    SCALAR,
+    DeltaForm,
+    Index,
+    Maybe,
+    OneOf,
+    Text,
+    Whole,
+)
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.chat_request import FunctionDefinition
 from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
@@ -45,6 +56,46 @@ def _is_done(obj: dict[str, Any]) -> bool:
 
 #: NDJSON, ending with the object that has ``done: true``.
 FRAMING = ndjson_framing(VENDOR, terminal=_is_done)
+
+#: A line as Ollama writes most of a stream (compact, its keys in this order): not the last
+#: (``done: false``), no error, no log probabilities; any other top-level member
+#: (``model``, ``created_at``, ...) a scalar; its message's ``content``, and ``thinking``
+#: when there is some, and whole calls when there are some: one call spelled out (its
+#: ``arguments`` an object read whole), or several read whole; no images, no tool name,
+#: every other member (``role``) a scalar. The decoder's rule (``Decoder._common``) reads
+#: what it becomes.
+DELTA_FORM = DeltaForm(
+    {
+        OTHERS: SCALAR,
+        "message": {
+            OTHERS: SCALAR,
+            "content": Text("content"),
+            "thinking": Maybe(Text("thinking")),
+            "tool_calls": Maybe(
+                OneOf(
+                    [
+                        {
+                            "id": Text("call_id"),
+                            "function": {
+                                "index": Index("slot"),
+                                "name": Text("name"),
+                                "arguments": Whole("arguments", 4),
+                            },
+                        }
+                    ],
+                    Whole("calls", 6),
+                )
+            ),
+            "images": ABSENT,
+            "tool_name": ABSENT,
+        },
+        "done": False,
+        "logprobs": ABSENT,
+        "error": ABSENT,
+    },
+    lines=True,
+    many=True,
+)
 
 #: RUN_FINISHED metadata: the last line's ``done_reason`` as the server wrote it.
 STOP_REASON_KEY = "ollama.done_reason"
@@ -191,6 +242,7 @@ def stop_reason_for(reason: FinishReason | None) -> str:
 
 __all__ = [
     "CALL_ID_RULE",
+    "DELTA_FORM",
     "DURATIONS_KEY",
     "FIELDS",
     "FRAMING",
