@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from toolwire.errors import ToolwireError
 from toolwire.protocol._fastpath import DeltaForm, Text
+from toolwire.protocol.framing import SSEReader
 from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.sse import SSEEvent, SSEParser, event_places
 
@@ -168,3 +169,53 @@ def test_event_places_are_where_the_events_are() -> None:
     assert event_places(items) == [1, 4]
     assert event_places([]) == []
     assert event_places(matches) == []
+
+
+# -- the push reader's fused feed (``SSEReader.feed_fused``, what ``protocol.pushed`` reads)
+
+#: Responses-like events: deltas its form takes, others it does not, a bad payload, the end
+_PUSHED_EVENTS = st.sampled_from(
+    [
+        'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",'
+        '"output_index":0,"delta":"hi"}\n\n',
+        'event: response.output_text.delta\ndata: {"type":"response.output_text.delta",'
+        '"sequence_number":3,"output_index":1,"delta":"a\\"b"}\n\n',
+        'event: response.created\ndata: {"type":"response.created","response":{}}\n\n',
+        'data: {"type":"response.in_progress"}\r\n\r\n',
+        ": keep-alive\n\n",
+        "data: not json\n\n",
+        "data: [1]\n\n",
+        "data: [DONE]\n\n",
+    ]
+)
+
+
+def _push_read(pieces: list[bytes], fused: bool) -> list[Any]:
+    from toolwire.adapters.openai_responses.wire import DELTA_FORM, FRAMING
+
+    reader = FRAMING.reader()
+    assert type(reader) is SSEReader
+    out: list[Any] = []
+    try:
+        for piece in pieces:
+            if fused:
+                items = reader.feed_fused(piece, DELTA_FORM.pattern)
+                got = [reader.matched_chunk(i) if type(i) is re.Match else i for i in items]
+            else:
+                got = reader.feed(piece)
+            out.append((got, reader.done))
+        out.append((reader.close(), reader.done))
+    except ToolwireError as exc:
+        out.append(("error", type(exc).__name__, str(exc)))
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_PUSHED_EVENTS, max_size=14), st.lists(st.integers(min_value=0), max_size=6))
+@example(["data: [1]\n\n"], [])
+def test_the_push_reader_s_fused_feed_is_its_feed(events: list[str], cuts: list[int]) -> None:
+    """The same chunks a piece at a time (a match made the chunk the reader makes of it),
+    the end marker read at the same piece, the same error naming the same event number
+    (every match counted as an event)."""
+    pieces = _pieces("".join(events), cuts, True)
+    assert _push_read(pieces, True) == _push_read(pieces, False)

@@ -213,7 +213,9 @@ class SSEParser:
         while True:
             if fast is not None:
                 start = len(out)
-                out.extend(iter(fast.scanner(text, at).match, None))
+                # (``Pattern.scanner``: CPython's, which ``re.Scanner`` uses; typeshed omits it)
+                run = fast.scanner(text, at)  # type: ignore[attr-defined]
+                out.extend(iter(run.match, None))
                 if len(out) > start:
                     end = out[-1].end()
                     if end - at > cap:  # (one of the run's may be past the cap)
@@ -361,8 +363,8 @@ def _json_batches(
             at = event_places(events)
             plain = [events[i] for i in at]
             objects = events.copy()
-            for i, value in zip(at, clean_objects([ev.data for ev in plain]), strict=True):
-                objects[i] = value
+            for i, obj in zip(at, clean_objects([ev.data for ev in plain]), strict=True):
+                objects[i] = obj
         if None not in objects and (
             stop_at is None or not any(ev.data.startswith(stop_at) for ev in plain)
         ):
@@ -593,11 +595,11 @@ __all__ = [
     "encode_agui_event",
     "encode_agui_sse",
     "event_json",
+    "event_places",
     "frame_sse",
     "iter_sse",
     "json_object",
     "parse_sse",
-    "event_places",
     "piece_objects",
     "sse_event_lists",
     "sse_json_objects",
