@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from re import Match, Pattern
 from typing import Any, Protocol
 
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.json_array import JsonArrayPush, json_array_bytes, json_array_chunks
 from toolwire.protocol.jsontext import CheckedObject
-from toolwire.protocol.sse import SSEEvent, SSEParser, json_object, piece_objects
+from toolwire.protocol.sse import SSEEvent, SSEParser, event_places, json_object, piece_objects
 
 Body = bytes | str | Iterable[bytes | str]
 
@@ -77,6 +78,44 @@ class SSEReader:
 
     def close(self) -> list[dict[str, Any]]:
         return self._take(self._parser.close(flush_incomplete=self._flush))
+
+    def feed_fused(self, piece: bytes, fast: Pattern[str]) -> list[Any]:
+        """``feed``, with each event ``fast`` matches (``SSEParser.feed_items``) left in
+        its place as the match, counted as an event, no chunk made: the push form of the
+        fused reading (``protocol.pushed``). The other events are read as ``feed`` reads
+        them, the end marker and all; only they take a Python step."""
+        items: list[Any] = self._parser.feed_items(piece, fast)
+        if self.done:
+            return []
+        at = event_places(items)
+        if not at:  # all deltas: nothing to make
+            self._n += len(items)
+            return items
+        plain: list[SSEEvent] = [items[i] for i in at]
+        out: list[Any] = []
+        last = 0  # the items before it are handed on
+        for i, ev, fine in zip(at, plain, piece_objects(plain), strict=True):
+            out += items[last:i]
+            self._n += i - last
+            last = i + 1
+            if self._stop_at is not None and ev.data.startswith(self._stop_at):
+                self.done = True
+                return out
+            chunk = self._chunk_of(ev, self._n, fine)
+            self._n += 1
+            if chunk is not None:
+                out.append(chunk)
+        out += items[last:]
+        self._n += len(items) - last
+        return out
+
+    def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
+        """The chunk this reader makes of a matched event (its text is one whole event, a
+        clean JSON object: read again, alone, it gives the same chunk)."""
+        (event,) = SSEParser().feed(match.group(0))
+        chunk = self._chunk_of(event, 0, piece_objects([event])[0])
+        assert chunk is not None, "a matched event is a chunk"
+        return chunk
 
     def _take(self, events: list[SSEEvent]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -31,7 +31,6 @@ from toolwire.protocol._fastpath import PASS, DeltaForm, FormProbe, scan_string
 from toolwire.protocol.framing import PushReader, SSEReader
 from toolwire.protocol.limits import limits
 from toolwire.protocol.ndjson import NDJSONReader
-from toolwire.protocol.sse import SSEEvent, SSEParser, piece_objects
 
 
 class Piece:
@@ -100,7 +99,7 @@ class PieceReader:
             items = self._lines.feed_items(piece, fast)
         else:
             assert self._sse is not None
-            items = _taken(self._sse, self._sse._parser.feed_items(piece, fast))
+            items = self._sse.feed_fused(piece, fast)
         return [Piece(items, self)] if items else []
 
     def close(self) -> list[Piece]:
@@ -113,36 +112,7 @@ class PieceReader:
         if self._lines is not None:
             return self._lines.chunk(match)
         assert self._sse is not None
-        (event,) = SSEParser().feed(match.group(0))
-        chunk = self._sse._chunk_of(event, 0, piece_objects([event])[0])
-        assert chunk is not None, "a matched event is a chunk"
-        return chunk
-
-
-def _taken(reader: SSEReader, events: list[Any]) -> list[Any]:
-    """``SSEReader._take`` over a piece's events with the matches kept in place: the other
-    events made chunks (counted, the end marker read), each match counted as an event."""
-    if reader.done:
-        return []
-    if not any(type(ev) is SSEEvent for ev in events):  # all deltas: nothing to make
-        reader._n += len(events)
-        return events
-    stop_at = reader._stop_at
-    chunk_of = reader._chunk_of
-    out: list[Any] = []
-    for ev, fine in zip(events, piece_objects(events, True), strict=True):
-        if type(ev) is not SSEEvent:
-            out.append(ev)
-            reader._n += 1
-            continue
-        if stop_at is not None and ev.data.startswith(stop_at):
-            reader.done = True
-            break
-        chunk = chunk_of(ev, reader._n, fine)
-        reader._n += 1
-        if chunk is not None:
-            out.append(chunk)
-    return out
+        return self._sse.matched_chunk(match)
 
 
 def pieces(reader: PushReader, form: DeltaForm | None = None) -> PieceReader:

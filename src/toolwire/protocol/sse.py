@@ -10,8 +10,8 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Iterator
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress, count, islice, repeat
+from operator import attrgetter, is_
 from re import Match, Pattern
 from typing import Any, NamedTuple
 
@@ -54,6 +54,14 @@ _event_tuple = tuple.__new__
 #: one whole event of the common shape: an optional ``event:`` line, one ``data:`` line, a
 #: blank line (one space after a colon is not part of the value, as SSE says)
 _WHOLE_EVENT = re.compile(r"(?:event: ?([^\n]*)\n)?data: ?([^\n]*)\n\n")
+
+
+def _check_taken(out: list[Any], start: int, cap: int, where: Any) -> None:
+    """Each event a fused run took (``out[start:]``, matches) checked against the cap in
+    order, as the parser checks an event it reads line by line: its data and line end."""
+    for taken in islice(out, start, None):
+        if taken.end() - taken.start() > cap:
+            check("max_event_chars", len(taken.group("data")) + 1, where)
 
 
 class SSEParser:
@@ -194,21 +202,25 @@ class SSEParser:
     def _whole_events(self, text: str, out: list[Any], fast: Pattern[str] | None) -> int:
         """The events at the start of ``text`` that are one ``data:`` line, after an
         ``event:`` line or not, and a blank line (what every vendor sends), each read by one
-        regular-expression match (``fast``'s match, when it takes the event, is handed on
-        as it is); where they end. Anything else is left to ``_lines``."""
+        regular-expression match; where they end. A run of events ``fast`` takes is read
+        in one step (its scanner's successive matches, each begun where the last ended,
+        gathered at C speed) and handed on as the matches; anything else is left to
+        ``_lines``."""
         match = _WHOLE_EVENT.match
-        quick = fast.match if fast is not None else None
         cap = limits().max_event_chars
         ident = self._id
         at = 0
         while True:
-            if quick is not None and (taken := quick(text, at)) is not None:
-                end = taken.end()
-                if end - at > cap:  # (its data and line end, as ``_lines`` counts)
-                    check("max_event_chars", len(taken.group("data")) + 1, self._where)
-                out.append(taken)
-                at = end
-                continue
+            if fast is not None:
+                start = len(out)
+                # (``Pattern.scanner``: CPython's, which ``re.Scanner`` uses; typeshed omits it)
+                run = fast.scanner(text, at)  # type: ignore[attr-defined]
+                out.extend(iter(run.match, None))
+                if len(out) > start:
+                    end = out[-1].end()
+                    if end - at > cap:  # (one of the run's may be past the cap)
+                        _check_taken(out, start, cap, self._where)
+                    at = end
             found = match(text, at)
             if found is None:
                 return at
@@ -344,13 +356,17 @@ def _json_batches(
     for events in batches:
         if not events:
             continue
-        mixed = reader is not None and reader.fast is not None
-        objects = piece_objects(events, mixed)
+        if reader is None or reader.fast is None:
+            objects = clean_objects(list(map(_DATA, events)))
+            plain: Iterable[SSEEvent] = events
+        else:  # mostly matches: only the events among them are looked at
+            at = event_places(events)
+            plain = [events[i] for i in at]
+            objects = events.copy()
+            for i, obj in zip(at, clean_objects([ev.data for ev in plain]), strict=True):
+                objects[i] = obj
         if None not in objects and (
-            stop_at is None
-            or not any(
-                ev.data.startswith(stop_at) for ev in events if not mixed or type(ev) is SSEEvent
-            )
+            stop_at is None or not any(ev.data.startswith(stop_at) for ev in plain)
         ):
             n += len(events)
             yield events, objects
@@ -403,11 +419,17 @@ def piece_objects(events: list[Any], mixed: bool = False) -> list[Any]:
     list may hold delta matches (``SSEParser.feed_items``), each kept in its place."""
     if not mixed:
         return clean_objects(list(map(_DATA, events)))
-    at = [i for i, ev in enumerate(events) if type(ev) is SSEEvent]
+    at = event_places(events)
     out = events.copy()
     for i, value in zip(at, clean_objects([events[i].data for i in at]), strict=True):
         out[i] = value
     return out
+
+
+def event_places(items: list[Any]) -> list[int]:
+    """Where the ``SSEEvent`` s of a fused piece's items are (the rest are delta matches),
+    found without a Python step per item: a piece is mostly matches."""
+    return list(compress(count(), map(is_, map(type, items), repeat(SSEEvent))))
 
 
 def _closing(parser: SSEParser, flush_incomplete: bool) -> Iterator[list[SSEEvent]]:
@@ -573,6 +595,7 @@ __all__ = [
     "encode_agui_event",
     "encode_agui_sse",
     "event_json",
+    "event_places",
     "frame_sse",
     "iter_sse",
     "json_object",

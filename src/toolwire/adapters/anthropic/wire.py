@@ -24,7 +24,14 @@ from toolwire.protocol.framing import sse_framing
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.jsontext import CheckedObject, clean_object, clean_objects, load_json
 from toolwire.protocol.recorded import ModelRoute, Recorded
-from toolwire.protocol.sse import SSEEvent, SSEParser, frame_sse, piece_objects, sse_event_lists
+from toolwire.protocol.sse import (
+    SSEEvent,
+    SSEParser,
+    event_places,
+    frame_sse,
+    piece_objects,
+    sse_event_lists,
+)
 from toolwire.protocol.usage import summed_count, token_count
 
 VENDOR = "anthropic"
@@ -316,7 +323,7 @@ def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
                     for i, (ev, fine) in enumerate(zip(events, objects, strict=True))
                 ]
             else:  # mostly matches, left as they are: the other events made chunks in place
-                at = [i for i, ev in enumerate(events) if type(ev) is SSEEvent]
+                at = event_places(events)
                 objects = clean_objects([events[i].data for i in at])
                 for i, fine in zip(at, objects, strict=True):
                     events[i] = _chunk(events[i], n + i, fine)
