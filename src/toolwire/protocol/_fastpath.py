@@ -36,6 +36,7 @@ from __future__ import annotations
 import enum
 import json.decoder
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import chain
@@ -46,12 +47,19 @@ from ag_ui.core import BaseEvent
 
 from toolwire.protocol.limits import limits
 
+#: a repeat that gives nothing back once it stopped (possessive, Python 3.11's ``*+``): no
+#: text any expression here takes is taken by backtracking into such a repeat (what can
+#: follow one cannot begin inside it), so it changes no match, only how soon one that fails
+#: fails; Python 3.10 has no such repeat and backtracks as before
+_KEEP = "+" if sys.version_info >= (3, 11) else ""
+
 #: a JSON string's characters between its quotes: no quote, backslash or control
 #: character but in the escapes JSON has, and no surrogate (as itself or escaped: the
 #: general path names a lone one; a pair written as two escapes goes that way too)
 _STRING = (
-    r'[^"\\\x00-\x1f\ud800-\udfff]*'
-    r'(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f\ud800-\udfff]*)*'
+    rf'[^"\\\x00-\x1f\ud800-\udfff]*{_KEEP}'
+    r'(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})'
+    rf'[^"\\\x00-\x1f\ud800-\udfff]*{_KEEP})*{_KEEP}'
 )
 #: a JSON number, string, ``null``, ``true`` or ``false``; a number's integer part has at
 #: most 639 digits (``json.loads`` refuses an integer longer than Python's digit limit, 640
@@ -63,7 +71,7 @@ _SCALAR = (
 #: goes the general way)
 _INDEX = r"(?:0|[1-9][0-9]{0,17})"
 #: a key or a word value spelled without escapes
-_WORD = r"[A-Za-z0-9_]+"
+_WORD = rf"[A-Za-z0-9_]+{_KEEP}"
 
 #: json's own string reader (its C one): ``(text, index after the opening quote)`` ->
 #: ``(the string, index after the closing quote)``
@@ -215,7 +223,7 @@ class _Compiled:
             depth = 1 if empty_lists else 0
         parts: list[str] = []
         if other and next(iter(shape)) is OTHERS:
-            parts.append(f"(?:{other},{gap})*")
+            parts.append(f"(?:{other},{gap})*{_KEEP}")
         first = True
         for key, member in shape.items():
             if key is OTHERS or member is ABSENT:
@@ -234,17 +242,17 @@ class _Compiled:
                 inner, d = self.value(member.shape)
                 depth = max(depth, d)
                 if other:
-                    parts.append(f"(?:,{gap}{other})*")
+                    parts.append(f"(?:,{gap}{other})*{_KEEP}")
                 parts.append(f"(?:,{gap}{name}:{gap}{inner})?")
                 continue
             inner, d = self.value(member)
             depth = max(depth, d)
             if not first and other:
-                parts.append(f"(?:,{gap}{other})*")
+                parts.append(f"(?:,{gap}{other})*{_KEEP}")
             parts.append(f"{'' if first else ',' + gap}{name}:{gap}{inner}")
             first = False
         if other:
-            parts.append(f"(?:,{gap}{other})*")
+            parts.append(f"(?:,{gap}{other})*{_KEEP}")
         return r"\{" + "".join(parts) + r"\}", depth + 1
 
 
