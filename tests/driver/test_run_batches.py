@@ -11,12 +11,16 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+from _agent_support import agent_input, turn
+from _driver_support import CASES
 from benchmarks.served import KEY, in_memory_provider
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import toolwire
 from toolwire import adapters
 from toolwire.driver import _runner, arun
+from toolwire.testing.fake_vendor import FakeVendor
 
 VENDORS = ["anthropic", "openai_chat", "openai_responses", "mistral", "cohere"]
 
@@ -125,3 +129,31 @@ def test_a_chunk_failing_mid_piece_comes_after_the_events_before_it(vendor: str)
     assert len(one) >= 12  # the chunks before the refused one were read and sent
     # in a list of their own, before the error's
     assert len(many[-2]) >= 10 and [e["type"] for e in many[-1]] == ["RUN_ERROR"]
+
+
+async def test_a_run_with_backend_tools_gives_its_events_in_lists_of_one() -> None:
+    """A run that loops over turns (``tools=``) has no piece to read in one step: its
+    ``batches()`` are its events, a list of one each, the same as iterated."""
+    case = next(c for c in CASES if c.vendor == "anthropic")
+
+    def get_time(city: str) -> str:
+        """The time in a city."""
+        return f"noon in {city}"
+
+    script = [
+        turn("anthropic", [("call_1", "get_time", {"city": "Oslo"})]),
+        turn("anthropic", text="done", message_id="msg_2"),
+    ]
+    got: dict[str, list[list[str]]] = {}
+    for how in ("events", "lists"):
+        with FakeVendor(list(script)) as fv:
+            client = case.client(fv.base_url, True)
+            run = toolwire.arun(client, agent_input(), model=case.model, tools=[get_time])
+            async with run:
+                if how == "lists":
+                    got[how] = [[e.type.value for e in batch] async for batch in run.batches()]
+                else:
+                    got[how] = [[e.type.value] async for e in run]
+    assert got["lists"] == got["events"]
+    assert "TOOL_CALL_RESULT" in [t for (t,) in got["events"]]
+    assert got["events"][-1] == ["RUN_FINISHED"]
