@@ -276,8 +276,9 @@ class SequenceRules:
             check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
 
     def _on_tool_call_end(self, ev: ag.ToolCallEndEvent) -> None:
-        self._open_call(ev)
+        call = self._open_call(ev)
         del self.open_calls[ev.tool_call_id]
+        self.thread.call_ended(call)
 
     def _on_tool_call_result(self, ev: ag.ToolCallResultEvent) -> None:
         existing = self.thread.msgs.get(ev.message_id)
