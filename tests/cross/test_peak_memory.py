@@ -14,9 +14,9 @@ import gc
 import tracemalloc
 
 import pytest
-
 from benchmarks import paths
 from benchmarks.suite import VENDORS
+
 from toolwire import adapters
 from toolwire.protocol.sse import encode_agui_event
 

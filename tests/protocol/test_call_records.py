@@ -65,10 +65,8 @@ def test_a_closed_call_still_refuses_a_reopening_that_disagrees(
 
 @HISTORY
 def test_a_reopened_call_is_open_again_and_closes_again(history: bool) -> None:
-    m = _fed(
-        [run_started(), start("c1", "f", parent="m1"), end("c1"), start("c1", "f"), args("c1", "x")],
-        history,
-    )
+    head = [run_started(), start("c1", "f", parent="m1"), end("c1")]
+    m = _fed([*head, start("c1", "f"), args("c1", "x")], history)
     m.feed(end("c1"))
     with pytest.raises(ProtocolViolation) as info:
         m.feed(args("c1", "y"))
@@ -152,7 +150,7 @@ def _held_per_call(calls: int) -> float:
         base = tracemalloc.get_traced_memory()[0]
         for i, cid in enumerate(ids):
             m.feed(start(cid, "get_weather", parent="m1"))
-            m.feed(args(cid, '{"i": %d}' % (i % 50)))
+            m.feed(args(cid, f'{{"i": {i % 50}}}'))
             m.feed(end(cid))
         held = tracemalloc.get_traced_memory()[0] - base
     finally:
