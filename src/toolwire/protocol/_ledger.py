@@ -4,7 +4,9 @@ Every message's id, role and owner, every tool call's id, name, parent, owner an
 argument size, and which assistant message a call without a parent belongs to: what
 rules across events need (a reused message id, a call's parent, a reopened call). No
 text, arguments or metadata, so checking a long stream holds no more than that; the
-history (:mod:`toolwire.protocol._history`) is the ledger that also keeps those.
+history (:mod:`toolwire.protocol._history`) is the ledger that also keeps those. A closed
+call is a :class:`ClosedCall` shared with the calls alike (a turn of many whole calls
+holds each id once, in ``calls``: issue 38).
 """
 
 from __future__ import annotations
