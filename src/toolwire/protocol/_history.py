@@ -100,6 +100,12 @@ class History(Ledger):
     def _attached(self, msg: _Msg, call: CallRecord) -> None:
         msg.calls.append(call.id)
 
+    def call_ended(self, call: CallRecord) -> None:
+        """A closed call keeps its record: the history reads its arguments and metadata."""
+
+    def _adopted_call(self, tc: ToolCall, mid: str, owner: str | None) -> _Call:
+        return _Call(tc.id, tc.function.name, mid, owner)
+
     def hooks(self) -> dict[EventType, Callable[[Any], None]]:
         def message_meta(ev: Any) -> None:
             _merge(self.msgs[ev.message_id].metadata, ev)

@@ -4,7 +4,9 @@ Every message's id, role and owner, every tool call's id, name, parent, owner an
 argument size, and which assistant message a call without a parent belongs to: what
 rules across events need (a reused message id, a call's parent, a reopened call). No
 text, arguments or metadata, so checking a long stream holds no more than that; the
-history (:mod:`toolwire.protocol._history`) is the ledger that also keeps those.
+history (:mod:`toolwire.protocol._history`) is the ledger that also keeps those. A closed
+call is a :class:`ClosedCall` shared with the calls alike (a turn of many whole calls
+holds each id once, in ``calls``: issue 38).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import ag_ui.core as ag
 from ag_ui.core import EventType, Message
@@ -38,6 +40,21 @@ class CallRecord:
     size: int = 0  # characters of argument text so far
 
 
+class ClosedCall(NamedTuple):
+    """What the rules need of a call no longer open: a reopening must agree with its name
+    and parent, goes on under its owner and adds to its argument size. Calls alike in all
+    four share one (``Ledger._closed``), so a closed call costs its id and a table entry."""
+
+    name: str
+    parent: str | None
+    owner: str | None
+    size: int
+
+
+#: the most distinct closed-call shapes one ledger shares (a call past them keeps its record)
+_SHAPES_KEPT = 2048
+
+
 class Ledger:
     """The thread as the sequence rules need it (see the module docstring)."""
 
@@ -47,8 +64,10 @@ class Ledger:
 
     def __init__(self) -> None:
         self.msgs: dict[str, MessageRecord] = {}
-        self.calls: dict[str, CallRecord] = {}
+        #: every call of the thread: its record while open, a shared ``ClosedCall`` after
+        self.calls: dict[str, CallRecord | ClosedCall] = {}
         self._last_assistant: str | None = None
+        self._shapes: dict[ClosedCall, ClosedCall] = {}
 
     def _record(self, mid: str, role: str, owner: str | None, name: str | None) -> MessageRecord:
         return self._message_cls(mid, role, owner)
@@ -83,11 +102,27 @@ class Ledger:
         if ev.message_id not in self.msgs:
             self._new_msg(ev.message_id, "reasoning", owner_of(ev))
 
+    def _closed(self, shape: ClosedCall) -> ClosedCall | None:
+        """The one ``ClosedCall`` equal to ``shape`` (None once too many are kept)."""
+        shared = self._shapes.get(shape)
+        if shared is None and len(self._shapes) < _SHAPES_KEPT:
+            shared = self._shapes[shape] = shape
+        return shared
+
     def call_started(
-        self, ev: ag.ToolCallStartEvent, existing: CallRecord | None, owner: str | None
+        self,
+        ev: ag.ToolCallStartEvent,
+        existing: CallRecord | ClosedCall | None,
+        owner: str | None,
     ) -> CallRecord:
+        if type(existing) is ClosedCall:  # reopened: open again with what it had
+            cid = ev.tool_call_id
+            record = self._call_cls(cid, existing.name, existing.parent, existing.owner)
+            record.size = existing.size
+            self.calls[cid] = record
+            return record
         if existing is not None:
-            return existing
+            return existing  # type: ignore[return-value]
         call = self._call(ev, owner)
         self.calls[call.id] = call
         mid = call.parent
@@ -99,6 +134,13 @@ class Ledger:
         return call
 
     def _attached(self, msg: Any, call: CallRecord) -> None: ...
+
+    def call_ended(self, call: CallRecord) -> None:
+        """A call closed: only its shape is kept, shared with the calls alike (a stream of
+        many whole calls holds one table entry each)."""
+        shape = self._closed(ClosedCall(call.name, call.parent, call.owner, call.size))
+        if shape is not None:
+            self.calls[call.id] = shape
 
     def result(self, ev: ag.ToolCallResultEvent, existing: MessageRecord | None) -> None:
         if existing is None:
@@ -117,7 +159,14 @@ class Ledger:
         if isinstance(m, ag.AssistantMessage):
             for tc in m.tool_calls or []:
                 if tc.id not in self.calls:
-                    self.calls[tc.id] = self._call_cls(tc.id, tc.function.name, m.id, owner)
+                    self.calls[tc.id] = self._adopted_call(tc, m.id, owner)
+
+    def _adopted_call(
+        self, tc: ag.ToolCall, mid: str, owner: str | None
+    ) -> CallRecord | ClosedCall:
+        """A call of a whole message: closed (its shape, or its record past the shapes kept)."""
+        shape = ClosedCall(sys.intern(tc.function.name), mid, owner, 0)
+        return self._closed(shape) or self._call_cls(tc.id, shape.name, mid, owner)
 
     def _adopted(self, m: Message, owner: str | None) -> MessageRecord:
         return self._message_cls(m.id, m.role, owner)
@@ -129,4 +178,4 @@ class Ledger:
         )
 
 
-__all__ = ["CallRecord", "Ledger", "MessageRecord"]
+__all__ = ["CallRecord", "ClosedCall", "Ledger", "MessageRecord"]

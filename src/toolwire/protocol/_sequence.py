@@ -9,6 +9,7 @@ open at ``RUN_FINISHED``; what it must remember of the thread is a ``Ledger``'s.
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any, NoReturn
 
 import ag_ui.core as ag
@@ -59,8 +60,12 @@ class SequenceRules:
         }
         self._subagents_open: set[str] = set()
         self._subagents_seen: set[str] = set()
-        # calls the run started, in order (a dict: an ordered set, O(1) membership)
-        self.run_started_calls: dict[str, None] = {}
+        # calls the run started, in order: the ledger's calls from the ``_started_at``-th
+        # on, while every call the ledger took since the run began is one the run started
+        # (a table of their own is one more entry a call); else ``_started``, an ordered
+        # set made when that stops (a call reopened, a call adopted, a snapshot)
+        self._started_at = 0
+        self._started: dict[str, None] | None = None
         self.run_answered: set[str] = set()
         self.runs: list[ag.RunStartedEvent] = []
         self.finished: ag.RunFinishedEvent | None = None
@@ -96,10 +101,24 @@ class SequenceRules:
         if target is not self.state:
             self.enter(target)  # type: ignore[arg-type]
 
+    def _own_started(self) -> dict[str, None]:
+        """The calls the current (or last) run started, in order, as their own table (from
+        here on the run keeps them there)."""
+        if self._started is None:
+            self._started = dict.fromkeys(islice(self.thread.calls, self._started_at, None))
+        return self._started
+
     @property
     def pending_tool_call_ids(self) -> list[str]:
         """Calls the current (or last) run started and did not answer, in order."""
-        return [c for c in self.run_started_calls if c not in self.run_answered]
+        started = self._started
+        if started is None:
+            return [
+                c
+                for c in islice(self.thread.calls, self._started_at, None)
+                if c not in self.run_answered
+            ]
+        return [c for c in started if c not in self.run_answered]
 
     def _fail(self, code: str, reason: str) -> NoReturn:
         raise ProtocolViolation(code, reason, index=self.index)
@@ -120,7 +139,6 @@ class SequenceRules:
     # run lifecycle (the transition itself is the table's)
     def _on_run_started(self, ev: ag.RunStartedEvent) -> None:
         self._close_items(subagents_seen=True)
-        self.run_started_calls = {}
         self.run_answered = set()
         self.finished = None
         self.error = None
@@ -128,6 +146,8 @@ class SequenceRules:
         check_declared(ev.protocol_version, who="the stream")
         if ev.input is not None and not self.thread.msgs:
             self._adopt(ev.input.messages)
+        self._started = None  # none yet: the run's calls are the ones the ledger takes next
+        self._started_at = len(self.thread.calls)
 
     def _on_run_finished(self, ev: ag.RunFinishedEvent) -> None:
         open_items = [f"tool call {i!r}" for i in self.open_calls] + [
@@ -257,8 +277,9 @@ class SequenceRules:
                 f"reopening {cid!r} as {ev.tool_call_name!r}/{parent!r}, opened as "
                 f"{existing.name!r}/{existing.parent!r}",
             )
+        if existing is not None or self._started is not None:
+            self._own_started().setdefault(cid)  # (a reopened call: in order, once)
         self.open_calls[cid] = self.thread.call_started(ev, existing, tag)
-        self.run_started_calls.setdefault(cid)
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:
         call = self.open_calls.get(ev.tool_call_id)
@@ -276,8 +297,9 @@ class SequenceRules:
             check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
 
     def _on_tool_call_end(self, ev: ag.ToolCallEndEvent) -> None:
-        self._open_call(ev)
+        call = self._open_call(ev)
         del self.open_calls[ev.tool_call_id]
+        self.thread.call_ended(call)
 
     def _on_tool_call_result(self, ev: ag.ToolCallResultEvent) -> None:
         existing = self.thread.msgs.get(ev.message_id)
@@ -288,12 +310,14 @@ class SequenceRules:
 
     def _on_messages_snapshot(self, ev: ag.MessagesSnapshotEvent) -> None:
         # what is still open goes on after the snapshot
+        self._own_started()  # (the run's calls: the ledger drops some now)
         self.thread.restart(
             open_ids={*self.open_calls, *self.open["message"], *self.open["reasoning message"]}
         )
         self._adopt(ev.messages)
 
     def _adopt(self, messages: Any) -> None:
+        self._own_started()  # (the run's calls: the ledger takes others now)
         for m in messages:
             self.thread.adopt(m)
             if isinstance(m, ag.ToolMessage):

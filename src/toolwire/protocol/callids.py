@@ -49,22 +49,37 @@ class CallIds:
 
     def __init__(self, vendor: str) -> None:
         self.vendor = vendor
-        self._used: set[str] = set()
         #: vendor id -> its AG-UI id, or the AG-UI ids in order once the vendor repeated it
-        #: (one string a call, the commonest case: a stream of many calls holds every id)
+        #: (one table entry a call, the id itself its key and, commonly, its value: a
+        #: stream of many calls must hold every id, and holds it once)
         self._calls: dict[str, str | list[str]] = {}
+        #: the AG-UI ids given that are not their call's vendor id (repeats, ids the
+        #: thread already held): with ``_calls`` they are every id given (``_taken``)
+        self._minted: set[str] = set()
         self._answered: set[str] = set()
+
+    def _taken(self, agui: str) -> bool:
+        """Whether some call was given ``agui``: a minted id, or a vendor id its own call
+        kept (it is then among the AG-UI ids of that vendor id)."""
+        if agui in self._minted:
+            return True
+        mine = self._calls.get(agui)
+        return mine is not None and (mine == agui if isinstance(mine, str) else agui in mine)
 
     def assign(self, vendor_id: str, known: Collection[str] = ()) -> str:
         """A new call's AG-UI id (the vendor's own when it is free)."""
         seen = self._calls.get(vendor_id)
+        if seen is None and vendor_id not in self._minted and vendor_id not in known:
+            self._calls[vendor_id] = vendor_id  # the common case: a new id, kept as it is
+            return vendor_id
         mine = [] if seen is None else [seen] if isinstance(seen, str) else seen
         agui = vendor_id
         n = len(mine)
-        while agui in self._used or agui in known:
+        while self._taken(agui) or agui in known:
             agui = mint_id("call", self.vendor, vendor_id, n)
             n += 1
-        self._used.add(agui)
+        if agui != vendor_id:
+            self._minted.add(agui)
         if seen is None:
             self._calls[vendor_id] = agui
         else:

@@ -11,6 +11,7 @@ the answer begins; other output chunks (references) are reported and dropped.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -68,7 +69,7 @@ _START = maker(ToolCallStartEvent)
 _END = maker(ToolCallEndEvent)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Call:
     agui: str
     name: str
@@ -83,6 +84,9 @@ class _Choice:
     reasoning_id: str | None = None
     reasoning_items: int = 0
     calls: list[_Call] = field(default_factory=list)  # open, in start order
+    #: the last call opened at each index, while open (a continuation's call, no search);
+    #: made at the first continuation that names an index (whole calls need none)
+    last_at: dict[int, _Call] | None = None
     by_id: dict[str, _Call] = field(default_factory=dict)
     finish_reason: str | None = None
     ordinal: int = 0
@@ -100,6 +104,9 @@ class Decoder(BaseDecoder):
         self._choices: dict[int, _Choice] = {}
         self._ids = CallIds(VENDOR)
         self._logprobs_told = False
+        #: while :class:`_EndsLater` feeds a chunk: where in its events each finished
+        #: choice's ``TOOL_CALL_END`` events go, and for which calls
+        self._ends_later: list[tuple[int, list[_Call]]] | None = None
 
     # ------------------------------------------------------------ streaming
 
@@ -107,8 +114,10 @@ class Decoder(BaseDecoder):
         """The whole stream's events, ``close()``'s included: ``feed``'s, with the common
         chunks (a text fragment, a piece of thinking, whole calls: most of a stream) that
         toolwire's own reader hands on fused (``protocol._fastpath``) read by
-        :meth:`_common`, no dict made."""
-        return read_stream(self, chunks, DELTA_FORM, self._common)
+        :meth:`_common`, no dict made. The end events of a finish are made as they are
+        read (:class:`_EndsLater`): every call of a turn ends there, and a list of them
+        all was most of what such a stream held at its fullest."""
+        return read_stream(_EndsLater(self), chunks, DELTA_FORM, self._common)
 
     def _common(
         self,
@@ -387,8 +396,13 @@ class Decoder(BaseDecoder):
         call = ch.by_id.get(vendor_id) if vendor_id is not None else None
         if call is None and vendor_id is None and name is None:
             # a continuation: the open call at this index, else the last one opened
-            found = [c for c in ch.calls if index is not None and c.index == index]
-            call = found[-1] if found else (ch.calls[-1] if ch.calls else None)
+            call = None
+            if index is not None:
+                if ch.last_at is None:
+                    ch.last_at = {c.index: c for c in ch.calls if c.index is not None}
+                call = ch.last_at.get(index)
+            if call is None:
+                call = ch.calls[-1] if ch.calls else None
             if call is None:
                 raise VendorDataError(VENDOR, where, "arguments for no call (no id, no name)")
         if call is None:
@@ -409,10 +423,12 @@ class Decoder(BaseDecoder):
     ) -> _Call:
         """A new call of choice ``ch``: its AG-UI id, its start event."""
         agui = self._ids.assign(vendor_id, self.known_call_ids)
-        call = _Call(agui, name, index)
+        call = _Call(agui, sys.intern(name), index)  # (a turn's calls share a few names)
         ch.ordinal += 1
         ch.by_id[vendor_id] = call
         ch.calls.append(call)
+        if index is not None and ch.last_at is not None:
+            ch.last_at[index] = call
         fields: dict[str, Any] = {
             "tool_call_id": agui,
             "tool_call_name": name,
@@ -433,13 +449,61 @@ class Decoder(BaseDecoder):
         if ch.text_open:
             ch.text_open = False
             out.append(TextMessageEndEvent(message_id=ch.message_id))
-        for call in ch.calls:
-            out.append(_END({"tool_call_id": call.agui}))
+        if ch.calls and self._ends_later is not None:
+            self._ends_later.append((len(out), ch.calls))  # made as they are read
+        else:
+            for call in ch.calls:
+                out.append(_END({"tool_call_id": call.agui}))
         ch.calls = []
+        ch.last_at = None
         ch.finish_reason = reason
         if reason == "error":
             self.error_metadata[STOP_REASONS_KEY] = [reason]
             raise VendorStreamError(VENDOR, "error", "the model stopped with finish_reason error")
+
+
+class _EndsLater:
+    """The decoder as :meth:`Decoder.events` hands it to ``read_stream``: its ``feed``
+    gives the same events in the same order, the ``TOOL_CALL_END`` events of a finished
+    choice made one by one as they are read rather than all held in the chunk's list (a
+    turn of many whole calls ends them all at its finish)."""
+
+    __slots__ = ("_decoder",)
+
+    def __init__(self, decoder: Decoder) -> None:
+        self._decoder = decoder
+
+    @property
+    def chunk_index(self) -> int:
+        return self._decoder.chunk_index
+
+    @chunk_index.setter
+    def chunk_index(self, value: int) -> None:
+        self._decoder.chunk_index = value
+
+    def feed(self, chunk: Any) -> Iterable[BaseEvent]:
+        d = self._decoder
+        later: list[tuple[int, list[_Call]]] = []
+        d._ends_later = later
+        try:
+            events = d.feed(chunk)
+        finally:
+            d._ends_later = None
+        return _spliced(events, later) if later else events
+
+    def close(self) -> list[BaseEvent]:
+        return self._decoder.close()
+
+
+def _spliced(events: list[BaseEvent], later: list[tuple[int, list[_Call]]]) -> Iterator[BaseEvent]:
+    """``events`` with each finished choice's end events at their place, made as read."""
+    at = 0
+    for place, calls in later:
+        yield from events[at:place]
+        at = place
+        for call in calls:
+            yield _END({"tool_call_id": call.agui})
+    yield from events[at:]
 
 
 def _plain_calls(value: Any) -> list[tuple[str, str, str, int | None]] | None:
