@@ -19,15 +19,18 @@ Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 
 from __future__ import annotations
 
+import re
 import struct
 import uuid
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from re import Match
+from typing import Any, Generic, TypeVar
 
 from toolwire.errors import TruncatedStream, VendorDataError
-from toolwire.protocol.limits import check
+from toolwire.protocol._fastpath import DeltaForm
+from toolwire.protocol.limits import check, limits
 
 #: prelude (two lengths and the prelude CRC) + the message CRC
 _PRELUDE = 12
@@ -50,6 +53,8 @@ _FIXED: dict[int, struct.Struct] = {
 _U16 = struct.Struct(">H")
 
 HeaderValue = bool | int | bytes | str | uuid.UUID
+#: what a reader makes of a frame's headers (``FrameReader.feed_meant``)
+M = TypeVar("M")
 
 
 @dataclass(frozen=True)
@@ -64,16 +69,24 @@ class Frame:
 #: per event type), so most frames' headers are a lookup; bounded, cleared when full
 _SEEN: dict[bytes, dict[str, HeaderValue]] = {}
 _SEEN_MAX = 256
+#: what each reader keeps of the header blocks it met (bounded the same way)
+_KNOWN_MAX = 256
+_MISSING: Any = object()
 
 
-def _cached_headers(raw: bytes, vendor: str, where: str) -> dict[str, HeaderValue]:
+def _parsed_headers(raw: bytes, vendor: str, where: str) -> dict[str, HeaderValue]:
+    """The headers of a block, read once per distinct block (shared: never changed)."""
     found = _SEEN.get(raw)
     if found is None:
         found = _headers(raw, 0, len(raw), vendor, where)
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
         _SEEN[raw] = found
-    return dict(found)  # the caller's own copy
+    return found
+
+
+def _same(headers: dict[str, HeaderValue]) -> Any:
+    return headers
 
 
 def _headers(data: bytes, start: int, end: int, vendor: str, where: str) -> dict[str, HeaderValue]:
@@ -124,17 +137,30 @@ def _headers(data: bytes, start: int, end: int, vendor: str, where: str) -> dict
     return out
 
 
-class FrameReader:
+class FrameReader(Generic[M]):
     """Push-style reader of an event stream: ``feed(piece)`` -> the frames it completed.
 
     ``close()`` raises ``TruncatedStream`` when the stream ended inside a frame.
-    ``vendor`` names the stream in every error.
+    ``vendor`` names the stream in every error. ``meaning``: what a reader of
+    :meth:`feed_meant` makes of a frame's headers (an event type, say), worked out once per
+    distinct header block; it must not raise (a frame's errors are its reader's to name).
+
+    A piece is cut into frames in one loop: per frame two ``struct`` reads, the two CRC32s
+    (``zlib``), a lookup of its header block and two slices; the bytes of a piece are not
+    copied but for the frame a piece ends inside (kept, and completed by the next pieces).
     """
 
-    def __init__(self, vendor: str = "eventstream") -> None:
+    def __init__(
+        self,
+        vendor: str = "eventstream",
+        meaning: Callable[[dict[str, HeaderValue]], M] = _same,
+    ) -> None:
         self.vendor = vendor
-        self._buf = bytearray()
-        self._need: tuple[int, int] | None = None  # (total, headers) of the frame being read
+        self._meaning = meaning
+        self._buf = bytearray()  # a frame begun in an earlier piece
+        self._need = 0  # its total length once its prelude is read and checked
+        self._frames: dict[bytes, Any] = {}  # header block -> its headers
+        self._meant: dict[bytes, Any] = {}  # header block -> its meaning
         self.count = 0  # frames read so far
         self.closed = False
 
@@ -142,35 +168,128 @@ class FrameReader:
         return f"event-stream frame {self.count}"
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[Frame]:
+        """The frames ``piece`` completed, each with its own copy of its headers."""
+        return [Frame(dict(h), p) for h, p in self._cut(piece, self._frames, _same)]
+
+    def feed_meant(self, piece: bytes | bytearray | memoryview) -> list[tuple[M, bytes]]:
+        """The frames ``piece`` completed as (``meaning`` of the headers, payload)."""
+        return self._cut(piece, self._meant, self._meaning)
+
+    def _cut(
+        self,
+        piece: bytes | bytearray | memoryview,
+        known: dict[bytes, Any],
+        make: Callable[[dict[str, HeaderValue]], Any],
+    ) -> list[tuple[Any, bytes]]:
         if self.closed:
             raise VendorDataError(self.vendor, self._where(), "bytes after the stream was closed")
-        if not isinstance(piece, (bytes, bytearray, memoryview)):
-            raise VendorDataError(
-                self.vendor, self._where(), f"expected bytes, got {type(piece).__name__}"
-            )
-        buf = self._buf
-        buf += piece
-        out: list[Frame] = []
-        at = 0
-        while True:
-            if self._need is None:
-                if len(buf) - at < _PRELUDE:
-                    break
-                self._need = self._prelude(buf, at)
-            total, hlen = self._need
-            if len(buf) - at < total:
-                break
-            out.append(self._frame(buf, at, total, hlen))
-            self._need = None
-            self.count += 1
-            at += total
-        if at:
-            del buf[:at]  # what is left is one partial frame: moved once per frame at most
+        if type(piece) is not bytes:
+            if not isinstance(piece, (bytearray, memoryview)):
+                raise VendorDataError(
+                    self.vendor, self._where(), f"expected bytes, got {type(piece).__name__}"
+                )
+            piece = bytes(piece)
+        out: list[tuple[Any, bytes]] = []
+        start = 0
+        if self._buf:
+            start = self._complete(piece, out, known, make)
+            if start < 0:
+                return out
+        at = self._scan(piece, start, out, known, make)
+        if at < len(piece):
+            self._buf += memoryview(piece)[at:]  # the frame this piece ends inside
         return out
 
-    def _prelude(self, buf: bytearray, at: int) -> tuple[int, int]:
-        total, hlen, crc = _PRELUDE_FMT.unpack_from(buf, at)
-        if zlib.crc32(buf[at : at + 8]) != crc:
+    def _complete(
+        self,
+        piece: bytes,
+        out: list[tuple[Any, bytes]],
+        known: dict[bytes, Any],
+        make: Callable[[dict[str, HeaderValue]], Any],
+    ) -> int:
+        """The held frame, completed from the start of ``piece``: where the piece goes on
+        after it, or -1 when the piece ends inside it too (each byte appended once)."""
+        buf = self._buf
+        start = 0
+        if not self._need:
+            start = _PRELUDE - len(buf)
+            buf += piece[:start]
+            if len(buf) < _PRELUDE:
+                return -1
+            total, hlen, crc = _PRELUDE_FMT.unpack_from(buf, 0)
+            self._check_prelude(buf, 0, total, hlen, crc)
+            self._need = total
+        take = self._need - len(buf)
+        buf += memoryview(piece)[start : start + take]
+        if len(buf) < self._need:
+            return -1
+        data = bytes(buf)
+        buf.clear()
+        self._need = 0
+        self._scan(data, 0, out, known, make)  # (exactly one frame)
+        return start + take
+
+    def _scan(
+        self,
+        data: bytes,
+        at: int,
+        out: list[tuple[Any, bytes]],
+        known: dict[bytes, Any],
+        make: Callable[[dict[str, HeaderValue]], Any],
+    ) -> int:
+        """The whole frames of ``data`` from ``at`` on, into ``out``: where the first frame
+        ``data`` does not hold whole begins (its total kept when its prelude is read)."""
+        size = len(data)
+        cap = limits().max_event_chars
+        prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        count = self.count
+        view = memoryview(data)
+        try:
+            while size - at >= _PRELUDE:
+                total, hlen, crc = prelude(data, at)
+                if (
+                    crc32(view[at : at + 8]) != crc
+                    or total < _OVERHEAD
+                    or hlen > total - _OVERHEAD
+                    or hlen > MAX_HEADERS_BYTES
+                    or total > cap
+                ):
+                    self.count = count
+                    self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
+                end = at + total
+                if end > size:
+                    self._need = total
+                    break
+                last = end - 4
+                if crc32(view[at:last]) != word(data, last)[0]:
+                    self.count = count
+                    raise VendorDataError(
+                        self.vendor, self._where(), "message CRC32 does not match"
+                    )
+                head = at + _PRELUDE
+                body = head + hlen
+                raw = data[head:body]
+                value = known.get(raw, _MISSING)
+                if value is _MISSING:
+                    self.count = count
+                    value = make(_parsed_headers(raw, self.vendor, self._where()))
+                    if len(known) >= _KNOWN_MAX:
+                        known.clear()
+                    known[raw] = value
+                out.append((value, data[body:last]))
+                count += 1
+                at = end
+        finally:
+            view.release()
+        self.count = count
+        return at
+
+    def _check_prelude(
+        self, data: bytes | bytearray, at: int, total: int, hlen: int, crc: int
+    ) -> None:
+        """A prelude's CRC and lengths: a ``toolwire.errors`` exception naming the first
+        that is wrong."""
+        if zlib.crc32(data[at : at + 8]) != crc:
             raise VendorDataError(self.vendor, self._where(), "prelude CRC32 does not match")
         if total < _OVERHEAD or hlen > total - _OVERHEAD:
             raise VendorDataError(
@@ -185,21 +304,6 @@ class FrameReader:
                 f"headers of {hlen} bytes (the format allows {MAX_HEADERS_BYTES})",
             )
         check("max_event_chars", total, self._where)
-        return total, hlen
-
-    def _frame(self, buf: bytearray, at: int, total: int, hlen: int) -> Frame:
-        view = memoryview(buf)
-        try:
-            end = at + total - 4
-            (crc,) = _U32.unpack_from(buf, end)
-            if zlib.crc32(view[at:end]) != crc:
-                raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
-            hstart = at + _PRELUDE
-            data = bytes(view[hstart:end])  # headers + payload, copied once
-        finally:
-            view.release()  # the buffer is resized after this frame
-        headers = _cached_headers(data[:hlen], self.vendor, self._where())
-        return Frame(headers, data[hlen:])
 
     def close(self) -> list[Frame]:
         """End of input: nothing, or ``TruncatedStream`` when a frame was cut."""
@@ -207,7 +311,7 @@ class FrameReader:
             return []
         self.closed = True
         if self._buf:
-            need = f" of {self._need[0]}" if self._need else ""
+            need = f" of {self._need}" if self._need else ""
             raise TruncatedStream(
                 self.vendor,
                 f"the stream ended inside event-stream frame {self.count} "
@@ -221,9 +325,20 @@ class FrameReader:
         return bool(self._buf)
 
 
+def payload_pattern(form: DeltaForm) -> Callable[[str], Match[str] | None]:
+    """The ``fullmatch`` of a delta form's expression of its data alone, for payloads that
+    come in frames, not SSE events (a form declared with no event line). Its groups are the
+    form's (the data, then the fields), so the form's reader and rule take its matches as
+    they take those of whole SSE events."""
+    source, head, tail = form.pattern.pattern, "data: ?", r"\n\n"
+    if not (source.startswith(head + "(?P<data>") and source.endswith(tail)):
+        raise ValueError("a delta form declared with no event line has data: and a blank line")
+    return re.compile(source[len(head) : -len(tail)], form.pattern.flags).fullmatch
+
+
 def read_frames(pieces: Iterable[bytes], vendor: str = "eventstream") -> Iterator[Frame]:
     """Every frame of a stream given as pieces split anywhere (lazily)."""
-    reader = FrameReader(vendor)
+    reader: FrameReader[Any] = FrameReader(vendor)
     for piece in pieces:
         yield from reader.feed(piece)
     yield from reader.close()
@@ -285,4 +400,11 @@ def write_frame(
     return body + _U32.pack(zlib.crc32(body))
 
 
-__all__ = ["MAX_HEADERS_BYTES", "Frame", "FrameReader", "read_frames", "write_frame"]
+__all__ = [
+    "MAX_HEADERS_BYTES",
+    "Frame",
+    "FrameReader",
+    "payload_pattern",
+    "read_frames",
+    "write_frame",
+]

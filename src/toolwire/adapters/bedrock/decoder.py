@@ -13,7 +13,7 @@ from the turn's first content, or given (``message_id=``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from ag_ui.core import (
 
 from toolwire.adapters.bedrock.wire import (
     CITATIONS_KEY,
+    DELTA_FORM,
     EXCEPTIONS,
     FIELDS,
     METRICS_KEY,
@@ -61,6 +62,7 @@ from toolwire.adapters.bedrock.wire import (
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
 from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
@@ -141,57 +143,88 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: ``{eventType: payload}`` as boto3 yields it, or its JSON."""
-        if type(chunk) is dict and len(chunk) == 1:  # most of a stream: one content delta
-            payload = chunk.get("contentBlockDelta")
+        kind = type(chunk)
+        if (kind is dict or kind is CheckedObject) and len(chunk) == 1:
+            payload = chunk.get("contentBlockDelta")  # most of a stream: one content delta
             if type(payload) is dict:
-                fast = self._fast_delta(payload)
+                fast = self._fast_delta(payload, kind is CheckedObject and chunk.trusted())
                 if fast is not None:
                     return fast
-        if type(chunk) is not CheckedObject and isinstance(chunk, dict):
+        if kind is not CheckedObject and isinstance(chunk, dict):
             self.chunk_index += 1
             events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
             self.warn_new()
             return events
         return super().feed(chunk)
 
-    def _fast_delta(self, payload: dict[str, Any]) -> list[BaseEvent] | None:
-        """The events of a text, tool-input or reasoning-text delta into its open block of
-        that kind, read without the general path's walk of the chunk: only when the chunk is
-        exactly that shape (index, one delta member holding one string; nothing else that
-        could nest or need a repair), under the caps in force. ``None``: the general path,
-        which gives the same events or names what is wrong."""
-        if len(payload) != 2 or self._stopped or limits().max_json_depth <= 3:
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the content
+        deltas (most of a stream) read by :meth:`_delta` in the shared loop, fused from
+        toolwire's own reader (``wire.sse_chunks``: ``protocol._fastpath``)."""
+        return read_stream(self, chunks, DELTA_FORM, self._delta)
+
+    def _fast_delta(self, payload: dict[str, Any], clean: bool) -> list[BaseEvent] | None:
+        """A delta chunk of :data:`~toolwire.adapters.bedrock.wire.DELTA_FORM`'s shape
+        (index, one delta member holding one string; nothing else that could nest or need
+        a repair), under the caps in force, read by :meth:`_delta`; ``clean``: its strings
+        were checked (a dict toolwire's reader parsed). ``None``: the general path, which
+        gives the same events or names what is wrong."""
+        if len(payload) != 2 or limits().max_json_depth <= 3:
             return None
         index, delta = payload.get("contentBlockIndex"), payload.get("delta")
-        if type(index) is not int or type(delta) is not dict or len(delta) != 1:
-            return None
-        block = self._blocks.get(index)
-        if block is None:
+        if type(index) is not int or index < 0 or type(delta) is not dict or len(delta) != 1:
             return None
         ((key, value),) = delta.items()
-        if key == "text" and block.kind == "text":
+        text = tool_input = reasoning = None
+        if key == "text":
             text = value
-        elif key in ("toolUse", "reasoningContent") and type(value) is dict and len(value) == 1:
-            member = "input" if key == "toolUse" else "text"
-            if block.kind != ("call" if key == "toolUse" else "reasoning"):
-                return None
-            text = value.get(member)
+        elif type(value) is not dict or len(value) != 1:
+            return None
+        elif key == "toolUse":
+            text = tool_input = value.get("input")
+        elif key == "reasoningContent":
+            text = reasoning = value.get("text")
         else:
             return None
-        if type(text) is not str or (not text.isascii() and has_lone_surrogate(text)):
+        if type(text) is not str or (not clean and not text.isascii() and has_lone_surrogate(text)):
+            return None
+        if tool_input is not None or reasoning is not None:
+            text = None
+        out = self._delta(index, text, tool_input, reasoning)
+        if out is PASS:
             return None
         self.chunk_index += 1
         if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
             self.warn_new()
-        if not text:
-            return []
-        if block.kind == "text":
-            return [text_delta(block.ident, text)]
-        if block.kind == "reasoning":
-            return [reasoning_delta(block.ident, text)]
-        block.args += len(text)
-        check("max_argument_chars", block.args, lambda: self.where("toolUse.input"))
-        return [args_delta(block.ident, text)]
+        return [] if out is None else [out]
+
+    def _delta(
+        self, index: int, text: str | None, tool_input: str | None, reasoning: str | None
+    ) -> Taken:
+        """The rule: a text, tool-input or reasoning-text fragment (one is not ``None``)
+        into block ``index``, open and of that kind; :data:`PASS` for anything else (a block
+        a delta opens, one of another kind, a chunk after ``messageStop``, a fragment over
+        the argument cap): the general path reads, and names, it."""
+        block = self._blocks.get(index)
+        if block is None or self._stopped:
+            return PASS
+        if text is not None:
+            if block.kind != "text":
+                return PASS
+            return text_delta(block.ident, text) if text else None
+        if tool_input is not None:
+            if block.kind != "call":
+                return PASS
+            if not tool_input:
+                return None
+            size = block.args + len(tool_input)
+            if size > limits().max_argument_chars:
+                return PASS  # (the general path names the cap, at this chunk)
+            block.args = size
+            return args_delta(block.ident, tool_input)
+        if block.kind != "reasoning" or reasoning is None:
+            return PASS
+        return reasoning_delta(block.ident, reasoning) if reasoning else None
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole ``converse`` response -> the events its stream would give."""
