@@ -55,6 +55,7 @@ _U16 = struct.Struct(">H")
 HeaderValue = bool | int | bytes | str | uuid.UUID
 #: what a reader makes of a frame's headers (``FrameReader.feed_meant``)
 M = TypeVar("M")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,28 @@ def _parsed_headers(raw: bytes, vendor: str, where: str) -> dict[str, HeaderValu
 
 def _same(headers: dict[str, HeaderValue]) -> Any:
     return headers
+
+
+def _never(text: str) -> None:
+    return None
+
+
+def _frame(headers: dict[str, HeaderValue], payload: bytes, n: int) -> Frame:
+    return Frame(dict(headers), payload)  # (the caller's own copy of the headers)
+
+
+def _pair(meaning: Any, payload: bytes, n: int) -> tuple[Any, bytes]:
+    return meaning, payload
+
+
+#: a meaning no reader's headers have (``feed_items`` with no ``kind``)
+_NONE: Any = object()
+#: what a reading of a piece makes of its frames: the header blocks known, their meaning,
+#: the meaning whose payloads ``read`` takes, and the ``chunk`` of every other frame
+_Plan = tuple[
+    dict[bytes, Any], Callable[[dict[str, HeaderValue]], Any], Any, Callable[[str], Any],
+    Callable[[Any, bytes, int], Any],
+]  # fmt: skip
 
 
 def _headers(data: bytes, start: int, end: int, vendor: str, where: str) -> dict[str, HeaderValue]:
@@ -169,18 +192,37 @@ class FrameReader(Generic[M]):
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[Frame]:
         """The frames ``piece`` completed, each with its own copy of its headers."""
-        return [Frame(dict(h), p) for h, p in self._cut(piece, self._frames, _same)]
+        return self._cut(piece, self._frames, _same, _NONE, _never, _frame)
 
     def feed_meant(self, piece: bytes | bytearray | memoryview) -> list[tuple[M, bytes]]:
         """The frames ``piece`` completed as (``meaning`` of the headers, payload)."""
-        return self._cut(piece, self._meant, self._meaning)
+        return self._cut(piece, self._meant, self._meaning, _NONE, _never, _pair)
+
+    def feed_items(
+        self,
+        piece: bytes | bytearray | memoryview,
+        chunk: Callable[[M, bytes, int], T],
+        kind: M | None = None,
+        read: Callable[[str], T | None] = _never,
+    ) -> list[T]:
+        """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
+        ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
+        makes of its payload's UTF-8 text (a match of a delta form), unless it is ``None``
+        or the payload no UTF-8 (then ``chunk``'s, which names what is wrong). Each frame
+        made in turn: the first error of the piece, in the stream's order, is raised."""
+        return self._cut(
+            piece, self._meant, self._meaning, _NONE if kind is None else kind, read, chunk
+        )
 
     def _cut(
         self,
         piece: bytes | bytearray | memoryview,
         known: dict[bytes, Any],
         make: Callable[[dict[str, HeaderValue]], Any],
-    ) -> list[tuple[Any, bytes]]:
+        kind: Any,
+        read: Callable[[str], Any],
+        chunk: Callable[[Any, bytes, int], Any],
+    ) -> list[Any]:
         if self.closed:
             raise VendorDataError(self.vendor, self._where(), "bytes after the stream was closed")
         if type(piece) is not bytes:
@@ -189,24 +231,19 @@ class FrameReader(Generic[M]):
                     self.vendor, self._where(), f"expected bytes, got {type(piece).__name__}"
                 )
             piece = bytes(piece)
-        out: list[tuple[Any, bytes]] = []
+        plan = (known, make, kind, read, chunk)
+        out: list[Any] = []
         start = 0
         if self._buf:
-            start = self._complete(piece, out, known, make)
+            start = self._complete(piece, out, plan)
             if start < 0:
                 return out
-        at = self._scan(piece, start, out, known, make)
+        at = self._scan(piece, start, out, plan)
         if at < len(piece):
             self._buf += memoryview(piece)[at:]  # the frame this piece ends inside
         return out
 
-    def _complete(
-        self,
-        piece: bytes,
-        out: list[tuple[Any, bytes]],
-        known: dict[bytes, Any],
-        make: Callable[[dict[str, HeaderValue]], Any],
-    ) -> int:
+    def _complete(self, piece: bytes, out: list[Any], plan: _Plan) -> int:
         """The held frame, completed from the start of ``piece``: where the piece goes on
         after it, or -1 when the piece ends inside it too (each byte appended once)."""
         buf = self._buf
@@ -226,61 +263,63 @@ class FrameReader(Generic[M]):
         data = bytes(buf)
         buf.clear()
         self._need = 0
-        self._scan(data, 0, out, known, make)  # (exactly one frame)
+        self._scan(data, 0, out, plan)  # (exactly one frame)
         return start + take
 
-    def _scan(
-        self,
-        data: bytes,
-        at: int,
-        out: list[tuple[Any, bytes]],
-        known: dict[bytes, Any],
-        make: Callable[[dict[str, HeaderValue]], Any],
-    ) -> int:
-        """The whole frames of ``data`` from ``at`` on, into ``out``: where the first frame
-        ``data`` does not hold whole begins (its total kept when its prelude is read)."""
+    def _scan(self, data: bytes, at: int, out: list[Any], plan: _Plan) -> int:
+        """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says:
+        where the first frame ``data`` does not hold whole begins (its total kept when its
+        prelude is read)."""
+        known, make, kind, read, chunk = plan
         size = len(data)
         cap = limits().max_event_chars
         prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        append = out.append
         count = self.count
-        view = memoryview(data)
-        try:
-            while size - at >= _PRELUDE:
-                total, hlen, crc = prelude(data, at)
-                if (
-                    crc32(view[at : at + 8]) != crc
-                    or total < _OVERHEAD
-                    or hlen > total - _OVERHEAD
-                    or hlen > MAX_HEADERS_BYTES
-                    or total > cap
-                ):
-                    self.count = count
-                    self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
-                end = at + total
-                if end > size:
-                    self._need = total
-                    break
-                last = end - 4
-                if crc32(view[at:last]) != word(data, last)[0]:
-                    self.count = count
-                    raise VendorDataError(
-                        self.vendor, self._where(), "message CRC32 does not match"
-                    )
-                head = at + _PRELUDE
-                body = head + hlen
-                raw = data[head:body]
-                value = known.get(raw, _MISSING)
-                if value is _MISSING:
-                    self.count = count
-                    value = make(_parsed_headers(raw, self.vendor, self._where()))
-                    if len(known) >= _KNOWN_MAX:
-                        known.clear()
-                    known[raw] = value
-                out.append((value, data[body:last]))
-                count += 1
-                at = end
-        finally:
-            view.release()
+        while size - at >= _PRELUDE:
+            total, hlen, crc = prelude(data, at)
+            if (
+                crc32(data[at : at + 8]) != crc
+                or total < _OVERHEAD
+                or hlen > total - _OVERHEAD
+                or hlen > MAX_HEADERS_BYTES
+                or total > cap
+            ):
+                self.count = count
+                self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
+            end = at + total
+            if end > size:
+                self._need = total
+                break
+            last = end - 4
+            frame = data[at:last]  # (the frame but its CRC, copied once: its parts cut from it)
+            if crc32(frame) != word(data, last)[0]:
+                self.count = count
+                raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
+            hlen += _PRELUDE
+            raw = frame[_PRELUDE:hlen]
+            value = known.get(raw, _MISSING)
+            if value is _MISSING:
+                self.count = count
+                value = make(_parsed_headers(raw, self.vendor, self._where()))
+                if len(known) >= _KNOWN_MAX:
+                    known.clear()
+                known[raw] = value
+            payload = frame[hlen:]
+            if value is kind:
+                try:
+                    item = read(payload.decode())
+                except UnicodeDecodeError:
+                    item = None
+                if item is not None:
+                    append(item)
+                    count += 1
+                    at = end
+                    continue
+            self.count = count
+            append(chunk(value, payload, count))
+            count += 1
+            at = end
         self.count = count
         return at
 

@@ -205,13 +205,9 @@ class Decoder(BaseDecoder):
         into block ``index``, open and of that kind; :data:`PASS` for anything else (a block
         a delta opens, one of another kind, a chunk after ``messageStop``, a fragment over
         the argument cap): the general path reads, and names, it."""
-        block = self._blocks.get(index)
-        if block is None or self._stopped:
+        block = self._blocks.get(index)  # (none is open once messageStop came)
+        if block is None:
             return PASS
-        if text is not None:
-            if block.kind != "text":
-                return PASS
-            return text_delta(block.ident, text) if text else None
         if tool_input is not None:
             if block.kind != "call":
                 return PASS
@@ -222,6 +218,10 @@ class Decoder(BaseDecoder):
                 return PASS  # (the general path names the cap, at this chunk)
             block.args = size
             return args_delta(block.ident, tool_input)
+        if text is not None:
+            if block.kind != "text":
+                return PASS
+            return text_delta(block.ident, text) if text else None
         if block.kind != "reasoning" or reasoning is None:
             return PASS
         return reasoning_delta(block.ident, reasoning) if reasoning else None

@@ -436,9 +436,7 @@ class ChunkReader:
         self.done = False
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]:
-        reader = self._frames
-        n = reader.count
-        return [kind_chunk(k, p, n + i) for i, (k, p) in enumerate(reader.feed_meant(piece))]
+        return self._frames.feed_items(piece, kind_chunk)
 
     def close(self) -> list[dict[str, Any]]:
         self._frames.close()
@@ -485,27 +483,15 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
         frames = _frames()
-        n = 0
         for piece in _pieces(body):
             if isinstance(piece, str):
                 raise VendorDataError(
                     VENDOR, "stream body", "the AWS event stream is binary; got text"
                 )
-            items: list[Any] = []
-            fast = _PAYLOAD if reader.pattern() is DELTA_FORM.pattern else None
-            for kind, payload in frames.feed_meant(piece):
-                if kind is _DELTA_KIND and fast is not None:
-                    try:
-                        match = fast(payload.decode())
-                    except UnicodeDecodeError:  # (the general path names it)
-                        match = None
-                    if match is not None:
-                        items.append(match)
-                        n += 1
-                        continue
-                items.append(kind_chunk(kind, payload, n))
-                n += 1
-            yield items
+            if reader.pattern() is DELTA_FORM.pattern:  # read fused
+                yield frames.feed_items(piece, kind_chunk, _DELTA_KIND, _PAYLOAD)
+            else:
+                yield frames.feed_items(piece, kind_chunk)
         frames.close()
 
     return SSEChunks(lists, _matched)
