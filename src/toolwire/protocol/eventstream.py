@@ -40,6 +40,7 @@ MAX_HEADERS_BYTES = 128 * 1024
 
 _U32 = struct.Struct(">I")
 _PRELUDE_FMT = struct.Struct(">III")
+_LENGTHS = struct.Struct(">II")
 
 # header value types (the format's numbering)
 _TRUE, _FALSE, _BYTE, _SHORT, _INT, _LONG, _BYTES, _STRING, _TIMESTAMP, _UUID = range(10)
@@ -416,10 +417,10 @@ _HEADER_BLOCKS: dict[tuple[tuple[str, type, Any], ...], bytes] = {}
 _HEADER_BLOCKS_MAX = 256
 
 
-def write_frame(
-    headers: Mapping[str, Any], payload: bytes = b"", vendor: str = "eventstream"
-) -> bytes:
-    """One frame with ``headers`` (str, bytes, int, bool or UUID values) and ``payload``."""
+def header_block(headers: Mapping[str, Any], vendor: str = "eventstream") -> bytes:
+    """The bytes of a frame's ``headers`` (str, bytes, int, bool or UUID values): a writer
+    of many frames with a few header sets builds each once and frames with
+    :func:`frame_bytes`."""
     # a stream's frames repeat a few header sets: each is written once (the value's type is
     # part of the key, as True and 1 are equal but written differently)
     key = tuple((k, type(v), v) for k, v in headers.items())
@@ -431,18 +432,32 @@ def write_frame(
         _HEADER_BLOCKS[key] = hbytes
     if len(hbytes) > MAX_HEADERS_BYTES:
         raise VendorDataError(vendor, "frame headers", f"{len(hbytes)} bytes of headers")
-    total = len(hbytes) + len(payload) + _OVERHEAD
-    check("max_event_chars", total, "an event-stream frame written")
-    prelude = struct.pack(">II", total, len(hbytes))
-    prelude += _U32.pack(zlib.crc32(prelude))
-    body = prelude + hbytes + payload
+    return hbytes
+
+
+def frame_bytes(head: bytes, payload: bytes = b"", vendor: str = "eventstream") -> bytes:
+    """One frame of a header block (:func:`header_block`) and ``payload``."""
+    total = len(head) + len(payload) + _OVERHEAD
+    if total > limits().max_event_chars:
+        check("max_event_chars", total, "an event-stream frame written")
+    prelude = _LENGTHS.pack(total, len(head))
+    body = prelude + _U32.pack(zlib.crc32(prelude)) + head + payload
     return body + _U32.pack(zlib.crc32(body))
+
+
+def write_frame(
+    headers: Mapping[str, Any], payload: bytes = b"", vendor: str = "eventstream"
+) -> bytes:
+    """One frame with ``headers`` (str, bytes, int, bool or UUID values) and ``payload``."""
+    return frame_bytes(header_block(headers, vendor), payload, vendor)
 
 
 __all__ = [
     "MAX_HEADERS_BYTES",
     "Frame",
     "FrameReader",
+    "frame_bytes",
+    "header_block",
     "payload_pattern",
     "read_frames",
     "write_frame",

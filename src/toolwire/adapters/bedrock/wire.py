@@ -24,9 +24,17 @@ from typing import Any, TypedDict
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol._compact_json import compact
 from toolwire.protocol._fastpath import OTHERS, SCALAR, DeltaForm, Index, OneOf, SSEChunks, Text
 from toolwire.protocol.callids import IdRule
-from toolwire.protocol.eventstream import Frame, FrameReader, payload_pattern, write_frame
+from toolwire.protocol.eventstream import (
+    Frame,
+    FrameReader,
+    frame_bytes,
+    header_block,
+    payload_pattern,
+    write_frame,
+)
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.jsontext import (
@@ -532,7 +540,10 @@ def _payload_bytes(payload: Any, n: int) -> bytes:
     where = f"payload {n}"
     cap = limits().max_json_depth
     try:
-        text = _PAYLOAD_JSON.encode(payload)
+        try:
+            text = compact(payload)
+        except TypeError:  # (no JSON type: a blob, written as base64 text, or what it names)
+            text = _PAYLOAD_JSON.encode(payload)
     except RecursionError:  # (a circular reference nests without end)
         raise JSONTextError(
             VENDOR, where, f"JSON nested deeper than {cap} levels, or circular"
@@ -559,12 +570,27 @@ def _header_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
+def _head(name: str) -> bytes:
+    """The header block of an event or exception chunk named ``name``."""
+    if name in EXCEPTIONS or (name not in EVENTS and name.endswith("Exception")):
+        kind = {":message-type": "exception", ":exception-type": name}
+    else:
+        kind = {":message-type": "event", ":event-type": name}
+    return header_block({**kind, ":content-type": "application/json"}, VENDOR)
+
+
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Chunk dicts -> event-stream bytes (event frames; exception and error chunks as their
     frames), what botocore's parser reads back. (The contract's "write" name.)"""
     out: list[bytes] = []
+    heads: dict[str, bytes] = {}  # a chunk's name -> its frames' header block
     for n, chunk in enumerate(chunks):
-        name, payload = _event_of(chunk, n)
+        if type(chunk) is dict and len(chunk) == 1:  # (boto3's shape: most chunks)
+            ((name, payload),) = chunk.items()
+            if type(name) is not str or type(payload) is not dict:
+                name, payload = _event_of(chunk, n)
+        else:
+            name, payload = _event_of(chunk, n)
         if name == "error" and isinstance(payload, dict) and set(payload) <= {"code", "message"}:
             headers = {
                 ":message-type": "error",
@@ -574,19 +600,10 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
             out.append(write_frame(headers, b"", VENDOR))
             continue
         raw = _payload_bytes(payload, n)
-        if name in EXCEPTIONS or (name not in EVENTS and name.endswith("Exception")):
-            headers = {
-                ":message-type": "exception",
-                ":exception-type": name,
-                ":content-type": "application/json",
-            }
-        else:
-            headers = {
-                ":message-type": "event",
-                ":event-type": name,
-                ":content-type": "application/json",
-            }
-        out.append(write_frame(headers, raw, VENDOR))
+        head = heads.get(name)
+        if head is None:
+            head = heads[name] = _head(name)
+        out.append(frame_bytes(head, raw, VENDOR))
     return b"".join(out)
 
 
