@@ -307,7 +307,7 @@ class FrameReader(Generic[M]):
                     known.clear()
                 known[raw] = value
             payload = frame[hlen:]
-            if value is kind:
+            if value is kind or value == kind:
                 try:
                     item = read(payload.decode())
                 except UnicodeDecodeError:
