@@ -10,9 +10,14 @@ as a sequence of frames, not SSE. A frame is::
 
 all integers big-endian. :class:`FrameReader` reads frames push-style (``feed`` pieces split
 anywhere, ``close`` at the end); a bad CRC, an impossible length or a stream that ends inside
-a frame raises a ``toolwire.errors`` exception, never a short success. Each frame is checked
-once and every byte is copied at most twice, so reading is linear in the stream. The frame's
-size is bounded by ``limits().max_event_chars``. :func:`write_frame` builds the same layout.
+a frame raises a ``toolwire.errors`` exception, never a short success. A piece's frames are
+cut in one loop (``struct`` and ``zlib``'s C CRC32, each distinct header block read once),
+each frame checked once and copied once, so reading is linear in the stream. The frame's
+size is bounded by ``limits().max_event_chars``. :meth:`FrameReader.feed_items` makes each
+frame its reader's chunk in that loop, and hands the payloads of one kind of frame (a
+vendor's content deltas) to a delta form's expression (:func:`payload_pattern`): the fused
+reading of ``protocol._fastpath``, for frames. :func:`write_frame` builds the same layout
+(:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 (``:event-type`` ...) is the adapter's.
 """
@@ -54,7 +59,7 @@ _FIXED: dict[int, struct.Struct] = {
 _U16 = struct.Struct(">H")
 
 HeaderValue = bool | int | bytes | str | uuid.UUID
-#: what a reader makes of a frame's headers (``FrameReader.feed_meant``)
+#: what a reader makes of a frame's headers, and of a frame (``FrameReader.feed_items``)
 M = TypeVar("M")
 T = TypeVar("T")
 
@@ -97,10 +102,6 @@ def _never(text: str) -> None:
 
 def _frame(headers: dict[str, HeaderValue], payload: bytes, n: int) -> Frame:
     return Frame(dict(headers), payload)  # (the caller's own copy of the headers)
-
-
-def _pair(meaning: Any, payload: bytes, n: int) -> tuple[Any, bytes]:
-    return meaning, payload
 
 
 #: a meaning no reader's headers have (``feed_items`` with no ``kind``)
@@ -166,7 +167,7 @@ class FrameReader(Generic[M]):
 
     ``close()`` raises ``TruncatedStream`` when the stream ended inside a frame.
     ``vendor`` names the stream in every error. ``meaning``: what a reader of
-    :meth:`feed_meant` makes of a frame's headers (an event type, say), worked out once per
+    :meth:`feed_items` makes of a frame's headers (an event type, say), worked out once per
     distinct header block; it must not raise (a frame's errors are its reader's to name).
 
     A piece is cut into frames in one loop: per frame two ``struct`` reads, the two CRC32s
@@ -194,10 +195,6 @@ class FrameReader(Generic[M]):
     def feed(self, piece: bytes | bytearray | memoryview) -> list[Frame]:
         """The frames ``piece`` completed, each with its own copy of its headers."""
         return self._cut(piece, self._frames, _same, _NONE, _never, _frame)
-
-    def feed_meant(self, piece: bytes | bytearray | memoryview) -> list[tuple[M, bytes]]:
-        """The frames ``piece`` completed as (``meaning`` of the headers, payload)."""
-        return self._cut(piece, self._meant, self._meaning, _NONE, _never, _pair)
 
     def feed_items(
         self,

@@ -369,8 +369,8 @@ def json_form(value: Any) -> Any:
 
 #: what a frame's headers say it is: ``(what, name)``; ``what`` one of ``event``,
 #: ``exception`` (``name``: ``:event-type`` / ``:exception-type``, whatever it holds),
-#: ``error`` (``name``: the ``(code, message)`` of its headers), or another
-#: ``:message-type`` (``name`` None)
+#: ``error`` (``name``: the ``(code, message)`` of its headers), or ``?`` (``name``: the
+#: ``:message-type`` no chunk has)
 FrameKind = tuple[str, Any]
 
 #: the kind of the commonest frame: a content delta event
@@ -379,7 +379,7 @@ _DELTA_KIND: FrameKind = ("event", "contentBlockDelta")
 
 def frame_kind(headers: Mapping[str, Any]) -> FrameKind:
     """A frame's kind by its headers (worked out once per distinct header block by the
-    frame reader: ``FrameReader.feed_meant``); what is wrong is named by :func:`kind_chunk`."""
+    frame reader: ``FrameReader.feed_items``); what is wrong is named by :func:`kind_chunk`."""
     mtype = headers.get(":message-type", "event")
     if mtype == "error":
         code = headers.get(":error-code")
