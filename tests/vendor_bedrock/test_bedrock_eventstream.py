@@ -228,7 +228,7 @@ def _cut(data: bytes, cuts: list[int]) -> list[bytes]:
     return [data[a:b] for a, b in itertools.pairwise(points)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples)
 @given(
     st.integers(min_value=0),
     st.integers(min_value=1, max_value=255),
@@ -246,7 +246,7 @@ def test_any_byte_changed_is_an_error_the_same_however_the_stream_is_cut(
     assert _read(_cut(bytes(data), cuts)) == whole
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=2 * settings.default.max_examples)
 @given(st.integers(min_value=0), st.lists(st.integers(min_value=0), max_size=8))
 def test_a_stream_cut_short_anywhere_reads_its_whole_frames_then_is_truncated(
     end: int, cuts: list[int]
@@ -269,7 +269,7 @@ def test_a_stream_cut_short_anywhere_reads_its_whole_frames_then_is_truncated(
             reader.close()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=settings.default.max_examples)
 @given(st.lists(st.integers(min_value=0), max_size=8), st.booleans())
 def test_feed_items_reads_as_feed_does(cuts: list[int], take: bool) -> None:
     """``feed_items``: the frames of the kind asked for that ``read`` takes are its values,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tests.vendor_bedrock._bedrock_sdk import sdk_events
 
 from toolwire.adapters import bedrock
-from toolwire.adapters.bedrock import Decoder
+from toolwire.adapters.bedrock import decoder as decoder_module
 from toolwire.adapters.bedrock.wire import DELTA_FORM, sse_chunks
 from toolwire.errors import ToolwireError
 from toolwire.protocol._fastpath import SSEChunks
@@ -141,7 +141,7 @@ def _general(pieces: list[bytes], monkeypatch: pytest.MonkeyPatch) -> tuple[Any,
     """The general reading: the chunk dicts (no SSEChunks: nothing matched), every one
     through the decoder's general handler (its dict path's rule switched off)."""
     with monkeypatch.context() as patch:
-        patch.setattr(Decoder, "_fast_delta", lambda self, payload, clean: None)
+        patch.setattr(decoder_module, "_delta_fields", lambda chunk: None)
         chunks = iter(sse_chunks(pieces))
         assert type(chunks) is not SSEChunks
         return _outcome(lambda: bedrock.decode_stream(chunks))
@@ -153,7 +153,7 @@ def _fused(pieces: list[bytes]) -> tuple[Any, ...]:
     return _outcome(lambda: bedrock.decode_stream(chunks))
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=3 * settings.default.max_examples)
 @given(
     st.lists(_DELTA, max_size=8),
     st.booleans(),
@@ -187,7 +187,7 @@ def test_fused_gives_what_the_general_path_gives(
         configure(**asdict(previous))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=settings.default.max_examples)
 @given(st.lists(_DELTA, max_size=8), st.lists(st.integers(min_value=0), max_size=6))
 def test_a_whole_stream_reads_the_same_cut_anywhere_and_as_botocore_reads_it(
     deltas: list[Any], cuts: list[int]
@@ -274,3 +274,22 @@ def test_a_payload_the_form_does_not_take_goes_the_general_way(payload: bytes) -
     from toolwire.adapters.bedrock.wire import _PAYLOAD
 
     assert _PAYLOAD(payload.decode()) is None
+
+
+@pytest.mark.parametrize("cap", [5, 9, 10, 11, 40])
+def test_the_argument_cap_is_named_at_the_same_chunk_fused_or_not(
+    cap: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tool-input fragments of 4, 5 and 2 characters (11 in all) under caps around them:
+    the fused rule passes the fragment that goes over, and the general path names it."""
+    deltas = [("compact", 1, "toolUse", t) for t in ("abcd", "efghi", "jk")]
+    pieces = [b"".join(_frames(deltas, end=True, after=False))]
+    previous = configure(max_argument_chars=cap)
+    try:
+        fused, general = _fused(pieces), _general(pieces, monkeypatch)
+    finally:
+        configure(**asdict(previous))
+    assert fused == general
+    assert fused[0] == ("ok" if cap >= 11 else "error")
+    if cap < 11:
+        assert fused[1] == "LimitExceeded" and "max_argument_chars" in fused[2]

@@ -115,6 +115,44 @@ def _seed(payload: Mapping[str, Any]) -> str:
     return json.dumps(json_form(kept), sort_keys=True, default=str)
 
 
+def _delta_fields(chunk: Any) -> tuple[int, str | None, str | None, str | None] | None:
+    """The fields of :data:`~toolwire.adapters.bedrock.wire.DELTA_FORM` (index, text, tool
+    input, reasoning text: one of the three a string) of a delta chunk of that shape (one
+    delta member holding one string; nothing else that could nest or need a repair), a
+    dict boto3 gave or one toolwire's reader parsed, under the caps in force; ``None`` for
+    anything else, which the general path reads (and names)."""
+    kind = type(chunk)
+    if (kind is not dict and kind is not CheckedObject) or len(chunk) != 1:
+        return None
+    payload = chunk.get("contentBlockDelta")
+    if type(payload) is not dict or len(payload) != 2 or limits().max_json_depth <= 3:
+        return None
+    index, delta = payload.get("contentBlockIndex"), payload.get("delta")
+    if type(index) is not int or index < 0 or type(delta) is not dict or len(delta) != 1:
+        return None
+    ((key, value),) = delta.items()
+    if key == "text":
+        text = value
+    elif type(value) is not dict or len(value) != 1:
+        return None
+    elif key == "toolUse":
+        text = value.get("input")
+    elif key == "reasoningContent":
+        text = value.get("text")
+    else:
+        return None
+    if type(text) is not str:
+        return None
+    if not text.isascii() and not (kind is CheckedObject and chunk.trusted()):
+        if has_lone_surrogate(text):  # (a dict from elsewhere: unchecked)
+            return None
+    if key == "text":
+        return index, text, None, None
+    if key == "toolUse":
+        return index, None, text, None
+    return index, None, None, text
+
+
 class Decoder(BaseDecoder):
     """Feed ConverseStream events (boto3's dicts or the framing's); get AG-UI events.
 
@@ -143,14 +181,15 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: ``{eventType: payload}`` as boto3 yields it, or its JSON."""
-        kind = type(chunk)
-        if (kind is dict or kind is CheckedObject) and len(chunk) == 1:
-            payload = chunk.get("contentBlockDelta")  # most of a stream: one content delta
-            if type(payload) is dict:
-                fast = self._fast_delta(payload, kind is CheckedObject and chunk.trusted())
-                if fast is not None:
-                    return fast
-        if kind is not CheckedObject and isinstance(chunk, dict):
+        fields = _delta_fields(chunk)  # most of a stream: one content delta
+        if fields is not None:
+            out = self._delta(*fields)
+            if out is not PASS:
+                self.chunk_index += 1
+                if len(self.losses) > self._announced:  # (none arise here; an earlier feed's)
+                    self.warn_new()
+                return [] if out is None else [out]
+        if type(chunk) is not CheckedObject and isinstance(chunk, dict):
             self.chunk_index += 1
             events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
             self.warn_new()
@@ -160,43 +199,9 @@ class Decoder(BaseDecoder):
     def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
         """The whole stream's events, ``close()``'s included: ``feed``'s, with the content
         deltas (most of a stream) read by :meth:`_delta` in the shared loop, fused from
-        toolwire's own reader (``wire.sse_chunks``: ``protocol._fastpath``)."""
-        return read_stream(self, chunks, DELTA_FORM, self._delta)
-
-    def _fast_delta(self, payload: dict[str, Any], clean: bool) -> list[BaseEvent] | None:
-        """A delta chunk of :data:`~toolwire.adapters.bedrock.wire.DELTA_FORM`'s shape
-        (index, one delta member holding one string; nothing else that could nest or need
-        a repair), under the caps in force, read by :meth:`_delta`; ``clean``: its strings
-        were checked (a dict toolwire's reader parsed). ``None``: the general path, which
-        gives the same events or names what is wrong."""
-        if len(payload) != 2 or limits().max_json_depth <= 3:
-            return None
-        index, delta = payload.get("contentBlockIndex"), payload.get("delta")
-        if type(index) is not int or index < 0 or type(delta) is not dict or len(delta) != 1:
-            return None
-        ((key, value),) = delta.items()
-        text = tool_input = reasoning = None
-        if key == "text":
-            text = value
-        elif type(value) is not dict or len(value) != 1:
-            return None
-        elif key == "toolUse":
-            text = tool_input = value.get("input")
-        elif key == "reasoningContent":
-            text = reasoning = value.get("text")
-        else:
-            return None
-        if type(text) is not str or (not clean and not text.isascii() and has_lone_surrogate(text)):
-            return None
-        if tool_input is not None or reasoning is not None:
-            text = None
-        out = self._delta(index, text, tool_input, reasoning)
-        if out is PASS:
-            return None
-        self.chunk_index += 1
-        if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
-            self.warn_new()
-        return [] if out is None else [out]
+        toolwire's own reader (``wire.sse_chunks``: ``protocol._fastpath``), or from the
+        dicts boto3 gives (:func:`_delta_fields`)."""
+        return read_stream(self, chunks, DELTA_FORM, self._delta, _delta_fields)
 
     def _delta(
         self, index: int, text: str | None, tool_input: str | None, reasoning: str | None
