@@ -531,11 +531,12 @@ class Decoder(BaseDecoder):
                 out.append(ReasoningMessageStartEvent(message_id=block.ident, role="reasoning"))
         if block.kind == "skip":
             return out
+        # a fragment into its open block of its kind: the rule makes its event (as for the
+        # deltas read fused), passing only a tool input over the argument cap, named here
         if "text" in delta:
             self._kind(block, "text", index, "text")
             text = FIELDS.at(delta, "text", str, at)
-            if text:
-                out.append(text_delta(block.ident, text))
+            out += self._taken(self._delta(index, text, None, None))
         elif "citation" in delta:
             self._kind(block, "text", index, "citation")
             block.citations.append(delta["citation"])
@@ -543,18 +544,18 @@ class Decoder(BaseDecoder):
             self._kind(block, "call", index, "toolUse")
             use = FIELDS.at(delta, "toolUse", dict, at)
             text = FIELDS.at(use, "input", str, f"{at}.toolUse")
-            if text:
-                block.args += len(text)
-                check("max_argument_chars", block.args, lambda: self.where("toolUse.input"))
-                out.append(args_delta(block.ident, text))
+            taken = self._delta(index, None, text, None)
+            if taken is PASS:
+                size = block.args + len(text)
+                check("max_argument_chars", size, lambda: self.where("toolUse.input"))
+            out += self._taken(taken)
         elif "reasoningContent" in delta:
             self._kind(block, "reasoning", index, "reasoningContent")
             rc = FIELDS.at(delta, "reasoningContent", dict, at)
             where = f"{at}.reasoningContent"
             if "text" in rc:
                 text = FIELDS.at(rc, "text", str, where)
-                if text:
-                    out.append(reasoning_delta(block.ident, text))
+                out += self._taken(self._delta(index, None, None, text))
             if "signature" in rc:
                 block.signature.append(FIELDS.at(rc, "signature", str, where))
             if "redactedContent" in rc:
@@ -568,6 +569,13 @@ class Decoder(BaseDecoder):
                 "delta-dropped", f"{at}: a {kind!r} delta of block {index} has no AG-UI event"
             )
         return out
+
+    @staticmethod
+    def _taken(taken: Taken) -> list[BaseEvent]:
+        """What the rule made of a fragment the general path checked (never passed)."""
+        if taken is PASS:
+            raise AssertionError("the rule passed a fragment into its open block of its kind")
+        return [] if taken is None else [taken]
 
     def _drop(self, kind: str, reason: str) -> None:
         self.losses.append(Loss(kind=kind, target="AG-UI", reason=f"{VENDOR}: {reason}"))
