@@ -181,20 +181,29 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: ``{eventType: payload}`` as boto3 yields it, or its JSON."""
-        fields = _delta_fields(chunk)  # most of a stream: one content delta
-        if fields is not None:
-            out = self._delta(*fields)
-            if out is not PASS:
-                self.chunk_index += 1
-                if len(self.losses) > self._announced:  # (none arise here; an earlier feed's)
-                    self.warn_new()
-                return [] if out is None else [out]
+        fast = self._fast_delta(chunk)  # most of a stream: one content delta
+        if fast is not None:
+            return fast
         if type(chunk) is not CheckedObject and isinstance(chunk, dict):
             self.chunk_index += 1
             events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
             self.warn_new()
             return events
         return super().feed(chunk)
+
+    def _fast_delta(self, chunk: Any) -> list[BaseEvent] | None:
+        """A content delta's events by :meth:`_delta`, from its :func:`_delta_fields`;
+        ``None``: the general path (the chunk is another, or the rule passes it)."""
+        fields = _delta_fields(chunk)
+        if fields is None:
+            return None
+        out = self._delta(*fields)
+        if out is PASS:
+            return None
+        self.chunk_index += 1
+        if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
+            self.warn_new()
+        return [] if out is None else [out]
 
     def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
         """The whole stream's events, ``close()``'s included: ``feed``'s, with the content
