@@ -53,6 +53,11 @@ def loads_all(texts: list[str]) -> int:
     return len(texts)
 
 
+def dumps_one(value: Any) -> str:
+    """One value's JSON text as the floors write it (``json.dumps``, compact, not ASCII)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps_all(values: list[Any]) -> int:
     for value in values:
         json.dumps(value, separators=(",", ":"), ensure_ascii=False)

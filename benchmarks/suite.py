@@ -44,6 +44,7 @@ from benchmarks.peers.runner import PEERS
 from benchmarks.served import NotMeasured, Served
 from benchmarks.timing import Case, interleave, peak_bytes, timed
 from toolwire import adapters
+from toolwire.protocol._compact_json import compact
 from toolwire.protocol.sse import encode_agui_event
 
 
@@ -55,10 +56,13 @@ def _bench_modules() -> tuple[dict[str, ModuleType], list[str]]:
     ``VENDOR``, ``MODEL``, ``build(shape, events) -> bytes`` (a stream of the recorded shape
     in the adapter's ``FRAMING``) and ``sdk_objects(body)`` (the vendor SDK's own parse);
     optionally ``extra_cases(body)``, ``REQUEST_MODEL`` (the model ``encode_request`` is
-    given, when ``MODEL`` takes no images), and ``ARGUMENTS_AS_OBJECTS = True`` when the vendor's
-    stream carries a call's arguments as a JSON object (its encoder must parse their text,
-    which the encode row's floor then counts). Every path, floor, peer row and the gateway take the
-    vendor from here and read and write its streams through its ``FRAMING``.
+    given, when ``MODEL`` takes no images), ``floor_frames(chunks, write)`` (a framing whose
+    writing is work of its own, such as the AWS event stream's CRCs: the chunks written
+    with ``write`` and framed, for the encode floors), and ``ARGUMENTS_AS_OBJECTS = True``
+    when the vendor's stream carries a call's arguments as a JSON object (its encoder must
+    parse their text, which the encode row's floor then counts). Every path, floor, peer
+    row and the gateway take the vendor from here and read and write its streams through
+    its ``FRAMING``.
     """
     found: dict[str, ModuleType] = {}
     missing: list[str] = []
@@ -140,12 +144,19 @@ def _group(
     g.add("tw.bytes.events", timed(lambda: paths.events(adapter, paths.read(adapter, body))))
     g.add("tw.bytes.sse", timed(lambda: paths.sse(adapter, paths.read(adapter, body))))
     g.add("tw.encode", timed(lambda: paths.encode(adapter, run_events)))
-    g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
+    # a framing whose writing is work of its own (the AWS event stream's CRCs) is in the
+    # encode floors beside the payloads' JSON (the bench module's ``floor_frames``)
+    framed = getattr(bench, "floor_frames", None)
+    if framed is None:
+        g.add("floor.encode", timed(lambda: paths.dumps_all(vendor_out)))
+        g.add("floor.compact", timed(lambda: paths.compact_all(vendor_out)))
+    else:
+        g.add("floor.encode", timed(lambda: len(framed(vendor_out, paths.dumps_one))))
+        g.add("floor.compact", timed(lambda: len(framed(vendor_out, compact))))
     specs = paths.event_specs(run_events)
     g.add("floor.read", timed(paths.floor_read(adapter, body, texts)))
     g.add("floor.build", timed(lambda: paths.build_events(specs)))
     g.add("floor.sequence", timed(lambda: paths.sequence_check(run_events)))
-    g.add("floor.compact", timed(lambda: paths.compact_all(vendor_out)))
     g.add("floor.write", timed(lambda: paths.compact_all(agui_out)))
     if getattr(bench, "ARGUMENTS_AS_OBJECTS", False):
         # the vendor takes a call's arguments as an object: any encoder parses their text

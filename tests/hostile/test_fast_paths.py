@@ -26,7 +26,7 @@ from toolwire.protocol.jsontext import CheckedObject, checked
 from toolwire.protocol.limits import limits
 from toolwire.protocol.runs import RunFramer
 
-FAST = {"anthropic": "_quick_delta", "openai_chat": "_one_delta"}
+FAST = {"anthropic": "_quick_delta", "openai_chat": "_one_delta", "bedrock": "_fast_delta"}
 
 
 def _outcome(vendor: str, chunks: list[Any], fast: bool, hits: list[int]) -> tuple[Any, ...]:
@@ -199,8 +199,9 @@ def test_the_benchmark_streams_stream_as_they_feed(vendor: str, shape: str) -> N
     assert inline > 100 if vendor in SDK_LOOP else inline == 0
 
 
-#: the own loops that read SDK objects too, not only toolwire's checked dicts
-SDK_LOOP = ["anthropic"]
+#: the own loops that read SDK objects too, not only toolwire's checked dicts (boto3's
+#: dicts, for Bedrock)
+SDK_LOOP = ["anthropic", "bedrock"]
 
 
 def _sdk_objects(vendor: str, chunks: list[Any]) -> list[Any]:
@@ -211,6 +212,8 @@ def _sdk_objects(vendor: str, chunks: list[Any]) -> list[Any]:
         from anthropic.types import RawMessageStreamEvent
 
         return [anthropic_construct(type_=RawMessageStreamEvent, value=c) for c in chunks]
+    if vendor == "bedrock":  # boto3 yields plain dicts, unchecked
+        return [dict(c) if isinstance(c, dict) else c for c in chunks]
     from openai._models import construct_type
     from openai.types.chat import ChatCompletionChunk
 

@@ -33,6 +33,9 @@ from toolwire.protocol.framing import SSEReader, json_chunk
 from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of, pieces
 
 FORMED = ["anthropic", "openai_chat", "openai_responses", "gemini", "mistral", "cohere", "ollama"]
+#: decoders with a form whose push reader is no SSE reader (Bedrock's event stream): their
+#: own whole-body reader (``sse_chunks``) is read fused; the push pieces hold its dicts
+FORMED_BY_BODY = ["bedrock"]
 
 
 def _plain_reader(vendor: str) -> Any:
@@ -247,16 +250,37 @@ def test_the_deltas_are_read_as_matches(vendor: str, first: bool) -> None:
 def test_a_decoder_with_no_form_reads_the_dicts() -> None:
     """The general way, for every vendor without a form: no probe finds one, and the
     pieces hold the push reader's own dicts."""
-    without = [n for n in adapters.model_names() if n not in FORMED]
+    without = [n for n in adapters.model_names() if n not in FORMED + FORMED_BY_BODY]
     assert without
     for name in without:
         probe = FormProbe()
         adapters.get(name).Decoder().events(probe)
         assert probe.form is None, name
-    for name in FORMED:
+    for name in FORMED + FORMED_BY_BODY:
         probe = FormProbe()
         adapters.get(name).Decoder().events(probe)
         assert probe.form is adapters.get(name).wire.DELTA_FORM, name
+
+
+@pytest.mark.parametrize("vendor", FORMED_BY_BODY)
+@pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
+def test_a_form_over_a_push_reader_of_another_framing_reads_its_dicts(
+    vendor: str, shape: str
+) -> None:
+    """A decoder with a form over a push reader that is no SSE reader: its pieces hold that
+    reader's dicts only (no expression runs over its bytes), read as ``feed`` reads them."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS[vendor].build(shape, 200)
+    split = [body[at : at + 997] for at in range(0, len(body), 997)]
+    reader = pieces(_plain_reader(vendor), form_of(adapters.get(vendor).Decoder()))
+    items = [x for piece in split for p in reader.feed(piece) for x in p.items]
+    assert len(items) > 150 and all(type(x) is not re.Match for x in items)
+    general = _general(vendor, split)
+    assert general[1] is None and general[0]
+    for one in (False, True):
+        assert _fused(vendor, split, one) == general
+        assert _fused(vendor, split, one, from_start=False) == general
 
 
 def test_pieces_keeps_the_readers_end_and_ticks() -> None:

@@ -3,6 +3,7 @@ checked against botocore's own frame parser and against frames built by hand."""
 
 from __future__ import annotations
 
+import itertools
 import struct
 import uuid
 import zlib
@@ -200,3 +201,102 @@ def test_a_payload_json_cannot_hold_is_a_vendor_data_error() -> None:
 
     with pytest.raises(VendorDataError, match=r"payload 0.*not JSON serializable"):
         to_sse([{"contentBlockDelta": {"delta": {"text": object()}}}])
+
+
+def _stream() -> bytes:
+    return b"".join(
+        write_frame({":event-type": name, ":message-type": "event"}, payload)
+        for name, payload in [
+            ("messageStart", b'{"role":"assistant"}'),
+            ("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"h\xc3\xa9"}}'),
+            ("contentBlockDelta", b""),
+            ("contentBlockStop", b'{"contentBlockIndex":0}'),
+        ]
+    )
+
+
+def _read(pieces: list[bytes]) -> tuple[object, ...]:
+    """The frames of ``pieces`` or the error the reader raised (its type and text)."""
+    try:
+        return ("ok", [(f.headers, f.payload) for f in read_frames(pieces, "bedrock")])
+    except (VendorDataError, TruncatedStream) as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+def _cut(data: bytes, cuts: list[int]) -> list[bytes]:
+    points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
+    return [data[a:b] for a, b in itertools.pairwise(points)]
+
+
+@settings(max_examples=3 * settings.default.max_examples)
+@given(
+    st.integers(min_value=0),
+    st.integers(min_value=1, max_value=255),
+    st.lists(st.integers(min_value=0), max_size=8),
+)
+def test_any_byte_changed_is_an_error_the_same_however_the_stream_is_cut(
+    at: int, bits: int, cuts: list[int]
+) -> None:
+    """Every byte of a frame is under one of its CRCs: a change anywhere is a
+    ``toolwire.errors`` exception, never other frames, and the same one for any cuts."""
+    data = bytearray(_stream())
+    data[at % len(data)] ^= bits
+    whole = _read([bytes(data)])
+    assert whole[0] == "error"
+    assert _read(_cut(bytes(data), cuts)) == whole
+
+
+@settings(max_examples=2 * settings.default.max_examples)
+@given(st.integers(min_value=0), st.lists(st.integers(min_value=0), max_size=8))
+def test_a_stream_cut_short_anywhere_reads_its_whole_frames_then_is_truncated(
+    end: int, cuts: list[int]
+) -> None:
+    data = _stream()
+    short = data[: end % (len(data) + 1)]
+    expected = botocore_frames(short)  # (botocore's reader: the frames held whole)
+    reader = FrameReader("bedrock")
+    got = []
+    for piece in _cut(short, cuts):
+        got += [(f.headers, f.payload) for f in reader.feed(piece)]
+    assert got == expected
+    boundaries = {0}
+    for frame, _ in enumerate(expected):
+        boundaries.add(sum(len(write_frame(h, p)) for h, p in expected[: frame + 1]))
+    if len(short) in boundaries:
+        assert reader.close() == []
+    else:
+        with pytest.raises(TruncatedStream, match=f"inside event-stream frame {len(expected)}"):
+            reader.close()
+
+
+@settings(max_examples=settings.default.max_examples)
+@given(st.lists(st.integers(min_value=0), max_size=8), st.booleans())
+def test_feed_items_reads_as_feed_does(cuts: list[int], take: bool) -> None:
+    """``feed_items``: the frames of the kind asked for that ``read`` takes are its values,
+    every other frame ``chunk``'s of its meaning, payload and number, in the stream's order;
+    a payload that is no UTF-8 is ``chunk``'s too."""
+    data = _stream() + write_frame({":event-type": "contentBlockDelta"}, b"\xff\xfe")
+    frames = [(f.headers, f.payload) for f in read_frames([data])]
+
+    def meaning(headers: dict[str, object]) -> object:
+        return headers[":event-type"]
+
+    reader = FrameReader("bedrock", meaning)
+    items: list[object] = []
+    kind = "contentBlockDelta" if take else None
+    for piece in _cut(data, cuts):
+        items += reader.feed_items(
+            piece,
+            lambda m, p, n: ("chunk", m, p, n),
+            kind,
+            lambda text: ("read", text) if text else None,
+        )
+    reader.close()
+    expected: list[object] = []
+    for n, (headers, payload) in enumerate(frames):
+        name = headers[":event-type"]
+        if take and name == "contentBlockDelta" and payload and payload != b"\xff\xfe":
+            expected.append(("read", payload.decode()))
+        else:
+            expected.append(("chunk", name, payload, n))
+    assert items == expected

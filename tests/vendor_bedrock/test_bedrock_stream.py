@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import warnings
 from pathlib import Path
@@ -492,20 +493,25 @@ def test_a_surrogate_in_a_caller_built_event_is_written_as_its_escape() -> None:
 
 
 def _outcome(chunks: list[Any], fast: bool) -> tuple[Any, ...]:
-    """Every event as JSON and every warning, or the error and how far the events got."""
-    decoder = Decoder()
-    if not fast:
-        decoder._fast_delta = lambda *_: None  # type: ignore[method-assign]
-    got: list[str] = []
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        try:
-            for chunk in chunks:
-                got += [e.model_dump_json() for e in decoder.feed(chunk)]
-            got += [e.model_dump_json() for e in decoder.close()]
-        except ToolwireError as exc:
-            return ("error", type(exc).__name__, str(exc), got)
-    return ("events", got, [str(w.message) for w in seen], decoder.chunk_index)
+    """Every event as JSON and every warning, or the error and how far the events got;
+    ``fast=False``: no chunk's delta fields read (every chunk through the general handler)."""
+    from unittest import mock
+
+    from toolwire.adapters.bedrock import decoder as decoder_module
+
+    general = mock.patch.object(decoder_module, "_delta_fields", lambda chunk: None)
+    with contextlib.nullcontext() if fast else general:
+        decoder = Decoder()
+        got: list[str] = []
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            try:
+                for chunk in chunks:
+                    got += [e.model_dump_json() for e in decoder.feed(chunk)]
+                got += [e.model_dump_json() for e in decoder.close()]
+            except ToolwireError as exc:
+                return ("error", type(exc).__name__, str(exc), got)
+        return ("events", got, [str(w.message) for w in seen], decoder.chunk_index)
 
 
 @pytest.mark.parametrize(("name", "n", "body"), STREAMS, ids=[f"{s[0]}-{s[1]}" for s in STREAMS])

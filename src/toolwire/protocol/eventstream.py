@@ -10,24 +10,32 @@ as a sequence of frames, not SSE. A frame is::
 
 all integers big-endian. :class:`FrameReader` reads frames push-style (``feed`` pieces split
 anywhere, ``close`` at the end); a bad CRC, an impossible length or a stream that ends inside
-a frame raises a ``toolwire.errors`` exception, never a short success. Each frame is checked
-once and every byte is copied at most twice, so reading is linear in the stream. The frame's
-size is bounded by ``limits().max_event_chars``. :func:`write_frame` builds the same layout.
+a frame raises a ``toolwire.errors`` exception, never a short success. A piece's frames are
+cut in one loop (``struct`` and ``zlib``'s C CRC32, each distinct header block read once),
+each frame checked once and copied once, so reading is linear in the stream. The frame's
+size is bounded by ``limits().max_event_chars``. :meth:`FrameReader.feed_items` makes each
+frame its reader's chunk in that loop, and hands the payloads of one kind of frame (a
+vendor's content deltas) to a delta form's expression (:func:`payload_pattern`): the fused
+reading of ``protocol._fastpath``, for frames. :func:`write_frame` builds the same layout
+(:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 (``:event-type`` ...) is the adapter's.
 """
 
 from __future__ import annotations
 
+import re
 import struct
 import uuid
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from re import Match
+from typing import Any, Generic, TypeVar
 
 from toolwire.errors import TruncatedStream, VendorDataError
-from toolwire.protocol.limits import check
+from toolwire.protocol._fastpath import DeltaForm
+from toolwire.protocol.limits import check, limits
 
 #: prelude (two lengths and the prelude CRC) + the message CRC
 _PRELUDE = 12
@@ -37,6 +45,7 @@ MAX_HEADERS_BYTES = 128 * 1024
 
 _U32 = struct.Struct(">I")
 _PRELUDE_FMT = struct.Struct(">III")
+_LENGTHS = struct.Struct(">II")
 
 # header value types (the format's numbering)
 _TRUE, _FALSE, _BYTE, _SHORT, _INT, _LONG, _BYTES, _STRING, _TIMESTAMP, _UUID = range(10)
@@ -50,6 +59,9 @@ _FIXED: dict[int, struct.Struct] = {
 _U16 = struct.Struct(">H")
 
 HeaderValue = bool | int | bytes | str | uuid.UUID
+#: what a reader makes of a frame's headers, and of a frame (``FrameReader.feed_items``)
+M = TypeVar("M")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -64,16 +76,42 @@ class Frame:
 #: per event type), so most frames' headers are a lookup; bounded, cleared when full
 _SEEN: dict[bytes, dict[str, HeaderValue]] = {}
 _SEEN_MAX = 256
+#: what each reader keeps of the header blocks it met (bounded the same way)
+_KNOWN_MAX = 256
+_MISSING: Any = object()
 
 
-def _cached_headers(raw: bytes, vendor: str, where: str) -> dict[str, HeaderValue]:
+def _parsed_headers(raw: bytes, vendor: str, where: str) -> dict[str, HeaderValue]:
+    """The headers of a block, read once per distinct block (shared: never changed)."""
     found = _SEEN.get(raw)
     if found is None:
         found = _headers(raw, 0, len(raw), vendor, where)
         if len(_SEEN) >= _SEEN_MAX:
             _SEEN.clear()
         _SEEN[raw] = found
-    return dict(found)  # the caller's own copy
+    return found
+
+
+def _same(headers: dict[str, HeaderValue]) -> Any:
+    return headers
+
+
+def _never(text: str) -> None:
+    return None
+
+
+def _frame(headers: dict[str, HeaderValue], payload: bytes, n: int) -> Frame:
+    return Frame(dict(headers), payload)  # (the caller's own copy of the headers)
+
+
+#: a meaning no reader's headers have (``feed_items`` with no ``kind``)
+_NONE: Any = object()
+#: what a reading of a piece makes of its frames: the header blocks known, their meaning,
+#: the meaning whose payloads ``read`` takes, and the ``chunk`` of every other frame
+_Plan = tuple[
+    dict[bytes, Any], Callable[[dict[str, HeaderValue]], Any], Any, Callable[[str], Any],
+    Callable[[Any, bytes, int], Any],
+]  # fmt: skip
 
 
 def _headers(data: bytes, start: int, end: int, vendor: str, where: str) -> dict[str, HeaderValue]:
@@ -124,17 +162,30 @@ def _headers(data: bytes, start: int, end: int, vendor: str, where: str) -> dict
     return out
 
 
-class FrameReader:
+class FrameReader(Generic[M]):
     """Push-style reader of an event stream: ``feed(piece)`` -> the frames it completed.
 
     ``close()`` raises ``TruncatedStream`` when the stream ended inside a frame.
-    ``vendor`` names the stream in every error.
+    ``vendor`` names the stream in every error. ``meaning``: what a reader of
+    :meth:`feed_items` makes of a frame's headers (an event type, say), worked out once per
+    distinct header block; it must not raise (a frame's errors are its reader's to name).
+
+    A piece is cut into frames in one loop: per frame two ``struct`` reads, the two CRC32s
+    (``zlib``), a lookup of its header block and two slices; the bytes of a piece are not
+    copied but for the frame a piece ends inside (kept, and completed by the next pieces).
     """
 
-    def __init__(self, vendor: str = "eventstream") -> None:
+    def __init__(
+        self,
+        vendor: str = "eventstream",
+        meaning: Callable[[dict[str, HeaderValue]], M] = _same,
+    ) -> None:
         self.vendor = vendor
-        self._buf = bytearray()
-        self._need: tuple[int, int] | None = None  # (total, headers) of the frame being read
+        self._meaning = meaning
+        self._buf = bytearray()  # a frame begun in an earlier piece
+        self._need = 0  # its total length once its prelude is read and checked
+        self._frames: dict[bytes, Any] = {}  # header block -> its headers
+        self._meant: dict[bytes, Any] = {}  # header block -> its meaning
         self.count = 0  # frames read so far
         self.closed = False
 
@@ -142,35 +193,140 @@ class FrameReader:
         return f"event-stream frame {self.count}"
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[Frame]:
+        """The frames ``piece`` completed, each with its own copy of its headers."""
+        return self._cut(piece, self._frames, _same, _NONE, _never, _frame)
+
+    def feed_items(
+        self,
+        piece: bytes | bytearray | memoryview,
+        chunk: Callable[[M, bytes, int], T],
+        kind: M | None = None,
+        read: Callable[[str], T | None] = _never,
+    ) -> list[T]:
+        """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
+        ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
+        makes of its payload's UTF-8 text (a match of a delta form), unless it is ``None``
+        or the payload no UTF-8 (then ``chunk``'s, which names what is wrong). Each frame
+        made in turn: the first error of the piece, in the stream's order, is raised."""
+        return self._cut(
+            piece, self._meant, self._meaning, _NONE if kind is None else kind, read, chunk
+        )
+
+    def _cut(
+        self,
+        piece: bytes | bytearray | memoryview,
+        known: dict[bytes, Any],
+        make: Callable[[dict[str, HeaderValue]], Any],
+        kind: Any,
+        read: Callable[[str], Any],
+        chunk: Callable[[Any, bytes, int], Any],
+    ) -> list[Any]:
         if self.closed:
             raise VendorDataError(self.vendor, self._where(), "bytes after the stream was closed")
-        if not isinstance(piece, (bytes, bytearray, memoryview)):
-            raise VendorDataError(
-                self.vendor, self._where(), f"expected bytes, got {type(piece).__name__}"
-            )
-        buf = self._buf
-        buf += piece
-        out: list[Frame] = []
-        at = 0
-        while True:
-            if self._need is None:
-                if len(buf) - at < _PRELUDE:
-                    break
-                self._need = self._prelude(buf, at)
-            total, hlen = self._need
-            if len(buf) - at < total:
-                break
-            out.append(self._frame(buf, at, total, hlen))
-            self._need = None
-            self.count += 1
-            at += total
-        if at:
-            del buf[:at]  # what is left is one partial frame: moved once per frame at most
+        if type(piece) is not bytes:
+            if not isinstance(piece, (bytearray, memoryview)):
+                raise VendorDataError(
+                    self.vendor, self._where(), f"expected bytes, got {type(piece).__name__}"
+                )
+            piece = bytes(piece)
+        plan = (known, make, kind, read, chunk)
+        out: list[Any] = []
+        start = 0
+        if self._buf:
+            start = self._complete(piece, out, plan)
+            if start < 0:
+                return out
+        at = self._scan(piece, start, out, plan)
+        if at < len(piece):
+            self._buf += memoryview(piece)[at:]  # the frame this piece ends inside
         return out
 
-    def _prelude(self, buf: bytearray, at: int) -> tuple[int, int]:
-        total, hlen, crc = _PRELUDE_FMT.unpack_from(buf, at)
-        if zlib.crc32(buf[at : at + 8]) != crc:
+    def _complete(self, piece: bytes, out: list[Any], plan: _Plan) -> int:
+        """The held frame, completed from the start of ``piece``: where the piece goes on
+        after it, or -1 when the piece ends inside it too (each byte appended once)."""
+        buf = self._buf
+        start = 0
+        if not self._need:
+            start = _PRELUDE - len(buf)
+            buf += piece[:start]
+            if len(buf) < _PRELUDE:
+                return -1
+            total, hlen, crc = _PRELUDE_FMT.unpack_from(buf, 0)
+            self._check_prelude(buf, 0, total, hlen, crc)
+            self._need = total
+        take = self._need - len(buf)
+        buf += memoryview(piece)[start : start + take]
+        if len(buf) < self._need:
+            return -1
+        data = bytes(buf)
+        buf.clear()
+        self._need = 0
+        self._scan(data, 0, out, plan)  # (exactly one frame)
+        return start + take
+
+    def _scan(self, data: bytes, at: int, out: list[Any], plan: _Plan) -> int:
+        """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says:
+        where the first frame ``data`` does not hold whole begins (its total kept when its
+        prelude is read)."""
+        known, make, kind, read, chunk = plan
+        size = len(data)
+        cap = limits().max_event_chars
+        prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        append = out.append
+        count = self.count
+        while size - at >= _PRELUDE:
+            total, hlen, crc = prelude(data, at)
+            if (
+                crc32(data[at : at + 8]) != crc
+                or total < _OVERHEAD
+                or hlen > total - _OVERHEAD
+                or hlen > MAX_HEADERS_BYTES
+                or total > cap
+            ):
+                self.count = count
+                self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
+            end = at + total
+            if end > size:
+                self._need = total
+                break
+            last = end - 4
+            frame = data[at:last]  # (the frame but its CRC, copied once: its parts cut from it)
+            if crc32(frame) != word(data, last)[0]:
+                self.count = count
+                raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
+            hlen += _PRELUDE
+            raw = frame[_PRELUDE:hlen]
+            value = known.get(raw, _MISSING)
+            if value is _MISSING:
+                self.count = count
+                value = make(_parsed_headers(raw, self.vendor, self._where()))
+                if len(known) >= _KNOWN_MAX:
+                    known.clear()
+                known[raw] = value
+            payload = frame[hlen:]
+            if value is kind or value == kind:
+                try:
+                    item = read(payload.decode())
+                except UnicodeDecodeError:
+                    item = None
+                if item is not None:
+                    append(item)
+                    count += 1
+                    at = end
+                    continue
+            self.count = count
+            append(chunk(value, payload, count))
+            count += 1
+            at = end
+        self.count = count
+        return at
+
+    def _check_prelude(
+        self, data: bytes | bytearray, at: int, total: int, hlen: int, crc: int
+    ) -> None:
+        """A prelude's CRC and lengths: a ``toolwire.errors`` exception naming the first
+        that is wrong."""
+        if zlib.crc32(data[at : at + 8]) != crc:
             raise VendorDataError(self.vendor, self._where(), "prelude CRC32 does not match")
         if total < _OVERHEAD or hlen > total - _OVERHEAD:
             raise VendorDataError(
@@ -185,21 +341,6 @@ class FrameReader:
                 f"headers of {hlen} bytes (the format allows {MAX_HEADERS_BYTES})",
             )
         check("max_event_chars", total, self._where)
-        return total, hlen
-
-    def _frame(self, buf: bytearray, at: int, total: int, hlen: int) -> Frame:
-        view = memoryview(buf)
-        try:
-            end = at + total - 4
-            (crc,) = _U32.unpack_from(buf, end)
-            if zlib.crc32(view[at:end]) != crc:
-                raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
-            hstart = at + _PRELUDE
-            data = bytes(view[hstart:end])  # headers + payload, copied once
-        finally:
-            view.release()  # the buffer is resized after this frame
-        headers = _cached_headers(data[:hlen], self.vendor, self._where())
-        return Frame(headers, data[hlen:])
 
     def close(self) -> list[Frame]:
         """End of input: nothing, or ``TruncatedStream`` when a frame was cut."""
@@ -207,7 +348,7 @@ class FrameReader:
             return []
         self.closed = True
         if self._buf:
-            need = f" of {self._need[0]}" if self._need else ""
+            need = f" of {self._need}" if self._need else ""
             raise TruncatedStream(
                 self.vendor,
                 f"the stream ended inside event-stream frame {self.count} "
@@ -221,9 +362,20 @@ class FrameReader:
         return bool(self._buf)
 
 
+def payload_pattern(form: DeltaForm) -> Callable[[str], Match[str] | None]:
+    """The ``fullmatch`` of a delta form's expression of its data alone, for payloads that
+    come in frames, not SSE events (a form declared with no event line). Its groups are the
+    form's (the data, then the fields), so the form's reader and rule take its matches as
+    they take those of whole SSE events."""
+    source, head, tail = form.pattern.pattern, "data: ?", r"\n\n"
+    if not (source.startswith(head + "(?P<data>") and source.endswith(tail)):
+        raise ValueError("a delta form declared with no event line has data: and a blank line")
+    return re.compile(source[len(head) : -len(tail)], form.pattern.flags).fullmatch
+
+
 def read_frames(pieces: Iterable[bytes], vendor: str = "eventstream") -> Iterator[Frame]:
     """Every frame of a stream given as pieces split anywhere (lazily)."""
-    reader = FrameReader(vendor)
+    reader: FrameReader[Any] = FrameReader(vendor)
     for piece in pieces:
         yield from reader.feed(piece)
     yield from reader.close()
@@ -262,10 +414,10 @@ _HEADER_BLOCKS: dict[tuple[tuple[str, type, Any], ...], bytes] = {}
 _HEADER_BLOCKS_MAX = 256
 
 
-def write_frame(
-    headers: Mapping[str, Any], payload: bytes = b"", vendor: str = "eventstream"
-) -> bytes:
-    """One frame with ``headers`` (str, bytes, int, bool or UUID values) and ``payload``."""
+def header_block(headers: Mapping[str, Any], vendor: str = "eventstream") -> bytes:
+    """The bytes of a frame's ``headers`` (str, bytes, int, bool or UUID values): a writer
+    of many frames with a few header sets builds each once and frames with
+    :func:`frame_bytes`."""
     # a stream's frames repeat a few header sets: each is written once (the value's type is
     # part of the key, as True and 1 are equal but written differently)
     key = tuple((k, type(v), v) for k, v in headers.items())
@@ -277,12 +429,33 @@ def write_frame(
         _HEADER_BLOCKS[key] = hbytes
     if len(hbytes) > MAX_HEADERS_BYTES:
         raise VendorDataError(vendor, "frame headers", f"{len(hbytes)} bytes of headers")
-    total = len(hbytes) + len(payload) + _OVERHEAD
-    check("max_event_chars", total, "an event-stream frame written")
-    prelude = struct.pack(">II", total, len(hbytes))
-    prelude += _U32.pack(zlib.crc32(prelude))
-    body = prelude + hbytes + payload
+    return hbytes
+
+
+def frame_bytes(head: bytes, payload: bytes = b"", vendor: str = "eventstream") -> bytes:
+    """One frame of a header block (:func:`header_block`) and ``payload``."""
+    total = len(head) + len(payload) + _OVERHEAD
+    if total > limits().max_event_chars:
+        check("max_event_chars", total, "an event-stream frame written")
+    prelude = _LENGTHS.pack(total, len(head))
+    body = prelude + _U32.pack(zlib.crc32(prelude)) + head + payload
     return body + _U32.pack(zlib.crc32(body))
 
 
-__all__ = ["MAX_HEADERS_BYTES", "Frame", "FrameReader", "read_frames", "write_frame"]
+def write_frame(
+    headers: Mapping[str, Any], payload: bytes = b"", vendor: str = "eventstream"
+) -> bytes:
+    """One frame with ``headers`` (str, bytes, int, bool or UUID values) and ``payload``."""
+    return frame_bytes(header_block(headers, vendor), payload, vendor)
+
+
+__all__ = [
+    "MAX_HEADERS_BYTES",
+    "Frame",
+    "FrameReader",
+    "frame_bytes",
+    "header_block",
+    "payload_pattern",
+    "read_frames",
+    "write_frame",
+]

@@ -13,7 +13,7 @@ from the turn's first content, or given (``message_id=``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,7 @@ from ag_ui.core import (
 
 from toolwire.adapters.bedrock.wire import (
     CITATIONS_KEY,
+    DELTA_FORM,
     EXCEPTIONS,
     FIELDS,
     METRICS_KEY,
@@ -61,6 +62,7 @@ from toolwire.adapters.bedrock.wire import (
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
+from toolwire.protocol._fastpath import PASS, Taken, read_stream
 from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
@@ -113,6 +115,44 @@ def _seed(payload: Mapping[str, Any]) -> str:
     return json.dumps(json_form(kept), sort_keys=True, default=str)
 
 
+def _delta_fields(chunk: Any) -> tuple[int, str | None, str | None, str | None] | None:
+    """The fields of :data:`~toolwire.adapters.bedrock.wire.DELTA_FORM` (index, text, tool
+    input, reasoning text: one of the three a string) of a delta chunk of that shape (one
+    delta member holding one string; nothing else that could nest or need a repair), a
+    dict boto3 gave or one toolwire's reader parsed, under the caps in force; ``None`` for
+    anything else, which the general path reads (and names)."""
+    kind = type(chunk)
+    if (kind is not dict and kind is not CheckedObject) or len(chunk) != 1:
+        return None
+    payload = chunk.get("contentBlockDelta")
+    if type(payload) is not dict or len(payload) != 2 or limits().max_json_depth <= 3:
+        return None
+    index, delta = payload.get("contentBlockIndex"), payload.get("delta")
+    if type(index) is not int or index < 0 or type(delta) is not dict or len(delta) != 1:
+        return None
+    ((key, value),) = delta.items()
+    if key == "text":
+        text = value
+    elif type(value) is not dict or len(value) != 1:
+        return None
+    elif key == "toolUse":
+        text = value.get("input")
+    elif key == "reasoningContent":
+        text = value.get("text")
+    else:
+        return None
+    if type(text) is not str:
+        return None
+    if not text.isascii() and not (kind is CheckedObject and chunk.trusted()):
+        if has_lone_surrogate(text):  # (a dict from elsewhere: unchecked)
+            return None
+    if key == "text":
+        return index, text, None, None
+    if key == "toolUse":
+        return index, None, text, None
+    return index, None, None, text
+
+
 class Decoder(BaseDecoder):
     """Feed ConverseStream events (boto3's dicts or the framing's); get AG-UI events.
 
@@ -141,12 +181,9 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: ``{eventType: payload}`` as boto3 yields it, or its JSON."""
-        if type(chunk) is dict and len(chunk) == 1:  # most of a stream: one content delta
-            payload = chunk.get("contentBlockDelta")
-            if type(payload) is dict:
-                fast = self._fast_delta(payload)
-                if fast is not None:
-                    return fast
+        fast = self._fast_delta(chunk)  # most of a stream: one content delta
+        if fast is not None:
+            return fast
         if type(chunk) is not CheckedObject and isinstance(chunk, dict):
             self.chunk_index += 1
             events = self._feed(checked(chunk, VENDOR, f"chunk {self.chunk_index}"))
@@ -154,44 +191,54 @@ class Decoder(BaseDecoder):
             return events
         return super().feed(chunk)
 
-    def _fast_delta(self, payload: dict[str, Any]) -> list[BaseEvent] | None:
-        """The events of a text, tool-input or reasoning-text delta into its open block of
-        that kind, read without the general path's walk of the chunk: only when the chunk is
-        exactly that shape (index, one delta member holding one string; nothing else that
-        could nest or need a repair), under the caps in force. ``None``: the general path,
-        which gives the same events or names what is wrong."""
-        if len(payload) != 2 or self._stopped or limits().max_json_depth <= 3:
+    def _fast_delta(self, chunk: Any) -> list[BaseEvent] | None:
+        """A content delta's events by :meth:`_delta`, from its :func:`_delta_fields`;
+        ``None``: the general path (the chunk is another, or the rule passes it)."""
+        fields = _delta_fields(chunk)
+        if fields is None:
             return None
-        index, delta = payload.get("contentBlockIndex"), payload.get("delta")
-        if type(index) is not int or type(delta) is not dict or len(delta) != 1:
-            return None
-        block = self._blocks.get(index)
-        if block is None:
-            return None
-        ((key, value),) = delta.items()
-        if key == "text" and block.kind == "text":
-            text = value
-        elif key in ("toolUse", "reasoningContent") and type(value) is dict and len(value) == 1:
-            member = "input" if key == "toolUse" else "text"
-            if block.kind != ("call" if key == "toolUse" else "reasoning"):
-                return None
-            text = value.get(member)
-        else:
-            return None
-        if type(text) is not str or (not text.isascii() and has_lone_surrogate(text)):
+        out = self._delta(*fields)
+        if out is PASS:
             return None
         self.chunk_index += 1
         if len(self.losses) > self._announced:  # (none arise here; an earlier feed's may wait)
             self.warn_new()
-        if not text:
-            return []
-        if block.kind == "text":
-            return [text_delta(block.ident, text)]
-        if block.kind == "reasoning":
-            return [reasoning_delta(block.ident, text)]
-        block.args += len(text)
-        check("max_argument_chars", block.args, lambda: self.where("toolUse.input"))
-        return [args_delta(block.ident, text)]
+        return [] if out is None else [out]
+
+    def events(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
+        """The whole stream's events, ``close()``'s included: ``feed``'s, with the content
+        deltas (most of a stream) read by :meth:`_delta` in the shared loop, fused from
+        toolwire's own reader (``wire.sse_chunks``: ``protocol._fastpath``), or from the
+        dicts boto3 gives (:func:`_delta_fields`)."""
+        return read_stream(self, chunks, DELTA_FORM, self._delta, _delta_fields)
+
+    def _delta(
+        self, index: int, text: str | None, tool_input: str | None, reasoning: str | None
+    ) -> Taken:
+        """The rule: a text, tool-input or reasoning-text fragment (one is not ``None``)
+        into block ``index``, open and of that kind; :data:`PASS` for anything else (a block
+        a delta opens, one of another kind, a chunk after ``messageStop``, a fragment over
+        the argument cap): the general path reads, and names, it."""
+        block = self._blocks.get(index)  # (none is open once messageStop came)
+        if block is None:
+            return PASS
+        if tool_input is not None:
+            if block.kind != "call":
+                return PASS
+            if not tool_input:
+                return None
+            size = block.args + len(tool_input)
+            if size > limits().max_argument_chars:
+                return PASS  # (the general path names the cap, at this chunk)
+            block.args = size
+            return args_delta(block.ident, tool_input)
+        if text is not None:
+            if block.kind != "text":
+                return PASS
+            return text_delta(block.ident, text) if text else None
+        if block.kind != "reasoning" or reasoning is None:
+            return PASS
+        return reasoning_delta(block.ident, reasoning) if reasoning else None
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         """A whole ``converse`` response -> the events its stream would give."""
@@ -493,11 +540,12 @@ class Decoder(BaseDecoder):
                 out.append(ReasoningMessageStartEvent(message_id=block.ident, role="reasoning"))
         if block.kind == "skip":
             return out
+        # a fragment into its open block of its kind: the rule makes its event (as for the
+        # deltas read fused), passing only a tool input over the argument cap, named here
         if "text" in delta:
             self._kind(block, "text", index, "text")
             text = FIELDS.at(delta, "text", str, at)
-            if text:
-                out.append(text_delta(block.ident, text))
+            out += self._taken(self._delta(index, text, None, None))
         elif "citation" in delta:
             self._kind(block, "text", index, "citation")
             block.citations.append(delta["citation"])
@@ -505,18 +553,18 @@ class Decoder(BaseDecoder):
             self._kind(block, "call", index, "toolUse")
             use = FIELDS.at(delta, "toolUse", dict, at)
             text = FIELDS.at(use, "input", str, f"{at}.toolUse")
-            if text:
-                block.args += len(text)
-                check("max_argument_chars", block.args, lambda: self.where("toolUse.input"))
-                out.append(args_delta(block.ident, text))
+            taken = self._delta(index, None, text, None)
+            if taken is PASS:
+                size = block.args + len(text)
+                check("max_argument_chars", size, lambda: self.where("toolUse.input"))
+            out += self._taken(taken)
         elif "reasoningContent" in delta:
             self._kind(block, "reasoning", index, "reasoningContent")
             rc = FIELDS.at(delta, "reasoningContent", dict, at)
             where = f"{at}.reasoningContent"
             if "text" in rc:
                 text = FIELDS.at(rc, "text", str, where)
-                if text:
-                    out.append(reasoning_delta(block.ident, text))
+                out += self._taken(self._delta(index, None, None, text))
             if "signature" in rc:
                 block.signature.append(FIELDS.at(rc, "signature", str, where))
             if "redactedContent" in rc:
@@ -530,6 +578,13 @@ class Decoder(BaseDecoder):
                 "delta-dropped", f"{at}: a {kind!r} delta of block {index} has no AG-UI event"
             )
         return out
+
+    @staticmethod
+    def _taken(taken: Taken) -> list[BaseEvent]:
+        """What the rule made of a fragment the general path checked (never passed)."""
+        if taken is PASS:
+            raise AssertionError("the rule passed a fragment into its open block of its kind")
+        return [] if taken is None else [taken]
 
     def _drop(self, kind: str, reason: str) -> None:
         self.losses.append(Loss(kind=kind, target="AG-UI", reason=f"{VENDOR}: {reason}"))

@@ -16,15 +16,25 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from re import Match
 from typing import Any, TypedDict
 
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
+from toolwire.protocol._compact_json import compact
+from toolwire.protocol._fastpath import OTHERS, SCALAR, DeltaForm, Index, OneOf, SSEChunks, Text
 from toolwire.protocol.callids import IdRule
-from toolwire.protocol.eventstream import Frame, FrameReader, write_frame
+from toolwire.protocol.eventstream import (
+    Frame,
+    FrameReader,
+    frame_bytes,
+    header_block,
+    payload_pattern,
+    write_frame,
+)
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.jsontext import (
@@ -357,43 +367,69 @@ def json_form(value: Any) -> Any:
 
 # ------------------------------------------------------------------ framing
 
+#: what a frame's headers say it is: ``(what, name)``; ``what`` one of ``event``,
+#: ``exception`` (``name``: ``:event-type`` / ``:exception-type``, whatever it holds),
+#: ``error`` (``name``: the ``(code, message)`` of its headers), or ``?`` (``name``: the
+#: ``:message-type`` no chunk has)
+FrameKind = tuple[str, Any]
 
-def frame_chunk(frame: Frame, n: int) -> dict[str, Any]:
-    """One event-stream frame as the chunk dict boto3 would give for it."""
-    headers = frame.headers
+#: the kind of the commonest frame: a content delta event
+_DELTA_KIND: FrameKind = ("event", "contentBlockDelta")
+
+
+def frame_kind(headers: Mapping[str, Any]) -> FrameKind:
+    """A frame's kind by its headers (worked out once per distinct header block by the
+    frame reader: ``FrameReader.feed_items``); what is wrong is named by :func:`kind_chunk`."""
     mtype = headers.get(":message-type", "event")
-    where = f"event-stream frame {n}"
     if mtype == "error":
         code = headers.get(":error-code")
         message = headers.get(":error-message")
-        return {
-            "error": {
-                "code": code if isinstance(code, str) else "error",
-                "message": message if isinstance(message, str) else "",
-            }
-        }
+        return ("error", (code if isinstance(code, str) else "error",
+                          message if isinstance(message, str) else ""))  # fmt: skip
     if mtype == "exception":
-        name = headers.get(":exception-type")
+        return ("exception", headers.get(":exception-type"))
+    if mtype != "event":
+        return ("?", mtype)
+    kind = ("event", headers.get(":event-type"))
+    return _DELTA_KIND if kind == _DELTA_KIND else kind
+
+
+def kind_chunk(kind: FrameKind, payload: bytes, n: int) -> dict[str, Any]:
+    """Frame ``n`` (its kind and payload) as the chunk dict boto3 would give for it."""
+    what, name = kind
+    where = f"event-stream frame {n}"
+    if what == "error":
+        code, message = name
+        return {"error": {"code": code, "message": message}}
+    if what == "exception":
         if not isinstance(name, str):
             raise VendorDataError(VENDOR, where, "an exception frame with no :exception-type")
         try:
-            payload = load_json(frame.payload, VENDOR, where) if frame.payload else {}
+            value = load_json(payload, VENDOR, where) if payload else {}
         except VendorDataError:
-            payload = {"message": frame.payload.decode("utf-8", "replace")}
-        if not isinstance(payload, dict):
-            payload = {"message": str(payload)}
-        return {name: payload}
-    if mtype != "event":
-        raise VendorDataError(VENDOR, where, f"unknown :message-type {mtype!r}")
-    name = headers.get(":event-type")
+            value = {"message": payload.decode("utf-8", "replace")}
+        if not isinstance(value, dict):
+            value = {"message": str(value)}
+        return {name: value}
+    if what != "event":
+        raise VendorDataError(VENDOR, where, f"unknown :message-type {name!r}")
     if not isinstance(name, str):
         raise VendorDataError(VENDOR, where, "an event frame with no :event-type")
-    payload = load_json(frame.payload, VENDOR, f"{where} ({name})") if frame.payload else {}
-    if not isinstance(payload, dict):
+    value = load_json(payload, VENDOR, f"{where} ({name})") if payload else {}
+    if not isinstance(value, dict):
         raise VendorDataError(
-            VENDOR, f"{where} ({name})", f"payload is a {type(payload).__name__}, not an object"
+            VENDOR, f"{where} ({name})", f"payload is a {type(value).__name__}, not an object"
         )
-    return CheckedObject.made({name: payload})
+    return CheckedObject.made({name: value})
+
+
+def frame_chunk(frame: Frame, n: int) -> dict[str, Any]:
+    """One event-stream frame as the chunk dict boto3 would give for it."""
+    return kind_chunk(frame_kind(frame.headers), frame.payload, n)
+
+
+def _frames() -> FrameReader[FrameKind]:
+    return FrameReader(VENDOR, frame_kind)
 
 
 class ChunkReader:
@@ -404,13 +440,11 @@ class ChunkReader:
     """
 
     def __init__(self) -> None:
-        self._frames = FrameReader(VENDOR)
+        self._frames = _frames()
         self.done = False
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]:
-        reader = self._frames
-        start = reader.count
-        return [frame_chunk(f, start + i) for i, f in enumerate(reader.feed(piece))]
+        return self._frames.feed_items(piece, kind_chunk)
 
     def close(self) -> list[dict[str, Any]]:
         self._frames.close()
@@ -421,18 +455,54 @@ def _pieces(body: bytes | str | Iterable[bytes | str]) -> Iterable[bytes | str]:
     return [body] if isinstance(body, (bytes, str)) else body
 
 
+#: A content delta's payload as Bedrock writes it (compact, these keys in this order, the
+#: frame's padding ``p`` or any other scalar member after them): its block index and a
+#: text, tool-input or reasoning-text fragment. The decoder's rule (``Decoder._delta``)
+#: reads what it becomes; the frame reader's payloads are read by it through
+#: :data:`_PAYLOAD` (the form's expression of the payload alone).
+DELTA_FORM = DeltaForm(
+    {
+        "contentBlockIndex": Index("index"),
+        "delta": OneOf(
+            {"text": Text("text")},
+            {"toolUse": {"input": Text("input")}},
+            {"reasoningContent": {"text": Text("reasoning")}},
+        ),
+        OTHERS: SCALAR,
+    }
+)
+_PAYLOAD = payload_pattern(DELTA_FORM)
+
+
+def _matched(match: Match[str]) -> dict[str, Any]:
+    """The chunk dict of a delta payload :data:`DELTA_FORM` matched, as :func:`kind_chunk`
+    makes it (a matched text is one clean JSON object)."""
+    return CheckedObject.made({"contentBlockDelta": load_json(match.group("data"), VENDOR)})
+
+
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """An event-stream body (whole, or pieces split anywhere) as chunk dicts, lazily.
 
     (The contract's name for "the vendor's framing, read"; Bedrock's is no SSE.) Text is
-    refused: the event stream is binary.
+    refused: the event stream is binary. While the decoder reads it fused
+    (``protocol._fastpath.read_stream``), a delta frame whose payload :data:`DELTA_FORM`
+    matches comes as that match, no JSON parsed and no dict made.
     """
-    reader = ChunkReader()
-    for piece in _pieces(body):
-        if isinstance(piece, str):
-            raise VendorDataError(VENDOR, "stream body", "the AWS event stream is binary; got text")
-        yield from reader.feed(piece)
-    yield from reader.close()
+
+    def lists(reader: SSEChunks) -> Iterator[list[Any]]:
+        frames = _frames()
+        for piece in _pieces(body):
+            if isinstance(piece, str):
+                raise VendorDataError(
+                    VENDOR, "stream body", "the AWS event stream is binary; got text"
+                )
+            if reader.pattern() is DELTA_FORM.pattern:  # read fused
+                yield frames.feed_items(piece, kind_chunk, _DELTA_KIND, _PAYLOAD)
+            else:
+                yield frames.feed_items(piece, kind_chunk)
+        frames.close()
+
+    return SSEChunks(lists, _matched)
 
 
 def _event_of(chunk: Any, n: int) -> tuple[str, Any]:
@@ -470,7 +540,10 @@ def _payload_bytes(payload: Any, n: int) -> bytes:
     where = f"payload {n}"
     cap = limits().max_json_depth
     try:
-        text = _PAYLOAD_JSON.encode(payload)
+        try:
+            text = compact(payload)
+        except TypeError:  # (no JSON type: a blob, written as base64 text, or what it names)
+            text = _PAYLOAD_JSON.encode(payload)
     except RecursionError:  # (a circular reference nests without end)
         raise JSONTextError(
             VENDOR, where, f"JSON nested deeper than {cap} levels, or circular"
@@ -497,12 +570,27 @@ def _header_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
+def _head(name: str) -> bytes:
+    """The header block of an event or exception chunk named ``name``."""
+    if name in EXCEPTIONS or (name not in EVENTS and name.endswith("Exception")):
+        kind = {":message-type": "exception", ":exception-type": name}
+    else:
+        kind = {":message-type": "event", ":event-type": name}
+    return header_block({**kind, ":content-type": "application/json"}, VENDOR)
+
+
 def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
     """Chunk dicts -> event-stream bytes (event frames; exception and error chunks as their
     frames), what botocore's parser reads back. (The contract's "write" name.)"""
     out: list[bytes] = []
+    heads: dict[str, bytes] = {}  # a chunk's name -> its frames' header block
     for n, chunk in enumerate(chunks):
-        name, payload = _event_of(chunk, n)
+        if type(chunk) is dict and len(chunk) == 1:  # (boto3's shape: most chunks)
+            ((name, payload),) = chunk.items()
+            if type(name) is not str or type(payload) is not dict:
+                name, payload = _event_of(chunk, n)
+        else:
+            name, payload = _event_of(chunk, n)
         if name == "error" and isinstance(payload, dict) and set(payload) <= {"code", "message"}:
             headers = {
                 ":message-type": "error",
@@ -512,19 +600,10 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
             out.append(write_frame(headers, b"", VENDOR))
             continue
         raw = _payload_bytes(payload, n)
-        if name in EXCEPTIONS or (name not in EVENTS and name.endswith("Exception")):
-            headers = {
-                ":message-type": "exception",
-                ":exception-type": name,
-                ":content-type": "application/json",
-            }
-        else:
-            headers = {
-                ":message-type": "event",
-                ":event-type": name,
-                ":content-type": "application/json",
-            }
-        out.append(write_frame(headers, raw, VENDOR))
+        head = heads.get(name)
+        if head is None:
+            head = heads[name] = _head(name)
+        out.append(frame_bytes(head, raw, VENDOR))
     return b"".join(out)
 
 
