@@ -247,11 +247,10 @@ def test_the_deltas_are_read_as_matches(vendor: str, first: bool) -> None:
     assert matched >= later - len(body) // 1024 - 1
 
 
-def test_a_decoder_with_no_form_reads_the_dicts() -> None:
-    """The general way, for every vendor without a form: no probe finds one, and the
-    pieces hold the push reader's own dicts."""
+def test_every_model_adapter_s_probe_finds_its_form_or_none() -> None:
+    """A probe finds each decoder's own form, and none for a vendor without one (today
+    every model adapter has one: a decoder without is read by ``_plain`` below)."""
     without = [n for n in adapters.model_names() if n not in FORMED + FORMED_BY_BODY]
-    assert without
     for name in without:
         probe = FormProbe()
         adapters.get(name).Decoder().events(probe)
@@ -324,3 +323,85 @@ def test_a_piece_fused_with_a_form_its_decoder_does_not_read_is_read_the_general
     steps, error, *_ = _general("anthropic", split)
     assert error is None
     assert got == [ev for step in steps for ev in step]
+
+
+# -- a piece gathered in one loop (the driver's step for ``batches``): the general way
+
+
+def _plain(vendor: str) -> Any:
+    """``vendor``'s decoder reading no form (the plain ``BaseDecoder.events``)."""
+    from toolwire.protocol.decoding import BaseDecoder
+
+    class Plain(adapters.get(vendor).Decoder):  # type: ignore[misc, name-defined]
+        def events(self, chunks: Any) -> Any:
+            return BaseDecoder.events(self, chunks)
+
+    return Plain()
+
+
+def _gathered(vendor: str, body: list[Any], most: int, plain: bool) -> tuple[Any, ...]:
+    """The body's pieces read with ``PushReading.gather`` (each chunk's events handed to a
+    sink that keeps them, ``most`` at a time), a deferred failure raised after what came
+    before it: the events in order, the error, the losses, the warnings, the chunk count."""
+    decoder = _plain(vendor) if plain else adapters.get(vendor).Decoder()
+    reader = PieceReader(_plain_reader(vendor), form_of(decoder))
+    reading = PushReading(decoder)
+    assert (reading.form is None) is plain
+    events: list[Any] = []
+    error = None
+    sunk: list[int] = []
+
+    def sink(given: list[Any]) -> list[Any]:
+        sunk.append(len(given))
+        return given
+
+    def read(got: list[Piece]) -> None:
+        for p in got:
+            while p.left:
+                failed: list[Exception] = []
+                events.extend(_dump(reading.gather(p, sink, most, failed)))
+                if failed:
+                    raise failed[0]
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for piece in body:
+                read(reader.feed(piece))
+                if reader.done:
+                    break
+            else:
+                read(reader.close())
+            events.extend(_dump(decoder.close()))
+        except ToolwireError as exc:
+            error = (type(exc).__name__, str(exc))
+    assert all(sunk)  # the sink is handed a chunk's events, never an empty list
+    return (
+        events,
+        error,
+        [str(x) for x in decoder.losses],
+        [str(w.message) for w in caught],
+        decoder.chunk_index,
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+@pytest.mark.parametrize("vendor", FORMED)
+def test_a_piece_gathered_in_one_loop_is_the_general_way(vendor: str, data: Any) -> None:
+    """Bodies cut anywhere (cut short too), read a piece at a time with ``gather`` up to
+    any number of events, with the decoder's form or with none: the same events in the
+    same order, the same error after them, the same losses and warnings."""
+    from benchmarks.suite import VENDORS
+
+    body = VENDORS[vendor].build(data.draw(st.sampled_from(["tool", "text", "parallel"])), 30)
+    if data.draw(st.booleans()):
+        body = body[: data.draw(st.integers(1, len(body) - 1))]
+    cuts = data.draw(st.lists(st.integers(0, len(body)), max_size=6))
+    split = _pieces(body.decode("utf-8", "replace"), cuts, data.draw(st.booleans()))
+    general = _general(vendor, split)
+    flat = [e for step in general[0] for e in step]
+    most = data.draw(st.integers(1, 40))
+    for plain in (False, True):
+        got = _gathered(vendor, split, most, plain)
+        assert (got[0], *got[1:]) == (flat, *general[1:])
