@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from _agent_support import agent_input, turn
 from _driver_support import CASES
-from benchmarks.served import KEY, in_memory_provider
+from benchmarks.served import KEY, in_memory_provider, run_input
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,26 +25,12 @@ from toolwire.testing.fake_vendor import FakeVendor
 VENDORS = ["anthropic", "openai_chat", "openai_responses", "mistral", "cohere"]
 
 
-def _run_input() -> Any:
-    from ag_ui.core import RunAgentInput, UserMessage
-
-    return RunAgentInput(
-        thread_id="t1",
-        run_id="r1",
-        state={},
-        messages=[UserMessage(id="u1", content="hi")],
-        tools=[],
-        context=[],
-        forwarded_props={},
-    )
-
-
 async def _read(vendor: str, split: list[bytes], lists: bool) -> list[list[dict[str, Any]]]:
     provider = in_memory_provider(vendor, split, adapters.get(vendor).FRAMING.media_type)
     client = await provider._sdk_client(KEY)
     got: list[list[dict[str, Any]]] = []
     try:
-        run = arun(client, _run_input(), model=provider.model, vendor=vendor, forward_losses=True)
+        run = arun(client, run_input(), model=provider.model, vendor=vendor, forward_losses=True)
         async with run:
             if lists:
                 async for batch in run.batches():

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import warnings
 from collections.abc import Callable, Iterator
 from itertools import pairwise
 from typing import Any
@@ -17,11 +16,11 @@ from typing import Any
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from outcomes import outcome as _outcome
 
 from toolwire import adapters
 from toolwire.adapters.anthropic.wire import DELTA_FORM as ANTHROPIC_DELTA
 from toolwire.adapters.openai_chat.wire import DELTA_FORM as CHAT_DELTA
-from toolwire.errors import ToolwireError
 from toolwire.protocol._fastpath import DeltaForm, Index, SSEChunks, Text, Whole, scan_string
 from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.sse import SSEParser
@@ -188,17 +187,6 @@ def _pieces(body: str, cuts: list[int], as_bytes: bool) -> list[Any]:
     data: Any = body.encode("utf-8") if as_bytes else body
     points = sorted({c % (len(data) + 1) for c in cuts} | {0, len(data)})
     return [data[a:b] for a, b in pairwise(points)]
-
-
-def _outcome(run: Callable[[], Iterator[Any]]) -> tuple[Any, ...]:
-    """What a decoding gives: its events (as dumps) and warnings, or its error."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            events = [ev.model_dump(mode="json", by_alias=True) for ev in run()]
-        except ToolwireError as exc:
-            return ("error", type(exc).__name__, str(exc), [str(w.message) for w in caught])
-    return ("ok", events, [str(w.message) for w in caught])
 
 
 def _both(vendor: str, pieces: list[Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -855,23 +843,25 @@ def _gemini_body(chunks: list[Any], style: str, ascii_only: bool, end: bool) -> 
     return "".join(f"data: {_gemini_json(v, style, ascii_only)}\r\n\r\n" for v in values)
 
 
-def _matched(vendor: str, pieces: list[Any]) -> tuple[int, tuple[Any, ...]]:
-    """The fused reading's outcome and how many events the form matched (no fixture: a
-    hypothesis test calls it many times)."""
+def _matched(
+    vendor: str, pieces: list[Any], reader: Any = SSEParser
+) -> tuple[int, tuple[Any, ...]]:
+    """The fused reading's outcome and how many events (or lines) the form matched, counted
+    in ``reader``'s ``feed_items`` (no fixture: a hypothesis test calls it many times)."""
     seen = [0]
-    feed_items = SSEParser.feed_items
+    feed_items = reader.feed_items
 
-    def counting(parser: SSEParser, piece: Any, fast: Any) -> list[Any]:
+    def counting(parser: Any, piece: Any, fast: Any) -> list[Any]:
         items = feed_items(parser, piece, fast)
         seen[0] += sum(type(item) is re.Match for item in items)
         return items
 
-    SSEParser.feed_items = counting  # type: ignore[method-assign]
+    reader.feed_items = counting
     try:
         adapter = adapters.get(vendor)
         outcome = _outcome(lambda: adapter.decode_stream(adapter.sse_chunks(pieces)))
     finally:
-        SSEParser.feed_items = feed_items  # type: ignore[method-assign]
+        reader.feed_items = feed_items
     return seen[0], outcome
 
 
@@ -1148,21 +1138,7 @@ def _ollama_matched(pieces: list[Any]) -> tuple[int, tuple[Any, ...]]:
     """The fused reading's outcome and how many lines the form matched."""
     from toolwire.protocol.ndjson import NDJSONReader
 
-    seen = [0]
-    feed_items = NDJSONReader.feed_items
-
-    def counting(reader: NDJSONReader, piece: Any, fast: Any) -> list[Any]:
-        items = feed_items(reader, piece, fast)
-        seen[0] += sum(type(item) is re.Match for item in items)
-        return items
-
-    NDJSONReader.feed_items = counting  # type: ignore[method-assign]
-    try:
-        adapter = adapters.get("ollama")
-        outcome = _outcome(lambda: adapter.decode_stream(adapter.sse_chunks(pieces)))
-    finally:
-        NDJSONReader.feed_items = feed_items  # type: ignore[method-assign]
-    return seen[0], outcome
+    return _matched("ollama", pieces, NDJSONReader)
 
 
 @pytest.mark.parametrize("shape", ["tool", "text", "parallel"])

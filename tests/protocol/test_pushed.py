@@ -91,33 +91,38 @@ def _fused(
     reading = PushReading(decoder)
     assert reading.form is not None
     steps: list[Any] = []
+
+    def read(p: Piece) -> None:
+        assert type(p) is Piece and p.left
+        while p.left:
+            steps.append(_dump(reading.events(p, one)))
+
+    error, caught = _read_all(decoder, reader, body, read, steps)
+    return ([s for s in steps if s], error, *caught)
+
+
+def _read_all(
+    decoder: Any, reader: PieceReader, body: list[Any], read: Any, steps: list[Any]
+) -> tuple[Any, tuple[Any, ...]]:
+    """``body`` fed to ``reader``, each piece it gives handed to ``read``, the decoder's
+    close appended to ``steps``: the error, and (losses, warnings, chunk count)."""
     error = None
-
-    def read(got: list[Piece]) -> None:
-        for p in got:
-            assert type(p) is Piece and p.left
-            while p.left:
-                steps.append(_dump(reading.events(p, one)))
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             for piece in body:
-                read(reader.feed(piece))
+                for p in reader.feed(piece):
+                    read(p)
                 if reader.done:
                     break
             else:
-                read(reader.close())
+                for p in reader.close():
+                    read(p)
             steps.append(_dump(decoder.close()))
         except ToolwireError as exc:
             error = (type(exc).__name__, str(exc))
-    return (
-        [s for s in steps if s],
-        error,
-        [str(x) for x in decoder.losses],
-        [str(w.message) for w in caught],
-        decoder.chunk_index,
-    )
+    told = ([str(x) for x in decoder.losses], [str(w.message) for w in caught])
+    return error, (*told, decoder.chunk_index)
 
 
 def _check(vendor: str, body: str, cuts: list[int], as_bytes: bool, one: bool) -> None:
@@ -347,42 +352,23 @@ def _gathered(vendor: str, body: list[Any], most: int, plain: bool) -> tuple[Any
     reader = PieceReader(_plain_reader(vendor), form_of(decoder))
     reading = PushReading(decoder)
     assert (reading.form is None) is plain
-    events: list[Any] = []
-    error = None
+    steps: list[Any] = []
     sunk: list[int] = []
 
     def sink(given: list[Any]) -> list[Any]:
         sunk.append(len(given))
         return given
 
-    def read(got: list[Piece]) -> None:
-        for p in got:
-            while p.left:
-                failed: list[Exception] = []
-                events.extend(_dump(reading.gather(p, sink, most, failed)))
-                if failed:
-                    raise failed[0]
+    def read(p: Piece) -> None:
+        while p.left:
+            failed: list[Exception] = []
+            steps.append(_dump(reading.gather(p, sink, most, failed)))
+            if failed:
+                raise failed[0]
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            for piece in body:
-                read(reader.feed(piece))
-                if reader.done:
-                    break
-            else:
-                read(reader.close())
-            events.extend(_dump(decoder.close()))
-        except ToolwireError as exc:
-            error = (type(exc).__name__, str(exc))
+    error, caught = _read_all(decoder, reader, body, read, steps)
     assert all(sunk)  # the sink is handed a chunk's events, never an empty list
-    return (
-        events,
-        error,
-        [str(x) for x in decoder.losses],
-        [str(w.message) for w in caught],
-        decoder.chunk_index,
-    )
+    return ([e for step in steps for e in step], error, *caught)
 
 
 @settings(max_examples=40, deadline=None)

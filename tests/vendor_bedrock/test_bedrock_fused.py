@@ -7,8 +7,6 @@ no UTF-8 or no JSON, exception frames, unknown message types) and low caps."""
 from __future__ import annotations
 
 import json
-import warnings
-from collections.abc import Callable, Iterator
 from dataclasses import asdict
 from itertools import pairwise
 from typing import Any
@@ -16,12 +14,12 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from outcomes import outcome as _outcome
 from tests.vendor_bedrock._bedrock_sdk import sdk_events
 
 from toolwire.adapters import bedrock
 from toolwire.adapters.bedrock import decoder as decoder_module
 from toolwire.adapters.bedrock.wire import DELTA_FORM, sse_chunks
-from toolwire.errors import ToolwireError
 from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.eventstream import write_frame
 from toolwire.protocol.limits import configure
@@ -124,17 +122,6 @@ def _hostile(frames: list[bytes], what: str, at: int) -> bytes:
 def _pieces(body: bytes, cuts: list[int]) -> list[bytes]:
     points = sorted({c % (len(body) + 1) for c in cuts} | {0, len(body)})
     return [body[a:b] for a, b in pairwise(points)]
-
-
-def _outcome(run: Callable[[], Iterator[Any]]) -> tuple[Any, ...]:
-    """What a decoding gives: its events (as dumps) and warnings, or its error."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            events = [ev.model_dump(mode="json", by_alias=True) for ev in run()]
-        except ToolwireError as exc:
-            return ("error", type(exc).__name__, str(exc), [str(w.message) for w in caught])
-    return ("ok", events, [str(w.message) for w in caught])
 
 
 def _general(pieces: list[bytes], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
