@@ -498,10 +498,12 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
                 return
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
         yield from _sse_lists(pieces, reader)
+        if _only_fields(body):  # (every line an SSE field: nothing else to read)
+            return
         raw = [
             line
             for line in _SSE_LINE_END.split(decode_utf8(body, VENDOR, "body"))
-            if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
+            if line.strip() and not line.startswith(_SSE_FIELDS)
         ]
         if raw:
             try:
@@ -515,6 +517,21 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 #: how much of a whole body the SSE parser is handed at a time
 _PIECE = 1 << 16
+#: how the lines of an SSE body that are its fields start (any other, not blank, is text a
+#: server wrote into the stream)
+_SSE_FIELDS = ("data:", ":", "event:", "id:", "retry:")
+_SSE_FIELD_BYTES = tuple(f.encode() for f in _SSE_FIELDS)
+
+
+def _only_fields(body: bytes) -> bool:
+    """True when every line of ``body`` that is not empty starts as an SSE field does:
+    then no line is text outside the fields, and the body need not be decoded and split
+    again by an expression (a tenth of a whole body's bytes -> AG-UI SSE).
+    ``bytes.splitlines`` breaks at ``\\r\\n``, ``\\r`` and ``\\n`` only, as that split
+    does (no UTF-8 character holds those bytes); a line it cannot clear (one of spaces, a
+    byte-order mark) leaves the answer to that split."""
+    lines = filter(None, body.splitlines())
+    return all(map(bytes.startswith, lines, itertools.repeat(_SSE_FIELD_BYTES)))
 
 
 def _one(chunk: dict[str, Any]) -> list[dict[str, Any]]:
