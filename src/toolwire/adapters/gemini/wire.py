@@ -294,6 +294,35 @@ def json_text(value: Any, where: str) -> str:
     return dumps_whole(value, VENDOR, where)
 
 
+#: a digit before a fraction or an exponent: a number that may be written another way
+_NOT_INTEGER = re.compile(r"[0-9][.eE]")
+#: ``-0`` not followed by a digit: a negative zero (``0`` once read), or its start (a date's
+#: ``-05`` is not one)
+_NEGATIVE_ZERO = re.compile(r"-0(?![0-9])")
+
+
+def as_dumped(text: str, value: Any) -> bool:
+    """Whether ``text``, JSON the fused reading matched (``Whole``: strings as JSON spells
+    them, no surrogate, no white space but one space after a ``:`` or ``,``) that parses to
+    ``value``, an object, is the text :func:`json_text` writes of it, so need not be written
+    again. Proved from the text alone, else ``False`` (then it is written): no backslash
+    (every string then stands as the encoder writes it, and every ``"`` delimits one), no
+    ``": "`` or ``", "`` (no space between members or items), no number with a fraction or
+    an exponent and no negative zero (integers read and written back alike; no double to
+    make whole), and no repeated key: one object only (one ``{``), its members one per key
+    (``":`` ends each key, and nothing else, in such a text)."""
+    return (
+        type(value) is dict
+        and "\\" not in text
+        and '": ' not in text
+        and ", " not in text
+        and ("-0" not in text or _NEGATIVE_ZERO.search(text) is None)
+        and text.count("{") == 1
+        and text.count('":') == len(value)
+        and _NOT_INTEGER.search(text) is None
+    )
+
+
 def b64_signature(value: Any, where: str) -> str | None:
     """A thought signature as standard base64 (the wire's alphabet).
 
@@ -734,6 +763,7 @@ __all__ = [
     "ServerToolCall",
     "ServerToolResponse",
     "UsageMetadata",
+    "as_dumped",
     "b64_signature",
     "camel",
     "canonical",
