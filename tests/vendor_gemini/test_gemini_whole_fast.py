@@ -2,6 +2,9 @@
 
 * A whole SSE body is split into lines again (as text) only when a line may be text a server
   wrote outside the SSE fields: the quick test must never miss such a line.
+* A whole call's arguments keep the text Gemini wrote when ``as_dumped`` proves it is what
+  ``json_text`` writes: never when it is not (a space, an escape, a float, a negative zero,
+  a repeated key), and the events are the general path's either way.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from hypothesis import strategies as st
 
 from toolwire.adapters import gemini
 from toolwire.adapters.gemini import wire
-from toolwire.adapters.gemini.wire import _only_fields
+from toolwire.adapters.gemini.wire import DELTA_FORM, _only_fields, as_dumped, json_text
 from toolwire.errors import ToolwireError
 
 _FIELDS = ("data:", ":", "event:", "id:", "retry:")
@@ -101,3 +104,146 @@ def test_a_whole_body_reads_as_the_long_way_reads_it(body: bytes) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(wire, "_only_fields", lambda body: False)
         assert quick == _outcome(gemini.sse_chunks(body))
+
+
+# -- a whole call's arguments, as written
+
+_KEY = st.sampled_from(["a", "b", "city", "é", "k 1", "x, y", "p: q", "{", "-0", "1.5"])
+_SCALAR = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(
+        [
+            "",
+            "City 5",
+            "a, b",
+            'say "hi"',
+            "2024-01-05",
+            "-0",
+            "v1.2e3",
+            "\u2028",
+            "\x7f",
+            "tab\t",
+            "{x}",
+        ]
+    )
+)
+_VALUE = st.recursive(
+    _SCALAR,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEY, inner, max_size=3),
+    max_leaves=6,
+)
+_ARGS = st.dictionaries(_KEY, _VALUE, max_size=4)
+
+
+def _written(args: dict[str, Any], style: str) -> str:
+    """The arguments as a vendor may write them: compactly, with Gemini's or json's spacing,
+    ASCII only, or with a member repeated (its first value kept in the text, the last read)."""
+    if style == "repeated" and args:
+        key, value = next(iter(args.items()))
+        inner = json.dumps(args, separators=(",", ":"), ensure_ascii=False)[1:-1]
+        again = json.dumps({key: value}, separators=(",", ":"), ensure_ascii=False)[1:-1]
+        return "{" + (inner + "," if inner else "") + again + "}"
+    seps = {
+        "compact": (",", ":"),
+        "gemini": (",", ": "),
+        "default": (", ", ": "),
+        "ascii": (",", ":"),
+        "repeated": (",", ":"),
+    }
+    return json.dumps(args, separators=seps[style], ensure_ascii=style == "ascii")
+
+
+_STYLES = st.sampled_from(["compact", "gemini", "default", "ascii", "repeated"])
+_EXTRA = st.sampled_from(
+    ["", '{"z":-0}', '{"z":1.0}', '{"z":1E2}', '{"z":[-0,0]}', '{"z":"\\/"}', '{"a":1,"a":1}']
+)
+
+
+def _args_text(args: dict[str, Any], style: str, extra: str) -> str:
+    """``_written``, or a hand-written text (a negative zero, a whole double, an exponent, an
+    escape JSON need not write, a repeated key with the same value)."""
+    return extra or _written(args, style)
+
+
+def _chunk(n: int, args_text: str) -> str:
+    return (
+        '{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": '
+        f'{{"id": "fc-{n}", "name": "f", "args": {args_text}}}}}]}}, "index": 0}}], '
+        '"usageMetadata": {"promptTokenCount": 3, "totalTokenCount": 5}, '
+        '"modelVersion": "gemini-x", "responseId": "r-1"}'
+    )
+
+
+@settings(max_examples=300)
+@given(_ARGS, _STYLES, _EXTRA)
+def test_arguments_kept_as_written_are_what_json_text_writes(
+    args: dict[str, Any], style: str, extra: str
+) -> None:
+    text = _args_text(args, style, extra)
+    found = DELTA_FORM.pattern.fullmatch(f"data: {_chunk(0, text)}\n\n")
+    if found is None:
+        return  # (not matched: read the general way, nothing kept)
+    assert found.group("args") == text
+    value = json.loads(text)
+    if as_dumped(text, value):
+        assert json_text(value, "x") == text
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ('{"city":"City 5","days":[1,2,3],"units":"celsius"}', True),
+        ("{}", True),
+        ('{"d":"2024-01-05","n":-10,"b":[true,false,null]}', True),
+        ('{"city": "City 5"}', False),  # spaced
+        ('{"a":1, "b":2}', False),
+        ('{"a":"\\u00e9"}', False),  # an escape
+        ('{"a":1.0}', False),  # a whole double, written 1
+        ('{"a":1e2}', False),
+        ('{"a":-0}', False),  # written 0
+        ('{"a":1,"a":2}', False),  # repeated: the last is read
+        ('{"a":{"b":1}}', False),  # (nested objects: written again)
+    ],
+)
+def test_which_arguments_are_kept_as_written(text: str, kept: bool) -> None:
+    value = json.loads(text)
+    assert as_dumped(text, value) is kept
+    if kept:
+        assert json_text(value, "x") == text
+    else:
+        assert json_text(value, "x") != text or text == '{"a":{"b":1}}'
+
+
+def _events(body: str, fused: bool) -> Any:
+    """The stream's events (dumped) or its error: read fused from the body, or the general
+    way (each chunk parsed, then fed)."""
+    decoder = gemini.Decoder()
+    try:
+        if fused:
+            events = list(decoder.events(gemini.sse_chunks(body.encode("utf-8"))))
+        else:
+            events = []
+            for chunk in gemini.sse_chunks(body.encode("utf-8")):
+                events += decoder.feed(dict(chunk))
+            events += decoder.close()
+    except ToolwireError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return [e.model_dump_json(by_alias=True) for e in events]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_ARGS, _STYLES, _EXTRA), min_size=1, max_size=5))
+def test_a_stream_of_whole_calls_reads_as_the_general_path_reads_it(
+    calls: list[tuple[dict[str, Any], str, str]],
+) -> None:
+    texts = [_args_text(*call) for call in calls]
+    chunks = [_chunk(n, text) for n, text in enumerate(texts)]
+    chunks.append(
+        '{"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, '
+        '"finishReason": "STOP", "index": 0}]}'
+    )
+    body = "".join(f"data: {c}\r\n\r\n" for c in chunks)
+    assert _events(body, fused=True) == _events(body, fused=False)
