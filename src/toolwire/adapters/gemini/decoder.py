@@ -55,7 +55,6 @@ from toolwire.adapters.gemini.wire import (
     as_dumped,
     b64_signature,
     canonical,
-    counted,
     get,
     has_counts,
     json_text,
@@ -137,9 +136,6 @@ class Decoder(BaseDecoder):
         self._last_server_call: str | None = None
         self._usage_meta: dict[str, Any] | None = None
         self._usage_text: str | None = None  # the usage record the rule last read, as text
-        #: the last usage record, as text, when the rule found it a record of counts
-        #: (``wire.counted``): read at the close (most chunks carry a new one)
-        self._usage_later: str | None = None
         self._grounding: GroundingMetadata | None = None
         self._other_candidates = False
 
@@ -175,12 +171,7 @@ class Decoder(BaseDecoder):
         taken: list[tuple[Any, ...]] = []  # the parts: (text,) or (id, name, args)
         fc_args: Any = None
         try:
-            if usage == self._usage_text:
-                meta = None
-            elif counted(usage):  # (a record of counts: read once, at the close)
-                meta = _LATER
-            else:
-                meta = scan_value(usage, 0)[0]
+            meta = scan_value(usage, 0)[0] if usage != self._usage_text else None
             if args is not None:  # one whole call (the form: a call has args)
                 fc_args = scan_value(args, 0)[0]
                 if type(fc_args) is not dict or not name:
@@ -194,12 +185,10 @@ class Decoder(BaseDecoder):
             return PASS
         if meta is not None:
             self._usage_text = usage
-            if meta is _LATER:
-                self._usage_meta, self._usage_later = None, usage
-            elif type(meta) is dict and (
+            if type(meta) is dict and (
                 type(meta.get("promptTokenCount")) is int or has_counts(meta)
             ):
-                self._usage_meta, self._usage_later = meta, None
+                self._usage_meta = meta
         if model:
             self.model = model
         if args is not None:  # (its arguments' text, as the vendor wrote them, kept)
@@ -229,7 +218,7 @@ class Decoder(BaseDecoder):
             self.model = model
         meta = get(chunk, "usageMetadata")
         if isinstance(meta, dict) and has_counts(meta):
-            self._usage_meta, self._usage_later = meta, None
+            self._usage_meta = meta
         feedback = get(chunk, "promptFeedback")
         if isinstance(feedback, dict) and get(feedback, "blockReason"):
             reason = str(get(feedback, "blockReason"))
@@ -590,8 +579,6 @@ class Decoder(BaseDecoder):
     # ------------------------------------------------------------------ close
 
     def _close(self) -> list[BaseEvent]:
-        if self._usage_later is not None:
-            self._usage_meta, self._usage_later = scan_value(self._usage_later, 0)[0], None
         if self._usage_meta is not None:
             self.usage = [token_usage(self._usage_meta, self.model)]
         if self._block is not None:
@@ -683,8 +670,6 @@ class Decoder(BaseDecoder):
         )
 
 
-#: a usage record the rule reads at the close
-_LATER: Any = object()
 #: where a call's arguments are, for the message of an error the common chunk's rule cannot
 #: meet (its arguments are JSON without NaN: ``json_text`` writes them)
 _ARGS_AT = "candidates[0].content.parts: functionCall.args"

@@ -15,7 +15,6 @@ import base64
 import itertools
 import json
 import re
-import sys
 from collections.abc import Iterable, Iterator, Mapping
 from re import Match
 from typing import Any, TypedDict
@@ -389,30 +388,6 @@ _COUNTS = (
     "cachedContentTokenCount",
     "totalTokenCount",
 )
-
-
-#: how a usage record the fused reading may read later starts
-_PROMPT_FIRST = '{"promptTokenCount":'
-
-
-def counted(text: str) -> bool:
-    """Whether a usage record's text, JSON the fused reading matched (``Whole``), surely
-    reads as an object :func:`has_counts` takes (its first member ``promptTokenCount``, a
-    number, and that key nowhere else in it) and reads without error (no integer longer
-    than Python reads: the text is not that long). Such a record may be read later."""
-    if not text.startswith(_PROMPT_FIRST):
-        return False
-    at = len(_PROMPT_FIRST) + (text[len(_PROMPT_FIRST) : len(_PROMPT_FIRST) + 1] == " ")
-    digits = sys.get_int_max_str_digits()
-    return (
-        text[at : at + 1] in _NUMBER_START
-        and text.count('"promptTokenCount"') == 1
-        and (digits == 0 or len(text) <= digits)
-    )
-
-
-#: how a JSON number starts
-_NUMBER_START = frozenset("-0123456789")
 
 
 def has_counts(meta: dict[str, Any]) -> bool:
@@ -792,7 +767,6 @@ __all__ = [
     "b64_signature",
     "camel",
     "canonical",
-    "counted",
     "get",
     "has",
     "has_counts",
