@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from toolwire.errors import ToolwireError
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.json_array import JsonArrayReader
+from toolwire.protocol.limits import limits
 
 FIELDS = Fields("gemini")
 _TEXT = st.text(alphabet=st.sampled_from('ab"\\/{}[],: \u00e9\u4e2d\U0001f600\n'), max_size=6)
@@ -75,3 +76,55 @@ def _without_excerpt(error: str | None) -> str | None:
     if error is None:
         return None
     return re.split(r": b['\"]", error)[0].split(", got ")[0]
+
+
+# -- an element handed on as checked is what the decoder's own check would let through
+
+_SURROGATE_TEXTS = st.sampled_from(["plain", "\\ud800", "a\\udc00b", "\\ud83d\\ude00", "\u00e9"])
+
+
+def _element(text: str, depth: int) -> str:
+    """A Gemini chunk as JSON text: a text part (``text`` spelled as JSON, escapes and lone
+    surrogates included), nested ``depth`` lists deep in a member the decoder ignores."""
+    nested = "[" * depth + "1" + "]" * depth
+    return (
+        '{"candidates": [{"content": {"role": "model", "parts": [{"text": "'
+        + text
+        + '"}]}, "index": 0}], "responseId": "r", "extra": '
+        + nested
+        + "}"
+    )
+
+
+def _decoded(elements: list[Any]) -> Any:
+    """The events and warnings (or the error) of a Gemini turn fed ``elements``."""
+    import warnings
+
+    from toolwire.adapters import gemini
+
+    decoder = gemini.Decoder()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            events = [e for el in elements for e in decoder.feed(el)]
+        except ToolwireError as exc:
+            return f"{type(exc).__name__}: {exc}", [str(w.message) for w in seen]
+    dumped = [e.model_dump_json(by_alias=True) for e in events]
+    return dumped, [str(w.message) for w in seen], [loss.reason for loss in decoder.losses]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_SURROGATE_TEXTS, st.integers(0, 70)), min_size=1, max_size=4))
+def test_elements_read_whole_decode_as_plain_dicts_do(items: list[tuple[str, int]]) -> None:
+    # (a lone surrogate or nesting past the cap: never handed on as checked)
+    body = ("[" + ",\r\n".join(_element(t, d) for t, d in items) + "]").encode()
+    read, error = _read(body, [body])
+    assert error is None
+    plain = [json.loads(json.dumps(el)) for el in read]  # (plain dicts: checked when fed)
+    assert _decoded(read) == _decoded(plain)
+    cap = limits().max_json_depth
+    escaped = {"\\ud800", "a\\udc00b", "\\ud83d\\ude00"}  # (surrogates, escaped: walked)
+    assert [type(el) is dict for el in read] == [
+        t in escaped or _element(t, d).count("[") + _element(t, d).count("{") >= cap
+        for t, d in items
+    ]

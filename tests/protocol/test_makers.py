@@ -10,6 +10,7 @@ from ag_ui.core import (
     ReasoningMessageContentEvent,
     TextMessageContentEvent,
     ToolCallArgsEvent,
+    ToolCallEndEvent,
     ToolCallStartEvent,
 )
 from hypothesis import given
@@ -18,9 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from toolwire.protocol._makers import (
     args_delta,
+    call_end,
+    call_start,
     pair_maker,
     reasoning_delta,
     text_delta,
+    triple_maker,
 )
 
 DIRECT = [
@@ -167,3 +171,71 @@ def test_the_delta_table_names_each_maker_and_its_fields() -> None:
     from toolwire.protocol._makers import DELTA_MAKERS
 
     assert DELTA_MAKERS == {model: (make, (ident, "delta")) for make, model, ident in DIRECT}
+
+
+CALLS = [
+    (call_start, ToolCallStartEvent, ("tool_call_id", "tool_call_name", "parent_message_id")),
+    (call_end, ToolCallEndEvent, ("tool_call_id",)),
+]
+
+
+@pytest.mark.parametrize(("make", "model", "names"), CALLS)
+def test_the_call_makers_take_the_direct_way(make: Any, model: Any, names: Any) -> None:
+    assert make.__name__ in ("direct1", "direct3")
+    assert triple_maker(_Three, "a", "b", "c").__name__ == "validated"  # (a validator to run)
+
+
+@pytest.mark.parametrize(("make", "model", "names"), CALLS)
+@given(values=st.lists(st.text(), min_size=3, max_size=3))
+def test_a_call_maker_makes_the_validators_instance(
+    make: Any, model: Any, names: Any, values: list[str]
+) -> None:
+    given_values = values[: len(names)]
+    made = make(*given_values)
+    validated = model.model_validate(dict(zip(names, given_values, strict=True)))
+    assert _kept(made) == _kept(validated)
+    assert made.model_dump_json(by_alias=True) == validated.model_dump_json(by_alias=True)
+
+
+@pytest.mark.parametrize(("make", "model", "names"), CALLS)
+@pytest.mark.parametrize("other", [None, 3, b"bytes", ["x"], _StrSub("s")])
+@pytest.mark.parametrize("at", [0, 1, 2])
+def test_a_call_makers_other_value_is_the_validators_to_read(
+    make: Any, model: Any, names: Any, other: Any, at: int
+) -> None:
+    if at >= len(names):
+        at = len(names) - 1
+    values: list[Any] = ["v"] * len(names)
+    values[at] = other
+    assert _outcome(lambda: make(*values)) == _outcome(
+        lambda: model.model_validate(dict(zip(names, values, strict=True)))
+    )
+
+
+def test_a_call_makers_instances_share_nothing() -> None:
+    one, two = call_start("c1", "f", "m"), call_start("c2", "g", "m")
+    one.metadata = {"k": 1}
+    assert two.metadata is None and "metadata" not in two.model_fields_set
+    assert call_end("c3").model_fields_set == {"tool_call_id"}
+
+
+class _Three(BaseModel):
+    a: str
+    b: str
+    c: str
+
+    @field_validator("c")
+    @classmethod
+    def _no_x(cls, value: str) -> str:
+        if "x" in value:
+            raise ValueError("no x")
+        return value
+
+
+def test_the_direct_table_names_every_direct_maker() -> None:
+    from toolwire.protocol._makers import DIRECT_MAKERS
+
+    for make, model, names in CALLS:
+        assert DIRECT_MAKERS[model] == (make, names)
+    for make, model, ident in DIRECT:
+        assert DIRECT_MAKERS[model] == (make, (ident, "delta"))

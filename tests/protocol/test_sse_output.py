@@ -19,13 +19,20 @@ from typing import Any
 
 import ag_ui.core
 import pytest
-from ag_ui.core import BaseEvent, TextMessageContentEvent, ToolCallArgsEvent
+from ag_ui.core import (
+    BaseEvent,
+    TextMessageContentEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
 from ag_ui.encoder import EventEncoder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic_core import PydanticSerializationError
 
 from toolwire import adapters
+from toolwire.protocol import _event_json
 from toolwire.protocol._event_json import event_json
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, encode_agui_sse, frame_sse
@@ -141,6 +148,58 @@ def test_a_subclass_from_outside_ag_ui_is_left_to_pydantic() -> None:
     event = Stamped(tool_call_id="c", delta="{}")
     assert event_json(event) == event.model_dump_json(by_alias=True)
     assert '"note":"kept"' in event_json(event)
+
+
+#: events of one class in several forms, one after another: a call's start with and without
+#: its parent message, a timestamp, metadata, an owner; values not strings among them
+_start_forms = st.builds(
+    lambda call_id, name, parent, stamp, meta, owner: ToolCallStartEvent(
+        tool_call_id=call_id,
+        tool_call_name=name,
+        parent_message_id=parent,
+        timestamp=stamp,
+        metadata=meta,
+        subagent_run_id=owner,
+    ),
+    texts,
+    texts,
+    st.none() | texts,
+    st.none() | timestamps,
+    st.none() | st.dictionaries(st.text(), json_values, max_size=2),
+    st.none() | texts,
+)
+_end_forms = st.builds(
+    lambda call_id, stamp, raw: ToolCallEndEvent(
+        tool_call_id=call_id, timestamp=stamp, raw_event=raw
+    ),
+    texts,
+    st.none() | timestamps,
+    st.none() | json_values,
+)
+
+
+@settings(max_examples=2 * settings.default.max_examples)
+@given(st.lists(_start_forms | _end_forms, max_size=12))
+def test_events_changing_form_are_written_as_pydantic_writes_them(
+    events: list[BaseEvent],
+) -> None:
+    # each class's form that matched last is tried first: a stream that changes form (and
+    # back) is still written field for field as pydantic writes it
+    for event in events:
+        assert event_json(event) == event.model_dump_json(by_alias=True)
+    expected = "".join(EventEncoder().encode(e) for e in events).encode("utf-8")
+    assert encode_agui_sse(events) == expected
+
+
+def test_a_start_with_its_parent_takes_a_written_form() -> None:
+    # (not the walk: the form with the parent written; same text as pydantic's)
+    event = ToolCallStartEvent(tool_call_id="c1", tool_call_name="f", parent_message_id="m\u00e9")
+    assert event_json(event) == event.model_dump_json(by_alias=True)
+    forms = _event_json._SHORT[ToolCallStartEvent]
+    assert any(form[3].endswith('"parentMessageId":%s}') for form in forms)
+    bare = ToolCallStartEvent(tool_call_id="c2", tool_call_name="f")
+    assert event_json(bare) == '{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"f"}'
+    assert event_json(event) == event.model_dump_json(by_alias=True)
 
 
 def _recorded_runs() -> list[tuple[str, list[BaseEvent]]]:

@@ -26,13 +26,15 @@ _Plan = tuple[tuple[str, str, bool], ...]
 _PLANS: dict[type, _Plan | None] = {}
 _MISSING = object()
 
-#: per event class, its commonest form: its ``type``, every field that may be left out left
-#: out, one to three others, all strings (a stream's deltas). (The type and left-out fields'
-#: values in that form, read at once; the others' getter; the text with a ``%s`` for each.)
+#: per event class, its common forms: its ``type``, every field that may be left out left out
+#: but at most one, the others (one to four) strings: a stream's deltas, a call's start with
+#: its parent message. Each form: (the getter of the type and the left-out fields' values,
+#: their values in that form, the written fields' getter, the text with a ``%s`` for each,
+#: how many). The form that matched last is tried first.
 _Short = tuple[
     Callable[[dict[str, Any]], Any], tuple[Any, ...], Callable[[dict[str, Any]], Any], str, int
 ]
-_SHORT: dict[type, _Short | None] = {}
+_SHORT: dict[type, tuple[_Short, ...]] = {}
 
 
 def _plan(cls: type) -> _Plan | None:
@@ -53,13 +55,25 @@ def _plan(cls: type) -> _Plan | None:
     return tuple(plan)
 
 
-def _short(cls: type, plan: _Plan) -> _Short | None:
+def _forms(cls: type, plan: _Plan) -> tuple[_Short, ...]:
+    """``cls``'s forms: the one with every field that may be left out left out, then one
+    for each such field written."""
     field = cls.model_fields.get("type")  # type: ignore[attr-defined]
     kind = field.default if field is not None else None
-    left = [name for name, _, omit in plan if omit]
-    kept = [(name, key) for name, key, omit in plan if not omit and name != "type"]
-    if not isinstance(kind, str) or plan[0][0] != "type" or not left or not 1 <= len(kept) <= 3:
+    if not isinstance(kind, str) or plan[0][0] != "type":
+        return ()
+    optional = [name for name, _, omit in plan if omit]
+    forms = [_form(plan, kind, set(optional))]
+    forms.extend(_form(plan, kind, set(optional) - {name}) for name in optional)
+    return tuple(form for form in forms if form is not None)
+
+
+def _form(plan: _Plan, kind: str, left: set[str]) -> _Short | None:
+    """The form that leaves out the fields ``left`` and writes the others as strings."""
+    kept = [(name, key) for name, key, _ in plan if name not in left and name != "type"]
+    if not left or not 1 <= len(kept) <= 4:
         return None
+    left_out = [name for name, _, _ in plan if name in left]
     keys = [
         plan[0][1] + encode_basestring(kind),
         *(key.replace("%", "%%") + "%s" for _, key in kept),
@@ -67,8 +81,8 @@ def _short(cls: type, plan: _Plan) -> _Short | None:
     # itemgetter of one name gives the value, of several a tuple
     getter = itemgetter(*(name for name, _ in kept))
     return (
-        itemgetter("type", *left),
-        (kind, *([None] * len(left))),
+        itemgetter("type", *left_out),
+        (kind, *([None] * len(left_out))),
         getter,
         "{" + ",".join(keys) + "}",
         len(kept),
@@ -97,6 +111,25 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def _prepared(cls: type) -> tuple[_Short, ...]:
+    """``cls``'s plan and forms, worked out once."""
+    plan = _PLANS[cls] = _plan(cls)
+    forms = _SHORT[cls] = () if plan is None else _forms(cls, plan)
+    return forms
+
+
+def _other_form(cls: type, forms: tuple[_Short, ...], values: dict[str, Any]) -> str | None:
+    """The text of an event in one of its class's other forms (that form is tried first
+    from now on), or ``None``: in none of them."""
+    for at in range(1, len(forms)):
+        left, unset, kept, form, n = forms[at]
+        if left(values) == unset:
+            _SHORT[cls] = (forms[at], *forms[:at], *forms[at + 1 :])
+            written = (kept(values),) if n == 1 else kept(values)
+            return form % tuple(map(encode_basestring, written))
+    return None
+
+
 def _pydantic(event: BaseEvent) -> str:
     return event.model_dump_json(by_alias=True)
 
@@ -105,31 +138,33 @@ def event_json(event: BaseEvent) -> str:
     """The event's JSON text (compact, non-ASCII as is), the same as pydantic's."""
     cls = type(event)
     try:
-        plan = _PLANS[cls]
+        forms = _SHORT[cls]
     except KeyError:
-        plan = _PLANS[cls] = _plan(cls)
+        forms = _prepared(cls)
+    if forms and not event.__pydantic_extra__:
+        values = event.__dict__
+        try:
+            left, unset, kept, form, n = forms[0]  # (the form this class's events came in)
+            if left(values) != unset:
+                text = _other_form(cls, forms, values)
+            elif n == 2:
+                a, b = kept(values)
+                text = form % (encode_basestring(a), encode_basestring(b))
+            elif n == 1:
+                text = form % encode_basestring(kept(values))
+            elif n == 3:
+                a, b, c = kept(values)
+                text = form % (encode_basestring(a), encode_basestring(b), encode_basestring(c))
+            else:
+                text = form % tuple(map(encode_basestring, kept(values)))
+        except Exception:  # a field missing, one not a string, or a value whose comparison
+            text = None  # with None raises (an array's): the field-by-field walk decides
+        if text is not None:
+            return text if text.isascii() or _utf8(text) else _pydantic(event)
+    plan = _PLANS[cls]
     if plan is None or event.__pydantic_extra__:
         return _pydantic(event)
     values = event.__dict__
-    try:
-        short = _SHORT[cls]
-    except KeyError:
-        short = _SHORT[cls] = _short(cls, plan)
-    if short is not None:
-        try:
-            if short[0](values) == short[1]:
-                n, enc = short[4], encode_basestring
-                if n == 2:
-                    a, b = short[2](values)
-                    text = short[3] % (enc(a), enc(b))
-                elif n == 1:
-                    text = short[3] % enc(short[2](values))
-                else:
-                    a, b, c = short[2](values)
-                    text = short[3] % (enc(a), enc(b), enc(c))
-                return text if text.isascii() or _utf8(text) else _pydantic(event)
-        except Exception:  # a field missing, one not a string, or a value whose comparison
-            pass  # with None raises (an array's): the field-by-field walk below decides
     out = []
     for name, key, omit in plan:
         value = values.get(name, _MISSING)

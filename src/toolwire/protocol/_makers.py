@@ -17,9 +17,15 @@ the validator when it is made and falls back to it if the two differ in any way 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Optional, TypeVar, cast
 
-from ag_ui.core import ReasoningMessageContentEvent, TextMessageContentEvent, ToolCallArgsEvent
+from ag_ui.core import (
+    ReasoningMessageContentEvent,
+    TextMessageContentEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
@@ -54,49 +60,121 @@ def pair_maker(model: type[M], first: str, second: str) -> Callable[[str, str], 
     and the model has nothing to run on them (no validators, no private attributes, no
     post-init, both fields plain ``str``), else (and for any value of another type) by the
     validator, with its errors."""
+    return cast(Callable[[str, str], M], _fields_maker(model, (first, second)))
+
+
+def one_maker(model: type[M], field: str) -> Callable[[str], M]:
+    """``make(a)`` is ``Model(field=a)``, as :func:`pair_maker` builds it (a call's end)."""
+    return cast(Callable[[str], M], _fields_maker(model, (field,)))
+
+
+def triple_maker(
+    model: type[M], first: str, second: str, third: str
+) -> Callable[[str, str, str], M]:
+    """``make(a, b, c)`` is ``Model(first=a, second=b, third=c)``, as :func:`pair_maker`
+    builds it (a call's start: its id, its name, its parent message); a field may also be
+    an optional string (``str | None``), which a ``str`` is stored in as it is."""
+    return cast(Callable[[str, str, str], M], _fields_maker(model, (first, second, third)))
+
+
+#: the annotations a direct maker fills with a ``str`` as it is (the validator stores it so)
+_STRING_FIELDS = (str, Optional[str])  # noqa: UP045 (the annotation as pydantic keeps it)
+
+
+def _fields_maker(model: type[M], names: tuple[str, ...]) -> Callable[..., M]:
     validate = maker(model)
 
-    def validated(a: str, b: str) -> M:
-        return validate({first: a, second: b})
+    def validated(*values: str) -> M:
+        return validate(dict(zip(names, values, strict=True)))
 
     fields = model.model_fields
     decorators = model.__pydantic_decorators__
     plain = (
-        all(fields[f].annotation is str and not fields[f].metadata for f in (first, second))
+        all(fields[f].annotation in _STRING_FIELDS and not fields[f].metadata for f in names)
         and not decorators.model_validators
         and not decorators.field_validators
         and not model.__private_attributes__
         and model.__pydantic_post_init__ is None
     )
-    sample = validated("a", "b")
+    sample_values = tuple("abc"[: len(names)])
+    sample = validated(*sample_values)
     defaults = dict(sample.__dict__)
-    others = [(k, v) for k, v in defaults.items() if k not in (first, second)]
+    others = [(k, v) for k, v in defaults.items() if k not in names]
     if not plain or not all(v is None or k == "type" for k, v in others):
         return validated  # a default that might be shared and changed: the validator's way
     extra = sample.__pydantic_extra__
     if extra is not None and (type(extra) is not dict or extra):
         return validated
+    direct = _direct(model, names, defaults, extra is not None, validate)
+    return direct if _same(direct(*sample_values), sample) else validated
+
+
+def _direct(
+    model: type[M],
+    names: tuple[str, ...],
+    defaults: dict[str, Any],
+    allows_extra: bool,
+    validate: Callable[[dict[str, Any]], M],
+) -> Callable[..., M]:
+    """The direct maker of ``names`` (one, two or three fields), written out per count (a
+    loop over the names was a fifth of its time): the instance the validator would make
+    for ``str`` values, the validator for others."""
     new = object.__new__
     set_dict = _SLOTS["__dict__"].__set__  # (its descriptor: no attribute look-up by name)
     set_fields = _SLOTS["__pydantic_fields_set__"].__set__
     set_extra = _SLOTS["__pydantic_extra__"].__set__
     set_private = _SLOTS["__pydantic_private__"].__set__
-    allows_extra = extra is not None
 
-    def direct(a: str, b: str) -> M:
-        if type(a) is not str or type(b) is not str:
-            return validate({first: a, second: b})
+    if len(names) == 1:
+        (first,) = names
+
+        def direct1(a: str) -> M:
+            if type(a) is not str:
+                return validate({first: a})
+            values = defaults.copy()
+            values[first] = a
+            made = new(model)
+            set_dict(made, values)
+            set_fields(made, {first})
+            set_extra(made, {} if allows_extra else None)
+            set_private(made, None)
+            return made
+
+        return direct1
+    if len(names) == 2:
+        first, second = names
+
+        def direct(a: str, b: str) -> M:
+            if type(a) is not str or type(b) is not str:
+                return validate({first: a, second: b})
+            values = defaults.copy()
+            values[first] = a
+            values[second] = b
+            made = new(model)
+            set_dict(made, values)
+            set_fields(made, {first, second})
+            set_extra(made, {} if allows_extra else None)
+            set_private(made, None)
+            return made
+
+        return direct
+    first, second, third = names
+
+    def direct3(a: str, b: str, c: str) -> M:
+        if type(a) is not str or type(b) is not str or type(c) is not str:
+            return validate({first: a, second: b, third: c})
         values = defaults.copy()
         values[first] = a
         values[second] = b
+        values[third] = c
         made = new(model)
         set_dict(made, values)
-        set_fields(made, {first, second})
+        set_fields(made, {first, second, third})
         set_extra(made, {} if allows_extra else None)
         set_private(made, None)
         return made
 
-    return direct if _same(direct("a", "b"), sample) else validated
+    return direct3
 
 
 #: ``args_delta(tool_call_id, delta)``: the events most of a stream is made of
@@ -106,6 +184,22 @@ text_delta = pair_maker(TextMessageContentEvent, "message_id", "delta")
 #: ``reasoning_delta(message_id, delta)``
 reasoning_delta = pair_maker(ReasoningMessageContentEvent, "message_id", "delta")
 
+#: ``call_start(tool_call_id, tool_call_name, parent_message_id)``: a call that comes whole
+#: (Gemini, Mistral, Ollama) is most of its stream's events with its end
+call_start = triple_maker(ToolCallStartEvent, "tool_call_id", "tool_call_name", "parent_message_id")
+#: ``call_end(tool_call_id)``
+call_end = one_maker(ToolCallEndEvent, "tool_call_id")
+
+#: each event class with a direct maker -> that maker and the fields it takes, in order (a
+#: bench's floor builds the events it can this way, as toolwire does)
+DIRECT_MAKERS: dict[type[BaseModel], tuple[Callable[..., Any], tuple[str, ...]]] = {
+    ToolCallArgsEvent: (args_delta, ("tool_call_id", "delta")),
+    TextMessageContentEvent: (text_delta, ("message_id", "delta")),
+    ReasoningMessageContentEvent: (reasoning_delta, ("message_id", "delta")),
+    ToolCallStartEvent: (call_start, ("tool_call_id", "tool_call_name", "parent_message_id")),
+    ToolCallEndEvent: (call_end, ("tool_call_id",)),
+}
+
 #: each delta event class -> its direct maker and the two fields that maker takes, in order
 DELTA_MAKERS: dict[type[BaseModel], tuple[Callable[[str, str], Any], tuple[str, str]]] = {
     ToolCallArgsEvent: (args_delta, ("tool_call_id", "delta")),
@@ -113,4 +207,16 @@ DELTA_MAKERS: dict[type[BaseModel], tuple[Callable[[str, str], Any], tuple[str, 
     ReasoningMessageContentEvent: (reasoning_delta, ("message_id", "delta")),
 }
 
-__all__ = ["DELTA_MAKERS", "args_delta", "maker", "pair_maker", "reasoning_delta", "text_delta"]
+__all__ = [
+    "DELTA_MAKERS",
+    "DIRECT_MAKERS",
+    "args_delta",
+    "call_end",
+    "call_start",
+    "maker",
+    "one_maker",
+    "pair_maker",
+    "reasoning_delta",
+    "text_delta",
+    "triple_maker",
+]

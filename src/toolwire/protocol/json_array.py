@@ -24,6 +24,7 @@ from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.fields import Fields
+from toolwire.protocol.jsontext import CheckedObject, text_is_clean
 
 _OUTSIDE = re.compile(rb'["{}\[\]]')  # what changes the depth, outside a string
 _INSIDE = re.compile(rb'["\\]')  # what ends a string, or escapes the next byte
@@ -133,7 +134,10 @@ class JsonArrayReader:
                     value, end = _DECODER.raw_decode(text, at)
                 except (ValueError, RecursionError):
                     return at  # cut short, or not JSON: the byte scanner reads it
-                out.append(self._fields.obj(value, f"body[{self._count}]"))
+                value = self._fields.obj(value, f"body[{self._count}]")
+                # (an element whose text shows it breaks no rule is handed on as checked, as
+                # an SSE reader's: the decoder does not walk it again)
+                out.append(CheckedObject.made(value) if text_is_clean(text[at:end]) else value)
                 self._count += 1
                 at = end
             else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from typing import Any, cast
+from typing import Any
 
 from ag_ui.core import (
     BaseEvent,
@@ -52,6 +52,7 @@ from toolwire.adapters.gemini.wire import (
     GroundingMetadata,
     ServerToolCall,
     ServerToolResponse,
+    as_dumped,
     b64_signature,
     canonical,
     get,
@@ -65,7 +66,7 @@ from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol import RESULT_ERROR_KEY
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
-from toolwire.protocol._makers import args_delta, maker, text_delta
+from toolwire.protocol._makers import args_delta, call_end, call_start, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder
@@ -171,15 +172,15 @@ class Decoder(BaseDecoder):
         fc_args: Any = None
         try:
             meta = scan_value(usage, 0)[0] if usage != self._usage_text else None
-            if parts is not None:
+            if args is not None:  # one whole call (the form: a call has args)
+                fc_args = scan_value(args, 0)[0]
+                if type(fc_args) is not dict or not name:
+                    return PASS
+            elif parts is not None:
                 found = _plain_parts(scan_value(parts, 0)[0])
                 if found is None:
                     return PASS
                 taken = found
-            elif text is None:
-                fc_args = scan_value(cast(str, args), 0)[0]  # (the form: a call has args)
-                if type(fc_args) is not dict or not name:
-                    return PASS
         except (ValueError, StopIteration):  # (a number Python will not read)
             return PASS
         if meta is not None:
@@ -190,10 +191,10 @@ class Decoder(BaseDecoder):
                 self._usage_meta = meta
         if model:
             self.model = model
+        if args is not None:  # (its arguments' text, as the vendor wrote them, kept)
+            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT, args)  # type: ignore[arg-type]
         if text is not None:
             return self._text(text, None)
-        if parts is None:
-            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT)  # type: ignore[arg-type]
         out: list[BaseEvent] = []
         for part in taken:
             if len(part) == 1:
@@ -465,26 +466,33 @@ class Decoder(BaseDecoder):
         return out
 
     def _whole_call(
-        self, given: Any, name: str, args: dict[str, Any] | None, sig: str | None, at: str
+        self,
+        given: Any,
+        name: str,
+        args: dict[str, Any] | None,
+        sig: str | None,
+        at: str,
+        written: str | None = None,
     ) -> list[BaseEvent]:
         """A call that came whole, in one part: its start, its one arguments event, its end
-        (the general path's and the common chunk's rule's)."""
+        (the general path's and the common chunk's rule's). ``written``: the arguments'
+        JSON text as the vendor wrote it, the text of the event when it is the text
+        ``json_text`` would write (:func:`~toolwire.adapters.gemini.wire.as_dumped`)."""
         out = self._end_open() if self._text_open or self._reasoning_id is not None else []
-        call_id, vendor_id = self._new_call_id(given, "gemini_call")
-        if sig is None and vendor_id == call_id:  # (the commonest: no metadata to carry)
-            out.append(
-                _START(
-                    {
-                        "tool_call_id": call_id,
-                        "tool_call_name": name,
-                        "parent_message_id": self._mid(),
-                    }
-                )
-            )
+        self._calls += 1  # (``_new_call_id`` written out: most of a Gemini stream)
+        if isinstance(given, str) and given:
+            call_id = self._ids.assign(given, self.known_call_ids)  # a repeat stays apart
+            if sig is None and call_id == given:  # (the commonest: no metadata to carry)
+                out.append(call_start(call_id, name, self.message_id))  # type: ignore[arg-type]
+            else:
+                out.extend(self._start(call_id, given, name, sig))
         else:
-            out.extend(self._start(call_id, vendor_id, name, sig))
-        out.append(args_delta(call_id, json_text(args if args is not None else {}, at)))
-        out.append(_END({"tool_call_id": call_id}))
+            call_id = mint_id("gemini_call", self._mid(), self._calls)
+            out.extend(self._start(call_id, None, name, sig))
+        if written is None or not as_dumped(written, args):
+            written = json_text(args if args is not None else {}, at)
+        out.append(args_delta(call_id, written))
+        out.append(call_end(call_id))
         return out
 
     def _executable_code(
@@ -665,9 +673,6 @@ class Decoder(BaseDecoder):
 #: where a call's arguments are, for the message of an error the common chunk's rule cannot
 #: meet (its arguments are JSON without NaN: ``json_text`` writes them)
 _ARGS_AT = "candidates[0].content.parts: functionCall.args"
-#: the two events of a whole call built by their validators, without the constructor's frame
-_START = maker(ToolCallStartEvent)
-_END = maker(ToolCallEndEvent)
 
 
 def _plain_parts(parts: Any) -> list[tuple[Any, ...]] | None:

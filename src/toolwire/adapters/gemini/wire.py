@@ -294,6 +294,35 @@ def json_text(value: Any, where: str) -> str:
     return dumps_whole(value, VENDOR, where)
 
 
+#: a digit before a fraction or an exponent: a number that may be written another way
+_NOT_INTEGER = re.compile(r"[0-9][.eE]")
+#: ``-0`` not followed by a digit: a negative zero (``0`` once read), or its start (a date's
+#: ``-05`` is not one)
+_NEGATIVE_ZERO = re.compile(r"-0(?![0-9])")
+
+
+def as_dumped(text: str, value: Any) -> bool:
+    """Whether ``text``, JSON the fused reading matched (``Whole``: strings as JSON spells
+    them, no surrogate, no white space but one space after a ``:`` or ``,``) that parses to
+    ``value``, an object, is the text :func:`json_text` writes of it, so need not be written
+    again. Proved from the text alone, else ``False`` (then it is written): no backslash
+    (every string then stands as the encoder writes it, and every ``"`` delimits one), no
+    ``": "`` or ``", "`` (no space between members or items), no number with a fraction or
+    an exponent and no negative zero (integers read and written back alike; no double to
+    make whole), and no repeated key: one object only (one ``{``), its members one per key
+    (``":`` ends each key, and nothing else, in such a text)."""
+    return (
+        type(value) is dict
+        and "\\" not in text
+        and '": ' not in text
+        and ", " not in text
+        and ("-0" not in text or _NEGATIVE_ZERO.search(text) is None)
+        and text.count("{") == 1
+        and text.count('":') == len(value)
+        and _NOT_INTEGER.search(text) is None
+    )
+
+
 def b64_signature(value: Any, where: str) -> str | None:
     """A thought signature as standard base64 (the wire's alphabet).
 
@@ -498,10 +527,12 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
                 return
         pieces = (body[i : i + _PIECE] for i in range(0, len(body), _PIECE))
         yield from _sse_lists(pieces, reader)
+        if _only_fields(body):  # (every line an SSE field: nothing else to read)
+            return
         raw = [
             line
             for line in _SSE_LINE_END.split(decode_utf8(body, VENDOR, "body"))
-            if line.strip() and not line.startswith(("data:", ":", "event:", "id:", "retry:"))
+            if line.strip() and not line.startswith(_SSE_FIELDS)
         ]
         if raw:
             try:
@@ -515,6 +546,21 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 #: how much of a whole body the SSE parser is handed at a time
 _PIECE = 1 << 16
+#: how the lines of an SSE body that are its fields start (any other, not blank, is text a
+#: server wrote into the stream)
+_SSE_FIELDS = ("data:", ":", "event:", "id:", "retry:")
+_SSE_FIELD_BYTES = tuple(f.encode() for f in _SSE_FIELDS)
+
+
+def _only_fields(body: bytes) -> bool:
+    """True when every line of ``body`` that is not empty starts as an SSE field does:
+    then no line is text outside the fields, and the body need not be decoded and split
+    again by an expression (a tenth of a whole body's bytes -> AG-UI SSE).
+    ``bytes.splitlines`` breaks at ``\\r\\n``, ``\\r`` and ``\\n`` only, as that split
+    does (no UTF-8 character holds those bytes); a line it cannot clear (one of spaces, a
+    byte-order mark) leaves the answer to that split."""
+    lines = filter(None, body.splitlines())
+    return all(map(bytes.startswith, lines, itertools.repeat(_SSE_FIELD_BYTES)))
 
 
 def _one(chunk: dict[str, Any]) -> list[dict[str, Any]]:
@@ -717,6 +763,7 @@ __all__ = [
     "ServerToolCall",
     "ServerToolResponse",
     "UsageMetadata",
+    "as_dumped",
     "b64_signature",
     "camel",
     "canonical",
