@@ -52,6 +52,10 @@ from toolwire.protocol.limits import limits
 #: follow one cannot begin inside it), so it changes no match, only how soon one that fails
 #: fails; Python 3.10 has no such repeat and backtracks as before
 _KEEP = "+" if sys.version_info >= (3, 11) else ""
+#: a group that, once matched, is not tried again another way (atomic, ``(?>...)``): a JSON
+#: value's extent is fixed by its first character, and what follows one (a ``,``, ``}``,
+#: ``]`` or the gap) cannot continue it, so this too changes no match
+_ONCE = "?>" if sys.version_info >= (3, 11) else "?:"
 
 #: a JSON string's characters between its quotes: no quote, backslash or control
 #: character but in the escapes JSON has, and no surrogate (as itself or escaped: the
@@ -65,7 +69,8 @@ _STRING = (
 #: most 639 digits (``json.loads`` refuses an integer longer than Python's digit limit, 640
 #: at the least: a longer one goes the general way, which names it)
 _SCALAR = (
-    rf'(?:"{_STRING}"|-?(?:0|[1-9][0-9]{{0,638}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|null|true|false)'
+    rf'({_ONCE}"{_STRING}"|-?(?:0|[1-9][0-9]{{0,638}})(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?'
+    r"|null|true|false)"
 )
 #: an index as vendors write them, short enough that ``int`` of it is cheap (a longer one
 #: goes the general way)
@@ -265,9 +270,9 @@ def _whole(depth: int, gap: str) -> str:
         return _SCALAR
     inner = _whole(depth - 1, gap)
     member = f'"{_STRING}":{gap}{inner}'
-    obj = rf'\{{(?:{member}(?:,{gap}(?=")|(?=\}})))*\}}'
-    arr = rf"\[(?:{inner}(?:,{gap}(?=[^\]\s])|(?=\])))*\]"
-    return f"(?:{_SCALAR}|{obj}|{arr})"
+    obj = rf'\{{(?:{member}(?:,{gap}(?=")|(?=\}})))*{_KEEP}\}}'
+    arr = rf"\[(?:{inner}(?:,{gap}(?=[^\]\s])|(?=\])))*{_KEEP}\]"
+    return f"({_ONCE}{_SCALAR}|{obj}|{arr})"
 
 
 def _common_start(words: tuple[str, ...]) -> str:
