@@ -20,7 +20,7 @@ from ag_ui.core import BaseEvent
 
 from toolwire.protocol import encode_agui_sse
 from toolwire.protocol._compact_json import compact
-from toolwire.protocol._makers import DELTA_MAKERS, maker
+from toolwire.protocol._makers import DIRECT_MAKERS, maker
 from toolwire.protocol.machine import StreamMachine
 from toolwire.protocol.runs import frame_run
 from toolwire.protocol.sse import encode_agui_event, parse_sse
@@ -174,14 +174,15 @@ Spec = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 def event_specs(events: list[BaseEvent]) -> list[Spec]:
-    """Each event's maker and its fields, to build it again as cheaply as toolwire can: a
-    delta event with only its id and text by its direct maker, any other by its class's
-    validator (``protocol._makers``)."""
+    """Each event's maker and its fields, to build it again as cheaply as toolwire can: an
+    event of a class with a direct maker (the deltas, a call's start and end) with no field
+    but the maker's by that maker, any other by its class's validator
+    (``protocol._makers``)."""
     makers = {cls: maker(cls) for cls in {type(ev) for ev in events}}
     specs: list[Spec] = []
     for ev in events:
-        direct = DELTA_MAKERS.get(type(ev))
-        if direct is not None and ev.model_fields_set == set(direct[1]):
+        direct = DIRECT_MAKERS.get(type(ev))
+        if direct is not None and ev.model_fields_set <= set(direct[1]):
             specs.append((direct[0], tuple(getattr(ev, k) for k in direct[1])))
         else:
             specs.append((makers[type(ev)], ({k: getattr(ev, k) for k in ev.model_fields_set},)))

@@ -27,14 +27,20 @@ from ag_ui.core import (
     TextMessageEndEvent,
     TextMessageStartEvent,
     ToolCallArgsEvent,
-    ToolCallEndEvent,
     ToolCallStartEvent,
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
-from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
+from toolwire.protocol._makers import (
+    args_delta,
+    call_end,
+    call_start,
+    maker,
+    reasoning_delta,
+    text_delta,
+)
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -66,7 +72,6 @@ _NO_ID = frozenset({"", _SDK_NO_ID})
 #: the start and end events' validators (the constructor without its frame: a whole call
 #: per chunk makes them as common as the deltas)
 _START = maker(ToolCallStartEvent)
-_END = maker(ToolCallEndEvent)
 
 
 @dataclass(slots=True)
@@ -439,7 +444,9 @@ class Decoder(BaseDecoder):
             meta[CHOICE_KEY] = ch.index
         if meta:
             fields["metadata"] = meta
-        out.append(_START(fields))
+            out.append(_START(fields))
+        else:  # the usual start: built directly (the validator's instance)
+            out.append(call_start(agui, name, ch.message_id))
         return call
 
     def _finish(self, ch: _Choice, reason: str, out: list[BaseEvent]) -> None:
@@ -453,7 +460,7 @@ class Decoder(BaseDecoder):
             self._ends_later.append((len(out), ch.calls))  # made as they are read
         else:
             for call in ch.calls:
-                out.append(_END({"tool_call_id": call.agui}))
+                out.append(call_end(call.agui))
         ch.calls = []
         ch.last_at = None
         ch.finish_reason = reason
@@ -502,7 +509,7 @@ def _spliced(events: list[BaseEvent], later: list[tuple[int, list[_Call]]]) -> I
         yield from events[at:place]
         at = place
         for call in calls:
-            yield _END({"tool_call_id": call.agui})
+            yield call_end(call.agui)
     yield from events[at:]
 
 

@@ -20,7 +20,6 @@ from ag_ui.core import (
     ReasoningStartEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
-    ToolCallEndEvent,
     ToolCallStartEvent,
 )
 
@@ -28,7 +27,7 @@ from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
-from toolwire.protocol._makers import args_delta, maker, reasoning_delta, text_delta
+from toolwire.protocol._makers import args_delta, call_end, maker, reasoning_delta, text_delta
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -56,7 +55,6 @@ _Found = tuple[str | None, str, str, int | None]
 #: the start and end events' validators (the constructor without its frame: a whole call
 #: per line makes them as common as the deltas)
 _START = maker(ToolCallStartEvent)
-_END = maker(ToolCallEndEvent)
 
 
 class Decoder(BaseDecoder):
@@ -312,7 +310,7 @@ class Decoder(BaseDecoder):
         out.append(_START(fields))
         if text:
             out.append(args_delta(agui, text))
-        out.append(_END({"tool_call_id": agui}))
+        out.append(call_end(agui))
 
     def _finish(self, chunk: ChatChunk, where: Any, out: list[BaseEvent]) -> None:
         self._end_reasoning(out)
