@@ -14,12 +14,13 @@ cannot carry (so the error is pydantic's too).
 from __future__ import annotations
 
 from collections.abc import Callable
-from json import JSONEncoder
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Any
 
 from ag_ui.core import BaseEvent
+
+from toolwire.protocol._compact_json import compact
 
 #: per event class: (attribute, '"wireName":', may be left out when None), or None: pydantic
 _Plan = tuple[tuple[str, str, bool], ...]
@@ -89,9 +90,9 @@ def _form(plan: _Plan, kind: str, left: set[str]) -> _Short | None:
     )
 
 
-#: objects and arrays written as pydantic writes them (compact, non-ASCII as is, keys in order)
-_COMPACT = JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
-#: how deep an object or array is written here (deeper: pydantic's)
+#: how deep an object or array is written here (deeper: pydantic's); one that is plain is
+#: written as pydantic writes it (compact, non-ASCII as is, keys in order) by json's C
+#: encoder (``_compact_json.compact``)
 _PLAIN_DEPTH = 16
 
 
@@ -180,7 +181,7 @@ def event_json(event: BaseEvent) -> str:
         elif type(value) is int:
             out.append(key + str(value))
         elif (type(value) is dict or type(value) is list) and _plain(value):
-            out.append(key + _COMPACT.encode(value))
+            out.append(key + compact(value))
         else:
             return _pydantic(event)
     text = "{" + ",".join(out) + "}"
