@@ -14,6 +14,7 @@ cannot carry (so the error is pydantic's too).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from json.encoder import encode_basestring
 from operator import itemgetter
 from typing import Any
@@ -28,13 +29,21 @@ _PLANS: dict[type, _Plan | None] = {}
 _MISSING = object()
 
 #: per event class, its common forms: its ``type``, every field that may be left out left out
-#: but at most one, the others (one to four) strings: a stream's deltas, a call's start with
-#: its parent message. Each form: (the getter of the type and the left-out fields' values,
-#: their values in that form, the written fields' getter, the text with a ``%s`` for each,
-#: how many). The form that matched last is tried first.
+#: but at most two, the others (one to five) written: a stream's deltas, a call's start with
+#: its parent message and its metadata. Each form: (the getter of the type and the left-out
+#: fields' values, their values in that form, the written fields' getter, the text with a
+#: ``%s`` for each, how many, and each written field's writer, or ``None`` when all are
+#: strings). The form that matched last is tried first.
 _Short = tuple[
-    Callable[[dict[str, Any]], Any], tuple[Any, ...], Callable[[dict[str, Any]], Any], str, int
+    Callable[[dict[str, Any]], Any],
+    tuple[Any, ...],
+    Callable[[dict[str, Any]], Any],
+    str,
+    int,
+    tuple[Callable[[Any], str], ...] | None,
 ]
+#: the most fields that may be left out which a form writes
+_FORM_OPTIONALS = 2
 _SHORT: dict[type, tuple[_Short, ...]] = {}
 
 
@@ -58,27 +67,36 @@ def _plan(cls: type) -> _Plan | None:
 
 def _forms(cls: type, plan: _Plan) -> tuple[_Short, ...]:
     """``cls``'s forms: the one with every field that may be left out left out, then one
-    for each such field written."""
+    for each such field written, then for each two of them."""
     field = cls.model_fields.get("type")  # type: ignore[attr-defined]
     kind = field.default if field is not None else None
     if not isinstance(kind, str) or plan[0][0] != "type":
         return ()
     optional = [name for name, _, omit in plan if omit]
-    forms = [_form(plan, kind, set(optional))]
-    forms.extend(_form(plan, kind, set(optional) - {name}) for name in optional)
+    strings = {
+        name
+        for name, info in cls.model_fields.items()  # type: ignore[attr-defined]
+        if info.annotation in (str, str | None)
+    }
+    written = [
+        set(names) for n in range(_FORM_OPTIONALS + 1) for names in combinations(optional, n)
+    ]
+    forms = (_form(plan, kind, set(optional) - names, strings) for names in written)
     return tuple(form for form in forms if form is not None)
 
 
-def _form(plan: _Plan, kind: str, left: set[str]) -> _Short | None:
-    """The form that leaves out the fields ``left`` and writes the others as strings."""
+def _form(plan: _Plan, kind: str, left: set[str], strings: set[str]) -> _Short | None:
+    """The form that leaves out the fields ``left`` and writes the others: a field typed
+    ``str`` as a string, any other by :func:`_value_json`."""
     kept = [(name, key) for name, key, _ in plan if name not in left and name != "type"]
-    if not left or not 1 <= len(kept) <= 4:
+    if not left or not 1 <= len(kept) <= 5:
         return None
     left_out = [name for name, _, _ in plan if name in left]
     keys = [
         plan[0][1] + encode_basestring(kind),
         *(key.replace("%", "%%") + "%s" for _, key in kept),
     ]
+    writers = tuple(encode_basestring if name in strings else _value_json for name, _ in kept)
     # itemgetter of one name gives the value, of several a tuple
     getter = itemgetter(*(name for name, _ in kept))
     return (
@@ -87,7 +105,24 @@ def _form(plan: _Plan, kind: str, left: set[str]) -> _Short | None:
         getter,
         "{" + ",".join(keys) + "}",
         len(kept),
+        None if all(w is encode_basestring for w in writers) else writers,
     )
+
+
+def _value_json(value: Any) -> str:
+    """A field's value as pydantic writes it, for what is written alike (:func:`_plain`);
+    anything else (``None`` too: a form that writes the field has it set) is a
+    ``TypeError``, and the field-by-field walk decides."""
+    t = type(value)
+    if t is str:
+        return encode_basestring(value)
+    if t is int:
+        return str(value)
+    if t is bool:
+        return "true" if value else "false"
+    if (t is dict or t is list) and _plain(value):
+        return compact(value)
+    raise TypeError("not written by a form")
 
 
 #: how deep an object or array is written here (deeper: pydantic's); one that is plain is
@@ -123,12 +158,19 @@ def _other_form(cls: type, forms: tuple[_Short, ...], values: dict[str, Any]) ->
     """The text of an event in one of its class's other forms (that form is tried first
     from now on), or ``None``: in none of them."""
     for at in range(1, len(forms)):
-        left, unset, kept, form, n = forms[at]
+        left, unset, kept, form, n, writers = forms[at]
         if left(values) == unset:
             _SHORT[cls] = (forms[at], *forms[:at], *forms[at + 1 :])
-            written = (kept(values),) if n == 1 else kept(values)
-            return form % tuple(map(encode_basestring, written))
+            return _written(form, kept(values), n, writers)
     return None
+
+
+def _written(form: str, got: Any, n: int, writers: tuple[Callable[[Any], str], ...] | None) -> str:
+    """``form`` with the written fields' values (``got``: a value, or a tuple of ``n``)."""
+    written = (got,) if n == 1 else got
+    if writers is None:
+        return form % tuple(map(encode_basestring, written))
+    return form % tuple(write(v) for write, v in zip(writers, written, strict=True))
 
 
 def _pydantic(event: BaseEvent) -> str:
@@ -145,9 +187,11 @@ def event_json(event: BaseEvent) -> str:
     if forms and not event.__pydantic_extra__:
         values = event.__dict__
         try:
-            left, unset, kept, form, n = forms[0]  # (the form this class's events came in)
+            left, unset, kept, form, n, writers = forms[0]  # (the form they came in last)
             if left(values) != unset:
                 text = _other_form(cls, forms, values)
+            elif writers is not None:
+                text = _written(form, kept(values), n, writers)
             elif n == 2:
                 a, b = kept(values)
                 text = form % (encode_basestring(a), encode_basestring(b))
