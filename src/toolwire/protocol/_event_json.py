@@ -170,7 +170,7 @@ def _written(form: str, got: Any, n: int, writers: tuple[Callable[[Any], str], .
     written = (got,) if n == 1 else got
     if writers is None:
         return form % tuple(map(encode_basestring, written))
-    return form % tuple(write(v) for write, v in zip(writers, written, strict=True))
+    return form % tuple([write(v) for write, v in zip(writers, written)])  # noqa: B905
 
 
 def _pydantic(event: BaseEvent) -> str:
