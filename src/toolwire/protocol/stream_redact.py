@@ -151,10 +151,11 @@ class StreamRedactor:
         kinds, holds, lasts, pairs, reach = (
             _KINDS, self._holds_any, self._lasts, self._pairs, self._reach
         )  # fmt: skip
+        lanes, loose = self._lanes, self._loose  # (the same tables for the whole stream)
         for event in events:
             kind = kinds.get(type(event))
             if (
-                kind is not None and not self._lanes and not self._loose and event.type is kind.type
+                kind is not None and not lanes and not loose and event.type is kind.type
             ):  # no lane holds text: an event that holds no secret goes as it came
                 try:  # (``sse.event_json``'s fast writer, without its call)
                     text = fast_json(event)
