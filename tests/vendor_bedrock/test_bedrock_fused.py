@@ -388,3 +388,20 @@ def test_a_batch_that_cannot_vouch_for_a_payload_reads_it_alone() -> None:
             patch.setattr(wire, "kind_chunks", None)
             assert together == _read_pushed([body]), name
         assert together[2] is not None or len(together[0]) == len(frames) + 1, name
+
+
+def test_a_chunk_read_under_a_higher_cap_is_checked_again_when_fed() -> None:
+    """The reader's chunks (a block's start among them: no delta) fed after the depth cap
+    was lowered are checked again, as plain dicts are: the same error at the same chunk."""
+    body = b"".join(_frames([("compact", 1, "toolUse", "ab")], True, False, calls=1))
+    chunks = list(sse_chunks([body]))
+    plain = json.loads(json.dumps(chunks))
+    assert any("contentBlockStart" in c for c in chunks)
+    previous = configure(max_json_depth=3)
+    try:
+        mine = _outcome(lambda: bedrock.decode_stream(iter(chunks)))
+        theirs = _outcome(lambda: bedrock.decode_stream(iter(plain)))
+    finally:
+        configure(**asdict(previous))
+    assert mine == theirs
+    assert mine[0] == "error" and "nested deeper than 3" in mine[2], mine
