@@ -80,7 +80,7 @@ from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
 
 
-@dataclass
+@dataclass(slots=True)
 class _Block:
     kind: str  # text | call | reasoning | result | skip
     ident: str = ""
