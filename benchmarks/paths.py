@@ -140,7 +140,9 @@ def agui_payloads(run_events: list[BaseEvent]) -> list[Any]:
 def floor_read(adapter: ModuleType, body: bytes, texts: list[str]) -> Callable[[], int]:
     """The least reading of the body can do in the adapter's framing: :func:`split_loads` for
     SSE; for another framing, its chunks' texts parsed 128 at a time (the framing's own
-    splitting left out, so a lower floor than that framing's reader can reach)."""
+    splitting left out, so a lower floor than that framing's reader can reach; a framing
+    whose reading is work of its own brings its floor in its bench module instead:
+    ``floor_read_frames``)."""
     if adapter.FRAMING.name == "sse":
         return lambda: split_loads(body)
     return lambda: batch_loads(texts)

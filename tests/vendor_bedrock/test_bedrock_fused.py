@@ -7,6 +7,7 @@ no UTF-8 or no JSON, exception frames, unknown message types) and low caps."""
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import asdict
 from itertools import pairwise
 from typing import Any
@@ -19,7 +20,9 @@ from tests.vendor_bedrock._bedrock_sdk import sdk_events
 
 from toolwire.adapters import bedrock
 from toolwire.adapters.bedrock import decoder as decoder_module
+from toolwire.adapters.bedrock import wire
 from toolwire.adapters.bedrock.wire import DELTA_FORM, sse_chunks
+from toolwire.errors import ToolwireError
 from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.eventstream import write_frame
 from toolwire.protocol.limits import configure
@@ -64,24 +67,54 @@ _DELTA = st.tuples(
     _TEXT,
 )
 
+#: start and stop frames a batch of a piece's other frames cannot vouch for (each read
+#: alone then: the same chunk, warning or error as when every frame is read alone)
+_OTHERS = {
+    "stop-not-json": ("contentBlockStop", b'{"contentBlockIndex":1'),
+    "stop-two-values": ("contentBlockStop", b'{"contentBlockIndex":1} {}'),
+    "stop-not-object": ("contentBlockStop", b"[1]"),
+    "stop-empty": ("contentBlockStop", b""),
+    "stop-bom": ("contentBlockStop", b'\xef\xbb\xbf{"contentBlockIndex":1}'),
+    "stop-surrogate": ("contentBlockStop", b'{"contentBlockIndex":1,"x":"\\ud800"}'),
+    "stop-raw-surrogate": ("contentBlockStop", b'{"contentBlockIndex":1,"x":"\xed\xa0\x80"}'),
+    "stop-deep": ("contentBlockStop", b'{"contentBlockIndex":1,"x":[[[{"y":[1]}]]]}'),
+    "stop-seam": ("contentBlockStop", b'{"contentBlockIndex":1}, "s", {"contentBlockIndex":2}'),
+    "start-spaced": (
+        "contentBlockStart",
+        b'{ "contentBlockIndex" : 3, "start" : {"toolUse": {"toolUseId": "tu_3", "name": "g"}}}',
+    ),
+    "start-not-utf8": ("contentBlockStart", b'{"contentBlockIndex":4,"start":{"x":"\xff"}}'),
+}
+
 #: what may go wrong with the stream: (what, where in the stream's bytes or frames)
 _HOSTILE = st.one_of(
     st.just(("none", 0)),
     st.tuples(st.sampled_from(["flip", "cut"]), st.integers(min_value=0)),
     st.tuples(
-        st.sampled_from(["exception", "unknown-type", "not-json", "not-utf8", "no-event-type"]),
-        st.integers(min_value=0, max_value=12),
+        st.sampled_from(
+            ["exception", "unknown-type", "not-json", "not-utf8", "no-event-type", *_OTHERS]
+        ),
+        st.integers(min_value=0, max_value=16),
     ),
 )
 
 
-def _frames(deltas: list[Any], end: bool, after: bool) -> list[bytes]:
+def _frames(deltas: list[Any], end: bool, after: bool, calls: int = 0) -> list[bytes]:
+    """The frames of a stream: a call's block (1) and ``deltas``, then ``calls`` short
+    calls each in a block of its own (start, a tool-input delta, stop: the ``parallel``
+    shape), then, with ``end``, the stops of blocks 0, 1, 2 and 7 and the message's end."""
     frames = [_event("messageStart", b'{"role":"assistant"}')]
     start = {"contentBlockIndex": 1, "start": {"toolUse": {"toolUseId": "tu_1", "name": "f"}}}
     frames.append(_event("contentBlockStart", _written(start, "compact")))
     for style, index, kind, text in deltas:
         value = {"contentBlockIndex": index, "delta": _DELTAS[kind](text)}
         frames.append(_event("contentBlockDelta", _written(value, style)))
+    for i in range(10, 10 + calls):
+        use = {"contentBlockIndex": i, "start": {"toolUse": {"toolUseId": f"tu_{i}", "name": "g"}}}
+        fragment = {"contentBlockIndex": i, "delta": {"toolUse": {"input": "{}"}}}
+        frames.append(_event("contentBlockStart", _written(use, "compact")))
+        frames.append(_event("contentBlockDelta", _written(fragment, "compact")))
+        frames.append(_event("contentBlockStop", b'{"contentBlockIndex":%d}' % i))
     if end:
         for index in (0, 1, 2, 7):
             frames.append(_event("contentBlockStop", b'{"contentBlockIndex":%d}' % index))
@@ -113,6 +146,8 @@ def _hostile(frames: list[bytes], what: str, at: int) -> bytes:
         bad = _event("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"x"}')
     elif what == "not-utf8":
         bad = _event("contentBlockDelta", b'{"contentBlockIndex":0,"delta":{"text":"\xff"}}')
+    elif what in _OTHERS:
+        bad = _event(*_OTHERS[what])
     else:
         bad = write_frame({":message-type": "event"}, b"{}")
     place = min(at, len(frames))
@@ -125,10 +160,12 @@ def _pieces(body: bytes, cuts: list[int]) -> list[bytes]:
 
 
 def _general(pieces: list[bytes], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
-    """The general reading: the chunk dicts (no SSEChunks: nothing matched), every one
-    through the decoder's general handler (its dict path's rule switched off)."""
+    """The general reading: the chunk dicts (no SSEChunks: nothing matched), each frame's
+    made alone (no batch of a piece's frames), every one through the decoder's general
+    handler (its dict path's rule switched off)."""
     with monkeypatch.context() as patch:
         patch.setattr(decoder_module, "_delta_fields", lambda chunk: None)
+        patch.setattr(wire, "kind_chunks", None)
         chunks = iter(sse_chunks(pieces))
         assert type(chunks) is not SSEChunks
         return _outcome(lambda: bedrock.decode_stream(chunks))
@@ -145,6 +182,7 @@ def _fused(pieces: list[bytes]) -> tuple[Any, ...]:
     st.lists(_DELTA, max_size=8),
     st.booleans(),
     st.booleans(),
+    st.integers(min_value=0, max_value=3),
     _HOSTILE,
     st.lists(st.integers(min_value=0), max_size=6),
     st.sampled_from([None, 3, 4, 12]),  # max_argument_chars
@@ -154,12 +192,13 @@ def test_fused_gives_what_the_general_path_gives(
     deltas: list[Any],
     end: bool,
     after: bool,
+    calls: int,
     hostile: tuple[str, int],
     cuts: list[int],
     arg_cap: int | None,
     depth_cap: int | None,
 ) -> None:
-    body = _hostile(_frames(deltas, end, after), *hostile)
+    body = _hostile(_frames(deltas, end, after, calls), *hostile)
     pieces = _pieces(body, cuts)
     caps = {
         k: v
@@ -200,10 +239,9 @@ def test_bedrock_s_own_deltas_go_the_fused_way(monkeypatch: pytest.MonkeyPatch) 
     """The benchmark's streams (Bedrock's writing: compact, keys in order) are matched: no
     delta frame's JSON is parsed but that of the delta that opens a text or reasoning block
     (the rule passes it: the general path starts the block) and a reasoning signature (no
-    fragment: not in the form), so the fused reading is not silently the general one."""
+    fragment: not in the form), alone or with its piece's other frames, so the fused reading
+    is not silently the general one."""
     from benchmarks import bench_bedrock
-
-    from toolwire.adapters.bedrock import wire
 
     parsed: list[str] = []
     real = wire.load_json
@@ -212,7 +250,14 @@ def test_bedrock_s_own_deltas_go_the_fused_way(monkeypatch: pytest.MonkeyPatch) 
         parsed.append(data if isinstance(data, str) else data.decode())
         return real(data, *rest)
 
+    real_batch = wire.clean_objects
+
+    def counted_batch(texts: list[str]) -> Any:
+        parsed.extend(texts)
+        return real_batch(texts)
+
     monkeypatch.setattr(wire, "load_json", counted)
+    monkeypatch.setattr(wire, "clean_objects", counted_batch)
     for shape, opened in (("tool", 2), ("text", 1), ("parallel", 0)):
         parsed.clear()
         body = bench_bedrock.build(shape, 300)
@@ -280,3 +325,83 @@ def test_the_argument_cap_is_named_at_the_same_chunk_fused_or_not(
     assert fused[0] == ("ok" if cap >= 11 else "error")
     if cap < 11:
         assert fused[1] == "LimitExceeded" and "max_argument_chars" in fused[2]
+
+
+def _read_pushed(pieces: list[bytes]) -> tuple[Any, ...]:
+    """The push reader's chunks (as dicts of their types), warnings, or error."""
+    reader = wire.ChunkReader()
+    chunks: list[Any] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            for piece in pieces:
+                chunks += reader.feed(piece)
+            reader.close()
+        except ToolwireError as exc:
+            error: Any = (type(exc).__name__, str(exc))
+        else:
+            error = None
+    typed = [(type(c).__name__, {k: (type(v).__name__, v) for k, v in c.items()}) for c in chunks]
+    return typed, [str(w.message) for w in caught], error
+
+
+@settings(max_examples=2 * settings.default.max_examples)
+@given(
+    st.lists(_DELTA, max_size=6),
+    st.integers(min_value=0, max_value=3),
+    _HOSTILE,
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.sampled_from([None, 2, 3]),  # max_json_depth
+)
+def test_a_piece_s_frames_made_together_are_each_frame_s_made_alone(
+    deltas: list[Any],
+    calls: int,
+    hostile: tuple[str, int],
+    cuts: list[int],
+    depth_cap: int | None,
+) -> None:
+    """The push reader (``ChunkReader``: what a driver feeds) makes a piece's frames
+    together (their payloads parsed in batches: ``wire.kind_chunks``): the same chunks, of
+    the same types, the same warnings and the same first error as each frame made alone,
+    on hostile streams cut anywhere."""
+    body = _hostile(_frames(deltas, True, False, calls), *hostile)
+    pieces = _pieces(body, cuts)
+    previous = configure(**({} if depth_cap is None else {"max_json_depth": depth_cap}))
+    try:
+        together = _read_pushed(pieces)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(wire, "kind_chunks", None)
+            alone = _read_pushed(pieces)
+    finally:
+        configure(**asdict(previous))
+    assert together == alone
+
+
+def test_a_batch_that_cannot_vouch_for_a_payload_reads_it_alone() -> None:
+    """Each frame of ``_OTHERS`` between good ones, in one piece: what it becomes is what
+    it becomes alone, and the good frames around it are still made from the batch."""
+    for name in _OTHERS:
+        frames = _frames([("compact", 1, "toolUse", "ab")], True, False, calls=2)
+        body = _hostile(frames, name, 3)
+        together = _read_pushed([body])
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(wire, "kind_chunks", None)
+            assert together == _read_pushed([body]), name
+        assert together[2] is not None or len(together[0]) == len(frames) + 1, name
+
+
+def test_a_chunk_read_under_a_higher_cap_is_checked_again_when_fed() -> None:
+    """The reader's chunks (a block's start among them: no delta) fed after the depth cap
+    was lowered are checked again, as plain dicts are: the same error at the same chunk."""
+    body = b"".join(_frames([("compact", 1, "toolUse", "ab")], True, False, calls=1))
+    chunks = list(sse_chunks([body]))
+    plain = json.loads(json.dumps(chunks))
+    assert any("contentBlockStart" in c for c in chunks)
+    previous = configure(max_json_depth=3)
+    try:
+        mine = _outcome(lambda: bedrock.decode_stream(iter(chunks)))
+        theirs = _outcome(lambda: bedrock.decode_stream(iter(plain)))
+    finally:
+        configure(**asdict(previous))
+    assert mine == theirs
+    assert mine[0] == "error" and "nested deeper than 3" in mine[2], mine

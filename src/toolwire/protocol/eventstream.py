@@ -16,7 +16,9 @@ each frame checked once and copied once, so reading is linear in the stream. The
 size is bounded by ``limits().max_event_chars``. :meth:`FrameReader.feed_items` makes each
 frame its reader's chunk in that loop, and hands the payloads of one kind of frame (a
 vendor's content deltas) to a delta form's expression (:func:`payload_pattern`): the fused
-reading of ``protocol._fastpath``, for frames. :func:`write_frame` builds the same layout
+reading of ``protocol._fastpath``, for frames; the piece's other frames may be made together
+(``together``: their payloads parsed in one batch, as an SSE reader parses a piece's
+events). :func:`write_frame` builds the same layout
 (:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 (``:event-type`` ...) is the adapter's.
@@ -202,15 +204,45 @@ class FrameReader(Generic[M]):
         chunk: Callable[[M, bytes, int], T],
         kind: M | None = None,
         read: Callable[[str], T | None] = _never,
+        together: Callable[[list[tuple[M, bytes, int]]], list[T]] | None = None,
     ) -> list[T]:
         """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
         ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
         makes of its payload's UTF-8 text (a match of a delta form), unless it is ``None``
         or the payload no UTF-8 (then ``chunk``'s, which names what is wrong). Each frame
-        made in turn: the first error of the piece, in the stream's order, is raised."""
-        return self._cut(
-            piece, self._meant, self._meaning, _NONE if kind is None else kind, read, chunk
-        )
+        made in turn: the first error of the piece, in the stream's order, is raised.
+
+        ``together``: the piece's frames ``read`` did not take are made at once instead,
+        ``together([(meaning, payload, n), ...])`` -> their items in that order (so their
+        payloads may be parsed in one batch), raising the first error of them; the frames
+        held are made before a later frame's own error is raised, so the order holds."""
+        if together is None:
+            return self._cut(
+                piece, self._meant, self._meaning, _NONE if kind is None else kind, read, chunk
+            )
+        held: list[tuple[int, M, bytes, int]] = []
+        out: list[Any] = []
+
+        def hold(meaning: M, payload: bytes, n: int) -> Any:
+            held.append((len(out), meaning, payload, n))
+            return None
+
+        try:
+            self._cut(
+                piece, self._meant, self._meaning, _NONE if kind is None else kind, read,
+                hold, out,
+            )  # fmt: skip
+        except Exception:
+            if held:  # (the frames before it first: an error of theirs comes first)
+                together([frame[1:] for frame in held])
+            raise
+        if held:
+            made = together([frame[1:] for frame in held])
+            if len(held) == len(out):  # (every frame held: no match between them)
+                return made
+            for frame, item in zip(held, made, strict=True):
+                out[frame[0]] = item
+        return out
 
     def _cut(
         self,
@@ -220,6 +252,7 @@ class FrameReader(Generic[M]):
         kind: Any,
         read: Callable[[str], Any],
         chunk: Callable[[Any, bytes, int], Any],
+        out: list[Any] | None = None,
     ) -> list[Any]:
         if self.closed:
             raise VendorDataError(self.vendor, self._where(), "bytes after the stream was closed")
@@ -230,7 +263,8 @@ class FrameReader(Generic[M]):
                 )
             piece = bytes(piece)
         plan = (known, make, kind, read, chunk)
-        out: list[Any] = []
+        if out is None:
+            out = []
         start = 0
         if self._buf:
             start = self._complete(piece, out, plan)

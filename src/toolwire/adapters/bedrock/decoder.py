@@ -26,7 +26,6 @@ from ag_ui.core import (
     ReasoningStartEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
-    ToolCallEndEvent,
     ToolCallResultEvent,
     ToolCallStartEvent,
 )
@@ -63,7 +62,13 @@ from toolwire.adapters.bedrock.wire import (
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
 from toolwire.losses import Loss
 from toolwire.protocol._fastpath import PASS, Taken, read_stream
-from toolwire.protocol._makers import args_delta, reasoning_delta, text_delta
+from toolwire.protocol._makers import (
+    args_delta,
+    call_end,
+    call_start,
+    reasoning_delta,
+    text_delta,
+)
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -75,7 +80,7 @@ from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.signatures import mark
 
 
-@dataclass
+@dataclass(slots=True)
 class _Block:
     kind: str  # text | call | reasoning | result | skip
     ident: str = ""
@@ -181,6 +186,13 @@ class Decoder(BaseDecoder):
 
     def feed(self, chunk: Any) -> list[BaseEvent]:
         """One stream event: ``{eventType: payload}`` as boto3 yields it, or its JSON."""
+        if type(chunk) is CheckedObject and "contentBlockDelta" not in chunk and chunk.trusted():
+            # a frame toolwire's reader made, no delta (a block's start or stop, say): to
+            # its handler as ``BaseDecoder.feed`` takes it, no delta's fields looked for
+            self.chunk_index += 1
+            events = self._feed(chunk)
+            self.warn_new()
+            return events
         fast = self._fast_delta(chunk)  # most of a stream: one content delta
         if fast is not None:
             return fast
@@ -497,9 +509,12 @@ class Decoder(BaseDecoder):
         if isinstance(use.get("type"), str):
             meta[TYPE_KEY] = use["type"]
         self._blocks[index] = _Block("call", cid)
-        kw: dict[str, Any] = {"metadata": meta} if meta else {}
+        if not meta:  # the usual start: built directly (the validator's instance)
+            return [call_start(cid, name, mid)]
         return [
-            ToolCallStartEvent(tool_call_id=cid, tool_call_name=name, parent_message_id=mid, **kw)
+            ToolCallStartEvent(
+                tool_call_id=cid, tool_call_name=name, parent_message_id=mid, metadata=meta
+            )
         ]
 
     def _open_by_delta(self, index: int, delta: DeltaPayload, payload: ContentBlockDelta) -> _Block:
@@ -609,7 +624,7 @@ class Decoder(BaseDecoder):
                 kw["metadata"] = {CITATIONS_KEY: block.citations}
             return [TextMessageEndEvent(message_id=block.ident, **kw)]
         if block.kind == "call":
-            return [ToolCallEndEvent(tool_call_id=block.ident)]
+            return [call_end(block.ident)]
         if block.kind == "reasoning":
             out: list[BaseEvent] = [ReasoningMessageEndEvent(message_id=block.ident)]
             kind, value = REASONING_TEXT, "".join(block.signature)
