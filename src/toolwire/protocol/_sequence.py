@@ -43,6 +43,16 @@ _ITEM_EVENTS: dict[EventType, tuple[str, str, int]] = {
 }
 
 
+def _then(handler: Any, hook: Any) -> Any:
+    """The handler, then the ledger's hook: ``verify``'s order for an event it takes."""
+
+    def check(rules: SequenceRules, ev: BaseEvent) -> None:
+        handler(rules, ev)
+        hook(ev)
+
+    return check
+
+
 class SequenceRules:
     """The run lifecycle and the item rules, event by event (see the module docstring)."""
 
@@ -76,12 +86,18 @@ class SequenceRules:
         self.state = state
         self._row = ROWS[state]
 
-    def handler_alone(self, t: EventType) -> Any:
-        """``t``'s handler when, inside an active run, ``verify`` comes to that handler alone
-        for it (its row keeps the run active, no item rule, no hook); else ``None``."""
-        if t in _ITEM_EVENTS or t in self._hooks or ROWS[RunState.ACTIVE][t] is not RunState.ACTIVE:
+    def active_check(self, t: EventType) -> Any:
+        """What ``verify`` does for ``t`` inside an active run, as one ``check(rules, event)``,
+        when that is its handler then its hook, if any (the row keeps the run active, no item
+        rule); else ``None``. A caller that knows the run is active calls it instead of
+        ``verify``: the same checks, the same errors, in the same order."""
+        if t in _ITEM_EVENTS or ROWS[RunState.ACTIVE][t] is not RunState.ACTIVE:
             return None
-        return self._handlers.get(t)
+        handler = self._handlers.get(t)
+        hook = self._hooks.get(t)
+        if handler is None or hook is None:
+            return handler
+        return _then(handler, hook)
 
     def verify(self, ev: BaseEvent) -> None:
         """Check one explicit event against the table and the item rules, then take it."""
