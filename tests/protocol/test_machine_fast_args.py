@@ -39,7 +39,7 @@ MODES: list[dict[str, Any]] = [
 def _decided(events: list[Any], fast: bool, **mode: Any) -> tuple[Any, ...]:
     machine = StreamMachine(**mode)
     if not fast:
-        machine._args_fast = machine._args_plain = False
+        machine._fast = machine._fast_all = {}
     taken = 0
     out: list[str] = []
     try:

@@ -138,9 +138,13 @@ class Ledger:
     def call_ended(self, call: CallRecord) -> None:
         """A call closed: only its shape is kept, shared with the calls alike (a stream of
         many whole calls holds one table entry each)."""
-        shape = self._closed(ClosedCall(call.name, call.parent, call.owner, call.size))
-        if shape is not None:
-            self.calls[call.id] = shape
+        shape = ClosedCall(call.name, call.parent, call.owner, call.size)
+        shared = self._shapes.get(shape)  # _closed written out: one a call of the turn
+        if shared is None:
+            shared = self._closed(shape)
+            if shared is None:
+                return
+        self.calls[call.id] = shared
 
     def result(self, ev: ag.ToolCallResultEvent, existing: MessageRecord | None) -> None:
         if existing is None:

@@ -43,6 +43,16 @@ _ITEM_EVENTS: dict[EventType, tuple[str, str, int]] = {
 }
 
 
+def _then(handler: Any, hook: Any) -> Any:
+    """The handler, then the ledger's hook: ``verify``'s order for an event it takes."""
+
+    def check(rules: SequenceRules, ev: BaseEvent) -> None:
+        handler(rules, ev)
+        hook(ev)
+
+    return check
+
+
 class SequenceRules:
     """The run lifecycle and the item rules, event by event (see the module docstring)."""
 
@@ -76,12 +86,18 @@ class SequenceRules:
         self.state = state
         self._row = ROWS[state]
 
-    def handler_alone(self, t: EventType) -> Any:
-        """``t``'s handler when, inside an active run, ``verify`` comes to that handler alone
-        for it (its row keeps the run active, no item rule, no hook); else ``None``."""
-        if t in _ITEM_EVENTS or t in self._hooks or ROWS[RunState.ACTIVE][t] is not RunState.ACTIVE:
+    def active_check(self, t: EventType) -> Any:
+        """What ``verify`` does for ``t`` inside an active run, as one ``check(rules, event)``,
+        when that is its handler then its hook, if any (the row keeps the run active, no item
+        rule); else ``None``. A caller that knows the run is active calls it instead of
+        ``verify``: the same checks, the same errors, in the same order."""
+        if t in _ITEM_EVENTS or ROWS[RunState.ACTIVE][t] is not RunState.ACTIVE:
             return None
-        return self._handlers.get(t)
+        handler = self._handlers.get(t)
+        hook = self._hooks.get(t)
+        if handler is None or hook is None:
+            return handler
+        return _then(handler, hook)
 
     def verify(self, ev: BaseEvent) -> None:
         """Check one explicit event against the table and the item rules, then take it."""
@@ -249,11 +265,13 @@ class SequenceRules:
         cid = ev.tool_call_id
         if cid in self.open_calls:
             self._fail("tool-call-already-open", f"tool call {cid!r} is open")
-        tag = owner_of(ev)
+        tag = ev.subagent_run_id  # owner_of written out: a call of the parent run's
+        if tag is not None and type(tag) is not str:
+            tag = owner_of(ev)
         parent = ev.parent_message_id
-        msgs = self.thread.msgs
-        if parent is not None and parent in msgs:
-            pmsg = msgs[parent]
+        thread = self.thread
+        pmsg = None if parent is None else thread.msgs.get(parent)
+        if pmsg is not None:
             if pmsg.role != "assistant":
                 self._fail(
                     "tool-call-parent-not-assistant",
@@ -268,7 +286,7 @@ class SequenceRules:
                 )
             if tag is None:
                 tag = pmsg.owner
-        existing = self.thread.calls.get(cid)
+        existing = thread.calls.get(cid)
         if existing is not None and (
             existing.name != ev.tool_call_name or (parent is not None and parent != existing.parent)
         ):
@@ -279,7 +297,7 @@ class SequenceRules:
             )
         if existing is not None or self._started is not None:
             self._own_started().setdefault(cid)  # (a reopened call: in order, once)
-        self.open_calls[cid] = self.thread.call_started(ev, existing, tag)
+        self.open_calls[cid] = thread.call_started(ev, existing, tag)
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:
         call = self.open_calls.get(ev.tool_call_id)
@@ -297,8 +315,12 @@ class SequenceRules:
             check("max_argument_chars", call.size, f"event {self.index}: arguments of {call.id!r}")
 
     def _on_tool_call_end(self, ev: ag.ToolCallEndEvent) -> None:
-        call = self._open_call(ev)
-        del self.open_calls[ev.tool_call_id]
+        cid = ev.tool_call_id
+        open_calls = self.open_calls
+        call = open_calls.get(cid)  # _open_call written out, as for the arguments
+        if call is None or getattr(ev, "subagent_run_id", None) is not None:
+            call = self._open_call(ev)
+        del open_calls[cid]
         self.thread.call_ended(call)
 
     def _on_tool_call_result(self, ev: ag.ToolCallResultEvent) -> None:

@@ -14,6 +14,7 @@ with a stable code (the table is :data:`VIOLATION_CODES`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from ag_ui.core import (
@@ -29,6 +30,7 @@ from ag_ui.core import (
     TextMessageEndEvent,
     ToolCallArgsEvent,
     ToolCallEndEvent,
+    ToolCallStartEvent,
 )
 
 from toolwire.errors import ProtocolViolation
@@ -75,6 +77,14 @@ VIOLATION_CODES: dict[str, str] = {
     "truncated": "the stream ended with a run still active (no terminal event)",
 }
 
+#: the event classes checked the short way when their check allows it (``active_check``)
+_FAST_CLASSES: tuple[type[BaseEvent], ...] = (
+    ToolCallStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+)
+_ACTIVE = RunState.ACTIVE
+
 
 class StreamMachine:
     """Consume an AG-UI stream event by event; see the module docstring."""
@@ -93,33 +103,39 @@ class StreamMachine:
             self._thread, state=RunState.ACTIVE if self.bare else RunState.IDLE
         )
         self._chunks = ChunkExpander()
-        # the commonest event, TOOL_CALL_ARGS inside a run with no chunk stream open, is
-        # checked by its handler alone when that is all verify does for it (no history hook)
-        self._args_check = self._rules.handler_alone(EventType.TOOL_CALL_ARGS)
-        self._args_plain = self._args_check is not None
-        self._args_fast = self._args_plain and not self._auto
+        # the commonest events, a tool call's start, arguments and end inside a run with no
+        # chunk stream open, are checked by their handler (and the ledger's hook) alone:
+        # that is all verify does for them there (issue 38: a whole call is three events)
+        self._fast_all: dict[type, Any] = {}
+        for cls in _FAST_CLASSES:
+            check = self._rules.active_check(cls.model_fields["type"].default)
+            if check is not None:
+                self._fast_all[cls] = check
+        # (an "auto" machine takes its first event the general way: it decides the run)
+        self._fast = {} if self._auto else self._fast_all
 
     # ---------------------------------------------------------------- public
 
     def feed(self, event: BaseEvent | dict[str, Any]) -> list[BaseEvent]:
         """One event in, the explicit events it stands for out (after every check)."""
         rules = self._rules
-        if (
-            type(event) is ToolCallArgsEvent
-            and self._args_fast
-            and rules.state is RunState.ACTIVE
-            and not self._chunks.lanes
-        ):
+        check = self._fast.get(type(event))
+        if check is not None and rules.state is _ACTIVE and not self._chunks.lanes:
             rules.index += 1
-            self._args_check(rules, event)
-            return [event]
+            check(rules, event)
+            return [event]  # type: ignore[list-item]
+        return self._feed(event)
+
+    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[BaseEvent]:
+        """:meth:`feed`'s general way: every event can take it."""
+        rules = self._rules
         rules.index += 1
         parsed = parse_event(event, rules.index)
         if parsed is None:
             return []
         if self._auto:
             self._auto = False
-            self._args_fast = self._args_plain
+            self._fast = self._fast_all
             if parsed.type not in (EventType.RUN_STARTED, EventType.RUN_ERROR):
                 self.bare = True
                 rules.enter(RunState.ACTIVE)
@@ -136,11 +152,27 @@ class StreamMachine:
             verify(ev)
         return out
 
-    def feed_all(self, events: Any) -> list[BaseEvent]:
+    def feed_many(self, events: Iterable[BaseEvent | dict[str, Any]]) -> list[BaseEvent]:
+        """:meth:`feed` of each event in turn, their outputs joined: the same events, the
+        same violation at the same index, with the short way's look-ups made once."""
         out: list[BaseEvent] = []
-        for e in events:
-            out.extend(self.feed(e))
+        rules = self._rules
+        lanes = self._chunks.lanes  # (cleared in place, never replaced)
+        fast = self._fast
+        append = out.append
+        for event in events:
+            check = fast.get(type(event))
+            if check is not None and rules.state is _ACTIVE and not lanes:
+                rules.index += 1
+                check(rules, event)
+                append(event)  # type: ignore[arg-type]
+            else:
+                out.extend(self._feed(event))
+                fast = self._fast  # (an "auto" machine's first event opens the short way)
         return out
+
+    def feed_all(self, events: Any) -> list[BaseEvent]:
+        return self.feed_many(events)
 
     def close(self) -> None:
         """End of the stream: a run still active means the stream was truncated."""

@@ -169,12 +169,11 @@ class RunFramer:
         self.decoder = decoder
 
     def _send(self, events: Iterable[BaseEvent]) -> list[BaseEvent]:
-        feed = self.machine.feed
         if type(events) is list and len(events) == 1 and self._reshape is None:
-            return feed(events[0])  # the usual step (a chunk's one delta): its list as is
-        out: list[BaseEvent] = []
-        for ev in events:
-            out.extend(feed(ev))
+            return self.machine.feed(
+                events[0]
+            )  # the usual step (a chunk's one delta): its list as is
+        out = self.machine.feed_many(events)  # (a turn's whole calls: one loop, issue 38)
         return out if self._reshape is None else self._out(out)
 
     def _out(self, events: list[BaseEvent]) -> list[BaseEvent]:
