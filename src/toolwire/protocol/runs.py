@@ -170,10 +170,9 @@ class RunFramer:
 
     def _send(self, events: Iterable[BaseEvent]) -> list[BaseEvent]:
         if type(events) is list and len(events) == 1 and self._reshape is None:
-            return self.machine.feed(
-                events[0]
-            )  # the usual step (a chunk's one delta): its list as is
-        out = self.machine.feed_many(events)  # (a turn's whole calls: one loop, issue 38)
+            # the usual step (a chunk's one delta): the machine's list as it is
+            return self.machine.feed(events[0])
+        out = self.machine.feed_many(events)  # (a turn's whole calls: one loop)
         return out if self._reshape is None else self._out(out)
 
     def _out(self, events: list[BaseEvent]) -> list[BaseEvent]:
