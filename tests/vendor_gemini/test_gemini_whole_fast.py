@@ -2,7 +2,7 @@
 
 * A whole SSE body is split into lines again (as text) only when a line may be text a server
   wrote outside the SSE fields: the quick test must never miss such a line.
-* A whole call's arguments keep the text Gemini wrote when ``as_dumped`` proves it is what
+* A whole call's arguments keep the text Gemini wrote when ``read_written`` proves it is what
   ``json_text`` writes: never when it is not (a space, an escape, a float, a negative zero,
   a repeated key), and the events are the general path's either way.
 """
@@ -22,8 +22,8 @@ from toolwire.adapters.gemini import wire
 from toolwire.adapters.gemini.wire import (
     DELTA_FORM,
     _only_fields,
-    as_dumped,
     json_text,
+    read_written,
 )
 from toolwire.errors import ToolwireError
 
@@ -163,7 +163,19 @@ def _written(args: dict[str, Any], style: str) -> str:
 
 _STYLES = st.sampled_from(["compact", "gemini", "default", "ascii", "repeated"])
 _EXTRA = st.sampled_from(
-    ["", '{"z":-0}', '{"z":1.0}', '{"z":1E2}', '{"z":[-0,0]}', '{"z":"\\/"}', '{"a":1,"a":1}']
+    [
+        "",
+        '{"z":-0}',
+        '{"z":1.0}',
+        '{"z":1E2}',
+        '{"z":[-0,0]}',
+        '{"z":"\\/"}',
+        '{"a":1,"a":1}',
+        '{"z":[1,2.5e-3]}',
+        '{"z":"1.5e3","y":-7}',
+        '{"z":' + "9" * 5000 + "}",
+        '{"z":1.' + "5" * 5000 + "}",
+    ]
 )
 
 
@@ -214,9 +226,19 @@ def test_arguments_kept_as_written_are_what_json_text_writes(
     if found is None:
         return  # (not matched: read the general way, nothing kept)
     assert found.group("args") == text
-    value = json.loads(text)
-    if as_dumped(text, value):
+    value, kept = read_written(text)
+    assert value == json.loads(text)
+    assert [type(v) for v in _leaves(value)] == [type(v) for v in _leaves(json.loads(text))]
+    if kept:
         assert json_text(value, "x") == text
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
 
 
 @pytest.mark.parametrize(
@@ -233,13 +255,23 @@ def test_arguments_kept_as_written_are_what_json_text_writes(
         ('{"a":-0}', False),  # written 0
         ('{"a":1,"a":2}', False),  # repeated: the last is read
         ('{"a":{"b":1}}', False),  # (nested objects: written again)
+        ('{"v":"v1.2e3","w":"1.5","n":[10,-3]}', True),  # (only numbers are read as numbers)
+        ('{"a":[1,2.0]}', False),  # (written [1,2])
+        ('{"a":-0.0}', False),
+        ('{"a":1E+2}', False),
+        ('{"a":NaN}', False),  # (json.loads reads it; json_text refuses it)
+        ('{"a":-Infinity}', False),
     ],
 )
 def test_which_arguments_are_kept_as_written(text: str, kept: bool) -> None:
-    value = json.loads(text)
-    assert as_dumped(text, value) is kept
+    value, found = read_written(text)
+    assert found is kept
+    assert repr(value) == repr(json.loads(text))  # (the same value, floats and NaN alike)
     if kept:
         assert json_text(value, "x") == text
+    elif "NaN" in text or "Infinity" in text:
+        with pytest.raises(ToolwireError):
+            json_text(value, "x")
     else:
         assert json_text(value, "x") != text or text == '{"a":{"b":1}}'
 

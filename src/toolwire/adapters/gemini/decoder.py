@@ -52,7 +52,6 @@ from toolwire.adapters.gemini.wire import (
     GroundingMetadata,
     ServerToolCall,
     ServerToolResponse,
-    as_dumped,
     b64_signature,
     canonical,
     get,
@@ -60,6 +59,7 @@ from toolwire.adapters.gemini.wire import (
     json_text,
     map_stop_reason,
     other_spelling,
+    read_written,
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -173,7 +173,7 @@ class Decoder(BaseDecoder):
         try:
             meta = scan_value(usage, 0)[0] if usage != self._usage_text else None
             if args is not None:  # one whole call (the form: a call has args)
-                fc_args = scan_value(args, 0)[0]
+                fc_args, kept = read_written(args)
                 if type(fc_args) is not dict or not name:
                     return PASS
             elif parts is not None:
@@ -192,7 +192,8 @@ class Decoder(BaseDecoder):
         if model:
             self.model = model
         if args is not None:  # (its arguments' text, as the vendor wrote them, kept)
-            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT, args)  # type: ignore[arg-type]
+            written = args if kept else None
+            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT, written)  # type: ignore[arg-type]
         if text is not None:
             return self._text(text, None)
         out: list[BaseEvent] = []
@@ -476,8 +477,8 @@ class Decoder(BaseDecoder):
     ) -> list[BaseEvent]:
         """A call that came whole, in one part: its start, its one arguments event, its end
         (the general path's and the common chunk's rule's). ``written``: the arguments'
-        JSON text as the vendor wrote it, the text of the event when it is the text
-        ``json_text`` would write (:func:`~toolwire.adapters.gemini.wire.as_dumped`)."""
+        JSON text as the vendor wrote it, when it is the text ``json_text`` would write
+        (:func:`~toolwire.adapters.gemini.wire.read_written`): the text of the event."""
         out = self._end_open() if self._text_open or self._reasoning_id is not None else []
         self._calls += 1  # (``_new_call_id`` written out: most of a Gemini stream)
         if isinstance(given, str) and given:
@@ -489,7 +490,7 @@ class Decoder(BaseDecoder):
         else:
             call_id = mint_id("gemini_call", self._mid(), self._calls)
             out.extend(self._start(call_id, None, name, sig))
-        if written is None or not as_dumped(written, args):
+        if written is None:
             written = json_text(args if args is not None else {}, at)
         out.append(args_delta(call_id, written))
         out.append(call_end(call_id))
