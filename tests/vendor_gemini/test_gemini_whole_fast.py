@@ -185,13 +185,24 @@ def _args_text(args: dict[str, Any], style: str, extra: str) -> str:
     return extra or _written(args, style)
 
 
-def _chunk(n: int, args_text: str, usage: str = '{"promptTokenCount": 3}') -> str:
+def _chunk(
+    n: int, args_text: str, usage: str = '{"promptTokenCount": 3}', kind: str = "call"
+) -> str:
+    """A chunk of one call (``kind``: its own id, an id used before, none), or text before
+    it (in the chunk before, or in the same chunk's parts)."""
+    call_id = {"call": f'"id": "fc-{n}", ', "repeat": '"id": "fc-0", ', "no id": ""}
+    call = f'{{"functionCall": {{{call_id.get(kind, "")}"name": "f", "args": {args_text}}}}}'
+    parts = {"text": '{"text": "hi"}', "text, call": f'{{"text": "hi"}}, {call}'}
     return (
-        '{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": '
-        f'{{"id": "fc-{n}", "name": "f", "args": {args_text}}}}}]}}, "index": 0}}], '
+        '{"candidates": [{"content": {"role": "model", "parts": ['
+        f"{parts.get(kind, call)}]}}, "
+        '"index": 0}], '
         f'"usageMetadata": {usage}, '
         '"modelVersion": "gemini-x", "responseId": "r-1"}'
     )
+
+
+_KINDS = st.sampled_from(["call", "call", "repeat", "no id", "text", "text, call"])
 
 
 #: usage records: counts, and records the rule must tell apart (no count, a count that is not
@@ -297,14 +308,49 @@ def _events(body: str, fused: bool) -> Any:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(_ARGS, _STYLES, _EXTRA, _USAGE), min_size=1, max_size=5))
+@given(st.lists(st.tuples(_ARGS, _STYLES, _EXTRA, _USAGE, _KINDS), min_size=1, max_size=5))
 def test_a_stream_of_whole_calls_reads_as_the_general_path_reads_it(
-    calls: list[tuple[dict[str, Any], str, str, str]],
+    calls: list[tuple[dict[str, Any], str, str, str, str]],
 ) -> None:
-    chunks = [_chunk(n, _args_text(*call[:3]), call[3]) for n, call in enumerate(calls)]
+    chunks = [_chunk(n, _args_text(*call[:3]), call[3], call[4]) for n, call in enumerate(calls)]
     chunks.append(
         '{"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, '
         '"finishReason": "STOP", "index": 0}]}'
     )
     body = "".join(f"data: {c}\r\n\r\n" for c in chunks)
     assert _events(body, fused=True) == _events(body, fused=False)
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_call_without_an_id_or_after_text_reads_in_order_with_no_vendor_id(fused: bool) -> None:
+    body = "".join(
+        f"data: {c}\r\n\r\n"
+        for c in [
+            _chunk(0, '{"a":1}', kind="text"),
+            _chunk(1, '{"a":1}', kind="no id"),
+            _chunk(0, '{"a":2}'),
+            _chunk(3, '{"a":3}', kind="repeat"),
+            '{"candidates": [{"finishReason": "STOP", "index": 0}]}',
+        ]
+    )
+    result = _events(body, fused)
+    assert not isinstance(result, str), result
+    events = [json.loads(e) for e in result[0]]
+    kinds = [e["type"] for e in events]
+    assert kinds == [
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",  # (ended before the call starts)
+        *["TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"] * 3,
+    ]
+    starts = [e for e in events if e["type"] == "TOOL_CALL_START"]
+    assert "metadata" not in starts[0]  # a minted id: no vendor id to keep
+    assert starts[0]["toolCallId"] not in ("fc-0", "fc-1", "fc-3")
+    assert starts[1]["toolCallId"] == "fc-0" and "metadata" not in starts[1]
+    assert starts[2]["toolCallId"] != "fc-0"  # a repeated id gets its own, and keeps the vendor's
+    assert "fc-0" in json.dumps(starts[2]["metadata"])
+    assert [e["delta"] for e in events if e["type"] == "TOOL_CALL_ARGS"] == [
+        '{"a":1}',
+        '{"a":2}',
+        '{"a":3}',
+    ]

@@ -479,19 +479,24 @@ class Decoder(BaseDecoder):
         (the general path's and the common chunk's rule's). ``written``: the arguments'
         JSON text as the vendor wrote it, when it is the text ``json_text`` would write
         (:func:`~toolwire.adapters.gemini.wire.read_written`): the text of the event."""
-        out = self._end_open() if self._text_open or self._reasoning_id is not None else []
+        ended = self._end_open() if self._text_open or self._reasoning_id is not None else None
         self._calls += 1  # (``_new_call_id`` written out: most of a Gemini stream)
         if isinstance(given, str) and given:
             call_id = self._ids.assign(given, self.known_call_ids)  # a repeat stays apart
-            if sig is None and call_id == given:  # (the commonest: no metadata to carry)
-                out.append(call_start(call_id, name, self.message_id))  # type: ignore[arg-type]
-            else:
-                out.extend(self._start(call_id, given, name, sig))
         else:
             call_id = mint_id("gemini_call", self._mid(), self._calls)
-            out.extend(self._start(call_id, None, name, sig))
+            given = None
         if written is None:
             written = json_text(args if args is not None else {}, at)
+        if ended is None and sig is None and call_id == given:
+            # (the commonest: nothing to end, no metadata to carry; one list made)
+            return [
+                call_start(call_id, name, self.message_id),  # type: ignore[arg-type]
+                args_delta(call_id, written),
+                call_end(call_id),
+            ]
+        out = [] if ended is None else ended
+        out.extend(self._start(call_id, given, name, sig))
         out.append(args_delta(call_id, written))
         out.append(call_end(call_id))
         return out
