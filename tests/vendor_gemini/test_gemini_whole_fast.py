@@ -313,6 +313,13 @@ def test_a_stream_of_whole_calls_reads_as_the_general_path_reads_it(
     calls: list[tuple[dict[str, Any], str, str, str, str]],
 ) -> None:
     chunks = [_chunk(n, _args_text(*call[:3]), call[3], call[4]) for n, call in enumerate(calls)]
+    if len(chunks) > 2:  # (a signed text part between them, read the general way)
+        chunks.insert(
+            2,
+            '{"candidates": [{"content": {"role": "model", "parts": [{"text": "x", '
+            '"thoughtSignature": "c2ln"}]}, "index": 0}], '
+            f'"usageMetadata": {calls[-1][3]}, "responseId": "r-1"}}',
+        )
     chunks.append(
         '{"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, '
         '"finishReason": "STOP", "index": 0}]}'
@@ -354,3 +361,26 @@ def test_a_call_without_an_id_or_after_text_reads_in_order_with_no_vendor_id(fus
         '{"a":2}',
         '{"a":3}',
     ]
+
+
+def test_a_usage_record_read_again_after_another_read_the_general_way_counts_again() -> None:
+    # the rule skips a record it read last; one the general way read in between is newer
+    first = '{"promptTokenCount": 3, "totalTokenCount": 4}'
+    other = '{"promptTokenCount": 5, "totalTokenCount": 9}'
+    signed = (  # (a signed text part: read the general way)
+        '{"candidates": [{"content": {"role": "model", "parts": [{"text": "x", '
+        '"thoughtSignature": "c2ln"}]}, "index": 0}], '
+        f'"usageMetadata": {other}, "modelVersion": "gemini-x", "responseId": "r-1"}}'
+    )
+    chunks = [
+        _chunk(9, "{}", other),  # (the first chunk: read the general way)
+        _chunk(0, '{"a":1}', first),
+        signed,
+        _chunk(1, '{"a":1}', first),
+        '{"candidates": [{"finishReason": "STOP", "index": 0}]}',
+    ]
+    body = "".join(f"data: {c}\r\n\r\n" for c in chunks)
+    fused = _events(body, fused=True)
+    assert fused == _events(body, fused=False)
+    assert not isinstance(fused, str)
+    assert '"input_tokens":3' in fused[1][0] and '"total_tokens":4' in fused[1][0]

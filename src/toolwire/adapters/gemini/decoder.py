@@ -220,6 +220,7 @@ class Decoder(BaseDecoder):
         meta = get(chunk, "usageMetadata")
         if isinstance(meta, dict) and has_counts(meta):
             self._usage_meta = meta
+            self._usage_text = None  # (the rule's record no longer the last one read)
         feedback = get(chunk, "promptFeedback")
         if isinstance(feedback, dict) and get(feedback, "blockReason"):
             reason = str(get(feedback, "blockReason"))
