@@ -2,7 +2,7 @@
 
 * A whole SSE body is split into lines again (as text) only when a line may be text a server
   wrote outside the SSE fields: the quick test must never miss such a line.
-* A whole call's arguments keep the text Gemini wrote when ``as_dumped`` proves it is what
+* A whole call's arguments keep the text Gemini wrote when ``read_written`` proves it is what
   ``json_text`` writes: never when it is not (a space, an escape, a float, a negative zero,
   a repeated key), and the events are the general path's either way.
 """
@@ -22,8 +22,8 @@ from toolwire.adapters.gemini import wire
 from toolwire.adapters.gemini.wire import (
     DELTA_FORM,
     _only_fields,
-    as_dumped,
     json_text,
+    read_written,
 )
 from toolwire.errors import ToolwireError
 
@@ -163,7 +163,19 @@ def _written(args: dict[str, Any], style: str) -> str:
 
 _STYLES = st.sampled_from(["compact", "gemini", "default", "ascii", "repeated"])
 _EXTRA = st.sampled_from(
-    ["", '{"z":-0}', '{"z":1.0}', '{"z":1E2}', '{"z":[-0,0]}', '{"z":"\\/"}', '{"a":1,"a":1}']
+    [
+        "",
+        '{"z":-0}',
+        '{"z":1.0}',
+        '{"z":1E2}',
+        '{"z":[-0,0]}',
+        '{"z":"\\/"}',
+        '{"a":1,"a":1}',
+        '{"z":[1,2.5e-3]}',
+        '{"z":"1.5e3","y":-7}',
+        '{"z":' + "9" * 5000 + "}",
+        '{"z":1.' + "5" * 5000 + "}",
+    ]
 )
 
 
@@ -173,13 +185,24 @@ def _args_text(args: dict[str, Any], style: str, extra: str) -> str:
     return extra or _written(args, style)
 
 
-def _chunk(n: int, args_text: str, usage: str = '{"promptTokenCount": 3}') -> str:
+def _chunk(
+    n: int, args_text: str, usage: str = '{"promptTokenCount": 3}', kind: str = "call"
+) -> str:
+    """A chunk of one call (``kind``: its own id, an id used before, none), or text before
+    it (in the chunk before, or in the same chunk's parts)."""
+    call_id = {"call": f'"id": "fc-{n}", ', "repeat": '"id": "fc-0", ', "no id": ""}
+    call = f'{{"functionCall": {{{call_id.get(kind, "")}"name": "f", "args": {args_text}}}}}'
+    parts = {"text": '{"text": "hi"}', "text, call": f'{{"text": "hi"}}, {call}'}
     return (
-        '{"candidates": [{"content": {"role": "model", "parts": [{"functionCall": '
-        f'{{"id": "fc-{n}", "name": "f", "args": {args_text}}}}}]}}, "index": 0}}], '
+        '{"candidates": [{"content": {"role": "model", "parts": ['
+        f"{parts.get(kind, call)}]}}, "
+        '"index": 0}], '
         f'"usageMetadata": {usage}, '
         '"modelVersion": "gemini-x", "responseId": "r-1"}'
     )
+
+
+_KINDS = st.sampled_from(["call", "call", "repeat", "no id", "text", "text, call"])
 
 
 #: usage records: counts, and records the rule must tell apart (no count, a count that is not
@@ -214,9 +237,19 @@ def test_arguments_kept_as_written_are_what_json_text_writes(
     if found is None:
         return  # (not matched: read the general way, nothing kept)
     assert found.group("args") == text
-    value = json.loads(text)
-    if as_dumped(text, value):
+    value, kept = read_written(text)
+    assert value == json.loads(text)
+    assert [type(v) for v in _leaves(value)] == [type(v) for v in _leaves(json.loads(text))]
+    if kept:
         assert json_text(value, "x") == text
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [leaf for v in value.values() for leaf in _leaves(v)]
+    if isinstance(value, list):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value]
 
 
 @pytest.mark.parametrize(
@@ -233,13 +266,23 @@ def test_arguments_kept_as_written_are_what_json_text_writes(
         ('{"a":-0}', False),  # written 0
         ('{"a":1,"a":2}', False),  # repeated: the last is read
         ('{"a":{"b":1}}', False),  # (nested objects: written again)
+        ('{"v":"v1.2e3","w":"1.5","n":[10,-3]}', True),  # (only numbers are read as numbers)
+        ('{"a":[1,2.0]}', False),  # (written [1,2])
+        ('{"a":-0.0}', False),
+        ('{"a":1E+2}', False),
+        ('{"a":NaN}', False),  # (json.loads reads it; json_text refuses it)
+        ('{"a":-Infinity}', False),
     ],
 )
 def test_which_arguments_are_kept_as_written(text: str, kept: bool) -> None:
-    value = json.loads(text)
-    assert as_dumped(text, value) is kept
+    value, found = read_written(text)
+    assert found is kept
+    assert repr(value) == repr(json.loads(text))  # (the same value, floats and NaN alike)
     if kept:
         assert json_text(value, "x") == text
+    elif "NaN" in text or "Infinity" in text:
+        with pytest.raises(ToolwireError):
+            json_text(value, "x")
     else:
         assert json_text(value, "x") != text or text == '{"a":{"b":1}}'
 
@@ -265,14 +308,79 @@ def _events(body: str, fused: bool) -> Any:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(_ARGS, _STYLES, _EXTRA, _USAGE), min_size=1, max_size=5))
+@given(st.lists(st.tuples(_ARGS, _STYLES, _EXTRA, _USAGE, _KINDS), min_size=1, max_size=5))
 def test_a_stream_of_whole_calls_reads_as_the_general_path_reads_it(
-    calls: list[tuple[dict[str, Any], str, str, str]],
+    calls: list[tuple[dict[str, Any], str, str, str, str]],
 ) -> None:
-    chunks = [_chunk(n, _args_text(*call[:3]), call[3]) for n, call in enumerate(calls)]
+    chunks = [_chunk(n, _args_text(*call[:3]), call[3], call[4]) for n, call in enumerate(calls)]
+    if len(chunks) > 2:  # (a signed text part between them, read the general way)
+        chunks.insert(
+            2,
+            '{"candidates": [{"content": {"role": "model", "parts": [{"text": "x", '
+            '"thoughtSignature": "c2ln"}]}, "index": 0}], '
+            f'"usageMetadata": {calls[-1][3]}, "responseId": "r-1"}}',
+        )
     chunks.append(
         '{"candidates": [{"content": {"role": "model", "parts": [{"text": ""}]}, '
         '"finishReason": "STOP", "index": 0}]}'
     )
     body = "".join(f"data: {c}\r\n\r\n" for c in chunks)
     assert _events(body, fused=True) == _events(body, fused=False)
+
+
+@pytest.mark.parametrize("fused", [True, False])
+def test_a_call_without_an_id_or_after_text_reads_in_order_with_no_vendor_id(fused: bool) -> None:
+    body = "".join(
+        f"data: {c}\r\n\r\n"
+        for c in [
+            _chunk(0, '{"a":1}', kind="text"),
+            _chunk(1, '{"a":1}', kind="no id"),
+            _chunk(0, '{"a":2}'),
+            _chunk(3, '{"a":3}', kind="repeat"),
+            '{"candidates": [{"finishReason": "STOP", "index": 0}]}',
+        ]
+    )
+    result = _events(body, fused)
+    assert not isinstance(result, str), result
+    events = [json.loads(e) for e in result[0]]
+    kinds = [e["type"] for e in events]
+    assert kinds == [
+        "TEXT_MESSAGE_START",
+        "TEXT_MESSAGE_CONTENT",
+        "TEXT_MESSAGE_END",  # (ended before the call starts)
+        *["TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"] * 3,
+    ]
+    starts = [e for e in events if e["type"] == "TOOL_CALL_START"]
+    assert "metadata" not in starts[0]  # a minted id: no vendor id to keep
+    assert starts[0]["toolCallId"] not in ("fc-0", "fc-1", "fc-3")
+    assert starts[1]["toolCallId"] == "fc-0" and "metadata" not in starts[1]
+    assert starts[2]["toolCallId"] != "fc-0"  # a repeated id gets its own, and keeps the vendor's
+    assert "fc-0" in json.dumps(starts[2]["metadata"])
+    assert [e["delta"] for e in events if e["type"] == "TOOL_CALL_ARGS"] == [
+        '{"a":1}',
+        '{"a":2}',
+        '{"a":3}',
+    ]
+
+
+def test_a_usage_record_read_again_after_another_read_the_general_way_counts_again() -> None:
+    # the rule skips a record it read last; one the general way read in between is newer
+    first = '{"promptTokenCount": 3, "totalTokenCount": 4}'
+    other = '{"promptTokenCount": 5, "totalTokenCount": 9}'
+    signed = (  # (a signed text part: read the general way)
+        '{"candidates": [{"content": {"role": "model", "parts": [{"text": "x", '
+        '"thoughtSignature": "c2ln"}]}, "index": 0}], '
+        f'"usageMetadata": {other}, "modelVersion": "gemini-x", "responseId": "r-1"}}'
+    )
+    chunks = [
+        _chunk(9, "{}", other),  # (the first chunk: read the general way)
+        _chunk(0, '{"a":1}', first),
+        signed,
+        _chunk(1, '{"a":1}', first),
+        '{"candidates": [{"finishReason": "STOP", "index": 0}]}',
+    ]
+    body = "".join(f"data: {c}\r\n\r\n" for c in chunks)
+    fused = _events(body, fused=True)
+    assert fused == _events(body, fused=False)
+    assert not isinstance(fused, str)
+    assert '"input_tokens":3' in fused[1][0] and '"total_tokens":4' in fused[1][0]

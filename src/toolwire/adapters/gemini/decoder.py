@@ -52,7 +52,6 @@ from toolwire.adapters.gemini.wire import (
     GroundingMetadata,
     ServerToolCall,
     ServerToolResponse,
-    as_dumped,
     b64_signature,
     canonical,
     get,
@@ -60,6 +59,7 @@ from toolwire.adapters.gemini.wire import (
     json_text,
     map_stop_reason,
     other_spelling,
+    read_written,
     token_usage,
 )
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -173,7 +173,7 @@ class Decoder(BaseDecoder):
         try:
             meta = scan_value(usage, 0)[0] if usage != self._usage_text else None
             if args is not None:  # one whole call (the form: a call has args)
-                fc_args = scan_value(args, 0)[0]
+                fc_args, kept = read_written(args)
                 if type(fc_args) is not dict or not name:
                     return PASS
             elif parts is not None:
@@ -192,7 +192,8 @@ class Decoder(BaseDecoder):
         if model:
             self.model = model
         if args is not None:  # (its arguments' text, as the vendor wrote them, kept)
-            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT, args)  # type: ignore[arg-type]
+            written = args if kept else None
+            return self._whole_call(call_id, name, fc_args, None, _ARGS_AT, written)  # type: ignore[arg-type]
         if text is not None:
             return self._text(text, None)
         out: list[BaseEvent] = []
@@ -219,6 +220,7 @@ class Decoder(BaseDecoder):
         meta = get(chunk, "usageMetadata")
         if isinstance(meta, dict) and has_counts(meta):
             self._usage_meta = meta
+            self._usage_text = None  # (the rule's record no longer the last one read)
         feedback = get(chunk, "promptFeedback")
         if isinstance(feedback, dict) and get(feedback, "blockReason"):
             reason = str(get(feedback, "blockReason"))
@@ -476,21 +478,26 @@ class Decoder(BaseDecoder):
     ) -> list[BaseEvent]:
         """A call that came whole, in one part: its start, its one arguments event, its end
         (the general path's and the common chunk's rule's). ``written``: the arguments'
-        JSON text as the vendor wrote it, the text of the event when it is the text
-        ``json_text`` would write (:func:`~toolwire.adapters.gemini.wire.as_dumped`)."""
-        out = self._end_open() if self._text_open or self._reasoning_id is not None else []
+        JSON text as the vendor wrote it, when it is the text ``json_text`` would write
+        (:func:`~toolwire.adapters.gemini.wire.read_written`): the text of the event."""
+        ended = self._end_open() if self._text_open or self._reasoning_id is not None else None
         self._calls += 1  # (``_new_call_id`` written out: most of a Gemini stream)
         if isinstance(given, str) and given:
             call_id = self._ids.assign(given, self.known_call_ids)  # a repeat stays apart
-            if sig is None and call_id == given:  # (the commonest: no metadata to carry)
-                out.append(call_start(call_id, name, self.message_id))  # type: ignore[arg-type]
-            else:
-                out.extend(self._start(call_id, given, name, sig))
         else:
             call_id = mint_id("gemini_call", self._mid(), self._calls)
-            out.extend(self._start(call_id, None, name, sig))
-        if written is None or not as_dumped(written, args):
+            given = None
+        if written is None:
             written = json_text(args if args is not None else {}, at)
+        if ended is None and sig is None and call_id == given:
+            # (the commonest: nothing to end, no metadata to carry; one list made)
+            return [
+                call_start(call_id, name, self.message_id),  # type: ignore[arg-type]
+                args_delta(call_id, written),
+                call_end(call_id),
+            ]
+        out = [] if ended is None else ended
+        out.extend(self._start(call_id, given, name, sig))
         out.append(args_delta(call_id, written))
         out.append(call_end(call_id))
         return out

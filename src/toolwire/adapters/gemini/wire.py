@@ -38,7 +38,7 @@ from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import PushReader, SSEReader, StreamFraming, json_chunk
 from toolwire.protocol.json_array import JsonArrayPush, is_json_array, json_array_chunks
-from toolwire.protocol.jsontext import decode_utf8, load_json
+from toolwire.protocol.jsontext import decode_utf8, load_json, scan_value
 from toolwire.protocol.recorded import ModelRoute, Recorded
 from toolwire.protocol.sse import (
     SSEEvent,
@@ -294,24 +294,44 @@ def json_text(value: Any, where: str) -> str:
     return dumps_whole(value, VENDOR, where)
 
 
-#: a digit before a fraction or an exponent: a number that may be written another way
-_NOT_INTEGER = re.compile(r"[0-9][.eE]")
 #: ``-0`` not followed by a digit: a negative zero (``0`` once read), or its start (a date's
 #: ``-05`` is not one)
 _NEGATIVE_ZERO = re.compile(r"-0(?![0-9])")
 
 
-def as_dumped(text: str, value: Any) -> bool:
-    """Whether ``text``, JSON the fused reading matched (``Whole``: strings as JSON spells
-    them, no surrogate, no white space but one space after a ``:`` or ``,``) that parses to
-    ``value``, an object, is the text :func:`json_text` writes of it, so need not be written
-    again. Proved from the text alone, else ``False`` (then it is written): no backslash
-    (every string then stands as the encoder writes it, and every ``"`` delimits one), no
-    ``": "`` or ``", "`` (no space between members or items), no number with a fraction or
-    an exponent and no negative zero (integers read and written back alike; no double to
-    make whole), and no repeated key: one object only (one ``{``), its members one per key
-    (``":`` ends each key, and nothing else, in such a text)."""
-    return (
+class _NotIntegral(Exception):
+    """A number with a fraction or an exponent, or a NaN or an infinity: a number
+    :func:`json_text` may write another way (read again by the plain scanner)."""
+
+
+def _not_integral(text: str) -> Any:
+    raise _NotIntegral(text)
+
+
+#: ``scan_value`` that stops at the first number not an integer (the C scanner calls
+#: ``parse_float`` for those alone, so an integral text costs nothing more): what told
+#: them apart in the text, an expression searched over every character, cost as much again
+_scan_integral: Any = json.JSONDecoder(  # type: ignore[attr-defined]
+    parse_float=_not_integral, parse_constant=_not_integral
+).scan_once
+
+
+def read_written(text: str) -> tuple[Any, bool]:
+    """The value of ``text``, JSON the fused reading matched (``Whole``: strings as JSON
+    spells them, no surrogate, no white space but one space after a ``:`` or ``,``), and
+    whether ``text`` is what :func:`json_text` writes of it, an object, so need not be
+    written again. Proved from the text and its reading, else ``False`` (then it is
+    written): every number an integer (no double to make whole) and no negative zero, no
+    backslash (every string then stands as the encoder writes it, and every ``"`` delimits
+    one), no ``": "`` or ``", "`` (no space between members or items), and no repeated
+    key: one object only (one ``{``), its members one per key (``":`` ends each key, and
+    nothing else, in such a text). Raises as ``scan_value`` does (``ValueError``: a number
+    Python will not read; ``StopIteration``: no JSON value)."""
+    try:
+        value = _scan_integral(text, 0)[0]
+    except _NotIntegral:
+        return scan_value(text, 0)[0], False
+    return value, (
         type(value) is dict
         and "\\" not in text
         and '": ' not in text
@@ -319,7 +339,6 @@ def as_dumped(text: str, value: Any) -> bool:
         and ("-0" not in text or _NEGATIVE_ZERO.search(text) is None)
         and text.count("{") == 1
         and text.count('":') == len(value)
-        and _NOT_INTEGER.search(text) is None
     )
 
 
@@ -630,7 +649,9 @@ class _RawLines:
     _FIELDS = (b"data:", b":", b"event:", b"id:", b"retry:")
 
     def __init__(self) -> None:
-        self._kept: list[bytes] = []
+        # one buffer, not a list of lines: a blank CRLF line (a bare ``\r``) is raw text
+        # too, and a list held two entries for it, every event (~3 MB at 20,000 calls)
+        self._kept = bytearray()
         self._pending = b""  # the start of the current line, until it says what it is
         self._raw: bool | None = None  # whether the current line is kept
 
@@ -654,16 +675,16 @@ class _RawLines:
             self._raw = not line.startswith(self._FIELDS)
             part = line
         if self._raw:
-            self._kept.append(part)
+            self._kept += part
+            if complete:
+                self._kept += b"\n"
         if complete:
-            if self._raw:
-                self._kept.append(b"\n")
             self._raw = None
 
     def text(self) -> str:
         if self._raw is None and not self._pending.startswith(self._FIELDS):
-            self._kept.append(self._pending)  # a short last line without its line end
-        return b"".join(self._kept).decode("utf-8", errors="replace")
+            self._kept += self._pending  # a short last line without its line end
+        return self._kept.decode("utf-8", errors="replace")
 
 
 def is_streamed(exchange: Recorded) -> bool:
@@ -763,7 +784,6 @@ __all__ = [
     "ServerToolCall",
     "ServerToolResponse",
     "UsageMetadata",
-    "as_dumped",
     "b64_signature",
     "camel",
     "canonical",
@@ -776,6 +796,7 @@ __all__ = [
     "map_stop_reason",
     "model_name",
     "other_spelling",
+    "read_written",
     "snake",
     "sse_chunks",
     "stop_reason_for",
