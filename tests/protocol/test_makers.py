@@ -167,12 +167,6 @@ def test_any_event_with_two_given_strings_is_the_validators() -> None:
     assert _kept(made) == _kept(ToolCallStartEvent(tool_call_id="c1", tool_call_name="f"))
 
 
-def test_the_delta_table_names_each_maker_and_its_fields() -> None:
-    from toolwire.protocol._makers import DELTA_MAKERS
-
-    assert DELTA_MAKERS == {model: (make, (ident, "delta")) for make, model, ident in DIRECT}
-
-
 CALLS = [
     (call_start, ToolCallStartEvent, ("tool_call_id", "tool_call_name", "parent_message_id")),
     (call_end, ToolCallEndEvent, ("tool_call_id",)),

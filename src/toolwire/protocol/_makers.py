@@ -200,15 +200,7 @@ DIRECT_MAKERS: dict[type[BaseModel], tuple[Callable[..., Any], tuple[str, ...]]]
     ToolCallEndEvent: (call_end, ("tool_call_id",)),
 }
 
-#: each delta event class -> its direct maker and the two fields that maker takes, in order
-DELTA_MAKERS: dict[type[BaseModel], tuple[Callable[[str, str], Any], tuple[str, str]]] = {
-    ToolCallArgsEvent: (args_delta, ("tool_call_id", "delta")),
-    TextMessageContentEvent: (text_delta, ("message_id", "delta")),
-    ReasoningMessageContentEvent: (reasoning_delta, ("message_id", "delta")),
-}
-
 __all__ = [
-    "DELTA_MAKERS",
     "DIRECT_MAKERS",
     "args_delta",
     "call_end",

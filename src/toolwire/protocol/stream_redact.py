@@ -27,9 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ag_ui.core import BaseEvent, EventType
-from pydantic_core import PydanticSerializationError
 
-from toolwire.protocol._event_json import event_json as fast_json
 from toolwire.protocol.redact import MASK, redact, secret_values
 from toolwire.protocol.sse import event_json
 
@@ -148,29 +146,20 @@ class StreamRedactor:
         if not self.secrets:
             return [(e, event_json(e)) for e in events]
         out: list[tuple[BaseEvent, str]] = []
-        kinds, holds, lasts, pairs, reach = (
-            _KINDS, self._holds_any, self._lasts, self._pairs, self._reach
-        )  # fmt: skip
+        kinds, holds, may_begin = _KINDS, self._holds_any, self._may_begin
         lanes, loose = self._lanes, self._loose  # (the same tables for the whole stream)
         for event in events:
             kind = kinds.get(type(event))
             if (
                 kind is not None and not lanes and not loose and event.type is kind.type
             ):  # no lane holds text: an event that holds no secret goes as it came
-                try:  # (``sse.event_json``'s fast writer, without its call)
-                    text = fast_json(event)
-                except PydanticSerializationError:
-                    text = event_json(event)
+                text = event_json(event)
                 if holds(text) is None:
                     if not kind.lane:
                         out.append((event, text))
                         continue
                     delta = getattr(event, "delta", None)  # and a delta's end begins none
-                    if (
-                        type(delta) is str
-                        and delta[-1:] not in lasts
-                        and pairs(delta, max(len(delta) - reach, 0)) is None
-                    ):
+                    if type(delta) is str and not may_begin(delta):
                         out.append((event, text))
                         continue
             for e, given in self._feed(event):
