@@ -192,7 +192,7 @@ def _read(pieces: list[bytes], fused: bool) -> tuple[object, ...]:
             for piece in pieces:
                 items = reader.feed_items(piece, _LINE_FORM.pattern if fused else None)
                 matched += sum(type(x) is re.Match for x in items)
-                got.append([reader.chunk(x) if type(x) is re.Match else x for x in items])
+                got.append([reader.matched_chunk(x) if type(x) is re.Match else x for x in items])
             got.append(reader.close())
         except ToolwireError as exc:
             error = (type(exc).__name__, str(exc))

@@ -154,7 +154,12 @@ class NDJSONReader:
             at = end + 1
         self._line = line
 
-    def chunk(self, match: Match[str]) -> dict[str, Any]:
+    def feed_fused(self, piece: bytes | str, fast: Pattern[str]) -> list[Any]:
+        """``feed``, with each line ``fast`` matches left in place as its match: the push
+        readers' fused feed (``SSEReader.feed_fused``; ``protocol.pushed`` reads either)."""
+        return self.feed_items(piece, fast)
+
+    def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
         """The object of a matched line, as ``feed`` reads it (its text is one clean JSON
         object: the line number names nothing)."""
         value = load_json(match.group("data"), self.vendor, "NDJSON line")
@@ -224,7 +229,7 @@ def ndjson_objects(
             yield reader.feed_items(piece, chunks.pattern())
         yield reader.close()
 
-    return SSEChunks(lists, reader.chunk)
+    return SSEChunks(lists, reader.matched_chunk)
 
 
 def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:

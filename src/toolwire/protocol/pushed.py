@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from re import Match, Pattern
-from typing import Any
+from typing import Any, cast
 
 from ag_ui.core import BaseEvent
 
@@ -64,14 +64,15 @@ class PieceReader:
     its end marker (``done``) and everything after it read as the wrapped reader reads
     them."""
 
-    __slots__ = ("_depth", "_fast", "_inner", "_lines", "_sse", "form")
+    __slots__ = ("_depth", "_fast", "_fusing", "_inner", "form")
 
     def __init__(self, inner: PushReader, form: DeltaForm | None = None) -> None:
         self._inner = inner
-        #: the plain SSE reader, whose parser and event rule a fused piece is read with
-        self._sse = inner if type(inner) is SSEReader else None
-        #: the NDJSON reader, which reads a fused piece itself (``feed_items``)
-        self._lines = inner if type(inner) is NDJSONReader else None
+        #: the plain SSE reader or the NDJSON one: each reads a fused piece itself
+        #: (``feed_fused``) and makes a matched event's chunk (``matched_chunk``)
+        self._fusing: SSEReader | NDJSONReader | None = None
+        if type(inner) in (SSEReader, NDJSONReader):  # (not a subclass: its own reading)
+            self._fusing = cast("SSEReader | NDJSONReader", inner)
         self.form: DeltaForm | None = None
         self._fast: Pattern[str] | None = None
         self._depth = 0
@@ -87,7 +88,7 @@ class PieceReader:
         none; a reader that is neither the plain SSE reader nor the NDJSON one stays as it
         is)."""
         self.form = form
-        if self._sse is not None or self._lines is not None:
+        if self._fusing is not None:
             self._fast = None if form is None else form.pattern
             self._depth = 0 if form is None else form.depth
 
@@ -95,11 +96,9 @@ class PieceReader:
         fast = self._fast
         if fast is None or limits().max_json_depth <= self._depth:
             items: list[Any] = self._inner.feed(piece)
-        elif self._lines is not None:
-            items = self._lines.feed_items(piece, fast)
         else:
-            assert self._sse is not None
-            items = self._sse.feed_fused(piece, fast)
+            assert self._fusing is not None
+            items = self._fusing.feed_fused(piece, fast)
         return [Piece(items, self)] if items else []
 
     def close(self) -> list[Piece]:
@@ -109,10 +108,8 @@ class PieceReader:
     def chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk dict the wrapped reader makes of a matched event (its text is one
         whole event, a clean JSON object: read again, alone, it gives the same chunk)."""
-        if self._lines is not None:
-            return self._lines.chunk(match)
-        assert self._sse is not None
-        return self._sse.matched_chunk(match)
+        assert self._fusing is not None
+        return self._fusing.matched_chunk(match)
 
 
 def pieces(reader: PushReader, form: DeltaForm | None = None) -> PieceReader:
