@@ -313,7 +313,8 @@ class DeltaForm:
     not match the vendor's last object (the reader's ``terminal``): a match is no dict, and
     nothing asks it whether it ends the stream.
 
-    ``pattern`` is the expression of the whole SSE event (or line); ``depth`` the containers
+    ``pattern`` is the expression of the whole SSE event (or line), ``payload`` of its data
+    alone (for a frame's payload, matched whole); ``depth`` the containers
     a match nests; ``fields`` the names in order; ``read(match)`` the fields' values;
     ``loop`` the body of :func:`read_stream` for this form."""
 
@@ -340,6 +341,9 @@ class DeltaForm:
             framed = rf"{head}data: ?(?P<data>{data})\n\n"
         self.lines = lines
         self.pattern: Pattern[str] = re.compile(framed)
+        #: the expression of the data alone, with the same groups: for payloads that come
+        #: in frames of another framing (the AWS event stream's), matched whole
+        self.payload: Pattern[str] = re.compile(rf"(?P<data>{data})")
         assert self.pattern.groups == len(compiled.fields) + 1, "only the fields are groups"
         self.fields = tuple(name for name, _ in compiled.fields)
         unpack, values = _values(compiled.fields)

@@ -26,7 +26,6 @@ Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 
 from __future__ import annotations
 
-import re
 import struct
 import uuid
 import zlib
@@ -397,14 +396,11 @@ class FrameReader(Generic[M]):
 
 
 def payload_pattern(form: DeltaForm) -> Callable[[str], Match[str] | None]:
-    """The ``fullmatch`` of a delta form's expression of its data alone, for payloads that
-    come in frames, not SSE events (a form declared with no event line). Its groups are the
-    form's (the data, then the fields), so the form's reader and rule take its matches as
-    they take those of whole SSE events."""
-    source, head, tail = form.pattern.pattern, "data: ?", r"\n\n"
-    if not (source.startswith(head + "(?P<data>") and source.endswith(tail)):
-        raise ValueError("a delta form declared with no event line has data: and a blank line")
-    return re.compile(source[len(head) : -len(tail)], form.pattern.flags).fullmatch
+    """The ``fullmatch`` of a delta form's expression of its data alone (``form.payload``),
+    for payloads that come in frames, not SSE events. Its groups are the form's (the data,
+    then the fields), so the form's reader and rule take its matches as they take those
+    of whole SSE events."""
+    return form.payload.fullmatch
 
 
 def read_frames(pieces: Iterable[bytes], vendor: str = "eventstream") -> Iterator[Frame]:

@@ -69,8 +69,8 @@ from .wire import (
 _SDK_NO_ID = "null"
 #: the ids that name no call: one is minted (the general path's case)
 _NO_ID = frozenset({"", _SDK_NO_ID})
-#: the start and end events' validators (the constructor without its frame: a whole call
-#: per chunk makes them as common as the deltas)
+#: the start event's validator, for a start with metadata (the constructor without its
+#: frame; the others, and the ends, by the direct makers: a whole call per chunk)
 _START = maker(ToolCallStartEvent)
 
 
