@@ -114,7 +114,7 @@ def _value_json(value: Any) -> str:
     anything else (``None`` too: a form that writes the field has it set) is a
     ``TypeError``, and the field-by-field walk decides."""
     t = type(value)
-    if t is str:
+    if isinstance(value, str):  # (a ``str`` enum, an event's ``type``, too)
         return encode_basestring(value)
     if t is int:
         return str(value)
@@ -216,17 +216,10 @@ def event_json(event: BaseEvent) -> str:
         if value is None:
             if not omit:
                 out.append(key + "null")
-        elif isinstance(value, str):
-            out.append(key + encode_basestring(value))
-        elif value is True:
-            out.append(key + "true")
-        elif value is False:
-            out.append(key + "false")
-        elif type(value) is int:
-            out.append(key + str(value))
-        elif (type(value) is dict or type(value) is list) and _plain(value):
-            out.append(key + compact(value))
-        else:
+            continue
+        try:
+            out.append(key + _value_json(value))
+        except TypeError:  # a value pydantic writes otherwise (a float, a model, missing)
             return _pydantic(event)
     text = "{" + ",".join(out) + "}"
     return text if text.isascii() or _utf8(text) else _pydantic(event)
