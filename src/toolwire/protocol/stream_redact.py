@@ -142,26 +142,33 @@ class StreamRedactor:
         While no lane holds text back (the usual case: a lane exists only while it holds
         some), an event whose JSON text holds no secret is sent as it came, with that text,
         unless it is a delta whose end may begin one; every other event goes the general
-        way (:meth:`_feed`)."""
+        way (:meth:`_feed`). Whether any text holds a secret is asked once of them all
+        (joined, a text can only add a match, never hide one), then of each only where
+        that finds something."""
+        texts = [event_json(e) for e in events]
         if not self.secrets:
-            return [(e, event_json(e)) for e in events]
-        out: list[tuple[BaseEvent, str]] = []
-        kinds, holds, may_begin = _KINDS, self._holds_any, self._may_begin
+            return list(zip(events, texts))
         lanes, loose = self._lanes, self._loose  # (the same tables for the whole stream)
-        for event in events:
+        holds = self._holds_any
+        clean = holds("\n".join(texts)) is None
+        out: list[tuple[BaseEvent, str]] = []
+        kinds, may_begin = _KINDS, self._may_begin
+        for event, text in zip(events, texts):  # noqa: B905 (one text per event)
             kind = kinds.get(type(event))
             if (
-                kind is not None and not lanes and not loose and event.type is kind.type
+                kind is not None
+                and not lanes
+                and not loose
+                and event.type is kind.type
+                and (clean or holds(text) is None)
             ):  # no lane holds text: an event that holds no secret goes as it came
-                text = event_json(event)
-                if holds(text) is None:
-                    if not kind.lane:
-                        out.append((event, text))
-                        continue
-                    delta = getattr(event, "delta", None)  # and a delta's end begins none
-                    if type(delta) is str and not may_begin(delta):
-                        out.append((event, text))
-                        continue
+                if not kind.lane:
+                    out.append((event, text))
+                    continue
+                delta = getattr(event, "delta", None)  # and a delta's end begins none
+                if type(delta) is str and not may_begin(delta):
+                    out.append((event, text))
+                    continue
             for e, given in self._feed(event):
                 out.append((e, event_json(e) if given is None else given))
         return out

@@ -132,15 +132,16 @@ class EventStreamResponse(Response):
                 framed = await OFFLOAD.run(frames, events)
             else:
                 framed = frames(events)
-            for event, text in framed:
-                kind = event.type
-                if kind == _STARTED:
+            texts += [text for _, text in framed]
+            if not (self.started and self.ended):
+                seen = {event.type for event, _ in framed}
+                if _STARTED in seen:
                     self.started = True
-                elif kind in _TERMINAL:
+                if not seen.isdisjoint(_TERMINAL):
                     self.ended = True
-                texts.append(f"data: {text}\n\n")
         if texts:
-            body = "".join(texts).encode()
+            # every frame is "data: <json>\n\n": the texts joined by what lies between two
+            body = ("data: " + "\n\ndata: ".join(texts) + "\n\n").encode()
             await send({"type": "http.response.body", "body": body, "more_body": True})
 
     def _report(self, lost: list[Loss]) -> None:
