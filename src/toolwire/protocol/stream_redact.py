@@ -147,13 +147,13 @@ class StreamRedactor:
         that finds something."""
         texts = [event_json(e) for e in events]
         if not self.secrets:
-            return list(zip(events, texts))
+            return list(zip(events, texts, strict=True))
         lanes, loose = self._lanes, self._loose  # (the same tables for the whole stream)
         holds = self._holds_any
         clean = holds("\n".join(texts)) is None
         out: list[tuple[BaseEvent, str]] = []
         kinds, may_begin = _KINDS, self._may_begin
-        for event, text in zip(events, texts):  # noqa: B905 (one text per event)
+        for event, text in zip(events, texts, strict=True):
             kind = kinds.get(type(event))
             if (
                 kind is not None
