@@ -100,6 +100,26 @@ def _create(client: Any, resource: Resource) -> Any:
     return resource(client.with_options(max_retries=0)).with_streaming_response.create
 
 
+def sent_as_is(kwargs: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """``kwargs`` of a Stainless-style SDK's call with the conversation (``keys``, where a
+    list) handed over in ``extra_body``, an empty list in its argument's place.
+
+    Such an SDK walks every argument in Python to rename and reformat it (its TypedDict
+    transform: ~0.3 ms a message), inside the call, on the event loop of a server: a long
+    history would hold every other stream up for the whole walk. toolwire's request body
+    is the wire's JSON already, which the walk leaves as it is; ``extra_body`` is sent as
+    given, merged over the walked arguments, so the body sent is the same, key order
+    included. A caller's own ``extra_body`` still has the last word."""
+    moved = {k: kwargs[k] for k in keys if type(kwargs.get(k)) is list and kwargs[k]}
+    if not moved:
+        return kwargs
+    extra = kwargs.get("extra_body")
+    if extra is not None and not isinstance(extra, dict):
+        return kwargs  # (the SDK's own error for it, as before)
+    empty: dict[str, Any] = {key: [] for key in moved}
+    return {**kwargs, **empty, "extra_body": {**moved, **(extra or {})}}
+
+
 def read_raw(
     client: Any, resource: Resource, kwargs: dict[str, Any], reader: ChunkReader
 ) -> Iterator[Any]:
@@ -344,10 +364,12 @@ class StainlessClient:
         body.update(params)
 
     def stream(self, client: Any, body: dict[str, Any]) -> Iterator[Any]:
-        return read_raw(client, attrgetter(self.resource), self.stream_kwargs(body), self.reader())
+        kwargs = sent_as_is(self.stream_kwargs(body), self.conversation_keys)
+        return read_raw(client, attrgetter(self.resource), kwargs, self.reader())
 
     def astream(self, client: Any, body: dict[str, Any]) -> AsyncIterator[Any]:
-        return aread_raw(client, attrgetter(self.resource), self.stream_kwargs(body), self.reader())
+        kwargs = sent_as_is(self.stream_kwargs(body), self.conversation_keys)
+        return aread_raw(client, attrgetter(self.resource), kwargs, self.reader())
 
     def reader(self) -> ChunkReader:
         """The push reader a run reads the body with (:func:`push_reader`)."""
