@@ -31,7 +31,7 @@ import uuid
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from re import Match
+from re import Match, Pattern
 from typing import Any, Generic, TypeVar
 
 from toolwire.errors import TruncatedStream, VendorDataError
@@ -395,6 +395,54 @@ class FrameReader(Generic[M]):
         return bool(self._buf)
 
 
+class FramePushReader(Generic[M]):
+    """Push-style: event-stream bytes in pieces -> a framing's chunk dicts (the contract's
+    ``ChunkReader``), a frame each: ``chunk(meaning, payload, n)``, a piece's frames made
+    ``together`` (``FrameReader.feed_items``). :meth:`feed_fused` is the fused feed of the
+    push readers (``protocol.pushed`` reads the driver's pieces with it): the frames whose
+    headers mean ``kind`` and whose payload a delta form's expression of its data alone
+    (``DeltaForm.payload``) matches are left as that match, which ``matched`` makes the
+    chunk ``chunk`` makes of that frame; the reading the whole-body path's ``feed_items``
+    does, so both paths give the same chunks and errors. ``done`` is never set early: every
+    frame is read, and a stream cut inside a frame is ``TruncatedStream`` at ``close()``."""
+
+    __slots__ = ("_chunk", "_frames", "_kind", "_matched", "_together", "done")
+
+    def __init__(
+        self,
+        vendor: str,
+        meaning: Callable[[dict[str, HeaderValue]], M],
+        chunk: Callable[[M, bytes, int], Any],
+        kind: M,
+        matched: Callable[[Match[str]], dict[str, Any]],
+        together: Callable[[list[tuple[M, bytes, int]]], list[Any]] | None = None,
+    ) -> None:
+        self._frames: FrameReader[M] = FrameReader(vendor, meaning)
+        self._chunk = chunk
+        self._kind = kind
+        self._matched = matched
+        self._together = together
+        self.done = False
+
+    def feed(self, piece: bytes | bytearray | memoryview) -> list[dict[str, Any]]:
+        return self._frames.feed_items(piece, self._chunk, together=self._together)
+
+    def feed_fused(self, piece: bytes | bytearray | memoryview, fast: Pattern[str]) -> list[Any]:
+        """``feed``, with each frame of ``kind`` whose payload ``fast`` (a delta form's
+        ``payload``) matches whole left in place as its match."""
+        return self._frames.feed_items(
+            piece, self._chunk, self._kind, fast.fullmatch, self._together
+        )
+
+    def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
+        """The chunk of a matched frame, as ``feed`` makes it."""
+        return self._matched(match)
+
+    def close(self) -> list[dict[str, Any]]:
+        self._frames.close()
+        return []
+
+
 def payload_pattern(form: DeltaForm) -> Callable[[str], Match[str] | None]:
     """The ``fullmatch`` of a delta form's expression of its data alone (``form.payload``),
     for payloads that come in frames, not SSE events. Its groups are the form's (the data,
@@ -482,6 +530,7 @@ def write_frame(
 __all__ = [
     "MAX_HEADERS_BYTES",
     "Frame",
+    "FramePushReader",
     "FrameReader",
     "frame_bytes",
     "header_block",
