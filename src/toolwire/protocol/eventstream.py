@@ -300,21 +300,24 @@ class FrameReader(Generic[M]):
     def _scan(self, data: bytes, at: int, out: list[Any], plan: _Plan) -> int:
         """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says:
         where the first frame ``data`` does not hold whole begins (its total kept when its
-        prelude is read)."""
+        prelude is read). A frame with the header block of the frame before it (most are:
+        a run of deltas) takes that one's meaning, the block compared in place."""
         known, make, kind, read, chunk = plan
         size = len(data)
         cap = limits().max_event_chars
         prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        starts = data.startswith
         append = out.append
         count = self.count
+        # the header block of the frame before (where its payload begins, the block's
+        # bytes), its meaning and whether that is ``kind``
+        ends, block, value, ours = -1, b"", None, False
         while size - at >= _PRELUDE:
             total, hlen, crc = prelude(data, at)
             if (
                 crc32(data[at : at + 8]) != crc
-                or total < _OVERHEAD
-                or hlen > total - _OVERHEAD
+                or not hlen + _OVERHEAD <= total <= cap
                 or hlen > MAX_HEADERS_BYTES
-                or total > cap
             ):
                 self.count = count
                 self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
@@ -328,18 +331,19 @@ class FrameReader(Generic[M]):
                 self.count = count
                 raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
             hlen += _PRELUDE
-            raw = frame[_PRELUDE:hlen]
-            value = known.get(raw, _MISSING)
-            if value is _MISSING:
-                self.count = count
-                value = make(_parsed_headers(raw, self.vendor, self._where()))
-                if len(known) >= _KNOWN_MAX:
-                    known.clear()
-                known[raw] = value
-            payload = frame[hlen:]
-            if value is kind or value == kind:
+            if hlen != ends or not starts(block, at + _PRELUDE):
+                ends, block = hlen, frame[_PRELUDE:hlen]
+                value = known.get(block, _MISSING)
+                if value is _MISSING:
+                    self.count = count
+                    value = make(_parsed_headers(block, self.vendor, self._where()))
+                    if len(known) >= _KNOWN_MAX:
+                        known.clear()
+                    known[block] = value
+                ours = value is kind or value == kind
+            if ours:
                 try:
-                    item = read(payload.decode())
+                    item = read(frame[hlen:].decode())
                 except UnicodeDecodeError:
                     item = None
                 if item is not None:
@@ -348,7 +352,7 @@ class FrameReader(Generic[M]):
                     at = end
                     continue
             self.count = count
-            append(chunk(value, payload, count))
+            append(chunk(value, frame[hlen:], count))
             count += 1
             at = end
         self.count = count
