@@ -8,8 +8,8 @@ Cases (interleaved, CPU time, medians): ``loads``, each payload's ``json.loads``
 floors' unit); ``dicts``, ``FRAMING.reader()``'s chunks, each ``RunFramer.feed`` (what
 the driver did with the dicts Bedrock's client yielded); ``pieces``, the same reader in
 ``protocol.pushed``'s pieces read by ``PushReading.gather`` into ``RunFramer.feed_events``
-(the driver's step for a piece, ``PIECE_EVENTS`` at a time), fused when the reader offers
-the fused feed; ``pieces.unfused``, the same with the reader's dicts only. Run:
+(the driver's step for a piece, ``PIECE_EVENTS`` at a time), the reader fused with the
+decoder's form from the first piece (what the client makes). Run:
 ``python -m benchmarks.bench_bedrock_pieces [--events N] [--reps N]``.
 """
 
@@ -55,7 +55,7 @@ def dicts(body: bytes) -> int:
     return n
 
 
-def pieces(body: bytes, fused: bool = True) -> int:
+def pieces(body: bytes) -> int:
     """The reader's pieces, each read by ``PushReading.gather`` into the framer."""
     from toolwire.adapters import bedrock
     from toolwire.protocol.pushed import PieceReader, PushReading
@@ -65,12 +65,6 @@ def pieces(body: bytes, fused: bool = True) -> int:
     decoder = framer.decoder  # type: ignore[attr-defined]
     reading = PushReading(decoder)
     reader = PieceReader(bedrock.FRAMING.reader(), reading.form)
-    if not fused:
-        reading.form = None  # (the reader's dicts only: the unit of a decoder with no form)
-        reader.fuse(None)
-        from toolwire.protocol.pushed import _unit_of
-
-        reading._unit = _unit_of(None)
     n = 0
     failed: list[Exception] = []
     for at in range(0, len(body), PIECE):
@@ -99,12 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     body = bench_bedrock.build(args.shape, args.events)
     texts = [p.decode() for p in bench_bedrock.frame_payloads(body)]
-    assert dicts(body) == pieces(body) == pieces(body, fused=False)
+    if dicts(body) != pieces(body):
+        raise AssertionError("the two readings give a different number of events")
     cases: dict[str, Callable[[], object]] = {
         "loads": lambda: [json.loads(t) for t in texts],
         "dicts": lambda: dicts(body),
         "pieces": lambda: pieces(body),
-        "pieces.unfused": lambda: pieces(body, fused=False),
     }
     times: dict[str, list[float]] = {k: [] for k in cases}
     for fn in cases.values():  # warm-up

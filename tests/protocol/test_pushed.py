@@ -197,7 +197,7 @@ def test_ollama_pushed_fused_is_the_general_way(
 
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
-@pytest.mark.parametrize("vendor", FORMED)
+@pytest.mark.parametrize("vendor", FORMED + FORMED_BY_BODY)
 def test_a_benchmark_stream_cut_anywhere_and_short_reads_the_same(
     vendor: str, data: st.DataObject
 ) -> None:
