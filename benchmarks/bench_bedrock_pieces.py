@@ -4,12 +4,13 @@ way before the push reader was fused (the reader's chunk dicts, each fed to the 
 step per chunk). Bedrock's served path is measured only in the gateway (botocore takes no
 in-memory transport), so this reads the driver's part directly.
 
-Cases (interleaved, CPU time, medians): ``loads``, each payload's ``json.loads`` (the
-floors' unit); ``dicts``, ``FRAMING.reader()``'s chunks, each ``RunFramer.feed`` (what
-the driver did with the dicts Bedrock's client yielded); ``pieces``, the same reader in
-``protocol.pushed``'s pieces read by ``PushReading.gather`` into ``RunFramer.feed_events``
-(the driver's step for a piece, ``PIECE_EVENTS`` at a time), the reader fused with the
-decoder's form from the first piece (what the client makes). Run:
+Cases (interleaved, CPU time, medians): ``loads``, each chunk's ``json.loads``
+(``paths.loads_all``: the suite's unit); ``dicts``, ``FRAMING.reader()``'s chunks, each
+``RunFramer.feed`` (what the driver did with the dicts Bedrock's client yielded);
+``pieces``, the same reader in ``protocol.pushed``'s pieces read by ``PushReading.gather``
+into ``RunFramer.feed_events`` (the driver's step for a piece, ``PIECE_EVENTS`` at a
+time), the reader fused with the decoder's form from the first piece (what the client
+makes). Run:
 ``python -m benchmarks.bench_bedrock_pieces [--events N] [--reps N]``.
 """
 
@@ -17,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import statistics
 import sys
 import time
 from collections.abc import Callable
 
-from benchmarks import bench_bedrock
+from benchmarks import bench_bedrock, paths
 
 PIECE = 65536
 #: the driver's bound on a step's events (``driver._runner.PIECE_EVENTS``)
@@ -92,11 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shape", default="tool", choices=bench_bedrock.SHAPES)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     body = bench_bedrock.build(args.shape, args.events)
-    texts = [p.decode() for p in bench_bedrock.frame_payloads(body)]
+    from toolwire.adapters import bedrock
+
+    texts = paths.payloads(bedrock, body)
     if dicts(body) != pieces(body):
         raise AssertionError("the two readings give a different number of events")
     cases: dict[str, Callable[[], object]] = {
-        "loads": lambda: [json.loads(t) for t in texts],
+        "loads": lambda: paths.loads_all(texts),
         "dicts": lambda: dicts(body),
         "pieces": lambda: pieces(body),
     }
