@@ -205,3 +205,52 @@ def test_the_client_hands_the_driver_pieces_fused_from_the_first() -> None:
     body = b"".join(_frames([("compact", 1, "toolUse", "ab")], True, False))
     (piece,) = reader.feed(body)
     assert any(type(x) is re.Match for x in piece.items)
+
+
+def _read(body: list[bytes], fused: bool) -> tuple[Any, ...]:
+    """The push reader's chunks of ``body`` (a match made the chunk it stands for, its
+    type kept), or the first error, and how many were matches."""
+    reader = wire.ChunkReader()
+    chunks: list[Any] = []
+    matched = 0
+    try:
+        for piece in body:
+            got = reader.feed_fused(piece, wire.DELTA_FORM.payload) if fused else reader.feed(piece)
+            for x in got:
+                if type(x) is re.Match:
+                    matched += 1
+                    x = reader.matched_chunk(x)
+                chunks.append((type(x).__name__, x))
+        reader.close()
+    except ToolwireError as exc:
+        return chunks, (type(exc).__name__, str(exc)), matched
+    return chunks, None, matched
+
+
+@settings(max_examples=2 * settings.default.max_examples, deadline=None)
+@given(
+    st.lists(_DELTA, max_size=8),
+    st.integers(min_value=0, max_value=3),
+    _HOSTILE,
+    st.lists(st.integers(min_value=0), max_size=6),
+)
+def test_the_fused_feed_s_matches_are_the_chunks_feed_makes(
+    deltas: list[Any], calls: int, hostile: tuple[str, int], cuts: list[int]
+) -> None:
+    """The reader alone: ``feed_fused`` leaves some frames as matches, and each match's
+    chunk is the one ``feed`` makes of that frame (same type, same value), the first error
+    the same, on hostile streams cut anywhere."""
+    body = _pieces(_hostile(_frames(deltas, True, False, calls), *hostile), cuts)
+    fused, plain = _read(body, True), _read(body, False)
+    assert fused[:2] == plain[:2]
+    assert plain[2] == 0
+    # Bedrock's own writing: compact, its keys in order, no surrogate (the padded and the
+    # ASCII styles escape a non-ASCII text, a pair of escapes for one beyond the BMP)
+    compact_fragments = sum(
+        kind in ("text", "toolUse", "reasoning")
+        and (style == "compact" or (style in ("padded", "ascii") and text.isascii()))
+        and not any(0xD800 <= ord(c) <= 0xDFFF for c in text)
+        for style, _, kind, text in deltas
+    )
+    if hostile[0] == "none":  # (each of Bedrock's own writing is a match, at least)
+        assert compact_fragments + calls <= fused[2] <= len(deltas) + calls
