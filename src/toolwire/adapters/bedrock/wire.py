@@ -477,8 +477,8 @@ def _pieces(body: bytes | str | Iterable[bytes | str]) -> Iterable[bytes | str]:
 #: A content delta's payload as Bedrock writes it (compact, these keys in this order, the
 #: frame's padding ``p`` or any other scalar member after them): its block index and a
 #: text, tool-input or reasoning-text fragment. The decoder's rule (``Decoder._delta``)
-#: reads what it becomes; the frame reader's payloads are read by it through
-#: :data:`_PAYLOAD` (the form's expression of the payload alone).
+#: reads what it becomes; the push reader's fused feed reads the payloads with the form's
+#: expression of the payload alone (``DELTA_FORM.payload``; :data:`_PAYLOAD` its fullmatch).
 DELTA_FORM = DeltaForm(
     {
         "contentBlockIndex": Index("index"),
