@@ -140,33 +140,69 @@ def floor_frames(chunks: list[dict[str, Any]], write: Callable[[Any], str]) -> b
     return b"".join(frames)
 
 
-def frame_payloads(body: bytes) -> list[bytes]:
-    """Each frame's payload, cut as any reader of the event stream must: the prelude's two
-    lengths and CRC32 read (``struct``), the frame copied once, the prelude's and the
-    frame's CRC32 checked (``zlib``, C), the payload sliced from it. Nothing else: the
-    header block is not read (a lower floor than a reader that tells its frames apart),
-    nor any length bounded."""
+def _event_type(block: bytes) -> str | None:
+    """The ``:event-type`` of a header block of string headers (the benchmark's frames);
+    ``None`` when it names none."""
+    at, found = 0, None
+    while at < len(block):
+        size = block[at]
+        name = block[at + 1 : at + 1 + size]
+        at += 1 + size
+        if block[at] != 7:
+            raise ValueError(f"a header of type {block[at]}: the floor reads string headers")
+        length = int.from_bytes(block[at + 1 : at + 3], "big")
+        if name == b":event-type":
+            found = block[at + 3 : at + 3 + length].decode()
+        at += 3 + length
+    return found
+
+
+def frames(body: bytes) -> tuple[list[str | None], list[bytes]]:
+    """Each frame's event type and payload, cut as any reader of the event stream must: the
+    prelude's two lengths and CRC32 read (``struct``), the frame copied once, the prelude's
+    and the frame's CRC32 checked (``zlib``, C), its header block told apart (its bytes
+    compared in place with the frame before's, else looked up among the blocks met, each
+    distinct block read once: a payload does not say which event it is, its
+    ``:event-type`` header does) and the payload sliced from it. Nothing else: no length
+    bounded, no header but the event type read."""
+    names: list[str | None] = []
     out: list[bytes] = []
-    add, prelude, word, crc32 = out.append, _PRELUDE, _READ_WORD, zlib.crc32
+    add, name_of = out.append, names.append
+    prelude, word, crc32 = _PRELUDE, _READ_WORD, zlib.crc32
+    starts = body.startswith
+    known: dict[bytes, str | None] = {}
     at, size = 0, len(body)
+    ends, block, name = -1, b"", None
     while at < size:
         total, hlen, crc = prelude(body, at)
         last = at + total - 4
         frame = body[at:last]
         if crc32(frame[:8]) != crc or crc32(frame) != word(body, last)[0]:
             raise ValueError(f"a frame at byte {at} fails its CRC32")
-        add(frame[12 + hlen :])
+        hlen += 12
+        if hlen != ends or not starts(block, at + 12):
+            ends, block = hlen, frame[12:hlen]
+            name = known.get(block, "")
+            if name == "":
+                name = known[block] = _event_type(block)
+        name_of(name)
+        add(frame[hlen:])
         at = last + 4
-    return out
+    return names, out
+
+
+def frame_payloads(body: bytes) -> list[bytes]:
+    """Each frame's payload, as :func:`frames` cuts it."""
+    return frames(body)[1]
 
 
 def floor_read_frames(body: bytes) -> int:
-    """The least a reader of the event stream ``body`` does: its frames cut
-    (:func:`frame_payloads`), then their payloads parsed 128 at a time as one JSON array
-    (each batch decoded once), as the other framings' floor parses their texts. The read
-    floor (``floor.read``, beside bytes -> events and bytes -> SSE) for a framing whose
-    reading, unlike SSE's split on blank lines, is work of its own."""
-    texts = frame_payloads(body)
+    """The least a reader of the event stream ``body`` does: its frames cut and told apart
+    (:func:`frames`), then their payloads parsed 128 at a time as one JSON array (each
+    batch decoded once), as the other framings' floor parses their texts. The read floor
+    (``floor.read``, beside bytes -> events and bytes -> SSE) for a framing whose reading,
+    unlike SSE's split on blank lines, is work of its own."""
+    texts = frames(body)[1]
     n = 0
     for start in range(0, len(texts), 128):
         n += len(json.loads((b"[" + b",".join(texts[start : start + 128]) + b"]").decode()))

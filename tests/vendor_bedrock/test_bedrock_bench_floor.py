@@ -44,6 +44,22 @@ def test_the_read_floor_reads_the_payloads_toolwire_reads(shape: str) -> None:
     assert bench_bedrock.floor_read_frames(body) == len(theirs)
     chunks = list(paths.read(adapters.get("bedrock"), body))
     assert [json.loads(p) for p in theirs] == [next(iter(c.values())) for c in chunks]
+    # and tells them apart: each frame's event type, which only its headers name
+    names, _ = bench_bedrock.frames(body)
+    assert names == [next(iter(c)) for c in chunks]
+    assert len(set(names)) >= 4
+
+
+def test_the_read_floor_tells_apart_frames_whose_blocks_differ_but_not_in_length() -> None:
+    """Two header blocks of the same length (event types of one length) in turn: each
+    frame's type is its own, not the frame before's."""
+    from toolwire.protocol.eventstream import write_frame
+
+    def frame(name: str) -> bytes:
+        return write_frame({":message-type": "event", ":event-type": name}, b"{}")
+
+    body = b"".join(frame(n) for n in ["abcd", "abcd", "wxyz", "abcd", "wxyz", "wxyz"])
+    assert bench_bedrock.frames(body)[0] == ["abcd", "abcd", "wxyz", "abcd", "wxyz", "wxyz"]
 
 
 @pytest.mark.parametrize("at", [3, 9, 20, -3])

@@ -23,10 +23,12 @@ from _bedrock_sdk import (
 from ag_ui.core import EventType, RunAgentInput, UserMessage
 from botocore.exceptions import ClientError
 
+from toolwire import clients
 from toolwire.adapters.bedrock import decode_stream, encode_request, sse_chunks, to_sse
 from toolwire.adapters.bedrock.client import CLIENT, BedrockHTTPError
 from toolwire.errors import VendorStreamError
 from toolwire.failures import classify
+from toolwire.protocol.pushed import Piece
 from toolwire.recordings import load_recording
 
 STREAM = "application/vnd.amazon.eventstream"
@@ -68,7 +70,11 @@ def test_a_boto3_client_is_claimed_and_another_service_is_not() -> None:
 def test_the_stream_is_read_from_its_raw_bytes_and_decodes_as_the_bytes_do() -> None:
     data = body_of("parallel_three_tool_use.yaml")
     with fake_bedrock([(200, STREAM, data)]) as (url, served):
-        chunks = list(CLIENT.stream(client(url), request()))
+        streamed = list(CLIENT.stream(client(url), request()))
+    # the body's pieces as the push reader's (``Piece``: the driver reads them fused);
+    # iterating one gives its chunk dicts
+    assert streamed and all(type(p) is Piece for p in streamed if p is not clients.TICK)
+    chunks = [c for p in streamed if p is not clients.TICK for c in p]
     # the raw frames' padding member survives: toolwire's reader read the bytes, not botocore
     assert chunks[0] == {"messageStart": {"role": "assistant", "p": "abcdefghijklmnop"}}
     assert plain(list(decode_stream(chunks))) == plain(list(decode_stream(sse_chunks(data))))
@@ -94,7 +100,7 @@ def test_an_exception_frame_through_the_client_is_a_retryable_vendor_error() -> 
     data = body_of("throttling_exception.yaml")
     with fake_bedrock([(200, STREAM, data)]) as (url, _):
         with pytest.raises(VendorStreamError) as info:
-            list(decode_stream(CLIENT.stream(client(url), request())))
+            list(decode_stream(_chunks(CLIENT.stream(client(url), request()))))
     assert info.value.error_type == "throttlingException" and info.value.retryable
 
 
@@ -103,6 +109,11 @@ def test_the_sdk_path_gives_the_same_chunks_as_its_events() -> None:
     assert plain(list(decode_stream(sdk_events(data)))) == plain(
         list(decode_stream(CLIENT._events(_Events(sdk_events(data)))))
     )
+
+
+def _chunks(streamed: Any) -> list[Any]:
+    """The chunk dicts of a run's stream of pieces (``Piece``; ``clients.TICK`` for none)."""
+    return [c for p in streamed if p is not clients.TICK for c in p]
 
 
 class _Events:
@@ -180,7 +191,9 @@ def test_the_async_path_reads_aiobotocores_stream() -> None:
             aws_secret_access_key=FAKE_SECRET,
         ) as c:
             assert CLIENT.claims(c, None) and CLIENT.is_async(c)
-            return [chunk async for chunk in CLIENT.astream(c, request())]
+            got = [piece async for piece in CLIENT.astream(c, request())]
+            assert all(type(p) is Piece for p in got)
+            return [chunk for piece in got for chunk in piece]
 
     with fake_bedrock([(200, STREAM, data)]) as (url, served):
         chunks = asyncio.run(go(url))

@@ -31,7 +31,7 @@ import uuid
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from re import Match
+from re import Match, Pattern
 from typing import Any, Generic, TypeVar
 
 from toolwire.errors import TruncatedStream, VendorDataError
@@ -300,21 +300,24 @@ class FrameReader(Generic[M]):
     def _scan(self, data: bytes, at: int, out: list[Any], plan: _Plan) -> int:
         """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says:
         where the first frame ``data`` does not hold whole begins (its total kept when its
-        prelude is read)."""
+        prelude is read). A frame with the header block of the frame before it (most are:
+        a run of deltas) takes that one's meaning, the block compared in place."""
         known, make, kind, read, chunk = plan
         size = len(data)
         cap = limits().max_event_chars
         prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        starts = data.startswith
         append = out.append
         count = self.count
+        # the header block of the frame before (where its payload begins, the block's
+        # bytes), its meaning and whether that is ``kind``
+        ends, block, value, ours = -1, b"", None, False
         while size - at >= _PRELUDE:
             total, hlen, crc = prelude(data, at)
             if (
                 crc32(data[at : at + 8]) != crc
-                or total < _OVERHEAD
-                or hlen > total - _OVERHEAD
+                or not hlen + _OVERHEAD <= total <= cap
                 or hlen > MAX_HEADERS_BYTES
-                or total > cap
             ):
                 self.count = count
                 self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
@@ -328,18 +331,19 @@ class FrameReader(Generic[M]):
                 self.count = count
                 raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
             hlen += _PRELUDE
-            raw = frame[_PRELUDE:hlen]
-            value = known.get(raw, _MISSING)
-            if value is _MISSING:
-                self.count = count
-                value = make(_parsed_headers(raw, self.vendor, self._where()))
-                if len(known) >= _KNOWN_MAX:
-                    known.clear()
-                known[raw] = value
-            payload = frame[hlen:]
-            if value is kind or value == kind:
+            if hlen != ends or not starts(block, at + _PRELUDE):
+                ends, block = hlen, frame[_PRELUDE:hlen]
+                value = known.get(block, _MISSING)
+                if value is _MISSING:
+                    self.count = count
+                    value = make(_parsed_headers(block, self.vendor, self._where()))
+                    if len(known) >= _KNOWN_MAX:
+                        known.clear()
+                    known[block] = value
+                ours = value is kind or value == kind
+            if ours:
                 try:
-                    item = read(payload.decode())
+                    item = read(frame[hlen:].decode())
                 except UnicodeDecodeError:
                     item = None
                 if item is not None:
@@ -348,7 +352,7 @@ class FrameReader(Generic[M]):
                     at = end
                     continue
             self.count = count
-            append(chunk(value, payload, count))
+            append(chunk(value, frame[hlen:], count))
             count += 1
             at = end
         self.count = count
@@ -393,6 +397,54 @@ class FrameReader(Generic[M]):
     def pending(self) -> bool:
         """Bytes of an unfinished frame are held."""
         return bool(self._buf)
+
+
+class FramePushReader(Generic[M]):
+    """Push-style: event-stream bytes in pieces -> a framing's chunk dicts (the contract's
+    ``ChunkReader``), a frame each: ``chunk(meaning, payload, n)``, a piece's frames made
+    ``together`` (``FrameReader.feed_items``). :meth:`feed_fused` is the fused feed of the
+    push readers (``protocol.pushed`` reads the driver's pieces with it): the frames whose
+    headers mean ``kind`` and whose payload a delta form's expression of its data alone
+    (``DeltaForm.payload``) matches are left as that match, which ``matched`` makes the
+    chunk ``chunk`` makes of that frame; the reading the whole-body path's ``feed_items``
+    does, so both paths give the same chunks and errors. ``done`` is never set early: every
+    frame is read, and a stream cut inside a frame is ``TruncatedStream`` at ``close()``."""
+
+    __slots__ = ("_chunk", "_frames", "_kind", "_matched", "_together", "done")
+
+    def __init__(
+        self,
+        vendor: str,
+        meaning: Callable[[dict[str, HeaderValue]], M],
+        chunk: Callable[[M, bytes, int], Any],
+        kind: M,
+        matched: Callable[[Match[str]], dict[str, Any]],
+        together: Callable[[list[tuple[M, bytes, int]]], list[Any]] | None = None,
+    ) -> None:
+        self._frames: FrameReader[M] = FrameReader(vendor, meaning)
+        self._chunk = chunk
+        self._kind = kind
+        self._matched = matched
+        self._together = together
+        self.done = False
+
+    def feed(self, piece: bytes | bytearray | memoryview) -> list[dict[str, Any]]:
+        return self._frames.feed_items(piece, self._chunk, together=self._together)
+
+    def feed_fused(self, piece: bytes | bytearray | memoryview, fast: Pattern[str]) -> list[Any]:
+        """``feed``, with each frame of ``kind`` whose payload ``fast`` (a delta form's
+        ``payload``) matches whole left in place as its match."""
+        return self._frames.feed_items(
+            piece, self._chunk, self._kind, fast.fullmatch, self._together
+        )
+
+    def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
+        """The chunk of a matched frame, as ``feed`` makes it."""
+        return self._matched(match)
+
+    def close(self) -> list[dict[str, Any]]:
+        self._frames.close()
+        return []
 
 
 def payload_pattern(form: DeltaForm) -> Callable[[str], Match[str] | None]:
@@ -482,6 +534,7 @@ def write_frame(
 __all__ = [
     "MAX_HEADERS_BYTES",
     "Frame",
+    "FramePushReader",
     "FrameReader",
     "frame_bytes",
     "header_block",

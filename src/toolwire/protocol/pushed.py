@@ -14,23 +14,45 @@ SSE parser for the next, as before. A decoder with no form reads the piece's dic
 
 One mechanism for every vendor: the form and the rule are the adapter's data, asked of the
 decoder itself (``FormProbe``); nothing here names a vendor. The NDJSON push reader
-(``protocol.ndjson.NDJSONReader``) reads a fused piece itself, its lines the form matches
-left as matches the same way. A reader that is neither is wrapped too, its chunks handed
-on in pieces as it reads them (the general way).
+(``protocol.ndjson.NDJSONReader``) and the event-stream one
+(``protocol.eventstream.FramePushReader``: a frame's payload matched by the form's
+expression of its data alone) read a fused piece themselves, what the form matches left as
+matches the same way. A reader that is none of these is wrapped too, its chunks handed on
+in pieces as it reads them (the general way).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from re import Match, Pattern
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from ag_ui.core import BaseEvent
 
 from toolwire.protocol._fastpath import PASS, DeltaForm, FormProbe, scan_string
+from toolwire.protocol.eventstream import FramePushReader
 from toolwire.protocol.framing import PushReader, SSEReader
 from toolwire.protocol.limits import limits
 from toolwire.protocol.ndjson import NDJSONReader
+
+
+class _Fusing(Protocol):
+    """A push reader that reads a fused piece itself."""
+
+    def feed_fused(self, piece: bytes, fast: Pattern[str], /) -> list[Any]: ...
+
+    def matched_chunk(self, match: Match[str], /) -> dict[str, Any]: ...
+
+
+#: the push readers that read a fused piece themselves (``feed_fused``, ``matched_chunk``):
+#: these classes exactly (a subclass may read otherwise), each with the delta form's
+#: expression its fused feed takes: of a whole SSE event or NDJSON line (``pattern``), or
+#: of the data alone, for a framing whose frames carry nothing else (``payload``)
+_FUSING: dict[type, str] = {
+    SSEReader: "pattern",
+    NDJSONReader: "pattern",
+    FramePushReader: "payload",
+}
 
 
 class Piece:
@@ -64,15 +86,15 @@ class PieceReader:
     its end marker (``done``) and everything after it read as the wrapped reader reads
     them."""
 
-    __slots__ = ("_depth", "_fast", "_fusing", "_inner", "form")
+    __slots__ = ("_depth", "_expression", "_fast", "_fusing", "_inner", "form")
 
     def __init__(self, inner: PushReader, form: DeltaForm | None = None) -> None:
         self._inner = inner
-        #: the plain SSE reader or the NDJSON one: each reads a fused piece itself
-        #: (``feed_fused``) and makes a matched event's chunk (``matched_chunk``)
-        self._fusing: SSEReader | NDJSONReader | None = None
-        if type(inner) in (SSEReader, NDJSONReader):  # (not a subclass: its own reading)
-            self._fusing = cast("SSEReader | NDJSONReader", inner)
+        #: a reader of :data:`_FUSING`, which reads a fused piece itself (``feed_fused``)
+        #: and makes a matched event's chunk (``matched_chunk``), and the form's
+        #: expression it takes
+        self._expression = _FUSING.get(type(inner), "")  # (not a subclass: its own reading)
+        self._fusing = cast("_Fusing", inner) if self._expression else None
         self.form: DeltaForm | None = None
         self._fast: Pattern[str] | None = None
         self._depth = 0
@@ -85,11 +107,10 @@ class PieceReader:
 
     def fuse(self, form: DeltaForm | None) -> None:
         """Keep the events ``form`` matches as matches, from the next piece on (``None``:
-        none; a reader that is neither the plain SSE reader nor the NDJSON one stays as it
-        is)."""
+        none; a reader not of :data:`_FUSING` stays as it is)."""
         self.form = form
         if self._fusing is not None:
-            self._fast = None if form is None else form.pattern
+            self._fast = None if form is None else getattr(form, self._expression)
             self._depth = 0 if form is None else form.depth
 
     def feed(self, piece: bytes) -> list[Piece]:

@@ -33,9 +33,9 @@ from typing import Any
 
 from toolwire import clients
 from toolwire.adapters.bedrock.wire import (
+    FRAMING,
     RETRYABLE_ERRORS,
     VENDOR,
-    ChunkReader,
     add_options,
     to_boto3,
 )
@@ -369,12 +369,13 @@ class BedrockClient:
             raise failed
         return _Events(response["stream"], self._events(response["stream"]))
 
-    @staticmethod
-    def _events(stream: Any) -> Iterator[Any]:
+    def _events(self, stream: Any) -> Iterator[Any]:
+        """The raw body's pieces through the push reader, a ``protocol.pushed.Piece`` each
+        (its chunks, which the driver reads fused), else the SDK's dicts."""
         raw = getattr(stream, "_raw_stream", None)
         try:
             if raw is not None and callable(getattr(raw, "stream", None)):
-                reader = ChunkReader()
+                reader = clients.push_reader(self, FRAMING)
                 for piece in raw.stream():
                     # a piece that completes no message is reported, so a sync run's
                     # deadline sees the time pass under a trickle
@@ -411,7 +412,7 @@ class BedrockClient:
         content = getattr(raw, "content", None)
         try:
             if content is not None and callable(getattr(content, "iter_chunks", None)):
-                reader = ChunkReader()
+                reader = clients.push_reader(self, FRAMING)
                 async for piece, _ in content.iter_chunks():
                     for chunk in reader.feed(piece):
                         yield chunk

@@ -29,7 +29,7 @@ from toolwire.protocol._fastpath import OTHERS, SCALAR, DeltaForm, Index, OneOf,
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.eventstream import (
     Frame,
-    FrameReader,
+    FramePushReader,
     frame_bytes,
     header_block,
     payload_pattern,
@@ -458,27 +458,16 @@ def frame_chunk(frame: Frame, n: int) -> dict[str, Any]:
     return kind_chunk(frame_kind(frame.headers), frame.payload, n)
 
 
-def _frames() -> FrameReader[FrameKind]:
-    return FrameReader(VENDOR, frame_kind)
-
-
-class ChunkReader:
-    """Push-style: event-stream bytes in pieces -> chunk dicts (the contract's ``ChunkReader``).
+def ChunkReader() -> FramePushReader[FrameKind]:  # (the contract's name: once a class)
+    """Push-style: event-stream bytes in pieces -> chunk dicts (the contract's
+    ``ChunkReader``), a piece's frames made together (:func:`kind_chunks`); its fused feed
+    (``feed_fused``: what the driver's pieces are read with, ``protocol.pushed``) leaves the
+    delta frames :data:`DELTA_FORM` matches as matches, as :func:`sse_chunks` does.
 
     ``done`` is never set early: every frame is read, and a stream cut inside a frame is
     ``TruncatedStream`` at ``close()`` (a missing ``messageStop`` is the decoder's to name).
     """
-
-    def __init__(self) -> None:
-        self._frames = _frames()
-        self.done = False
-
-    def feed(self, piece: bytes) -> list[dict[str, Any]]:
-        return self._frames.feed_items(piece, kind_chunk, together=kind_chunks)
-
-    def close(self) -> list[dict[str, Any]]:
-        self._frames.close()
-        return []
+    return FramePushReader(VENDOR, frame_kind, kind_chunk, _DELTA_KIND, _matched, kind_chunks)
 
 
 def _pieces(body: bytes | str | Iterable[bytes | str]) -> Iterable[bytes | str]:
@@ -488,8 +477,8 @@ def _pieces(body: bytes | str | Iterable[bytes | str]) -> Iterable[bytes | str]:
 #: A content delta's payload as Bedrock writes it (compact, these keys in this order, the
 #: frame's padding ``p`` or any other scalar member after them): its block index and a
 #: text, tool-input or reasoning-text fragment. The decoder's rule (``Decoder._delta``)
-#: reads what it becomes; the frame reader's payloads are read by it through
-#: :data:`_PAYLOAD` (the form's expression of the payload alone).
+#: reads what it becomes; the push reader's fused feed reads the payloads with the form's
+#: expression of the payload alone (``DELTA_FORM.payload``; :data:`_PAYLOAD` its fullmatch).
 DELTA_FORM = DeltaForm(
     {
         "contentBlockIndex": Index("index"),
@@ -520,16 +509,16 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     """
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
-        frames = _frames()
+        frames = ChunkReader()
         for piece in _pieces(body):
             if isinstance(piece, str):
                 raise VendorDataError(
                     VENDOR, "stream body", "the AWS event stream is binary; got text"
                 )
             if reader.pattern() is DELTA_FORM.pattern:  # read fused
-                yield frames.feed_items(piece, kind_chunk, _DELTA_KIND, _PAYLOAD, kind_chunks)
+                yield frames.feed_fused(piece, DELTA_FORM.payload)
             else:
-                yield frames.feed_items(piece, kind_chunk, together=kind_chunks)
+                yield frames.feed(piece)
         frames.close()
 
     return SSEChunks(lists, _matched)
@@ -647,7 +636,7 @@ class EventStreamFraming:
     def read(self, body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
         return sse_chunks(body)
 
-    def reader(self) -> ChunkReader:
+    def reader(self) -> FramePushReader[FrameKind]:
         return ChunkReader()
 
     def write(self, chunks: Iterable[Any]) -> bytes:
