@@ -402,7 +402,8 @@ def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, st
     and the fields' groups alone taken (``m.group(2, ...)``: not the event's whole data,
     a copy no rule reads), as Python source: an ``Index`` made an ``int`` (asked whether it
     is ``None`` only where it may be), a ``Text`` read as JSON reads it (only one with an
-    escape needs reading: json's own C string reader)."""
+    escape needs reading: one whose escapes are all ``\\"``, the quotes of argument text,
+    by ``str.replace``, any other by json's own C string reader)."""
     names = [f"_{i}" for i in range(len(fields))]
     values: list[str] = []
     for i, ((name, kind), var) in enumerate(zip(fields, names, strict=True)):
@@ -411,8 +412,12 @@ def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, st
         if kind is Index:
             values.append(f"None if {var} is None else int({var})" if absent else f"int({var})")
         elif kind is Text:
+            # (each \" made a quote: if no backslash is left, every escape was a \" and
+            # that is the string; a backslash left is another escape, for json's reader)
+            unquoted = f"_u{i} if '\\\\' not in (_u{i} := {var}.replace('\\\\\"', '\"'))"
             values.append(
-                f"{var} if {absent}'\\\\' not in {var} else scan(m.string, m.start({group}))[0]"
+                f"{var} if {absent}'\\\\' not in {var} "
+                f"else ({unquoted} else scan(m.string, m.start({group}))[0])"
             )
         else:
             values.append(var)
@@ -490,22 +495,52 @@ class SSEChunks(Iterator[dict[str, Any]]):
     ``lists`` makes, from this reader, the generator of each piece's items: it feeds the
     piece to the SSE parser (or the NDJSON reader) with :meth:`pattern`
     (``feed_items``), so while a decoder reads fused a list may hold matches. ``chunk``
-    makes the dict of a matched event.
+    makes the dict of a matched event; ``numbered``: it also takes the event's number in
+    the stream (``chunk(match, n)``, for its errors to name the event as the general
+    reading names it), the items of the lists counted from 0.
     """
 
-    __slots__ = ("_chunk", "_depth", "_items", "_plain", "fast")
+    __slots__ = (
+        "_base",
+        "_chunk",
+        "_depth",
+        "_items",
+        "_numbered",
+        "_piece",
+        "_plain",
+        "_seen",
+        "fast",
+    )
 
     def __init__(
         self,
         lists: Callable[[SSEChunks], Iterator[list[Any]]],
-        chunk: Callable[[Match[str]], dict[str, Any]],
+        chunk: Callable[..., dict[str, Any]],
+        *,
+        numbered: bool = False,
     ) -> None:
         #: the delta event's expression while a decoder reads :meth:`fused`
         self.fast: Pattern[str] | None = None
         self._depth = 0
         self._chunk = chunk
-        self._items: Iterator[Any] = chain.from_iterable(lists(self))
+        self._numbered = numbered
+        self._piece: list[Any] = []  # the list the items come from now (``numbered``)
+        self._base = 0  # the number of its first item
+        self._seen = 0  # where in it the last match made a chunk was
+        pieces = lists(self)
+        self._items: Iterator[Any] = chain.from_iterable(
+            self._placed(pieces) if numbered else pieces
+        )
         self._plain = True  # no match made yet: the items are all dicts
+
+    def _placed(self, pieces: Iterator[list[Any]]) -> Iterator[list[Any]]:
+        """The lists, each noted with the number of its first item as it is handed on (a
+        step per piece, none per item)."""
+        n = 0
+        for items in pieces:
+            self._piece, self._base, self._seen = items, n, 0
+            yield items
+            n += len(items)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         # the items themselves (no Python step per chunk) while they can hold no match
@@ -513,7 +548,7 @@ class SSEChunks(Iterator[dict[str, Any]]):
 
     def __next__(self) -> dict[str, Any]:
         item = next(self._items)
-        return item if type(item) is not Match else self._chunk(item)
+        return item if type(item) is not Match else self.chunk(item)
 
     def fused(self, form: DeltaForm) -> Iterator[dict[str, Any] | Match[str]]:
         """The rest of the stream with the events ``form`` matches as matches, from the
@@ -541,7 +576,20 @@ class SSEChunks(Iterator[dict[str, Any]]):
 
     def chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk dict of a matched event, as the general path reads it."""
-        return self._chunk(match)
+        if not self._numbered:
+            return self._chunk(match)
+        return self._chunk(match, self.number(match))
+
+    def number(self, match: Match[str]) -> int:
+        """The number of a matched event of the list being read (``numbered``): found from
+        where the last one was (the items are read in order, so a piece is searched once
+        however many of its matches make chunks)."""
+        try:
+            at = self._piece.index(match, self._seen)
+        except ValueError:  # (none of the list being read, after the last: no guard reads
+            return 0  # ahead of its consumer, and none reads the items out of order)
+        self._seen = at + 1
+        return self._base + at
 
 
 # ------------------------------------------------------------------ the one loop
