@@ -369,7 +369,7 @@ class DeltaForm:
             if event is not None:
                 head = f"event: ?{re.escape(event)}\n"
             else:
-                head = "(?:event:[^\n]*\n)?" if any_event else ""
+                head = f"(?:event:[^\n]*{_KEEP}\n)?" if any_event else ""
             framed = rf"{head}data: ?(?P<data>{data})\n\n"
         self.lines = lines
         self.pattern: Pattern[str] = re.compile(framed)
@@ -384,6 +384,9 @@ class DeltaForm:
         #: source), and whether the rule returns a list: for other loops over the form
         #: (``protocol.pushed``)
         self.source = (unpack, values)
+        #: the statement that takes the fields' groups alone (``_0, _1 = m.group(2, 3)``):
+        #: what a loop that reads no ``_data`` unpacks instead of ``m.groups()``
+        self.grab = grab
         self.many = many
         self.read: Callable[[Match[str]], tuple[Any, ...]] = _written(
             _READ.format(grab=grab, values=values), "read"
