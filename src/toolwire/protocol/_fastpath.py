@@ -156,6 +156,7 @@ class Maybe:
 
 class _Mark(enum.Enum):
     OTHERS = "others"
+    OTHERS_FROM_HERE = "others from here"
     ABSENT_OR_NULL = "absent or null"
     ABSENT = "absent"
     SCALAR = "scalar"
@@ -166,7 +167,13 @@ class _Mark(enum.Enum):
 #: after each declared member, and before the first when this key is declared first; its
 #: value says what theirs may be
 OTHERS: Final = _Mark.OTHERS
-#: any JSON scalar (a string, number, ``true``, ``false``, ``null``)
+#: as a key of an object: what :data:`OTHERS` admits, only where it is declared and after
+#: each member declared after it (not before the members declared ahead of it: a vendor
+#: that writes its first members alike every time, whose deltas are matched sooner when
+#: no others are tried between them)
+OTHERS_FROM_HERE: Final = _Mark.OTHERS_FROM_HERE
+#: any JSON scalar (a string, number, ``true``, ``false``, ``null``); as a declared member's
+#: value, one the rule is not handed (a key the vendor always writes, read by nothing)
 SCALAR: Final = _Mark.SCALAR
 #: a scalar, or an empty list
 SCALAR_OR_EMPTY_LIST: Final = _Mark.SCALAR_OR_EMPTY_LIST
@@ -181,8 +188,25 @@ class _Compiled:
 
     def __init__(self, gap: str = "") -> None:
         self.fields: list[tuple[str, type]] = []
+        #: the fields that may be ``None`` in a match (in a branch of a :class:`OneOf` or in
+        #: a :class:`Maybe`): only their values are asked whether they are
+        self.optional: set[str] = set()
+        self._optional = 0  # how many OneOf / Maybe the shape being read is inside
         #: what may stand after a ``:`` or a ``,`` (a vendor that writes ``"key": value``)
         self.gap = gap
+
+    def _field(self, name: str, kind: type) -> None:
+        self.fields.append((name, kind))
+        if self._optional:
+            self.optional.add(name)
+
+    def _inside(self, shape: Any) -> tuple[str, int]:
+        """The expression of ``shape``, whose fields may be absent from a match."""
+        self._optional += 1
+        try:
+            return self.value(shape)
+        finally:
+            self._optional -= 1
 
     def value(self, shape: Any) -> tuple[str, int]:
         """The expression of a JSON value, and how many containers it nests."""
@@ -193,19 +217,21 @@ class _Compiled:
             inner, depth = self.value(shape[0])
             return rf"\[{inner}\]", depth + 1
         if isinstance(shape, Whole):
-            self.fields.append((shape.name, Whole))
+            self._field(shape.name, Whole)
             return f"(?P<{shape.name}>{_whole(shape.depth, self.gap)})", shape.depth
         if isinstance(shape, OneOf):
-            parts = [self.value(s) for s in shape.shapes]
+            parts = [self._inside(s) for s in shape.shapes]
             return "(?:" + "|".join(p for p, _ in parts) + ")", max(d for _, d in parts)
+        if shape is SCALAR:  # a declared member's value, not a field
+            return _SCALAR, 0
         if isinstance(shape, Index):
-            self.fields.append((shape.name, Index))
+            self._field(shape.name, Index)
             return f"(?P<{shape.name}>{_INDEX})", 0
         if isinstance(shape, Text):
-            self.fields.append((shape.name, Text))
+            self._field(shape.name, Text)
             return f'"(?P<{shape.name}>{_STRING})"', 0
         if isinstance(shape, Word):
-            self.fields.append((shape.name, Word))
+            self._field(shape.name, Word)
             return f'"(?P<{shape.name}>{_one_of(shape.choices)})"', 0
         # a constant
         assert not isinstance(shape, (dict, list)), "a constant is a scalar"
@@ -214,27 +240,33 @@ class _Compiled:
     def object(self, shape: dict[Any, Any]) -> tuple[str, int]:
         """An object: its members in the declared order, an :data:`ABSENT_OR_NULL` one
         where declared or not at all, an :data:`ABSENT` one never; other members after each
-        member, and before the first when :data:`OTHERS` is declared first."""
+        member, and before the first when :data:`OTHERS` is declared first (with
+        :data:`OTHERS_FROM_HERE`, after each member from where it is declared on)."""
         gap = self.gap
         keys = [k for k in shape if isinstance(k, str)]
         not_ours = "(?!" + "|".join(re.escape(k) + '"' for k in keys) + ")" if keys else ""
+        assert OTHERS not in shape or OTHERS_FROM_HERE not in shape, "others declared once"
         other = ""
         depth = 0
-        others = shape.get(OTHERS)
+        others = shape.get(OTHERS, shape.get(OTHERS_FROM_HERE))
         if others is not None:
             empty_lists = others is SCALAR_OR_EMPTY_LIST
             value = rf"(?:{_SCALAR}|\[\])" if empty_lists else _SCALAR
             other = f'"{not_ours}{_WORD}":{gap}{value}'
             depth = 1 if empty_lists else 0
         parts: list[str] = []
-        if other and next(iter(shape)) is OTHERS:
+        if other and next(iter(shape)) in (OTHERS, OTHERS_FROM_HERE):
             parts.append(f"(?:{other},{gap})*{_KEEP}")
+        here = OTHERS in shape  # others may stand after the next member
         first = True
         for key, member in shape.items():
+            if key is OTHERS_FROM_HERE:
+                here = True
+                continue
             if key is OTHERS or member is ABSENT:
                 continue
             if isinstance(key, Word):  # a key named by the data
-                self.fields.append((key.name, Word))
+                self._field(key.name, Word)
                 name = f'"{not_ours}(?P<{key.name}>{_WORD})"'
             else:
                 name = re.escape(json.dumps(key))
@@ -244,15 +276,15 @@ class _Compiled:
                 continue
             if type(member) is Maybe:
                 assert not first, "an object's first member is one it must have"
-                inner, d = self.value(member.shape)
+                inner, d = self._inside(member.shape)
                 depth = max(depth, d)
-                if other:
+                if other and here:
                     parts.append(f"(?:,{gap}{other})*{_KEEP}")
                 parts.append(f"(?:,{gap}{name}:{gap}{inner})?")
                 continue
             inner, d = self.value(member)
             depth = max(depth, d)
-            if not first and other:
+            if not first and other and here:
                 parts.append(f"(?:,{gap}{other})*{_KEEP}")
             parts.append(f"{'' if first else ',' + gap}{name}:{gap}{inner}")
             first = False
@@ -337,7 +369,7 @@ class DeltaForm:
             if event is not None:
                 head = f"event: ?{re.escape(event)}\n"
             else:
-                head = "(?:event:[^\n]*\n)?" if any_event else ""
+                head = f"(?:event:[^\n]*{_KEEP}\n)?" if any_event else ""
             framed = rf"{head}data: ?(?P<data>{data})\n\n"
         self.lines = lines
         self.pattern: Pattern[str] = re.compile(framed)
@@ -346,48 +378,63 @@ class DeltaForm:
         self.payload: Pattern[str] = re.compile(rf"(?P<data>{data})")
         assert self.pattern.groups == len(compiled.fields) + 1, "only the fields are groups"
         self.fields = tuple(name for name, _ in compiled.fields)
-        unpack, values = _values(compiled.fields)
+        assert compiled.fields, "a form hands its rule at least one field"
+        unpack, values, grab = _values(compiled.fields, compiled.optional)
         #: how a match's groups are unpacked and the fields' values made of them (Python
         #: source), and whether the rule returns a list: for other loops over the form
         #: (``protocol.pushed``)
         self.source = (unpack, values)
+        #: the statement that takes the fields' groups alone (``_0, _1 = m.group(2, 3)``):
+        #: what a loop that reads no ``_data`` unpacks instead of ``m.groups()``
+        self.grab = grab
         self.many = many
         self.read: Callable[[Match[str]], tuple[Any, ...]] = _written(
-            _READ.format(unpack=unpack, values=values), "read"
+            _READ.format(grab=grab, values=values), "read"
         )
         emit = "yield from out" if many else "yield out"
         self.loop: Callable[..., Iterator[BaseEvent]] = _written(
-            _LOOP.format(unpack=unpack, values=values, emit=emit), "loop"
+            _LOOP.format(grab=grab, values=values, emit=emit), "loop"
         )
 
     def __repr__(self) -> str:
         return f"DeltaForm(fields={self.fields}, depth={self.depth})"
 
 
-def _values(fields: list[tuple[str, type]]) -> tuple[str, str]:
-    """How a match's groups are unpacked (``m.groups()``), and the fields' values made of
-    them, as Python source: an ``Index`` made an ``int``, a ``Text`` read as JSON reads it
-    (only one with an escape needs reading: json's own C string reader)."""
+def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, str, str]:
+    """How a match's groups are unpacked (``m.groups()``), the fields' values made of them,
+    and the fields' groups alone taken (``m.group(2, ...)``: not the event's whole data,
+    a copy no rule reads), as Python source: an ``Index`` made an ``int`` (asked whether it
+    is ``None`` only where it may be), a ``Text`` read as JSON reads it (only one with an
+    escape needs reading: one whose escapes are all ``\\"``, the quotes of argument text,
+    by ``str.replace``, any other by json's own C string reader)."""
     names = [f"_{i}" for i in range(len(fields))]
     values: list[str] = []
-    for i, ((_, kind), var) in enumerate(zip(fields, names, strict=True)):
+    for i, ((name, kind), var) in enumerate(zip(fields, names, strict=True)):
         group = i + 2  # (group 1: the event's data)
+        absent = f"{var} is None or " if name in optional else ""
         if kind is Index:
-            values.append(f"None if {var} is None else int({var})")
+            values.append(f"None if {var} is None else int({var})" if absent else f"int({var})")
         elif kind is Text:
+            # (each \" made a quote: if no backslash is left, every escape was a \" and
+            # that is the string; a backslash left is another escape, for json's reader)
+            unquoted = f"_u{i} if '\\\\' not in (_u{i} := {var}.replace('\\\\\"', '\"'))"
             values.append(
-                f"{var} if {var} is None or '\\\\' not in {var} "
-                f"else scan(m.string, m.start({group}))[0]"
+                f"{var} if {absent}'\\\\' not in {var} "
+                f"else ({unquoted} else scan(m.string, m.start({group}))[0])"
             )
         else:
             values.append(var)
-    return ", ".join(["_data", *names]), ", ".join(values)
+    if len(names) == 1:
+        grab = f"{names[0]} = m.group(2)"
+    else:
+        grab = f"{', '.join(names)} = m.group({', '.join(str(i + 2) for i in range(len(names)))})"
+    return ", ".join(["_data", *names]), ", ".join(values), grab
 
 
 #: a form's reader of one match: its fields' values
 _READ = """
 def read(m):
-    {unpack} = m.groups()
+    {grab}
     return ({values},)
 """
 
@@ -402,7 +449,7 @@ def loop(decoder, chunks, reader, form, rule, quick, Match=Match, PASS=PASS, sca
     try:
         for m in items:
             if type(m) is Match:
-                {unpack} = m.groups()
+                {grab}
                 out = rule({values})
                 if out is not PASS:
                     taken += 1
@@ -451,22 +498,52 @@ class SSEChunks(Iterator[dict[str, Any]]):
     ``lists`` makes, from this reader, the generator of each piece's items: it feeds the
     piece to the SSE parser (or the NDJSON reader) with :meth:`pattern`
     (``feed_items``), so while a decoder reads fused a list may hold matches. ``chunk``
-    makes the dict of a matched event.
+    makes the dict of a matched event; ``numbered``: it also takes the event's number in
+    the stream (``chunk(match, n)``, for its errors to name the event as the general
+    reading names it), the items of the lists counted from 0.
     """
 
-    __slots__ = ("_chunk", "_depth", "_items", "_plain", "fast")
+    __slots__ = (
+        "_base",
+        "_chunk",
+        "_depth",
+        "_items",
+        "_numbered",
+        "_piece",
+        "_plain",
+        "_seen",
+        "fast",
+    )
 
     def __init__(
         self,
         lists: Callable[[SSEChunks], Iterator[list[Any]]],
-        chunk: Callable[[Match[str]], dict[str, Any]],
+        chunk: Callable[..., dict[str, Any]],
+        *,
+        numbered: bool = False,
     ) -> None:
         #: the delta event's expression while a decoder reads :meth:`fused`
         self.fast: Pattern[str] | None = None
         self._depth = 0
         self._chunk = chunk
-        self._items: Iterator[Any] = chain.from_iterable(lists(self))
+        self._numbered = numbered
+        self._piece: list[Any] = []  # the list the items come from now (``numbered``)
+        self._base = 0  # the number of its first item
+        self._seen = 0  # where in it the last match made a chunk was
+        pieces = lists(self)
+        self._items: Iterator[Any] = chain.from_iterable(
+            self._placed(pieces) if numbered else pieces
+        )
         self._plain = True  # no match made yet: the items are all dicts
+
+    def _placed(self, pieces: Iterator[list[Any]]) -> Iterator[list[Any]]:
+        """The lists, each noted with the number of its first item as it is handed on (a
+        step per piece, none per item)."""
+        n = 0
+        for items in pieces:
+            self._piece, self._base, self._seen = items, n, 0
+            yield items
+            n += len(items)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         # the items themselves (no Python step per chunk) while they can hold no match
@@ -474,7 +551,7 @@ class SSEChunks(Iterator[dict[str, Any]]):
 
     def __next__(self) -> dict[str, Any]:
         item = next(self._items)
-        return item if type(item) is not Match else self._chunk(item)
+        return item if type(item) is not Match else self.chunk(item)
 
     def fused(self, form: DeltaForm) -> Iterator[dict[str, Any] | Match[str]]:
         """The rest of the stream with the events ``form`` matches as matches, from the
@@ -502,7 +579,20 @@ class SSEChunks(Iterator[dict[str, Any]]):
 
     def chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk dict of a matched event, as the general path reads it."""
-        return self._chunk(match)
+        if not self._numbered:
+            return self._chunk(match)
+        return self._chunk(match, self.number(match))
+
+    def number(self, match: Match[str]) -> int:
+        """The number of a matched event of the list being read (``numbered``): found from
+        where the last one was (the items are read in order, so a piece is searched once
+        however many of its matches make chunks)."""
+        try:
+            at = self._piece.index(match, self._seen)
+        except ValueError:  # (none of the list being read, after the last: no guard reads
+            return 0  # ahead of its consumer, and none reads the items out of order)
+        self._seen = at + 1
+        return self._base + at
 
 
 # ------------------------------------------------------------------ the one loop
@@ -560,6 +650,7 @@ __all__ = [
     "ABSENT",
     "ABSENT_OR_NULL",
     "OTHERS",
+    "OTHERS_FROM_HERE",
     "PASS",
     "SCALAR",
     "SCALAR_OR_EMPTY_LIST",

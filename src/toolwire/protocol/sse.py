@@ -452,11 +452,12 @@ def sse_json_values(
         for _, objects in _json_batches(body, vendor, stop_at, flush_incomplete, reader):
             yield objects
 
-    def chunk(match: Match[str]) -> dict[str, Any]:
-        # (a matched text is a clean JSON object: its number names nothing)
-        return json_object(SSEEvent(match.group("data")), vendor, 0)
+    def chunk(match: Match[str], n: int) -> dict[str, Any]:
+        # (a matched text is one JSON object: what can be wrong with it is a depth cap
+        # lowered since its piece was read, named as the general reading names it)
+        return json_object(SSEEvent(match.group("data")), vendor, n)
 
-    return SSEChunks(lists, chunk)
+    return SSEChunks(lists, chunk, numbered=True)
 
 
 def json_object(ev: SSEEvent, vendor: str, n: int) -> dict[str, Any]:
