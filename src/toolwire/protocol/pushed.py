@@ -170,7 +170,7 @@ def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, 
             m = items[at]
             at += 1
             if type(m) is Match:
-                {unpack} = m.groups()
+                {grab}
                 out = rule({values})
                 if out is not PASS:
                     decoder.chunk_index += 1
@@ -208,11 +208,11 @@ def _unit_of(form: DeltaForm | None) -> Unit:
     unit = _UNITS.get(form)
     if unit is None:
         if form is None:
-            unpack, values, taken, events = "_data", "", "", "out"
+            grab, values, taken, events = "_data = m.groups()", "", "", "out"
         else:
-            unpack, values = form.source
+            grab, values = form.grab, form.source[1]
             taken, events = ("", "out") if form.many else (" is not None", "[out]")
-        source = _UNIT.format(unpack=unpack, values=values, taken=taken, events=events)
+        source = _UNIT.format(grab=grab, values=values, taken=taken, events=events)
         scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
         exec(source, scope)
         unit = _UNITS[form] = scope["unit"]
