@@ -330,13 +330,15 @@ def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
                 yield events
             n += len(events)
 
-    return SSEChunks(lists, _matched)
+    return SSEChunks(lists, _matched, numbered=True)
 
 
-def _matched(match: Match[str]) -> dict[str, Any]:
+def _matched(match: Match[str], n: int) -> dict[str, Any]:
     """The chunk dict of a content delta :data:`DELTA_FORM` matched, as ``_chunk`` makes
-    it (a matched text is a clean JSON object: its number names nothing)."""
-    return _chunk(SSEEvent(match.group("data"), "content_block_delta"), 0)
+    it for event ``n`` (a matched text is a clean JSON object: what can be wrong with it
+    is a depth cap lowered since its piece was read, named as the general reading names
+    it)."""
+    return _chunk(SSEEvent(match.group("data"), "content_block_delta"), n)
 
 
 #: A content delta as Anthropic writes it (compact, its keys in this order): the block's
