@@ -139,17 +139,16 @@ def answer_calls(
     by a ``media_label`` text naming the call."""
     answers: list[M] = []
     moved: list[ContentPart] = []
+    in_tool, relocate, lost = h.in_tool, h.relocate, h.lost
     for call, result in zip(m.tool_calls or (), results, strict=True):
         assert result is not None  # settle_unanswered answered or removed every open call
         content = result.content
         if isinstance(content, str):  # a string result fits every place: nothing to fit
             answers.append(tool_message(result, call, content))
             continue
-        fitted = fit_content(
-            content, h.in_tool, tool_call_id=result.tool_call_id, relocate=h.relocate
-        )
+        fitted = fit_content(content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate)
         if fitted.losses:
-            h.lost += fitted.losses
+            lost += fitted.losses
         answers.append(tool_message(result, call, fitted.content))
         if fitted.relocated:
             moved += labelled(
