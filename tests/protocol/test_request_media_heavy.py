@@ -15,6 +15,7 @@ from ag_ui.core import (
     DataSource,
     FunctionCall,
     ImagePart,
+    ReasoningMessage,
     RunAgentInput,
     TextPart,
     ToolCall,
@@ -252,3 +253,52 @@ def test_text_kept_in_order_among_media_a_place_takes() -> None:
         (1, "t takes no image parts here"),
         (3, "t takes no image parts here"),
     ]
+
+
+# -- which message a walk takes a message for (the role first, the class when they differ)
+
+
+class _MyUser(UserMessage):
+    """An application's own subclass: still a user message."""
+
+
+class _Both(UserMessage, ReasoningMessage):
+    """A class of two message classes: the isinstance chain's order decides."""
+
+
+def _one(message: Any) -> RunAgentInput:
+    # (built unvalidated: validation picks a message's class by its role)
+    return RunAgentInput.model_construct(
+        thread_id="t",
+        run_id="r",
+        messages=[message],
+        tools=[],
+        context=[],
+        state=None,
+        forwarded_props=None,
+    )
+
+
+def _sent(vendor: str, message: Any) -> tuple[Any, list[str]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        body = adapters.get(vendor).encode_request(_one(message), model="m")
+    key = "input" if vendor == "openai_responses" else "messages"
+    return body[key], [x.kind for x in body.losses]
+
+
+@pytest.mark.parametrize("vendor", ["openai_chat", "openai_responses"])
+def test_a_message_is_taken_by_its_class_when_its_role_says_otherwise(vendor: str) -> None:
+    plain = {"role": "user", "content": "hi"}
+    assert _sent(vendor, UserMessage(id="u", content="hi")) == ([plain], [])
+    assert _sent(vendor, _MyUser(id="u", content="hi")) == ([plain], [])
+    by_hand = UserMessage.model_construct(id="u", content="hi", role="assistant")
+    assert _sent(vendor, by_hand) == ([plain], [])
+
+
+def test_a_message_of_two_classes_goes_where_each_chain_takes_it_first() -> None:
+    both = _Both(id="b", content="hi")
+    # Chat Completions tests user before reasoning; Responses reasoning before user (and
+    # drops reasoning OpenAI did not make)
+    assert _sent("openai_chat", both) == ([{"role": "user", "content": "hi"}], [])
+    assert _sent("openai_responses", both) == ([], ["reasoning-dropped"])
