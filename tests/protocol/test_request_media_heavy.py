@@ -126,7 +126,11 @@ def test_mistral_relocates_each_result_image_after_its_label() -> None:
                     "type": "function",
                     "function": {"name": "get_weather", "arguments": '{"city":"Paris"}'},
                 },
-                {"id": B, "type": "function", "function": {"name": "render", "arguments": '{"n":0}'}},
+                {
+                    "id": B,
+                    "type": "function",
+                    "function": {"name": "render", "arguments": '{"n":0}'},
+                },
             ],
         },
         {"role": "tool", "tool_call_id": A, "name": "get_weather", "content": "sunny"},
@@ -193,7 +197,7 @@ def _json(part: TextPart) -> str:
     """The part's JSON, or the error pydantic gives (a lone surrogate has no UTF-8)."""
     try:
         return part.model_dump_json(by_alias=True)
-    except Exception as exc:  # noqa: BLE001 (the same error either way is what is checked)
+    except Exception as exc:  # (the same error either way is what is checked)
         return repr(exc)
 
 
@@ -216,7 +220,9 @@ class _Template(str):
 
 
 def test_a_label_from_an_odd_template_is_validated() -> None:
-    part = media_label(_Template("{tool_call_id}/{tool_name}"), tool_call_id="c", tool_name="f", target="t")
+    part = media_label(
+        _Template("{tool_call_id}/{tool_name}"), tool_call_id="c", tool_name="f", target="t"
+    )
     assert part is not None
     assert type(part.text) is str and part.text == "c/f"
     assert media_label("", tool_call_id="c", tool_name="f", target="t") is None
@@ -230,9 +236,7 @@ _IMAGES = (PartRule("image", mime_types=("image/*",)),)
 def test_a_text_part_a_place_refuses_is_lost_not_relocated() -> None:
     no_text = Accepts(target="t", text=False)
     user = Accepts(target="t", rules=_IMAGES)
-    fitted = fit_content(
-        [TextPart(text="a"), _image()], no_text, tool_call_id="c", relocate=user
-    )
+    fitted = fit_content([TextPart(text="a"), _image()], no_text, tool_call_id="c", relocate=user)
     assert fitted.content == ""
     assert [p.type for p in fitted.relocated] == ["image"]
     assert [(x.part_index, x.part_kind, x.reason) for x in fitted.losses] == [

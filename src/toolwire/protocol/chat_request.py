@@ -127,7 +127,8 @@ def chat_history(
         in_tool=in_tool,
         in_user=in_user,
         relocate=in_user if media == "relocate" else None,
-        ids=IdMapper(call_id_rule, set(paired.call_ids)),
+        # (the pairing's own set of the history's call ids: nothing else reads it)
+        ids=IdMapper(call_id_rule, paired.call_ids),
         lost=lost,
     )
 
