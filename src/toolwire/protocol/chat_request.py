@@ -39,13 +39,7 @@ from toolwire.protocol.fields import Fields
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import (
-    ROLE_CLASS,
-    Turn,
-    pair_history,
-    role_of_class,
-    settle_unanswered,
-)
+from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
 from toolwire.protocol.surface import MEDIA_CHOICES, Encoded, check_choice, encode_surface
 
 #: a result's content once fitted: a string, or the parts its place keeps
@@ -225,6 +219,24 @@ class BaseForms:
         return {"role": "user", "content": items} if items else None
 
 
+#: the class each role's message has
+_ROLE_CLASS: dict[str, type[Message]] = {
+    "assistant": AssistantMessage,
+    "reasoning": ReasoningMessage,
+    "user": UserMessage,
+    "system": SystemMessage,
+    "developer": DeveloperMessage,
+}
+
+
+def _role_of_class(m: Message) -> str:
+    """The role :func:`chat_messages` takes ``m`` for, by its class ("" for none of them)."""
+    for role, cls in _ROLE_CLASS.items():
+        if isinstance(m, cls):
+            return role
+    return ""
+
+
 def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | None) -> list[M]:
     """The ``messages`` of a chat-shaped request: reasoning held for the assistant message
     after it (lost, with a warning, when none follows), every call answered right after its
@@ -235,7 +247,7 @@ def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | Non
     unfollowed = "no assistant message follows the reasoning"
     add = messages.append
     assistant, tool, user, in_user = forms.assistant, forms.tool, forms.user, h.in_user
-    role_class = ROLE_CLASS.get
+    role_class = _ROLE_CLASS.get
     for turn in h.turns:
         m = turn.message
         # the role first, the isinstance behind it: a failed isinstance on a pydantic class
@@ -243,7 +255,7 @@ def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | Non
         # subclass, a role set by hand) is taken by its class, as an isinstance chain would
         role: str = m.role
         if type(m) is not role_class(role):
-            role = role_of_class(m)
+            role = _role_of_class(m)
         if role == "assistant" and isinstance(m, AssistantMessage):
             add(assistant(m, thinking, signatures))
             if thinking or signatures:

@@ -11,16 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ag_ui.core import (
-    AssistantMessage,
-    DeveloperMessage,
-    Message,
-    ReasoningMessage,
-    SystemMessage,
-    ToolCall,
-    ToolMessage,
-    UserMessage,
-)
+from ag_ui.core import AssistantMessage, Message, ToolCall, ToolMessage
 
 from toolwire.errors import DuplicateToolCallId, UnansweredToolCall, UnsupportedInput
 from toolwire.losses import Loss
@@ -174,28 +165,6 @@ def _placed(turns: list[Turn], results: list[tuple[int, ToolMessage]]) -> list[T
     return out
 
 
-#: the class each role's message has, in the order an encoder's isinstance chain tests them:
-#: an encoder tests a message's ``role`` first (a failed isinstance on a pydantic class costs
-#: more than a string test) and takes it by :func:`role_of_class` only when its class is not
-#: that role's (a subclass, a role set by hand)
-ROLE_CLASS: dict[str, type[Message]] = {
-    "assistant": AssistantMessage,
-    "reasoning": ReasoningMessage,
-    "user": UserMessage,
-    "system": SystemMessage,
-    "developer": DeveloperMessage,
-}
-
-
-def role_of_class(m: Message) -> str:
-    """The role ``m`` is taken for by its class, as that isinstance chain would ("" for
-    none of them)."""
-    for role, cls in ROLE_CLASS.items():
-        if isinstance(m, cls):
-            return role
-    return ""
-
-
 #: What an encoder does with a call that has no result (``encode_request(unanswered=...)``).
 UNANSWERED = ("error", "drop", "answer")
 
@@ -282,12 +251,4 @@ def _unanswered_loss(target: str, call_id: str, what: str) -> Loss:
     )
 
 
-__all__ = [
-    "ROLE_CLASS",
-    "UNANSWERED",
-    "Paired",
-    "Turn",
-    "pair_history",
-    "role_of_class",
-    "settle_unanswered",
-]
+__all__ = ["UNANSWERED", "Paired", "Turn", "pair_history", "settle_unanswered"]

@@ -49,7 +49,6 @@ from toolwire.protocol.fitting import (
     part_loss,
 )
 from toolwire.protocol.ids import mint_id, result_message_id
-from toolwire.protocol.pairing import ROLE_CLASS
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.surface import checked_options, encode_surface
 
@@ -70,9 +69,6 @@ from .wire import (
 )
 
 # ------------------------------------------------------------------ encode
-
-#: the roles of a system message ("": a message whose class is not its role's)
-_SYSTEM = ("system", "developer", "")
 
 
 @encode_surface(VENDOR)
@@ -118,10 +114,7 @@ def encode_request(
     messages: list[ChatMessage] = []
     for turn in h.turns:
         m = turn.message
-        # the role first (pairing.ROLE_CLASS); "" for a message whose class is not its
-        # role's (a subclass, a role set by hand), which the isinstance chain then takes
-        role = m.role if type(m) is ROLE_CLASS.get(m.role) else ""
-        if role in ("assistant", "") and isinstance(m, AssistantMessage):
+        if isinstance(m, AssistantMessage):
             messages.append(_assistant(m, ids))
             answers, moved = answer_calls(
                 h, m, turn.results, lambda r, _, c: _tool(r, c, lost, ids), media_label=media_label
@@ -133,11 +126,11 @@ def encode_request(
                     messages.append({"role": "user", "content": parts})
             _encrypted(m, lost)
             continue
-        if role in ("user", "") and isinstance(m, UserMessage):
+        if isinstance(m, UserMessage):
             messages.append(_user(m, in_user, lost))
-        elif role in _SYSTEM and isinstance(m, (SystemMessage, DeveloperMessage)):
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
             messages.append(_named({"role": m.role, "content": m.content}, m))
-        elif role in ("reasoning", "") and isinstance(m, ReasoningMessage):
+        elif isinstance(m, ReasoningMessage):
             lost.append(_loss("reasoning-dropped", "Chat Completions takes no reasoning input"))
         else:
             lost.append(

@@ -36,7 +36,7 @@ from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
-from toolwire.protocol.pairing import ROLE_CLASS, pair_history, settle_unanswered
+from toolwire.protocol.pairing import pair_history, settle_unanswered
 from toolwire.protocol.parts import text_of
 from toolwire.protocol.signatures import mark_history, strip_foreign
 from toolwire.protocol.surface import MEDIA_CHOICES, check_choice, checked_options, encode_surface
@@ -71,9 +71,6 @@ from .wire import (
 )
 
 # ---------------------------------------------------------------- encode
-
-#: the roles of a system item ("": a message whose class is not its role's)
-_SYSTEM = ("system", "developer", "")
 
 
 @encode_surface(VENDOR)
@@ -118,16 +115,13 @@ def encode_request(
     items: list[dict[str, Any]] = []
     for turn in paired.turns:
         m = turn.message
-        # the role first (pairing.ROLE_CLASS); "" for a message whose class is not its
-        # role's (a subclass, a role set by hand), which the isinstance chain then takes
-        role = m.role if type(m) is ROLE_CLASS.get(m.role) else ""
-        if role in ("assistant", "") and isinstance(m, AssistantMessage):
+        if isinstance(m, AssistantMessage):
             items += _assistant_items(m, turn.results, tool_accepts, found, ids)
-        elif role in ("reasoning", "") and isinstance(m, ReasoningMessage):
+        elif isinstance(m, ReasoningMessage):
             _reasoning_item(m, items, found)
-        elif role in ("user", "") and isinstance(m, UserMessage):
+        elif isinstance(m, UserMessage):
             items.append(_user_item(m, user_accepts, found))
-        elif role in _SYSTEM and isinstance(m, (SystemMessage, DeveloperMessage)):
+        elif isinstance(m, (SystemMessage, DeveloperMessage)):
             items.append({"role": m.role, "content": m.content})
         else:
             found.append(
