@@ -121,7 +121,8 @@ def chat_history(
         in_tool=in_tool,
         in_user=in_user,
         relocate=in_user if media == "relocate" else None,
-        ids=IdMapper(call_id_rule, set(paired.call_ids)),
+        # (the pairing's own set of the history's call ids: nothing else reads it)
+        ids=IdMapper(call_id_rule, paired.call_ids),
         lost=lost,
     )
 
@@ -139,17 +140,16 @@ def answer_calls(
     by a ``media_label`` text naming the call."""
     answers: list[M] = []
     moved: list[ContentPart] = []
+    in_tool, relocate, lost = h.in_tool, h.relocate, h.lost
     for call, result in zip(m.tool_calls or (), results, strict=True):
         assert result is not None  # settle_unanswered answered or removed every open call
         content = result.content
         if isinstance(content, str):  # a string result fits every place: nothing to fit
             answers.append(tool_message(result, call, content))
             continue
-        fitted = fit_content(
-            content, h.in_tool, tool_call_id=result.tool_call_id, relocate=h.relocate
-        )
+        fitted = fit_content(content, in_tool, tool_call_id=result.tool_call_id, relocate=relocate)
         if fitted.losses:
-            h.lost += fitted.losses
+            lost += fitted.losses
         answers.append(tool_message(result, call, fitted.content))
         if fitted.relocated:
             moved += labelled(
@@ -245,25 +245,26 @@ def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | Non
     thinking: list[str] = []
     signatures: list[str] = []
     unfollowed = "no assistant message follows the reasoning"
+    add = messages.append
+    assistant, tool, user, in_user = forms.assistant, forms.tool, forms.user, h.in_user
+    role_class = _ROLE_CLASS.get
     for turn in h.turns:
         m = turn.message
         # the role first, the isinstance behind it: a failed isinstance on a pydantic class
         # costs more than a string test; a message whose class is not its role's (a
         # subclass, a role set by hand) is taken by its class, as an isinstance chain would
         role: str = m.role
-        if type(m) is not _ROLE_CLASS.get(role):
+        if type(m) is not role_class(role):
             role = _role_of_class(m)
         if role == "assistant" and isinstance(m, AssistantMessage):
-            messages.append(forms.assistant(m, thinking, signatures))
+            add(assistant(m, thinking, signatures))
             if thinking or signatures:
                 thinking, signatures = [], []
             if turn.results:
-                answers, moved = answer_calls(
-                    h, m, turn.results, forms.tool, media_label=media_label
-                )
+                answers, moved = answer_calls(h, m, turn.results, tool, media_label=media_label)
                 messages += answers
                 if moved and (carrier := forms.moved(moved)) is not None:
-                    messages.append(carrier)
+                    add(carrier)
             continue
         if role == "reasoning" and isinstance(m, ReasoningMessage):
             if m.content:
@@ -278,15 +279,15 @@ def chat_messages(h: ChatHistory, forms: ChatForms[M], *, media_label: str | Non
         if role == "user" and isinstance(m, UserMessage):
             content: Fitted = m.content
             if not isinstance(content, str):
-                fitted = fit_content(content, h.in_user)
+                fitted = fit_content(content, in_user)
                 if fitted.losses:
                     h.lost += fitted.losses
                 content = fitted.content
-            messages.append(forms.user(content))
+            add(user(content))
         elif (role == "system" or role == "developer") and isinstance(
             m, (SystemMessage, DeveloperMessage)
         ):
-            messages.append(forms.system(m.content))
+            add(forms.system(m.content))
         else:
             h.loss("message-dropped", f"a {m.role} message has no {forms.label} form")
     if thinking or signatures:

@@ -26,7 +26,7 @@ from ag_ui.core import (
 
 from toolwire.errors import UnsupportedInput
 from toolwire.losses import Loss
-from toolwire.protocol.parts import Content, mime_type, source_kind
+from toolwire.protocol.parts import Content, mime_type, source_kind, text_part
 
 
 @dataclass(frozen=True)
@@ -175,8 +175,14 @@ def fit_content(
     kept: list[ContentPart] = []
     moved: list[ContentPart] = []
     losses: list[Loss] = []
+    why_not = accepts.why_not
+    takes_text = accepts.text
     for index, part in enumerate(content):
-        reason = accepts.why_not(part)
+        # (a text part is taken where text is: ``why_not``'s first answer, without its call)
+        if takes_text and part.type == "text":
+            kept.append(part)
+            continue
+        reason = why_not(part)
         if reason is None:
             kept.append(part)
             continue
@@ -265,7 +271,10 @@ def media_label(
             f"{target}: media_label {template!r} is not a template of {{tool_call_id}} and "
             f"{{tool_name}}: {exc!r}"
         ) from None
-    return TextPart(text=text) if text else None
+    if not text:
+        return None
+    # (a plain str cannot fail validation; anything else a template's format gave is checked)
+    return text_part(text) if type(text) is str else TextPart(text=text)
 
 
 def labelled(

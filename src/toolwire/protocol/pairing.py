@@ -73,25 +73,27 @@ def pair_history(
     losses: list[Loss] = []
     results: list[tuple[int, ToolMessage]] = []  # each result, with the turn it stands before
     calls_made = answered = 0
+    add_turn, add_result = turns.append, results.append
     for m in messages:
         # the role first: isinstance on a pydantic class costs more than a string test
         if m.role == "tool" and isinstance(m, ToolMessage):
-            results.append((len(turns), m))
+            add_result((len(turns), m))
             continue
-        # (vars: only an assistant message has calls, and reading a field a class lacks
-        # through getattr goes through pydantic's slow __getattr__)
-        calls = vars(m).get("tool_calls")
+        # (the instance dict: only an assistant message has calls, and reading a field a
+        # class lacks through getattr goes through pydantic's slow __getattr__)
+        calls = m.__dict__.get("tool_calls")
         if not calls or not isinstance(m, AssistantMessage):
-            turns.append(Turn(m, []))
+            add_turn(Turn(m, []))
             continue
-        turns.append(Turn(m, [None] * len(calls)))
+        at = len(turns)
+        add_turn(Turn(m, [None] * len(calls)))
         calls_made += len(calls)
-        at = len(turns) - 1
         for j, c in enumerate(calls):
-            if c.id in owner:  # never merged, never "unanswered": say what is wrong
-                first = turns[owner[c.id][0]].message.id
-                raise DuplicateToolCallId(target, c.id, first, m.id)
-            owner[c.id] = (at, j)
+            cid = c.id
+            if cid in owner:  # never merged, never "unanswered": say what is wrong
+                first = turns[owner[cid][0]].message.id
+                raise DuplicateToolCallId(target, cid, first, m.id)
+            owner[cid] = (at, j)
     orphans: dict[str, tuple[int, ToolMessage]] = {}  # kept (keep_orphans), first per call
     for place, m in results:
         found = owner.get(m.tool_call_id)

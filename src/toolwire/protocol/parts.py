@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ag_ui.core import (
     AudioPart,
     ContentPart,
@@ -13,7 +15,7 @@ from ag_ui.core import (
     UrlSource,
     VideoPart,
 )
-from pydantic import TypeAdapter
+from pydantic import BaseModel, TypeAdapter
 
 MediaPart = ImagePart | AudioPart | VideoPart | DocumentPart
 Content = str | list[ContentPart]
@@ -73,6 +75,39 @@ def text_of(content: Content) -> str:
     return "".join([p.text for p in content if p.type == "text"])  # (tag: see fitting.why_not)
 
 
+def _text_part_unchecked(text: str) -> TextPart:
+    """A ``TextPart`` of ``text`` built as validation builds it, without validating."""
+    part = _new(TextPart)
+    _set(part, "__dict__", {"type": "text", "id": None, "text": text, "metadata": None})
+    _set(part, "__pydantic_fields_set__", {"text"})
+    _set(part, "__pydantic_extra__", {})
+    _set(part, "__pydantic_private__", None)
+    return part
+
+
+def _same_model(a: BaseModel, b: BaseModel) -> bool:
+    """Whether two models hold the same state, pydantic's bookkeeping included."""
+    slots = ("__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+    return type(a) is type(b) and all(getattr(a, s) == getattr(b, s) for s in slots)
+
+
+def _text_part_validated(text: str) -> TextPart:
+    return TextPart(text=text)
+
+
+_new = object.__new__
+_set = object.__setattr__
+#: ``TextPart(text=text)`` for a ``str`` toolwire made (a media label): a str field cannot
+#: fail validation, and validating costs twice the build (a history with a relocated image
+#: per result makes one per result). The unchecked build where it gives what the
+#: constructor gives on the pydantic installed (compared here once), else the constructor.
+text_part: Callable[[str], TextPart] = (
+    _text_part_unchecked
+    if _same_model(_text_part_unchecked("x"), TextPart(text="x"))
+    else _text_part_validated
+)
+
+
 def parse_data_url(url: str) -> tuple[str, str] | None:
     """``data:<mime>;base64,<data>`` -> ``(mime, data)``; ``None`` for any other URL."""
     if not url.startswith("data:"):
@@ -105,5 +140,6 @@ __all__ = [
     "part_kind",
     "source_kind",
     "text_of",
+    "text_part",
     "to_data_url",
 ]
