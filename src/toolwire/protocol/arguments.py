@@ -123,6 +123,27 @@ def _parsed(text: str) -> tuple[Any, set[str]]:
         return _NOT_JSON, found
 
 
+def _plain_object(text: str) -> dict[str, Any] | None:
+    """The object ``text`` holds when the text alone shows the hooked parse would find no
+    repeated key and nothing to refuse; else ``None`` (that parse then reads it).
+
+    The commonest arguments are one flat object. Its text has one ``{``, and each of its
+    pairs one ``:`` outside strings, so a text with one ``{`` and as many ``:`` as the
+    parsed object has keys has no pair beyond them: no key repeats, and json's own parser
+    (no hook: no Python call per object) gives the same dict. ``NaN`` and ``Infinity``,
+    which that parser takes and these arguments must not, send the text the long way.
+    """
+    if text.count("{") != 1 or "NaN" in text or "Infinity" in text:
+        return None
+    try:
+        value = whole_value(text)
+    except (ValueError, RecursionError):
+        return None
+    if type(value) is not dict or text.count(":") != len(value) or not text_is_clean(text):
+        return None
+    return value
+
+
 def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     """:func:`parse_arguments_object` and :func:`repeated_keys` of ``text`` from one parse.
 
@@ -131,6 +152,9 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     """
     if not text or text.isspace():
         return {}, []
+    value = _plain_object(text)
+    if value is not None:
+        return value, []
     value, found = _parsed(text)
     if value is _NOT_JSON:
         return None, []
