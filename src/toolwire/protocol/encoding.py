@@ -130,13 +130,13 @@ class CheckedEncoder(BaseEncoder):
                 got = feed(event)
             except BaseException:
                 if start is not None:
-                    self._held(start, args, out)
+                    self._flush_start(start, args, out)
                 raise
             kind = type(event)
             if whole is not None and len(got) == 1 and got[0] is event:
                 if kind is _START:
                     if start is not None:
-                        self._held(start, args, out)
+                        self._flush_start(start, args, out)
                     start, args = event, None
                     continue
                 if start is not None:
@@ -154,19 +154,19 @@ class CheckedEncoder(BaseEncoder):
                                 start = args = None
                                 continue
             if start is not None:
-                self._held(start, args, out)
+                self._flush_start(start, args, out)
                 start = args = None
-            self._handle(got, out)
+            self._handle_fed(got, out)
         if start is not None:
-            self._held(start, args, out)
+            self._flush_start(start, args, out)
 
-    def _held(self, start: BaseEvent, args: BaseEvent | None, out: Chunks) -> None:
+    def _flush_start(self, start: BaseEvent, args: BaseEvent | None, out: Chunks) -> None:
         """The start (and arguments) held back, each handled as ``feed`` would."""
-        self._handle([start], out)
+        self._handle_fed([start], out)
         if args is not None:
-            self._handle([args], out)
+            self._handle_fed([args], out)
 
-    def _handle(self, events: list[BaseEvent], out: Chunks) -> None:
+    def _handle_fed(self, events: list[BaseEvent], out: Chunks) -> None:
         """One fed event's output (the events the machine passed on) through their handlers,
         the chunks into ``out`` (none of them when a handler raises, as from ``feed``), its
         losses warned about."""

@@ -16,6 +16,9 @@ from typing import Any
 from ag_ui.core import (
     BaseEvent,
     ReasoningEncryptedValueEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
 )
 
 from toolwire.adapters.gemini.parts import code_output
@@ -41,7 +44,7 @@ from toolwire.protocol.arguments import (
 )
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.encoding import CheckedEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.parts import text_of
 
@@ -55,7 +58,7 @@ class _Call:
     signature: str | None = None
 
 
-class Encoder(BaseEncoder):
+class Encoder(CheckedEncoder):
     """Sans-I/O encoder: ``feed(event)`` -> Gemini chunk dicts (camelCase, as on the wire).
 
     ``response_id`` overrides the ``responseId`` (by default the first assistant
@@ -87,9 +90,18 @@ class Encoder(BaseEncoder):
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
-            out.extend(self._event(ev))
-        return self._release(out)
+        self._feed_into((event,), out)
+        return out
+
+    def _feed_into(self, events: Any, out: list[dict[str, Any]]) -> None:
+        made: list[dict[str, Any]] = []
+        try:
+            self._checked_into(events, made)
+        except BaseException:
+            if made:  # the chunks of the events before the failing one
+                out += self._release(made)
+            raise
+        out += self._release(made)
 
     def _release(
         self, chunks: list[dict[str, Any]], *, final: bool = False
@@ -191,6 +203,25 @@ class Encoder(BaseEncoder):
         call = self._calls.pop(ev.tool_call_id)
         call.metadata.update(ev.metadata or {})
         self._sent[call.id] = call
+        return self._send_call(call)
+
+    def _whole_call(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
+    ) -> list[dict[str, Any]] | None:
+        """The three handlers' work for a call fed whole (not a reopening)."""
+        call_id = start.tool_call_id
+        if call_id in self._sent or call_id in self._calls:
+            return None
+        if start.parent_message_id:
+            self._take_id(start.parent_message_id)
+        meta = dict(start.metadata or {})
+        if args.metadata:
+            meta.update(args.metadata)
+        if end.metadata:
+            meta.update(end.metadata)
+        signature = self._early_sigs.pop(call_id, None)
+        call = _Call(call_id, start.tool_call_name, meta, [args.delta], signature)
+        self._sent[call_id] = call
         return self._send_call(call)
 
     def _on_tool_call_result(self, ev: Any) -> list[dict[str, Any]]:
