@@ -9,7 +9,7 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol._compact_json import compact_finite
-from toolwire.protocol.jsontext import Scanner, checked, text_is_clean, whole_value
+from toolwire.protocol.jsontext import Scanner, checked, scan_value, text_is_clean, whole_value
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -131,17 +131,18 @@ def _plain_object(text: str) -> dict[str, Any] | None:
     pairs one ``:`` outside strings, so a text with one ``{`` and as many ``:`` as the
     parsed object has keys has no pair beyond them: no key repeats, and json's own parser
     (no hook: no Python call per object) gives the same dict. ``NaN`` and ``Infinity``,
-    which that parser takes and these arguments must not, send the text the long way.
+    which that parser takes and these arguments must not, send the text the long way, and
+    so does white space around the object (the long way skips it).
     """
-    if text.count("{") != 1 or "NaN" in text or "Infinity" in text:
+    if text[0] != "{" or text.count("{") != 1 or "NaN" in text or "Infinity" in text:
         return None
     try:
-        value = whole_value(text)
-    except (ValueError, RecursionError):
+        value, end = scan_value(text, 0)
+    except (ValueError, StopIteration, RecursionError):
         return None
-    if type(value) is not dict or text.count(":") != len(value) or not text_is_clean(text):
+    if end != len(text) or text.count(":") != len(value) or not text_is_clean(text):
         return None
-    return value
+    return value  # type: ignore[no-any-return]
 
 
 def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:

@@ -108,6 +108,15 @@ class CheckedEncoder(BaseEncoder):
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
     ) -> Chunks | None:
+        """The chunks of a whole call fed in a row, as its three handlers make them (and
+        their losses), or ``None``, having changed nothing, for a call that is not the
+        plain case. The base has none."""
+        return None
+
+    def _call_opened(self, start: ToolCallStartEvent, args: ToolCallArgsEvent) -> Chunks | None:
+        """The chunks of a call's start and its first arguments delta, fed in a row but not
+        followed by the call's end, as their two handlers make them; or ``None``, having
+        changed nothing. The base has none."""
         return None
 
     def _checked_into(self, events: Iterable[Any], out: Chunks) -> None:
@@ -120,9 +129,12 @@ class CheckedEncoder(BaseEncoder):
         held are handled first, as ``feed`` would have handled them before it.
         """
         feed = self._machine.feed
-        whole = type(self)._whole_call
-        if whole is CheckedEncoder._whole_call:
-            whole = None
+        handlers = self._handlers
+        losses = self.losses
+        cls = type(self)
+        whole = cls._whole_call
+        hold = whole is not CheckedEncoder._whole_call
+        hold = hold or cls._call_opened is not CheckedEncoder._call_opened
         start: Any = None
         args: Any = None
         for event in events:
@@ -132,36 +144,56 @@ class CheckedEncoder(BaseEncoder):
                 if start is not None:
                     self._flush_start(start, args, out)
                 raise
-            kind = type(event)
-            if whole is not None and len(got) == 1 and got[0] is event:
+            if len(got) != 1:
+                if start is not None:
+                    self._flush_start(start, args, out)
+                    start = args = None
+                self._handle_fed(got, out)
+                continue
+            ev = got[0]
+            if hold and ev is event:
+                kind = type(event)
                 if kind is _START:
                     if start is not None:
                         self._flush_start(start, args, out)
                     start, args = event, None
                     continue
-                if start is not None:
-                    if kind is _ARGS:
-                        if args is None and event.tool_call_id == start.tool_call_id:
-                            args = event
+                if (
+                    start is not None
+                    and (kind is _ARGS or kind is _END)
+                    and event.tool_call_id == start.tool_call_id
+                ):
+                    if kind is _ARGS and args is None:
+                        args = event
+                        continue
+                    if kind is _END and args is not None:
+                        chunks = whole(self, start, args, event)
+                        if chunks is not None:
+                            start = args = None
+                            out += chunks
+                            if len(losses) > self._announced:
+                                self.warn_new()
                             continue
-                    elif kind is _END and args is not None:
-                        if event.tool_call_id == start.tool_call_id:
-                            chunks = whole(self, start, args, event)
-                            if chunks is not None:
-                                out += chunks
-                                if len(self.losses) > self._announced:
-                                    self.warn_new()
-                                start = args = None
-                                continue
             if start is not None:
                 self._flush_start(start, args, out)
                 start = args = None
-            self._handle_fed(got, out)
+            handler = handlers.get(ev.type)
+            if handler is not None:  # (a handler's list arrives whole or not at all)
+                out += handler(self, ev)
+                if len(losses) > self._announced:
+                    self.warn_new()
         if start is not None:
             self._flush_start(start, args, out)
 
-    def _flush_start(self, start: BaseEvent, args: BaseEvent | None, out: Chunks) -> None:
-        """The start (and arguments) held back, each handled as ``feed`` would."""
+    def _flush_start(self, start: BaseEvent, args: Any, out: Chunks) -> None:
+        """The start (and arguments) held back, handled as ``feed`` would."""
+        if args is not None:
+            chunks = self._call_opened(start, args)  # type: ignore[arg-type]
+            if chunks is not None:
+                out += chunks
+                if len(self.losses) > self._announced:
+                    self.warn_new()
+                return
         self._handle_fed([start], out)
         if args is not None:
             self._handle_fed([args], out)
@@ -171,17 +203,12 @@ class CheckedEncoder(BaseEncoder):
         the chunks into ``out`` (none of them when a handler raises, as from ``feed``), its
         losses warned about."""
         handlers = self._handlers
-        if len(events) == 1:  # (a handler's list arrives whole or not at all)
-            handler = handlers.get(events[0].type)
+        made: Chunks = []
+        for ev in events:
+            handler = handlers.get(ev.type)
             if handler is not None:
-                out += handler(self, events[0])
-        else:
-            made: Chunks = []
-            for ev in events:
-                handler = handlers.get(ev.type)
-                if handler is not None:
-                    made += handler(self, ev)
-            out += made
+                made += handler(self, ev)
+        out += made
         if len(self.losses) > self._announced:
             self.warn_new()
 

@@ -77,7 +77,8 @@ class Encoder(CheckedEncoder):
         self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._calls: dict[str, _Call] = {}
         self._ids = IdMapper(CALL_ID_RULE)
-        self._sent: dict[str, _Call] = {}
+        #: the calls sent so far (a start reopening one is a loss, a signature after it too)
+        self._sent: set[str] = set()
         self._usage: dict[str, Any] | None = None
         self._grounding: dict[str, Any] | None = None
         self._finished = False
@@ -180,8 +181,8 @@ class Encoder(CheckedEncoder):
     def _on_tool_call_start(self, ev: Any) -> list[dict[str, Any]]:
         if ev.parent_message_id:
             self._take_id(ev.parent_message_id)
-        prior = self._sent.pop(ev.tool_call_id, None)
-        if prior is not None:
+        if ev.tool_call_id in self._sent:
+            self._sent.discard(ev.tool_call_id)
             self._lose(
                 "call-reopened",
                 ev.tool_call_id,
@@ -202,8 +203,8 @@ class Encoder(CheckedEncoder):
     def _on_tool_call_end(self, ev: Any) -> list[dict[str, Any]]:
         call = self._calls.pop(ev.tool_call_id)
         call.metadata.update(ev.metadata or {})
-        self._sent[call.id] = call
-        return self._send_call(call)
+        self._sent.add(call.id)
+        return self._send_call(call.id, call.name, call.metadata, "".join(call.args), call.signature)
 
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
@@ -219,10 +220,9 @@ class Encoder(CheckedEncoder):
             meta.update(args.metadata)
         if end.metadata:
             meta.update(end.metadata)
-        signature = self._early_sigs.pop(call_id, None)
-        call = _Call(call_id, start.tool_call_name, meta, [args.delta], signature)
-        self._sent[call_id] = call
-        return self._send_call(call)
+        signature = self._early_sigs.pop(call_id, None) if self._early_sigs else None
+        self._sent.add(call_id)
+        return self._send_call(call_id, start.tool_call_name, meta, args.delta, signature)
 
     def _on_tool_call_result(self, ev: Any) -> list[dict[str, Any]]:
         return self._result(ev)
@@ -243,16 +243,22 @@ class Encoder(CheckedEncoder):
         self._error = {"code": 500, "message": ev.message, "status": ev.code or "INTERNAL"}
         return []
 
-    def _send_call(self, call: _Call) -> list[dict[str, Any]]:
-        text = "".join(call.args)
-        kind = call.metadata.get(PART_KEY)
+    def _send_call(
+        self,
+        call_id: str,
+        name: str,
+        metadata: dict[str, Any],
+        text: str,
+        signature: str | None,
+    ) -> list[dict[str, Any]]:
+        kind = metadata.get(PART_KEY)
         args, keys = arguments_object(text)
         if keys:
-            self._lose(REPEATED_KEYS, call.id, repeated_keys_reason(keys, "functionCall.args"))
+            self._lose(REPEATED_KEYS, call_id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:
             self._lose(
                 "arguments-not-object",
-                call.id,
+                call_id,
                 "Gemini carries arguments as a JSON "
                 "object; this text is not one, so the call is sent with {}",
             )
@@ -260,19 +266,19 @@ class Encoder(CheckedEncoder):
         part: dict[str, Any]
         if kind == "executableCode":
             code = {k: args[k] for k in ("language", "code") if k in args}
-            part = {"executableCode": {**code, "id": call.id}}
+            part = {"executableCode": {**code, "id": call_id}}
         elif kind == "toolCall":
-            body: dict[str, Any] = {"id": call.id, "args": args}
-            if call.metadata.get(TOOL_TYPE_KEY):
-                body["toolType"] = call.metadata[TOOL_TYPE_KEY]
+            body: dict[str, Any] = {"id": call_id, "args": args}
+            if metadata.get(TOOL_TYPE_KEY):
+                body["toolType"] = metadata[TOOL_TYPE_KEY]
             part = {"toolCall": body}
         elif kind == "groundingMetadata":
             return []  # carried by the result's groundingMetadata on the last chunk
         else:
-            fid = self._ids(call.id, call.metadata)  # the vendor's own id back, if it repeated
-            part = {"functionCall": {"id": fid, "name": call.name, "args": args}}
-        if call.signature is not None:
-            part["thoughtSignature"] = call.signature
+            fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
+            part = {"functionCall": {"id": fid, "name": name, "args": args}}
+        if signature is not None:
+            part["thoughtSignature"] = signature
         return [self._parts(part)]
 
     def _signature(self, ev: ReasoningEncryptedValueEvent) -> list[dict[str, Any]]:

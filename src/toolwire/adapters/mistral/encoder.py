@@ -174,6 +174,19 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         text = "".join(call.args)
         return [self._call_chunk(call.choice, call.id, call.name, call.index, call.metadata, text)]
 
+    def _call_opened(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent
+    ) -> list[dict[str, Any]] | None:
+        """The start and arguments handlers' work in one step (Mistral's calls stay open
+        until their message ends, so their ends come later)."""
+        call_id = start.tool_call_id
+        if call_id in self._calls:
+            return None
+        out = self._on_tool_call_start(start)
+        if args.delta:
+            self._calls[call_id].args.append(args.delta)
+        return out
+
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
     ) -> list[dict[str, Any]] | None:
