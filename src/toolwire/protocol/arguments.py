@@ -9,7 +9,7 @@ from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol._compact_json import compact_finite
-from toolwire.protocol.jsontext import Scanner, checked, scan_value, text_is_clean, whole_value
+from toolwire.protocol.jsontext import Scanner, checked, text_is_clean, whole_value
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -110,6 +110,10 @@ _PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_c
 _SCAN: Scanner = _PAIRS_DECODER.scan_once  # type: ignore[attr-defined]
 
 
+#: the scanner of a decoder without the pairs hook (C throughout), for :func:`_plain_object`
+_SCAN_PLAIN: Scanner = json.JSONDecoder(parse_constant=_no_constant).scan_once  # type: ignore[attr-defined]
+
+
 _NOT_JSON = object()
 
 
@@ -130,14 +134,13 @@ def _plain_object(text: str) -> dict[str, Any] | None:
     The commonest arguments are one flat object. Its text has one ``{``, and each of its
     pairs one ``:`` outside strings, so a text with one ``{`` and as many ``:`` as the
     parsed object has keys has no pair beyond them: no key repeats, and json's own parser
-    (no hook: no Python call per object) gives the same dict. ``NaN`` and ``Infinity``,
-    which that parser takes and these arguments must not, send the text the long way, and
-    so does white space around the object (the long way skips it).
+    (no hook: no Python call per object) gives the same dict. White space around the
+    object sends the text the long way (which skips it).
     """
-    if text[0] != "{" or text.count("{") != 1 or "NaN" in text or "Infinity" in text:
+    if text[0] != "{" or text.count("{") != 1:
         return None
     try:
-        value, end = scan_value(text, 0)
+        value, end = _SCAN_PLAIN(text, 0)
     except (ValueError, StopIteration, RecursionError):
         return None
     if end != len(text) or text.count(":") != len(value) or not text_is_clean(text):

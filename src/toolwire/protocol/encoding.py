@@ -137,6 +137,7 @@ class CheckedEncoder(BaseEncoder):
         hold = hold or cls._call_opened is not CheckedEncoder._call_opened
         start: Any = None
         args: Any = None
+        event: Any
         for event in events:
             try:
                 got = feed(event)
@@ -150,7 +151,7 @@ class CheckedEncoder(BaseEncoder):
                     start = args = None
                 self._handle_fed(got, out)
                 continue
-            ev = got[0]
+            ev: Any = got[0]
             if hold and ev is event:
                 kind = type(event)
                 if kind is _START:

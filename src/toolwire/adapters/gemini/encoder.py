@@ -204,7 +204,8 @@ class Encoder(CheckedEncoder):
         call = self._calls.pop(ev.tool_call_id)
         call.metadata.update(ev.metadata or {})
         self._sent.add(call.id)
-        return self._send_call(call.id, call.name, call.metadata, "".join(call.args), call.signature)
+        text = "".join(call.args)
+        return self._send_call(call.id, call.name, call.metadata, text, call.signature)
 
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
