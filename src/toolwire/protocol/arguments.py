@@ -137,7 +137,7 @@ def _plain_object(text: str) -> dict[str, Any] | None:
     (no hook: no Python call per object) gives the same dict. White space around the
     object sends the text the long way (which skips it).
     """
-    if text[0] != "{" or text.count("{") != 1:
+    if text.count("{") != 1:  # (its first character is one)
         return None
     try:
         value, end = _SCAN_PLAIN(text, 0)
@@ -154,11 +154,12 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     An encoder that sends the arguments as an object needs both; parsing once halves
     that part of its cost (a hook sees each object's pairs, a repeat costs nothing more).
     """
-    if not text or text.isspace():
+    if text[:1] == "{":
+        plain = _plain_object(text)
+        if plain is not None:
+            return plain, []
+    elif not text or text.isspace():
         return {}, []
-    value = _plain_object(text)
-    if value is not None:
-        return value, []
     value, found = _parsed(text)
     if value is _NOT_JSON:
         return None, []
