@@ -444,3 +444,21 @@ def test_random_runs_agree(vendor: str) -> None:
         for cuts in _cut_sets(len(models), seed=trial):
             _same(alone, in_lists(lambda: _encoder(vendor), models, cuts))
         _same(alone, in_lists(lambda: _plain(vendor), models, []))
+
+
+@pytest.mark.parametrize("vendor", WHOLE)
+@pytest.mark.parametrize("shape", ["tool", "text", "parallel"])
+def test_a_decoded_run_encodes_alike_in_lists(vendor: str, shape: str) -> None:
+    """The runs the benchmarks encode (a vendor turn decoded and framed), fed in lists cut
+    anywhere and whole (``encode_stream``, in its slices), as one event at a time."""
+    from benchmarks import paths
+    from benchmarks.suite import VENDORS as BENCHES
+
+    adapter = adapters.get(vendor)
+    run = list(paths.run(adapter, paths.read(adapter, BENCHES[vendor].build(shape, 600))))
+    alone = one_by_one(lambda: _encoder(vendor), run)
+    assert alone.error is None and alone.chunks
+    for cuts in _cut_sets(len(run), seed=7):
+        _same(alone, in_lists(lambda: _encoder(vendor), run, cuts))
+    assert streamed(vendor, run).chunks == alone.chunks
+    _same(alone, in_lists(lambda: _plain(vendor), run, []))
