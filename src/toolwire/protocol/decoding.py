@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol._model_json import Unclean, model_json
+from toolwire.protocol.encoding import BaseEncoder
 from toolwire.protocol.jsontext import CheckedObject, checked
 from toolwire.protocol.translator import Translator
 
@@ -173,11 +174,36 @@ async def adecode_iter(
         yield event
 
 
+#: events an encoder takes at a time from a list (``feed_into``): enough to make the loop's
+#: own cost small, few enough that the chunks are handed on soon
+ENCODE_BATCH = 256
+
+
 def encode_iter(encoder: Any, events: Iterable[Any]) -> Iterator[dict[str, Any]]:
-    """Drive an encoder (``feed``/``close`` returning chunk dicts) over events."""
-    for event in events:
-        yield from encoder.feed(event)
+    """Drive an encoder (``feed``/``close`` returning chunk dicts) over events.
+
+    A list (every event already there) goes to a toolwire encoder's ``feed_into`` a slice
+    at a time: the same chunks, losses and errors, the chunks made before an error handed
+    on before it is raised. Any other iterable is fed an event at a time, as it comes."""
+    if type(events) is list and _takes_lists(encoder):
+        out: list[dict[str, Any]] = []
+        for at in range(0, len(events), ENCODE_BATCH):
+            try:
+                encoder.feed_into(events[at : at + ENCODE_BATCH], out)
+            except BaseException:
+                yield from out  # what the events before the failing one made
+                raise
+            yield from out
+            out.clear()
+    else:
+        for event in events:
+            yield from encoder.feed(event)
     yield from encoder.close()
+
+
+def _takes_lists(encoder: Any) -> bool:
+    """A toolwire encoder whose ``feed`` is the base's (so ``feed_into`` does what it does)."""
+    return isinstance(encoder, BaseEncoder) and type(encoder).feed is BaseEncoder.feed
 
 
 Factory = Callable[[], BaseDecoder]

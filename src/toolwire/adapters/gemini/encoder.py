@@ -16,6 +16,9 @@ from typing import Any
 from ag_ui.core import (
     BaseEvent,
     ReasoningEncryptedValueEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
 )
 
 from toolwire.adapters.gemini.parts import code_output
@@ -41,7 +44,7 @@ from toolwire.protocol.arguments import (
 )
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import BaseEncoder
+from toolwire.protocol.encoding import CheckedEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.parts import text_of
 
@@ -55,7 +58,7 @@ class _Call:
     signature: str | None = None
 
 
-class Encoder(BaseEncoder):
+class Encoder(CheckedEncoder):
     """Sans-I/O encoder: ``feed(event)`` -> Gemini chunk dicts (camelCase, as on the wire).
 
     ``response_id`` overrides the ``responseId`` (by default the first assistant
@@ -74,7 +77,8 @@ class Encoder(BaseEncoder):
         self._machine = StreamMachine(run_open="auto", history=False)  # a bare turn or a framed run
         self._calls: dict[str, _Call] = {}
         self._ids = IdMapper(CALL_ID_RULE)
-        self._sent: dict[str, _Call] = {}
+        #: the calls sent so far (a start reopening one is a loss, a signature after it too)
+        self._sent: set[str] = set()
         self._usage: dict[str, Any] | None = None
         self._grounding: dict[str, Any] | None = None
         self._finished = False
@@ -87,9 +91,18 @@ class Encoder(BaseEncoder):
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
-            out.extend(self._event(ev))
-        return self._release(out)
+        self._feed_into((event,), out)
+        return out
+
+    def _feed_into(self, events: Any, out: list[dict[str, Any]]) -> None:
+        made: list[dict[str, Any]] = []
+        try:
+            self._checked_into(events, made)
+        except BaseException:
+            if made:  # the chunks of the events before the failing one
+                out += self._release(made)
+            raise
+        out += self._release(made)
 
     def _release(
         self, chunks: list[dict[str, Any]], *, final: bool = False
@@ -168,8 +181,8 @@ class Encoder(BaseEncoder):
     def _on_tool_call_start(self, ev: Any) -> list[dict[str, Any]]:
         if ev.parent_message_id:
             self._take_id(ev.parent_message_id)
-        prior = self._sent.pop(ev.tool_call_id, None)
-        if prior is not None:
+        if ev.tool_call_id in self._sent:
+            self._sent.discard(ev.tool_call_id)
             self._lose(
                 "call-reopened",
                 ev.tool_call_id,
@@ -190,8 +203,27 @@ class Encoder(BaseEncoder):
     def _on_tool_call_end(self, ev: Any) -> list[dict[str, Any]]:
         call = self._calls.pop(ev.tool_call_id)
         call.metadata.update(ev.metadata or {})
-        self._sent[call.id] = call
-        return self._send_call(call)
+        self._sent.add(call.id)
+        text = "".join(call.args)
+        return self._send_call(call.id, call.name, call.metadata, text, call.signature)
+
+    def _whole_call(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
+    ) -> list[dict[str, Any]] | None:
+        """The three handlers' work for a call fed whole (not a reopening)."""
+        call_id = start.tool_call_id
+        if call_id in self._sent or call_id in self._calls:
+            return None
+        if start.parent_message_id:
+            self._take_id(start.parent_message_id)
+        meta = dict(start.metadata or {})
+        if args.metadata:
+            meta.update(args.metadata)
+        if end.metadata:
+            meta.update(end.metadata)
+        signature = self._early_sigs.pop(call_id, None) if self._early_sigs else None
+        self._sent.add(call_id)
+        return self._send_call(call_id, start.tool_call_name, meta, args.delta, signature)
 
     def _on_tool_call_result(self, ev: Any) -> list[dict[str, Any]]:
         return self._result(ev)
@@ -212,16 +244,22 @@ class Encoder(BaseEncoder):
         self._error = {"code": 500, "message": ev.message, "status": ev.code or "INTERNAL"}
         return []
 
-    def _send_call(self, call: _Call) -> list[dict[str, Any]]:
-        text = "".join(call.args)
-        kind = call.metadata.get(PART_KEY)
+    def _send_call(
+        self,
+        call_id: str,
+        name: str,
+        metadata: dict[str, Any],
+        text: str,
+        signature: str | None,
+    ) -> list[dict[str, Any]]:
+        kind = metadata.get(PART_KEY)
         args, keys = arguments_object(text)
         if keys:
-            self._lose(REPEATED_KEYS, call.id, repeated_keys_reason(keys, "functionCall.args"))
+            self._lose(REPEATED_KEYS, call_id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:
             self._lose(
                 "arguments-not-object",
-                call.id,
+                call_id,
                 "Gemini carries arguments as a JSON "
                 "object; this text is not one, so the call is sent with {}",
             )
@@ -229,19 +267,19 @@ class Encoder(BaseEncoder):
         part: dict[str, Any]
         if kind == "executableCode":
             code = {k: args[k] for k in ("language", "code") if k in args}
-            part = {"executableCode": {**code, "id": call.id}}
+            part = {"executableCode": {**code, "id": call_id}}
         elif kind == "toolCall":
-            body: dict[str, Any] = {"id": call.id, "args": args}
-            if call.metadata.get(TOOL_TYPE_KEY):
-                body["toolType"] = call.metadata[TOOL_TYPE_KEY]
+            body: dict[str, Any] = {"id": call_id, "args": args}
+            if metadata.get(TOOL_TYPE_KEY):
+                body["toolType"] = metadata[TOOL_TYPE_KEY]
             part = {"toolCall": body}
         elif kind == "groundingMetadata":
             return []  # carried by the result's groundingMetadata on the last chunk
         else:
-            fid = self._ids(call.id, call.metadata)  # the vendor's own id back, if it repeated
-            part = {"functionCall": {"id": fid, "name": call.name, "args": args}}
-        if call.signature is not None:
-            part["thoughtSignature"] = call.signature
+            fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
+            part = {"functionCall": {"id": fid, "name": name, "args": args}}
+        if signature is not None:
+            part["thoughtSignature"] = signature
         return [self._parts(part)]
 
     def _signature(self, ev: ReasoningEncryptedValueEvent) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ from ag_ui.core import (
 from toolwire.losses import Loss
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import OutputStreamEncoder
+from toolwire.protocol.encoding import CheckedEncoder, OutputStreamEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.machine import StreamMachine
@@ -65,7 +65,7 @@ class _Call:
     args: list[str] = field(default_factory=list)
 
 
-class Encoder(OutputStreamEncoder):
+class Encoder(CheckedEncoder, OutputStreamEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``CompletionChunk`` dicts."""
 
     vendor = VENDOR
@@ -87,12 +87,6 @@ class Encoder(OutputStreamEncoder):
         self._last_message: str | None = None
         self._ids = IdMapper(CALL_ID_RULE)
         self._open = False
-
-    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
-            out.extend(self._on(ev))
-        return out
 
     def _close(self) -> list[dict[str, Any]]:
         out = [c for ev in self._machine.end_input() for c in self._on(ev)]
@@ -177,14 +171,59 @@ class Encoder(OutputStreamEncoder):
         call = self._calls.pop(ev.tool_call_id, None)
         if call is None:
             return []
+        text = "".join(call.args)
+        return [self._call_chunk(call.choice, call.id, call.name, call.index, call.metadata, text)]
+
+    def _call_opened(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent
+    ) -> list[dict[str, Any]] | None:
+        """The start and arguments handlers' work in one step (Mistral's calls stay open
+        until their message ends, so their ends come later)."""
+        call_id = start.tool_call_id
+        if call_id in self._calls:
+            return None
+        out = self._on_tool_call_start(start)
+        if args.delta:
+            self._calls[call_id].args.append(args.delta)
+        return out
+
+    def _whole_call(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
+    ) -> list[dict[str, Any]] | None:
+        """The three handlers' work for a call fed whole, without its ``_Call``."""
+        call_id = start.tool_call_id
+        if call_id in self._calls:
+            return None
+        self._open = True
+        parent = start.parent_message_id or self._last_message or mint_id("msg", call_id)
+        choice = self._choice(parent, start.metadata)
+        meta = start.metadata if isinstance(start.metadata, dict) else {}
+        index = choice.calls
+        choice.calls = index + 1
+        out = self._announce(choice)
+        out.append(self._call_chunk(choice, call_id, start.tool_call_name, index, meta, args.delta))
+        return out
+
+    def _call_chunk(
+        self,
+        choice: _Choice,
+        call_id: str,
+        name: str,
+        index: int,
+        metadata: dict[str, Any],
+        text: str,
+    ) -> dict[str, Any]:
+        """The chunk carrying one whole call, its id mapped to one Mistral takes."""
+        ids = self._ids
         sent = {
-            "id": self._ids(call.id, call.metadata),
+            "id": ids(call_id, metadata),
             "type": "function",
-            "function": {"name": call.name, "arguments": "".join(call.args)},
-            "index": call.index,
+            "function": {"name": name, "arguments": text},
+            "index": index,
         }
-        self.losses += self._ids.take_losses()
-        return [self._chunk(call.choice, {"tool_calls": [sent]})]
+        if ids.losses:
+            self.losses += ids.take_losses()
+        return self._chunk(choice, {"tool_calls": [sent]})
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return self._finish(ev)

@@ -30,7 +30,7 @@ from toolwire.losses import Loss
 from toolwire.protocol.arguments import REPEATED_KEYS, arguments_object, repeated_keys_reason
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
-from toolwire.protocol.encoding import OutputStreamEncoder
+from toolwire.protocol.encoding import CheckedEncoder, OutputStreamEncoder
 from toolwire.protocol.finish import stated_finish_reason
 from toolwire.protocol.machine import StreamMachine
 
@@ -53,7 +53,7 @@ class _Call:
     args: list[str] = field(default_factory=list)
 
 
-class Encoder(OutputStreamEncoder):
+class Encoder(CheckedEncoder, OutputStreamEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``ChatResponse`` dicts."""
 
     vendor = VENDOR
@@ -78,12 +78,6 @@ class Encoder(OutputStreamEncoder):
         self._open = False
 
     # ----------------------------------------------------------------- API
-
-    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for ev in self._machine.feed(event):
-            out.extend(self._on(ev))
-        return out
 
     def _close(self) -> list[dict[str, Any]]:
         out = [c for ev in self._machine.end_input() for c in self._on(ev)]
@@ -138,27 +132,52 @@ class Encoder(OutputStreamEncoder):
         call = self._calls.pop(ev.tool_call_id, None)
         if call is None:
             return []
-        text = "".join(call.args)
+        return [self._call_line(call.id, call.name, call.index, call.metadata, "".join(call.args))]
+
+    def _whole_call(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
+    ) -> list[dict[str, Any]] | None:
+        """The three handlers' work for a call fed whole, without its ``_Call``."""
+        call_id = start.tool_call_id
+        if call_id in self._calls:
+            return None
+        self._open = True
+        meta = start.metadata if isinstance(start.metadata, dict) else {}
+        ordinal = self._ordinal
+        self._ordinal = ordinal + 1
+        return [self._call_line(call_id, start.tool_call_name, ordinal, meta, args.delta)]
+
+    def _call_line(
+        self, call_id: str, name: str, ordinal: int, metadata: dict[str, Any], text: str
+    ) -> dict[str, Any]:
+        """The line carrying one whole call, its argument text parsed into an object."""
         args, keys = arguments_object(text)
         if keys:
-            self._lose(REPEATED_KEYS, repeated_keys_reason(keys, "function.arguments"), call.id)
+            self._lose(REPEATED_KEYS, repeated_keys_reason(keys, "function.arguments"), call_id)
         if args is None:
             self._lose(
                 "arguments-not-object",
                 "Ollama carries arguments as a JSON object; this text is not one, so the "
                 "call is sent with {}",
-                call.id,
+                call_id,
             )
             args = {}
-        index = call.metadata.get(INDEX_KEY)
+        index = metadata.get(INDEX_KEY)
         fn: dict[str, Any] = {
-            "index": index if type(index) is int else call.index,
-            "name": call.name,
+            "index": index if type(index) is int else ordinal,
+            "name": name,
             "arguments": args,
         }
-        sent = {"id": self._ids(call.id, call.metadata), "function": fn}
-        self.losses += self._ids.take_losses()
-        return [self._line({"role": "assistant", "content": "", "tool_calls": [sent]})]
+        ids = self._ids
+        sent = {"id": ids(call_id, metadata), "function": fn}
+        if ids.losses:
+            self.losses += ids.take_losses()
+        return {
+            "model": self.model,
+            "created_at": self.created_at,
+            "message": {"role": "assistant", "content": "", "tool_calls": [sent]},
+            "done": False,
+        }
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return [self._last(ev)]
