@@ -237,3 +237,39 @@ def test_a_fused_reading_gives_what_feed_gives(
         and any(_LINE_FORM.pattern.fullmatch(line + "\n") for line in lines[:-1])
     ):
         assert fused[4] > 0
+
+
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ["plain"],
+        ["a\u2028b", "plain", "c\u2029d\x85e"],
+        ["é ☃ only", "\u2028"],
+        ["\ud800 lone", "ascii after"],
+    ],
+)
+def test_each_line_is_its_object_written_alone(texts: list[str]) -> None:
+    """The lines joined and escaped in one pass are each object's own line: compact JSON,
+    the three line breakers escaped, a lone surrogate as its escape."""
+    chunks = [{"n": i, "t": t} for i, t in enumerate(texts)]
+    expected = b"".join(
+        json.dumps(c, separators=(",", ":"), ensure_ascii=False)
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+        .replace("\x85", "\\u0085")
+        .replace("\ud800", "\\ud800")
+        .encode()
+        + b"\n"
+        for c in chunks
+    )
+    assert frame_ndjson(chunks, "v") == expected
+    if not any("\ud800" in t for t in texts):  # (a lone surrogate reads back as U+FFFD)
+        assert list(ndjson_objects(expected, "v")) == chunks
+
+
+def test_a_failing_chunk_is_named_by_its_place() -> None:
+    chunks = [{"a": 1}, {"b": 2}, {"c": object()}]
+    with pytest.raises(VendorDataError, match="payload 2: cannot be written as JSON"):
+        frame_ndjson(chunks, "v")
+    with pytest.raises(VendorDataError, match="payload 1: expected a JSON object"):
+        frame_ndjson([{"a": 1}, "text"], "v")

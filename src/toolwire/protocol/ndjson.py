@@ -232,8 +232,9 @@ def ndjson_objects(
     return SSEChunks(lists, reader.matched_chunk)
 
 
-def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:
-    """JSON objects as NDJSON bytes: compact, one a line, each line ended by ``\\n``.
+def frame_ndjson(chunks: Iterable[Any], vendor: str = "output", *, objects: bool = False) -> bytes:
+    """JSON objects as NDJSON bytes: compact, one a line, each line ended by ``\\n``;
+    ``objects``: a chunk that is no dict is an SDK object, made its dict (``as_dict``).
 
     A chunk that is not a dict, or one JSON cannot hold (another type, nesting deeper than
     ``limits().max_json_depth``), is a ``VendorDataError`` naming it, never a bare
@@ -241,25 +242,29 @@ def frame_ndjson(chunks: Iterable[Any], vendor: str = "output") -> bytes:
     """
     out: list[str] = []
     cap = limits().max_json_depth
-    for at, chunk in enumerate(chunks):
-        where = f"payload {at}"
-        if not isinstance(chunk, dict):
+    for chunk in chunks:  # (a chunk's number is len(out): named only when one fails)
+        if type(chunk) is not dict and objects:
+            chunk = as_dict(chunk, vendor, f"payload {len(out)}")
+        if type(chunk) is not dict and not isinstance(chunk, dict):
             what = f"expected a JSON object, got {type(chunk).__name__}"
-            raise VendorDataError(vendor, where, what)
+            raise VendorDataError(vendor, f"payload {len(out)}", what)
         try:
             text = compact(chunk)
         except (TypeError, ValueError, RecursionError) as exc:
+            where = f"payload {len(out)}"
             if isinstance(exc, RecursionError):  # (a circular reference nests without end)
                 what = f"JSON nested deeper than {cap} levels, or circular"
                 raise JSONTextError(vendor, where, what) from None
             check_depth(chunk, vendor, where)
             raise VendorDataError(vendor, where, f"cannot be written as JSON: {exc}") from None
         if len(text) >= cap and text.count("{") + text.count("[") >= cap:
-            check_depth(chunk, vendor, where)
-        out.append(text.translate(_LINE_BREAKERS))
+            check_depth(chunk, vendor, f"payload {len(out)}")
+        out.append(text)
     if not out:
         return b""
     text = "\n".join(out) + "\n"
+    if not text.isascii():  # (the line breakers are not ASCII: escaped in one pass)
+        text = text.translate(_LINE_BREAKERS)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: its escape reads back the same
@@ -274,11 +279,7 @@ def ndjson_framing(vendor: str, terminal: Terminal | None = None) -> StreamFrami
         return ndjson_objects(body, vendor, terminal)
 
     def write(chunks: Iterable[Any]) -> bytes:
-        dicts = (
-            c if type(c) is dict else as_dict(c, vendor, f"payload {i}")
-            for i, c in enumerate(chunks)
-        )
-        return frame_ndjson(dicts, vendor)
+        return frame_ndjson(chunks, vendor, objects=True)
 
     return StreamFraming(
         "ndjson", "application/x-ndjson", read, write, lambda: NDJSONReader(vendor, terminal)
