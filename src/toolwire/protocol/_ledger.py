@@ -115,13 +115,13 @@ class Ledger:
         existing: CallRecord | ClosedCall | None,
         owner: str | None,
     ) -> CallRecord:
-        if type(existing) is ClosedCall:  # reopened: open again with what it had
-            cid = ev.tool_call_id
-            record = self._call_cls(cid, existing.name, existing.parent, existing.owner)
-            record.size = existing.size
-            self.calls[cid] = record
-            return record
         if existing is not None:
+            if type(existing) is ClosedCall:  # reopened: open again with what it had
+                cid = ev.tool_call_id
+                record = self._call_cls(cid, existing.name, existing.parent, existing.owner)
+                record.size = existing.size
+                self.calls[cid] = record
+                return record
             return existing  # type: ignore[return-value]
         call = self._call(ev, owner)
         self.calls[call.id] = call
@@ -138,10 +138,12 @@ class Ledger:
     def call_ended(self, call: CallRecord) -> None:
         """A call closed: only its shape is kept, shared with the calls alike (a stream of
         many whole calls holds one table entry each)."""
-        shape = ClosedCall(call.name, call.parent, call.owner, call.size)
-        shared = self._shapes.get(shape)  # _closed written out: one a call of the turn
+        shape = (call.name, call.parent, call.owner, call.size)
+        # (a plain tuple finds the shape equal to it: no ``ClosedCall`` made a call of the
+        # turn, only a new shape's)
+        shared = self._shapes.get(shape)  # type: ignore[call-overload]
         if shared is None:
-            shared = self._closed(shape)
+            shared = self._closed(ClosedCall(*shape))
             if shared is None:
                 return
         self.calls[call.id] = shared
