@@ -225,6 +225,71 @@ def event_json(event: BaseEvent) -> str:
     return text if text.isascii() or _utf8(text) else _pydantic(event)
 
 
+#: what lies between two events' JSON texts in an SSE body (``data: <json>\n\n`` each)
+FRAME_GAP = "\n\ndata: "
+
+#: the three forms last joined for :func:`call_json`, and their joining: the text with a
+#: ``%s`` for each written field, each field's writer (``None``: all strings), and how many
+#: fields each event writes
+_joined: tuple[Any, ...] = (None, None, None, "", None, (0, 0, 0))
+
+
+def _join(forms: tuple[_Short, _Short, _Short]) -> tuple[Any, ...]:
+    """The joining of three events' forms: their texts joined by :data:`FRAME_GAP` (each
+    keeps its ``%s`` places and its ``%%``), their writers one after another."""
+    global _joined
+    texts = FRAME_GAP.replace("%", "%%").join(form[3] for form in forms)
+    if all(form[5] is None for form in forms):
+        writers = None
+    else:
+        writers = tuple(
+            w
+            for form in forms
+            for w in (form[5] if form[5] is not None else (encode_basestring,) * form[4])
+        )
+    _joined = (*forms, texts, writers, tuple(form[4] for form in forms))
+    return _joined
+
+
+def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
+    """A whole call's three events (its start, its one arguments event, its end: what a
+    vendor that sends calls whole gives) as one text, their JSON texts joined by
+    :data:`FRAME_GAP`, each what :func:`event_json` writes of it; written by one template
+    made of their classes' forms. ``None`` when any of the three is not in the form its
+    class was last written in (or is not written by a form), or holds a string UTF-8
+    cannot carry: each is then written alone, by :func:`event_json`."""
+    try:
+        sf = _SHORT[type(start)][0]
+        af = _SHORT[type(args)][0]
+        ef = _SHORT[type(end)][0]
+    except (KeyError, IndexError):  # (a class not written yet, or written by no form)
+        return None
+    if start.__pydantic_extra__ or args.__pydantic_extra__ or end.__pydantic_extra__:
+        return None
+    sd, ad, ed = start.__dict__, args.__dict__, end.__dict__
+    joined = _joined
+    try:
+        if sf[0](sd) != sf[1] or af[0](ad) != af[1] or ef[0](ed) != ef[1]:
+            return None
+        if joined[0] is not sf or joined[1] is not af or joined[2] is not ef:
+            joined = _join((sf, af, ef))
+        counts = joined[5]
+        sv, av, ev = sf[2](sd), af[2](ad), ef[2](ed)
+        values = (
+            (sv if counts[0] != 1 else (sv,))
+            + (av if counts[1] != 1 else (av,))
+            + (ev if counts[2] != 1 else (ev,))
+        )
+        writers = joined[4]
+        if writers is None:
+            text: str = joined[3] % tuple(map(encode_basestring, values))
+        else:
+            text = joined[3] % tuple([write(v) for write, v in zip(writers, values)])  # noqa: B905
+    except Exception:  # a field missing, one not a string, a comparison that raises: each
+        return None  # event is then written alone, which decides
+    return text if text.isascii() or _utf8(text) else None
+
+
 def _utf8(text: str) -> bool:
     """False for a text UTF-8 cannot carry (a lone surrogate: pydantic's own error then)."""
     try:
@@ -234,4 +299,4 @@ def _utf8(text: str) -> bool:
     return True
 
 
-__all__ = ["event_json"]
+__all__ = ["FRAME_GAP", "call_json", "event_json"]
