@@ -409,6 +409,22 @@ _COUNTS = (
 )
 
 
+#: a usage record whose first member is ``promptTokenCount``, an integer
+_COUNTED = re.compile(r'\{"promptTokenCount": ?-?[0-9]+[,}]')
+
+
+def counted(text: str) -> bool:
+    """Whether a usage record's JSON text (matched by the fused reading: JSON, strings as
+    JSON spells them) is provably one the decoder keeps, without reading it: an object
+    whose ``promptTokenCount`` is an integer. Its first member is that, and no other
+    member repeats the key (it is written once in the text, and no escape spells it)."""
+    return (
+        _COUNTED.match(text) is not None
+        and "\\" not in text
+        and text.count('"promptTokenCount"') == 1
+    )
+
+
 def has_counts(meta: dict[str, Any]) -> bool:
     """True when ``usageMetadata`` carries any token count (Vertex sends bare ``trafficType``)."""
     return any(isinstance(get(meta, k), (int, float)) for k in _COUNTS)
