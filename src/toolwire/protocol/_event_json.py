@@ -120,9 +120,35 @@ def _value_json(value: Any) -> str:
         return str(value)
     if t is bool:
         return "true" if value else "false"
+    if t is dict:
+        flat = _flat_json(value)
+        if flat is not None:
+            return flat
     if (t is dict or t is list) and _plain(value):
         return compact(value)
     raise TypeError("not written by a form")
+
+
+def _flat_json(value: dict[Any, Any]) -> str | None:
+    """An object of string keys and plain scalars (a call's metadata: its index, a vendor's
+    id) as :func:`~toolwire.protocol._compact_json.compact` writes it, without entering the
+    encoder; ``None`` for any other (``compact`` then)."""
+    parts = []
+    for k, v in value.items():
+        if type(k) is not str:
+            return None
+        t = type(v)
+        if t is str:
+            parts.append(f"{encode_basestring(k)}:{encode_basestring(v)}")
+        elif t is int:
+            parts.append(f"{encode_basestring(k)}:{int.__repr__(v)}")
+        elif t is bool:
+            parts.append(f"{encode_basestring(k)}:{'true' if v else 'false'}")
+        elif v is None:
+            parts.append(f"{encode_basestring(k)}:null")
+        else:
+            return None
+    return "{" + ",".join(parts) + "}"
 
 
 #: how deep an object or array is written here (deeper: pydantic's); one that is plain is
@@ -228,26 +254,58 @@ def event_json(event: BaseEvent) -> str:
 #: what lies between two events' JSON texts in an SSE body (``data: <json>\n\n`` each)
 FRAME_GAP = "\n\ndata: "
 
-#: the three forms last joined for :func:`call_json`, and their joining: the text with a
-#: ``%s`` for each written field, each field's writer (``None``: all strings), and how many
-#: fields each event writes
-_joined: tuple[Any, ...] = (None, None, None, "", None, (0, 0, 0))
+#: a call's arguments and its end: their fields a form writes, in order, when every
+#: field that may be left out is (the id twice, so written once for both)
+_TAIL_FIELDS = (("tool_call_id", "delta"), ("tool_call_id",))
 
 
-def _join(forms: tuple[_Short, _Short, _Short]) -> tuple[Any, ...]:
-    """The joining of three events' forms: their texts joined by :data:`FRAME_GAP` (each
-    keeps its ``%s`` places and its ``%%``), their writers one after another."""
+def _bare_form(cls: type) -> tuple[_Short, tuple[str, ...]] | None:
+    """``cls``'s form with every field that may be left out left out, and the fields it
+    writes; ``None`` when pydantic writes ``cls``."""
+    if cls not in _SHORT:
+        _prepared(cls)
+    plan = _PLANS[cls]
+    if plan is None:
+        return None
+    forms = _forms(cls, plan)
+    if not forms:
+        return None
+    optional = {name for name, _, omit in plan if omit}
+    return forms[0], tuple(n for n, _, _ in plan if n not in optional and n != "type")
+
+
+def _tail(args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
+    """The text of a call's arguments event and its end, each in its bare form, joined by
+    :data:`FRAME_GAP` with a ``%s`` for the id, the arguments, the id; the getters that
+    check both are bare. ``None`` when their forms write other fields."""
+    a, e = _bare_form(args_cls), _bare_form(end_cls)
+    if a is None or e is None or (a[1], e[1]) != _TAIL_FIELDS:
+        return None
+    text = FRAME_GAP.replace("%", "%%").join((a[0][3], e[0][3]))
+    return a[0][0], a[0][1], e[0][0], e[0][1], FRAME_GAP.replace("%", "%%") + text
+
+
+#: the classes :func:`call_json` last wrote, the start's form it last wrote, and the text
+#: of a call with that start: (the start's, arguments' and end's classes, the start's form,
+#: its getter of the left-out fields, their values, its getter of the written ones, how
+#: many, their writers, the tail's getters and values, the text)
+_joined: tuple[Any, ...] = (None, None, None, None)
+_tails: dict[tuple[type, type], tuple[Any, ...] | None] = {}
+
+
+def _join(start: BaseEvent, args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
+    """The joining for a start in its class's current form (the one it was last written
+    in), or ``None``: no form, or no tail for these classes."""
     global _joined
-    texts = FRAME_GAP.replace("%", "%%").join(form[3] for form in forms)
-    if all(form[5] is None for form in forms):
-        writers = None
-    else:
-        writers = tuple(
-            w
-            for form in forms
-            for w in (form[5] if form[5] is not None else (encode_basestring,) * form[4])
-        )
-    _joined = (*forms, texts, writers, tuple(form[4] for form in forms))
+    cls = type(start)
+    forms = _SHORT.get(cls)
+    key = (args_cls, end_cls)
+    tail = _tails[key] if key in _tails else _tails.setdefault(key, _tail(args_cls, end_cls))
+    if not forms or tail is None:
+        return None
+    left, unset, kept, form, n, writers = forms[0]
+    _joined = (cls, args_cls, end_cls, forms[0], left, unset, kept, n, writers, *tail[:4])
+    _joined += (form + tail[4],)
     return _joined
 
 
@@ -255,36 +313,44 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
     """A whole call's three events (its start, its one arguments event, its end: what a
     vendor that sends calls whole gives) as one text, their JSON texts joined by
     :data:`FRAME_GAP`, each what :func:`event_json` writes of it; written by one template
-    made of their classes' forms. ``None`` when any of the three is not in the form its
-    class was last written in (or is not written by a form), or holds a string UTF-8
-    cannot carry: each is then written alone, by :func:`event_json`."""
-    try:
-        sf = _SHORT[type(start)][0]
-        af = _SHORT[type(args)][0]
-        ef = _SHORT[type(end)][0]
-    except (KeyError, IndexError):  # (a class not written yet, or written by no form)
-        return None
+    made of their classes' forms (the start's in the form its class was last written in,
+    the others' with every field that may be left out left out, one id for both). ``None``
+    when the events are not in those forms, the arguments and end name two ids, or a
+    string UTF-8 cannot carry is held: each is then written alone, by :func:`event_json`."""
+    joined = _joined
+    if joined[0] is not type(start) or joined[1] is not type(args) or joined[2] is not type(end):
+        joined = _join(start, type(args), type(end))  # type: ignore[assignment]
+        if joined is None:
+            return None
     if start.__pydantic_extra__ or args.__pydantic_extra__ or end.__pydantic_extra__:
         return None
     sd, ad, ed = start.__dict__, args.__dict__, end.__dict__
-    joined = _joined
     try:
-        if sf[0](sd) != sf[1] or af[0](ad) != af[1] or ef[0](ed) != ef[1]:
+        if joined[4](sd) != joined[5]:  # the start in another form than the joined one's
+            if _SHORT[type(start)][0] is joined[3]:
+                return None
+            joined = _join(start, type(args), type(end))  # type: ignore[assignment]
+            if joined is None or joined[4](sd) != joined[5]:
+                return None
+        _, _, _, _, _, _, kept, n, writers, a_left, a_unset, e_left, e_unset, form = joined
+        if a_left(ad) != a_unset or e_left(ed) != e_unset:
             return None
-        if joined[0] is not sf or joined[1] is not af or joined[2] is not ef:
-            joined = _join((sf, af, ef))
-        counts = joined[5]
-        sv, av, ev = sf[2](sd), af[2](ad), ef[2](ed)
-        values = (
-            (sv if counts[0] != 1 else (sv,))
-            + (av if counts[1] != 1 else (av,))
-            + (ev if counts[2] != 1 else (ev,))
-        )
-        writers = joined[4]
-        if writers is None:
-            text: str = joined[3] % tuple(map(encode_basestring, values))
+        cid = ad["tool_call_id"]
+        if ed["tool_call_id"] != cid:
+            return None
+        c = encode_basestring(cid)
+        got = kept(sd)
+        if writers is None and n == 3:  # (a start with its parent: the commonest)
+            a, b, p = got
+            e = encode_basestring
+            text: str = form % (e(a), e(b), e(p), c, e(ad["delta"]), c)
         else:
-            text = joined[3] % tuple([write(v) for write, v in zip(writers, values)])  # noqa: B905
+            if writers is not None:
+                head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
+            else:
+                head = list(map(encode_basestring, got if n != 1 else (got,)))
+            head += (c, encode_basestring(ad["delta"]), c)
+            text = form % tuple(head)
     except Exception:  # a field missing, one not a string, a comparison that raises: each
         return None  # event is then written alone, which decides
     return text if text.isascii() or _utf8(text) else None
