@@ -68,6 +68,8 @@ class Ledger:
         self.calls: dict[str, CallRecord | ClosedCall] = {}
         self._last_assistant: str | None = None
         self._shapes: dict[ClosedCall, ClosedCall] = {}
+        #: whether this ledger does anything with a call's message (the history does)
+        self._attaches = type(self)._attached is not Ledger._attached
 
     def _record(self, mid: str, role: str, owner: str | None, name: str | None) -> MessageRecord:
         return self._message_cls(mid, role, owner)
@@ -114,7 +116,10 @@ class Ledger:
         ev: ag.ToolCallStartEvent,
         existing: CallRecord | ClosedCall | None,
         owner: str | None,
+        parent: MessageRecord | None = None,
     ) -> CallRecord:
+        """A call opened (``existing``: the thread's record of its id, if any): its record.
+        ``parent``: the record of the message the event names as its parent, when found."""
         if existing is not None:
             if type(existing) is ClosedCall:  # reopened: open again with what it had
                 cid = ev.tool_call_id
@@ -126,10 +131,16 @@ class Ledger:
         call = self._call(ev, owner)
         self.calls[call.id] = call
         mid = call.parent
+        msg = parent
         if mid is None:
             mid = self._last_assistant or mint_id("msg", call.id)
-        msg = self.msgs.get(mid) or self._new_msg(mid, "assistant", call.owner)
-        self._attached(msg, call)
+            msg = self.msgs.get(mid)
+        elif msg is None:
+            msg = self.msgs.get(mid)
+        if msg is None:
+            msg = self._new_msg(mid, "assistant", call.owner)
+        if self._attaches:
+            self._attached(msg, call)
         self._last_assistant = mid
         return call
 
