@@ -176,14 +176,17 @@ class StreamMachine:
         check passed (a stream's events handed on one by one, without a list each)."""
         rules = self._rules
         lanes = self._chunks.lanes  # (cleared in place, never replaced)
+        fast = self._fast
         for event in events:
-            check = self._fast.get(type(event))  # (an "auto" machine's changes once)
+            check = fast.get(type(event))
             if check is not None and rules.state is _ACTIVE and not lanes:
                 rules.index += 1
                 check(rules, event)
                 yield event  # type: ignore[misc]
             else:
-                yield from self._feed(event)
+                out = self._feed(event)
+                fast = self._fast  # (an "auto" machine's first event opens the short way)
+                yield from out
 
     def feed_all(self, events: Any) -> list[BaseEvent]:
         return self.feed_many(events)

@@ -212,9 +212,15 @@ class RunFramer:
         """The events of a whole stream of chunks, each checked as it comes (the decoder's
         ``events``: its ``close()`` included, so ``finish`` next ends the run)."""
         reshape = self._reshape
-        for ev in self.machine.checked(self.decoder.events(chunks)):
+        checked = self.machine.checked(self.decoder.events(chunks))
+        if reshape is None:
+            for ev in checked:
+                self.turn_events += 1
+                yield ev
+            return
+        for ev in checked:
             self.turn_events += 1
-            yield ev if reshape is None else reshape(ev)
+            yield reshape(ev)
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         return self.feed_events(self.decoder.feed_response(response))
