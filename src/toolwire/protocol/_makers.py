@@ -229,14 +229,11 @@ def _direct_meta(
     first, second, third = names
 
     def direct_meta(a: str, b: str, c: str, m: dict[str, Any]) -> M:
-        if (
-            type(a) is not str
-            or type(b) is not str
-            or type(c) is not str
-            or type(m) is not dict
-            or not all(type(k) is str for k in m)
-        ):
+        if type(a) is not str or type(b) is not str or type(c) is not str or type(m) is not dict:
             return validate({first: a, second: b, third: c, meta: m})
+        for k in m:  # (a loop, not all() of a generator: most objects hold one or two keys)
+            if type(k) is not str:
+                return validate({first: a, second: b, third: c, meta: m})
         values = defaults.copy()
         values[first] = a
         values[second] = b
