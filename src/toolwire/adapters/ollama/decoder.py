@@ -26,6 +26,7 @@ from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
+from toolwire.protocol._kept_json import read_written
 from toolwire.protocol._makers import (
     args_delta,
     call_end,
@@ -122,7 +123,10 @@ class Decoder(BaseDecoder):
             where = self.where
             try:
                 if calls is None:  # one call spelled out
-                    args = _arguments(scan_value(cast(str, arguments), 0)[0], where)
+                    # (its arguments' text kept as Ollama wrote it when that is the text
+                    # ``_arguments`` would write of them: ``read_written`` proves it)
+                    value, kept = read_written(cast(str, arguments))
+                    args = cast(str, arguments) if kept else _arguments(value, where)
                     if not name:
                         return PASS
                     found.append((call_id, name, args, slot))
