@@ -94,7 +94,7 @@ def meta_maker(
 #: the annotations a direct maker fills with a ``str`` as it is (the validator stores it so)
 _STRING_FIELDS = (str, Optional[str])  # noqa: UP045 (the annotation as pydantic keeps it)
 #: the annotation a direct maker fills with a copy of a ``dict`` of ``str`` keys
-_OBJECT_FIELDS = (
+_OBJECT_FIELDS: tuple[Any, ...] = (
     Optional[dict[str, Any]],  # noqa: UP045 (the annotation as pydantic keeps it)
     Optional[Dict[str, Any]],  # noqa: UP006, UP045 (ag_ui.core's spelling)
 )
