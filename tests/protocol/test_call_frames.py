@@ -132,18 +132,17 @@ def test_a_joined_call_is_its_events_texts(pieces: list[list[BaseEvent]]) -> Non
 
 
 def test_a_plain_whole_call_takes_the_template() -> None:
-    for meta in (None, {"ollama.index": 7}):
-        start = (
-            call_start("c1", "f", "m1")
-            if meta is None
-            else (call_start_meta("c1", "f", "m1", meta))
-        )
-        call = [start, args_delta("c1", '{"a":1}'), call_end("c1")]
-        for e in call:
-            event_json(e)
+    with_meta = call_start_meta("c1", "f", "m1", {"ollama.index": 7})
+    calls = [
+        [with_meta, args_delta("c1", '{"a":1}'), call_end("c1")],
+        [call_start("c2", "f", "m1"), args_delta("c2", "{}"), call_end("c2")],
+    ]
+    # each kind after the other, twice: a form that writes more fields (the metadata),
+    # tried first since the last call, never keeps the next call from its own form
+    for call in calls * 2:
         expected = FRAME_GAP.join(e.model_dump_json(by_alias=True) for e in call)
-        assert call_json(*call) == expected
         assert encode_agui_sse(call) == f"data: {expected}\n\n".encode()
+        assert call_json(*call) == expected
 
 
 def test_a_call_the_template_cannot_write_is_written_event_by_event() -> None:

@@ -182,12 +182,20 @@ def _prepared(cls: type) -> tuple[_Short, ...]:
 
 def _other_form(cls: type, forms: tuple[_Short, ...], values: dict[str, Any]) -> str | None:
     """The text of an event in one of its class's other forms (that form is tried first
-    from now on), or ``None``: in none of them."""
+    from now on), or ``None``: in none of them. A form whose left-out fields are unset but
+    that writes a field the event leaves unset (its writer refuses ``None``) is not the
+    event's: the next one is tried (so a form that wrote more fields, first since the last
+    event, never keeps the next events from theirs)."""
     for at in range(1, len(forms)):
         left, unset, kept, form, n, writers = forms[at]
-        if left(values) == unset:
-            _SHORT[cls] = (forms[at], *forms[:at], *forms[at + 1 :])
-            return _written(form, kept(values), n, writers)
+        try:
+            if left(values) != unset:
+                continue
+            text = _written(form, kept(values), n, writers)
+        except Exception:  # (a field None or of another type: not this form)
+            continue
+        _SHORT[cls] = (forms[at], *forms[:at], *forms[at + 1 :])
+        return text
     return None
 
 
@@ -228,8 +236,9 @@ def event_json(event: BaseEvent) -> str:
                 text = form % (encode_basestring(a), encode_basestring(b), encode_basestring(c))
             else:
                 text = form % tuple(map(encode_basestring, kept(values)))
-        except Exception:  # a field missing, one not a string, or a value whose comparison
-            text = None  # with None raises (an array's): the field-by-field walk decides
+        except Exception:  # a field missing, one not a string or unset, or a value whose
+            # comparison with None raises (an array's): another form, else the walk decides
+            text = _other_form(cls, forms, values)
         if text is not None:
             return text if text.isascii() or _utf8(text) else _pydantic(event)
     plan = _PLANS[cls]
@@ -317,8 +326,12 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
     the others' with every field that may be left out left out, one id for both). ``None``
     when the events are not in those forms, the arguments and end name two ids, or a
     string UTF-8 cannot carry is held: each is then written alone, by :func:`event_json`."""
+    forms = _SHORT.get(type(start))
+    if not forms:  # (a class not written yet, or written by no form)
+        return None
     joined = _joined
-    if joined[0] is not type(start) or joined[1] is not type(args) or joined[2] is not type(end):
+    # (the start's class's current form: event_json moves the one an event came in first)
+    if joined[3] is not forms[0] or joined[1] is not type(args) or joined[2] is not type(end):
         joined = _join(start, type(args), type(end))  # type: ignore[assignment]
         if joined is None:
             return None
@@ -326,14 +339,8 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
         return None
     sd, ad, ed = start.__dict__, args.__dict__, end.__dict__
     try:
-        if joined[4](sd) != joined[5]:  # the start in another form than the joined one's
-            if _SHORT[type(start)][0] is joined[3]:
-                return None
-            joined = _join(start, type(args), type(end))  # type: ignore[assignment]
-            if joined is None or joined[4](sd) != joined[5]:
-                return None
-        _, _, _, _, _, _, kept, n, writers, a_left, a_unset, e_left, e_unset, form = joined
-        if a_left(ad) != a_unset or e_left(ed) != e_unset:
+        _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, e_left, e_unset, form = joined
+        if left(sd) != unset or a_left(ad) != a_unset or e_left(ed) != e_unset:
             return None
         cid = ad["tool_call_id"]
         if ed["tool_call_id"] != cid:
