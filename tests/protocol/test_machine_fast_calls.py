@@ -1,7 +1,7 @@
-"""The machine's short way for a tool call's start, arguments and end, and ``feed_many``,
-decide every stream as the general way does: the same events out, the same violation
-(code, message, index) at the same event, the same pending calls, call ids and history
-after it, in every mode the machine runs in, for random streams valid and invalid."""
+"""The machine's short way for a tool call's start, arguments and end, ``feed_many`` and
+``checked`` decide every stream as the general way does: the same events out, the same
+violation (code, message, index) at the same event, the same pending calls, call ids and
+history after it, in every mode the machine runs in, for random streams valid and invalid."""
 
 from __future__ import annotations
 
@@ -129,11 +129,27 @@ def _many(events: list[Any], mode: dict[str, Any], cut: int) -> tuple[Any, ...]:
     return (out, failed, _state(machine, mode))
 
 
+def _checked(events: list[Any], mode: dict[str, Any]) -> tuple[Any, ...]:
+    """``checked`` over the stream (an iterator, read lazily): each event it hands on as
+    the general way gives it, up to the same violation, and the same state after."""
+    machine = StreamMachine(**mode)
+    out: list[str] = []
+    failed: Any = None
+    try:
+        for ev in machine.checked(iter(events)):
+            out.append(ev.model_dump_json())
+        out.extend(e.model_dump_json() for e in machine.end_input())
+    except ToolwireError as exc:
+        failed = _error(exc)
+    return (out, failed, _state(machine, mode))
+
+
 def _agree(events: list[Any]) -> list[tuple[Any, ...]]:
     seen = []
     for mode in MODES:
         general = _one_by_one(events, mode, fast=False)
         assert _one_by_one(events, mode, fast=True) == general, mode
+        assert _checked(events, mode) == general, mode
         for cut in (0, len(events) // 2, len(events)):
             many = _many(events, mode, cut)
             assert many[1:] == general[1:], (mode, cut)

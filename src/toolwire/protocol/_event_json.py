@@ -120,9 +120,35 @@ def _value_json(value: Any) -> str:
         return str(value)
     if t is bool:
         return "true" if value else "false"
+    if t is dict:
+        flat = _flat_json(value)
+        if flat is not None:
+            return flat
     if (t is dict or t is list) and _plain(value):
         return compact(value)
     raise TypeError("not written by a form")
+
+
+def _flat_json(value: dict[Any, Any]) -> str | None:
+    """An object of string keys and plain scalars (a call's metadata: its index, a vendor's
+    id) as :func:`~toolwire.protocol._compact_json.compact` writes it, without entering the
+    encoder; ``None`` for any other (``compact`` then)."""
+    parts = []
+    for k, v in value.items():
+        if type(k) is not str:
+            return None
+        t = type(v)
+        if t is str:
+            parts.append(f"{encode_basestring(k)}:{encode_basestring(v)}")
+        elif t is int:
+            parts.append(f"{encode_basestring(k)}:{int.__repr__(v)}")
+        elif t is bool:
+            parts.append(f"{encode_basestring(k)}:{'true' if v else 'false'}")
+        elif v is None:
+            parts.append(f"{encode_basestring(k)}:null")
+        else:
+            return None
+    return "{" + ",".join(parts) + "}"
 
 
 #: how deep an object or array is written here (deeper: pydantic's); one that is plain is
@@ -156,12 +182,20 @@ def _prepared(cls: type) -> tuple[_Short, ...]:
 
 def _other_form(cls: type, forms: tuple[_Short, ...], values: dict[str, Any]) -> str | None:
     """The text of an event in one of its class's other forms (that form is tried first
-    from now on), or ``None``: in none of them."""
+    from now on), or ``None``: in none of them. A form whose left-out fields are unset but
+    that writes a field the event leaves unset (its writer refuses ``None``) is not the
+    event's: the next one is tried (so a form that wrote more fields, first since the last
+    event, never keeps the next events from theirs)."""
     for at in range(1, len(forms)):
         left, unset, kept, form, n, writers = forms[at]
-        if left(values) == unset:
-            _SHORT[cls] = (forms[at], *forms[:at], *forms[at + 1 :])
-            return _written(form, kept(values), n, writers)
+        try:
+            if left(values) != unset:
+                continue
+            text = _written(form, kept(values), n, writers)
+        except Exception:  # (a field None or of another type: not this form)
+            continue
+        _SHORT[cls] = (forms[at], *forms[:at], *forms[at + 1 :])
+        return text
     return None
 
 
@@ -202,8 +236,9 @@ def event_json(event: BaseEvent) -> str:
                 text = form % (encode_basestring(a), encode_basestring(b), encode_basestring(c))
             else:
                 text = form % tuple(map(encode_basestring, kept(values)))
-        except Exception:  # a field missing, one not a string, or a value whose comparison
-            text = None  # with None raises (an array's): the field-by-field walk decides
+        except Exception:  # a field missing, one not a string or unset, or a value whose
+            # comparison with None raises (an array's): another form, else the walk decides
+            text = _other_form(cls, forms, values)
         if text is not None:
             return text if text.isascii() or _utf8(text) else _pydantic(event)
     plan = _PLANS[cls]
@@ -225,6 +260,109 @@ def event_json(event: BaseEvent) -> str:
     return text if text.isascii() or _utf8(text) else _pydantic(event)
 
 
+#: what lies between two events' JSON texts in an SSE body (``data: <json>\n\n`` each)
+FRAME_GAP = "\n\ndata: "
+
+#: a call's arguments and its end: their fields a form writes, in order, when every
+#: field that may be left out is (the id twice, so written once for both)
+_TAIL_FIELDS = (("tool_call_id", "delta"), ("tool_call_id",))
+
+
+def _bare_form(cls: type) -> tuple[_Short, tuple[str, ...]] | None:
+    """``cls``'s form with every field that may be left out left out, and the fields it
+    writes; ``None`` when pydantic writes ``cls``."""
+    if cls not in _SHORT:
+        _prepared(cls)
+    plan = _PLANS[cls]
+    if plan is None:
+        return None
+    forms = _forms(cls, plan)
+    if not forms:
+        return None
+    optional = {name for name, _, omit in plan if omit}
+    return forms[0], tuple(n for n, _, _ in plan if n not in optional and n != "type")
+
+
+def _tail(args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
+    """The text of a call's arguments event and its end, each in its bare form, joined by
+    :data:`FRAME_GAP` with a ``%s`` for the id, the arguments, the id; the getters that
+    check both are bare. ``None`` when their forms write other fields."""
+    a, e = _bare_form(args_cls), _bare_form(end_cls)
+    if a is None or e is None or (a[1], e[1]) != _TAIL_FIELDS:
+        return None
+    text = FRAME_GAP.replace("%", "%%").join((a[0][3], e[0][3]))
+    return a[0][0], a[0][1], e[0][0], e[0][1], FRAME_GAP.replace("%", "%%") + text
+
+
+#: the classes :func:`call_json` last wrote, the start's form it last wrote, and the text
+#: of a call with that start: (the start's, arguments' and end's classes, the start's form,
+#: its getter of the left-out fields, their values, its getter of the written ones, how
+#: many, their writers, the tail's getters and values, the text)
+_joined: tuple[Any, ...] = (None, None, None, None)
+_tails: dict[tuple[type, type], tuple[Any, ...] | None] = {}
+
+
+def _join(start: BaseEvent, args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
+    """The joining for a start in its class's current form (the one it was last written
+    in), or ``None``: no form, or no tail for these classes."""
+    global _joined
+    cls = type(start)
+    forms = _SHORT.get(cls)
+    key = (args_cls, end_cls)
+    tail = _tails[key] if key in _tails else _tails.setdefault(key, _tail(args_cls, end_cls))
+    if not forms or tail is None:
+        return None
+    left, unset, kept, form, n, writers = forms[0]
+    _joined = (cls, args_cls, end_cls, forms[0], left, unset, kept, n, writers, *tail[:4])
+    _joined += (form + tail[4],)
+    return _joined
+
+
+def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
+    """A whole call's three events (its start, its one arguments event, its end: what a
+    vendor that sends calls whole gives) as one text, their JSON texts joined by
+    :data:`FRAME_GAP`, each what :func:`event_json` writes of it; written by one template
+    made of their classes' forms (the start's in the form its class was last written in,
+    the others' with every field that may be left out left out, one id for both). ``None``
+    when the events are not in those forms, the arguments and end name two ids, or a
+    string UTF-8 cannot carry is held: each is then written alone, by :func:`event_json`."""
+    forms = _SHORT.get(type(start))
+    if not forms:  # (a class not written yet, or written by no form)
+        return None
+    joined = _joined
+    # (the start's class's current form: event_json moves the one an event came in first)
+    if joined[3] is not forms[0] or joined[1] is not type(args) or joined[2] is not type(end):
+        joined = _join(start, type(args), type(end))  # type: ignore[assignment]
+        if joined is None:
+            return None
+    if start.__pydantic_extra__ or args.__pydantic_extra__ or end.__pydantic_extra__:
+        return None
+    sd, ad, ed = start.__dict__, args.__dict__, end.__dict__
+    try:
+        _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, e_left, e_unset, form = joined
+        if left(sd) != unset or a_left(ad) != a_unset or e_left(ed) != e_unset:
+            return None
+        cid = ad["tool_call_id"]
+        if ed["tool_call_id"] != cid:
+            return None
+        c = encode_basestring(cid)
+        got = kept(sd)
+        if writers is None and n == 3:  # (a start with its parent: the commonest)
+            a, b, p = got
+            e = encode_basestring
+            text: str = form % (e(a), e(b), e(p), c, e(ad["delta"]), c)
+        else:
+            if writers is not None:
+                head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
+            else:
+                head = list(map(encode_basestring, got if n != 1 else (got,)))
+            head += (c, encode_basestring(ad["delta"]), c)
+            text = form % tuple(head)
+    except Exception:  # a field missing, one not a string, a comparison that raises: each
+        return None  # event is then written alone, which decides
+    return text if text.isascii() or _utf8(text) else None
+
+
 def _utf8(text: str) -> bool:
     """False for a text UTF-8 cannot carry (a lone surrogate: pydantic's own error then)."""
     try:
@@ -234,4 +372,4 @@ def _utf8(text: str) -> bool:
     return True
 
 
-__all__ = ["event_json"]
+__all__ = ["FRAME_GAP", "call_json", "event_json"]

@@ -68,6 +68,8 @@ class Ledger:
         self.calls: dict[str, CallRecord | ClosedCall] = {}
         self._last_assistant: str | None = None
         self._shapes: dict[ClosedCall, ClosedCall] = {}
+        #: whether this ledger does anything with a call's message (the history does)
+        self._attaches = type(self)._attached is not Ledger._attached
 
     def _record(self, mid: str, role: str, owner: str | None, name: str | None) -> MessageRecord:
         return self._message_cls(mid, role, owner)
@@ -114,22 +116,31 @@ class Ledger:
         ev: ag.ToolCallStartEvent,
         existing: CallRecord | ClosedCall | None,
         owner: str | None,
+        parent: MessageRecord | None = None,
     ) -> CallRecord:
-        if type(existing) is ClosedCall:  # reopened: open again with what it had
-            cid = ev.tool_call_id
-            record = self._call_cls(cid, existing.name, existing.parent, existing.owner)
-            record.size = existing.size
-            self.calls[cid] = record
-            return record
+        """A call opened (``existing``: the thread's record of its id, if any): its record.
+        ``parent``: the record of the message the event names as its parent, when found."""
         if existing is not None:
+            if type(existing) is ClosedCall:  # reopened: open again with what it had
+                cid = ev.tool_call_id
+                record = self._call_cls(cid, existing.name, existing.parent, existing.owner)
+                record.size = existing.size
+                self.calls[cid] = record
+                return record
             return existing  # type: ignore[return-value]
         call = self._call(ev, owner)
         self.calls[call.id] = call
         mid = call.parent
+        msg = parent
         if mid is None:
             mid = self._last_assistant or mint_id("msg", call.id)
-        msg = self.msgs.get(mid) or self._new_msg(mid, "assistant", call.owner)
-        self._attached(msg, call)
+            msg = self.msgs.get(mid)
+        elif msg is None:
+            msg = self.msgs.get(mid)
+        if msg is None:
+            msg = self._new_msg(mid, "assistant", call.owner)
+        if self._attaches:
+            self._attached(msg, call)
         self._last_assistant = mid
         return call
 
@@ -138,10 +149,12 @@ class Ledger:
     def call_ended(self, call: CallRecord) -> None:
         """A call closed: only its shape is kept, shared with the calls alike (a stream of
         many whole calls holds one table entry each)."""
-        shape = ClosedCall(call.name, call.parent, call.owner, call.size)
-        shared = self._shapes.get(shape)  # _closed written out: one a call of the turn
+        shape = (call.name, call.parent, call.owner, call.size)
+        # (a plain tuple finds the shape equal to it: no ``ClosedCall`` made a call of the
+        # turn, only a new shape's)
+        shared = self._shapes.get(shape)  # type: ignore[call-overload]
         if shared is None:
-            shared = self._closed(shape)
+            shared = self._closed(ClosedCall(*shape))
             if shared is None:
                 return
         self.calls[call.id] = shared

@@ -287,17 +287,20 @@ class SequenceRules:
             if tag is None:
                 tag = pmsg.owner
         existing = thread.calls.get(cid)
-        if existing is not None and (
-            existing.name != ev.tool_call_name or (parent is not None and parent != existing.parent)
-        ):
-            self._fail(
-                "tool-call-reopen-disagrees",
-                f"reopening {cid!r} as {ev.tool_call_name!r}/{parent!r}, opened as "
-                f"{existing.name!r}/{existing.parent!r}",
-            )
-        if existing is not None or self._started is not None:
+        if existing is not None:
+            if existing.name != ev.tool_call_name or (
+                parent is not None and parent != existing.parent
+            ):
+                self._fail(
+                    "tool-call-reopen-disagrees",
+                    f"reopening {cid!r} as {ev.tool_call_name!r}/{parent!r}, opened as "
+                    f"{existing.name!r}/{existing.parent!r}",
+                )
             self._own_started().setdefault(cid)  # (a reopened call: in order, once)
-        self.open_calls[cid] = thread.call_started(ev, existing, tag)
+        elif self._started is not None:
+            self._own_started().setdefault(cid)
+        # (the parent's record, when found, handed on: the ledger need not look it up)
+        self.open_calls[cid] = thread.call_started(ev, existing, tag, pmsg)
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:
         call = self.open_calls.get(ev.tool_call_id)

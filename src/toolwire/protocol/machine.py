@@ -14,7 +14,7 @@ with a stable code (the table is :data:`VIOLATION_CODES`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from ag_ui.core import (
@@ -170,6 +170,23 @@ class StreamMachine:
                 out.extend(self._feed(event))
                 fast = self._fast  # (an "auto" machine's first event opens the short way)
         return out
+
+    def checked(self, events: Iterable[BaseEvent | dict[str, Any]]) -> Iterator[BaseEvent]:
+        """:meth:`feed` of each event in turn, lazily: each explicit event as soon as its
+        check passed (a stream's events handed on one by one, without a list each)."""
+        rules = self._rules
+        lanes = self._chunks.lanes  # (cleared in place, never replaced)
+        fast = self._fast
+        for event in events:
+            check = fast.get(type(event))
+            if check is not None and rules.state is _ACTIVE and not lanes:
+                rules.index += 1
+                check(rules, event)
+                yield event  # type: ignore[misc]
+            else:
+                out = self._feed(event)
+                fast = self._fast  # (an "auto" machine's first event opens the short way)
+                yield from out
 
     def feed_all(self, events: Any) -> list[BaseEvent]:
         return self.feed_many(events)

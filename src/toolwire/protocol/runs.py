@@ -211,11 +211,16 @@ class RunFramer:
     def stream(self, chunks: Iterable[Any]) -> Iterator[BaseEvent]:
         """The events of a whole stream of chunks, each checked as it comes (the decoder's
         ``events``: its ``close()`` included, so ``finish`` next ends the run)."""
-        feed, reshape = self.machine.feed, self._reshape
-        for event in self.decoder.events(chunks):
-            for ev in feed(event):
+        reshape = self._reshape
+        checked = self.machine.checked(self.decoder.events(chunks))
+        if reshape is None:
+            for ev in checked:
                 self.turn_events += 1
-                yield ev if reshape is None else reshape(ev)
+                yield ev
+            return
+        for ev in checked:
+            self.turn_events += 1
+            yield reshape(ev)
 
     def feed_response(self, response: Any) -> list[BaseEvent]:
         return self.feed_events(self.decoder.feed_response(response))

@@ -15,12 +15,13 @@ from operator import attrgetter, is_
 from re import Match, Pattern
 from typing import Any, NamedTuple
 
-from ag_ui.core import BaseEvent
+from ag_ui.core import BaseEvent, ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
 from pydantic_core import PydanticSerializationError
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol._compact_json import compact
+from toolwire.protocol._event_json import FRAME_GAP, call_json
 from toolwire.protocol._event_json import event_json as _fast_event_json
 from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol.jsontext import (
@@ -502,7 +503,12 @@ def _plain(value: Any) -> Any:
 def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     """AG-UI events as SSE bytes."""
     out: list[str] = []
-    for e in events:
+    it = iter(events)
+    for e in it:
+        if type(e) is ToolCallStartEvent:
+            e = _calls(e, it, out)
+            if e is _END:
+                break
         try:  # event_json written out: one frame less per event
             out.append(_fast_event_json(e))
         except PydanticSerializationError:
@@ -510,7 +516,43 @@ def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
     if not out:
         return b""
     # every frame is "data: <json>\n\n": the texts joined by what lies between two of them
-    return ("data: " + "\n\ndata: ".join(out) + "\n\n").encode("utf-8")
+    return ("data: " + FRAME_GAP.join(out) + "\n\n").encode("utf-8")
+
+
+_END: Any = object()  # the end of the events
+
+
+def _one(event: BaseEvent) -> str:
+    try:
+        return _fast_event_json(event)
+    except PydanticSerializationError:
+        return event_json(event)
+
+
+def _calls(start: Any, it: Iterator[BaseEvent], out: list[str]) -> Any:
+    """The texts of the calls from ``start`` on (a ``TOOL_CALL_START``) into ``out``: a
+    whole call (its start, one arguments event, its end) by one template
+    (``_event_json.call_json``), anything else event by event; returns the first event
+    after them that is not a call's start (``_END`` when there is none). Looking one or
+    two events ahead is nothing here: every event is written before any is sent."""
+    while type(start) is ToolCallStartEvent:
+        args = next(it, _END)
+        if type(args) is not ToolCallArgsEvent:
+            out.append(_one(start))
+            return args
+        end = next(it, _END)
+        if type(end) is not ToolCallEndEvent:
+            out.append(_one(start))
+            out.append(_one(args))
+            start = end
+            continue
+        text = call_json(start, args, end)
+        if text is None:
+            out.extend((_one(start), _one(args), _one(end)))
+        else:
+            out.append(text)
+        start = next(it, _END)
+    return start
 
 
 def frame_sse(

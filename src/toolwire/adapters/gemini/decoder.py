@@ -54,6 +54,7 @@ from toolwire.adapters.gemini.wire import (
     ServerToolResponse,
     b64_signature,
     canonical,
+    counted,
     get,
     has_counts,
     json_text,
@@ -136,6 +137,9 @@ class Decoder(BaseDecoder):
         self._last_server_call: str | None = None
         self._usage_meta: dict[str, Any] | None = None
         self._usage_text: str | None = None  # the usage record the rule last read, as text
+        #: the last record with counts the rule took, while it is kept as its text (a
+        #: stream's records, one a chunk, are read once: the last one, at the end)
+        self._usage_later: str | None = None
         self._grounding: GroundingMetadata | None = None
         self._other_candidates = False
 
@@ -170,8 +174,10 @@ class Decoder(BaseDecoder):
             return PASS
         taken: list[tuple[Any, ...]] = []  # the parts: (text,) or (id, name, args)
         fc_args: Any = None
+        new_usage = usage != self._usage_text
+        later = new_usage and counted(usage)  # (read at the end, or when another comes)
         try:
-            meta = scan_value(usage, 0)[0] if usage != self._usage_text else None
+            meta = scan_value(usage, 0)[0] if new_usage and not later else None
             if args is not None:  # one whole call (the form: a call has args)
                 fc_args, kept = read_written(args)
                 if type(fc_args) is not dict or not name:
@@ -183,12 +189,15 @@ class Decoder(BaseDecoder):
                 taken = found
         except (ValueError, StopIteration):  # (a number Python will not read)
             return PASS
-        if meta is not None:
+        if later:  # the last record with counts so far, as its text
+            self._usage_text = self._usage_later = usage
+        elif meta is not None:
             self._usage_text = usage
             if type(meta) is dict and (
                 type(meta.get("promptTokenCount")) is int or has_counts(meta)
             ):
                 self._usage_meta = meta
+                self._usage_later = None
         if model:
             self.model = model
         if args is not None:  # (its arguments' text, as the vendor wrote them, kept)
@@ -220,6 +229,7 @@ class Decoder(BaseDecoder):
         meta = get(chunk, "usageMetadata")
         if isinstance(meta, dict) and has_counts(meta):
             self._usage_meta = meta
+            self._usage_later = None
             self._usage_text = None  # (the rule's record no longer the last one read)
         feedback = get(chunk, "promptFeedback")
         if isinstance(feedback, dict) and get(feedback, "blockReason"):
@@ -586,6 +596,9 @@ class Decoder(BaseDecoder):
     # ------------------------------------------------------------------ close
 
     def _close(self) -> list[BaseEvent]:
+        if self._usage_later is not None:
+            self._usage_meta = scan_value(self._usage_later, 0)[0]
+            self._usage_later = None
         if self._usage_meta is not None:
             self.usage = [token_usage(self._usage_meta, self.model)]
         if self._block is not None:

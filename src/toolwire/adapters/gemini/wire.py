@@ -32,13 +32,14 @@ from toolwire.protocol._fastpath import (
     Text,
     Whole,
 )
+from toolwire.protocol._kept_json import read_written
 from toolwire.protocol.arguments import dumps_whole, whole_numbers
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import PushReader, SSEReader, StreamFraming, json_chunk
 from toolwire.protocol.json_array import JsonArrayPush, is_json_array, json_array_chunks
-from toolwire.protocol.jsontext import decode_utf8, load_json, scan_value
+from toolwire.protocol.jsontext import decode_utf8, load_json
 from toolwire.protocol.recorded import ModelRoute, Recorded
 from toolwire.protocol.sse import (
     SSEEvent,
@@ -294,54 +295,6 @@ def json_text(value: Any, where: str) -> str:
     return dumps_whole(value, VENDOR, where)
 
 
-#: ``-0`` not followed by a digit: a negative zero (``0`` once read), or its start (a date's
-#: ``-05`` is not one)
-_NEGATIVE_ZERO = re.compile(r"-0(?![0-9])")
-
-
-class _NotIntegral(Exception):
-    """A number with a fraction or an exponent, or a NaN or an infinity: a number
-    :func:`json_text` may write another way (read again by the plain scanner)."""
-
-
-def _not_integral(text: str) -> Any:
-    raise _NotIntegral(text)
-
-
-#: ``scan_value`` that stops at the first number not an integer (the C scanner calls
-#: ``parse_float`` for those alone, so an integral text costs nothing more): what told
-#: them apart in the text, an expression searched over every character, cost as much again
-_scan_integral: Any = json.JSONDecoder(  # type: ignore[attr-defined]
-    parse_float=_not_integral, parse_constant=_not_integral
-).scan_once
-
-
-def read_written(text: str) -> tuple[Any, bool]:
-    """The value of ``text``, JSON the fused reading matched (``Whole``: strings as JSON
-    spells them, no surrogate, no white space but one space after a ``:`` or ``,``), and
-    whether ``text`` is what :func:`json_text` writes of it, an object, so need not be
-    written again. Proved from the text and its reading, else ``False`` (then it is
-    written): every number an integer (no double to make whole) and no negative zero, no
-    backslash (every string then stands as the encoder writes it, and every ``"`` delimits
-    one), no ``": "`` or ``", "`` (no space between members or items), and no repeated
-    key: one object only (one ``{``), its members one per key (``":`` ends each key, and
-    nothing else, in such a text). Raises as ``scan_value`` does (``ValueError``: a number
-    Python will not read; ``StopIteration``: no JSON value)."""
-    try:
-        value = _scan_integral(text, 0)[0]
-    except _NotIntegral:
-        return scan_value(text, 0)[0], False
-    return value, (
-        type(value) is dict
-        and "\\" not in text
-        and '": ' not in text
-        and ", " not in text
-        and ("-0" not in text or _NEGATIVE_ZERO.search(text) is None)
-        and text.count("{") == 1
-        and text.count('":') == len(value)
-    )
-
-
 def b64_signature(value: Any, where: str) -> str | None:
     """A thought signature as standard base64 (the wire's alphabet).
 
@@ -407,6 +360,22 @@ _COUNTS = (
     "cachedContentTokenCount",
     "totalTokenCount",
 )
+
+
+#: a usage record whose first member is ``promptTokenCount``, an integer
+_COUNTED = re.compile(r'\{"promptTokenCount": ?-?[0-9]+[,}]')
+
+
+def counted(text: str) -> bool:
+    """Whether a usage record's JSON text (matched by the fused reading: JSON, strings as
+    JSON spells them) is provably one the decoder keeps, without reading it: an object
+    whose ``promptTokenCount`` is an integer. Its first member is that, and no other
+    member repeats the key (it is written once in the text, and no escape spells it)."""
+    return (
+        _COUNTED.match(text) is not None
+        and "\\" not in text
+        and text.count('"promptTokenCount"') == 1
+    )
 
 
 def has_counts(meta: dict[str, Any]) -> bool:

@@ -27,7 +27,6 @@ from ag_ui.core import (
     TextMessageEndEvent,
     TextMessageStartEvent,
     ToolCallArgsEvent,
-    ToolCallStartEvent,
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError, VendorStreamError
@@ -37,7 +36,7 @@ from toolwire.protocol._makers import (
     args_delta,
     call_end,
     call_start,
-    maker,
+    call_start_meta,
     reasoning_delta,
     text_delta,
 )
@@ -69,9 +68,6 @@ from .wire import (
 _SDK_NO_ID = "null"
 #: the ids that name no call: one is minted (the general path's case)
 _NO_ID = frozenset({"", _SDK_NO_ID})
-#: the start event's validator, for a start with metadata (the constructor without its
-#: frame; the others, and the ends, by the direct makers: a whole call per chunk)
-_START = maker(ToolCallStartEvent)
 
 
 @dataclass(slots=True)
@@ -434,18 +430,15 @@ class Decoder(BaseDecoder):
         ch.calls.append(call)
         if index is not None and ch.last_at is not None:
             ch.last_at[index] = call
-        fields: dict[str, Any] = {
-            "tool_call_id": agui,
-            "tool_call_name": name,
-            "parent_message_id": ch.message_id,
-        }
+        if agui == vendor_id and not ch.index:  # the usual start: no metadata
+            out.append(call_start(agui, name, ch.message_id))
+            return call
         meta = self._ids.metadata(agui, vendor_id)
         if ch.index:
             meta[CHOICE_KEY] = ch.index
         if meta:
-            fields["metadata"] = meta
-            out.append(_START(fields))
-        else:  # the usual start: built directly (the validator's instance)
+            out.append(call_start_meta(agui, name, ch.message_id, meta))
+        else:
             out.append(call_start(agui, name, ch.message_id))
         return call
 

@@ -20,14 +20,21 @@ from ag_ui.core import (
     ReasoningStartEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
-    ToolCallStartEvent,
 )
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol._fastpath import PASS, TakenMany, read_stream
-from toolwire.protocol._makers import args_delta, call_end, maker, reasoning_delta, text_delta
+from toolwire.protocol._kept_json import read_written
+from toolwire.protocol._makers import (
+    args_delta,
+    call_end,
+    call_start,
+    call_start_meta,
+    reasoning_delta,
+    text_delta,
+)
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds
 from toolwire.protocol.decoding import BaseDecoder, as_dict
@@ -54,7 +61,6 @@ from .wire import (
 _Found = tuple[str | None, str, str, int | None]
 #: the start event's validator, for a start with metadata (the constructor without its
 #: frame; the others, and the ends, by the direct makers: a whole call per line)
-_START = maker(ToolCallStartEvent)
 
 
 class Decoder(BaseDecoder):
@@ -117,7 +123,10 @@ class Decoder(BaseDecoder):
             where = self.where
             try:
                 if calls is None:  # one call spelled out
-                    args = _arguments(scan_value(cast(str, arguments), 0)[0], where)
+                    # (its arguments' text kept as Ollama wrote it when that is the text
+                    # ``_arguments`` would write of them: ``read_written`` proves it)
+                    value, kept = read_written(cast(str, arguments))
+                    args = cast(str, arguments) if kept else _arguments(value, where)
                     if not name:
                         return PASS
                     found.append((call_id, name, args, slot))
@@ -300,14 +309,11 @@ class Decoder(BaseDecoder):
         meta: dict[str, Any] = {} if minted else self._ids.metadata(agui, vendor_id)
         if index is not None:
             meta[INDEX_KEY] = index
-        fields: dict[str, Any] = {
-            "tool_call_id": agui,
-            "tool_call_name": name,
-            "parent_message_id": self.message_id,
-        }
-        if meta:
-            fields["metadata"] = meta
-        out.append(_START(fields))
+        message_id = cast(str, self.message_id)
+        if meta:  # (the usual: the call's index, built directly)
+            out.append(call_start_meta(agui, name, message_id, meta))
+        else:
+            out.append(call_start(agui, name, message_id))
         if text:
             out.append(args_delta(agui, text))
         out.append(call_end(agui))
