@@ -26,8 +26,15 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ag_ui.core import BaseEvent, EventType
+from ag_ui.core import (
+    BaseEvent,
+    EventType,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallStartEvent,
+)
 
+from toolwire.protocol._event_json import call_json
 from toolwire.protocol.redact import MASK, redact, secret_values
 from toolwire.protocol.sse import event_json
 
@@ -172,6 +179,52 @@ class StreamRedactor:
             for e, given in self._feed(event):
                 out.append((e, event_json(e) if given is None else given))
         return out
+
+    def texts_of(self, events: list[BaseEvent]) -> list[str]:
+        """The JSON texts of :meth:`frames_of` ``events``, in order: what a server writes,
+        each as ``data: <text>``. A whole call (its start, one arguments event, its end:
+        what a vendor that sends calls whole gives) that goes as it came is one text, its
+        three frames' JSON joined by ``FRAME_GAP`` (``_event_json.call_json``: one template
+        writes them); anything else is what :meth:`frames_of` gives."""
+        start_type, args_type, end_type = ToolCallStartEvent, ToolCallArgsEvent, ToolCallEndEvent
+        starts = [at for at, event in enumerate(events) if type(event) is start_type]
+        if not starts:  # (a stream of deltas: no call whole in it)
+            return [text for _, text in self.frames_of(events)]
+        out: list[str] = []
+        n = len(events)
+        done = 0
+        for at in starts:
+            if (
+                at + 2 >= n
+                or type(events[at + 1]) is not args_type
+                or type(events[at + 2]) is not end_type
+            ):
+                continue
+            if done < at:  # the events before the call, as a list
+                out += [text for _, text in self.frames_of(events[done:at])]
+            text = self._whole_call(events[at], events[at + 1], events[at + 2])
+            if text is None:  # (not as it came, or not in the template's forms)
+                out += [text for _, text in self.frames_of(events[at : at + 3])]
+            else:
+                out.append(text)
+            done = at + 3
+        if done < n:
+            out += [text for _, text in self.frames_of(events[done:])]
+        return out
+
+    def _whole_call(self, start: Any, args: Any, end: Any) -> str | None:
+        """A whole call's text when its three events go as they came: no lane holds text,
+        none of them holds a secret and the arguments' end begins none (what
+        :meth:`_feed` then does with each); ``None`` otherwise."""
+        if self._lanes or self._loose:
+            return None
+        text = call_json(start, args, end)
+        if text is None or not self.secrets:
+            return text
+        delta = args.delta
+        if self._holds_any(text) is not None or type(delta) is not str or self._may_begin(delta):
+            return None
+        return text
 
     def _feed(self, event: BaseEvent) -> list[_Out]:
         out: list[_Out] = []

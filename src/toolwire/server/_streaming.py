@@ -120,7 +120,7 @@ class EventStreamResponse(Response):
     async def _send_events(self, send: Send, items: Sequence[BaseEvent | list[BaseEvent]]) -> None:
         """``items`` (events, or lists of events) framed and sent in one write (they are
         ready at the same moment)."""
-        frames = self.redactor.frames_of
+        written = self.redactor.texts_of
         texts: list[str] = []
         for item in items:
             events = item if isinstance(item, list) else [item]
@@ -129,12 +129,12 @@ class EventStreamResponse(Response):
             if events[0].type == _STARTED:
                 # the one event that restates the whole input (a large one takes a while to
                 # mask and write): framed in a worker thread, the other streams go on
-                framed = await OFFLOAD.run(frames, events)
+                texts += await OFFLOAD.run(written, events)
             else:
-                framed = frames(events)
-            texts += [text for _, text in framed]
+                texts += written(events)
             if not (self.started and self.ended):
-                seen = {event.type for event, _ in framed}
+                # (the mask sends each event's type as it came, and makes none of these)
+                seen = {event.type for event in events}
                 if _STARTED in seen:
                     self.started = True
                 if not seen.isdisjoint(_TERMINAL):
