@@ -209,7 +209,15 @@ def test_the_client_hands_the_driver_pieces_fused_from_the_first() -> None:
 
 def _read(body: list[bytes], fused: bool) -> tuple[Any, ...]:
     """The push reader's chunks of ``body`` (a match made the chunk it stands for, its
-    type kept), or the first error, and how many were matches."""
+    type kept), or the first error, how many were matches, and the warnings said (a lone
+    surrogate replaced: the losses of the frames read)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        chunks, error, matched = _read_all(body, fused)
+    return chunks, error, matched, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def _read_all(body: list[bytes], fused: bool) -> tuple[Any, ...]:
     reader = wire.ChunkReader()
     chunks: list[Any] = []
     matched = 0
@@ -243,6 +251,7 @@ def test_the_fused_feed_s_matches_are_the_chunks_feed_makes(
     body = _pieces(_hostile(_frames(deltas, True, False, calls), *hostile), cuts)
     fused, plain = _read(body, True), _read(body, False)
     assert fused[:2] == plain[:2]
+    assert fused[3] == plain[3]  # the same losses said
     assert plain[2] == 0
     # Bedrock's own writing: compact, its keys in order, no surrogate (the padded and the
     # ASCII styles escape a non-ASCII text, a pair of escapes for one beyond the BMP)
