@@ -294,7 +294,9 @@ def _pct(xs: list[float], q: float) -> float | None:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def _one(client: Any, url: str, payload: bytes) -> tuple[float | None, float, bool]:
+async def _one(client: Any, url: str, payload: bytes) -> tuple[float | None, float, str | None]:
+    """One run: the time to its first event and to its end, and why it failed (``None``:
+    it ended with ``RUN_FINISHED``), its status and the end of what it sent, for the page."""
     began = time.perf_counter()
     first: float | None = None
     tail = b""
@@ -305,7 +307,10 @@ async def _one(client: Any, url: str, payload: bytes) -> tuple[float | None, flo
                 first = time.perf_counter() - began
             tail = (tail + piece)[-2048:]
         ok = response.status_code == 200 and b'"RUN_FINISHED"' in tail
-    return first, time.perf_counter() - began, ok
+    took = time.perf_counter() - began
+    ending = tail[-160:]
+    why = None if ok else f"status {response.status_code} after {took:.1f} s, ending {ending!r}"
+    return first, took, why
 
 
 async def _load(
@@ -327,13 +332,14 @@ async def _load(
             while left[0] > 0 and time.monotonic() < deadline:
                 left[0] -= 1
                 try:
-                    first, last, ok = await _one(client, url, payload)
+                    first, last, why = await _one(client, url, payload)
                 except Exception as exc:  # counted and shown, never hidden
                     level.failed += 1
                     level.error = f"{type(exc).__name__}: {exc}"
                     continue
-                if not ok or first is None:
+                if why is not None or first is None:
                     level.failed += 1
+                    level.error = why or "no event before the end"
                     continue
                 level.runs += 1
                 level.first.append(first)
@@ -389,7 +395,7 @@ def rows(levels: list[Level]) -> list[str]:
         per_cpu = lv.runs / lv.cpu if lv.cpu > 0 else None
         cpu_run = lv.cpu / lv.runs if lv.runs else None
         rate = lv.runs / lv.wall if lv.wall else 0.0
-        note = lv.label + (f" ERROR {lv.error[:80]}" if lv.error else "")
+        note = lv.label + (f" ERROR {lv.error[:400]}" if lv.error else "")
         out.append(
             f"{lv.vendor:16} {lv.gateway:24} {lv.workers:>2} {lv.concurrency:>3} {lv.runs:>5} "
             f"{lv.failed:>4} {_ms(cpu_run):>10} {rate:7.1f} "
