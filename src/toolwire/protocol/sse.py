@@ -513,10 +513,14 @@ def encode_agui_sse(events: Iterable[BaseEvent]) -> bytes:
             out.append(_fast_event_json(e))
         except PydanticSerializationError:
             out.append(event_json(e))
-    if not out:
-        return b""
-    # every frame is "data: <json>\n\n": the texts joined by what lies between two of them
-    return ("data: " + FRAME_GAP.join(out) + "\n\n").encode("utf-8")
+    return agui_frames(out).encode("utf-8") if out else b""
+
+
+def agui_frames(texts: list[str]) -> str:
+    """Events' JSON texts (a whole call's three may be one text, its frames joined by
+    ``FRAME_GAP``) as SSE frames, each ``data: <json>\n\n``: the texts joined by what lies
+    between two frames. ``texts`` is not empty."""
+    return "data: " + FRAME_GAP.join(texts) + "\n\n"
 
 
 _END: Any = object()  # the end of the events
@@ -635,6 +639,7 @@ def _unwritable(payload: Any, exc: Exception, vendor: str, where: str, cap: int)
 __all__ = [
     "SSEEvent",
     "SSEParser",
+    "agui_frames",
     "encode_agui_event",
     "encode_agui_sse",
     "event_json",

@@ -32,6 +32,7 @@ from starlette.types import Receive, Scope, Send
 from toolwire.errors import ToolwireError
 from toolwire.losses import Loss, held
 from toolwire.protocol.runs import error_code
+from toolwire.protocol.sse import agui_frames
 from toolwire.protocol.stream_redact import StreamRedactor
 from toolwire.server._offload import OFFLOAD
 from toolwire.server._ready import ready_groups
@@ -140,8 +141,7 @@ class EventStreamResponse(Response):
                 if not seen.isdisjoint(_TERMINAL):
                     self.ended = True
         if texts:
-            # every frame is "data: <json>\n\n": the texts joined by what lies between two
-            body = ("data: " + "\n\ndata: ".join(texts) + "\n\n").encode()
+            body = agui_frames(texts).encode()
             await send({"type": "http.response.body", "body": body, "more_body": True})
 
     def _report(self, lost: list[Loss]) -> None:
