@@ -282,9 +282,8 @@ def test_bedrock_s_own_deltas_go_the_fused_way(monkeypatch: pytest.MonkeyPatch) 
     ],
 )
 def test_the_form_reads_each_delta_s_fields(payload: bytes, fields: tuple[Any, ...]) -> None:
-    from toolwire.adapters.bedrock.wire import _PAYLOAD
 
-    match = _PAYLOAD(payload.decode())
+    match = wire.DELTA_FORM.payload.fullmatch(payload.decode())
     assert match is not None
     assert DELTA_FORM.read(match) == fields
     assert json.loads(match.group("data")) == json.loads(payload)
@@ -303,9 +302,8 @@ def test_the_form_reads_each_delta_s_fields(payload: bytes, fields: tuple[Any, .
     ],
 )
 def test_a_payload_the_form_does_not_take_goes_the_general_way(payload: bytes) -> None:
-    from toolwire.adapters.bedrock.wire import _PAYLOAD
 
-    assert _PAYLOAD(payload.decode()) is None
+    assert wire.DELTA_FORM.payload.fullmatch(payload.decode()) is None
 
 
 @pytest.mark.parametrize("cap", [5, 9, 10, 11, 40])

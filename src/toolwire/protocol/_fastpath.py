@@ -149,7 +149,7 @@ class OneOf:
 @dataclass(frozen=True)
 class Maybe:
     """An object's member that may be absent (its fields are then ``None``), or there with
-    ``shape``: Ollama writes ``thinking`` and ``tool_calls`` only when they hold something."""
+    ``shape``: a member a vendor writes only when it holds something."""
 
     shape: Any
 
@@ -374,16 +374,15 @@ class DeltaForm:
         self.lines = lines
         self.pattern: Pattern[str] = re.compile(framed)
         #: the expression of the data alone, with the same groups: for payloads that come
-        #: in frames of another framing (the AWS event stream's), matched whole
+        #: in frames of another framing (a binary event stream's), matched whole
         self.payload: Pattern[str] = re.compile(rf"(?P<data>{data})")
         assert self.pattern.groups == len(compiled.fields) + 1, "only the fields are groups"
         self.fields = tuple(name for name, _ in compiled.fields)
         assert compiled.fields, "a form hands its rule at least one field"
-        unpack, values, grab = _values(compiled.fields, compiled.optional)
-        #: how a match's groups are unpacked and the fields' values made of them (Python
-        #: source), and whether the rule returns a list: for other loops over the form
-        #: (``protocol.pushed``)
-        self.source = (unpack, values)
+        values, grab = _values(compiled.fields, compiled.optional)
+        #: the fields' values made of their groups (Python source), for other loops over the
+        #: form (``protocol.pushed``)
+        self.values = values
         #: the statement that takes the fields' groups alone (``_0, _1 = m.group(2, 3)``):
         #: what a loop that reads no ``_data`` unpacks instead of ``m.groups()``
         self.grab = grab
@@ -400,13 +399,13 @@ class DeltaForm:
         return f"DeltaForm(fields={self.fields}, depth={self.depth})"
 
 
-def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, str, str]:
-    """How a match's groups are unpacked (``m.groups()``), the fields' values made of them,
-    and the fields' groups alone taken (``m.group(2, ...)``: not the event's whole data,
-    a copy no rule reads), as Python source: an ``Index`` made an ``int`` (asked whether it
-    is ``None`` only where it may be), a ``Text`` read as JSON reads it (only one with an
-    escape needs reading: one whose escapes are all ``\\"``, the quotes of argument text,
-    by ``str.replace``, any other by json's own C string reader)."""
+def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, str]:
+    """The fields' values made of a match's groups, and the fields' groups alone taken
+    (``m.group(2, ...)``: not the event's whole data, a copy no rule reads), as Python
+    source: an ``Index`` made an ``int`` (asked whether it is ``None`` only where it may
+    be), a ``Text`` read as JSON reads it (only one with an escape needs reading: one whose
+    escapes are all ``\\"``, the quotes of argument text, by ``str.replace``, any other by
+    json's own C string reader)."""
     names = [f"_{i}" for i in range(len(fields))]
     values: list[str] = []
     for i, ((name, kind), var) in enumerate(zip(fields, names, strict=True)):
@@ -428,7 +427,7 @@ def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, st
         grab = f"{names[0]} = m.group(2)"
     else:
         grab = f"{', '.join(names)} = m.group({', '.join(str(i + 2) for i in range(len(names)))})"
-    return ", ".join(["_data", *names]), ", ".join(values), grab
+    return ", ".join(values), grab
 
 
 #: a form's reader of one match: its fields' values

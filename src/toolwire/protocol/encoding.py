@@ -99,7 +99,7 @@ class CheckedEncoder(BaseEncoder):
 
     def _feed(self, event: Any) -> Chunks:
         out: Chunks = []
-        self._checked_into((event,), out)
+        self._feed_into((event,), out)
         return out
 
     def _feed_into(self, events: Iterable[Any], out: Chunks) -> None:

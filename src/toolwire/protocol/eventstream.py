@@ -15,11 +15,11 @@ cut in one loop (``struct`` and ``zlib``'s C CRC32, each distinct header block r
 each frame checked once and copied once, so reading is linear in the stream. The frame's
 size is bounded by ``limits().max_event_chars``. :meth:`FrameReader.feed_items` makes each
 frame its reader's chunk in that loop, and hands the payloads of one kind of frame (a
-vendor's content deltas) to a delta form's expression (:func:`payload_pattern`): the fused
-reading of ``protocol._fastpath``, for frames; the piece's other frames may be made together
-(``together``: their payloads parsed in one batch, as an SSE reader parses a piece's
-events). :func:`write_frame` builds the same layout
-(:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
+vendor's content deltas) to a delta form's expression of its data alone
+(``DeltaForm.payload``): the fused reading of ``protocol._fastpath``, for frames; the
+piece's other frames may be made together (``together``: their payloads parsed in one
+batch, as an SSE reader parses a piece's events). :func:`write_frame` builds the same
+layout (:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 (``:event-type`` ...) is the adapter's.
 """
@@ -35,7 +35,6 @@ from re import Match, Pattern
 from typing import Any, Generic, TypeVar
 
 from toolwire.errors import TruncatedStream, VendorDataError
-from toolwire.protocol._fastpath import DeltaForm
 from toolwire.protocol.limits import check, limits
 
 #: prelude (two lengths and the prelude CRC) + the message CRC
@@ -447,14 +446,6 @@ class FramePushReader(Generic[M]):
         return []
 
 
-def payload_pattern(form: DeltaForm) -> Callable[[str], Match[str] | None]:
-    """The ``fullmatch`` of a delta form's expression of its data alone (``form.payload``),
-    for payloads that come in frames, not SSE events. Its groups are the form's (the data,
-    then the fields), so the form's reader and rule take its matches as they take those
-    of whole SSE events."""
-    return form.payload.fullmatch
-
-
 def read_frames(pieces: Iterable[bytes], vendor: str = "eventstream") -> Iterator[Frame]:
     """Every frame of a stream given as pieces split anywhere (lazily)."""
     reader: FrameReader[Any] = FrameReader(vendor)
@@ -514,7 +505,7 @@ def header_block(headers: Mapping[str, Any], vendor: str = "eventstream") -> byt
     return hbytes
 
 
-def frame_bytes(head: bytes, payload: bytes = b"", vendor: str = "eventstream") -> bytes:
+def frame_bytes(head: bytes, payload: bytes = b"") -> bytes:
     """One frame of a header block (:func:`header_block`) and ``payload``."""
     total = len(head) + len(payload) + _OVERHEAD
     if total > limits().max_event_chars:
@@ -528,7 +519,7 @@ def write_frame(
     headers: Mapping[str, Any], payload: bytes = b"", vendor: str = "eventstream"
 ) -> bytes:
     """One frame with ``headers`` (str, bytes, int, bool or UUID values) and ``payload``."""
-    return frame_bytes(header_block(headers, vendor), payload, vendor)
+    return frame_bytes(header_block(headers, vendor), payload)
 
 
 __all__ = [
@@ -538,7 +529,6 @@ __all__ = [
     "FrameReader",
     "frame_bytes",
     "header_block",
-    "payload_pattern",
     "read_frames",
     "write_frame",
 ]

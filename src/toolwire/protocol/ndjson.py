@@ -196,13 +196,13 @@ class NDJSONReader:
         self._check_size()
 
     def _check_size(self) -> None:
-        check("max_event_chars", self._size, lambda: f"{self.vendor}: NDJSON line {self._line}")
+        check("max_event_chars", self._size, self._where)
 
     def _one(self, line: bytes, out: list[dict[str, Any]]) -> None:
         self._line += 1
         if not line.strip():
             return
-        check("max_event_chars", len(line), lambda: f"{self.vendor}: NDJSON line {self._line}")
+        check("max_event_chars", len(line), self._where)
         where = f"NDJSON line {self._line}"
         value = load_json(line, self.vendor, where)
         if not isinstance(value, dict):

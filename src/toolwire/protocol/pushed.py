@@ -210,7 +210,7 @@ def _unit_of(form: DeltaForm | None) -> Unit:
         if form is None:
             grab, values, taken, events = "_data = m.groups()", "", "", "out"
         else:
-            grab, values = form.grab, form.source[1]
+            grab, values = form.grab, form.values
             taken, events = ("", "out") if form.many else (" is not None", "[out]")
         source = _UNIT.format(grab=grab, values=values, taken=taken, events=events)
         scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}

@@ -526,13 +526,6 @@ def agui_frames(texts: list[str]) -> str:
 _END: Any = object()  # the end of the events
 
 
-def _one(event: BaseEvent) -> str:
-    try:
-        return _fast_event_json(event)
-    except PydanticSerializationError:
-        return event_json(event)
-
-
 def _calls(start: Any, it: Iterator[BaseEvent], out: list[str]) -> Any:
     """The texts of the calls from ``start`` on (a ``TOOL_CALL_START``) into ``out``: a
     whole call (its start, one arguments event, its end) by one template
@@ -542,17 +535,17 @@ def _calls(start: Any, it: Iterator[BaseEvent], out: list[str]) -> Any:
     while type(start) is ToolCallStartEvent:
         args = next(it, _END)
         if type(args) is not ToolCallArgsEvent:
-            out.append(_one(start))
+            out.append(event_json(start))
             return args
         end = next(it, _END)
         if type(end) is not ToolCallEndEvent:
-            out.append(_one(start))
-            out.append(_one(args))
+            out.append(event_json(start))
+            out.append(event_json(args))
             start = end
             continue
         text = call_json(start, args, end)
         if text is None:
-            out.extend((_one(start), _one(args), _one(end)))
+            out.extend((event_json(start), event_json(args), event_json(end)))
         else:
             out.append(text)
         start = next(it, _END)

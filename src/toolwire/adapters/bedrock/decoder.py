@@ -189,10 +189,7 @@ class Decoder(BaseDecoder):
         if type(chunk) is CheckedObject and "contentBlockDelta" not in chunk and chunk.trusted():
             # a frame toolwire's reader made, no delta (a block's start or stop, say): to
             # its handler as ``BaseDecoder.feed`` takes it, no delta's fields looked for
-            self.chunk_index += 1
-            events = self._feed(chunk)
-            self.warn_new()
-            return events
+            return super().feed(chunk)
         fast = self._fast_delta(chunk)  # most of a stream: one content delta
         if fast is not None:
             return fast

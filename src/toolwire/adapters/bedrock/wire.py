@@ -32,7 +32,6 @@ from toolwire.protocol.eventstream import (
     FramePushReader,
     frame_bytes,
     header_block,
-    payload_pattern,
     write_frame,
 )
 from toolwire.protocol.fields import Fields
@@ -478,7 +477,7 @@ def _pieces(body: bytes | str | Iterable[bytes | str]) -> Iterable[bytes | str]:
 #: frame's padding ``p`` or any other scalar member after them): its block index and a
 #: text, tool-input or reasoning-text fragment. The decoder's rule (``Decoder._delta``)
 #: reads what it becomes; the push reader's fused feed reads the payloads with the form's
-#: expression of the payload alone (``DELTA_FORM.payload``; :data:`_PAYLOAD` its fullmatch).
+#: expression of the payload alone (``DELTA_FORM.payload``).
 DELTA_FORM = DeltaForm(
     {
         "contentBlockIndex": Index("index"),
@@ -490,7 +489,6 @@ DELTA_FORM = DeltaForm(
         OTHERS: SCALAR,
     }
 )
-_PAYLOAD = payload_pattern(DELTA_FORM)
 
 
 def _matched(match: Match[str]) -> dict[str, Any]:
@@ -622,7 +620,7 @@ def to_sse(chunks: Iterable[dict[str, Any]]) -> bytes:
         head = heads.get(name)
         if head is None:
             head = heads[name] = _head(name)
-        out.append(frame_bytes(head, raw, VENDOR))
+        out.append(frame_bytes(head, raw))
     return b"".join(out)
 
 

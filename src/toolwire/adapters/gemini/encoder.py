@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ag_ui.core import (
-    BaseEvent,
     ReasoningEncryptedValueEvent,
     ToolCallArgsEvent,
     ToolCallEndEvent,
@@ -88,11 +87,6 @@ class Encoder(CheckedEncoder):
         self._early_sigs: dict[str, str] = {}
         #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
         self._handlers = handlers_by_type(type(self))
-
-    def _feed(self, event: BaseEvent | dict[str, Any]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        self._feed_into((event,), out)
-        return out
 
     def _feed_into(self, events: Any, out: list[dict[str, Any]]) -> None:
         made: list[dict[str, Any]] = []

@@ -59,8 +59,6 @@ from .wire import (
 
 #: a checked call: its vendor id (``None``: one is minted), name, argument text, index
 _Found = tuple[str | None, str, str, int | None]
-#: the start event's validator, for a start with metadata (the constructor without its
-#: frame; the others, and the ends, by the direct makers: a whole call per line)
 
 
 class Decoder(BaseDecoder):

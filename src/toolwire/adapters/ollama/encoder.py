@@ -172,12 +172,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         sent = {"id": ids(call_id, metadata), "function": fn}
         if ids.losses:
             self.losses += ids.take_losses()
-        return {
-            "model": self.model,
-            "created_at": self.created_at,
-            "message": {"role": "assistant", "content": "", "tool_calls": [sent]},
-            "done": False,
-        }
+        return self._line({"role": "assistant", "content": "", "tool_calls": [sent]})
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return [self._last(ev)]
