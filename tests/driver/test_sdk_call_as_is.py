@@ -11,7 +11,6 @@ import warnings
 from operator import attrgetter
 from typing import Any
 
-import httpx2
 import pytest
 from ag_ui.core import (
     AssistantMessage,
@@ -27,6 +26,7 @@ from ag_ui.core import (
     ToolMessage,
     UserMessage,
 )
+from sdk_http import recording
 
 from toolwire import adapters, clients
 
@@ -78,17 +78,10 @@ def _body(vendor: str) -> dict[str, Any]:
 def _sent(vendor: str, kwargs: dict[str, Any]) -> bytes:
     """The request body the vendor's SDK sends for ``kwargs`` (its streamed call)."""
     seen: list[bytes] = []
-
-    def handler(request: httpx2.Request) -> httpx2.Response:
-        seen.append(request.read())
-        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=b"")
-
     client_of = adapters.client(vendor)
     sync_class = client_of.sdk_client_class().__name__.removeprefix("Async")
     sdk = __import__(client_of.sdk)
-    client = getattr(sdk, sync_class)(
-        api_key="test-key-000", http_client=httpx2.Client(transport=httpx2.MockTransport(handler))
-    )
+    client = getattr(sdk, sync_class)(api_key="test-key-000", http_client=recording(seen, 200, {}))
     create = attrgetter(client_of.resource)(client).with_streaming_response.create
     with create(**kwargs):
         pass

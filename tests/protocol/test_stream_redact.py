@@ -140,8 +140,10 @@ def test_a_value_too_short_to_be_a_secret_changes_nothing() -> None:
 
 
 def test_a_secret_that_looks_like_json_syntax_is_never_replaced_in_the_syntax() -> None:
-    # the redactor edits string values, not the encoded JSON around them
-    key = '","type":'
+    # the redactor edits string values, not the encoded JSON around them: the key is text
+    # every content event's JSON holds, around its delta
+    key = '","delta":"'
+    assert key in event_json(TextMessageContentEvent(message_id="m1", delta="plain words"))
     assert len(key) >= MIN_SECRET_CHARS
     events = _run(*_text("m1", ["plain words"]))
     out = _through(events, [key])
