@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from outcomes import outcome as _outcome
 from tests.vendor_bedrock._bedrock_sdk import sdk_events
@@ -219,7 +219,10 @@ def test_a_whole_stream_reads_the_same_cut_anywhere_and_as_botocore_reads_it(
     deltas: list[Any], cuts: list[int]
 ) -> None:
     """No hostile frame: one piece, many pieces and botocore's own parse of the bytes (the
-    dicts boto3 yields, read by the decoder) give the same outcome."""
+    dicts boto3 yields, read by the decoder) give the same outcome. (A lone surrogate makes
+    a hostile frame: raw, its payload is no UTF-8; escaped, the warning names a frame here
+    and a chunk there. Hostile frames are the test above's.)"""
+    assume(not any(0xD800 <= ord(c) <= 0xDFFF for _, _, _, text in deltas for c in text))
     body = b"".join(_frames(deltas, end=True, after=False))
     whole = _fused([body])
     assert _fused(_pieces(body, cuts)) == whole
@@ -227,10 +230,7 @@ def test_a_whole_stream_reads_the_same_cut_anywhere_and_as_botocore_reads_it(
         theirs = sdk_events(body, size=13)
     except Exception:
         # delta of two members: its union holds one)
-        assert any(
-            kind == "both" or any(0xD800 <= ord(c) <= 0xDFFF for c in text)
-            for _, _, kind, text in deltas
-        )
+        assert any(kind == "both" for _, _, kind, _ in deltas)
         return
     assert _outcome(lambda: bedrock.decode_stream(theirs)) == whole
 
