@@ -16,6 +16,7 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
 
 from ag_ui.core import BaseEvent, RunAgentInput
 
@@ -82,6 +83,10 @@ class VendorProvider:
         self.client = adapters.client(self.adapter)
         # the SDK client, built once and reused across runs: (key digest, event loop, client)
         self._built: tuple[str, Any, Any] | None = None
+        # per event loop, held while a client is built (an asyncio lock belongs to one loop)
+        self._building: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+            WeakKeyDictionary()
+        )
 
     @property
     def model(self) -> str:
@@ -137,19 +142,34 @@ class VendorProvider:
         """The SDK client for ``key``, built at the first run and reused by the next ones (its
         connection pool with it); built anew when the key changed, or the event loop did
         (an async client's pool belongs to one loop). Building one loads its CA bundle:
-        seconds of CPU under load, so it happens off the event loop."""
+        seconds of CPU under load, so it happens off the event loop.
+
+        One build at a time per loop: the runs that arrive together at a cold server wait for
+        the first one's client. Each building its own left all but the last unreferenced,
+        never closed; collecting such a client (its ``__del__`` closes it on the loop later)
+        closed its sockets' descriptors first, and by the time its close ran, a new
+        connection could hold the same descriptor number: the close took that connection's
+        reader off the loop, and its request was never read (a ``408`` after
+        ``header_timeout``)."""
         loop = asyncio.get_running_loop()
-        built = self._built
         digest = hashlib.sha256(key.encode()).hexdigest()
+        built = self._built
         if built is not None and built[0] == digest and built[1] is loop:
             return built[2]
-        if built is not None and built[1] is loop:
-            await self.client.aclose(built[2])
-        client = await OFFLOAD.in_thread(
-            self.client.make_client, api_key=key, base_url=self.config.base_url
-        )
-        self._built = (digest, loop, client)
-        return client
+        lock = self._building.get(loop)
+        if lock is None:
+            lock = self._building[loop] = asyncio.Lock()
+        async with lock:
+            built = self._built  # another run may have built it while this one waited
+            if built is not None and built[0] == digest and built[1] is loop:
+                return built[2]
+            if built is not None and built[1] is loop:
+                await self.client.aclose(built[2])
+            client = await OFFLOAD.in_thread(
+                self.client.make_client, api_key=key, base_url=self.config.base_url
+            )
+            self._built = (digest, loop, client)
+            return client
 
     async def aclose(self) -> None:
         """Close the client the runs shared (the app's shutdown calls this)."""
