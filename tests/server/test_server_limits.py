@@ -75,6 +75,29 @@ def test_a_kept_alive_connection_gets_the_header_deadline_again() -> None:
         assert b"HTTP/1.1 408 Request Timeout" in first + rest
 
 
+def test_an_idle_kept_alive_connection_is_closed_without_an_answer() -> None:
+    """Past the header deadline and the keep-alive wait, a kept-alive connection on which no
+    next request began is closed with nothing written: a ``408`` there would answer a request
+    never made, and a client sending its next one just then could take it as that one's
+    answer (RFC 9112, section 9.6: a server closes an idle connection)."""
+    app = create_app({"header_timeout": 0.3})
+    with live_server(app) as (server, base):
+        server.config.timeout_keep_alive = 1  # read by each new connection
+        with socket.create_connection(_address(base)) as sock:
+            sock.sendall(b"GET /agents HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            sock.settimeout(5)
+            answer = b""
+            while b"\r\n\r\n" not in answer:
+                answer += sock.recv(65536)
+            head, _, body = answer.partition(b"\r\n\r\n")
+            length = int(head.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+            while len(body) < length:
+                body += sock.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200") and len(body) == length
+            # the header deadline (0.3 s) passes first, then the keep-alive wait (1 s)
+            assert _recv_all(sock, 10) == b""  # closed, nothing sent
+
+
 def test_connections_beyond_the_cap_get_503() -> None:
     app = create_app({"max_connections": 3, "header_timeout": 30})
     with live_server(app) as (_, base):
