@@ -70,3 +70,26 @@ def test_each_event_loop_gets_its_own_client() -> None:
     assert len(clients.built) == 2
     assert set(map(id, one)) == {id(clients.built[0][1])}
     assert set(map(id, two)) == {id(clients.built[1][1])}
+
+
+async def test_a_client_the_key_changed_away_from_is_closed_by_its_last_run() -> None:
+    provider, clients = _provider()
+    async with provider._leased("key-1") as first:
+        async with provider._leased("key-1") as again:
+            assert again is first
+            second = await provider._sdk_client("key-2")  # the key rotated mid-run
+            assert second is not first
+            assert clients.closed == []  # two runs still stream on the first client
+        assert clients.closed == []  # one still does
+    assert clients.closed == [first]
+    async with provider._leased("key-2") as now:
+        assert now is second
+    assert clients.closed == [first]  # the current client stays open between runs
+
+
+async def test_shutdown_leaves_a_streaming_run_its_client_until_it_ends() -> None:
+    provider, clients = _provider()
+    async with provider._leased("key-1") as client:
+        await provider.aclose()
+        assert clients.closed == []
+    assert clients.closed == [client]

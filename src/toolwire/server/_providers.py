@@ -14,6 +14,8 @@ import asyncio
 import hashlib
 import os
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
@@ -81,8 +83,8 @@ class VendorProvider:
         self.config = config
         self.adapter = providers()[config.provider][0]
         self.client = adapters.client(self.adapter)
-        # the SDK client, built once and reused across runs: (key digest, event loop, client)
-        self._built: tuple[str, Any, Any] | None = None
+        # the SDK client, built once and reused across runs
+        self._built: _Shared | None = None
         # per event loop, held while a client is built (an asyncio lock belongs to one loop)
         self._building: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             WeakKeyDictionary()
@@ -121,28 +123,46 @@ class VendorProvider:
         key = self._key()
         if key is None:  # checked before the stream; the environment may have changed since
             raise UnsupportedInput(f"agent {self.config.name!r}: {self.unavailable()}")
-        client = await self._sdk_client(key)
         model = self.model
         params = dict(self.config.params)
-        # the request conversion happens as the run is made: in a worker thread
-        run = await OFFLOAD.run(
-            arun,
-            client,
-            run_input,
-            model=model,
-            vendor=self.adapter,
-            forward_losses=True,
-            **params,
-        )
-        async with run:
-            async for events in run.batches():
-                yield events
+        async with self._leased(key) as client:
+            # the request conversion happens as the run is made: in a worker thread
+            run = await OFFLOAD.run(
+                arun,
+                client,
+                run_input,
+                model=model,
+                vendor=self.adapter,
+                forward_losses=True,
+                **params,
+            )
+            async with run:
+                async for events in run.batches():
+                    yield events
+
+    @asynccontextmanager
+    async def _leased(self, key: str) -> AsyncIterator[Any]:
+        """The SDK client for ``key`` while a run uses it: a client the key changed away from
+        is closed when the last run on it ends, not under the runs still streaming on it."""
+        shared = await self._shared(key)
+        shared.users += 1
+        try:
+            yield shared.client
+        finally:
+            shared.users -= 1
+            if shared.retired and shared.users == 0:
+                await self.client.aclose(shared.client)
 
     async def _sdk_client(self, key: str) -> Any:
+        """The SDK client for ``key`` (see :meth:`_shared`)."""
+        return (await self._shared(key)).client
+
+    async def _shared(self, key: str) -> _Shared:
         """The SDK client for ``key``, built at the first run and reused by the next ones (its
         connection pool with it); built anew when the key changed, or the event loop did
         (an async client's pool belongs to one loop). Building one loads its CA bundle:
-        seconds of CPU under load, so it happens off the event loop.
+        seconds of CPU under load, so it happens off the event loop. The one it replaces on
+        the same loop is retired: closed now if no run uses it, else by its last run.
 
         One build at a time per loop: the runs that arrive together at a cold server wait for
         the first one's client. Each building its own left all but the last unreferenced,
@@ -154,28 +174,45 @@ class VendorProvider:
         loop = asyncio.get_running_loop()
         digest = hashlib.sha256(key.encode()).hexdigest()
         built = self._built
-        if built is not None and built[0] == digest and built[1] is loop:
-            return built[2]
+        if built is not None and built.digest == digest and built.loop is loop:
+            return built
         lock = self._building.get(loop)
         if lock is None:
             lock = self._building[loop] = asyncio.Lock()
         async with lock:
             built = self._built  # another run may have built it while this one waited
-            if built is not None and built[0] == digest and built[1] is loop:
-                return built[2]
-            if built is not None and built[1] is loop:
-                await self.client.aclose(built[2])
+            if built is not None and built.digest == digest and built.loop is loop:
+                return built
+            if built is not None and built.loop is loop:
+                await self._retire(built)
             client = await OFFLOAD.in_thread(
                 self.client.make_client, api_key=key, base_url=self.config.base_url
             )
-            self._built = (digest, loop, client)
-            return client
+            self._built = _Shared(digest, loop, client)
+            return self._built
+
+    async def _retire(self, shared: _Shared) -> None:
+        shared.retired = True
+        if shared.users == 0:
+            await self.client.aclose(shared.client)
 
     async def aclose(self) -> None:
-        """Close the client the runs shared (the app's shutdown calls this)."""
+        """Close the client the runs shared (the app's shutdown calls this; a run still on
+        it closes it as it ends)."""
         built, self._built = self._built, None
-        if built is not None and built[1] is asyncio.get_running_loop():
-            await self.client.aclose(built[2])
+        if built is not None and built.loop is asyncio.get_running_loop():
+            await self._retire(built)
+
+
+@dataclass
+class _Shared:
+    """An SDK client the runs on one event loop share, and how many use it now."""
+
+    digest: str  # of the key it was built with
+    loop: asyncio.AbstractEventLoop
+    client: Any
+    users: int = 0
+    retired: bool = False  # replaced (or the server closing): closed by its last run
 
 
 def build_provider(config: AgentConfig) -> Provider:
