@@ -316,23 +316,26 @@ class SequenceRules:
         return tag, pmsg
 
     def whole_call(
-        self, start: ag.ToolCallStartEvent, args: ag.ToolCallArgsEvent, end: ag.ToolCallEndEvent
+        self,
+        start: ag.ToolCallStartEvent,
+        args: ag.ToolCallArgsEvent,
+        end: ag.ToolCallEndEvent | None = None,
     ) -> bool:
-        """``verify`` of a new call's start, its one arguments event and its end, in turn,
-        inside an active run, as one step: the same rules, the same violation at the same
-        index, the same thread after, without the call's open record (issue 38: most calls
-        come whole). ``False``, having changed nothing, for any other call (an id the
-        thread holds, a subagent's tag, another id on the arguments or end, arguments past
-        their cap, a ledger that keeps more than the rules need): verify each then."""
+        """``verify`` of a new call's start, its one arguments event and (when given) its
+        end, in turn, inside an active run, as one step: the same rules, the same violation
+        at the same index, the same thread after (a whole call without its open record:
+        issue 38, most calls come whole). ``False``, having changed nothing, for any other
+        call (an id the thread holds, a subagent's tag, another id on the arguments or end,
+        arguments past their cap, a ledger that keeps more than the rules need): verify
+        each then."""
         cid = start.tool_call_id
         thread = self.thread
         size = len(args.delta)
         if (
             cid in thread.calls  # (every open call is there: none is open)
             or args.tool_call_id != cid
-            or end.tool_call_id != cid
             or args.subagent_run_id is not None
-            or end.subagent_run_id is not None
+            or (end is not None and (end.tool_call_id != cid or end.subagent_run_id is not None))
             or size > limits().max_argument_chars
             or not self._takes_whole
         ):
@@ -341,6 +344,12 @@ class SequenceRules:
         tag, pmsg = self._call_owner(start, cid)  # (raises with nothing changed)
         if self._started is not None:
             self._started.setdefault(cid)
+        if end is None:  # open, its arguments' size counted
+            call = thread.call_started(start, None, tag, pmsg)
+            call.size = size
+            self.open_calls[cid] = call
+            self.index += 1
+            return True
         thread.whole_call(start, tag, pmsg, size)
         self.index += 2  # (the arguments, the end: nothing else to check)
         return True

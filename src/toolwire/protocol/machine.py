@@ -157,7 +157,7 @@ class StreamMachine:
             or (end is not None and type(end) is not _END)
         ):
             return False
-        if end is not None and rules.whole_call(start, args, end):
+        if rules.whole_call(start, args, end):
             return True
         # (no check of these changes the run's state or opens a chunk stream: the short
         # way stays open for the next)
