@@ -149,7 +149,13 @@ def _in_calls(events: list[Any], mode: dict[str, Any], counted: list[int]) -> tu
             if kinds[:2] == _CLASSES[:2]:
                 three = kinds == _CLASSES
                 group = events[i : i + (3 if three else 2)]
-                if machine.feed_call(*group):
+                first = machine.index + 1
+                try:
+                    took = machine.feed_call(*group)
+                except ProtocolViolation as exc:  # the events before the failing one taken
+                    assert exc.index == first + machine.call_taken
+                    raise
+                if took:
                     out.extend(e.model_dump_json() for e in group)
                     counted.append(len(group))
                     i += len(group)

@@ -176,11 +176,10 @@ class CheckedEncoder(BaseEncoder):
         """A call's start, one arguments event and its end, fed in a row: checked in one
         step and written by ``_whole_call`` where it takes them, else as ``feed`` of each."""
         machine = self._machine
-        before = machine.index
         try:
             fused = machine.feed_call(start, args, end)
         except BaseException:
-            self._handle_checked(start, args, machine.index - before - 1, out)
+            self._handle_checked(start, args, machine.call_taken, out)
             raise
         if not fused:
             self._flush_held(start, args, out)
@@ -198,11 +197,10 @@ class CheckedEncoder(BaseEncoder):
     def _flush_held(self, start: Any, args: Any, out: Chunks) -> None:
         """The start (and arguments) held back, checked and handled as ``feed`` would."""
         machine = self._machine
-        before = machine.index
         try:
             fused = args is not None and machine.feed_call(start, args)
         except BaseException:
-            self._handle_checked(start, args, machine.index - before - 1, out)
+            self._handle_checked(start, args, machine.call_taken, out)
             raise
         if fused:
             self._handle_checked(start, args, 2, out)

@@ -112,6 +112,8 @@ class StreamMachine:
             check = self._rules.active_check(cls.model_fields["type"].default)
             if check is not None:
                 self._fast_all[cls] = check
+        #: after :meth:`feed_call` raised: how many of its events passed their checks
+        self.call_taken = 0
         # (an "auto" machine takes its first event the general way: it decides the run)
         self._fast = {} if self._auto else self._fast_all
         #: a call's start, arguments and end checks, when all three have the short way
@@ -144,7 +146,8 @@ class StreamMachine:
         after, each event passed on as it is. ``False``, having taken none of them, where
         ``feed`` would take the first the general way (outside an active run, a chunk stream
         open, an "auto" machine's first event, an event not of exactly those classes):
-        :meth:`feed` each then."""
+        :meth:`feed` each then. When one fails, :attr:`call_taken` says how many of the
+        events before it passed (and were taken), as ``feed`` of each would have."""
         rules = self._rules
         checks = self._call_checks
         if (
@@ -157,18 +160,23 @@ class StreamMachine:
             or (end is not None and type(end) is not _END)
         ):
             return False
-        if rules.whole_call(start, args, end):
-            return True
-        # (no check of these changes the run's state or opens a chunk stream: the short
-        # way stays open for the next)
-        check_start, check_args, check_end = checks
-        rules.index += 1
-        check_start(rules, start)
-        rules.index += 1
-        check_args(rules, args)
-        if end is not None:
+        first = rules.index + 1
+        try:
+            if rules.whole_call(start, args, end):
+                return True
+            # (no check of these changes the run's state or opens a chunk stream: the short
+            # way stays open for the next)
+            check_start, check_args, check_end = checks
             rules.index += 1
-            check_end(rules, end)
+            check_start(rules, start)
+            rules.index += 1
+            check_args(rules, args)
+            if end is not None:
+                rules.index += 1
+                check_end(rules, end)
+        except BaseException:
+            self.call_taken = rules.index - first  # (the failing event's index is rules.index)
+            raise
         return True
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[BaseEvent]:
