@@ -5,6 +5,8 @@ dict without the vendor-id key (not searched), a dict subclass, or holds the key
 
 from __future__ import annotations
 
+import copy
+import pickle
 from typing import Any
 
 import pytest
@@ -74,3 +76,13 @@ def test_metadata_without_the_key_and_with_it_map_as_documented(make: Any) -> No
     # a stand-in for an id the rule rejects, the vendor's own id taken by another call
     assert mapper("x" * 13, make({VENDOR_ID_KEY: {"vendor": "v", "id": "orig"}})) != "orig"
     assert [loss.kind for loss in mapper.take_losses()] == ["call-id-remapped"]
+
+
+@pytest.mark.parametrize("rule", RULES + _declared(), ids=lambda r: r.target)
+def test_a_rule_still_pickles_and_copies(rule: IdRule) -> None:
+    """(the server's worker processes are spawned: what crosses to them must pickle)"""
+    again = pickle.loads(pickle.dumps(rule))
+    assert again == rule
+    for call_id in IDS:
+        assert again.takes(call_id) == rule.takes(call_id)
+    assert copy.deepcopy(rule) == rule

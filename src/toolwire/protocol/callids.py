@@ -132,6 +132,10 @@ class IdRule:
     def __post_init__(self) -> None:
         object.__setattr__(self, "takes", _taker(self.max_length, self.pattern))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (made again from its fields: ``takes`` is a closure, the verdicts a cache)
+        return (IdRule, (self.target, self.max_length, self.pattern, self.source, self.prefix))
+
     #: ``why_not(call_id) is None``, as one call made for the rule (most ids conform: the
     #: stream encoders ask for every call, issue 38)
     takes: Callable[[str], bool] = field(init=False, repr=False, compare=False, hash=False)
