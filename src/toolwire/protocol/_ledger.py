@@ -70,6 +70,15 @@ class Ledger:
         self._shapes: dict[ClosedCall, ClosedCall] = {}
         #: whether this ledger does anything with a call's message (the history does)
         self._attaches = type(self)._attached is not Ledger._attached
+        cls = type(self)
+        #: whether :meth:`whole_call` stands for a call's start and end: the ledger keeps
+        #: nothing of a call but what this class does (not so the history)
+        self.takes_whole_calls = not self._attaches and (
+            cls._call is Ledger._call
+            and cls.call_started is Ledger.call_started
+            and cls.call_ended is Ledger.call_ended
+            and cls._call_cls is CallRecord
+        )
 
     def _record(self, mid: str, role: str, owner: str | None, name: str | None) -> MessageRecord:
         return self._message_cls(mid, role, owner)
@@ -130,19 +139,44 @@ class Ledger:
             return existing  # type: ignore[return-value]
         call = self._call(ev, owner)
         self.calls[call.id] = call
-        mid = call.parent
+        msg = self._call_message(call.id, call.parent, call.owner, parent)
+        if self._attaches:
+            self._attached(msg, call)
+        return call
+
+    def _call_message(
+        self, cid: str, mid: str | None, owner: str | None, parent: MessageRecord | None
+    ) -> MessageRecord:
+        """The message the new call ``cid`` belongs to (``mid``: the parent it names,
+        ``parent``: its record when found), made when the thread has none; the last
+        assistant's from now."""
         msg = parent
         if mid is None:
-            mid = self._last_assistant or mint_id("msg", call.id)
+            mid = self._last_assistant or mint_id("msg", cid)
             msg = self.msgs.get(mid)
         elif msg is None:
             msg = self.msgs.get(mid)
         if msg is None:
-            msg = self._new_msg(mid, "assistant", call.owner)
-        if self._attaches:
-            self._attached(msg, call)
+            msg = self._new_msg(mid, "assistant", owner)
         self._last_assistant = mid
-        return call
+        return msg
+
+    def whole_call(
+        self, ev: ag.ToolCallStartEvent, owner: str | None, parent: MessageRecord | None, size: int
+    ) -> None:
+        """:meth:`call_started` then :meth:`call_ended` of a new call of ``size`` characters
+        of arguments, without its open record (``takes_whole_calls``): the same thread."""
+        cid = ev.tool_call_id
+        name = sys.intern(ev.tool_call_name)
+        mid = ev.parent_message_id
+        shape = (name, mid, owner, size)
+        shared: CallRecord | ClosedCall | None = self._shapes.get(shape)  # type: ignore[call-overload]
+        if shared is None:
+            shared = self._closed(ClosedCall(*shape))
+            if shared is None:  # (past the shapes kept: the record, as call_ended leaves it)
+                shared = self._call_cls(cid, name, mid, owner, size)
+        self.calls[cid] = shared
+        self._call_message(cid, mid, owner, parent)
 
     def _attached(self, msg: Any, call: CallRecord) -> None: ...
 

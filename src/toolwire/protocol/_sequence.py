@@ -81,6 +81,12 @@ class SequenceRules:
         self.finished: ag.RunFinishedEvent | None = None
         self.error: ag.RunErrorEvent | None = None
         self._hooks = thread.hooks()
+        #: whether :meth:`whole_call` stands for a call's three events: their handlers are
+        #: this class's, the ledger has no hook for them and keeps no call's record
+        calls = (_E.TOOL_CALL_START, _E.TOOL_CALL_ARGS, _E.TOOL_CALL_END)
+        self._takes_whole = thread.takes_whole_calls and not any(
+            t in self._hooks or self._handlers.get(t) is not _BASE_HANDLERS.get(t) for t in calls
+        )
 
     def enter(self, state: RunState) -> None:
         self.state = state
@@ -265,27 +271,9 @@ class SequenceRules:
         cid = ev.tool_call_id
         if cid in self.open_calls:
             self._fail("tool-call-already-open", f"tool call {cid!r} is open")
-        tag = ev.subagent_run_id  # owner_of written out: a call of the parent run's
-        if tag is not None and type(tag) is not str:
-            tag = owner_of(ev)
-        parent = ev.parent_message_id
+        tag, pmsg = self._call_owner(ev, cid)
         thread = self.thread
-        pmsg = None if parent is None else thread.msgs.get(parent)
-        if pmsg is not None:
-            if pmsg.role != "assistant":
-                self._fail(
-                    "tool-call-parent-not-assistant",
-                    f"tool call {cid!r} names parentMessageId {parent!r}, a "
-                    f"{pmsg.role} message; only an assistant message makes calls",
-                )
-            if tag is not None and pmsg.owner != tag:
-                self._fail(
-                    "tool-call-owner-mismatch",
-                    f"tool call {cid!r} tagged {tag!r} but its message {parent!r} belongs to "
-                    f"{pmsg.owner!r}; a tool call belongs to the message that carries it",
-                )
-            if tag is None:
-                tag = pmsg.owner
+        parent = ev.parent_message_id
         existing = thread.calls.get(cid)
         if existing is not None:
             if existing.name != ev.tool_call_name or (
@@ -301,6 +289,70 @@ class SequenceRules:
             self._own_started().setdefault(cid)
         # (the parent's record, when found, handed on: the ledger need not look it up)
         self.open_calls[cid] = thread.call_started(ev, existing, tag, pmsg)
+
+    def _call_owner(self, ev: ag.ToolCallStartEvent, cid: str) -> tuple[str | None, Any]:
+        """A starting call's owner and the record of the message it names as its parent
+        (``None`` when it names none the thread holds), after the parent's rules."""
+        tag = ev.subagent_run_id  # owner_of written out: a call of the parent run's
+        if tag is not None and type(tag) is not str:
+            tag = owner_of(ev)
+        parent = ev.parent_message_id
+        pmsg = None if parent is None else self.thread.msgs.get(parent)
+        if pmsg is not None:
+            if pmsg.role != "assistant":
+                self._fail(
+                    "tool-call-parent-not-assistant",
+                    f"tool call {cid!r} names parentMessageId {parent!r}, a "
+                    f"{pmsg.role} message; only an assistant message makes calls",
+                )
+            if tag is not None and pmsg.owner != tag:
+                self._fail(
+                    "tool-call-owner-mismatch",
+                    f"tool call {cid!r} tagged {tag!r} but its message {parent!r} belongs to "
+                    f"{pmsg.owner!r}; a tool call belongs to the message that carries it",
+                )
+            if tag is None:
+                tag = pmsg.owner
+        return tag, pmsg
+
+    def whole_call(
+        self,
+        start: ag.ToolCallStartEvent,
+        args: ag.ToolCallArgsEvent,
+        end: ag.ToolCallEndEvent | None = None,
+    ) -> bool:
+        """``verify`` of a new call's start, its one arguments event and (when given) its
+        end, in turn, inside an active run, as one step: the same rules, the same violation
+        at the same index, the same thread after (a whole call without its open record:
+        issue 38, most calls come whole). ``False``, having changed nothing, for any other
+        call (an id the thread holds, a subagent's tag, another id on the arguments or end,
+        arguments past their cap, a ledger that keeps more than the rules need): verify
+        each then."""
+        cid = start.tool_call_id
+        thread = self.thread
+        size = len(args.delta)
+        if (
+            cid in thread.calls  # (every open call is there: none is open)
+            or args.tool_call_id != cid
+            or args.subagent_run_id is not None
+            or (end is not None and (end.tool_call_id != cid or end.subagent_run_id is not None))
+            or size > limits().max_argument_chars
+            or not self._takes_whole
+        ):
+            return False
+        self.index += 1
+        tag, pmsg = self._call_owner(start, cid)  # (raises with nothing changed)
+        if self._started is not None:
+            self._started.setdefault(cid)
+        if end is None:  # open, its arguments' size counted
+            call = thread.call_started(start, None, tag, pmsg)
+            call.size = size
+            self.open_calls[cid] = call
+            self.index += 1
+            return True
+        thread.whole_call(start, tag, pmsg, size)
+        self.index += 2  # (the arguments, the end: nothing else to check)
+        return True
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:
         call = self.open_calls.get(ev.tool_call_id)
@@ -348,5 +400,8 @@ class SequenceRules:
             if isinstance(m, ag.ToolMessage):
                 self.run_answered.add(m.tool_call_id)
 
+
+#: the handlers of the class itself (a subclass's own are not :meth:`whole_call`'s)
+_BASE_HANDLERS = handlers_by_type(SequenceRules)
 
 __all__ = ["SequenceRules"]

@@ -129,9 +129,22 @@ class IdRule:
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "takes", _taker(self.max_length, self.pattern))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (made again from its fields: ``takes`` is a closure, the verdicts a cache)
+        return (IdRule, (self.target, self.max_length, self.pattern, self.source, self.prefix))
+
+    #: ``why_not(call_id) is None``, as one call made for the rule (most ids conform: the
+    #: stream encoders ask for every call, issue 38)
+    takes: Callable[[str], bool] = field(init=False, repr=False, compare=False, hash=False)
+
     def verdict(self, call_id: str) -> tuple[str, Loss] | None:
         """None when the target takes ``call_id``; otherwise its first stand-in
         (:meth:`conforming` with no salt) and the loss reporting that mapping."""
+        if self.takes(call_id):  # (no table entry for an id sent as it is)
+            return None
         verdicts = self._verdicts
         # one look-up (``get``), never a test then a read: another thread may clear the
         # table between the two (the server converts large requests in worker threads)
@@ -188,6 +201,19 @@ def _whole_match(pattern: str) -> Callable[[str], re.Match[str] | None]:
     return re.compile(pattern).fullmatch
 
 
+def _taker(max_length: int | None, pattern: str | None) -> Callable[[str], bool]:
+    """Whether a rule of ``max_length`` and ``pattern`` takes an id (``why_not`` is None):
+    one id not empty, within the length, the pattern matching it whole."""
+    if pattern is None:
+        if max_length is None:
+            return bool
+        return lambda call_id: 0 < len(call_id) <= max_length
+    match = _whole_match(pattern)
+    if max_length is None:
+        return lambda call_id: call_id != "" and match(call_id) is not None
+    return lambda call_id: 0 < len(call_id) <= max_length and match(call_id) is not None
+
+
 @dataclass
 class IdMapper:
     """One request's (or stream's) map from AG-UI call ids to ids ``rule`` accepts.
@@ -214,9 +240,12 @@ class IdMapper:
         if hit is not None:
             return hit
         self.thread_ids.add(call_id)
-        out = self._given_back(call_id, metadata) if metadata else None
+        out = None
+        # (a plain dict without the key gives nothing back: most metadata)
+        if metadata and (type(metadata) is not dict or VENDOR_ID_KEY in metadata):
+            out = self._given_back(call_id, metadata)
         if out is None:
-            found = self.rule.verdict(call_id)
+            found = None if self.rule.takes(call_id) else self.rule.verdict(call_id)
             if found is None:
                 out = call_id
             else:

@@ -123,80 +123,105 @@ class CheckedEncoder(BaseEncoder):
         """Check and handle ``events``, their chunks into ``out``, each event's losses
         warned about once it is handled (as ``feed`` does).
 
-        A start (and its arguments) is held back until the next event shows whether it is
-        a whole call. The machine's checks depend on nothing a handler does, so holding
-        back changes nothing but where an error of a later event is raised: the events
-        held are handled first, as ``feed`` would have handled them before it.
+        A call's start (and its one arguments event) is held back, unchecked, until the
+        next event shows whether it is a whole call; the machine then checks the events held
+        in one step (``StreamMachine.feed_call``). Only where an error is raised depends on
+        holding back: the machine's checks depend on nothing a handler does, and on an error
+        the events before the failing one are handled first, as ``feed`` would have.
         """
         feed = self._machine.feed
         handlers = self._handlers
         losses = self.losses
         cls = type(self)
-        whole = cls._whole_call
-        hold = whole is not CheckedEncoder._whole_call
+        hold = cls._whole_call is not CheckedEncoder._whole_call
         hold = hold or cls._call_opened is not CheckedEncoder._call_opened
         start: Any = None
         args: Any = None
         event: Any
         for event in events:
-            try:
-                got = feed(event)
-            except BaseException:
-                if start is not None:
-                    self._flush_start(start, args, out)
-                raise
-            if len(got) != 1:
-                if start is not None:
-                    self._flush_start(start, args, out)
-                    start = args = None
-                self._handle_fed(got, out)
-                continue
-            ev: Any = got[0]
-            if hold and ev is event:
+            if hold:
                 kind = type(event)
                 if kind is _START:
                     if start is not None:
-                        self._flush_start(start, args, out)
+                        self._flush_held(start, args, out)
                     start, args = event, None
                     continue
-                if (
-                    start is not None
-                    and (kind is _ARGS or kind is _END)
-                    and event.tool_call_id == start.tool_call_id
-                ):
-                    if kind is _ARGS and args is None:
-                        args = event
-                        continue
-                    if kind is _END and args is not None:
-                        chunks = whole(self, start, args, event)
-                        if chunks is not None:
-                            start = args = None
-                            out += chunks
-                            if len(losses) > self._announced:
-                                self.warn_new()
+                if start is not None:
+                    if kind is _ARGS:
+                        if args is None and event.tool_call_id == start.tool_call_id:
+                            args = event
                             continue
-            if start is not None:
-                self._flush_start(start, args, out)
-                start = args = None
-            handler = handlers.get(ev.type)
+                    elif kind is _END:
+                        if args is not None and event.tool_call_id == start.tool_call_id:
+                            self._call_in_row(start, args, event, out)
+                            start = args = None
+                            continue
+                    self._flush_held(start, args, out)
+                    start = args = None
+            got = feed(event)
+            if len(got) != 1:
+                self._handle_fed(got, out)
+                continue
+            handler = handlers.get(got[0].type)
             if handler is not None:  # (a handler's list arrives whole or not at all)
-                out += handler(self, ev)
+                out += handler(self, got[0])
                 if len(losses) > self._announced:
                     self.warn_new()
         if start is not None:
-            self._flush_start(start, args, out)
+            self._flush_held(start, args, out)
 
-    def _flush_start(self, start: BaseEvent, args: Any, out: Chunks) -> None:
-        """The start (and arguments) held back, handled as ``feed`` would."""
+    def _call_in_row(
+        self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent, out: Chunks
+    ) -> None:
+        """A call's start, one arguments event and its end, fed in a row: checked in one
+        step and written by ``_whole_call`` where it takes them, else as ``feed`` of each."""
+        machine = self._machine
+        try:
+            fused = machine.feed_call(start, args, end)
+        except BaseException:
+            self._handle_checked(start, args, machine.call_taken, out)
+            raise
+        if not fused:
+            self._flush_held(start, args, out)
+            self._handle_fed(machine.feed(end), out)
+            return
+        chunks = self._whole_call(start, args, end)
+        if chunks is None:
+            self._handle_checked(start, args, 2, out)
+            self._handle_fed([end], out)
+            return
+        out += chunks
+        if len(self.losses) > self._announced:
+            self.warn_new()
+
+    def _flush_held(self, start: Any, args: Any, out: Chunks) -> None:
+        """The start (and arguments) held back, checked and handled as ``feed`` would."""
+        machine = self._machine
+        try:
+            fused = args is not None and machine.feed_call(start, args)
+        except BaseException:
+            self._handle_checked(start, args, machine.call_taken, out)
+            raise
+        if fused:
+            self._handle_checked(start, args, 2, out)
+            return
+        self._handle_fed(machine.feed(start), out)
         if args is not None:
-            chunks = self._call_opened(start, args)  # type: ignore[arg-type]
+            self._handle_fed(machine.feed(args), out)
+
+    def _handle_checked(self, start: Any, args: Any, passed: int, out: Chunks) -> None:
+        """The first ``passed`` of a start and its arguments, which the machine took as they
+        are, through their handlers (the two in one step by ``_call_opened`` when it can)."""
+        if passed >= 2:
+            chunks = self._call_opened(start, args)
             if chunks is not None:
                 out += chunks
                 if len(self.losses) > self._announced:
                     self.warn_new()
                 return
-        self._handle_fed([start], out)
-        if args is not None:
+        if passed >= 1:
+            self._handle_fed([start], out)
+        if passed >= 2:
             self._handle_fed([args], out)
 
     def _handle_fed(self, events: list[BaseEvent], out: Chunks) -> None:

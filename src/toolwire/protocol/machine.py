@@ -84,6 +84,7 @@ _FAST_CLASSES: tuple[type[BaseEvent], ...] = (
     ToolCallEndEvent,
 )
 _ACTIVE = RunState.ACTIVE
+_START, _ARGS, _END = _FAST_CLASSES
 
 
 class StreamMachine:
@@ -111,8 +112,15 @@ class StreamMachine:
             check = self._rules.active_check(cls.model_fields["type"].default)
             if check is not None:
                 self._fast_all[cls] = check
+        #: after :meth:`feed_call` raised: how many of its events passed their checks
+        self.call_taken = 0
         # (an "auto" machine takes its first event the general way: it decides the run)
         self._fast = {} if self._auto else self._fast_all
+        #: a call's start, arguments and end checks, when all three have the short way
+        checks = [self._fast_all.get(cls) for cls in _FAST_CLASSES]
+        self._call_checks: tuple[Any, Any, Any] | None = (
+            (checks[0], checks[1], checks[2]) if None not in checks else None
+        )
 
     # ---------------------------------------------------------------- public
 
@@ -125,6 +133,51 @@ class StreamMachine:
             check(rules, event)
             return [event]  # type: ignore[list-item]
         return self._feed(event)
+
+    def feed_call(
+        self,
+        start: ToolCallStartEvent,
+        args: ToolCallArgsEvent,
+        end: ToolCallEndEvent | None = None,
+    ) -> bool:
+        """:meth:`feed` of a tool call's start, one arguments event and (when given) an end,
+        in turn, as one step (a whole call is the commonest run of events: issue 38): the
+        same checks in the same order, the same violation at the same index, the same state
+        after, each event passed on as it is. ``False``, having taken none of them, where
+        ``feed`` would take the first the general way (outside an active run, a chunk stream
+        open, an "auto" machine's first event, an event not of exactly those classes):
+        :meth:`feed` each then. When one fails, :attr:`call_taken` says how many of the
+        events before it passed (and were taken), as ``feed`` of each would have."""
+        rules = self._rules
+        checks = self._call_checks
+        if (
+            checks is None
+            or rules.state is not _ACTIVE
+            or self._chunks.lanes
+            or not self._fast
+            or type(start) is not _START
+            or type(args) is not _ARGS
+            or (end is not None and type(end) is not _END)
+        ):
+            return False
+        first = rules.index + 1
+        try:
+            if rules.whole_call(start, args, end):
+                return True
+            # (no check of these changes the run's state or opens a chunk stream: the short
+            # way stays open for the next)
+            check_start, check_args, check_end = checks
+            rules.index += 1
+            check_start(rules, start)
+            rules.index += 1
+            check_args(rules, args)
+            if end is not None:
+                rules.index += 1
+                check_end(rules, end)
+        except BaseException:
+            self.call_taken = rules.index - first  # (the failing event's index is rules.index)
+            raise
+        return True
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[BaseEvent]:
         """:meth:`feed`'s general way: every event can take it."""

@@ -208,9 +208,9 @@ class Encoder(CheckedEncoder):
         call_id = start.tool_call_id
         if call_id in self._sent or call_id in self._calls:
             return None
-        if start.parent_message_id:
+        if start.parent_message_id and self._rid is None:
             self._take_id(start.parent_message_id)
-        meta = dict(start.metadata or {})
+        meta = dict(start.metadata) if start.metadata else {}
         if args.metadata:
             meta.update(args.metadata)
         if end.metadata:

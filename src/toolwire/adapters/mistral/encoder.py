@@ -11,7 +11,7 @@ carrying the usage. What a completion stream cannot carry is a loss.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ag_ui.core import (
@@ -55,14 +55,14 @@ class _Choice:
     calls: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class _Call:
     choice: _Choice
     id: str
     name: str
     index: int
     metadata: dict[str, Any]
-    args: list[str] = field(default_factory=list)
+    args: list[str]
 
 
 class Encoder(CheckedEncoder, OutputStreamEncoder):
@@ -152,11 +152,15 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         self._open = True
         if ev.tool_call_id in self._calls:
             return []
+        return self._opened(ev, [])
+
+    def _opened(self, ev: ToolCallStartEvent, args: list[str]) -> list[dict[str, Any]]:
+        """A new call opened with the argument texts ``args`` (its choice announced)."""
         parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
         choice = self._choice(parent, ev.metadata)
         meta = ev.metadata if isinstance(ev.metadata, dict) else {}
         self._calls[ev.tool_call_id] = _Call(
-            choice, ev.tool_call_id, ev.tool_call_name, choice.calls, meta
+            choice, ev.tool_call_id, ev.tool_call_name, choice.calls, meta, args
         )
         choice.calls += 1
         return self._announce(choice)
@@ -179,13 +183,10 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     ) -> list[dict[str, Any]] | None:
         """The start and arguments handlers' work in one step (Mistral's calls stay open
         until their message ends, so their ends come later)."""
-        call_id = start.tool_call_id
-        if call_id in self._calls:
+        if start.tool_call_id in self._calls:
             return None
-        out = self._on_tool_call_start(start)
-        if args.delta:
-            self._calls[call_id].args.append(args.delta)
-        return out
+        self._open = True
+        return self._opened(start, [args.delta] if args.delta else [])
 
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
