@@ -70,4 +70,7 @@ def _check_finite() -> Callable[[Any], object]:
 #: raises as :data:`compact_finite` would for the same value (its return says nothing)
 check_finite = _check_finite()
 
-__all__ = ["check_finite", "compact", "compact_ascii", "compact_finite"]
+#: a str's JSON text as :data:`compact` writes it (the quoting its encoder was built with)
+quote: Callable[[str], str] = _stdlib.encode_basestring
+
+__all__ = ["check_finite", "compact", "compact_ascii", "compact_finite", "quote"]

@@ -184,7 +184,53 @@ def encode_iter(encoder: Any, events: Iterable[Any]) -> Iterator[dict[str, Any]]
 
     A list (every event already there) goes to a toolwire encoder's ``feed_into`` a slice
     at a time: the same chunks, losses and errors, the chunks made before an error handed
-    on before it is raised. Any other iterable is fed an event at a time, as it comes."""
+    on before it is raised. Any other iterable is fed an event at a time, as it comes.
+    A framing's writer given this iterator untouched may take its chunks with
+    :func:`written_chunks` instead (some then already written as their text)."""
+    return EncodedChunks(encoder, events)
+
+
+class EncodedChunks(Iterator[dict[str, Any]]):
+    """The chunks of :func:`encode_iter`, made as they are taken."""
+
+    __slots__ = ("_encoder", "_events", "_run")
+
+    def __init__(self, encoder: Any, events: Iterable[Any]) -> None:
+        self._encoder = encoder
+        self._events = events
+        self._run: Iterator[Any] | None = None
+
+    def __iter__(self) -> EncodedChunks:
+        return self
+
+    def __next__(self) -> dict[str, Any]:
+        if self._run is None:
+            self._run = _drive(self._encoder, self._events)
+        return next(self._run)
+
+    def written(self) -> Iterator[Any] | None:
+        """The chunks with those the encoder can write as text as
+        :class:`~toolwire.protocol._written.Written`, or ``None`` once some were taken."""
+        if self._run is not None:
+            return None
+        self._run = iter(())  # (taken: the chunks go one way only)
+        encoder = self._encoder
+        if getattr(encoder, "writes_text", None) is False:
+            encoder.writes_text = True
+        return _drive(encoder, self._events)
+
+
+def written_chunks(chunks: Iterable[Any]) -> Iterable[Any]:
+    """What a writer of a stream's bytes takes from ``chunks``: an untouched
+    :func:`encode_iter` result's chunks with some as ``Written``, else ``chunks``."""
+    if type(chunks) is EncodedChunks:
+        got = chunks.written()
+        if got is not None:
+            return got
+    return chunks
+
+
+def _drive(encoder: Any, events: Iterable[Any]) -> Iterator[Any]:
     if type(events) is list and _takes_lists(encoder):
         out: list[dict[str, Any]] = []
         for at in range(0, len(events), ENCODE_BATCH):
@@ -215,4 +261,5 @@ __all__ = [
     "as_dict",
     "decode_iter",
     "encode_iter",
+    "written_chunks",
 ]

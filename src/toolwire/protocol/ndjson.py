@@ -31,7 +31,8 @@ from typing import Any
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol._compact_json import compact
 from toolwire.protocol._fastpath import SSEChunks
-from toolwire.protocol.decoding import as_dict
+from toolwire.protocol._written import Written
+from toolwire.protocol.decoding import as_dict, written_chunks
 from toolwire.protocol.framing import Body, StreamFraming
 from toolwire.protocol.jsontext import (
     CheckedObject,
@@ -242,7 +243,13 @@ def frame_ndjson(chunks: Iterable[Any], vendor: str = "output", *, objects: bool
     """
     out: list[str] = []
     cap = limits().max_json_depth
-    for chunk in chunks:  # (a chunk's number is len(out): named only when one fails)
+    for chunk in written_chunks(chunks):  # (a chunk's number is len(out): named only on a fail)
+        if type(chunk) is Written:  # already written (its dict when it needs more)
+            text = chunk.text
+            if len(text) < cap or text.count("{") + text.count("[") < cap:
+                out.append(text)
+                continue
+            chunk = chunk.make()
         if type(chunk) is not dict and objects:
             chunk = as_dict(chunk, vendor, f"payload {len(out)}")
         if type(chunk) is not dict and not isinstance(chunk, dict):

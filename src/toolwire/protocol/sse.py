@@ -24,6 +24,8 @@ from toolwire.protocol._compact_json import compact
 from toolwire.protocol._event_json import FRAME_GAP, call_json
 from toolwire.protocol._event_json import event_json as _fast_event_json
 from toolwire.protocol._fastpath import SSEChunks
+from toolwire.protocol._written import Written
+from toolwire.protocol.decoding import written_chunks
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
@@ -589,7 +591,13 @@ def _frame(
     cap = limits().max_json_depth
     key = event_of if isinstance(event_of, str) else None
     checked_name: Any = None  # the last event name found to be one line (most repeat it)
-    for at, payload in enumerate(payloads):
+    for at, payload in enumerate(written_chunks(payloads)):
+        if type(payload) is Written:  # already written (its dict when it needs more)
+            data = payload.text
+            if event_of is None and (len(data) < cap or data.count("{") + data.count("[") < cap):
+                out.append(f"data: {data}{end}")
+                continue
+            payload = payload.make()
         if not isinstance(payload, dict):
             what = f"expected a JSON object, got {type(payload).__name__}"
             raise VendorDataError(vendor, f"payload {at}", what)

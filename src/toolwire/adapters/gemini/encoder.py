@@ -35,6 +35,8 @@ from toolwire.adapters.gemini.wire import (
 )
 from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine
+from toolwire.protocol._compact_json import compact, quote
+from toolwire.protocol._written import HOLE, Written, template
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     arguments_object,
@@ -68,6 +70,8 @@ class Encoder(CheckedEncoder):
     """
 
     vendor = VENDOR
+    #: a whole call's chunk handed as its text (``Written``): set on the bytes path only
+    writes_text = False
 
     def __init__(self, *, response_id: str | None = None, model_version: str | None = None) -> None:
         super().__init__()
@@ -85,6 +89,8 @@ class Encoder(CheckedEncoder):
         self._error: dict[str, Any] | None = None
         self._held: list[dict[str, Any]] = []
         self._early_sigs: dict[str, str] = {}
+        #: the text around a call chunk's id, name and arguments, for (model, responseId)
+        self._call_text: tuple[Any, tuple[str, ...] | None] = (None, None)
         #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
         self._handlers = handlers_by_type(type(self))
 
@@ -111,9 +117,11 @@ class Encoder(CheckedEncoder):
         if self._rid is None and not final:
             return []
         out, self._held = self._held, []
-        for chunk in out:
-            if "error" not in chunk and self._rid is not None:
-                chunk["responseId"] = self._rid
+        rid = self._rid
+        if rid is not None:
+            for chunk in out:  # (a Written chunk was written with it)
+                if type(chunk) is dict and "error" not in chunk:
+                    chunk["responseId"] = rid
         return out
 
     def _close(self) -> list[dict[str, Any]]:
@@ -271,10 +279,51 @@ class Encoder(CheckedEncoder):
             return []  # carried by the result's groundingMetadata on the last chunk
         else:
             fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
+            if self.writes_text and signature is None and self._rid is not None:
+                written = self._written_call(fid, name, args)
+                if written is not None:
+                    return [written]  # type: ignore[list-item]  # (the bytes path only)
             part = {"functionCall": {"id": fid, "name": name, "args": args}}
         if signature is not None:
             part["thoughtSignature"] = signature
         return [self._parts(part)]
+
+    def _written_call(self, fid: str, name: str, args: dict[str, Any]) -> Written | None:
+        """A function call's chunk (no signature, the responseId known) as its text, cut
+        from the text of a sample of the dict form; ``None`` where it cannot be."""
+        key = (self._model, self._rid)
+        if self._call_text[0] != key:
+            sample = self._call_chunk(HOLE, HOLE, HOLE, *key)
+            self._call_text = (key, template(sample, 3))
+        pieces = self._call_text[1]
+        if pieces is None or type(fid) is not str or type(name) is not str:
+            return None
+        head, mid, tail, end = pieces
+        text = f"{head}{quote(fid)}{mid}{quote(name)}{tail}{compact(args)}{end}"
+
+        def make() -> dict[str, Any]:
+            return self._call_chunk(fid, name, args, *key)
+
+        return Written(text, make)
+
+    @staticmethod
+    def _call_chunk(fid: Any, name: Any, args: Any, model: Any, rid: Any) -> dict[str, Any]:
+        """A function call's chunk as the dict path makes it (``_parts``, ``_release``)."""
+        chunk: dict[str, Any] = {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [{"functionCall": {"id": fid, "name": name, "args": args}}],
+                    },
+                    "index": 0,
+                }
+            ]
+        }
+        if model:
+            chunk["modelVersion"] = model
+        chunk["responseId"] = rid
+        return chunk
 
     def _signature(self, ev: ReasoningEncryptedValueEvent) -> list[dict[str, Any]]:
         if ev.subtype == "tool-call":
