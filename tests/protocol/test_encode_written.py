@@ -99,7 +99,9 @@ def _plain_run(n: int) -> list[Any]:
         for i in range(n)
         for e in (start(f"c{i}", parent="m1"), args(f"c{i}", '{"a":1}'), end(f"c{i}"))
     ]
-    return _models([run_started(), text_start("m1"), text("m1", "hi"), text_end("m1"), *calls, run_finished()])
+    return _models(
+        [run_started(), text_start("m1"), text("m1", "hi"), text_end("m1"), *calls, run_finished()]
+    )
 
 
 @pytest.mark.parametrize("vendor", WRITTEN)
