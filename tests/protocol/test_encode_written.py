@@ -31,7 +31,7 @@ from toolwire.protocol._written import HOLE, Written, template
 from toolwire.protocol.decoding import written_chunks
 
 #: the encoders that hand some chunks as text on the bytes path
-WRITTEN = ["gemini"]
+WRITTEN = ["gemini", "ollama"]
 VENDORS = ["gemini", "mistral", "ollama", "anthropic", "openai_chat"]
 
 
@@ -147,6 +147,16 @@ def test_a_template_is_cut_at_its_holes_only() -> None:
     # a value that only holds it is written otherwise (no quote ends it there)
     assert template({"a": HOLE, "b": HOLE + "x"}, 1) == ('{"a":', r',"b":"\u0000hole\u0000x"}')
     assert template({"a": HOLE}, 2) is None
+    assert template({"a": HOLE, "b": object()}, 1) is None
+
+
+@pytest.mark.parametrize(
+    ("vendor", "option"),
+    [("gemini", "model_version"), ("ollama", "model"), ("ollama", "created_at")],
+)
+def test_constants_json_cannot_hold_fail_alike(vendor: str, option: str) -> None:
+    for value in (object(), float("nan"), {"x": 1}, 7):
+        _same(vendor, _plain_run(2), **{option: value})
 
 
 _HOSTILE_TEXT = st.one_of(

@@ -33,8 +33,13 @@ HOLE = "\x00hole\x00"
 def template(sample: dict[str, Any], holes: int) -> tuple[str, ...] | None:
     """The constant pieces around ``holes`` values of ``sample``, each :data:`HOLE` (the
     dict writer's text cut at each hole's JSON text), or ``None`` when the text does not
-    cut into exactly ``holes + 1`` pieces (a constant value that holds the hole's text)."""
-    pieces = compact(sample).split(compact(HOLE))
+    cut into exactly ``holes + 1`` pieces (a constant value that is the hole's value), or
+    when it cannot be written (the dict path then says why)."""
+    try:
+        text = compact(sample)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    pieces = text.split(compact(HOLE))
     return tuple(pieces) if len(pieces) == holes + 1 else None
 
 

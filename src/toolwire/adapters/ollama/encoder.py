@@ -27,6 +27,8 @@ from ag_ui.core import (
 )
 
 from toolwire.losses import Loss
+from toolwire.protocol._compact_json import compact, quote
+from toolwire.protocol._written import HOLE, Written, template
 from toolwire.protocol.arguments import REPEATED_KEYS, arguments_object, repeated_keys_reason
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
@@ -58,6 +60,8 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
 
     vendor = VENDOR
     stream_name = "a chat stream"
+    #: a whole call's line handed as its text (``Written``): set on the bytes path only
+    writes_text = False
 
     def __init__(
         self, *, model: str = "toolwire", created_at: str = "1970-01-01T00:00:00Z"
@@ -68,6 +72,8 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         self.created_at = created_at
         self._machine = StreamMachine(run_open="auto", history=False)
         self._lost_kinds: set[str] = set()
+        #: the text around a call line's id, index, name and arguments, for its constants
+        self._call_text: tuple[Any, tuple[str, ...] | None] = (None, None)
         self._reset()
 
     def _reset(self) -> None:
@@ -172,7 +178,29 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         sent = {"id": ids(call_id, metadata), "function": fn}
         if ids.losses:
             self.losses += ids.take_losses()
+        if self.writes_text:
+            written = self._written_line(sent, fn)
+            if written is not None:
+                return written  # type: ignore[return-value]  # (the bytes path only)
+        return self._call_chunk(sent)
+
+    def _call_chunk(self, sent: dict[str, Any]) -> dict[str, Any]:
         return self._line({"role": "assistant", "content": "", "tool_calls": [sent]})
+
+    def _written_line(self, sent: dict[str, Any], fn: dict[str, Any]) -> Written | None:
+        """A call's line as its text, cut from the text of a sample of the dict form;
+        ``None`` where it cannot be."""
+        key = (self.model, self.created_at)
+        if self._call_text[0] != key:
+            holes = {"id": HOLE, "function": {"index": HOLE, "name": HOLE, "arguments": HOLE}}
+            self._call_text = (key, template(self._call_chunk(holes), 4))
+        pieces = self._call_text[1]
+        fid, index, name = sent["id"], fn["index"], fn["name"]
+        if pieces is None or type(fid) is not str or type(name) is not str:
+            return None
+        head, a, b, c, end = pieces
+        text = f"{head}{quote(fid)}{a}{index!r}{b}{quote(name)}{c}{compact(fn['arguments'])}{end}"
+        return Written(text, lambda: self._call_chunk(sent))
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return [self._last(ev)]
