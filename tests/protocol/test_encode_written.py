@@ -155,6 +155,32 @@ def test_arguments_nested_near_the_cap_are_refused_alike(vendor: str) -> None:
         _same(vendor, events)
 
 
+@pytest.mark.parametrize("vendor", WRITTEN)
+def test_a_chunk_made_late_is_the_chunk_of_its_time(vendor: str) -> None:
+    """A chunk the writer makes as a dict (arguments nested near the cap) after the run's
+    end changed the encoder (its model named by the usage, its ids reset) in the same
+    slice of events is the chunk the dict path made when the call came."""
+    usage = [{"provider": "p", "model": "named-late", "inputTokens": 1, "outputTokens": 2}]
+    wide = ['{"w":[' + ",".join(["[]"] * n) + "]}" for n in (150, 199, 200, 400)]
+    for deep in [*wide, *('{"d":' + "[" * n + "]" * n + "}" for n in (190, 194, 197))]:
+        events = _models(
+            [
+                run_started(),
+                text_start("m1"),
+                text("m1", "hi"),
+                text_end("m1"),
+                start("a", parent="m1"),
+                args("a", deep),
+                end("a"),
+                start("b", parent="m1"),
+                args("b", '{"x":1}'),
+                end("b"),
+                run_finished(usage=usage),
+            ]
+        )
+        _same(vendor, events)
+
+
 def test_a_template_is_cut_at_its_holes_only() -> None:
     assert template({"a": HOLE, "b": [HOLE]}, 2) == ('{"a":', ',"b":[', "]}")
     # a constant value (or key) that is the hole's value cannot be told from it: no template
