@@ -76,7 +76,7 @@ def in_memory_provider(vendor: str, body: bytes | list[bytes], media_type: str) 
     import httpx2
 
     from toolwire.server import AgentConfig
-    from toolwire.server._providers import VendorProvider
+    from toolwire.server._providers import SharedClient, VendorProvider
 
     async def handler(request: Any) -> Any:
         if isinstance(body, bytes):
@@ -100,12 +100,12 @@ def in_memory_provider(vendor: str, body: bytes | list[bytes], media_type: str) 
             # the key is in the server's environment: every frame is checked for it
             return [KEY]
 
-        async def _sdk_client(self, key: str) -> Any:
+        async def _shared(self, key: str) -> Any:
             if self._built is None:
                 http = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
                 made = self.client.make_client(api_key=key, base_url=None, http_client=http)
-                self._built = ("", None, made)
-            return self._built[2]
+                self._built = SharedClient("", asyncio.get_running_loop(), made)
+            return self._built
 
     return InMemory(AgentConfig(name="bench", provider=vendor))
 
@@ -203,6 +203,6 @@ class Served:
     def close(self) -> None:
         built = self.provider._built
         if built is not None:
-            self.loop.run_until_complete(self.provider.client.aclose(built[2]))
+            self.loop.run_until_complete(self.provider.client.aclose(built.client))
         self.loop.run_until_complete(self.loop.shutdown_asyncgens())
         self.loop.close()
