@@ -46,6 +46,8 @@ MAX_HEADERS_BYTES = 128 * 1024
 _U32 = struct.Struct(">I")
 _PRELUDE_FMT = struct.Struct(">III")
 _LENGTHS = struct.Struct(">II")
+#: a frame's message CRC and the next frame's prelude
+_QUAD = struct.Struct(">IIII")
 
 # header value types (the format's numbering)
 _TRUE, _FALSE, _BYTE, _SHORT, _INT, _LONG, _BYTES, _STRING, _TIMESTAMP, _UUID = range(10)
@@ -188,13 +190,21 @@ class FrameReader(Generic[M]):
         self._meant: dict[bytes, Any] = {}  # header block -> its meaning
         self.count = 0  # frames read so far
         self.closed = False
+        #: an error met after frames handed on before it: raised by the next call
+        self._failed: Exception | None = None
 
     def _where(self) -> str:
         return f"event-stream frame {self.count}"
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[Frame]:
-        """The frames ``piece`` completed, each with its own copy of its headers."""
-        return self._cut(piece, self._frames, _same, _NONE, _never, _frame)
+        """The frames ``piece`` completed, each with its own copy of its headers (an error
+        after some: those, and the error raised by the next call, as ``feed_items``)."""
+        out: list[Frame] = []
+        try:
+            self._cut(piece, self._frames, _same, _NONE, _never, _frame, out)
+        except Exception as exc:
+            return self._failing(out, exc)
+        return out
 
     def feed_items(
         self,
@@ -207,39 +217,64 @@ class FrameReader(Generic[M]):
         """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
         ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
         makes of its payload's UTF-8 text (a match of a delta form), unless it is ``None``
-        or the payload no UTF-8 (then ``chunk``'s, which names what is wrong). Each frame
-        made in turn: the first error of the piece, in the stream's order, is raised.
+        or the payload no UTF-8 (then ``chunk``'s, which names what is wrong).
 
         ``together``: the piece's frames ``read`` did not take are made at once instead,
         ``together([(meaning, payload, n), ...])`` -> their items in that order (so their
-        payloads may be parsed in one batch), raising the first error of them; the frames
-        held are made before a later frame's own error is raised, so the order holds."""
-        if together is None:
-            return self._cut(
-                piece, self._meant, self._meaning, _NONE if kind is None else kind, read, chunk
-            )
-        held: list[tuple[int, M, bytes, int]] = []
+        payloads may be parsed in one batch); when it raises, they are made alone by
+        ``chunk`` to find the first that fails.
+
+        An error (a frame's own, or its framing's) comes after the frames before it, as
+        when the body is cut just before that frame: those are returned, and the error is
+        raised by the next ``feed``, ``feed_items`` or ``close`` (at once when no frame
+        came before it in this piece)."""
+        mark = _NONE if kind is None else kind
         out: list[Any] = []
+        if together is None:
+            try:
+                self._cut(piece, self._meant, self._meaning, mark, read, chunk, out)
+            except Exception as exc:
+                return self._failing(out, exc)
+            return out
+        held: list[tuple[int, M, bytes, int]] = []
 
         def hold(meaning: M, payload: bytes, n: int) -> Any:
             held.append((len(out), meaning, payload, n))
             return None
 
+        error: Exception | None = None
         try:
-            self._cut(
-                piece, self._meant, self._meaning, _NONE if kind is None else kind, read,
-                hold, out,
-            )  # fmt: skip
-        except Exception:
-            if held:  # (the frames before it first: an error of theirs comes first)
-                together([frame[1:] for frame in held])
-            raise
+            self._cut(piece, self._meant, self._meaning, mark, read, hold, out)
+        except Exception as exc:
+            error = exc
         if held:
-            made = together([frame[1:] for frame in held])
-            if len(held) == len(out):  # (every frame held: no match between them)
+            frames = [frame[1:] for frame in held]
+            try:
+                made = together(frames)
+            except Exception:  # (the first that fails, each made alone: an earlier error)
+                made = []
+                for one in frames:
+                    try:
+                        made.append(chunk(*one))
+                    except Exception as exc:
+                        error = exc
+                        del out[held[len(made)][0] :]
+                        break
+            if error is None and len(held) == len(out):  # (every frame held: no match)
                 return made
-            for frame, item in zip(held, made, strict=True):
-                out[frame[0]] = item
+            for (place, *_), item in zip(held, made, strict=False):
+                out[place] = item
+        if error is not None:
+            return self._failing(out, error)
+        return out
+
+    def _failing(self, out: list[Any], error: Exception) -> list[Any]:
+        """``error`` after the items ``out`` holds: raised now when there are none, else
+        kept for the next call and the items returned (as a body cut before the frame that
+        failed is read)."""
+        if not out or self._failed is not None:
+            raise error
+        self._failed = error
         return out
 
     def _cut(
@@ -250,8 +285,12 @@ class FrameReader(Generic[M]):
         kind: Any,
         read: Callable[[str], Any],
         chunk: Callable[[Any, bytes, int], Any],
-        out: list[Any] | None = None,
-    ) -> list[Any]:
+        out: list[Any],
+    ) -> None:
+        """``piece``'s frames made into ``out`` as the plan says (:meth:`_scan`); what it
+        ends inside kept for the next."""
+        if self._failed is not None:
+            raise self._failed
         if self.closed:
             raise VendorDataError(self.vendor, self._where(), "bytes after the stream was closed")
         if type(piece) is not bytes:
@@ -261,17 +300,14 @@ class FrameReader(Generic[M]):
                 )
             piece = bytes(piece)
         plan = (known, make, kind, read, chunk)
-        if out is None:
-            out = []
         start = 0
         if self._buf:
             start = self._complete(piece, out, plan)
             if start < 0:
-                return out
+                return
         at = self._scan(piece, start, out, plan)
         if at < len(piece):
             self._buf += memoryview(piece)[at:]  # the frame this piece ends inside
-        return out
 
     def _complete(self, piece: bytes, out: list[Any], plan: _Plan) -> int:
         """The held frame, completed from the start of ``piece``: where the piece goes on
@@ -297,28 +333,32 @@ class FrameReader(Generic[M]):
         return start + take
 
     def _scan(self, data: bytes, at: int, out: list[Any], plan: _Plan) -> int:
-        """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says:
+        """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says
+        (an item each: frame ``n`` is ``self.count`` plus the items added before it):
         where the first frame ``data`` does not hold whole begins (its total kept when its
         prelude is read). A frame with the header block of the frame before it (most are:
-        a run of deltas) takes that one's meaning, the block compared in place."""
+        a run of deltas) takes that one's meaning, the block compared in place. A frame's
+        message CRC and the next frame's prelude are read in one ``struct`` call."""
         known, make, kind, read, chunk = plan
         size = len(data)
+        if size - at < _PRELUDE:
+            return at
         cap = limits().max_event_chars
-        prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        quad, word, crc32 = _QUAD.unpack_from, _U32.unpack_from, zlib.crc32
         starts = data.startswith
         append = out.append
-        count = self.count
+        base = self.count - len(out)  # (frame n is base + its item's place in out)
         # the header block of the frame before (where its payload begins, the block's
         # bytes), its meaning and whether that is ``kind``
         ends, block, value, ours = -1, b"", None, False
-        while size - at >= _PRELUDE:
-            total, hlen, crc = prelude(data, at)
+        total, hlen, crc = _PRELUDE_FMT.unpack_from(data, at)
+        while True:
             if (
                 crc32(data[at : at + 8]) != crc
                 or not hlen + _OVERHEAD <= total <= cap
                 or hlen > MAX_HEADERS_BYTES
             ):
-                self.count = count
+                self.count = base + len(out)
                 self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
             end = at + total
             if end > size:
@@ -326,15 +366,19 @@ class FrameReader(Generic[M]):
                 break
             last = end - 4
             frame = data[at:last]  # (the frame but its CRC, copied once: its parts cut from it)
-            if crc32(frame) != word(data, last)[0]:
-                self.count = count
+            if end + _PRELUDE <= size:  # (the next frame's prelude with this one's CRC)
+                message, total, more, crc = quad(data, last)
+            else:
+                message, more = word(data, last)[0], -1
+            if crc32(frame) != message:
+                self.count = base + len(out)
                 raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
             hlen += _PRELUDE
             if hlen != ends or not starts(block, at + _PRELUDE):
                 ends, block = hlen, frame[_PRELUDE:hlen]
                 value = known.get(block, _MISSING)
                 if value is _MISSING:
-                    self.count = count
+                    self.count = base + len(out)
                     value = make(_parsed_headers(block, self.vendor, self._where()))
                     if len(known) >= _KNOWN_MAX:
                         known.clear()
@@ -345,16 +389,18 @@ class FrameReader(Generic[M]):
                     item = read(frame[hlen:].decode())
                 except UnicodeDecodeError:
                     item = None
-                if item is not None:
-                    append(item)
-                    count += 1
-                    at = end
-                    continue
-            self.count = count
-            append(chunk(value, frame[hlen:], count))
-            count += 1
+                if item is None:
+                    self.count = base + len(out)
+                    item = chunk(value, frame[hlen:], self.count)
+                append(item)
+            else:
+                self.count = base + len(out)
+                append(chunk(value, frame[hlen:], self.count))
             at = end
-        self.count = count
+            if more < 0:
+                break
+            hlen = more
+        self.count = base + len(out)
         return at
 
     def _check_prelude(
@@ -380,6 +426,8 @@ class FrameReader(Generic[M]):
 
     def close(self) -> list[Frame]:
         """End of input: nothing, or ``TruncatedStream`` when a frame was cut."""
+        if self._failed is not None:
+            raise self._failed
         if self.closed:
             return []
         self.closed = True
