@@ -485,6 +485,13 @@ class FramePushReader(Generic[M]):
             piece, self._chunk, self._kind, fast.fullmatch, self._together
         )
 
+    def feed_read(
+        self, piece: bytes | bytearray | memoryview, read: Callable[[str], Any]
+    ) -> list[Any]:
+        """``feed``, with each frame of ``kind`` whose payload ``read`` (a delta form's
+        ``payload_reader()``) takes left in place as what it made of it."""
+        return self._frames.feed_items(piece, self._chunk, self._kind, read, self._together)
+
     def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk of a matched frame, as ``feed`` makes it."""
         return self._matched(match)
