@@ -212,7 +212,7 @@ class FrameReader(Generic[M]):
         chunk: Callable[[M, bytes, int], T],
         kind: M | None = None,
         read: Callable[[str], T | None] = _never,
-        together: Callable[[list[tuple[M, bytes, int]]], list[T]] | None = None,
+        together: Callable[[list[tuple[M, bytes, int]], list[T]], object] | None = None,
     ) -> list[T]:
         """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
         ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
@@ -220,9 +220,9 @@ class FrameReader(Generic[M]):
         or the payload no UTF-8 (then ``chunk``'s, which names what is wrong).
 
         ``together``: the piece's frames ``read`` did not take are made at once instead,
-        ``together([(meaning, payload, n), ...])`` -> their items in that order (so their
-        payloads may be parsed in one batch); when it raises, they are made alone by
-        ``chunk`` to find the first that fails.
+        ``together([(meaning, payload, n), ...], made)`` appending their items to ``made``
+        in that order (so their payloads may be parsed in one batch), raising the first
+        error of them once the items before it are appended.
 
         An error (a frame's own, or its framing's) comes after the frames before it, as
         when the body is cut just before that frame: those are returned, and the error is
@@ -248,18 +248,12 @@ class FrameReader(Generic[M]):
         except Exception as exc:
             error = exc
         if held:
-            frames = [frame[1:] for frame in held]
+            made: list[Any] = []
             try:
-                made = together(frames)
-            except Exception:  # (the first that fails, each made alone: an earlier error)
-                made = []
-                for one in frames:
-                    try:
-                        made.append(chunk(*one))
-                    except Exception as exc:
-                        error = exc
-                        del out[held[len(made)][0] :]
-                        break
+                together([frame[1:] for frame in held], made)
+            except Exception as exc:  # (a frame's before the later frame's: it comes first)
+                error = exc
+                del out[held[len(made)][0] :]
             if error is None and len(held) == len(out):  # (every frame held: no match)
                 return made
             for (place, *_), item in zip(held, made, strict=False):
@@ -466,7 +460,7 @@ class FramePushReader(Generic[M]):
         chunk: Callable[[M, bytes, int], Any],
         kind: M,
         matched: Callable[[Match[str]], dict[str, Any]],
-        together: Callable[[list[tuple[M, bytes, int]]], list[Any]] | None = None,
+        together: Callable[[list[tuple[M, bytes, int]], list[Any]], object] | None = None,
     ) -> None:
         self._frames: FrameReader[M] = FrameReader(vendor, meaning)
         self._chunk = chunk

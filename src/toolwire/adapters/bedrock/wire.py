@@ -428,8 +428,11 @@ def kind_chunk(
     return CheckedObject.made({name: value})
 
 
-def kind_chunks(frames: list[tuple[FrameKind, bytes, int]]) -> list[dict[str, Any]]:
-    """:func:`kind_chunk` of each frame, the event payloads parsed in batches
+def kind_chunks(
+    frames: list[tuple[FrameKind, bytes, int]], made: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """:func:`kind_chunk` of each frame, appended to ``made`` (the first error raised once
+    the chunks before it are there), the event payloads parsed in batches
     (``clean_objects``: json's parser entered once per batch, as the SSE readers'
     ``piece_objects``); a payload the batch cannot vouch for (no UTF-8, no object, one the
     rules would change) is read alone by :func:`kind_chunk`, which names what is wrong."""
@@ -446,10 +449,10 @@ def kind_chunks(frames: list[tuple[FrameKind, bytes, int]]) -> list[dict[str, An
     for i, value in zip(at, clean_objects(texts), strict=True):
         if value is not None:
             fine[i] = dict(value)  # (a plain dict inside the chunk, as ``load_json`` gives)
-    return [
-        kind_chunk(kind, payload, n, value)
-        for (kind, payload, n), value in zip(frames, fine, strict=True)
-    ]
+    add = made.append
+    for (kind, payload, n), parsed in zip(frames, fine, strict=True):
+        add(kind_chunk(kind, payload, n, parsed))
+    return made
 
 
 def frame_chunk(frame: Frame, n: int) -> dict[str, Any]:
