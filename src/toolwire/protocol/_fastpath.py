@@ -432,7 +432,10 @@ class DeltaForm:
         self.loop: Callable[..., Iterator[BaseEvent]] = _written(
             _LOOP.format(grab=grab, values=values, emit=emit, taken=taken), "loop"
         )
-        self._reader_source = _quick_source(quick, names, grab, values) if quick else ""
+        #: what makes a payload reader (its state its own), written once per form
+        self._reader: Callable[..., Callable[[str], Any]] | None = (
+            _written(_quick_source(quick, names, grab, values), "make") if quick else None
+        )
 
     def payload_reader(self) -> Callable[[str], Match[str] | tuple[Any, ...] | None]:
         """A reader of one stream's payloads (a frame's, matched whole), for the stream's
@@ -445,10 +448,9 @@ class DeltaForm:
         the values the match would give, with no expression run over the string (a
         delta's escapes were a third of its match). A text with a ``\\u`` escape or a
         surrogate is matched. ``None``: no match."""
-        if not self._quick:
+        if self._reader is None:
             return self.payload.fullmatch
-        made: Callable[..., Callable[[str], Any]] = _written(self._reader_source, "make")
-        return made(self.payload.fullmatch, scan_string, _SURROGATE.search, self._tails)
+        return self._reader(self.payload.fullmatch, scan_string, _SURROGATE.search, self._tails)
 
     def __repr__(self) -> str:
         return f"DeltaForm(fields={self.fields}, depth={self.depth})"
