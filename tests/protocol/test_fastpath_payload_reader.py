@@ -109,13 +109,26 @@ def test_the_benchmark_s_deltas_are_read_as_tuples() -> None:
 def test_a_form_whose_branches_a_prefix_does_not_tell_apart_only_matches() -> None:
     """A ``OneOf`` whose branches begin alike (so the text after a field could tell one
     from another) and a Text field with another field after it are read by the
-    expression alone."""
+    expression alone: never a tuple, however alike the texts begin."""
     alike = DeltaForm({"a": OneOf({"t": Text("x")}, {"t": Text("y"), "n": Index("n")})})
-    assert alike.payload_reader() == alike.payload.fullmatch
+    texts = ['{"a":{"t":"p"}}', '{"a":{"t":"q"}}', '{"a":{"t":"q","n":1}}', '{"a":{"t":"r"}}']
+    assert _same(alike.payload_reader(), alike, texts) == 0
     followed = DeltaForm({"t": Text("x"), "n": Index("n"), OTHERS: SCALAR})
-    assert followed.payload_reader() == followed.payload.fullmatch
+    texts = ['{"t":"a","n":1}', '{"t":"a","n":1}', '{"t":"b","n":2}', '{"t":"b\\"","n":2}']
+    assert _same(followed.payload_reader(), followed, texts) == 0
     last = DeltaForm({"n": Index("n"), "t": Text("x"), OTHERS: SCALAR})
-    reader = last.payload_reader()
-    assert reader != last.payload.fullmatch
     texts = ['{"n":1,"t":"a"}', '{"n":1,"t":"b\\"c","z":2}', '{"n":1,"t":"b"}x', '{"n":2,"t":"a"}']
-    assert _same(reader, last, texts) == 1
+    assert _same(last.payload_reader(), last, texts) == 1
+
+
+def test_a_piece_s_texts_are_read_in_place_and_the_others_left() -> None:
+    """``payloads_reader``: a piece's items, its texts each made its match or tuple in
+    place, the places of those the form does not match returned, anything else left."""
+    read_all = DELTA_FORM.payloads_reader()
+    head = '{"contentBlockIndex":1,"delta":{"toolUse":{"input":'
+    items: list[Any] = [head + '"a"}}}', {"x": 1}, head + '"b"}}}', head + "1}}}", None]
+    kept = items[1]
+    assert read_all(items) == [3]
+    assert type(items[0]) is re.Match and items[1] is kept and items[4] is None
+    assert items[2] == (head + '"b"}}}', 1, None, "b", None)
+    assert items[3] == head + "1}}}"

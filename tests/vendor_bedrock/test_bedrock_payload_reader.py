@@ -62,14 +62,16 @@ def test_a_run_of_deltas_is_read_from_its_prefix(monkeypatch: pytest.MonkeyPatch
     """A call's fragments after its first come as the payload reader's tuples (so the test
     above reads that way), and give the events the general way gives."""
     made: list[Any] = []
-    reader = wire.DELTA_FORM.payload_reader
+    reader = wire.DELTA_FORM.payloads_reader
 
     def counted() -> Any:
-        read = reader()
+        read_all = reader()
 
-        def each(text: str) -> Any:
-            made.append(read(text))
-            return made[-1]
+        def each(items: list[Any]) -> list[int]:
+            texts = [at for at, item in enumerate(items) if type(item) is str]
+            missed = read_all(items)
+            made.extend(type(items[at]).__name__ for at in texts)
+            return missed
 
         return each
 
@@ -81,9 +83,9 @@ def test_a_run_of_deltas_is_read_from_its_prefix(monkeypatch: pytest.MonkeyPatch
     body = b"".join(frames)
     with pytest.MonkeyPatch.context() as patch:
         general = _general([body], patch)
-    monkeypatch.setattr(wire.DELTA_FORM, "payload_reader", counted)
+    monkeypatch.setattr(wire.DELTA_FORM, "payloads_reader", counted)
     assert _fused([body]) == general
-    assert [type(x).__name__ for x in made] == ["Match", "tuple", "tuple", "tuple"]
+    assert made == ["Match", "tuple", "tuple", "tuple"]
     assert general[0] == "ok"
     args = [e["delta"] for e in general[1] if e["type"] == "TOOL_CALL_ARGS"]
     assert args == fragments

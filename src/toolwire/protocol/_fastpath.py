@@ -432,25 +432,36 @@ class DeltaForm:
         self.loop: Callable[..., Iterator[BaseEvent]] = _written(
             _LOOP.format(grab=grab, values=values, emit=emit, taken=taken), "loop"
         )
-        #: what makes a payload reader (its state its own), written once per form
-        self._reader: Callable[..., Callable[[str], Any]] | None = (
+        #: what makes a payloads reader (its state its own), written once per form
+        self._reader: Callable[..., Callable[[list[Any]], list[int]]] | None = (
             _written(_quick_source(quick, names, grab, values), "make") if quick else None
         )
 
-    def payload_reader(self) -> Callable[[str], Match[str] | tuple[Any, ...] | None]:
-        """A reader of one stream's payloads (a frame's, matched whole), for the stream's
-        frame reader to call on each delta frame's text: :attr:`payload`'s match, or,
-        where the form has a :class:`Text` field with no field after it, a tuple
-        ``(text, *values)`` of the fields' values when the text begins as the last match's
-        did up to that field (the same fields before it, so the same values) and the
-        rest is the field's JSON string (read by json's own C string reader, which checks
-        its escapes) and what may follow it (the field's tail, as the expression has it):
-        the values the match would give, with no expression run over the string (a
+    def payloads_reader(self) -> Callable[[list[Any]], list[int]]:
+        """A reader of one stream's payloads (a frame's, matched whole) a piece at a time,
+        for the stream's frame reader (``FrameReader.feed_items``' ``read_all``): in a
+        piece's list of items, each ``str`` (a delta frame's text) is made :attr:`payload`'s
+        match of it, or, where the form has a :class:`Text` field with no field after it,
+        a tuple ``(text, *values)`` of the fields' values when the text begins as the last
+        match's did up to that field (the same fields before it, so the same values) and
+        the rest is the field's JSON string (read by json's own C string reader, which
+        checks its escapes) and what may follow it (the field's tail, as the expression has
+        it): the values the match would give, with no expression run over the string (a
         delta's escapes were a third of its match). A text with a ``\\u`` escape or a
-        surrogate is matched. ``None``: no match."""
+        surrogate is matched. Returned: the places of the texts the form does not match."""
         if self._reader is None:
-            return self.payload.fullmatch
+            return _matching(self.payload.fullmatch)
         return self._reader(self.payload.fullmatch, scan_string, _SURROGATE.search, self._tails)
+
+    def payload_reader(self) -> Callable[[str], Match[str] | tuple[Any, ...] | None]:
+        """:meth:`payloads_reader` a text at a time: its match, its tuple, or ``None``."""
+        read_all = self.payloads_reader()
+
+        def read(text: str) -> Any:
+            items: list[Any] = [text]
+            return None if read_all(items) else items[0]
+
+        return read
 
     def __repr__(self) -> str:
         return f"DeltaForm(fields={self.fields}, depth={self.depth})"
@@ -490,32 +501,39 @@ def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, st
 #: a character no JSON text the expressions take holds (a lone surrogate)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
-#: a payload reader (:meth:`DeltaForm.payload_reader`): the text before the field ``slot``
+#: a payloads reader (:meth:`DeltaForm.payloads_reader`): the text before the field ``slot``
 #: learned from each match (its values kept), a text that begins alike read by json's
 #: string reader from there and its tail matched (compared first with the last one's)
 _QUICK = """
 def make(fullmatch, scan, surrogate, tails):
     prefix, size, tail, rest, tailmatch, slot = "", 0, "", 0, None, -1
     {names}, = ({nones},)
-    def read(text):
+    def read_all(items):
         nonlocal prefix, size, tail, rest, tailmatch, slot, {names}
-        if (
-            slot >= 0
-            and text.startswith(prefix)
-            and "\\\\u" not in text
-            and (text.isascii() or surrogate(text) is None)
-        ):
-            try:
-                s, end = scan(text, size)
-            except ValueError:  # (no JSON string: the expression names nothing either)
-                pass
-            else:
-                if (end + rest == len(text) + 1 and text.endswith(tail)) or tailmatch(
-                    text, end - 1
-                ) is not None:
+        missed = []
+        for at, text in enumerate(items):
+            if type(text) is not str:
+                continue
+            if (
+                slot >= 0
+                and text.startswith(prefix)
+                and "\\\\u" not in text
+                and (text.isascii() or surrogate(text) is None)
+            ):
+                try:
+                    s, end = scan(text, size)
+                except ValueError:  # (no JSON string: the expression names nothing either)
+                    pass
+                else:
+                    if (end + rest == len(text) + 1 and text.endswith(tail)) or tailmatch(
+                        text, end - 1
+                    ) is not None:
 {returns}
-        m = fullmatch(text)
-        if m is not None:
+            m = fullmatch(text)
+            if m is None:
+                missed.append(at)
+                continue
+            items[at] = m
             {grab}
             {names}, = ({values},)
             slot = -1
@@ -523,20 +541,22 @@ def make(fullmatch, scan, surrogate, tails):
             if slot >= 0:
                 size, stop = m.span(slot + 2)
                 prefix, tail, rest = text[:size], text[stop:], len(text) - stop
-        return m
-    return read
+        return missed
+    return read_all
 """
 
 
 def _quick_source(quick: list[int], names: str, grab: str, values: str) -> str:
-    """The source of a form's payload reader (:data:`_QUICK`), for its ``quick`` fields."""
+    """The source of a form's payloads reader (:data:`_QUICK`), for its ``quick`` fields."""
     count = len(names.split(", "))
     returns = []
     learn = []
     for k, i in enumerate(quick):
         made = ", ".join("s" if j == i else f"_{j}" for j in range(count))
-        pad = " " * 20
-        returns.append(f"{pad}if slot == {i}:\n{pad}    return (text, {made})")
+        pad = " " * 24
+        returns.append(
+            f"{pad}if slot == {i}:\n{pad}    items[at] = (text, {made})\n{pad}    continue"
+        )
         learn.append(
             f"            {'el' if k else ''}if _{i} is not None:\n"
             f"                slot, tailmatch = {i}, tails[{k}]"
@@ -546,6 +566,24 @@ def _quick_source(quick: list[int], names: str, grab: str, values: str) -> str:
         names=names, nones=nones, grab=grab, values=values,
         returns="\n".join(returns), learn="\n".join(learn),
     )  # fmt: skip
+
+
+def _matching(fullmatch: Callable[[str], Match[str] | None]) -> Callable[[list[Any]], list[int]]:
+    """The payloads reader of a form with no field to read from a prefix: each text its
+    match."""
+
+    def read_all(items: list[Any]) -> list[int]:
+        missed = []
+        for at, text in enumerate(items):
+            if type(text) is str:
+                m = fullmatch(text)
+                if m is None:
+                    missed.append(at)
+                else:
+                    items[at] = m
+        return missed
+
+    return read_all
 
 
 #: the loop's step for a tuple a form's payload reader made: the rule takes its values

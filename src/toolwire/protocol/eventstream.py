@@ -31,8 +31,9 @@ import uuid
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from re import Match, Pattern
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.limits import check, limits
@@ -100,6 +101,16 @@ def _same(headers: dict[str, HeaderValue]) -> Any:
 
 def _never(text: str) -> None:
     return None
+
+
+def _alone(chunk: Callable[[Any, bytes, int], T]) -> Callable[[list[Any], list[T]], None]:
+    """A ``together`` that makes each frame alone, in order."""
+
+    def made(frames: list[Any], out: list[T]) -> None:
+        for frame in frames:
+            out.append(chunk(*frame))
+
+    return made
 
 
 def _frame(headers: dict[str, HeaderValue], payload: bytes, n: int) -> Frame:
@@ -213,11 +224,18 @@ class FrameReader(Generic[M]):
         kind: M | None = None,
         read: Callable[[str], T | None] = _never,
         together: Callable[[list[tuple[M, bytes, int]], list[T]], object] | None = None,
+        *,
+        read_all: Callable[[list[Any]], list[int]] | None = None,
     ) -> list[T]:
         """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
         ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
         makes of its payload's UTF-8 text (a match of a delta form), unless it is ``None``
         or the payload no UTF-8 (then ``chunk``'s, which names what is wrong).
+
+        ``read_all``: in place of ``read``, the piece's items are handed over at once, each
+        frame of ``kind`` standing as its payload's text; it makes each text what ``read``
+        would make of it (in place), and returns the places of those it takes not (then
+        ``chunk``'s, as for ``read``), in order.
 
         ``together``: the piece's frames ``read`` did not take are made at once instead,
         ``together([(meaning, payload, n), ...], made)`` appending their items to ``made``
@@ -230,7 +248,7 @@ class FrameReader(Generic[M]):
         came before it in this piece)."""
         mark = _NONE if kind is None else kind
         out: list[Any] = []
-        if together is None:
+        if together is None and read_all is None:
             try:
                 self._cut(piece, self._meant, self._meaning, mark, read, chunk, out)
             except Exception as exc:
@@ -242,15 +260,25 @@ class FrameReader(Generic[M]):
             held.append((len(out), meaning, payload, n))
             return None
 
+        first = self.count  # (the number of the piece's first frame: out's first item)
         error: Exception | None = None
         try:
-            self._cut(piece, self._meant, self._meaning, mark, read, hold, out)
+            self._cut(
+                piece, self._meant, self._meaning, mark, read if read_all is None else str,
+                hold, out,
+            )  # fmt: skip
         except Exception as exc:
             error = exc
+        if read_all is not None and out:
+            missed = read_all(out)  # (a text taken not: its chunk made with the others')
+            if missed:
+                meant = cast(M, kind)
+                texts = [(at, meant, out[at].encode(), first + at) for at in missed]
+                held = sorted(held + texts, key=itemgetter(0)) if held else texts
         if held:
             made: list[Any] = []
             try:
-                together([frame[1:] for frame in held], made)
+                (together or _alone(chunk))([frame[1:] for frame in held], made)
             except Exception as exc:  # (a frame's before the later frame's: it comes first)
                 error = exc
                 del out[held[len(made)][0] :]
@@ -479,12 +507,14 @@ class FramePushReader(Generic[M]):
             piece, self._chunk, self._kind, fast.fullmatch, self._together
         )
 
-    def feed_read(
-        self, piece: bytes | bytearray | memoryview, read: Callable[[str], Any]
+    def feed_all(
+        self, piece: bytes | bytearray | memoryview, read_all: Callable[[list[Any]], list[int]]
     ) -> list[Any]:
-        """``feed``, with each frame of ``kind`` whose payload ``read`` (a delta form's
-        ``payload_reader()``) takes left in place as what it made of it."""
-        return self._frames.feed_items(piece, self._chunk, self._kind, read, self._together)
+        """``feed``, with each frame of ``kind`` whose payload ``read_all`` (a delta form's
+        ``payloads_reader()``) takes left in place as what it made of it."""
+        return self._frames.feed_items(
+            piece, self._chunk, self._kind, together=self._together, read_all=read_all
+        )
 
     def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
         """The chunk of a matched frame, as ``feed`` makes it."""

@@ -511,14 +511,14 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
         frames = ChunkReader()
-        read = DELTA_FORM.payload_reader()
+        read = DELTA_FORM.payloads_reader()
         for piece in _pieces(body):
             if isinstance(piece, str):
                 raise VendorDataError(
                     VENDOR, "stream body", "the AWS event stream is binary; got text"
                 )
             if reader.pattern() is DELTA_FORM.pattern:  # read fused
-                yield frames.feed_read(piece, read)
+                yield frames.feed_all(piece, read)
             else:
                 yield frames.feed(piece)
         frames.close()
