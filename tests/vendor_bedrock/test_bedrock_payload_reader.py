@@ -89,3 +89,16 @@ def test_a_run_of_deltas_is_read_from_its_prefix(monkeypatch: pytest.MonkeyPatch
     assert general[0] == "ok"
     args = [e["delta"] for e in general[1] if e["type"] == "TOOL_CALL_ARGS"]
     assert args == fragments
+
+
+def test_a_caller_s_tuple_chunk_is_no_payload_reader_s() -> None:
+    """Only toolwire's own reader hands the loop a payload reader's tuples: a tuple among a
+    caller's chunks is refused as any chunk that is no object is, never given to the rule."""
+    from toolwire.adapters import bedrock
+    from toolwire.errors import VendorDataError
+
+    start = {"contentBlockIndex": 1, "start": {"toolUse": {"toolUseId": "tu_1", "name": "f"}}}
+    chunks = [{"messageStart": {"role": "assistant"}}, {"contentBlockStart": start}]
+    chunks.append(("text", 1, None, "a", None))  # type: ignore[arg-type]
+    with pytest.raises(VendorDataError, match="chunk 2: expected a JSON object, got tuple"):
+        list(bedrock.decode_stream(chunks))

@@ -586,8 +586,9 @@ def _matching(fullmatch: Callable[[str], Match[str] | None]) -> Callable[[list[A
     return read_all
 
 
-#: the loop's step for a tuple a form's payload reader made: the rule takes its values
-_TAKEN = """if type(m) is tuple:
+#: the loop's step for a tuple a form's payload reader made: the rule takes its values (a
+#: tuple comes from no other reader: a caller's own chunk that is one goes to ``feed``)
+_TAKEN = """if type(m) is tuple and reader is not None:
                 _t, {names} = m
                 out = rule({names})
                 if out is not PASS:

@@ -365,6 +365,7 @@ class FrameReader(Generic[M]):
         size = len(data)
         if size - at < _PRELUDE:
             return at
+        reads = read is not str
         cap = limits().max_event_chars
         quad, word, crc32 = _QUAD.unpack_from, _U32.unpack_from, zlib.crc32
         starts = data.startswith
@@ -408,9 +409,11 @@ class FrameReader(Generic[M]):
                 ours = value is kind or value == kind
             if ours:
                 try:
-                    item = read(frame[hlen:].decode())
+                    text = frame[hlen:].decode()
                 except UnicodeDecodeError:
                     item = None
+                else:  # (with no ``read``: the text itself, ``read_all``'s to read)
+                    item = read(text) if reads else text
                 if item is None:
                     self.count = base + len(out)
                     item = chunk(value, frame[hlen:], self.count)
