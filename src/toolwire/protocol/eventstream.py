@@ -478,11 +478,16 @@ class FramePushReader(Generic[M]):
     push readers (``protocol.pushed`` reads the driver's pieces with it): the frames whose
     headers mean ``kind`` and whose payload a delta form's expression of its data alone
     (``DeltaForm.payload``) matches are left as that match, which ``matched`` makes the
-    chunk ``chunk`` makes of that frame; the reading the whole-body path's ``feed_items``
-    does, so both paths give the same chunks and errors. ``done`` is never set early: every
-    frame is read, and a stream cut inside a frame is ``TruncatedStream`` at ``close()``."""
+    chunk ``chunk`` makes of that frame (``matched(match, n)``, ``n`` the frame's number
+    when it is of the last piece fed, ``None`` else); the reading the whole-body path's
+    ``feed_items`` does, so both paths give the same chunks and errors. ``done`` is never
+    set early: every frame is read, and a stream cut inside a frame is ``TruncatedStream``
+    at ``close()``."""
 
-    __slots__ = ("_chunk", "_frames", "_kind", "_matched", "_together", "done")
+    __slots__ = (
+        "_base", "_chunk", "_frames", "_items", "_kind", "_matched", "_seen", "_together",
+        "done",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -490,7 +495,7 @@ class FramePushReader(Generic[M]):
         meaning: Callable[[dict[str, HeaderValue]], M],
         chunk: Callable[[M, bytes, int], Any],
         kind: M,
-        matched: Callable[[Match[str]], dict[str, Any]],
+        matched: Callable[[Match[str], int | None], dict[str, Any]],
         together: Callable[[list[tuple[M, bytes, int]], list[Any]], object] | None = None,
     ) -> None:
         self._frames: FrameReader[M] = FrameReader(vendor, meaning)
@@ -498,6 +503,11 @@ class FramePushReader(Generic[M]):
         self._kind = kind
         self._matched = matched
         self._together = together
+        #: the last piece's items (a frame each), the number of its first, where the last
+        #: match made again was found in it
+        self._items: list[Any] = []
+        self._base = 0
+        self._seen = 0
         self.done = False
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[dict[str, Any]]:
@@ -506,9 +516,12 @@ class FramePushReader(Generic[M]):
     def feed_fused(self, piece: bytes | bytearray | memoryview, fast: Pattern[str]) -> list[Any]:
         """``feed``, with each frame of ``kind`` whose payload ``fast`` (a delta form's
         ``payload``) matches whole left in place as its match."""
-        return self._frames.feed_items(
+        base = self._frames.count
+        items = self._frames.feed_items(
             piece, self._chunk, self._kind, fast.fullmatch, self._together
         )
+        self._items, self._base, self._seen = items, base, 0
+        return items
 
     def feed_all(
         self, piece: bytes | bytearray | memoryview, read_all: Callable[[list[Any]], list[int]]
@@ -520,8 +533,16 @@ class FramePushReader(Generic[M]):
         )
 
     def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
-        """The chunk of a matched frame, as ``feed`` makes it."""
-        return self._matched(match)
+        """The chunk of a matched frame, as ``feed`` makes it (its errors name the frame's
+        number, found in the last piece from where the last was: the items are read in
+        order, so a piece is searched once)."""
+        items = self._items
+        try:
+            at = items.index(match, self._seen)
+        except ValueError:  # (of an earlier piece: no number known)
+            return self._matched(match, None)
+        self._seen = at + 1
+        return self._matched(match, self._base + at)
 
     def close(self) -> list[dict[str, Any]]:
         self._frames.close()

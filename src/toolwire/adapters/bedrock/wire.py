@@ -494,10 +494,13 @@ DELTA_FORM = DeltaForm(
 )
 
 
-def _matched(match: Match[str]) -> dict[str, Any]:
+def _matched(match: Match[str], n: int | None = None) -> dict[str, Any]:
     """The chunk dict of a delta payload :data:`DELTA_FORM` matched, as :func:`kind_chunk`
-    makes it (a matched text is one clean JSON object)."""
-    return CheckedObject.made({"contentBlockDelta": load_json(match.group("data"), VENDOR)})
+    makes it of frame ``n`` (a matched text is one clean JSON object; an error, under caps
+    changed since it was matched, names the frame as the general reading does)."""
+    where = "JSON text" if n is None else f"event-stream frame {n} (contentBlockDelta)"
+    value = load_json(match.group("data"), VENDOR, where)
+    return CheckedObject.made({"contentBlockDelta": value})
 
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
@@ -523,7 +526,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
                 yield frames.feed(piece)
         frames.close()
 
-    return SSEChunks(lists, _matched)
+    return SSEChunks(lists, _matched, numbered=True)
 
 
 def _event_of(chunk: Any, n: int) -> tuple[str, Any]:
