@@ -17,6 +17,12 @@ the rule the fields, no JSON parse of the rest of the event and no dict made. A 
 rule passes becomes the chunk dict it always was and goes to ``feed``: the two readings
 give the same events.
 
+A stream of frames (Bedrock's event stream) hands its delta payloads a piece at a time to
+the form's payloads reader (:meth:`DeltaForm.payloads_reader`): a payload that begins as
+the last match's did, up to a :class:`Text` field with no field after it, is read from
+there with json's C string reader and the field's tail expression, and comes as a tuple of
+the fields' values (the values that match would give), not as a match.
+
 The expression is built from the declared shape: it admits JSON only (a string's characters
 and escapes as JSON spells them, each key once, no key of the shape among the "other"
 fields), so a match is one JSON object and a fragment exactly the string ``json.loads``

@@ -16,10 +16,13 @@ each frame checked once and copied once, so reading is linear in the stream. The
 size is bounded by ``limits().max_event_chars``. :meth:`FrameReader.feed_items` makes each
 frame its reader's chunk in that loop, and hands the payloads of one kind of frame (a
 vendor's content deltas) to a delta form's expression of its data alone
-(``DeltaForm.payload``): the fused reading of ``protocol._fastpath``, for frames; the
-piece's other frames may be made together (``together``: their payloads parsed in one
-batch, as an SSE reader parses a piece's events). :func:`write_frame` builds the same
-layout (:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
+(``DeltaForm.payload``), or a piece's at once to a form's payloads reader (``read_all``,
+``DeltaForm.payloads_reader``): the fused reading of ``protocol._fastpath``, for frames;
+the piece's other frames may be made together (``together``: their payloads parsed in one
+batch, as an SSE reader parses a piece's events). A frame that fails comes after the
+frames before it, however the body is cut: they are handed on, the error raised next.
+:func:`write_frame` builds the same layout (:func:`header_block` and :func:`frame_bytes`
+for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 (``:event-type`` ...) is the adapter's.
 """
