@@ -361,7 +361,12 @@ class _Run:
         of each, checked as they come. A chunk that fails ends the reading; its error goes
         in ``failed``, raised once the events before it are handed on (what a step per
         chunk would have sent)."""
-        return reading.gather(piece, self.framer.feed_events, PIECE_EVENTS, failed)
+        framer = self.framer
+        if framer.reshapes:  # (each event rewritten after its check: a chunk at a time)
+            return reading.gather(piece, framer.feed_events, PIECE_EVENTS, failed)
+        out = reading.gather_checked(piece, framer.machine.checked, PIECE_EVENTS, failed)
+        framer.turn_events += len(out)
+        return out
 
     def _settle(self, start: int, quiet: list[Loss]) -> None:
         """What a step lost (the decoder's new losses, what was announced inside it), kept

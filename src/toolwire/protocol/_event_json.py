@@ -283,29 +283,38 @@ def _bare_form(cls: type) -> tuple[_Short, tuple[str, ...]] | None:
     return forms[0], tuple(n for n, _, _ in plan if n not in optional and n != "type")
 
 
-def _tail(args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
-    """The text of a call's arguments event and its end, each in its bare form, joined by
-    :data:`FRAME_GAP` with a ``%s`` for the id, the arguments, the id; the getters that
-    check both are bare. ``None`` when their forms write other fields."""
-    a, e = _bare_form(args_cls), _bare_form(end_cls)
-    if a is None or e is None or (a[1], e[1]) != _TAIL_FIELDS:
+def _tail(args_cls: type, end_cls: type | None) -> tuple[Any, ...] | None:
+    """The text of a call's arguments event and its end (``None``: the arguments alone),
+    each in its bare form, joined by :data:`FRAME_GAP` with a ``%s`` for the id, the
+    arguments, the id; the getters that check both are bare. ``None`` when their forms
+    write other fields."""
+    a = _bare_form(args_cls)
+    if a is None or a[1] != _TAIL_FIELDS[0]:
         return None
-    text = FRAME_GAP.replace("%", "%%").join((a[0][3], e[0][3]))
-    return a[0][0], a[0][1], e[0][0], e[0][1], FRAME_GAP.replace("%", "%%") + text
+    gap = FRAME_GAP.replace("%", "%%")
+    if end_cls is None:
+        return a[0][0], a[0][1], None, None, gap + a[0][3]
+    e = _bare_form(end_cls)
+    if e is None or e[1] != _TAIL_FIELDS[1]:
+        return None
+    return a[0][0], a[0][1], e[0][0], e[0][1], gap + gap.join((a[0][3], e[0][3]))
 
 
 #: the classes :func:`call_json` last wrote, the start's form it last wrote, and the text
 #: of a call with that start: (the start's, arguments' and end's classes, the start's form,
 #: its getter of the left-out fields, their values, its getter of the written ones, how
-#: many, their writers, the tail's getters and values, the text)
+#: many, their writers, the tail's getters and values, the text); :func:`pair_json`'s,
+#: its end's class ``None``
 _joined: tuple[Any, ...] = (None, None, None, None)
-_tails: dict[tuple[type, type], tuple[Any, ...] | None] = {}
+_paired: tuple[Any, ...] = (None, None, None, None)
+_tails: dict[tuple[type, type | None], tuple[Any, ...] | None] = {}
 
 
-def _join(start: BaseEvent, args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
+def _join(start: BaseEvent, args_cls: type, end_cls: type | None) -> tuple[Any, ...] | None:
     """The joining for a start in its class's current form (the one it was last written
-    in), or ``None``: no form, or no tail for these classes."""
-    global _joined
+    in), or ``None``: no form, or no tail for these classes (``end_cls`` ``None``: a
+    start and its arguments, kept as :func:`pair_json`'s)."""
+    global _joined, _paired
     cls = type(start)
     forms = _SHORT.get(cls)
     key = (args_cls, end_cls)
@@ -313,9 +322,13 @@ def _join(start: BaseEvent, args_cls: type, end_cls: type) -> tuple[Any, ...] | 
     if not forms or tail is None:
         return None
     left, unset, kept, form, n, writers = forms[0]
-    _joined = (cls, args_cls, end_cls, forms[0], left, unset, kept, n, writers, *tail[:4])
-    _joined += (form + tail[4],)
-    return _joined
+    joined = (cls, args_cls, end_cls, forms[0], left, unset, kept, n, writers, *tail[:4])
+    joined += (form + tail[4],)
+    if end_cls is None:
+        _paired = joined
+    else:
+        _joined = joined
+    return joined
 
 
 def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
@@ -363,6 +376,47 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
     return text if text.isascii() or _utf8(text) else None
 
 
+def pair_json(start: BaseEvent, args: BaseEvent) -> str | None:
+    """A call's start and its first arguments event (what a vendor whose calls stay open
+    until the turn's end gives a chunk) as one text, as :func:`call_json` writes a whole
+    call without its end: their JSON texts joined by :data:`FRAME_GAP`, each what
+    :func:`event_json` writes of it. ``None`` when :func:`call_json` would give ``None``
+    for these two: each is then written alone."""
+    forms = _SHORT.get(type(start))
+    if not forms:
+        return None
+    joined = _paired
+    if joined[3] is not forms[0] or joined[1] is not type(args):
+        joined = _join(start, type(args), None)  # type: ignore[assignment]
+        if joined is None:
+            return None
+    if start.__pydantic_extra__ or args.__pydantic_extra__:
+        return None
+    sd, ad = start.__dict__, args.__dict__
+    try:
+        _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, _, _, form = joined
+        if left(sd) != unset or a_left(ad) != a_unset:
+            return None
+        got = kept(sd)
+        e = encode_basestring
+        if writers is None and n == 3:  # (a start with its parent: the commonest)
+            a, b, p = got
+            cid = ad["tool_call_id"]
+            ea = e(a)
+            same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
+            text: str = form % (ea, e(b), e(p), ea if same else e(cid), e(ad["delta"]))
+        else:
+            if writers is not None:
+                head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
+            else:
+                head = list(map(e, got if n != 1 else (got,)))
+            head += (e(ad["tool_call_id"]), e(ad["delta"]))
+            text = form % tuple(head)
+    except Exception:  # a field missing, one not a string, a comparison that raises: each
+        return None  # event is then written alone, which decides
+    return text if text.isascii() or _utf8(text) else None
+
+
 def _utf8(text: str) -> bool:
     """False for a text UTF-8 cannot carry (a lone surrogate: pydantic's own error then)."""
     try:
@@ -372,4 +426,4 @@ def _utf8(text: str) -> bool:
     return True
 
 
-__all__ = ["FRAME_GAP", "call_json", "event_json"]
+__all__ = ["FRAME_GAP", "call_json", "event_json", "pair_json"]
