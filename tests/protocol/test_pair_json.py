@@ -1,0 +1,66 @@
+"""A call's start and its first arguments as one text (``_event_json.pair_json``): where it
+gives a text, that is the two events' own texts joined by ``FRAME_GAP``, whatever forms
+the starts before it came in and whichever of ``call_json`` and ``pair_json`` wrote last;
+a start with its parent and its arguments (the commonest) is always one text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ag_ui.core import ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
+from toolwire.protocol.sse import event_json
+
+_STARTS = st.builds(
+    dict,
+    tool_call_id=st.sampled_from(["c1", "c2", "é", "c\ud800"]),
+    tool_call_name=st.sampled_from(["f", "naïve", "g\udfff"]),
+    parent_message_id=st.sampled_from([None, "m1"]),
+    metadata=st.sampled_from([None, {"index": 2}, {"a": {"b": [1, None]}}, {"f": 1.5}]),
+    timestamp=st.sampled_from([None, 7]),
+)
+
+
+def _start(fields: dict[str, Any]) -> ToolCallStartEvent:
+    return ToolCallStartEvent(**{k: v for k, v in fields.items() if v is not None})
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_STARTS, st.sampled_from(["c1", "c2"]), st.text(max_size=5), st.booleans()),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_a_pair_written_by_one_template_is_its_events_texts(
+    calls: list[tuple[dict[str, Any], str, str, bool]],
+) -> None:
+    for fields, args_id, delta, whole in calls:
+        start = _start(fields)
+        args = ToolCallArgsEvent(tool_call_id=args_id, delta=delta)
+        if whole:  # (the other template between: the forms cached move)
+            end = ToolCallEndEvent(tool_call_id=args_id)
+            text = call_json(start, args, end)
+            if text is not None:
+                assert text == FRAME_GAP.join(event_json(e) for e in (start, args, end))
+        text = pair_json(start, args)
+        if text is None:  # (each written alone, as a writer then does: its form first now)
+            expected = event_json(start) + FRAME_GAP + event_json(args)
+            text = pair_json(start, args)
+            assert text is None or text == expected
+        else:
+            assert text == event_json(start) + FRAME_GAP + event_json(args)
+
+
+def test_the_commonest_pair_is_one_text() -> None:
+    start = ToolCallStartEvent(tool_call_id="c9", tool_call_name="get", parent_message_id="m")
+    args = ToolCallArgsEvent(tool_call_id="c9", delta='{"q":"\\"x\\""}')
+    event_json(start)  # (a class's forms are made as it is first written)
+    event_json(args)
+    assert pair_json(start, args) == event_json(start) + FRAME_GAP + event_json(args)
+    other = ToolCallArgsEvent(tool_call_id="c8", delta="{}")
+    assert pair_json(start, other) == event_json(start) + FRAME_GAP + event_json(other)
