@@ -141,7 +141,7 @@ def test_a_delta_ending_in_a_key_s_beginning_is_held_back() -> None:
     assert KEY[5:] not in "".join(rest) and "[REDACTED" in "".join(rest)
 
 
-_TEXT = st.text(alphabet=st.sampled_from(list("sk-live4f9\x00\"\\.*(ab é")), max_size=12)
+_TEXT = st.text(alphabet=st.sampled_from(list('sk-live4f9\x00"\\.*(ab é')), max_size=12)
 
 
 @settings(max_examples=500, deadline=None)

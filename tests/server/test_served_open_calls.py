@@ -130,4 +130,3 @@ def test_the_served_bytes_are_the_general_ways_for_any_cut(
     fast = _served(vendor, split, general=False)
     assert fast == _served(vendor, split, general=True)
     assert KEY.encode() not in fast
-
