@@ -11,7 +11,7 @@ from ag_ui.core import ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, run_json
 from toolwire.protocol.sse import event_json
 
 _STARTS = st.builds(
@@ -64,3 +64,44 @@ def test_the_commonest_pair_is_one_text() -> None:
     assert pair_json(start, args) == event_json(start) + FRAME_GAP + event_json(args)
     other = ToolCallArgsEvent(tool_call_id="c8", delta="{}")
     assert pair_json(start, other) == event_json(start) + FRAME_GAP + event_json(other)
+
+
+_ENDS = st.one_of(
+    st.builds(ToolCallEndEvent, tool_call_id=st.sampled_from(["c1", "é", "c\ud800"])),
+    st.builds(lambda cid: ToolCallEndEvent(tool_call_id=cid, timestamp=3), st.sampled_from(["c2"])),
+    st.builds(lambda cid: ToolCallEndEvent.model_construct(tool_call_id=cid), st.just(5)),
+    st.builds(ToolCallArgsEvent, tool_call_id=st.just("c1"), delta=st.just("x")),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ENDS, min_size=1, max_size=8), st.integers(0, 7))
+def test_ends_in_a_row_written_in_one_loop_are_their_texts(events: list[Any], at: int) -> None:
+    at %= len(events)
+    event_json(ToolCallEndEvent(tool_call_id="c0"))  # (the bare form first)
+    out: list[str] = []
+    stop = run_json(events, at, out)
+    assert at <= stop <= len(events)
+    assert out == [event_json(e) for e in events[at:stop]]
+    if type(events[at]) is ToolCallEndEvent and events[at].__dict__ == {
+        **events[at].__dict__,
+        "timestamp": None,
+        "tool_call_id": "c1",
+    }:
+        assert stop > at  # (the plain end is written here)
+
+
+def test_a_run_of_ends_stops_where_its_form_does() -> None:
+    """A lone surrogate (no UTF-8: event_json escapes it), another form, another class."""
+    plain = [ToolCallEndEvent(tool_call_id=c) for c in ("c1", "é", "c2")]
+    for odd in (
+        ToolCallEndEvent(tool_call_id="c\ud800"),
+        ToolCallEndEvent(tool_call_id="c3", timestamp=3),
+        ToolCallArgsEvent(tool_call_id="c1", delta="x"),
+    ):
+        events = [*plain, odd, *plain]
+        event_json(plain[0])  # (the bare form first: writing ``odd`` may have moved it)
+        out: list[str] = []
+        assert run_json(events, 0, out) == 3
+        assert out == [event_json(e) for e in plain]
+        assert event_json(odd) not in out

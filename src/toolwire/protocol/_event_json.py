@@ -417,6 +417,38 @@ def pair_json(start: BaseEvent, args: BaseEvent) -> str | None:
     return text if text.isascii() or _utf8(text) else None
 
 
+def run_json(events: list[BaseEvent], at: int, out: list[str]) -> int:
+    """The texts of ``events`` from ``at`` on while they are of ``events[at]``'s class and
+    in its current form, when that form writes one string (a call's end: a turn whose calls
+    end at its finish ends them all in a row), into ``out``, each what :func:`event_json`
+    writes of it; where it stopped (``at``: none written)."""
+    cls = type(events[at])
+    forms = _SHORT.get(cls)
+    if not forms:
+        return at
+    left, unset, kept, form, n, writers = forms[0]
+    if n != 1 or writers is not None:
+        return at
+    e = encode_basestring
+    end = len(events)
+    while at < end:
+        event = events[at]
+        if type(event) is not cls or event.__pydantic_extra__:
+            break
+        values = event.__dict__
+        try:
+            if left(values) != unset:
+                break
+            text = form % e(kept(values))
+        except Exception:  # (another form, or none: event_json decides)
+            break
+        if not text.isascii() and not _utf8(text):
+            break
+        out.append(text)
+        at += 1
+    return at
+
+
 def _utf8(text: str) -> bool:
     """False for a text UTF-8 cannot carry (a lone surrogate: pydantic's own error then)."""
     try:
@@ -426,4 +458,4 @@ def _utf8(text: str) -> bool:
     return True
 
 
-__all__ = ["FRAME_GAP", "call_json", "event_json", "pair_json"]
+__all__ = ["FRAME_GAP", "call_json", "event_json", "pair_json", "run_json"]

@@ -34,7 +34,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, run_json
 from toolwire.protocol.redact import MASK, redact, secret_values
 from toolwire.protocol.sse import event_json
 
@@ -407,10 +407,10 @@ def _begins_any(secrets: list[str]) -> Any:
 
 
 def _written(events: list[BaseEvent]) -> tuple[list[str], list[str]]:
-    """``events``' JSON texts as they came, a whole call's three and a call's start with
-    its first arguments each one text (``call_json``, ``pair_json``), and the string
-    deltas of the lane events among them (what :meth:`StreamRedactor._may_begin` asks
-    of each), in order."""
+    """``events``' JSON texts as they came (a whole call's three, and a call's start with
+    its first arguments, each one text: ``call_json``, ``pair_json``; calls' ends in a row
+    in one loop: ``run_json``), and the string deltas of the lane events among them (what
+    :meth:`StreamRedactor._may_begin` asks of each), in order."""
     texts: list[str] = []
     deltas: list[str] = []
     start_type, args_type, end_type = ToolCallStartEvent, ToolCallArgsEvent, ToolCallEndEvent
@@ -433,6 +433,11 @@ def _written(events: list[BaseEvent]) -> tuple[list[str], list[str]]:
                 texts.append(text)
                 deltas.append(args.delta)
                 at += 2
+                continue
+        if cls is end_type:  # (a turn's ends in a row, in their form: no lane among them)
+            after = run_json(events, at, texts)
+            if after > at:
+                at = after
                 continue
         kind = kinds.get(cls)
         if kind is None or event.type is not kind.type:
