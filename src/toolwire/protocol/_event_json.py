@@ -17,7 +17,7 @@ from collections.abc import Callable
 from itertools import combinations
 from json.encoder import encode_basestring
 from operator import itemgetter
-from typing import Any
+from typing import Any, Dict, Optional  # noqa: UP035
 
 from ag_ui.core import BaseEvent
 
@@ -78,16 +78,24 @@ def _forms(cls: type, plan: _Plan) -> tuple[_Short, ...]:
         for name, info in cls.model_fields.items()  # type: ignore[attr-defined]
         if info.annotation in (str, str | None)
     }
+    objects = {
+        name
+        for name, info in cls.model_fields.items()  # type: ignore[attr-defined]
+        if info.annotation in _OBJECTS
+    }
     written = [
         set(names) for n in range(_FORM_OPTIONALS + 1) for names in combinations(optional, n)
     ]
-    forms = (_form(plan, kind, set(optional) - names, strings) for names in written)
+    forms = (_form(plan, kind, set(optional) - names, strings, objects) for names in written)
     return tuple(form for form in forms if form is not None)
 
 
-def _form(plan: _Plan, kind: str, left: set[str], strings: set[str]) -> _Short | None:
+def _form(
+    plan: _Plan, kind: str, left: set[str], strings: set[str], objects: set[str]
+) -> _Short | None:
     """The form that leaves out the fields ``left`` and writes the others: a field typed
-    ``str`` as a string, any other by :func:`_value_json`."""
+    ``str`` as a string, one typed an object by :func:`_object_json`, any other by
+    :func:`_value_json`."""
     kept = [(name, key) for name, key, _ in plan if name not in left and name != "type"]
     if not left or not 1 <= len(kept) <= 5:
         return None
@@ -96,7 +104,10 @@ def _form(plan: _Plan, kind: str, left: set[str], strings: set[str]) -> _Short |
         plan[0][1] + encode_basestring(kind),
         *(key.replace("%", "%%") + "%s" for _, key in kept),
     ]
-    writers = tuple(encode_basestring if name in strings else _value_json for name, _ in kept)
+    writers = tuple(
+        encode_basestring if name in strings else _object_json if name in objects else _value_json
+        for name, _ in kept
+    )
     # itemgetter of one name gives the value, of several a tuple
     getter = itemgetter(*(name for name, _ in kept))
     return (
@@ -127,6 +138,23 @@ def _value_json(value: Any) -> str:
     if (t is dict or t is list) and _plain(value):
         return compact(value)
     raise TypeError("not written by a form")
+
+
+#: the annotations of a field that holds an object (an event's ``metadata``)
+_OBJECTS: tuple[Any, ...] = (
+    Optional[dict[str, Any]],  # noqa: UP045 (the annotation as pydantic keeps it)
+    Optional[Dict[str, Any]],  # noqa: UP006, UP045 (ag_ui.core's spelling)
+)
+
+
+def _object_json(value: Any) -> str:
+    """:func:`_value_json` for a field typed an object: its usual value, an object of
+    string keys and plain scalars, written first."""
+    if type(value) is dict:
+        flat = _flat_json(value)
+        if flat is not None:
+            return flat
+    return _value_json(value)
 
 
 def _flat_json(value: dict[Any, Any]) -> str | None:
@@ -364,6 +392,10 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
             a, b, p = got
             e = encode_basestring
             text: str = form % (e(a), e(b), e(p), c, e(ad["delta"]), c)
+        elif n == 4 and writers is not None:  # (a start with its metadata too)
+            w0, w1, w2, w3 = writers
+            v0, v1, v2, v3 = got
+            text = form % (w0(v0), w1(v1), w2(v2), w3(v3), c, encode_basestring(ad["delta"]), c)
         else:
             if writers is not None:
                 head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
