@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pydantic_core import PydanticSerializationError
 
 from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, run_json
+from toolwire.protocol.sse import encode_agui_sse
 from toolwire.protocol.sse import event_json as written_alone
 
 
@@ -119,3 +120,29 @@ def test_a_run_of_ends_stops_where_its_form_does() -> None:
         assert run_json(events, 0, out) == 3
         assert out == [event_json(e) for e in plain]
         assert event_json(odd) not in out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_STARTS, st.sampled_from(["c1", "c2"]), st.text(max_size=4), st.booleans()),
+        max_size=6,
+    )
+)
+def test_the_sse_writer_s_calls_are_their_events_frames(
+    calls: list[tuple[dict[str, Any], str, str, bool]],
+) -> None:
+    """``encode_agui_sse`` of starts each with its first arguments, some ended at once,
+    the rest at the end (as a turn whose calls end at its finish gives them)."""
+    events: list[Any] = []
+    later: list[Any] = []
+    for fields, args_id, delta, ended in calls:
+        events += [_start(fields), ToolCallArgsEvent(tool_call_id=args_id, delta=delta)]
+        end = ToolCallEndEvent(tool_call_id=args_id)
+        if ended:
+            events.append(end)
+        else:
+            later.append(end)
+    events += later
+    expected = "".join(f"data: {event_json(e)}\n\n" for e in events)
+    assert encode_agui_sse(events) == expected.encode("utf-8")
