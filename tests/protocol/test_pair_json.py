@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic_core import PydanticSerializationError
 
-from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, run_json
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, pairs_json, run_json
 from toolwire.protocol.sse import encode_agui_sse
 from toolwire.protocol.sse import event_json as written_alone
 
@@ -146,3 +146,36 @@ def test_the_sse_writer_s_calls_are_their_events_frames(
     events += later
     expected = "".join(f"data: {event_json(e)}\n\n" for e in events)
     assert encode_agui_sse(events) == expected.encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(_STARTS, st.sampled_from(["c1", "c2"]), st.text(max_size=4)),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_pairs_written_in_one_loop_are_their_events_texts(
+    calls: list[tuple[dict[str, Any], str, str]],
+) -> None:
+    """From the first pair on, while they are in the commonest form; what is written is
+    each pair's two texts joined, and the deltas are the pairs' own."""
+    events: list[Any] = []
+    for fields, args_id, delta in calls:
+        events += [_start(fields), ToolCallArgsEvent(tool_call_id=args_id, delta=delta)]
+    plain = ToolCallStartEvent(tool_call_id="c0", tool_call_name="f", parent_message_id="m")
+    written_alone(plain)  # (the commonest form first)
+    written_alone(events[1])
+    out: list[str] = []
+    deltas: list[str] = []
+    stop = pairs_json(events, 0, out, deltas)
+    assert stop % 2 == 0 and stop <= len(events)
+    pairs = [events[i : i + 2] for i in range(0, stop, 2)]
+    assert out == [event_json(s) + FRAME_GAP + event_json(a) for s, a in pairs]
+    assert deltas == [a.delta for _, a in pairs]
+    first = calls[0][0]
+    if first["parent_message_id"] and not first["metadata"] and not first["timestamp"]:
+        if "\ud800" not in first["tool_call_id"] + first["tool_call_name"]:
+            if "\udfff" not in first["tool_call_name"] and "\ud800" not in calls[0][2]:
+                assert stop >= 2  # (the commonest pair is written here)

@@ -449,6 +449,54 @@ def pair_json(start: BaseEvent, args: BaseEvent) -> str | None:
     return text if text.isascii() or _utf8(text) else None
 
 
+def pairs_json(events: list[BaseEvent], at: int, out: list[str], deltas: list[str]) -> int:
+    """:func:`pair_json` of ``events`` taken two by two from ``at`` on, in one loop, while
+    they are a start and its arguments of the first two's classes in the commonest form (a
+    start with its parent: what a turn whose calls end at its finish gives a chunk), each
+    text into ``out`` and each arguments' delta into ``deltas``; where it stopped (``at``:
+    none written)."""
+    if at + 1 >= len(events):
+        return at
+    start, args = events[at], events[at + 1]
+    cls, args_cls = type(start), type(args)
+    forms = _SHORT.get(cls)
+    if not forms:
+        return at
+    joined = _paired
+    if joined[3] is not forms[0] or joined[1] is not args_cls:
+        joined = _join(start, args_cls, None)  # type: ignore[assignment]
+        if joined is None:
+            return at
+    _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, _, _, form = joined
+    if n != 3 or writers is not None:
+        return at
+    e = encode_basestring
+    last = len(events) - 1
+    while at < last:
+        start, args = events[at], events[at + 1]
+        if type(start) is not cls or type(args) is not args_cls:
+            break
+        if start.__pydantic_extra__ or args.__pydantic_extra__:
+            break
+        sd, ad = start.__dict__, args.__dict__
+        try:
+            if left(sd) != unset or a_left(ad) != a_unset:
+                break
+            a, b, p = kept(sd)
+            cid, delta = ad["tool_call_id"], ad["delta"]
+            ea = e(a)
+            same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
+            text: str = form % (ea, e(b), e(p), ea if same else e(cid), e(delta))
+        except Exception:  # (pair_json decides, then each event alone)
+            break
+        if not text.isascii() and not _utf8(text):
+            break
+        out.append(text)
+        deltas.append(delta)
+        at += 2
+    return at
+
+
 def run_json(events: list[BaseEvent], at: int, out: list[str]) -> int:
     """The texts of ``events`` from ``at`` on while they are of ``events[at]``'s class and
     in its current form, when that form writes one string (a call's end: a turn whose calls
@@ -490,4 +538,4 @@ def _utf8(text: str) -> bool:
     return True
 
 
-__all__ = ["FRAME_GAP", "call_json", "event_json", "pair_json", "run_json"]
+__all__ = ["FRAME_GAP", "call_json", "event_json", "pair_json", "pairs_json", "run_json"]

@@ -34,7 +34,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, run_json
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, pairs_json, run_json
 from toolwire.protocol.redact import MASK, redact, secret_values
 from toolwire.protocol.sse import event_json
 
@@ -428,6 +428,10 @@ def _written(events: list[BaseEvent]) -> tuple[list[str], list[str]]:
                     deltas.append(args.delta)
                     at += 3
                     continue
+            after = pairs_json(events, at, texts, deltas)  # (calls ending later: pairs)
+            if after > at:
+                at = after
+                continue
             text = pair_json(event, args)
             if text is not None:
                 texts.append(text)

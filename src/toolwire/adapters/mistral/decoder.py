@@ -426,7 +426,10 @@ class Decoder(BaseDecoder):
     ) -> _Call:
         """A new call of choice ``ch``: its AG-UI id, its start event."""
         agui = self._ids.assign(vendor_id, self.known_call_ids)
-        call = (agui, sys.intern(name), index)  # (a turn's calls share a few names)
+        # (a turn's calls share a few names: the start holds the one kept, which the
+        # sequence check's record then finds kept already)
+        name = sys.intern(name)
+        call = (agui, name, index)
         ch.ordinal += 1
         ch.by_id[vendor_id] = call
         ch.calls.append(call)
@@ -454,8 +457,7 @@ class Decoder(BaseDecoder):
         if ch.calls and self._ends_later is not None:
             self._ends_later.append((len(out), ch.calls))  # made as they are read
         else:
-            for call in ch.calls:
-                out.append(call_end(call[_AGUI]))
+            out += [call_end(call[_AGUI]) for call in ch.calls]
         ch.calls = []
         ch.last_at = None
         ch.finish_reason = reason
