@@ -64,7 +64,7 @@ async def _frames(vendor: str, split: list[bytes]) -> bytes:
         await response({"type": "http", "method": "POST"}, receive, send)
     finally:
         if provider._built is not None:
-            await provider.client.aclose(provider._built[2])
+            await provider.client.aclose(provider._built.client)
     return b"".join(sent)
 
 
