@@ -45,6 +45,39 @@ def run_input() -> RunAgentInput:
     )
 
 
+async def frames_sent(provider: Any, given: RunAgentInput, secrets: list[str]) -> list[bytes]:
+    """The bodies ``toolwire serve``'s response sends for one run of ``provider``, in order
+    (the client stays to the end), the provider's SDK client closed after: for the tests
+    that compare two ways of serving (the bench's :class:`Served` keeps no frame)."""
+    from toolwire.protocol.stream_redact import StreamRedactor
+    from toolwire.server._streaming import EventStreamResponse, StreamHub
+
+    response = EventStreamResponse(
+        provider.events(given),
+        run_input=given,
+        hub=StreamHub(),
+        agent="t",
+        redactor=StreamRedactor(secrets),
+    )
+    sent: list[bytes] = []
+    forever = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        await forever.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        if message.get("body"):
+            sent.append(message["body"])
+
+    try:
+        await response({"type": "http", "method": "POST"}, receive, send)
+    finally:
+        if provider._built is not None:
+            await provider.client.aclose(provider._built.client)
+    return sent
+
+
 class NotMeasured(Exception):
     """This vendor's served path cannot run in process: the reason, shown in the page."""
 

@@ -11,61 +11,23 @@ import asyncio
 from typing import Any
 
 import pytest
-from benchmarks.served import KEY, in_memory_provider
+from benchmarks.served import KEY, frames_sent, in_memory_provider, run_input
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire import adapters
 from toolwire.driver import _runner
+from toolwire.protocol.pushed import PushReading
 from toolwire.protocol.redact import MASK
 from toolwire.protocol.sse import event_json
 from toolwire.protocol.stream_redact import StreamRedactor
-from toolwire.server._streaming import EventStreamResponse, StreamHub
 
 VENDORS = ["mistral", "ollama"]
 
 
-def _run_input() -> Any:
-    from ag_ui.core import RunAgentInput, UserMessage
-
-    return RunAgentInput(
-        thread_id="t1",
-        run_id="r1",
-        state={},
-        messages=[UserMessage(id="u1", content="hi")],
-        tools=[],
-        context=[],
-        forwarded_props={},
-    )
-
-
 async def _frames(vendor: str, split: list[bytes]) -> bytes:
     provider = in_memory_provider(vendor, split, adapters.get(vendor).FRAMING.media_type)
-    run_input = _run_input()
-    response = EventStreamResponse(
-        provider.events(run_input),
-        run_input=run_input,
-        hub=StreamHub(),
-        agent="t",
-        redactor=StreamRedactor([KEY]),
-    )
-    sent: list[bytes] = []
-    forever = asyncio.Event()
-
-    async def receive() -> dict[str, Any]:
-        await forever.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        if message.get("body"):
-            sent.append(message["body"])
-
-    try:
-        await response({"type": "http", "method": "POST"}, receive, send)
-    finally:
-        if provider._built is not None:
-            await provider.client.aclose(provider._built.client)
-    return b"".join(sent)
+    return b"".join(await frames_sent(provider, run_input(), [KEY]))
 
 
 def _chunk_by_chunk(self: Any, reading: Any, piece: Any, failed: list[Exception]) -> Any:
@@ -80,14 +42,26 @@ def _event_by_event(self: StreamRedactor, events: list[Any]) -> list[str]:
 
 def _served(vendor: str, split: list[bytes], general: bool) -> bytes:
     step, texts = _runner._Run._read_piece, StreamRedactor.texts_of
+    one_pass = PushReading.gather_checked
+    passes = [0]
+
+    def counted(self: PushReading, *args: Any) -> Any:
+        passes[0] += 1
+        return one_pass(self, *args)
+
     if general:
         _runner._Run._read_piece = _chunk_by_chunk  # type: ignore[method-assign]
         StreamRedactor.texts_of = _event_by_event  # type: ignore[method-assign]
+    PushReading.gather_checked = counted  # type: ignore[method-assign]
     try:
-        return asyncio.run(_frames(vendor, split))
+        sent = asyncio.run(_frames(vendor, split))
     finally:
         _runner._Run._read_piece = step  # type: ignore[method-assign]
         StreamRedactor.texts_of = texts  # type: ignore[method-assign]
+        PushReading.gather_checked = one_pass  # type: ignore[method-assign]
+    # the way compared is the one-pass check (a current client's run: no events reshaped)
+    assert (passes[0] > 0) is (not general and any(split))
+    return sent
 
 
 def _keyed(vendor: str, shape: str, calls: int) -> bytes:
