@@ -175,7 +175,7 @@ def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, 
                 if out is not PASS:
                     decoder.chunk_index += 1
                     if out{taken}:
-                        gathered += sink({events})
+                        gathered += sink({emit})
                         if len(gathered) >= most:
                             break
                     continue
@@ -236,18 +236,28 @@ _UNITS: dict[DeltaForm | None, Unit] = {}
 def _unit_of(form: DeltaForm | None) -> Unit:
     """The reading of ``form`` (``None``: of a decoder that reads none, whose pieces hold
     chunk dicts only: the same loop, no match in it)."""
-    unit = _UNITS.get(form)
-    if unit is None:
+    unit: Unit = _generated(_UNIT, "unit", _UNITS, form, many="out", one="[out]")
+    return unit
+
+
+def _generated(
+    source: str, name: str, made: dict[Any, Any], form: DeltaForm | None, *, many: str, one: str
+) -> Any:
+    """``source``'s function ``name`` for ``form``, written once (kept in ``made``): its
+    fields' grab and values, and what a rule's output is handed on as (``many``: the list
+    a rule of several events gives; ``one``: a rule's one event)."""
+    function = made.get(form)
+    if function is None:
         if form is None:
-            grab, values, taken, events = "_data = m.groups()", "", "", "out"
+            grab, values, taken, emit = "_data = m.groups()", "", "", many
         else:
             grab, values = form.grab, form.values
-            taken, events = ("", "out") if form.many else (" is not None", "[out]")
-        source = _UNIT.format(grab=grab, values=values, taken=taken, events=events)
+            taken, emit = ("", many) if form.many else (" is not None", one)
+        text = source.format(grab=grab, values=values, taken=taken, emit=emit)
         scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
-        exec(source, scope)
-        unit = _UNITS[form] = scope["unit"]
-    return unit
+        exec(text, scope)
+        function = made[form] = scope[name]
+    return function
 
 
 #: a lazy reading of a piece: ``lazy(decoder, piece, rule, out, most, mark)``
@@ -260,17 +270,7 @@ _LAZIES: dict[DeltaForm | None, Lazy] = {}
 
 def _lazy_of(form: DeltaForm | None) -> Lazy:
     """:func:`_unit_of`'s reading as a generator (:data:`_LAZY`)."""
-    lazy = _LAZIES.get(form)
-    if lazy is None:
-        if form is None:
-            grab, values, taken, emit = "_data = m.groups()", "", "", "yield from got"
-        else:
-            grab, values = form.grab, form.values
-            taken, emit = ("", "yield from got") if form.many else (" is not None", "yield got")
-        source = _LAZY.format(grab=grab, values=values, taken=taken, emit=emit)
-        scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
-        exec(source, scope)
-        lazy = _LAZIES[form] = scope["lazy"]
+    lazy: Lazy = _generated(_LAZY, "lazy", _LAZIES, form, many="yield from got", one="yield got")
     return lazy
 
 
