@@ -45,6 +45,39 @@ def run_input() -> RunAgentInput:
     )
 
 
+async def frames_sent(provider: Any, given: RunAgentInput, secrets: list[str]) -> list[bytes]:
+    """The bodies ``toolwire serve``'s response sends for one run of ``provider``, in order
+    (the client stays to the end), the provider's SDK client closed after: for the tests
+    that compare two ways of serving (the bench's :class:`Served` keeps no frame)."""
+    from toolwire.protocol.stream_redact import StreamRedactor
+    from toolwire.server._streaming import EventStreamResponse, StreamHub
+
+    response = EventStreamResponse(
+        provider.events(given),
+        run_input=given,
+        hub=StreamHub(),
+        agent="t",
+        redactor=StreamRedactor(secrets),
+    )
+    sent: list[bytes] = []
+    forever = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        await forever.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        if message.get("body"):
+            sent.append(message["body"])
+
+    try:
+        await response({"type": "http", "method": "POST"}, receive, send)
+    finally:
+        if provider._built is not None:
+            await provider.client.aclose(provider._built.client)
+    return sent
+
+
 class NotMeasured(Exception):
     """This vendor's served path cannot run in process: the reason, shown in the page."""
 
@@ -76,7 +109,7 @@ def in_memory_provider(vendor: str, body: bytes | list[bytes], media_type: str) 
     import httpx2
 
     from toolwire.server import AgentConfig
-    from toolwire.server._providers import VendorProvider
+    from toolwire.server._providers import SharedClient, VendorProvider
 
     async def handler(request: Any) -> Any:
         if isinstance(body, bytes):
@@ -100,12 +133,12 @@ def in_memory_provider(vendor: str, body: bytes | list[bytes], media_type: str) 
             # the key is in the server's environment: every frame is checked for it
             return [KEY]
 
-        async def _sdk_client(self, key: str) -> Any:
+        async def _shared(self, key: str) -> Any:
             if self._built is None:
                 http = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
                 made = self.client.make_client(api_key=key, base_url=None, http_client=http)
-                self._built = ("", None, made)
-            return self._built[2]
+                self._built = SharedClient("", asyncio.get_running_loop(), made)
+            return self._built
 
     return InMemory(AgentConfig(name="bench", provider=vendor))
 
@@ -203,6 +236,6 @@ class Served:
     def close(self) -> None:
         built = self.provider._built
         if built is not None:
-            self.loop.run_until_complete(self.provider.client.aclose(built[2]))
+            self.loop.run_until_complete(self.provider.client.aclose(built.client))
         self.loop.run_until_complete(self.loop.shutdown_asyncgens())
         self.loop.close()

@@ -30,6 +30,7 @@ from ag_ui.core import (
 )
 
 from toolwire.protocol import SSEParser, StreamMachine
+from toolwire.protocol.ndjson import NDJSONReader
 from toolwire.protocol.pairing import pair_history
 
 BOUND = 3.0
@@ -101,6 +102,25 @@ def test_the_sse_parser_is_linear_in_a_long_data_line() -> None:
             parser.feed(b"\n")
 
     assert growth(build, run, floor, 4000) < BOUND
+
+
+def test_the_ndjson_reader_is_linear_in_a_long_line_in_one_byte_pieces() -> None:
+    def build(n: int) -> list[bytes]:
+        body = b'{"t": "' + b"x" * n + b'"}\n'
+        return [body[i : i + 1] for i in range(len(body))]
+
+    def run(pieces: list[bytes]) -> None:
+        reader = NDJSONReader("v")
+        out = [obj for piece in pieces for obj in reader.feed(piece)]
+        assert len(out) == 1 and reader.close() == [] and not reader.pending
+
+    def floor(pieces: list[bytes]) -> None:
+        """The reader's own per-piece floor: as many pieces, each a line break alone."""
+        reader = NDJSONReader("v")
+        for _ in pieces:
+            reader.feed(b"\n")
+
+    assert growth(build, run, floor, 16000) < BOUND
 
 
 def test_pairing_is_linear_in_parallel_calls() -> None:

@@ -20,98 +20,26 @@ from _agui_builders import (
     text_end,
     text_start,
 )
+from _machine_agree import (
+    CALL_ALPHABET,
+    CALL_MODELS,
+    MODES,
+    error,
+    one_by_one,
+    parsed,
+    state,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolwire.errors import ProtocolViolation, ToolwireError
+from toolwire.errors import ToolwireError
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.machine import StreamMachine
-
-MODES: list[dict[str, Any]] = [
-    {"history": False},
-    {"history": True},
-    {"history": False, "run_open": True},
-    {"history": True, "run_open": True},
-    {"history": False, "run_open": "auto"},
-    {"history": True, "run_open": "auto"},
-]
-
-# the alphabet random streams are drawn from: every refusal a call's events can meet
-ALPHABET: list[dict[str, Any]] = [
-    run_started(),
-    run_started(run="r2"),
-    run_finished(),
-    run_finished(outcome={"type": "success", "pendingToolCallIds": ["c1"]}),
-    run_error(),
-    text_start("m1"),
-    text_end("m1"),
-    text_start("u1", role="user"),
-    text_end("u1"),
-    start("c1"),
-    start("c1", parent="m1"),
-    start("c1", name="g"),
-    start("c2", parent="u1"),
-    start("c2", parent="m1", subagentRunId="sub-1"),
-    start("c3", subagentRunId="sub-1"),
-    start("c1", metadata={"k": 1}),
-    args("c1", '{"a":'),
-    args("c1", "1}"),
-    args("c2", "{}"),
-    args("c3", "x", subagentRunId="sub-1"),
-    args("c3", "x", subagentRunId="sub-2"),
-    args("c9", "x"),
-    end("c1"),
-    end("c2"),
-    end("c3", subagentRunId="sub-1"),
-    end("c1", subagentRunId="sub-2"),
-    end("c9"),
-    end("c1", metadata={"done": True}),
-    result("c1"),
-    result("c2", mid="m1"),
-    chunk(toolCallId="c4", toolCallName="f", delta="{"),
-    chunk(toolCallId="c4", delta="}"),
-    chunk(delta="x"),
-    {"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "helper"},
-    {"type": "SUBAGENT_FINISHED", "subagentRunId": "sub-1"},
-]
-MODELS: list[Any] = [parse_event(e) for e in ALPHABET]
 
 
 def _general(machine: StreamMachine) -> StreamMachine:
     machine._fast = machine._fast_all = {}  # every event the general way (verify)
     return machine
-
-
-def _state(machine: StreamMachine, mode: dict[str, Any]) -> tuple[Any, ...]:
-    kept = [m.model_dump_json() for m in machine.messages] if mode["history"] else None
-    return (
-        machine.index,
-        machine.bare,
-        machine.pending_tool_call_ids,
-        sorted(machine.call_ids),
-        sorted(machine._rules.open_calls),
-        kept,
-    )
-
-
-def _error(exc: ToolwireError) -> tuple[Any, ...]:
-    index = exc.index if isinstance(exc, ProtocolViolation) else None
-    return (type(exc).__name__, getattr(exc, "code", None), str(exc), index)
-
-
-def _one_by_one(events: list[Any], mode: dict[str, Any], *, fast: bool) -> tuple[Any, ...]:
-    machine = StreamMachine(**mode)
-    if not fast:
-        _general(machine)
-    out: list[str] = []
-    failed: Any = None
-    try:
-        for ev in events:
-            out.extend(e.model_dump_json() for e in machine.feed(ev))
-        out.extend(e.model_dump_json() for e in machine.end_input())
-    except ToolwireError as exc:
-        failed = _error(exc)
-    return (out, failed, _state(machine, mode))
 
 
 def _many(events: list[Any], mode: dict[str, Any], cut: int) -> tuple[Any, ...]:
@@ -125,8 +53,8 @@ def _many(events: list[Any], mode: dict[str, Any], cut: int) -> tuple[Any, ...]:
             out.extend(e.model_dump_json() for e in machine.feed_many(part))
         out.extend(e.model_dump_json() for e in machine.end_input())
     except ToolwireError as exc:
-        failed = _error(exc)
-    return (out, failed, _state(machine, mode))
+        failed = error(exc)
+    return (out, failed, state(machine, mode))
 
 
 def _checked(events: list[Any], mode: dict[str, Any]) -> tuple[Any, ...]:
@@ -140,15 +68,15 @@ def _checked(events: list[Any], mode: dict[str, Any]) -> tuple[Any, ...]:
             out.append(ev.model_dump_json())
         out.extend(e.model_dump_json() for e in machine.end_input())
     except ToolwireError as exc:
-        failed = _error(exc)
-    return (out, failed, _state(machine, mode))
+        failed = error(exc)
+    return (out, failed, state(machine, mode))
 
 
 def _agree(events: list[Any]) -> list[tuple[Any, ...]]:
     seen = []
     for mode in MODES:
-        general = _one_by_one(events, mode, fast=False)
-        assert _one_by_one(events, mode, fast=True) == general, mode
+        general = one_by_one(events, mode, _general)
+        assert one_by_one(events, mode) == general, mode
         assert _checked(events, mode) == general, mode
         for cut in (0, len(events) // 2, len(events)):
             many = _many(events, mode, cut)
@@ -176,45 +104,46 @@ WHOLE = [
 ]
 
 
-def _m(*events: dict[str, Any]) -> list[Any]:
-    return [parse_event(e) for e in events]
-
-
 CASES: dict[str, tuple[list[Any], str | None]] = {
-    "whole calls": (_m(*WHOLE), None),
-    "a repeated call id": (_m(run_started(), start("c1"), start("c1")), "tool-call-already-open"),
-    "the end of an unknown call": (_m(run_started(), end("c9")), "tool-call-not-open"),
+    "whole calls": (parsed(*WHOLE), None),
+    "a repeated call id": (
+        parsed(run_started(), start("c1"), start("c1")),
+        "tool-call-already-open",
+    ),
+    "the end of an unknown call": (parsed(run_started(), end("c9")), "tool-call-not-open"),
     "args after the end": (
-        _m(run_started(), start("c1"), end("c1"), args("c1", "x")),
+        parsed(run_started(), start("c1"), end("c1"), args("c1", "x")),
         "tool-call-not-open",
     ),
     "a parent that is not an assistant": (
-        _m(run_started(), text_start("u1", role="user"), text_end("u1"), start("c1", parent="u1")),
+        parsed(
+            run_started(), text_start("u1", role="user"), text_end("u1"), start("c1", parent="u1")
+        ),
         "tool-call-parent-not-assistant",
     ),
     "a reopening under another name": (
-        _m(run_started(), start("c1"), end("c1"), start("c1", name="g")),
+        parsed(run_started(), start("c1"), end("c1"), start("c1", name="g")),
         "tool-call-reopen-disagrees",
     ),
     "an end under another owner": (
-        _m(run_started(), start("c1"), end("c1", subagentRunId="sub-2")),
+        parsed(run_started(), start("c1"), end("c1", subagentRunId="sub-2")),
         "owner-mismatch",
     ),
     "a start after the run finished": (
-        _m(run_started(), run_finished(), start("c1")),
+        parsed(run_started(), run_finished(), start("c1")),
         "event-after-run-closed",
     ),
     "an end after the run errored": (
-        _m(run_started(), start("c1"), run_error(), end("c1")),
+        parsed(run_started(), start("c1"), run_error(), end("c1")),
         "event-after-run-closed",
     ),
-    "a start before the run": (_m(start("c1"), run_started()), "event-before-run-started"),
+    "a start before the run": (parsed(start("c1"), run_started()), "event-before-run-started"),
     "a start into a chunk stream": (
-        _m(run_started(), chunk(toolCallId="c4", toolCallName="f", delta="{"), start("c4")),
+        parsed(run_started(), chunk(toolCallId="c4", toolCallName="f", delta="{"), start("c4")),
         "chunk-forms-mixed",
     ),
     "a call left open at the finish": (
-        _m(run_started(), start("c1"), run_finished()),
+        parsed(run_started(), start("c1"), run_finished()),
         "item-open-at-run-finished",
     ),
 }
@@ -243,8 +172,8 @@ def test_the_short_way_is_taken_for_a_call_inside_a_run() -> None:
 
 def test_the_history_keeps_a_calls_metadata_on_the_short_way() -> None:
     m = StreamMachine(history=True)
-    m.feed_many(_m(run_started(), start("c1", metadata={"k": 1}), args("c1", "{}"), end("c1")))
-    m.feed_many(_m(run_finished()))
+    m.feed_many(parsed(run_started(), start("c1", metadata={"k": 1}), args("c1", "{}"), end("c1")))
+    m.feed_many(parsed(run_finished()))
     (msg,) = m.messages
     assert msg.tool_calls is not None
     assert msg.tool_calls[0].function.arguments == "{}"
@@ -252,9 +181,9 @@ def test_the_history_keeps_a_calls_metadata_on_the_short_way() -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, len(ALPHABET) - 1), max_size=14), st.booleans())
+@given(st.lists(st.integers(0, len(CALL_ALPHABET) - 1), max_size=14), st.booleans())
 def test_random_streams_are_decided_alike(picks: list[int], as_dicts: bool) -> None:
-    pool = ALPHABET if as_dicts else MODELS
+    pool = CALL_ALPHABET if as_dicts else CALL_MODELS
     _agree([pool[i] for i in picks])
 
 
@@ -268,6 +197,6 @@ def test_runs_of_whole_calls_are_decided_alike(calls: list[int], noise: list[int
         events += [start(cid), args(cid, "{}"), end(cid)]
     for i in noise:
         if events:
-            events.insert(i % len(events), ALPHABET[i % len(ALPHABET)])
+            events.insert(i % len(events), CALL_ALPHABET[i % len(CALL_ALPHABET)])
     events.append(run_finished())
     _agree([parse_event(e) for e in events])

@@ -22,6 +22,15 @@ from _agui_builders import (
     text_end,
     text_start,
 )
+from _machine_agree import (
+    CALL_ALPHABET,
+    CALL_MODELS,
+    MODES,
+    error,
+    one_by_one,
+    parsed,
+    state,
+)
 from ag_ui.core import ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -31,106 +40,6 @@ from toolwire.protocol import _ledger
 from toolwire.protocol.events import parse_event
 from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.machine import StreamMachine
-
-MODES: list[dict[str, Any]] = [
-    {"history": False},
-    {"history": True},
-    {"history": False, "run_open": True},
-    {"history": True, "run_open": True},
-    {"history": False, "run_open": "auto"},
-    {"history": True, "run_open": "auto"},
-]
-
-# every refusal a call's events can meet, and what a call's check reads (parents, owners)
-ALPHABET: list[dict[str, Any]] = [
-    run_started(),
-    run_started(run="r2"),
-    run_finished(),
-    run_finished(outcome={"type": "success", "pendingToolCallIds": ["c1"]}),
-    run_error(),
-    text_start("m1"),
-    text_end("m1"),
-    text_start("u1", role="user"),
-    text_end("u1"),
-    text_start("m2", subagentRunId="sub-1"),
-    text_end("m2", subagentRunId="sub-1"),
-    start("c1"),
-    start("c1", parent="m1"),
-    start("c1", name="g"),
-    start("c2", parent="u1"),
-    start("c2", parent="m1", subagentRunId="sub-1"),
-    start("c2", parent="m2"),
-    start("c3", subagentRunId="sub-1"),
-    start("c1", metadata={"k": 1}),
-    start("c4", parent="m9"),
-    args("c1", '{"a":'),
-    args("c1", "1}"),
-    args("c1", "x" * 40),
-    args("c2", "{}"),
-    args("c3", "x", subagentRunId="sub-1"),
-    args("c3", "x", subagentRunId="sub-2"),
-    args("c3", "{}"),
-    args("c4", "{}"),
-    args("c9", "x"),
-    end("c1"),
-    end("c2"),
-    end("c3", subagentRunId="sub-1"),
-    end("c3"),
-    end("c1", subagentRunId="sub-2"),
-    end("c4"),
-    end("c9"),
-    end("c1", metadata={"done": True}),
-    result("c1"),
-    result("c2", mid="m1"),
-    chunk(toolCallId="c5", toolCallName="f", delta="{"),
-    chunk(toolCallId="c5", delta="}"),
-    {"type": "MESSAGES_SNAPSHOT", "messages": []},
-    {"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "helper"},
-    {"type": "SUBAGENT_FINISHED", "subagentRunId": "sub-1"},
-]
-MODELS: list[Any] = [parse_event(e) for e in ALPHABET]
-
-
-def _ledger_state(machine: StreamMachine) -> tuple[Any, ...]:
-    """What the ledger holds, table by table (a record's fields, a shape as it is)."""
-    thread = machine._thread
-    rules = machine._rules
-    calls = [(cid, type(c).__name__, repr(c)) for cid, c in thread.calls.items()]
-    msgs = [(mid, m.role, m.owner) for mid, m in thread.msgs.items()]
-    open_calls = [(cid, repr(c)) for cid, c in rules.open_calls.items()]
-    started = None if rules._started is None else list(rules._started)
-    return (calls, msgs, thread._last_assistant, list(thread._shapes), open_calls, started)
-
-
-def _state(machine: StreamMachine, mode: dict[str, Any]) -> tuple[Any, ...]:
-    kept = [m.model_dump_json() for m in machine.messages] if mode["history"] else None
-    return (
-        machine.index,
-        machine.bare,
-        machine.pending_tool_call_ids,
-        sorted(machine.call_ids),
-        _ledger_state(machine),
-        kept,
-    )
-
-
-def _error(exc: ToolwireError) -> tuple[Any, ...]:
-    index = exc.index if isinstance(exc, ProtocolViolation) else None
-    return (type(exc).__name__, getattr(exc, "code", None), str(exc), index)
-
-
-def _one_by_one(events: list[Any], mode: dict[str, Any]) -> tuple[Any, ...]:
-    machine = StreamMachine(**mode)
-    out: list[str] = []
-    failed: Any = None
-    try:
-        for ev in events:
-            out.extend(e.model_dump_json() for e in machine.feed(ev))
-        out.extend(e.model_dump_json() for e in machine.end_input())
-    except ToolwireError as exc:
-        failed = _error(exc)
-    return (out, failed, _state(machine, mode))
-
 
 _CLASSES = (ToolCallStartEvent, ToolCallArgsEvent, ToolCallEndEvent)
 
@@ -164,14 +73,14 @@ def _in_calls(events: list[Any], mode: dict[str, Any], counted: list[int]) -> tu
             i += 1
         out.extend(e.model_dump_json() for e in machine.end_input())
     except ToolwireError as exc:
-        failed = _error(exc)
-    return (out, failed, _state(machine, mode))
+        failed = error(exc)
+    return (out, failed, state(machine, mode))
 
 
 def _agree(events: list[Any]) -> list[tuple[Any, ...]]:
     seen = []
     for mode in MODES:
-        general = _one_by_one(events, mode)
+        general = one_by_one(events, mode)
         counted: list[int] = []
         got = _in_calls(events, mode, counted)
         assert got[1] == general[1], mode
@@ -184,17 +93,13 @@ def _agree(events: list[Any]) -> list[tuple[Any, ...]]:
     return seen
 
 
-def _m(*events: dict[str, Any]) -> list[Any]:
-    return [parse_event(e) for e in events]
-
-
 def _call(cid: str, text: str = "{}", **kw: Any) -> list[dict[str, Any]]:
     return [start(cid, **kw), args(cid, text), end(cid)]
 
 
 CASES: dict[str, tuple[list[Any], str | None]] = {
     "whole calls": (
-        _m(
+        parsed(
             run_started(),
             text_start("m1"),
             text_end("m1"),
@@ -205,34 +110,36 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
         ),
         None,
     ),
-    "a call reopened": (_m(run_started(), *_call("c1"), *_call("c1"), run_finished()), None),
+    "a call reopened": (parsed(run_started(), *_call("c1"), *_call("c1"), run_finished()), None),
     "a call opened twice": (
-        _m(run_started(), start("c1"), args("c1", "{}"), *_call("c1")),
+        parsed(run_started(), start("c1"), args("c1", "{}"), *_call("c1")),
         "tool-call-already-open",
     ),
     "arguments for another call": (
-        _m(run_started(), start("c1"), args("c2", "{}"), end("c1")),
+        parsed(run_started(), start("c1"), args("c2", "{}"), end("c1")),
         "tool-call-not-open",
     ),
     "an end for another call": (
-        _m(run_started(), start("c1"), args("c1", "{}"), end("c2")),
+        parsed(run_started(), start("c1"), args("c1", "{}"), end("c2")),
         "tool-call-not-open",
     ),
     "a call outside a run": (
-        _m(run_started(), run_finished(), *_call("c1")),
+        parsed(run_started(), run_finished(), *_call("c1")),
         "event-after-run-closed",
     ),
-    "a call before the run": (_m(*_call("c1"), run_started()), "event-before-run-started"),
+    "a call before the run": (parsed(*_call("c1"), run_started()), "event-before-run-started"),
     "a call after an error": (
-        _m(run_started(), run_error(), *_call("c1")),
+        parsed(run_started(), run_error(), *_call("c1")),
         "event-after-run-closed",
     ),
     "a parent that is not an assistant": (
-        _m(run_started(), text_start("u1", role="user"), text_end("u1"), *_call("c1", parent="u1")),
+        parsed(
+            run_started(), text_start("u1", role="user"), text_end("u1"), *_call("c1", parent="u1")
+        ),
         "tool-call-parent-not-assistant",
     ),
     "a parent of another owner": (
-        _m(
+        parsed(
             run_started(),
             text_start("m2", subagentRunId="sub-1"),
             text_end("m2", subagentRunId="sub-1"),
@@ -241,7 +148,7 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
         "tool-call-owner-mismatch",
     ),
     "a parent's owner taken": (
-        _m(
+        parsed(
             run_started(),
             text_start("m2", subagentRunId="sub-1"),
             text_end("m2", subagentRunId="sub-1"),
@@ -254,7 +161,7 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
         None,
     ),
     "a subagent's call, its arguments and end untagged": (
-        _m(
+        parsed(
             run_started(),
             {"type": "SUBAGENT_STARTED", "subagentRunId": "sub-1", "name": "h"},
             *_call("c1", subagentRunId="sub-1"),
@@ -265,23 +172,23 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
         None,
     ),
     "a reopening under another name": (
-        _m(run_started(), *_call("c1"), *_call("c1", name="g")),
+        parsed(run_started(), *_call("c1"), *_call("c1", name="g")),
         "tool-call-reopen-disagrees",
     ),
     "an end under another owner": (
-        _m(run_started(), start("c1"), args("c1", "{}"), end("c1", subagentRunId="sub-2")),
+        parsed(run_started(), start("c1"), args("c1", "{}"), end("c1", subagentRunId="sub-2")),
         "owner-mismatch",
     ),
     "a call into a chunk stream": (
-        _m(run_started(), chunk(toolCallId="c4", toolCallName="f", delta="{"), *_call("c4")),
+        parsed(run_started(), chunk(toolCallId="c4", toolCallName="f", delta="{"), *_call("c4")),
         "chunk-forms-mixed",
     ),
     "a call left open at the finish": (
-        _m(run_started(), start("c1"), args("c1", "{}"), run_finished()),
+        parsed(run_started(), start("c1"), args("c1", "{}"), run_finished()),
         "item-open-at-run-finished",
     ),
     "a pending list stated": (
-        _m(
+        parsed(
             run_started(),
             *_call("c1"),
             *_call("c2"),
@@ -291,7 +198,7 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
         None,
     ),
     "a snapshot between calls": (
-        _m(
+        parsed(
             run_started(),
             *_call("c1"),
             {"type": "MESSAGES_SNAPSHOT", "messages": []},
@@ -313,7 +220,7 @@ def test_each_case_is_decided_alike_and_as_expected(name: str) -> None:
 
 
 def test_arguments_past_their_cap_fail_alike() -> None:
-    events = _m(run_started(), *_call("c1", "x" * 30), *_call("c2", "y" * 10))
+    events = parsed(run_started(), *_call("c1", "x" * 30), *_call("c2", "y" * 10))
     previous = limits()
     configure(max_argument_chars=20)
     try:
@@ -329,11 +236,11 @@ def test_arguments_past_their_cap_fail_alike() -> None:
 def test_calls_past_the_shapes_kept_keep_their_records_alike(monkeypatch: Any) -> None:
     monkeypatch.setattr(_ledger, "_SHAPES_KEPT", 2)
     calls = [e for i in range(5) for e in _call(f"c{i}", "{}" + " " * i)]
-    _agree(_m(run_started(), *calls, *_call("c0"), run_finished()))
+    _agree(parsed(run_started(), *calls, *_call("c0"), run_finished()))
     machine = StreamMachine(history=False)
     machine.feed(parse_event(run_started()))
     for i in range(5):
-        assert machine.feed_call(*_m(*_call(f"c{i}", "{}" + " " * i)))
+        assert machine.feed_call(*parsed(*_call(f"c{i}", "{}" + " " * i)))
     kinds = [type(c).__name__ for c in machine._thread.calls.values()]
     assert kinds == ["ClosedCall", "ClosedCall", "CallRecord", "CallRecord", "CallRecord"]
 
@@ -343,26 +250,26 @@ def test_the_one_step_way_is_taken_for_a_plain_call() -> None:
     the one step without the call's open record; a call the history keeps, the three
     checks in turn (feed_call still takes them), and outside a run nothing."""
     taken: list[int] = []
-    _in_calls(_m(run_started(), *_call("c1"), start("c2"), args("c2", "{}")), MODES[0], taken)
+    _in_calls(parsed(run_started(), *_call("c1"), start("c2"), args("c2", "{}")), MODES[0], taken)
     assert taken == [3, 2]
     plain = StreamMachine(history=False)
     plain.feed(parse_event(run_started()))
-    assert plain._rules.whole_call(*_m(*_call("c1")))
+    assert plain._rules.whole_call(*parsed(*_call("c1")))
     assert plain.index == 3
     kept = StreamMachine(history=True)
     kept.feed(parse_event(run_started()))
-    assert not kept._rules.whole_call(*_m(*_call("c1")))
-    assert kept.feed_call(*_m(*_call("c1")))
+    assert not kept._rules.whole_call(*parsed(*_call("c1")))
+    assert kept.feed_call(*parsed(*_call("c1")))
     assert kept.index == 3
     before = StreamMachine(history=False)
-    assert not before.feed_call(*_m(*_call("c1")))
+    assert not before.feed_call(*parsed(*_call("c1")))
     assert before.index == -1
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(0, len(ALPHABET) - 1), max_size=16))
+@given(st.lists(st.integers(0, len(CALL_ALPHABET) - 1), max_size=16))
 def test_random_streams_are_decided_alike(picks: list[int]) -> None:
-    _agree([MODELS[i] for i in picks])
+    _agree([CALL_MODELS[i] for i in picks])
 
 
 @settings(max_examples=200, deadline=None)
@@ -386,6 +293,6 @@ def test_runs_of_calls_are_decided_alike(
             later.append(end(cid))
     events = [events[0], text_start("m1"), text_end("m1"), *events[1:], *later]
     for i in noise:
-        events.insert(i % len(events), ALPHABET[i % len(ALPHABET)])
+        events.insert(i % len(events), CALL_ALPHABET[i % len(CALL_ALPHABET)])
     events.append(run_finished())
     _agree([parse_event(e) for e in events])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import warnings
 from itertools import pairwise
 
@@ -98,20 +97,6 @@ def test_a_line_past_the_cap_is_refused_before_it_ends() -> None:
                 reader.feed(b"x" * 50)  # never a newline: held, and counted
     finally:
         configure(max_event_chars=previous.max_event_chars)
-
-
-def test_one_long_line_in_one_byte_pieces_is_read_in_linear_time() -> None:
-    def fed(n: int) -> float:
-        body = json.dumps({"t": "x" * n}).encode() + b"\n"
-        reader = NDJSONReader("v")
-        start = time.perf_counter()
-        for i in range(len(body)):
-            reader.feed(body[i : i + 1])
-        assert reader.close() == [] and not reader.pending
-        return time.perf_counter() - start
-
-    small, large = fed(20_000), fed(160_000)
-    assert large < small * 8 * 4  # 8x the bytes: far from the 64x a quadratic join costs
 
 
 def test_written_lines_survive_a_splitlines_reader() -> None:

@@ -11,30 +11,14 @@ import re
 from typing import Any
 
 import pytest
-from benchmarks.served import KEY, in_memory_provider
+from benchmarks.served import KEY, frames_sent, in_memory_provider, run_input
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire import adapters, clients
 from toolwire.protocol import pushed
-from toolwire.protocol.stream_redact import StreamRedactor
-from toolwire.server._streaming import EventStreamResponse, StreamHub
 
 VENDORS = ["anthropic", "openai_chat", "openai_responses"]
-
-
-def _run_input() -> Any:
-    from ag_ui.core import RunAgentInput, UserMessage
-
-    return RunAgentInput(
-        thread_id="t1",
-        run_id="r1",
-        state={},
-        messages=[UserMessage(id="u1", content="hi")],
-        tools=[],
-        context=[],
-        forwarded_props={},
-    )
 
 
 def _provider(vendor: str, split: list[bytes]) -> Any:
@@ -42,55 +26,35 @@ def _provider(vendor: str, split: list[bytes]) -> Any:
 
 
 async def _frames(vendor: str, split: list[bytes]) -> list[bytes]:
-    provider = _provider(vendor, split)
-    run_input = _run_input()
-    response = EventStreamResponse(
-        provider.events(run_input),
-        run_input=run_input,
-        hub=StreamHub(),
-        agent="t",
-        redactor=StreamRedactor([KEY]),
-    )
-    sent: list[bytes] = []
-    forever = asyncio.Event()
-
-    async def receive() -> dict[str, Any]:
-        await forever.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        if message.get("body"):
-            sent.append(message["body"])
-
-    try:
-        await response({"type": "http", "method": "POST"}, receive, send)
-    finally:
-        if provider._built is not None:
-            await provider.client.aclose(provider._built[2])
-    return sent
+    return await frames_sent(_provider(vendor, split), run_input(), [KEY])
 
 
 def _served(vendor: str, split: list[bytes], fused: bool) -> tuple[list[bytes], int]:
     """The frames sent, and how many deltas reached a decoder's rule as matches."""
     seen = [0]
-    gather = pushed.PushReading.gather
+    reading = pushed.PushReading
+    gather, gather_checked = reading.gather, reading.gather_checked
     reader = clients.StainlessClient.reader
 
-    def counting(self: Any, piece: Any, *args: Any) -> Any:
-        if piece.at == 0:
-            seen[0] += sum(type(x) is re.Match for x in piece.items)
-        return gather(self, piece, *args)
+    def counting(step: Any) -> Any:
+        def counted(self: Any, piece: Any, *args: Any) -> Any:
+            if piece.at == 0:
+                seen[0] += sum(type(x) is re.Match for x in piece.items)
+            return step(self, piece, *args)
+
+        return counted
 
     def general(self: Any) -> Any:
         return self.framing.reader()
 
-    pushed.PushReading.gather = counting  # type: ignore[method-assign]
+    reading.gather = counting(gather)  # type: ignore[method-assign]
+    reading.gather_checked = counting(gather_checked)  # type: ignore[method-assign]
     if not fused:
         clients.StainlessClient.reader = general  # type: ignore[method-assign]
     try:
         return asyncio.run(_frames(vendor, split)), seen[0]
     finally:
-        pushed.PushReading.gather = gather  # type: ignore[method-assign]
+        reading.gather, reading.gather_checked = gather, gather_checked  # type: ignore[method-assign]
         clients.StainlessClient.reader = reader  # type: ignore[method-assign]
 
 

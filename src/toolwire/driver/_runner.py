@@ -360,8 +360,14 @@ class _Run:
         """A piece's next chunks in one step (up to :data:`PIECE_EVENTS` events): the events
         of each, checked as they come. A chunk that fails ends the reading; its error goes
         in ``failed``, raised once the events before it are handed on (what a step per
-        chunk would have sent)."""
-        return reading.gather(piece, self.framer.feed_events, PIECE_EVENTS, failed)
+        chunk would have sent). Where the events go out as checked, the machine's lazy
+        check pulls them all in one pass (``gather_checked``), not a step per chunk."""
+        framer = self.framer
+        if framer.reshapes:  # (each event rewritten after its check: a chunk at a time)
+            return reading.gather(piece, framer.feed_events, PIECE_EVENTS, failed)
+        out = reading.gather_checked(piece, framer.machine.checked, PIECE_EVENTS, failed)
+        framer.turn_events += len(out)
+        return out
 
     def _settle(self, start: int, quiet: list[Loss]) -> None:
         """What a step lost (the decoder's new losses, what was announced inside it), kept

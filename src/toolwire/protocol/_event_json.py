@@ -17,7 +17,7 @@ from collections.abc import Callable
 from itertools import combinations
 from json.encoder import encode_basestring
 from operator import itemgetter
-from typing import Any
+from typing import Any, Dict, Optional  # noqa: UP035
 
 from ag_ui.core import BaseEvent
 
@@ -78,16 +78,24 @@ def _forms(cls: type, plan: _Plan) -> tuple[_Short, ...]:
         for name, info in cls.model_fields.items()  # type: ignore[attr-defined]
         if info.annotation in (str, str | None)
     }
+    objects = {
+        name
+        for name, info in cls.model_fields.items()  # type: ignore[attr-defined]
+        if info.annotation in _OBJECTS
+    }
     written = [
         set(names) for n in range(_FORM_OPTIONALS + 1) for names in combinations(optional, n)
     ]
-    forms = (_form(plan, kind, set(optional) - names, strings) for names in written)
+    forms = (_form(plan, kind, set(optional) - names, strings, objects) for names in written)
     return tuple(form for form in forms if form is not None)
 
 
-def _form(plan: _Plan, kind: str, left: set[str], strings: set[str]) -> _Short | None:
+def _form(
+    plan: _Plan, kind: str, left: set[str], strings: set[str], objects: set[str]
+) -> _Short | None:
     """The form that leaves out the fields ``left`` and writes the others: a field typed
-    ``str`` as a string, any other by :func:`_value_json`."""
+    ``str`` as a string, one typed an object by :func:`_object_json`, any other by
+    :func:`_value_json`."""
     kept = [(name, key) for name, key, _ in plan if name not in left and name != "type"]
     if not left or not 1 <= len(kept) <= 5:
         return None
@@ -96,7 +104,10 @@ def _form(plan: _Plan, kind: str, left: set[str], strings: set[str]) -> _Short |
         plan[0][1] + encode_basestring(kind),
         *(key.replace("%", "%%") + "%s" for _, key in kept),
     ]
-    writers = tuple(encode_basestring if name in strings else _value_json for name, _ in kept)
+    writers = tuple(
+        encode_basestring if name in strings else _object_json if name in objects else _value_json
+        for name, _ in kept
+    )
     # itemgetter of one name gives the value, of several a tuple
     getter = itemgetter(*(name for name, _ in kept))
     return (
@@ -127,6 +138,23 @@ def _value_json(value: Any) -> str:
     if (t is dict or t is list) and _plain(value):
         return compact(value)
     raise TypeError("not written by a form")
+
+
+#: the annotations of a field that holds an object (an event's ``metadata``)
+_OBJECTS: tuple[Any, ...] = (
+    Optional[dict[str, Any]],  # noqa: UP045 (the annotation as pydantic keeps it)
+    Optional[Dict[str, Any]],  # noqa: UP006, UP045 (ag_ui.core's spelling)
+)
+
+
+def _object_json(value: Any) -> str:
+    """:func:`_value_json` for a field typed an object: its usual value, an object of
+    string keys and plain scalars, written first."""
+    if type(value) is dict:
+        flat = _flat_json(value)
+        if flat is not None:
+            return flat
+    return _value_json(value)
 
 
 def _flat_json(value: dict[Any, Any]) -> str | None:
@@ -283,29 +311,38 @@ def _bare_form(cls: type) -> tuple[_Short, tuple[str, ...]] | None:
     return forms[0], tuple(n for n, _, _ in plan if n not in optional and n != "type")
 
 
-def _tail(args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
-    """The text of a call's arguments event and its end, each in its bare form, joined by
-    :data:`FRAME_GAP` with a ``%s`` for the id, the arguments, the id; the getters that
-    check both are bare. ``None`` when their forms write other fields."""
-    a, e = _bare_form(args_cls), _bare_form(end_cls)
-    if a is None or e is None or (a[1], e[1]) != _TAIL_FIELDS:
+def _tail(args_cls: type, end_cls: type | None) -> tuple[Any, ...] | None:
+    """The text of a call's arguments event and its end (``None``: the arguments alone),
+    each in its bare form, joined by :data:`FRAME_GAP` with a ``%s`` for the id, the
+    arguments, the id; the getters that check both are bare. ``None`` when their forms
+    write other fields."""
+    a = _bare_form(args_cls)
+    if a is None or a[1] != _TAIL_FIELDS[0]:
         return None
-    text = FRAME_GAP.replace("%", "%%").join((a[0][3], e[0][3]))
-    return a[0][0], a[0][1], e[0][0], e[0][1], FRAME_GAP.replace("%", "%%") + text
+    gap = FRAME_GAP.replace("%", "%%")
+    if end_cls is None:
+        return a[0][0], a[0][1], None, None, gap + a[0][3]
+    e = _bare_form(end_cls)
+    if e is None or e[1] != _TAIL_FIELDS[1]:
+        return None
+    return a[0][0], a[0][1], e[0][0], e[0][1], gap + gap.join((a[0][3], e[0][3]))
 
 
 #: the classes :func:`call_json` last wrote, the start's form it last wrote, and the text
 #: of a call with that start: (the start's, arguments' and end's classes, the start's form,
 #: its getter of the left-out fields, their values, its getter of the written ones, how
-#: many, their writers, the tail's getters and values, the text)
+#: many, their writers, the tail's getters and values, the text); :func:`pair_json`'s,
+#: its end's class ``None``
 _joined: tuple[Any, ...] = (None, None, None, None)
-_tails: dict[tuple[type, type], tuple[Any, ...] | None] = {}
+_paired: tuple[Any, ...] = (None, None, None, None)
+_tails: dict[tuple[type, type | None], tuple[Any, ...] | None] = {}
 
 
-def _join(start: BaseEvent, args_cls: type, end_cls: type) -> tuple[Any, ...] | None:
+def _join(start: BaseEvent, args_cls: type, end_cls: type | None) -> tuple[Any, ...] | None:
     """The joining for a start in its class's current form (the one it was last written
-    in), or ``None``: no form, or no tail for these classes."""
-    global _joined
+    in), or ``None``: no form, or no tail for these classes (``end_cls`` ``None``: a
+    start and its arguments, kept as :func:`pair_json`'s)."""
+    global _joined, _paired
     cls = type(start)
     forms = _SHORT.get(cls)
     key = (args_cls, end_cls)
@@ -313,9 +350,13 @@ def _join(start: BaseEvent, args_cls: type, end_cls: type) -> tuple[Any, ...] | 
     if not forms or tail is None:
         return None
     left, unset, kept, form, n, writers = forms[0]
-    _joined = (cls, args_cls, end_cls, forms[0], left, unset, kept, n, writers, *tail[:4])
-    _joined += (form + tail[4],)
-    return _joined
+    joined = (cls, args_cls, end_cls, forms[0], left, unset, kept, n, writers, *tail[:4])
+    joined += (form + tail[4],)
+    if end_cls is None:
+        _paired = joined
+    else:
+        _joined = joined
+    return joined
 
 
 def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
@@ -351,6 +392,10 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
             a, b, p = got
             e = encode_basestring
             text: str = form % (e(a), e(b), e(p), c, e(ad["delta"]), c)
+        elif n == 4 and writers is not None:  # (a start with its metadata too)
+            w0, w1, w2, w3 = writers
+            v0, v1, v2, v3 = got
+            text = form % (w0(v0), w1(v1), w2(v2), w3(v3), c, encode_basestring(ad["delta"]), c)
         else:
             if writers is not None:
                 head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
@@ -363,6 +408,127 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
     return text if text.isascii() or _utf8(text) else None
 
 
+def pair_json(start: BaseEvent, args: BaseEvent) -> str | None:
+    """A call's start and its first arguments event (what a vendor whose calls stay open
+    until the turn's end gives a chunk) as one text, as :func:`call_json` writes a whole
+    call without its end: their JSON texts joined by :data:`FRAME_GAP`, each what
+    :func:`event_json` writes of it. ``None`` when :func:`call_json` would give ``None``
+    for these two: each is then written alone."""
+    forms = _SHORT.get(type(start))
+    if not forms:
+        return None
+    joined = _paired
+    if joined[3] is not forms[0] or joined[1] is not type(args):
+        joined = _join(start, type(args), None)  # type: ignore[assignment]
+        if joined is None:
+            return None
+    if start.__pydantic_extra__ or args.__pydantic_extra__:
+        return None
+    sd, ad = start.__dict__, args.__dict__
+    try:
+        _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, _, _, form = joined
+        if left(sd) != unset or a_left(ad) != a_unset:
+            return None
+        got = kept(sd)
+        e = encode_basestring
+        if writers is None and n == 3:  # (a start with its parent: the commonest)
+            a, b, p = got
+            cid = ad["tool_call_id"]
+            ea = e(a)
+            same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
+            text: str = form % (ea, e(b), e(p), ea if same else e(cid), e(ad["delta"]))
+        else:
+            if writers is not None:
+                head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
+            else:
+                head = list(map(e, got if n != 1 else (got,)))
+            head += (e(ad["tool_call_id"]), e(ad["delta"]))
+            text = form % tuple(head)
+    except Exception:  # a field missing, one not a string, a comparison that raises: each
+        return None  # event is then written alone, which decides
+    return text if text.isascii() or _utf8(text) else None
+
+
+def pairs_json(events: list[BaseEvent], at: int, out: list[str], deltas: list[str]) -> int:
+    """:func:`pair_json` of ``events`` taken two by two from ``at`` on, in one loop, while
+    they are a start and its arguments of the first two's classes in the commonest form (a
+    start with its parent: what a turn whose calls end at its finish gives a chunk), each
+    text into ``out`` and each arguments' delta into ``deltas``; where it stopped (``at``:
+    none written)."""
+    if at + 1 >= len(events):
+        return at
+    start, args = events[at], events[at + 1]
+    cls, args_cls = type(start), type(args)
+    forms = _SHORT.get(cls)
+    if not forms:
+        return at
+    joined = _paired
+    if joined[3] is not forms[0] or joined[1] is not args_cls:
+        joined = _join(start, args_cls, None)  # type: ignore[assignment]
+        if joined is None:
+            return at
+    _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, _, _, form = joined
+    if n != 3 or writers is not None:
+        return at
+    e = encode_basestring
+    last = len(events) - 1
+    while at < last:
+        start, args = events[at], events[at + 1]
+        if type(start) is not cls or type(args) is not args_cls:
+            break
+        if start.__pydantic_extra__ or args.__pydantic_extra__:
+            break
+        sd, ad = start.__dict__, args.__dict__
+        try:
+            if left(sd) != unset or a_left(ad) != a_unset:
+                break
+            a, b, p = kept(sd)
+            cid, delta = ad["tool_call_id"], ad["delta"]
+            ea = e(a)
+            same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
+            text: str = form % (ea, e(b), e(p), ea if same else e(cid), e(delta))
+        except Exception:  # (pair_json decides, then each event alone)
+            break
+        if not text.isascii() and not _utf8(text):
+            break
+        out.append(text)
+        deltas.append(delta)
+        at += 2
+    return at
+
+
+def run_json(events: list[BaseEvent], at: int, out: list[str]) -> int:
+    """The texts of ``events`` from ``at`` on while they are of ``events[at]``'s class and
+    in its current form, when that form writes one string (a call's end: a turn whose calls
+    end at its finish ends them all in a row), into ``out``, each what :func:`event_json`
+    writes of it; where it stopped (``at``: none written)."""
+    cls = type(events[at])
+    forms = _SHORT.get(cls)
+    if not forms:
+        return at
+    left, unset, kept, form, n, writers = forms[0]
+    if n != 1 or writers is not None:
+        return at
+    e = encode_basestring
+    end = len(events)
+    while at < end:
+        event = events[at]
+        if type(event) is not cls or event.__pydantic_extra__:
+            break
+        values = event.__dict__
+        try:
+            if left(values) != unset:
+                break
+            text = form % e(kept(values))
+        except Exception:  # (another form, or none: event_json decides)
+            break
+        if not text.isascii() and not _utf8(text):
+            break
+        out.append(text)
+        at += 1
+    return at
+
+
 def _utf8(text: str) -> bool:
     """False for a text UTF-8 cannot carry (a lone surrogate: pydantic's own error then)."""
     try:
@@ -372,4 +538,4 @@ def _utf8(text: str) -> bool:
     return True
 
 
-__all__ = ["FRAME_GAP", "call_json", "event_json"]
+__all__ = ["FRAME_GAP", "call_json", "event_json", "pair_json", "pairs_json", "run_json"]

@@ -17,6 +17,12 @@ the rule the fields, no JSON parse of the rest of the event and no dict made. A 
 rule passes becomes the chunk dict it always was and goes to ``feed``: the two readings
 give the same events.
 
+A stream of frames (Bedrock's event stream) hands its delta payloads a piece at a time to
+the form's payloads reader (:meth:`DeltaForm.payloads_reader`): a payload that begins as
+the last match's did, up to a :class:`Text` field with no field after it, is read from
+there with json's C string reader and the field's tail expression, and comes as a tuple of
+the fields' values (the values that match would give), not as a match.
+
 The expression is built from the declared shape: it admits JSON only (a string's characters
 and escapes as JSON spells them, each key once, no key of the shape among the "other"
 fields), so a match is one JSON object and a fragment exactly the string ``json.loads``
@@ -194,6 +200,13 @@ class _Compiled:
         self._optional = 0  # how many OneOf / Maybe the shape being read is inside
         #: what may stand after a ``:`` or a ``,`` (a vendor that writes ``"key": value``)
         self.gap = gap
+        #: a Text field's tail: the expression of what follows its value's text in a match
+        #: (its closing quote, then the rest of each container it is in, innermost first)
+        self.tails: dict[str, str] = {}
+        #: every OneOf's branch is told by its first key (objects whose first members are
+        #: distinct declared keys): what a match's text before a field decides, it decides
+        #: in any text that begins alike
+        self.told_by_prefix = True
 
     def _field(self, name: str, kind: type) -> None:
         self.fields.append((name, kind))
@@ -214,12 +227,17 @@ class _Compiled:
             return self.object(shape)
         if isinstance(shape, list):
             assert len(shape) == 1, "a list of exactly one element"
+            mark = len(self.fields)
             inner, depth = self.value(shape[0])
+            self._follow(mark, r"\]")
             return rf"\[{inner}\]", depth + 1
         if isinstance(shape, Whole):
             self._field(shape.name, Whole)
             return f"(?P<{shape.name}>{_whole(shape.depth, self.gap)})", shape.depth
         if isinstance(shape, OneOf):
+            firsts = [next(iter(s), None) if isinstance(s, dict) else None for s in shape.shapes]
+            if not all(isinstance(k, str) for k in firsts) or len(set(firsts)) < len(firsts):
+                self.told_by_prefix = False
             parts = [self._inside(s) for s in shape.shapes]
             return "(?:" + "|".join(p for p, _ in parts) + ")", max(d for _, d in parts)
         if shape is SCALAR:  # a declared member's value, not a field
@@ -229,6 +247,7 @@ class _Compiled:
             return f"(?P<{shape.name}>{_INDEX})", 0
         if isinstance(shape, Text):
             self._field(shape.name, Text)
+            self.tails[shape.name] = '"'
             return f'"(?P<{shape.name}>{_STRING})"', 0
         if isinstance(shape, Word):
             self._field(shape.name, Word)
@@ -259,6 +278,7 @@ class _Compiled:
             parts.append(f"(?:{other},{gap})*{_KEEP}")
         here = OTHERS in shape  # others may stand after the next member
         first = True
+        owned: list[tuple[int, int, int]] = []  # (after a member's part, its fields)
         for key, member in shape.items():
             if key is OTHERS_FROM_HERE:
                 here = True
@@ -274,6 +294,7 @@ class _Compiled:
                 assert not first, "an object's first member is one it must have"
                 parts.append(f"(?:,{gap}{name}:{gap}null)?")
                 continue
+            mark = len(self.fields)
             if type(member) is Maybe:
                 assert not first, "an object's first member is one it must have"
                 inner, d = self._inside(member.shape)
@@ -281,16 +302,26 @@ class _Compiled:
                 if other and here:
                     parts.append(f"(?:,{gap}{other})*{_KEEP}")
                 parts.append(f"(?:,{gap}{name}:{gap}{inner})?")
+                owned.append((len(parts), mark, len(self.fields)))
                 continue
             inner, d = self.value(member)
             depth = max(depth, d)
             if not first and other and here:
                 parts.append(f"(?:,{gap}{other})*{_KEEP}")
             parts.append(f"{'' if first else ',' + gap}{name}:{gap}{inner}")
+            owned.append((len(parts), mark, len(self.fields)))
             first = False
         if other:
             parts.append(f"(?:,{gap}{other})*{_KEEP}")
+        for after, mark, end in owned:
+            self._follow(mark, "".join(parts[after:]) + r"\}", end)
         return r"\{" + "".join(parts) + r"\}", depth + 1
+
+    def _follow(self, mark: int, rest: str, before: int | None = None) -> None:
+        """``rest`` follows the Text fields declared from ``mark`` on (to ``before``)."""
+        for name, kind in self.fields[mark:before]:
+            if kind is Text:
+                self.tails[name] += rest
 
 
 def _whole(depth: int, gap: str) -> str:
@@ -391,9 +422,52 @@ class DeltaForm:
             _READ.format(grab=grab, values=values), "read"
         )
         emit = "yield from out" if many else "yield out"
+        # the Text fields a payload may be read at from a match's text before and after
+        # them (:meth:`payload_reader`): those with no field after them
+        quick = [
+            i
+            for i, (name, kind) in enumerate(compiled.fields)
+            if kind is Text and re.compile(compiled.tails[name]).groups == 0
+        ]
+        if not compiled.told_by_prefix or lines:
+            quick = []
+        self._quick = quick
+        self._tails = [re.compile(compiled.tails[self.fields[i]]).fullmatch for i in quick]
+        names = ", ".join(f"_{i}" for i in range(len(self.fields)))
+        taken = _TAKEN.format(names=names, emit=emit) if quick else ""
         self.loop: Callable[..., Iterator[BaseEvent]] = _written(
-            _LOOP.format(grab=grab, values=values, emit=emit), "loop"
+            _LOOP.format(grab=grab, values=values, emit=emit, taken=taken), "loop"
         )
+        #: what makes a payloads reader (its state its own), written once per form
+        self._reader: Callable[..., Callable[[list[Any]], list[int]]] | None = (
+            _written(_quick_source(quick, names, grab, values), "make") if quick else None
+        )
+
+    def payloads_reader(self) -> Callable[[list[Any]], list[int]]:
+        """A reader of one stream's payloads (a frame's, matched whole) a piece at a time,
+        for the stream's frame reader (``FrameReader.feed_items``' ``read_all``): in a
+        piece's list of items, each ``str`` (a delta frame's text) is made :attr:`payload`'s
+        match of it, or, where the form has a :class:`Text` field with no field after it,
+        a tuple ``(text, *values)`` of the fields' values when the text begins as the last
+        match's did up to that field (the same fields before it, so the same values) and
+        the rest is the field's JSON string (read by json's own C string reader, which
+        checks its escapes) and what may follow it (the field's tail, as the expression has
+        it): the values the match would give, with no expression run over the string (a
+        delta's escapes were a third of its match). A text with a ``\\u`` escape or a
+        surrogate is matched. Returned: the places of the texts the form does not match."""
+        if self._reader is None:
+            return _matching(self.payload.fullmatch)
+        return self._reader(self.payload.fullmatch, scan_string, _SURROGATE.search, self._tails)
+
+    def payload_reader(self) -> Callable[[str], Match[str] | tuple[Any, ...] | None]:
+        """:meth:`payloads_reader` a text at a time: its match, its tuple, or ``None``."""
+        read_all = self.payloads_reader()
+
+        def read(text: str) -> Any:
+            items: list[Any] = [text]
+            return None if read_all(items) else items[0]
+
+        return read
 
     def __repr__(self) -> str:
         return f"DeltaForm(fields={self.fields}, depth={self.depth})"
@@ -430,6 +504,107 @@ def _values(fields: list[tuple[str, type]], optional: set[str]) -> tuple[str, st
     return ", ".join(values), grab
 
 
+#: a character no JSON text the expressions take holds (a lone surrogate)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: a payloads reader (:meth:`DeltaForm.payloads_reader`): the text before the field ``slot``
+#: learned from each match (its values kept), a text that begins alike read by json's
+#: string reader from there and its tail matched (compared first with the last one's)
+_QUICK = """
+def make(fullmatch, scan, surrogate, tails):
+    prefix, size, tail, rest, tailmatch, slot = "", 0, "", 0, None, -1
+    {names}, = ({nones},)
+    def read_all(items):
+        nonlocal prefix, size, tail, rest, tailmatch, slot, {names}
+        missed = []
+        for at, text in enumerate(items):
+            if type(text) is not str:
+                continue
+            if (
+                slot >= 0
+                and text.startswith(prefix)
+                and "\\\\u" not in text
+                and (text.isascii() or surrogate(text) is None)
+            ):
+                try:
+                    s, end = scan(text, size)
+                except ValueError:  # (no JSON string: the expression names nothing either)
+                    pass
+                else:
+                    if (end + rest == len(text) + 1 and text.endswith(tail)) or tailmatch(
+                        text, end - 1
+                    ) is not None:
+{returns}
+            m = fullmatch(text)
+            if m is None:
+                missed.append(at)
+                continue
+            items[at] = m
+            {grab}
+            {names}, = ({values},)
+            slot = -1
+{learn}
+            if slot >= 0:
+                size, stop = m.span(slot + 2)
+                prefix, tail, rest = text[:size], text[stop:], len(text) - stop
+        return missed
+    return read_all
+"""
+
+
+def _quick_source(quick: list[int], names: str, grab: str, values: str) -> str:
+    """The source of a form's payloads reader (:data:`_QUICK`), for its ``quick`` fields."""
+    count = len(names.split(", "))
+    returns = []
+    learn = []
+    for k, i in enumerate(quick):
+        made = ", ".join("s" if j == i else f"_{j}" for j in range(count))
+        pad = " " * 24
+        returns.append(
+            f"{pad}if slot == {i}:\n{pad}    items[at] = (text, {made})\n{pad}    continue"
+        )
+        learn.append(
+            f"            {'el' if k else ''}if _{i} is not None:\n"
+            f"                slot, tailmatch = {i}, tails[{k}]"
+        )
+    nones = ", ".join(["None"] * count)
+    return _QUICK.format(
+        names=names, nones=nones, grab=grab, values=values,
+        returns="\n".join(returns), learn="\n".join(learn),
+    )  # fmt: skip
+
+
+def _matching(fullmatch: Callable[[str], Match[str] | None]) -> Callable[[list[Any]], list[int]]:
+    """The payloads reader of a form with no field to read from a prefix: each text its
+    match."""
+
+    def read_all(items: list[Any]) -> list[int]:
+        missed = []
+        for at, text in enumerate(items):
+            if type(text) is str:
+                m = fullmatch(text)
+                if m is None:
+                    missed.append(at)
+                else:
+                    items[at] = m
+        return missed
+
+    return read_all
+
+
+#: the loop's step for a tuple a form's payload reader made: the rule takes its values (a
+#: tuple comes from no other reader: a caller's own chunk that is one goes to ``feed``)
+_TAKEN = """if type(m) is tuple and reader is not None:
+                _t, {names} = m
+                out = rule({names})
+                if out is not PASS:
+                    taken += 1
+                    if out is not None:
+                        {emit}
+                    continue
+                m = reader.chunk(m)
+            el"""
+
 #: a form's reader of one match: its fields' values
 _READ = """
 def read(m):
@@ -447,7 +622,7 @@ def loop(decoder, chunks, reader, form, rule, quick, Match=Match, PASS=PASS, sca
     items = chunks if reader is None else reader.fused(form)
     try:
         for m in items:
-            if type(m) is Match:
+            {taken}if type(m) is Match:
                 {grab}
                 out = rule({values})
                 if out is not PASS:
@@ -506,6 +681,7 @@ class SSEChunks(Iterator[dict[str, Any]]):
         "_base",
         "_chunk",
         "_depth",
+        "_form",
         "_items",
         "_numbered",
         "_piece",
@@ -523,6 +699,7 @@ class SSEChunks(Iterator[dict[str, Any]]):
     ) -> None:
         #: the delta event's expression while a decoder reads :meth:`fused`
         self.fast: Pattern[str] | None = None
+        self._form: DeltaForm | None = None
         self._depth = 0
         self._chunk = chunk
         self._numbered = numbered
@@ -550,12 +727,13 @@ class SSEChunks(Iterator[dict[str, Any]]):
 
     def __next__(self) -> dict[str, Any]:
         item = next(self._items)
-        return item if type(item) is not Match else self.chunk(item)
+        return item if type(item) is not Match and type(item) is not tuple else self.chunk(item)
 
     def fused(self, form: DeltaForm) -> Iterator[dict[str, Any] | Match[str]]:
         """The rest of the stream with the events ``form`` matches as matches, from the
         next piece on; :meth:`unfuse` when done (a match left over then comes as a dict)."""
         self.fast = form.pattern
+        self._form = form
         self._depth = form.depth
         self._plain = False
         return self._items
@@ -576,18 +754,31 @@ class SSEChunks(Iterator[dict[str, Any]]):
         self._items = guard(self._items)
         return self
 
-    def chunk(self, match: Match[str]) -> dict[str, Any]:
-        """The chunk dict of a matched event, as the general path reads it."""
+    def chunk(self, match: Match[str] | tuple[Any, ...]) -> dict[str, Any]:
+        """The chunk dict of a matched event, as the general path reads it (of a tuple a
+        form's payload reader made: its text's match, which it stands for)."""
         if not self._numbered:
-            return self._chunk(match)
-        return self._chunk(match, self.number(match))
+            return self._chunk(self._match(match))
+        n = self.number(match)
+        return self._chunk(self._match(match), n)
 
-    def number(self, match: Match[str]) -> int:
+    def _match(self, item: Match[str] | tuple[Any, ...]) -> Match[str]:
+        if not isinstance(item, tuple):
+            return item
+        assert self._form is not None, "a payload reader's tuple comes from a fused reading"
+        found = self._form.payload.fullmatch(item[0])
+        assert found is not None, "a payload reader's tuple is of a text the form matches"
+        return found
+
+    def number(self, match: Match[str] | tuple[Any, ...]) -> int:
         """The number of a matched event of the list being read (``numbered``): found from
         where the last one was (the items are read in order, so a piece is searched once
-        however many of its matches make chunks)."""
+        however many of its matches make chunks; an equal tuple before it is passed by)."""
+        piece = self._piece
         try:
-            at = self._piece.index(match, self._seen)
+            at = piece.index(match, self._seen)
+            while piece[at] is not match:
+                at = piece.index(match, at + 1)
         except ValueError:  # (none of the list being read, after the last: no guard reads
             return 0  # ahead of its consumer, and none reads the items out of order)
         self._seen = at + 1

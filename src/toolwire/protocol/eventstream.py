@@ -16,10 +16,13 @@ each frame checked once and copied once, so reading is linear in the stream. The
 size is bounded by ``limits().max_event_chars``. :meth:`FrameReader.feed_items` makes each
 frame its reader's chunk in that loop, and hands the payloads of one kind of frame (a
 vendor's content deltas) to a delta form's expression of its data alone
-(``DeltaForm.payload``): the fused reading of ``protocol._fastpath``, for frames; the
-piece's other frames may be made together (``together``: their payloads parsed in one
-batch, as an SSE reader parses a piece's events). :func:`write_frame` builds the same
-layout (:func:`header_block` and :func:`frame_bytes` for a writer of many frames).
+(``DeltaForm.payload``), or a piece's at once to a form's payloads reader (``read_all``,
+``DeltaForm.payloads_reader``): the fused reading of ``protocol._fastpath``, for frames;
+the piece's other frames may be made together (``together``: their payloads parsed in one
+batch, as an SSE reader parses a piece's events). A frame that fails comes after the
+frames before it, however the body is cut: they are handed on, the error raised next.
+:func:`write_frame` builds the same layout (:func:`header_block` and :func:`frame_bytes`
+for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
 (``:event-type`` ...) is the adapter's.
 """
@@ -31,8 +34,9 @@ import uuid
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 from re import Match, Pattern
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol.limits import check, limits
@@ -46,6 +50,8 @@ MAX_HEADERS_BYTES = 128 * 1024
 _U32 = struct.Struct(">I")
 _PRELUDE_FMT = struct.Struct(">III")
 _LENGTHS = struct.Struct(">II")
+#: a frame's message CRC and the next frame's prelude
+_QUAD = struct.Struct(">IIII")
 
 # header value types (the format's numbering)
 _TRUE, _FALSE, _BYTE, _SHORT, _INT, _LONG, _BYTES, _STRING, _TIMESTAMP, _UUID = range(10)
@@ -98,6 +104,16 @@ def _same(headers: dict[str, HeaderValue]) -> Any:
 
 def _never(text: str) -> None:
     return None
+
+
+def _alone(chunk: Callable[[Any, bytes, int], T]) -> Callable[[list[Any], list[T]], None]:
+    """A ``together`` that makes each frame alone, in order."""
+
+    def made(frames: list[Any], out: list[T]) -> None:
+        for frame in frames:
+            out.append(chunk(*frame))
+
+    return made
 
 
 def _frame(headers: dict[str, HeaderValue], payload: bytes, n: int) -> Frame:
@@ -188,13 +204,21 @@ class FrameReader(Generic[M]):
         self._meant: dict[bytes, Any] = {}  # header block -> its meaning
         self.count = 0  # frames read so far
         self.closed = False
+        #: an error met after frames handed on before it: raised by the next call
+        self._failed: Exception | None = None
 
     def _where(self) -> str:
         return f"event-stream frame {self.count}"
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[Frame]:
-        """The frames ``piece`` completed, each with its own copy of its headers."""
-        return self._cut(piece, self._frames, _same, _NONE, _never, _frame)
+        """The frames ``piece`` completed, each with its own copy of its headers (an error
+        after some: those, and the error raised by the next call, as ``feed_items``)."""
+        out: list[Frame] = []
+        try:
+            self._cut(piece, self._frames, _same, _NONE, _never, _frame, out)
+        except Exception as exc:
+            return self._failing(out, exc)
+        return out
 
     def feed_items(
         self,
@@ -202,44 +226,80 @@ class FrameReader(Generic[M]):
         chunk: Callable[[M, bytes, int], T],
         kind: M | None = None,
         read: Callable[[str], T | None] = _never,
-        together: Callable[[list[tuple[M, bytes, int]]], list[T]] | None = None,
+        together: Callable[[list[tuple[M, bytes, int]], list[T]], object] | None = None,
+        *,
+        read_all: Callable[[list[Any]], list[int]] | None = None,
     ) -> list[T]:
         """What ``piece`` completed, a frame each: ``chunk(meaning, payload, n)`` of frame
         ``n``, or, for a frame whose headers mean ``kind`` (``None``: none), what ``read``
         makes of its payload's UTF-8 text (a match of a delta form), unless it is ``None``
-        or the payload no UTF-8 (then ``chunk``'s, which names what is wrong). Each frame
-        made in turn: the first error of the piece, in the stream's order, is raised.
+        or the payload no UTF-8 (then ``chunk``'s, which names what is wrong).
+
+        ``read_all``: in place of ``read``, the piece's items are handed over at once, each
+        frame of ``kind`` standing as its payload's text; it makes each text what ``read``
+        would make of it (in place), and returns the places of those it takes not (then
+        ``chunk``'s, as for ``read``), in order.
 
         ``together``: the piece's frames ``read`` did not take are made at once instead,
-        ``together([(meaning, payload, n), ...])`` -> their items in that order (so their
-        payloads may be parsed in one batch), raising the first error of them; the frames
-        held are made before a later frame's own error is raised, so the order holds."""
-        if together is None:
-            return self._cut(
-                piece, self._meant, self._meaning, _NONE if kind is None else kind, read, chunk
-            )
-        held: list[tuple[int, M, bytes, int]] = []
+        ``together([(meaning, payload, n), ...], made)`` appending their items to ``made``
+        in that order (so their payloads may be parsed in one batch), raising the first
+        error of them once the items before it are appended.
+
+        An error (a frame's own, or its framing's) comes after the frames before it, as
+        when the body is cut just before that frame: those are returned, and the error is
+        raised by the next ``feed``, ``feed_items`` or ``close`` (at once when no frame
+        came before it in this piece)."""
+        mark = _NONE if kind is None else kind
         out: list[Any] = []
+        if together is None and read_all is None:
+            try:
+                self._cut(piece, self._meant, self._meaning, mark, read, chunk, out)
+            except Exception as exc:
+                return self._failing(out, exc)
+            return out
+        held: list[tuple[int, M, bytes, int]] = []
 
         def hold(meaning: M, payload: bytes, n: int) -> Any:
             held.append((len(out), meaning, payload, n))
             return None
 
+        first = self.count  # (the number of the piece's first frame: out's first item)
+        error: Exception | None = None
         try:
             self._cut(
-                piece, self._meant, self._meaning, _NONE if kind is None else kind, read,
+                piece, self._meant, self._meaning, mark, read if read_all is None else str,
                 hold, out,
             )  # fmt: skip
-        except Exception:
-            if held:  # (the frames before it first: an error of theirs comes first)
-                together([frame[1:] for frame in held])
-            raise
+        except Exception as exc:
+            error = exc
+        if read_all is not None and out:
+            missed = read_all(out)  # (a text taken not: its chunk made with the others')
+            if missed:
+                meant = cast(M, kind)
+                texts = [(at, meant, out[at].encode(), first + at) for at in missed]
+                held = sorted(held + texts, key=itemgetter(0)) if held else texts
         if held:
-            made = together([frame[1:] for frame in held])
-            if len(held) == len(out):  # (every frame held: no match between them)
+            made: list[Any] = []
+            try:
+                (together or _alone(chunk))([frame[1:] for frame in held], made)
+            except Exception as exc:  # (a frame's before the later frame's: it comes first)
+                error = exc
+                del out[held[len(made)][0] :]
+            if error is None and len(held) == len(out):  # (every frame held: no match)
                 return made
-            for frame, item in zip(held, made, strict=True):
-                out[frame[0]] = item
+            for (place, *_), item in zip(held, made, strict=False):
+                out[place] = item
+        if error is not None:
+            return self._failing(out, error)
+        return out
+
+    def _failing(self, out: list[Any], error: Exception) -> list[Any]:
+        """``error`` after the items ``out`` holds: raised now when there are none, else
+        kept for the next call and the items returned (as a body cut before the frame that
+        failed is read)."""
+        if not out or self._failed is not None:
+            raise error
+        self._failed = error
         return out
 
     def _cut(
@@ -250,8 +310,12 @@ class FrameReader(Generic[M]):
         kind: Any,
         read: Callable[[str], Any],
         chunk: Callable[[Any, bytes, int], Any],
-        out: list[Any] | None = None,
-    ) -> list[Any]:
+        out: list[Any],
+    ) -> None:
+        """``piece``'s frames made into ``out`` as the plan says (:meth:`_scan`); what it
+        ends inside kept for the next."""
+        if self._failed is not None:
+            raise self._failed
         if self.closed:
             raise VendorDataError(self.vendor, self._where(), "bytes after the stream was closed")
         if type(piece) is not bytes:
@@ -261,17 +325,14 @@ class FrameReader(Generic[M]):
                 )
             piece = bytes(piece)
         plan = (known, make, kind, read, chunk)
-        if out is None:
-            out = []
         start = 0
         if self._buf:
             start = self._complete(piece, out, plan)
             if start < 0:
-                return out
+                return
         at = self._scan(piece, start, out, plan)
         if at < len(piece):
             self._buf += memoryview(piece)[at:]  # the frame this piece ends inside
-        return out
 
     def _complete(self, piece: bytes, out: list[Any], plan: _Plan) -> int:
         """The held frame, completed from the start of ``piece``: where the piece goes on
@@ -297,28 +358,33 @@ class FrameReader(Generic[M]):
         return start + take
 
     def _scan(self, data: bytes, at: int, out: list[Any], plan: _Plan) -> int:
-        """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says:
+        """The whole frames of ``data`` from ``at`` on, made into ``out`` as ``plan`` says
+        (an item each: frame ``n`` is ``self.count`` plus the items added before it):
         where the first frame ``data`` does not hold whole begins (its total kept when its
         prelude is read). A frame with the header block of the frame before it (most are:
-        a run of deltas) takes that one's meaning, the block compared in place."""
+        a run of deltas) takes that one's meaning, the block compared in place. A frame's
+        message CRC and the next frame's prelude are read in one ``struct`` call."""
         known, make, kind, read, chunk = plan
         size = len(data)
+        if size - at < _PRELUDE:
+            return at
+        reads = read is not str
         cap = limits().max_event_chars
-        prelude, word, crc32 = _PRELUDE_FMT.unpack_from, _U32.unpack_from, zlib.crc32
+        quad, word, crc32 = _QUAD.unpack_from, _U32.unpack_from, zlib.crc32
         starts = data.startswith
         append = out.append
-        count = self.count
+        base = self.count - len(out)  # (frame n is base + its item's place in out)
         # the header block of the frame before (where its payload begins, the block's
         # bytes), its meaning and whether that is ``kind``
         ends, block, value, ours = -1, b"", None, False
-        while size - at >= _PRELUDE:
-            total, hlen, crc = prelude(data, at)
+        total, hlen, crc = _PRELUDE_FMT.unpack_from(data, at)
+        while True:
             if (
                 crc32(data[at : at + 8]) != crc
                 or not hlen + _OVERHEAD <= total <= cap
                 or hlen > MAX_HEADERS_BYTES
             ):
-                self.count = count
+                self.count = base + len(out)
                 self._check_prelude(data, at, total, hlen, crc)  # raises, naming it
             end = at + total
             if end > size:
@@ -326,15 +392,19 @@ class FrameReader(Generic[M]):
                 break
             last = end - 4
             frame = data[at:last]  # (the frame but its CRC, copied once: its parts cut from it)
-            if crc32(frame) != word(data, last)[0]:
-                self.count = count
+            if end + _PRELUDE <= size:  # (the next frame's prelude with this one's CRC)
+                message, total, more, crc = quad(data, last)
+            else:
+                message, more = word(data, last)[0], -1
+            if crc32(frame) != message:
+                self.count = base + len(out)
                 raise VendorDataError(self.vendor, self._where(), "message CRC32 does not match")
             hlen += _PRELUDE
             if hlen != ends or not starts(block, at + _PRELUDE):
                 ends, block = hlen, frame[_PRELUDE:hlen]
                 value = known.get(block, _MISSING)
                 if value is _MISSING:
-                    self.count = count
+                    self.count = base + len(out)
                     value = make(_parsed_headers(block, self.vendor, self._where()))
                     if len(known) >= _KNOWN_MAX:
                         known.clear()
@@ -342,19 +412,23 @@ class FrameReader(Generic[M]):
                 ours = value is kind or value == kind
             if ours:
                 try:
-                    item = read(frame[hlen:].decode())
+                    text = frame[hlen:].decode()
                 except UnicodeDecodeError:
                     item = None
-                if item is not None:
-                    append(item)
-                    count += 1
-                    at = end
-                    continue
-            self.count = count
-            append(chunk(value, frame[hlen:], count))
-            count += 1
+                else:  # (with no ``read``: the text itself, ``read_all``'s to read)
+                    item = read(text) if reads else text
+                if item is None:
+                    self.count = base + len(out)
+                    item = chunk(value, frame[hlen:], self.count)
+                append(item)
+            else:
+                self.count = base + len(out)
+                append(chunk(value, frame[hlen:], self.count))
             at = end
-        self.count = count
+            if more < 0:
+                break
+            hlen = more
+        self.count = base + len(out)
         return at
 
     def _check_prelude(
@@ -380,6 +454,8 @@ class FrameReader(Generic[M]):
 
     def close(self) -> list[Frame]:
         """End of input: nothing, or ``TruncatedStream`` when a frame was cut."""
+        if self._failed is not None:
+            raise self._failed
         if self.closed:
             return []
         self.closed = True
@@ -405,11 +481,16 @@ class FramePushReader(Generic[M]):
     push readers (``protocol.pushed`` reads the driver's pieces with it): the frames whose
     headers mean ``kind`` and whose payload a delta form's expression of its data alone
     (``DeltaForm.payload``) matches are left as that match, which ``matched`` makes the
-    chunk ``chunk`` makes of that frame; the reading the whole-body path's ``feed_items``
-    does, so both paths give the same chunks and errors. ``done`` is never set early: every
-    frame is read, and a stream cut inside a frame is ``TruncatedStream`` at ``close()``."""
+    chunk ``chunk`` makes of that frame (``matched(match, n)``, ``n`` the frame's number
+    when it is of the last piece fed, ``None`` else); the reading the whole-body path's
+    ``feed_items`` does, so both paths give the same chunks and errors. ``done`` is never
+    set early: every frame is read, and a stream cut inside a frame is ``TruncatedStream``
+    at ``close()``."""
 
-    __slots__ = ("_chunk", "_frames", "_kind", "_matched", "_together", "done")
+    __slots__ = (
+        "_base", "_chunk", "_frames", "_items", "_kind", "_matched", "_seen", "_together",
+        "done",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -417,14 +498,19 @@ class FramePushReader(Generic[M]):
         meaning: Callable[[dict[str, HeaderValue]], M],
         chunk: Callable[[M, bytes, int], Any],
         kind: M,
-        matched: Callable[[Match[str]], dict[str, Any]],
-        together: Callable[[list[tuple[M, bytes, int]]], list[Any]] | None = None,
+        matched: Callable[[Match[str], int | None], dict[str, Any]],
+        together: Callable[[list[tuple[M, bytes, int]], list[Any]], object] | None = None,
     ) -> None:
         self._frames: FrameReader[M] = FrameReader(vendor, meaning)
         self._chunk = chunk
         self._kind = kind
         self._matched = matched
         self._together = together
+        #: the last piece's items (a frame each), the number of its first, where the last
+        #: match made again was found in it
+        self._items: list[Any] = []
+        self._base = 0
+        self._seen = 0
         self.done = False
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[dict[str, Any]]:
@@ -433,13 +519,33 @@ class FramePushReader(Generic[M]):
     def feed_fused(self, piece: bytes | bytearray | memoryview, fast: Pattern[str]) -> list[Any]:
         """``feed``, with each frame of ``kind`` whose payload ``fast`` (a delta form's
         ``payload``) matches whole left in place as its match."""
-        return self._frames.feed_items(
+        base = self._frames.count
+        items = self._frames.feed_items(
             piece, self._chunk, self._kind, fast.fullmatch, self._together
+        )
+        self._items, self._base, self._seen = items, base, 0
+        return items
+
+    def feed_all(
+        self, piece: bytes | bytearray | memoryview, read_all: Callable[[list[Any]], list[int]]
+    ) -> list[Any]:
+        """``feed``, with each frame of ``kind`` whose payload ``read_all`` (a delta form's
+        ``payloads_reader()``) takes left in place as what it made of it."""
+        return self._frames.feed_items(
+            piece, self._chunk, self._kind, together=self._together, read_all=read_all
         )
 
     def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
-        """The chunk of a matched frame, as ``feed`` makes it."""
-        return self._matched(match)
+        """The chunk of a matched frame, as ``feed`` makes it (its errors name the frame's
+        number, found in the last piece from where the last was: the items are read in
+        order, so a piece is searched once)."""
+        items = self._items
+        try:
+            at = items.index(match, self._seen)
+        except ValueError:  # (of an earlier piece: no number known)
+            return self._matched(match, None)
+        self._seen = at + 1
+        return self._matched(match, self._base + at)
 
     def close(self) -> list[dict[str, Any]]:
         self._frames.close()

@@ -23,7 +23,7 @@ in pieces as it reads them (the general way).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from re import Match, Pattern
 from typing import Any, Protocol, cast
 
@@ -175,7 +175,7 @@ def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, 
                 if out is not PASS:
                     decoder.chunk_index += 1
                     if out{taken}:
-                        gathered += sink({events})
+                        gathered += sink({emit})
                         if len(gathered) >= most:
                             break
                     continue
@@ -194,6 +194,37 @@ def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, 
     return gathered
 """
 
+#: the same reading as a generator of the events, for a check that pulls them
+#: (``StreamMachine.checked``) into ``out``: a chunk is read only once the events before
+#: it are checked (a violation stops before the next chunk is read, as chunk by chunk),
+#: and ``mark[0]`` is how many were in ``out`` when the chunk being read began (a chunk
+#: whose event fails its check sends none of its events). It stops, before a chunk, once
+#: ``out`` holds ``most``; where it stopped is kept in the piece, however it ends (the
+#: caller closes it).
+_LAZY = """
+def lazy(decoder, piece, rule, out, most, mark, Match=Match, PASS=PASS, scan=scan):
+    items = piece.items
+    end = len(items)
+    at = piece.at
+    try:
+        while at < end and len(out) < most:
+            mark[0] = len(out)
+            m = items[at]
+            at += 1
+            if type(m) is Match:
+                {grab}
+                got = rule({values})
+                if got is not PASS:
+                    decoder.chunk_index += 1
+                    if got{taken}:
+                        {emit}
+                    continue
+                m = piece.reader.chunk(m)
+            yield from decoder.feed(m)
+    finally:
+        piece.at = at
+"""
+
 #: a reading of a piece: ``unit(decoder, piece, rule, end, sink, most, failed)``
 Unit = Callable[
     [Any, Piece, Callable[..., Any], int, Callable[[list[BaseEvent]], list[BaseEvent]], int, Any],
@@ -205,18 +236,42 @@ _UNITS: dict[DeltaForm | None, Unit] = {}
 def _unit_of(form: DeltaForm | None) -> Unit:
     """The reading of ``form`` (``None``: of a decoder that reads none, whose pieces hold
     chunk dicts only: the same loop, no match in it)."""
-    unit = _UNITS.get(form)
-    if unit is None:
+    unit: Unit = _generated(_UNIT, "unit", _UNITS, form, many="out", one="[out]")
+    return unit
+
+
+def _generated(
+    source: str, name: str, made: dict[Any, Any], form: DeltaForm | None, *, many: str, one: str
+) -> Any:
+    """``source``'s function ``name`` for ``form``, written once (kept in ``made``): its
+    fields' grab and values, and what a rule's output is handed on as (``many``: the list
+    a rule of several events gives; ``one``: a rule's one event)."""
+    function = made.get(form)
+    if function is None:
         if form is None:
-            grab, values, taken, events = "_data = m.groups()", "", "", "out"
+            grab, values, taken, emit = "_data = m.groups()", "", "", many
         else:
             grab, values = form.grab, form.values
-            taken, events = ("", "out") if form.many else (" is not None", "[out]")
-        source = _UNIT.format(grab=grab, values=values, taken=taken, events=events)
+            taken, emit = ("", many) if form.many else (" is not None", one)
+        text = source.format(grab=grab, values=values, taken=taken, emit=emit)
         scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
-        exec(source, scope)
-        unit = _UNITS[form] = scope["unit"]
-    return unit
+        exec(text, scope)
+        function = made[form] = scope[name]
+    return function
+
+
+#: a lazy reading of a piece: ``lazy(decoder, piece, rule, out, most, mark)``
+Lazy = Callable[
+    [Any, Piece, Callable[..., Any], list[BaseEvent], int, list[int]],
+    Generator[BaseEvent, None, None],
+]
+_LAZIES: dict[DeltaForm | None, Lazy] = {}
+
+
+def _lazy_of(form: DeltaForm | None) -> Lazy:
+    """:func:`_unit_of`'s reading as a generator (:data:`_LAZY`)."""
+    lazy: Lazy = _generated(_LAZY, "lazy", _LAZIES, form, many="yield from got", one="yield got")
+    return lazy
 
 
 def _same(events: list[BaseEvent]) -> list[BaseEvent]:
@@ -238,7 +293,7 @@ class PushReading:
     once (``decoder.events(FormProbe())`` reads nothing), each piece's reader fused with
     that form (from its next piece on)."""
 
-    __slots__ = ("_rule", "_unit", "decoder", "form")
+    __slots__ = ("_lazy", "_rule", "_unit", "decoder", "form")
 
     _rule: Callable[..., Any]
 
@@ -248,6 +303,7 @@ class PushReading:
         self.form = probe.form
         self._rule = probe.rule or _no_rule
         self._unit = _unit_of(probe.form)
+        self._lazy = _lazy_of(probe.form)
 
     def _fused(self, piece: Piece) -> None:
         form = self.form
@@ -275,6 +331,34 @@ class PushReading:
         it, its error put in ``failed`` (raised by the caller once those are handed on)."""
         self._fused(piece)
         return self._unit(self.decoder, piece, self._rule, len(piece.items), sink, most, failed)
+
+    def gather_checked(
+        self,
+        piece: Piece,
+        check: Callable[[Iterator[BaseEvent]], Iterator[BaseEvent]],
+        most: int,
+        failed: list[Exception],
+    ) -> list[BaseEvent]:
+        """:meth:`gather` with ``check`` a lazy check of a stream of events (the machine's
+        ``checked``: each event handed on once its check passed), given the piece's
+        events as the chunks give them: one pass over them all, not a step per chunk.
+        The same events, and the same failures, as :meth:`gather` with a sink that checks
+        a chunk's events in one go: a chunk is read only once the events before it passed
+        their check, and a chunk one of whose events fails its check sends none of them."""
+        self._fused(piece)
+        out: list[BaseEvent] = []
+        mark = [0]
+        events = self._lazy(self.decoder, piece, self._rule, out, most, mark)
+        try:
+            out.extend(check(events))  # (what passed is in ``out`` when one fails)
+        except Exception as exc:
+            del out[mark[0] :]  # the failing chunk's events (a violation's): none sent
+            if not out:
+                raise
+            failed.append(exc)
+        finally:
+            events.close()
+        return out
 
 
 __all__ = ["Piece", "PieceReader", "PushReading", "pieces"]

@@ -168,6 +168,13 @@ class RunFramer:
         decoder.known_call_ids = decoder.known_call_ids | self.machine.call_ids
         self.decoder = decoder
 
+    @property
+    def reshapes(self) -> bool:
+        """Whether each event is rewritten after its check (else sent as the machine gives
+        it: a caller may check a stream with ``machine.checked`` and count what it sent in
+        ``turn_events``)."""
+        return self._reshape is not None
+
     def _send(self, events: Iterable[BaseEvent]) -> list[BaseEvent]:
         if type(events) is list and len(events) == 1 and self._reshape is None:
             # the usual step (a chunk's one delta): the machine's list as it is

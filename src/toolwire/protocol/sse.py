@@ -21,7 +21,7 @@ from pydantic_core import PydanticSerializationError
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol._compact_json import compact
-from toolwire.protocol._event_json import FRAME_GAP, call_json
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
 from toolwire.protocol._event_json import event_json as _fast_event_json
 from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol._written import Written
@@ -531,7 +531,8 @@ _END: Any = object()  # the end of the events
 def _calls(start: Any, it: Iterator[BaseEvent], out: list[str]) -> Any:
     """The texts of the calls from ``start`` on (a ``TOOL_CALL_START``) into ``out``: a
     whole call (its start, one arguments event, its end) by one template
-    (``_event_json.call_json``), anything else event by event; returns the first event
+    (``_event_json.call_json``), a start and its first arguments whose end comes later by
+    another (``pair_json``), anything else event by event; returns the first event
     after them that is not a call's start (``_END`` when there is none). Looking one or
     two events ahead is nothing here: every event is written before any is sent."""
     while type(start) is ToolCallStartEvent:
@@ -540,9 +541,13 @@ def _calls(start: Any, it: Iterator[BaseEvent], out: list[str]) -> Any:
             out.append(event_json(start))
             return args
         end = next(it, _END)
-        if type(end) is not ToolCallEndEvent:
-            out.append(event_json(start))
-            out.append(event_json(args))
+        if type(end) is not ToolCallEndEvent:  # (a call that ends later: its start and
+            text = pair_json(start, args)  # first arguments one text where they can be)
+            if text is None:
+                out.append(event_json(start))
+                out.append(event_json(args))
+            else:
+                out.append(text)
             start = end
             continue
         text = call_json(start, args, end)

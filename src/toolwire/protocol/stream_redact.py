@@ -34,7 +34,7 @@ from ag_ui.core import (
     ToolCallStartEvent,
 )
 
-from toolwire.protocol._event_json import call_json
+from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json, pairs_json, run_json
 from toolwire.protocol.redact import MASK, redact, secret_values
 from toolwire.protocol.sse import event_json
 
@@ -126,6 +126,11 @@ class StreamRedactor:
         #: (``sk`` beside ``s``), so the exact look (:meth:`_possible_start`) seldom runs
         self._lasts = frozenset(x[0] for x in self.secrets)
         self._pairs = _any_of(sorted({x[:2] for x in self.secrets}))
+        #: finds, in deltas each followed by :data:`_ENDED`, one whose end begins a secret
+        #: (:meth:`_possible_start`'s question of many at once): a secret's first
+        #: characters, all but its whole, just before the mark (a mark inside a delta can
+        #: only add a match)
+        self._begins = _begins_any(self.secrets)
         #: the open delta lanes, by (type, the id of the message or call): those an end
         #: event closes, and the ``*_CHUNK`` lanes, which the next other event closes
         self._lanes: dict[tuple[str, str], _Lane] = {}
@@ -185,7 +190,28 @@ class StreamRedactor:
         each as ``data: <text>``. A whole call (its start, one arguments event, its end:
         what a vendor that sends calls whole gives) that goes as it came is one text, its
         three frames' JSON joined by ``FRAME_GAP`` (``_event_json.call_json``: one template
-        writes them); anything else is what :meth:`frames_of` gives."""
+        writes them), and so is a call's start with its first arguments (``pair_json``:
+        a vendor whose calls end at the turn's end); anything else is what
+        :meth:`frames_of` gives.
+
+        While no lane holds text, the list is written first (:func:`_written`) and asked
+        once whether any text holds a secret (joined: a text can only add a match, never
+        hide one) and whether any delta's end may begin one (:meth:`_begins`, of the
+        deltas joined): where neither, every event goes as it came (what :meth:`_feed`
+        does with each), so those texts are what is sent; anything else goes the event
+        by event way."""
+        if not self._lanes and not self._loose:
+            texts, deltas = _written(events)
+            if not self.secrets or (
+                self._holds_any(FRAME_GAP.join(texts)) is None
+                and (not deltas or self._begins(_ENDED.join(deltas) + _ENDED) is None)
+            ):
+                return texts
+        return self._texts_by_event(events)
+
+    def _texts_by_event(self, events: list[BaseEvent]) -> list[str]:
+        """:meth:`texts_of` event by event: its whole calls by the template where they go
+        as they came, every other event as :meth:`frames_of` gives it."""
         start_type, args_type, end_type = ToolCallStartEvent, ToolCallArgsEvent, ToolCallEndEvent
         starts = [at for at, event in enumerate(events) if type(event) is start_type]
         if not starts:  # (a stream of deltas: no call whole in it)
@@ -356,6 +382,77 @@ class StreamRedactor:
             if masked is not value:
                 update[name] = masked
         return (event.model_copy(update=update), None) if update else (event, text)
+
+
+#: what follows each delta in the text :attr:`StreamRedactor._begins` searches
+_ENDED = "\x00"
+
+
+def _begins_any(secrets: list[str]) -> Any:
+    """``search`` for a secret's beginning (one character at least, not all of it) just
+    before an :data:`_ENDED`: each secret's prefixes as nested optional groups
+    (``a(?:b(?:c)?)?``), so a search is linear in the text."""
+    shapes = []
+    for secret in secrets:
+        if len(secret) < 2:
+            continue
+        chars = [re.escape(c) for c in secret[:-1]]
+        nested = ""
+        for c in reversed(chars[1:]):
+            nested = f"(?:{c}{nested})?"
+        shapes.append(chars[0] + nested)
+    if not shapes:
+        return re.compile("(?!)").search
+    return re.compile("(?:" + "|".join(shapes) + ")" + re.escape(_ENDED)).search
+
+
+def _written(events: list[BaseEvent]) -> tuple[list[str], list[str]]:
+    """``events``' JSON texts as they came (a whole call's three, and a call's start with
+    its first arguments, each one text: ``call_json``, ``pair_json``; calls' ends in a row
+    in one loop: ``run_json``), and the string deltas of the lane events among them (what
+    :meth:`StreamRedactor._may_begin` asks of each), in order."""
+    texts: list[str] = []
+    deltas: list[str] = []
+    start_type, args_type, end_type = ToolCallStartEvent, ToolCallArgsEvent, ToolCallEndEvent
+    kinds = _KINDS
+    n = len(events)
+    at = 0
+    while at < n:
+        event = events[at]
+        cls = type(event)
+        if cls is start_type and at + 1 < n and type(args := events[at + 1]) is args_type:
+            if at + 2 < n and type(end := events[at + 2]) is end_type:
+                text = call_json(event, args, end)
+                if text is not None:  # (its types as their classes': a start, a delta, an end)
+                    texts.append(text)
+                    deltas.append(args.delta)
+                    at += 3
+                    continue
+            after = pairs_json(events, at, texts, deltas)  # (calls ending later: pairs)
+            if after > at:
+                at = after
+                continue
+            text = pair_json(event, args)
+            if text is not None:
+                texts.append(text)
+                deltas.append(args.delta)
+                at += 2
+                continue
+        if cls is end_type:  # (a turn's ends in a row, in their form: no lane among them)
+            after = run_json(events, at, texts)
+            if after > at:
+                at = after
+                continue
+        kind = kinds.get(cls)
+        if kind is None or event.type is not kind.type:
+            kind = _kind_of(event)
+        if kind.lane:
+            delta = getattr(event, "delta", None)
+            if isinstance(delta, str):
+                deltas.append(delta)
+        texts.append(event_json(event))
+        at += 1
+    return texts, deltas
 
 
 def _any_of(texts: list[str]) -> Any:

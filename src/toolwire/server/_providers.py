@@ -84,7 +84,7 @@ class VendorProvider:
         self.adapter = providers()[config.provider][0]
         self.client = adapters.client(self.adapter)
         # the SDK client, built once and reused across runs
-        self._built: _Shared | None = None
+        self._built: SharedClient | None = None
         # per event loop, held while a client is built (an asyncio lock belongs to one loop)
         self._building: WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
             WeakKeyDictionary()
@@ -157,7 +157,7 @@ class VendorProvider:
         """The SDK client for ``key`` (see :meth:`_shared`)."""
         return (await self._shared(key)).client
 
-    async def _shared(self, key: str) -> _Shared:
+    async def _shared(self, key: str) -> SharedClient:
         """The SDK client for ``key``, built at the first run and reused by the next ones (its
         connection pool with it); built anew when the key changed, or the event loop did
         (an async client's pool belongs to one loop). Building one loads its CA bundle:
@@ -188,10 +188,10 @@ class VendorProvider:
             client = await OFFLOAD.in_thread(
                 self.client.make_client, api_key=key, base_url=self.config.base_url
             )
-            self._built = _Shared(digest, loop, client)
+            self._built = SharedClient(digest, loop, client)
             return self._built
 
-    async def _retire(self, shared: _Shared) -> None:
+    async def _retire(self, shared: SharedClient) -> None:
         shared.retired = True
         if shared.users == 0:
             await self.client.aclose(shared.client)
@@ -205,7 +205,7 @@ class VendorProvider:
 
 
 @dataclass
-class _Shared:
+class SharedClient:
     """An SDK client the runs on one event loop share, and how many use it now."""
 
     digest: str  # of the key it was built with

@@ -428,8 +428,11 @@ def kind_chunk(
     return CheckedObject.made({name: value})
 
 
-def kind_chunks(frames: list[tuple[FrameKind, bytes, int]]) -> list[dict[str, Any]]:
-    """:func:`kind_chunk` of each frame, the event payloads parsed in batches
+def kind_chunks(
+    frames: list[tuple[FrameKind, bytes, int]], made: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """:func:`kind_chunk` of each frame, appended to ``made`` (the first error raised once
+    the chunks before it are there), the event payloads parsed in batches
     (``clean_objects``: json's parser entered once per batch, as the SSE readers'
     ``piece_objects``); a payload the batch cannot vouch for (no UTF-8, no object, one the
     rules would change) is read alone by :func:`kind_chunk`, which names what is wrong."""
@@ -446,10 +449,10 @@ def kind_chunks(frames: list[tuple[FrameKind, bytes, int]]) -> list[dict[str, An
     for i, value in zip(at, clean_objects(texts), strict=True):
         if value is not None:
             fine[i] = dict(value)  # (a plain dict inside the chunk, as ``load_json`` gives)
-    return [
-        kind_chunk(kind, payload, n, value)
-        for (kind, payload, n), value in zip(frames, fine, strict=True)
-    ]
+    add = made.append
+    for (kind, payload, n), parsed in zip(frames, fine, strict=True):
+        add(kind_chunk(kind, payload, n, parsed))
+    return made
 
 
 def frame_chunk(frame: Frame, n: int) -> dict[str, Any]:
@@ -491,10 +494,13 @@ DELTA_FORM = DeltaForm(
 )
 
 
-def _matched(match: Match[str]) -> dict[str, Any]:
+def _matched(match: Match[str], n: int | None = None) -> dict[str, Any]:
     """The chunk dict of a delta payload :data:`DELTA_FORM` matched, as :func:`kind_chunk`
-    makes it (a matched text is one clean JSON object)."""
-    return CheckedObject.made({"contentBlockDelta": load_json(match.group("data"), VENDOR)})
+    makes it of frame ``n`` (a matched text is one clean JSON object; an error, under caps
+    changed since it was matched, names the frame as the general reading does)."""
+    where = "JSON text" if n is None else f"event-stream frame {n} (contentBlockDelta)"
+    value = load_json(match.group("data"), VENDOR, where)
+    return CheckedObject.made({"contentBlockDelta": value})
 
 
 def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
@@ -508,18 +514,19 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
         frames = ChunkReader()
+        read = DELTA_FORM.payloads_reader()
         for piece in _pieces(body):
             if isinstance(piece, str):
                 raise VendorDataError(
                     VENDOR, "stream body", "the AWS event stream is binary; got text"
                 )
             if reader.pattern() is DELTA_FORM.pattern:  # read fused
-                yield frames.feed_fused(piece, DELTA_FORM.payload)
+                yield frames.feed_all(piece, read)
             else:
                 yield frames.feed(piece)
         frames.close()
 
-    return SSEChunks(lists, _matched)
+    return SSEChunks(lists, _matched, numbered=True)
 
 
 def _event_of(chunk: Any, n: int) -> tuple[str, Any]:

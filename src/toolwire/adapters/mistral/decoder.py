@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ag_ui.core import (
     BaseEvent,
@@ -70,11 +70,13 @@ _SDK_NO_ID = "null"
 _NO_ID = frozenset({"", _SDK_NO_ID})
 
 
-@dataclass(slots=True)
-class _Call:
-    agui: str
-    name: str
-    index: int | None
+#: an open call: its AG-UI id, its name, its index. A plain tuple of strings and an int:
+#: the collector stops tracking it at its first pass (a turn's calls stay open until its
+#: finish, and as objects they were a quarter of what every later collection walked)
+_Call = tuple[str, str, int | None]
+_AGUI: Final = 0
+_NAME: Final = 1
+_INDEX: Final = 2
 
 
 @dataclass
@@ -162,7 +164,7 @@ class Decoder(BaseDecoder):
                 return PASS
             call = self._open_call(ch, call_id, name, slot, out)  # type: ignore[arg-type]
             if arguments:
-                out.append(args_delta(call.agui, arguments))
+                out.append(args_delta(call[_AGUI], arguments))
             return out
         try:
             found = _plain_calls(scan_value(calls, 0)[0])
@@ -180,7 +182,7 @@ class Decoder(BaseDecoder):
         for vendor_id, fn_name, args, index in found:
             call = self._open_call(ch, vendor_id, fn_name, index, out)
             if args:
-                out.append(args_delta(call.agui, args))
+                out.append(args_delta(call[_AGUI], args))
         return out or None
 
     def _feed(self, chunk: dict[str, Any]) -> list[BaseEvent]:
@@ -400,7 +402,7 @@ class Decoder(BaseDecoder):
             call = None
             if index is not None:
                 if ch.last_at is None:
-                    ch.last_at = {c.index: c for c in ch.calls if c.index is not None}
+                    ch.last_at = {c[_INDEX]: c for c in ch.calls if c[_INDEX] is not None}
                 call = ch.last_at.get(index)
             if call is None:
                 call = ch.calls[-1] if ch.calls else None
@@ -412,19 +414,22 @@ class Decoder(BaseDecoder):
             if vendor_id is None:
                 vendor_id = mint_call_id(VENDOR, ch.message_id, ch.ordinal)
             call = self._open_call(ch, vendor_id, name, index, out)
-        elif name is not None and name != call.name:
+        elif name is not None and name != call[_NAME]:
             raise VendorDataError(
-                VENDOR, f"{where}.function.name", f"{name!r} continues a call named {call.name!r}"
+                VENDOR, f"{where}.function.name", f"{name!r} continues a call named {call[_NAME]!r}"
             )
         if text:
-            out.append(ToolCallArgsEvent(tool_call_id=call.agui, delta=text))
+            out.append(ToolCallArgsEvent(tool_call_id=call[_AGUI], delta=text))
 
     def _open_call(
         self, ch: _Choice, vendor_id: str, name: str, index: int | None, out: list[BaseEvent]
     ) -> _Call:
         """A new call of choice ``ch``: its AG-UI id, its start event."""
         agui = self._ids.assign(vendor_id, self.known_call_ids)
-        call = _Call(agui, sys.intern(name), index)  # (a turn's calls share a few names)
+        # (a turn's calls share a few names: the start holds the one kept, which the
+        # sequence check's record then finds kept already)
+        name = sys.intern(name)
+        call = (agui, name, index)
         ch.ordinal += 1
         ch.by_id[vendor_id] = call
         ch.calls.append(call)
@@ -452,8 +457,7 @@ class Decoder(BaseDecoder):
         if ch.calls and self._ends_later is not None:
             self._ends_later.append((len(out), ch.calls))  # made as they are read
         else:
-            for call in ch.calls:
-                out.append(call_end(call.agui))
+            out += [call_end(call[_AGUI]) for call in ch.calls]
         ch.calls = []
         ch.last_at = None
         ch.finish_reason = reason
@@ -502,7 +506,7 @@ def _spliced(events: list[BaseEvent], later: list[tuple[int, list[_Call]]]) -> I
         yield from events[at:place]
         at = place
         for call in calls:
-            yield call_end(call.agui)
+            yield call_end(call[_AGUI])
     yield from events[at:]
 
 

@@ -123,8 +123,9 @@ class Decoder(BaseDecoder):
                 if calls is None:  # one call spelled out
                     # (its arguments' text kept as Ollama wrote it when that is the text
                     # ``_arguments`` would write of them: ``read_written`` proves it)
-                    value, kept = read_written(cast(str, arguments))
-                    args = cast(str, arguments) if kept else _arguments(value, where)
+                    written: str = arguments  # type: ignore[assignment]  # (not None here)
+                    value, kept = read_written(written)
+                    args = written if kept else _arguments(value, where)
                     if not name:
                         return PASS
                     found.append((call_id, name, args, slot))
@@ -307,7 +308,7 @@ class Decoder(BaseDecoder):
         meta: dict[str, Any] = {} if minted else self._ids.metadata(agui, vendor_id)
         if index is not None:
             meta[INDEX_KEY] = index
-        message_id = cast(str, self.message_id)
+        message_id: str = self.message_id  # type: ignore[assignment]  # (set: a line came)
         if meta:  # (the usual: the call's index, built directly)
             out.append(call_start_meta(agui, name, message_id, meta))
         else:
