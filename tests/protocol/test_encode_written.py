@@ -26,24 +26,12 @@ from hypothesis import strategies as st
 from test_encode_batched import STREAMS, _mixed, _models
 
 from toolwire import adapters
-from toolwire.adapters.mistral.wire import DONE as MISTRAL_DONE
 from toolwire.protocol._compact_json import compact
 from toolwire.protocol._written import HOLE, Written, template
 from toolwire.protocol.decoding import written_chunks
-from toolwire.protocol.sse import frame_sse
-
-
-def _mistral_sse(chunks: Any) -> bytes:
-    """Mistral's framing as ``frame_sse`` writes it with SDK objects taken (``objects``),
-    which takes ``Written`` chunks (its ``wire.to_sse`` wraps the chunks, so does not)."""
-    return frame_sse(chunks, done=MISTRAL_DONE, vendor="mistral", objects=True)
-
-
-#: the bytes path's writer where it is not the framing's ``write``
-WRITERS: dict[str, Any] = {"mistral": _mistral_sse}
 
 #: the encoders that hand some chunks as text on the bytes path
-WRITTEN = ["gemini", "ollama", "mistral"]
+WRITTEN = ["gemini", "ollama"]
 VENDORS = ["gemini", "mistral", "ollama", "anthropic", "openai_chat"]
 
 
@@ -74,8 +62,7 @@ def _dict_path(vendor: str, events: list[Any], **options: Any) -> tuple[bytes | 
 
 def _bytes_path(vendor: str, events: list[Any], **options: Any) -> tuple[bytes | None, Any]:
     adapter = adapters.get(vendor)
-    write = WRITERS.get(vendor, adapter.FRAMING.write)
-    return _outcome(lambda: bytes(write(adapter.encode_stream(events, **options))))
+    return _outcome(lambda: bytes(adapter.FRAMING.write(adapter.encode_stream(events, **options))))
 
 
 def _streamed_dicts(vendor: str, events: list[Any], **options: Any) -> tuple[bytes | None, Any]:
@@ -117,7 +104,6 @@ def _plain_run(n: int) -> list[Any]:
     )
 
 
-@pytest.mark.filterwarnings("ignore::toolwire.losses.ContentLossWarning")  # (remapped ids)
 @pytest.mark.parametrize("vendor", WRITTEN)
 def test_whole_calls_are_written_from_the_template(vendor: str) -> None:
     """On the bytes path a plain run's calls come as ``Written`` (so the tests here compare
@@ -136,15 +122,13 @@ def test_whole_calls_are_written_from_the_template(vendor: str) -> None:
     assert [first, *rest] == list(adapter.encode_stream(_plain_run(3)))
 
 
-@pytest.mark.filterwarnings("ignore::toolwire.losses.ContentLossWarning")  # (remapped ids)
 @pytest.mark.parametrize("vendor", WRITTEN)
 def test_a_started_stream_written_is_the_rest_of_its_chunks(vendor: str) -> None:
     adapter = adapters.get(vendor)
     whole = list(adapter.encode_stream(_plain_run(4)))
     stream = adapter.encode_stream(_plain_run(4))
     next(stream)
-    write = WRITERS.get(vendor, adapter.FRAMING.write)
-    assert write(stream) == adapter.FRAMING.write(whole[1:])
+    assert adapter.FRAMING.write(stream) == adapter.FRAMING.write(whole[1:])
 
 
 @pytest.mark.parametrize("vendor", WRITTEN)

@@ -25,7 +25,7 @@ from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
 from toolwire.protocol._event_json import event_json as _fast_event_json
 from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol._written import Written
-from toolwire.protocol.decoding import as_dict, written_chunks
+from toolwire.protocol.decoding import written_chunks
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
@@ -566,10 +566,8 @@ def frame_sse(
     line_end: str = "\n",
     done: str | None = None,
     vendor: str = "output",
-    objects: bool = False,
 ) -> bytes:
-    """Frame JSON payloads as vendor SSE (``event:`` lines when ``event_of`` names them);
-    ``objects``: a payload that is no dict is an SDK object, made its dict (``as_dict``).
+    """Frame JSON payloads as vendor SSE (``event:`` lines when ``event_of`` names them).
 
     ``event_of`` is the key of the payload's field that names its event (``"type"``), or
     ``event_of(payload) -> str | None``; ``done`` is a last ``data:`` line
@@ -580,7 +578,7 @@ def frame_sse(
     """
     # the payloads are taken one at a time and only their text is kept: an encoder's chunks
     # are freed as they are written, and never all held (nor all tracked by the collector)
-    text = _frame(payloads, event_of, line_end, done, vendor, objects)
+    text = _frame(payloads, event_of, line_end, done, vendor)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -590,12 +588,7 @@ def frame_sse(
 
 
 def _frame(
-    payloads: Iterable[Any],
-    event_of: Any,
-    line_end: str,
-    done: str | None,
-    vendor: str,
-    objects: bool = False,
+    payloads: Iterable[Any], event_of: Any, line_end: str, done: str | None, vendor: str
 ) -> str:
     encode = compact
     out: list[str] = []
@@ -610,8 +603,6 @@ def _frame(
                 out.append(f"data: {data}{end}")
                 continue
             payload = payload.make()
-        if objects and type(payload) is not dict:
-            payload = as_dict(payload, vendor, f"payload {at}")
         if not isinstance(payload, dict):
             what = f"expected a JSON object, got {type(payload).__name__}"
             raise VendorDataError(vendor, f"payload {at}", what)

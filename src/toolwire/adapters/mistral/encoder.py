@@ -29,8 +29,6 @@ from ag_ui.core import (
 )
 
 from toolwire.losses import Loss
-from toolwire.protocol._compact_json import quote
-from toolwire.protocol._written import HOLE, Written, template
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import CheckedEncoder, OutputStreamEncoder
@@ -71,8 +69,6 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     """Sans-I/O encoder: ``feed(event)`` and ``close()`` return ``CompletionChunk`` dicts."""
 
     vendor = VENDOR
-    #: a whole call's chunk handed as its text (``Written``): set on the bytes path only
-    writes_text = False
     stream_name = "a completion stream"
 
     def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
@@ -80,8 +76,6 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         self._handlers = handlers_by_type(type(self))
         self.model = model
         self.created = created
-        #: the text around a call chunk's ids, indices, name and arguments, for its constants
-        self._call_text: tuple[Any, tuple[str, ...] | None] = (None, None)
         self._machine = StreamMachine(run_open="auto", history=False)
         self._reset()
 
@@ -230,39 +224,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         }
         if ids.losses:
             self.losses += ids.take_losses()
-        if self.writes_text:
-            written = self._written_call(choice, sent)
-            if written is not None:
-                return written  # type: ignore[return-value]  # (the bytes path only)
         return self._chunk(choice, {"tool_calls": [sent]})
-
-    def _written_call(self, choice: _Choice, sent: dict[str, Any]) -> Written | None:
-        """A call's chunk as its text, cut from the text of a sample of the dict form;
-        ``None`` where it cannot be."""
-        key = (self.created, self.model)
-        if self._call_text[0] != key:
-            holes: Any = {"id": HOLE, "function": {"name": HOLE, "arguments": HOLE}}
-            sample = self._chunk(_Choice(HOLE), {"tool_calls": [{**sent, **holes, "index": HOLE}]})  # type: ignore[arg-type]
-            sample["id"] = HOLE
-            self._call_text = (key, template(sample, 6))
-        pieces = self._call_text[1]
-        cid = self._completion_id or mint_id("cmpl", VENDOR, self.model)
-        fid, fn, index = sent["id"], sent["function"], sent["index"]
-        name, text = fn["name"], fn["arguments"]
-        if pieces is None or type(cid) is not str or type(fid) is not str or type(name) is not str:
-            return None
-        if type(text) is not str or type(index) is not int or type(choice.index) is not int:
-            return None
-        h, a, b, c, d, e, end = pieces
-        made = f"{h}{quote(cid)}{a}{choice.index!r}{b}{quote(fid)}{c}{quote(name)}{d}"
-        made += f"{quote(text)}{e}{index!r}{end}"
-
-        def make() -> dict[str, Any]:
-            chunk = self._chunk(choice, {"tool_calls": [sent]})
-            chunk["id"] = cid  # (as it was when the text was written)
-            return chunk
-
-        return Written(made, make)
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return self._finish(ev)
