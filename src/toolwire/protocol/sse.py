@@ -25,7 +25,7 @@ from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
 from toolwire.protocol._event_json import event_json as _fast_event_json
 from toolwire.protocol._fastpath import SSEChunks
 from toolwire.protocol._written import Written
-from toolwire.protocol.decoding import written_chunks
+from toolwire.protocol.decoding import as_dict, written_chunks
 from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
@@ -566,19 +566,23 @@ def frame_sse(
     line_end: str = "\n",
     done: str | None = None,
     vendor: str = "output",
+    objects: bool = False,
 ) -> bytes:
     """Frame JSON payloads as vendor SSE (``event:`` lines when ``event_of`` names them).
 
     ``event_of`` is the key of the payload's field that names its event (``"type"``), or
     ``event_of(payload) -> str | None``; ``done`` is a last ``data:`` line
-    (``[DONE]`` for OpenAI Chat). A payload JSON cannot hold (a value of another type, or
+    (``[DONE]`` for OpenAI Chat); ``objects``: a payload that is no dict is an SDK object,
+    made its dict (``as_dict``), as :func:`~toolwire.protocol.ndjson.frame_ndjson` does
+    (a wrapper of its own would hide an ``encode_stream`` from :func:`written_chunks`).
+    A payload JSON cannot hold (a value of another type, or
     nesting deeper than ``limits().max_json_depth``) or an event name that is not one line
     is a ``VendorDataError`` naming it and ``vendor``, never a bare ``TypeError`` or
     ``RecursionError``, never a frame split in two.
     """
     # the payloads are taken one at a time and only their text is kept: an encoder's chunks
     # are freed as they are written, and never all held (nor all tracked by the collector)
-    text = _frame(payloads, event_of, line_end, done, vendor)
+    text = _frame(payloads, event_of, line_end, done, vendor, objects)
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
@@ -588,7 +592,12 @@ def frame_sse(
 
 
 def _frame(
-    payloads: Iterable[Any], event_of: Any, line_end: str, done: str | None, vendor: str
+    payloads: Iterable[Any],
+    event_of: Any,
+    line_end: str,
+    done: str | None,
+    vendor: str,
+    objects: bool,
 ) -> str:
     encode = compact
     out: list[str] = []
@@ -603,6 +612,8 @@ def _frame(
                 out.append(f"data: {data}{end}")
                 continue
             payload = payload.make()
+        if type(payload) is not dict and objects:
+            payload = as_dict(payload, vendor, f"payload {at}")
         if not isinstance(payload, dict):
             what = f"expected a JSON object, got {type(payload).__name__}"
             raise VendorDataError(vendor, f"payload {at}", what)

@@ -21,7 +21,6 @@ from toolwire.errors import VendorDataError, VendorStreamError
 from toolwire.protocol._fastpath import ABSENT_OR_NULL, DeltaForm, Index, OneOf, Text
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
-from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import sse_framing
@@ -287,14 +286,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 def to_sse(chunks: Iterable[Any]) -> bytes:
     """Events as the API frames them: ``event: <type>`` and one ``data:`` line each."""
-    return frame_sse(
-        (
-            c if type(c) is dict else as_dict(c, VENDOR, f"payload {at}")
-            for at, c in enumerate(chunks)
-        ),
-        event_of="type",
-        vendor=VENDOR,
-    )
+    return frame_sse(chunks, event_of="type", vendor=VENDOR, objects=True)
 
 
 #: SSE, each event's type in its data; ``message-end`` is the last.

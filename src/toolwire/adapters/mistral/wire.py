@@ -31,7 +31,6 @@ from toolwire.protocol._fastpath import (
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.chat_request import FunctionDefinition
 from toolwire.protocol.chat_request import FunctionTool as ToolDefinition
-from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import sse_framing
@@ -324,14 +323,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 
 def to_sse(chunks: Iterable[Any]) -> bytes:
     """Chunks as the API frames them: ``data: {...}`` blocks, then ``data: [DONE]``."""
-    return frame_sse(
-        (
-            c if type(c) is dict else as_dict(c, VENDOR, f"payload {at}")
-            for at, c in enumerate(chunks)
-        ),
-        done=DONE,
-        vendor=VENDOR,
-    )
+    return frame_sse(chunks, done=DONE, vendor=VENDOR, objects=True)
 
 
 #: SSE ending in ``data: [DONE]``.

@@ -29,7 +29,6 @@ from toolwire.protocol._fastpath import (
     Text,
 )
 from toolwire.protocol.callids import IdRule
-from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
 from toolwire.protocol.framing import sse_framing
@@ -390,14 +389,7 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
 def to_sse(chunks: Iterable[Any]) -> bytes:
     """Chunks (dicts or SDK objects) as the API frames them: ``data: {...}`` blocks, then
     ``data: [DONE]``."""
-    return frame_sse(
-        (
-            c if type(c) is dict else as_dict(c, VENDOR, f"payload {at}")
-            for at, c in enumerate(chunks)
-        ),
-        done=DONE,
-        vendor=VENDOR,
-    )
+    return frame_sse(chunks, done=DONE, vendor=VENDOR, objects=True)
 
 
 #: OpenAI Chat's SSE: one JSON chunk a ``data:`` line, ``[DONE]`` last.
