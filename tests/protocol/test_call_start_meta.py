@@ -68,13 +68,14 @@ def test_a_start_with_metadata_is_the_validators_instance(
     made, validated = call_start_meta(*strings, meta), _validated(*strings, meta)
     assert _kept(made) == _kept(validated)
     assert made.model_dump_json(by_alias=True) == validated.model_dump_json(by_alias=True)
+    # the values themselves: each the caller's own object exactly where the validator's is
+    given = dict(meta)
+    for key, value in made.metadata.items():
+        assert (value is given[key]) is (validated.metadata[key] is given[key]), key
     # a copy, as the validator's: the caller's dict changed later changes no event
     assert made.metadata is not meta
     meta["added"] = 1
     assert "added" not in made.metadata
-    # (the values themselves are kept, as the validator keeps them)
-    for key, value in made.metadata.items():
-        assert value is validated.metadata[key] or value == validated.metadata[key]
 
 
 @pytest.mark.parametrize(
