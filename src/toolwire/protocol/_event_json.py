@@ -397,10 +397,7 @@ def call_json(start: BaseEvent, args: BaseEvent, end: BaseEvent) -> str | None:
             v0, v1, v2, v3 = got
             text = form % (w0(v0), w1(v1), w2(v2), w3(v3), c, encode_basestring(ad["delta"]), c)
         else:
-            if writers is not None:
-                head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
-            else:
-                head = list(map(encode_basestring, got if n != 1 else (got,)))
+            head = _head(got, n, writers)
             head += (c, encode_basestring(ad["delta"]), c)
             text = form % tuple(head)
     except Exception:  # a field missing, one not a string, a comparison that raises: each
@@ -432,21 +429,33 @@ def pair_json(start: BaseEvent, args: BaseEvent) -> str | None:
         got = kept(sd)
         e = encode_basestring
         if writers is None and n == 3:  # (a start with its parent: the commonest)
-            a, b, p = got
-            cid = ad["tool_call_id"]
-            ea = e(a)
-            same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
-            text: str = form % (ea, e(b), e(p), ea if same else e(cid), e(ad["delta"]))
+            text: str = _pair_text(form, got, ad["tool_call_id"], ad["delta"])
         else:
-            if writers is not None:
-                head = [write(v) for write, v in zip(writers, got if n != 1 else (got,))]  # noqa: B905
-            else:
-                head = list(map(e, got if n != 1 else (got,)))
+            head = _head(got, n, writers)
             head += (e(ad["tool_call_id"]), e(ad["delta"]))
             text = form % tuple(head)
     except Exception:  # a field missing, one not a string, a comparison that raises: each
         return None  # event is then written alone, which decides
     return text if text.isascii() or _utf8(text) else None
+
+
+def _head(got: Any, n: int, writers: tuple[Callable[[Any], str], ...] | None) -> list[str]:
+    """A start's written fields' texts (``got``: its getter's value, one value when ``n`` is
+    1), each by its writer (JSON strings when the form has none)."""
+    values = got if n != 1 else (got,)
+    if writers is not None:
+        return [write(v) for write, v in zip(writers, values)]  # noqa: B905
+    return list(map(encode_basestring, values))
+
+
+def _pair_text(form: str, start: tuple[Any, ...], cid: Any, delta: Any) -> str:
+    """A start with its parent and its arguments in the commonest form (``start``: the
+    start's id, name and parent), the arguments' id written again only when it differs."""
+    e = encode_basestring
+    a, b, p = start
+    ea = e(a)
+    same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
+    return form % (ea, e(b), e(p), ea if same else e(cid), e(delta))
 
 
 def pairs_json(events: list[BaseEvent], at: int, out: list[str], deltas: list[str]) -> int:
@@ -470,7 +479,6 @@ def pairs_json(events: list[BaseEvent], at: int, out: list[str], deltas: list[st
     _, _, _, _, left, unset, kept, n, writers, a_left, a_unset, _, _, form = joined
     if n != 3 or writers is not None:
         return at
-    e = encode_basestring
     last = len(events) - 1
     while at < last:
         start, args = events[at], events[at + 1]
@@ -482,11 +490,8 @@ def pairs_json(events: list[BaseEvent], at: int, out: list[str], deltas: list[st
         try:
             if left(sd) != unset or a_left(ad) != a_unset:
                 break
-            a, b, p = kept(sd)
-            cid, delta = ad["tool_call_id"], ad["delta"]
-            ea = e(a)
-            same = type(cid) is str and type(a) is str and cid == a  # (the id written once)
-            text: str = form % (ea, e(b), e(p), ea if same else e(cid), e(delta))
+            delta = ad["delta"]
+            text = _pair_text(form, kept(sd), ad["tool_call_id"], delta)
         except Exception:  # (pair_json decides, then each event alone)
             break
         if not text.isascii() and not _utf8(text):
