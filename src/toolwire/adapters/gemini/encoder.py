@@ -308,20 +308,9 @@ class Encoder(CheckedEncoder):
 
     @staticmethod
     def _call_chunk(fid: Any, name: Any, args: Any, model: Any, rid: Any) -> dict[str, Any]:
-        """A function call's chunk as the dict path makes it (``_parts``, ``_release``)."""
-        chunk: dict[str, Any] = {
-            "candidates": [
-                {
-                    "content": {
-                        "role": "model",
-                        "parts": [{"functionCall": {"id": fid, "name": name, "args": args}}],
-                    },
-                    "index": 0,
-                }
-            ]
-        }
-        if model:
-            chunk["modelVersion"] = model
+        """A function call's chunk as the dict path makes it (``_parts``, then ``_release``),
+        for the model and responseId given (a ``Written`` chunk's dict keeps its own)."""
+        chunk = _parts_chunk([{"functionCall": {"id": fid, "name": name, "args": args}}], model)
         chunk["responseId"] = rid
         return chunk
 
@@ -379,16 +368,26 @@ class Encoder(CheckedEncoder):
             self._rid = message_id
 
     def _chunk(self, cand: dict[str, Any]) -> dict[str, Any]:
-        chunk: dict[str, Any] = {"candidates": [cand]}
-        if self._model:
-            chunk["modelVersion"] = self._model
-        return chunk
+        return _chunk_of(cand, self._model)
 
     def _parts(self, *parts: dict[str, Any]) -> dict[str, Any]:
-        return self._chunk({"content": {"role": "model", "parts": list(parts)}, "index": 0})
+        return _parts_chunk(list(parts), self._model)
 
     def _lose(self, kind: str, call_id: str, reason: str) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=call_id))
+
+
+def _chunk_of(cand: dict[str, Any], model: str | None) -> dict[str, Any]:
+    """A chunk of one candidate (``modelVersion`` when the model is known)."""
+    chunk: dict[str, Any] = {"candidates": [cand]}
+    if model:
+        chunk["modelVersion"] = model
+    return chunk
+
+
+def _parts_chunk(parts: list[dict[str, Any]], model: str | None) -> dict[str, Any]:
+    """A chunk whose one candidate holds ``parts`` of the model's content."""
+    return _chunk_of({"content": {"role": "model", "parts": parts}, "index": 0}, model)
 
 
 __all__ = ["Encoder"]
