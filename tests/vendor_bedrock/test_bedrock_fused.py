@@ -99,6 +99,20 @@ _HOSTILE = st.one_of(
 )
 
 
+#: a stream's deltas, its cases and hostile frame, its cuts and caps: what the fused and the
+#: general reading are compared on (here and in the push reading's test)
+CASE = (
+    st.lists(_DELTA, max_size=8),
+    st.booleans(),
+    st.booleans(),
+    st.integers(min_value=0, max_value=3),
+    _HOSTILE,
+    st.lists(st.integers(min_value=0), max_size=6),
+    st.sampled_from([None, 3, 4, 12]),  # max_argument_chars
+    st.sampled_from([None, 2, 3, 4]),  # max_json_depth (at 3 and below: no fused reading)
+)
+
+
 def _frames(deltas: list[Any], end: bool, after: bool, calls: int = 0) -> list[bytes]:
     """The frames of a stream: a call's block (1) and ``deltas``, then ``calls`` short
     calls each in a block of its own (start, a tool-input delta, stop: the ``parallel``
@@ -178,16 +192,7 @@ def _fused(pieces: list[bytes]) -> tuple[Any, ...]:
 
 
 @settings(max_examples=3 * settings.default.max_examples)
-@given(
-    st.lists(_DELTA, max_size=8),
-    st.booleans(),
-    st.booleans(),
-    st.integers(min_value=0, max_value=3),
-    _HOSTILE,
-    st.lists(st.integers(min_value=0), max_size=6),
-    st.sampled_from([None, 3, 4, 12]),  # max_argument_chars
-    st.sampled_from([None, 2, 3, 4]),  # max_json_depth (at 3 and below: no fused reading)
-)
+@given(*CASE)
 def test_fused_gives_what_the_general_path_gives(
     deltas: list[Any],
     end: bool,

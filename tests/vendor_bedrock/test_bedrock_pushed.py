@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.vendor_bedrock.test_bedrock_fused import _DELTA, _HOSTILE, _frames, _hostile, _pieces
+from tests.vendor_bedrock.test_bedrock_fused import (
+    _DELTA,
+    _HOSTILE,
+    CASE,
+    _frames,
+    _hostile,
+    _pieces,
+)
 
 from toolwire import clients
 from toolwire.adapters import bedrock
@@ -103,14 +110,7 @@ def _flat(outcome: tuple[Any, ...]) -> tuple[Any, ...]:
 
 @settings(max_examples=3 * settings.default.max_examples, deadline=None)
 @given(
-    st.lists(_DELTA, max_size=8),
-    st.booleans(),
-    st.booleans(),
-    st.integers(min_value=0, max_value=3),
-    _HOSTILE,
-    st.lists(st.integers(min_value=0), max_size=6),
-    st.sampled_from([None, 3, 4, 12]),  # max_argument_chars
-    st.sampled_from([None, 2, 3, 4]),  # max_json_depth (at 3 and below: no fused reading)
+    *CASE,
     st.sampled_from(["one", "unit", "gather"]),
     st.booleans(),
     st.integers(min_value=1, max_value=6),
