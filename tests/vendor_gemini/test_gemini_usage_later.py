@@ -5,15 +5,13 @@ come, in whatever order, read fused or the general way between them."""
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.vendor_gemini.test_gemini_whole_fast import _events
 
-from toolwire.adapters import gemini
 from toolwire.adapters.gemini.wire import counted
-from toolwire.errors import ToolwireError
 
 _KEYS = st.sampled_from(
     [
@@ -51,7 +49,7 @@ def test_a_record_said_counted_is_read_as_the_general_reading_reads_it(text: str
     carrying it gives the events and the usage the general reading (a dict fed) gives."""
     if counted(text):
         body = f"data: {_chunk(0, text, False)}\n\n"
-        assert _outcome(body, True) == _outcome(body, False)
+        assert _events(body, True) == _events(body, False)
 
 
 def test_counted_tells_the_plain_record_apart() -> None:
@@ -75,22 +73,6 @@ def _chunk(n: int, usage: str, general: bool) -> str:
         f'{{"candidates": [{{"content": {{"role": "model", "parts": [{part}]}}, "index": 0}}], '
         f'"usageMetadata": {usage}, "modelVersion": "gemini-x", "responseId": "r-1"}}'
     )
-
-
-def _outcome(body: str, fused: bool) -> Any:
-    decoder = gemini.Decoder()
-    try:
-        if fused:
-            events = list(decoder.events(gemini.sse_chunks(body.encode("utf-8"))))
-        else:
-            events = []
-            for chunk in gemini.sse_chunks(body.encode("utf-8")):
-                events += decoder.feed(dict(chunk))
-            events += decoder.close()
-    except ToolwireError as exc:
-        return f"{type(exc).__name__}: " + re.sub(r"SSE event [0-9]+", "SSE event n", str(exc))
-    usage = [u.model_dump_json() for u in decoder.usage]
-    return [e.model_dump_json(by_alias=True) for e in events], usage
 
 
 _COMMON = st.sampled_from(
@@ -125,8 +107,8 @@ def test_the_turns_usage_is_the_general_paths(
         + ("}" if last is None else f', "usageMetadata": {last}}}')
     )
     body = "".join(f"data: {t}\r\n\r\n" for t in texts)
-    fused = _outcome(body, fused=True)
-    assert fused == _outcome(body, fused=False)
+    fused = _events(body, fused=True)
+    assert fused == _events(body, fused=False)
 
 
 def test_the_last_counted_record_wins_over_a_later_one_without_counts() -> None:
@@ -139,7 +121,7 @@ def test_the_last_counted_record_wins_over_a_later_one_without_counts() -> None:
             '{"candidates": [{"finishReason": "STOP", "index": 0}]}',
         ]
     )
-    fused = _outcome(body, fused=True)
-    assert fused == _outcome(body, fused=False)
+    fused = _events(body, fused=True)
+    assert fused == _events(body, fused=False)
     assert not isinstance(fused, str)
     assert '"input_tokens":5' in fused[1][0] and '"total_tokens":8' in fused[1][0]
