@@ -23,7 +23,7 @@ from toolwire.adapters.bedrock import decoder as decoder_module
 from toolwire.adapters.bedrock import wire
 from toolwire.adapters.bedrock.wire import DELTA_FORM, sse_chunks
 from toolwire.errors import ToolwireError
-from toolwire.protocol._fastpath import SSEChunks
+from toolwire.protocol._fastpath import Later, SSEChunks
 from toolwire.protocol.eventstream import write_frame
 from toolwire.protocol.limits import configure
 
@@ -173,13 +173,20 @@ def _pieces(body: bytes, cuts: list[int]) -> list[bytes]:
     return [body[a:b] for a, b in pairwise(points)]
 
 
+def each_alone(frames: list[tuple[Any, bytes, int]], made: list[Any]) -> None:
+    """A piece's frames made each alone (no batch of a piece's frames), each when it is
+    reached (``Later``: its warning or error after the frames before it, as when the body
+    is cut before it)."""
+    made += [Later(wire.kind_chunk, *frame) for frame in frames]
+
+
 def _general(pieces: list[bytes], monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
     """The general reading: the chunk dicts (no SSEChunks: nothing matched), each frame's
-    made alone (no batch of a piece's frames), every one through the decoder's general
-    handler (its dict path's rule switched off)."""
+    made alone when it is reached (:func:`each_alone`), every one through the decoder's
+    general handler (its dict path's rule switched off)."""
     with monkeypatch.context() as patch:
         patch.setattr(decoder_module, "_delta_fields", lambda chunk: None)
-        patch.setattr(wire, "kind_chunks", None)
+        patch.setattr(wire, "kind_chunks", each_alone)
         chunks = iter(sse_chunks(pieces))
         assert type(chunks) is not SSEChunks
         return _outcome(lambda: bedrock.decode_stream(chunks))

@@ -432,6 +432,8 @@ class DeltaForm:
         if not compiled.told_by_prefix or lines:
             quick = []
         self._quick = quick
+        #: its payloads reader makes tuples (``(text, *values)``) of some payloads
+        self.makes_tuples = bool(quick)
         self._tails = [re.compile(compiled.tails[self.fields[i]]).fullmatch for i in quick]
         names = ", ".join(f"_{i}" for i in range(len(self.fields)))
         taken = _TAKEN.format(names=names, emit=emit) if quick else ""
@@ -659,6 +661,48 @@ def _written(source: str, name: str) -> Any:
     scope: dict[str, Any] = {"scan": scan_string, "Match": Match, "PASS": PASS}
     exec(source, scope)
     return scope[name]
+
+
+# ------------------------------------------------------------------ chunks made when reached
+
+
+class Later:
+    """A chunk its reader leaves to be made when a consumer reaches it (:meth:`made`): one
+    whose making may warn (a lone surrogate replaced) or fail, so that its warning or
+    error comes after the chunks before it are handed on (their events, their errors), as
+    when the body is cut just before it, and never after an earlier chunk's error. A
+    reader makes one only for a chunk its batch could not vouch for; the common chunks
+    stay made."""
+
+    __slots__ = ("_args", "_make")
+
+    def __init__(self, make: Callable[..., Any], *args: Any) -> None:
+        self._make = make
+        self._args = args
+
+    def made(self) -> Any:
+        """The chunk (``None``: the reader makes none of it), its warning given now."""
+        return self._make(*self._args)
+
+
+def later_in(items: list[Any]) -> bool:
+    """Whether ``items`` holds a :class:`Later` (one pass in C: no Python step an item)."""
+    return Later in map(type, items)
+
+
+def reached(items: list[Any]) -> Iterator[list[Any]]:
+    """``items`` as runs of made chunks, each :class:`Later` made only once the runs before
+    it are asked for (a generator: a consumer of the runs in turn, such as
+    :class:`SSEChunks`' chain, reaches it after the chunks before it), a ``None`` left out."""
+    start = 0
+    for at in [i for i, item in enumerate(items) if type(item) is Later]:
+        if at > start:
+            yield items[start:at]
+        chunk = items[at].made()
+        yield [] if chunk is None else [chunk]
+        start = at + 1
+    if start < len(items):
+        yield items[start:]
 
 
 # ------------------------------------------------------------------ the fused reader

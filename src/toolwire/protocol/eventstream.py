@@ -19,8 +19,11 @@ vendor's content deltas) to a delta form's expression of its data alone
 (``DeltaForm.payload``), or a piece's at once to a form's payloads reader (``read_all``,
 ``DeltaForm.payloads_reader``): the fused reading of ``protocol._fastpath``, for frames;
 the piece's other frames may be made together (``together``: their payloads parsed in one
-batch, as an SSE reader parses a piece's events). A frame that fails comes after the
-frames before it, however the body is cut: they are handed on, the error raised next.
+batch, as an SSE reader parses a piece's events), and one whose chunk may warn or fail left
+to be made when it is reached (``_fastpath.Later``: its warning or error then comes after
+the frames before it are handed on, never after an earlier frame's error). A frame that
+fails comes after the frames before it, however the body is cut: they are handed on, the
+error raised next.
 :func:`write_frame` builds the same layout (:func:`header_block` and :func:`frame_bytes`
 for a writer of many frames).
 Sans-I/O, no AWS word beyond the frame format: the vendor meaning of the headers
@@ -39,6 +42,7 @@ from re import Match, Pattern
 from typing import Any, Generic, TypeVar, cast
 
 from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.protocol._fastpath import Later, later_in
 from toolwire.protocol.limits import check, limits
 
 #: prelude (two lengths and the prelude CRC) + the message CRC
@@ -206,6 +210,9 @@ class FrameReader(Generic[M]):
         self.closed = False
         #: an error met after frames handed on before it: raised by the next call
         self._failed: Exception | None = None
+        #: the last ``feed_items`` returned a :class:`~toolwire.protocol._fastpath.Later`
+        #: (a frame whose chunk is made when it is reached)
+        self.later = False
 
     def _where(self) -> str:
         return f"event-stream frame {self.count}"
@@ -243,7 +250,8 @@ class FrameReader(Generic[M]):
         ``together``: the piece's frames ``read`` did not take are made at once instead,
         ``together([(meaning, payload, n), ...], made)`` appending their items to ``made``
         in that order (so their payloads may be parsed in one batch), raising the first
-        error of them once the items before it are appended.
+        error of them once the items before it are appended; an item may be a ``Later``,
+        a chunk its consumer makes when it reaches it (``later`` says the piece has one).
 
         An error (a frame's own, or its framing's) comes after the frames before it, as
         when the body is cut just before that frame: those are returned, and the error is
@@ -251,11 +259,13 @@ class FrameReader(Generic[M]):
         came before it in this piece)."""
         mark = _NONE if kind is None else kind
         out: list[Any] = []
+        self.later = False
         if together is None and read_all is None:
             try:
                 self._cut(piece, self._meant, self._meaning, mark, read, chunk, out)
             except Exception as exc:
-                return self._failing(out, exc)
+                out = self._failing(out, exc)
+            self.later = later_in(out)
             return out
         held: list[tuple[int, M, bytes, int]] = []
 
@@ -285,6 +295,7 @@ class FrameReader(Generic[M]):
             except Exception as exc:  # (a frame's before the later frame's: it comes first)
                 error = exc
                 del out[held[len(made)][0] :]
+            self.later = later_in(made)
             if error is None and len(held) == len(out):  # (every frame held: no match)
                 return made
             for (place, *_), item in zip(held, made, strict=False):
@@ -477,19 +488,23 @@ class FrameReader(Generic[M]):
 class FramePushReader(Generic[M]):
     """Push-style: event-stream bytes in pieces -> a framing's chunk dicts (the contract's
     ``ChunkReader``), a frame each: ``chunk(meaning, payload, n)``, a piece's frames made
-    ``together`` (``FrameReader.feed_items``). :meth:`feed_fused` is the fused feed of the
-    push readers (``protocol.pushed`` reads the driver's pieces with it): the frames whose
-    headers mean ``kind`` and whose payload a delta form's expression of its data alone
-    (``DeltaForm.payload``) matches are left as that match, which ``matched`` makes the
-    chunk ``chunk`` makes of that frame (``matched(match, n)``, ``n`` the frame's number
-    when it is of the last piece fed, ``None`` else); the reading the whole-body path's
-    ``feed_items`` does, so both paths give the same chunks and errors. ``done`` is never
-    set early: every frame is read, and a stream cut inside a frame is ``TruncatedStream``
-    at ``close()``."""
+    ``together`` (``FrameReader.feed_items``). The push readings of ``protocol.pushed``
+    (the driver's pieces) read it with :meth:`feed_later` and its fused feeds:
+    :meth:`feed_fused` leaves the frames whose headers mean ``kind`` and whose payload a
+    delta form's expression of its data alone (``DeltaForm.payload``) matches as that
+    match, and :meth:`feed_all` those a form's payloads reader takes as what it made of
+    them (a match, or a tuple of the fields' values); ``matched`` makes the chunk
+    ``chunk`` makes of such a frame (``matched(match, n)``, ``n`` the frame's number when
+    it is of the last piece fed, ``None`` else): the reading the whole-body path's
+    ``feed_items`` does, so both paths give the same chunks and errors. In those three, a
+    frame whose chunk ``together`` leaves to be made when it is reached
+    (``_fastpath.Later``: its making may warn or fail) stays so; :meth:`feed` makes it.
+    ``done`` is never set early: every frame is read, and a stream cut inside a frame is
+    ``TruncatedStream`` at ``close()``."""
 
     __slots__ = (
-        "_base", "_chunk", "_frames", "_items", "_kind", "_matched", "_seen", "_together",
-        "done",
+        "_base", "_chunk", "_frames", "_items", "_kind", "_matched", "_payload", "_seen",
+        "_together", "done",
     )  # fmt: skip
 
     def __init__(
@@ -511,14 +526,42 @@ class FramePushReader(Generic[M]):
         self._items: list[Any] = []
         self._base = 0
         self._seen = 0
+        #: the expression a tuple of :meth:`feed_all` stands for a match of
+        self._payload: Pattern[str] | None = None
         self.done = False
 
     def feed(self, piece: bytes | bytearray | memoryview) -> list[dict[str, Any]]:
-        return self._frames.feed_items(piece, self._chunk, together=self._together)
+        """The chunks of the frames ``piece`` completed, every one made (one that fails:
+        the chunks before it, its error raised by the next call, as ``feed_items``)."""
+        frames = self._frames
+        items = frames.feed_items(piece, self._chunk, together=self._together)
+        if not frames.later:
+            return items
+        for at, item in enumerate(items):
+            if type(item) is Later:
+                try:
+                    items[at] = item.made()
+                except Exception as exc:
+                    del items[at:]
+                    if None in items:
+                        items = [item for item in items if item is not None]
+                    if not items:
+                        raise
+                    frames._failed = exc  # (it comes before any error kept for a later frame)
+                    return items
+        return items if None not in items else [item for item in items if item is not None]
+
+    def feed_later(self, piece: bytes | bytearray | memoryview) -> list[Any]:
+        """``feed``, each frame whose chunk is made when it is reached left as its
+        ``Later`` (:meth:`later`: whether the piece held one)."""
+        base = self._frames.count
+        items = self._frames.feed_items(piece, self._chunk, together=self._together)
+        self._items, self._base, self._seen = items, base, 0
+        return items
 
     def feed_fused(self, piece: bytes | bytearray | memoryview, fast: Pattern[str]) -> list[Any]:
-        """``feed``, with each frame of ``kind`` whose payload ``fast`` (a delta form's
-        ``payload``) matches whole left in place as its match."""
+        """:meth:`feed_later`, with each frame of ``kind`` whose payload ``fast`` (a delta
+        form's ``payload``) matches whole left in place as its match."""
         base = self._frames.count
         items = self._frames.feed_items(
             piece, self._chunk, self._kind, fast.fullmatch, self._together
@@ -527,25 +570,49 @@ class FramePushReader(Generic[M]):
         return items
 
     def feed_all(
-        self, piece: bytes | bytearray | memoryview, read_all: Callable[[list[Any]], list[int]]
+        self,
+        piece: bytes | bytearray | memoryview,
+        read_all: Callable[[list[Any]], list[int]],
+        payload: Pattern[str] | None = None,
     ) -> list[Any]:
-        """``feed``, with each frame of ``kind`` whose payload ``read_all`` (a delta form's
-        ``payloads_reader()``) takes left in place as what it made of it."""
-        return self._frames.feed_items(
+        """:meth:`feed_later`, with each frame of ``kind`` whose payload ``read_all`` (a
+        delta form's ``payloads_reader()``) takes left in place as what it made of it (a
+        match of ``payload``, the form's expression of a payload, or a tuple ``(text,
+        *values)`` standing for its match: :meth:`matched_chunk` takes either)."""
+        base = self._frames.count
+        items = self._frames.feed_items(
             piece, self._chunk, self._kind, together=self._together, read_all=read_all
         )
+        self._items, self._base, self._seen = items, base, 0
+        self._payload = payload
+        return items
 
-    def matched_chunk(self, match: Match[str]) -> dict[str, Any]:
-        """The chunk of a matched frame, as ``feed`` makes it (its errors name the frame's
-        number, found in the last piece from where the last was: the items are read in
-        order, so a piece is searched once)."""
+    @property
+    def later(self) -> bool:
+        """The last piece's items hold a ``Later`` (a chunk made when it is reached)."""
+        return self._frames.later
+
+    def matched_chunk(self, match: Match[str] | tuple[Any, ...]) -> dict[str, Any]:
+        """The chunk of a matched frame (or of a tuple :meth:`feed_all` made), as ``feed``
+        makes it (its errors name the frame's number, found in the last piece from where
+        the last was: the items are read in order, so a piece is searched once; an equal
+        tuple before it is passed by)."""
         items = self._items
         try:
             at = items.index(match, self._seen)
+            while items[at] is not match:
+                at = items.index(match, at + 1)
         except ValueError:  # (of an earlier piece: no number known)
-            return self._matched(match, None)
-        self._seen = at + 1
-        return self._matched(match, self._base + at)
+            n = None
+        else:
+            self._seen = at + 1
+            n = self._base + at
+        if isinstance(match, tuple):
+            assert self._payload is not None, "a tuple comes from feed_all with its payload"
+            found = self._payload.fullmatch(match[0])
+            assert found is not None, "a payloads reader's tuple is of a text it matches"
+            return self._matched(found, n)
+        return self._matched(match, n)
 
     def close(self) -> list[dict[str, Any]]:
         self._frames.close()

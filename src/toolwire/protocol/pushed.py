@@ -15,10 +15,14 @@ SSE parser for the next, as before. A decoder with no form reads the piece's dic
 One mechanism for every vendor: the form and the rule are the adapter's data, asked of the
 decoder itself (``FormProbe``); nothing here names a vendor. The NDJSON push reader
 (``protocol.ndjson.NDJSONReader``) and the event-stream one
-(``protocol.eventstream.FramePushReader``: a frame's payload matched by the form's
-expression of its data alone) read a fused piece themselves, what the form matches left as
-matches the same way. A reader that is none of these is wrapped too, its chunks handed on
-in pieces as it reads them (the general way).
+(``protocol.eventstream.FramePushReader``: a frame's payload read by the form's payloads
+reader, a match of its expression of the data alone or, for a delta that begins as the
+last one did, the tuple of its fields' values, handed to the rule as a match's are) read a
+fused piece themselves, what the form takes left in place the same way. A chunk a reader
+leaves to be made when it is reached (``_fastpath.Later``: one whose making may warn or
+fail) is made in its turn, so its warning or error comes after the chunks before it are
+read, as chunk by chunk. A reader that is none of these is wrapped too, its chunks handed
+on in pieces as it reads them (the general way).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Any, Protocol, cast
 
 from ag_ui.core import BaseEvent
 
-from toolwire.protocol._fastpath import PASS, DeltaForm, FormProbe, scan_string
+from toolwire.protocol._fastpath import PASS, DeltaForm, FormProbe, Later, scan_string
 from toolwire.protocol.eventstream import FramePushReader
 from toolwire.protocol.framing import PushReader, SSEReader
 from toolwire.protocol.limits import limits
@@ -39,19 +43,38 @@ from toolwire.protocol.ndjson import NDJSONReader
 class _Fusing(Protocol):
     """A push reader that reads a fused piece itself."""
 
-    def feed_fused(self, piece: bytes, fast: Pattern[str], /) -> list[Any]: ...
-
-    def matched_chunk(self, match: Match[str], /) -> dict[str, Any]: ...
+    def matched_chunk(self, match: Any, /) -> dict[str, Any]: ...
 
 
-#: the push readers that read a fused piece themselves (``feed_fused``, ``matched_chunk``):
-#: these classes exactly (a subclass may read otherwise), each with the delta form's
-#: expression its fused feed takes: of a whole SSE event or NDJSON line (``pattern``), or
-#: of the data alone, for a framing whose frames carry nothing else (``payload``)
-_FUSING: dict[type, str] = {
-    SSEReader: "pattern",
-    NDJSONReader: "pattern",
-    FramePushReader: "payload",
+#: A piece's reading, fed a piece: its items.
+Feed = Callable[[bytes], list[Any]]
+
+
+def _by_pattern(reader: Any, form: DeltaForm) -> Feed:
+    """An SSE or NDJSON reader's fused feed: each whole event (or line) the form's
+    ``pattern`` matches left as its match."""
+    fast = form.pattern
+    feed: Callable[[bytes, Pattern[str]], list[Any]] = reader.feed_fused
+    return lambda piece: feed(piece, fast)
+
+
+def _by_payloads(reader: Any, form: DeltaForm) -> Feed:
+    """A frame reader's fused feed: each frame's payload read by the form's payloads reader
+    (one per stream: it learns the deltas' common beginning), left as its match of the
+    form's ``payload`` or the tuple of its fields' values."""
+    read_all, payload = form.payloads_reader(), form.payload
+    feed: Callable[[bytes, Any, Pattern[str]], list[Any]] = reader.feed_all
+    return lambda piece: feed(piece, read_all, payload)
+
+
+#: the push readers that read a fused piece themselves (and make a matched event's chunk:
+#: ``matched_chunk``): these classes exactly (a subclass may read otherwise), each with
+#: its fused feed made of a delta form, and the name of its general feed (the frame
+#: reader's leaves a frame whose chunk may warn or fail to be made when it is reached)
+_FUSING: dict[type, tuple[Callable[[Any, DeltaForm], Feed], str]] = {
+    SSEReader: (_by_pattern, "feed"),
+    NDJSONReader: (_by_pattern, "feed"),
+    FramePushReader: (_by_payloads, "feed_later"),
 }
 
 
@@ -72,31 +95,43 @@ class Piece:
         return self.at < len(self.items)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
-        """The piece's chunks as dicts (a match made the dict the wrapped reader makes of
-        it): what a reader of a client's stream other than the driver reads."""
+        """The piece's chunks as dicts (a match, or a payload reader's tuple, made the dict
+        the wrapped reader makes of it; a ``Later`` made as it is reached): what a reader
+        of a client's stream other than the driver reads."""
         for item in self.items:
-            yield self.reader.chunk(item) if type(item) is Match else item
+            kind = type(item)
+            if kind is Match or kind is tuple:
+                yield self.reader.chunk(item)
+            elif kind is Later:
+                chunk = item.made()
+                if chunk is not None:
+                    yield chunk
+            else:
+                yield item
 
 
 class PieceReader:
     """A push reader whose ``feed`` and ``close`` give one :class:`Piece` per piece that
     completed a chunk (``[]`` otherwise, as the reader it wraps: the driver's keep-alive
-    tick). Fused (:meth:`fuse`), the SSE events the form's expression matches are kept as
-    matches; every other event becomes the chunk the wrapped reader makes of it, counted,
-    its end marker (``done``) and everything after it read as the wrapped reader reads
-    them."""
+    tick). Fused (:meth:`fuse`), the events the form takes are kept as matches (or, for
+    frames, as the tuples of its payloads reader); every other event becomes the chunk the
+    wrapped reader makes of it, counted, its end marker (``done``) and everything after it
+    read as the wrapped reader reads them. A chunk the wrapped reader leaves to be made
+    when it is reached (a ``Later``) is made by whoever reads the piece, in its turn."""
 
-    __slots__ = ("_depth", "_expression", "_fast", "_fusing", "_inner", "form")
+    __slots__ = ("_depth", "_fused", "_fusing", "_inner", "_maker", "_plain", "form")
 
     def __init__(self, inner: PushReader, form: DeltaForm | None = None) -> None:
         self._inner = inner
-        #: a reader of :data:`_FUSING`, which reads a fused piece itself (``feed_fused``)
-        #: and makes a matched event's chunk (``matched_chunk``), and the form's
-        #: expression it takes
-        self._expression = _FUSING.get(type(inner), "")  # (not a subclass: its own reading)
-        self._fusing = cast("_Fusing", inner) if self._expression else None
+        #: a reader of :data:`_FUSING` (not a subclass: its own reading), which reads a
+        #: fused piece itself and makes a matched event's chunk (``matched_chunk``); how
+        #: its fused feed is made of a form, and its general feed
+        fusing = _FUSING.get(type(inner))
+        self._fusing = cast("_Fusing", inner) if fusing is not None else None
+        self._maker = fusing[0] if fusing is not None else None
+        self._plain: Feed = getattr(inner, fusing[1]) if fusing is not None else inner.feed
         self.form: DeltaForm | None = None
-        self._fast: Pattern[str] | None = None
+        self._fused: Feed | None = None
         self._depth = 0
         if form is not None:
             self.fuse(form)
@@ -106,29 +141,29 @@ class PieceReader:
         return self._inner.done
 
     def fuse(self, form: DeltaForm | None) -> None:
-        """Keep the events ``form`` matches as matches, from the next piece on (``None``:
+        """Keep the events ``form`` takes as matches, from the next piece on (``None``:
         none; a reader not of :data:`_FUSING` stays as it is)."""
         self.form = form
-        if self._fusing is not None:
-            self._fast = None if form is None else getattr(form, self._expression)
+        if self._maker is not None:
+            self._fused = None if form is None else self._maker(self._inner, form)
             self._depth = 0 if form is None else form.depth
 
     def feed(self, piece: bytes) -> list[Piece]:
-        fast = self._fast
-        if fast is None or limits().max_json_depth <= self._depth:
-            items: list[Any] = self._inner.feed(piece)
+        fused = self._fused
+        if fused is None or limits().max_json_depth <= self._depth:
+            items = self._plain(piece)
         else:
-            assert self._fusing is not None
-            items = self._fusing.feed_fused(piece, fast)
+            items = fused(piece)
         return [Piece(items, self)] if items else []
 
     def close(self) -> list[Piece]:
         items: list[Any] = self._inner.close()
         return [Piece(items, self)] if items else []
 
-    def chunk(self, match: Match[str]) -> dict[str, Any]:
+    def chunk(self, match: Match[str] | tuple[Any, ...]) -> dict[str, Any]:
         """The chunk dict the wrapped reader makes of a matched event (its text is one
-        whole event, a clean JSON object: read again, alone, it gives the same chunk)."""
+        whole event, a clean JSON object: read again, alone, it gives the same chunk), or
+        of a payload reader's tuple (the match it stands for)."""
         assert self._fusing is not None
         return self._fusing.matched_chunk(match)
 
@@ -159,9 +194,11 @@ def _probe(decoder: Any) -> FormProbe:
 #: are or the piece's ``end``; where it stopped is kept in the piece, however it ends. A
 #: chunk that fails after others gave events ends the reading: its error goes in ``failed``
 #: (``None``: raised as it is) and what was gathered is returned, so it comes first. The
-#: fields' values are made in place, as in ``_fastpath``'s loop.
+#: fields' values are made in place, as in ``_fastpath``'s loop; a frame reader's tuple
+#: holds them made (``{tuple}``); a ``Later`` is made here, in its turn.
 _UNIT = """
-def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, scan=scan):
+def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, scan=scan,
+         Later=Later):
     items = piece.items
     at = piece.at
     gathered = []
@@ -180,6 +217,10 @@ def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, 
                             break
                     continue
                 m = piece.reader.chunk(m)
+            {tuple}elif type(m) is Later:
+                m = m.made()
+                if m is None:
+                    continue
             events = decoder.feed(m)
             if events:
                 gathered += sink(events)
@@ -202,7 +243,8 @@ def unit(decoder, piece, rule, end, sink, most, failed, Match=Match, PASS=PASS, 
 #: ``out`` holds ``most``; where it stopped is kept in the piece, however it ends (the
 #: caller closes it).
 _LAZY = """
-def lazy(decoder, piece, rule, out, most, mark, Match=Match, PASS=PASS, scan=scan):
+def lazy(decoder, piece, rule, out, most, mark, Match=Match, PASS=PASS, scan=scan,
+         Later=Later):
     items = piece.items
     end = len(items)
     at = piece.at
@@ -220,6 +262,10 @@ def lazy(decoder, piece, rule, out, most, mark, Match=Match, PASS=PASS, scan=sca
                         {emit}
                     continue
                 m = piece.reader.chunk(m)
+            {tuple}elif type(m) is Later:
+                m = m.made()
+                if m is None:
+                    continue
             yield from decoder.feed(m)
     finally:
         piece.at = at
@@ -233,28 +279,68 @@ Unit = Callable[
 _UNITS: dict[DeltaForm | None, Unit] = {}
 
 
+#: the step of a tuple a frame reader's payloads reader made (``{tuple}`` in the loops):
+#: the fields' values, made, handed to the rule as a match's are
+_TUPLE_UNIT = """elif type(m) is tuple:
+                _t, {names} = m
+                out = rule({names})
+                if out is not PASS:
+                    decoder.chunk_index += 1
+                    if out{taken}:
+                        gathered += sink({emit})
+                        if len(gathered) >= most:
+                            break
+                    continue
+                m = piece.reader.chunk(m)
+            """
+_TUPLE_LAZY = """elif type(m) is tuple:
+                _t, {names} = m
+                got = rule({names})
+                if got is not PASS:
+                    decoder.chunk_index += 1
+                    if got{taken}:
+                        {emit}
+                    continue
+                m = piece.reader.chunk(m)
+            """
+
+
 def _unit_of(form: DeltaForm | None) -> Unit:
     """The reading of ``form`` (``None``: of a decoder that reads none, whose pieces hold
     chunk dicts only: the same loop, no match in it)."""
-    unit: Unit = _generated(_UNIT, "unit", _UNITS, form, many="out", one="[out]")
+    unit: Unit = _generated(
+        _UNIT, "unit", _UNITS, form, many="out", one="[out]", tuples=_TUPLE_UNIT
+    )
     return unit
 
 
 def _generated(
-    source: str, name: str, made: dict[Any, Any], form: DeltaForm | None, *, many: str, one: str
+    source: str,
+    name: str,
+    made: dict[Any, Any],
+    form: DeltaForm | None,
+    *,
+    many: str,
+    one: str,
+    tuples: str,
 ) -> Any:
     """``source``'s function ``name`` for ``form``, written once (kept in ``made``): its
     fields' grab and values, and what a rule's output is handed on as (``many``: the list
-    a rule of several events gives; ``one``: a rule's one event)."""
+    a rule of several events gives; ``one``: a rule's one event); ``tuples``: the step of
+    a payloads reader's tuple, for a form whose reader makes them."""
     function = made.get(form)
     if function is None:
+        tuple_step = ""
         if form is None:
             grab, values, taken, emit = "_data = m.groups()", "", "", many
         else:
             grab, values = form.grab, form.values
             taken, emit = ("", many) if form.many else (" is not None", one)
-        text = source.format(grab=grab, values=values, taken=taken, emit=emit)
-        scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string}
+            if form.makes_tuples:
+                names = ", ".join(f"_{i}" for i in range(len(form.fields)))
+                tuple_step = tuples.format(names=names, taken=taken, emit=emit)
+        text = source.format(grab=grab, values=values, taken=taken, emit=emit, tuple=tuple_step)
+        scope: dict[str, Any] = {"Match": Match, "PASS": PASS, "scan": scan_string, "Later": Later}
         exec(text, scope)
         function = made[form] = scope[name]
     return function
@@ -270,7 +356,9 @@ _LAZIES: dict[DeltaForm | None, Lazy] = {}
 
 def _lazy_of(form: DeltaForm | None) -> Lazy:
     """:func:`_unit_of`'s reading as a generator (:data:`_LAZY`)."""
-    lazy: Lazy = _generated(_LAZY, "lazy", _LAZIES, form, many="yield from got", one="yield got")
+    lazy: Lazy = _generated(
+        _LAZY, "lazy", _LAZIES, form, many="yield from got", one="yield got", tuples=_TUPLE_LAZY
+    )
     return lazy
 
 
@@ -283,9 +371,12 @@ def _no_rule(*fields: Any) -> Any:  # a decoder that reads no form has no rule
 
 
 def _unmatched(piece: Piece) -> None:
-    """A piece read with another decoder's form: its matches made the chunks they are."""
+    """A piece read with another decoder's form: its matches (and tuples) made the chunks
+    they are."""
     chunk = piece.reader.chunk
-    piece.items[piece.at :] = [chunk(x) if type(x) is Match else x for x in piece.items[piece.at :]]
+    piece.items[piece.at :] = [
+        chunk(x) if type(x) is Match or type(x) is tuple else x for x in piece.items[piece.at :]
+    ]
 
 
 class PushReading:

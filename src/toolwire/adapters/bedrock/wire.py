@@ -25,7 +25,17 @@ from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol._compact_json import compact
-from toolwire.protocol._fastpath import OTHERS, SCALAR, DeltaForm, Index, OneOf, SSEChunks, Text
+from toolwire.protocol._fastpath import (
+    OTHERS,
+    SCALAR,
+    DeltaForm,
+    Index,
+    Later,
+    OneOf,
+    SSEChunks,
+    Text,
+    reached,
+)
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.eventstream import (
     Frame,
@@ -428,14 +438,14 @@ def kind_chunk(
     return CheckedObject.made({name: value})
 
 
-def kind_chunks(
-    frames: list[tuple[FrameKind, bytes, int]], made: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """:func:`kind_chunk` of each frame, appended to ``made`` (the first error raised once
-    the chunks before it are there), the event payloads parsed in batches
-    (``clean_objects``: json's parser entered once per batch, as the SSE readers'
-    ``piece_objects``); a payload the batch cannot vouch for (no UTF-8, no object, one the
-    rules would change) is read alone by :func:`kind_chunk`, which names what is wrong."""
+def kind_chunks(frames: list[tuple[FrameKind, bytes, int]], made: list[Any]) -> list[Any]:
+    """:func:`kind_chunk` of each frame, appended to ``made``, the event payloads parsed in
+    batches (``clean_objects``: json's parser entered once per batch, as the SSE readers'
+    ``piece_objects``); a frame the batch cannot vouch for (a payload that is no UTF-8, no
+    object, or one the rules would change, such as a lone surrogate replaced, with a
+    warning; an exception frame; a frame of no known kind) is left to :func:`kind_chunk`
+    when it is reached (a ``Later``), which names what is wrong: its warning or error
+    comes after the frames before it are handed on, as when each frame is read alone."""
     at: list[int] = []
     texts: list[str] = []
     for i, (kind, payload, _) in enumerate(frames):
@@ -451,7 +461,10 @@ def kind_chunks(
             fine[i] = dict(value)  # (a plain dict inside the chunk, as ``load_json`` gives)
     add = made.append
     for (kind, payload, n), parsed in zip(frames, fine, strict=True):
-        add(kind_chunk(kind, payload, n, parsed))
+        if kind[0] == "error" or (parsed is not None and type(kind[1]) is str):  # (sure)
+            add(kind_chunk(kind, payload, n, parsed))
+        else:
+            add(Later(kind_chunk, kind, payload, n))
     return made
 
 
@@ -521,9 +534,13 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
                     VENDOR, "stream body", "the AWS event stream is binary; got text"
                 )
             if reader.pattern() is DELTA_FORM.pattern:  # read fused
-                yield frames.feed_all(piece, read)
+                items = frames.feed_all(piece, read)
             else:
-                yield frames.feed(piece)
+                items = frames.feed_later(piece)
+            if frames.later:  # (a frame made once the chunks before it are read)
+                yield from reached(items)
+            else:
+                yield items
         frames.close()
 
     return SSEChunks(lists, _matched, numbered=True)
