@@ -10,7 +10,9 @@ Cases (interleaved, CPU time, medians): ``loads``, each chunk's ``json.loads``
 ``pieces``, the same reader in ``protocol.pushed``'s pieces read by ``PushReading.gather``
 into ``RunFramer.feed_events`` (the driver's step for a piece, ``PIECE_EVENTS`` at a
 time), the reader fused with the decoder's form from the first piece (what the client
-makes). Run:
+makes: its payloads reader, a delta that begins as the last one did read from there);
+``matched``, the same with each delta frame's payload matched whole by the form's
+expression (``FramePushReader.feed_fused``: the driver's reading before Next 40). Run:
 ``python -m benchmarks.bench_bedrock_pieces [--events N] [--reps N]``.
 """
 
@@ -22,6 +24,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any
 
 from benchmarks import bench_bedrock, paths
 
@@ -55,8 +58,21 @@ def dicts(body: bytes) -> int:
     return n
 
 
-def pieces(body: bytes) -> int:
-    """The reader's pieces, each read by ``PushReading.gather`` into the framer."""
+def _matched_reader(inner: Any, form: Any) -> Any:
+    """A piece reader whose fused feed matches each delta payload whole (a frame a match)."""
+    from toolwire.protocol.pushed import PieceReader
+
+    reader = PieceReader(inner, form)
+    fast = form.payload
+    reader._fused = lambda piece: inner.feed_fused(piece, fast)
+    return reader
+
+
+def pieces(body: bytes, matched: bool = False, checked: bool = False) -> int:
+    """The reader's pieces, each read by ``PushReading.gather`` into the framer
+    (``matched``: each delta frame a match of the form's expression; ``checked``: by
+    ``gather_checked`` through the machine's lazy check, the driver's step for a current
+    client)."""
     from toolwire.adapters import bedrock
     from toolwire.protocol.pushed import PieceReader, PushReading
 
@@ -64,13 +80,20 @@ def pieces(body: bytes) -> int:
     sink = framer.feed_events  # type: ignore[attr-defined]
     decoder = framer.decoder  # type: ignore[attr-defined]
     reading = PushReading(decoder)
-    reader = PieceReader(bedrock.FRAMING.reader(), reading.form)
+    check = framer.machine.checked  # type: ignore[attr-defined]
+    make = _matched_reader if matched else PieceReader
+    reader = make(bedrock.FRAMING.reader(), reading.form)
     n = 0
     failed: list[Exception] = []
     for at in range(0, len(body), PIECE):
         for piece in reader.feed(body[at : at + PIECE]):
             while piece.left:
-                n += len(reading.gather(piece, sink, MOST, failed))
+                if checked:
+                    out = reading.gather_checked(piece, check, MOST, failed)
+                    framer.turn_events += len(out)  # type: ignore[attr-defined]
+                    n += len(out)
+                else:
+                    n += len(reading.gather(piece, sink, MOST, failed))
                 if failed:
                     raise failed[0]
     reader.close()
@@ -95,12 +118,16 @@ def main(argv: list[str] | None = None) -> int:
     from toolwire.adapters import bedrock
 
     texts = paths.payloads(bedrock, body)
-    if dicts(body) != pieces(body):
-        raise AssertionError("the two readings give a different number of events")
+    counts = {pieces(body, matched, checked) for matched in (False, True) for checked in (0, 1)}
+    if counts != {dicts(body)}:
+        raise AssertionError("the readings give a different number of events")
     cases: dict[str, Callable[[], object]] = {
         "loads": lambda: paths.loads_all(texts),
         "dicts": lambda: dicts(body),
         "pieces": lambda: pieces(body),
+        "matched": lambda: pieces(body, matched=True),
+        "pieces checked": lambda: pieces(body, checked=True),
+        "matched checked": lambda: pieces(body, matched=True, checked=True),
     }
     times: dict[str, list[float]] = {k: [] for k in cases}
     for fn in cases.values():  # warm-up
@@ -113,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, t in med.items():
         print(f"{name:16} {t * 1e3:8.1f} ms  {t / med['loads']:5.2f}x loads")
     print(f"pieces / dicts: {med['pieces'] / med['dicts']:.2f}")
+    print(f"pieces / matched: {med['pieces'] / med['matched']:.2f}")
+    print(f"checked: pieces / matched: {med['pieces checked'] / med['matched checked']:.2f}")
     return 0
 
 

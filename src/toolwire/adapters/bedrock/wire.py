@@ -445,7 +445,9 @@ def kind_chunks(frames: list[tuple[FrameKind, bytes, int]], made: list[Any]) -> 
     object, or one the rules would change, such as a lone surrogate replaced, with a
     warning; an exception frame; a frame of no known kind) is left to :func:`kind_chunk`
     when it is reached (a ``Later``), which names what is wrong: its warning or error
-    comes after the frames before it are handed on, as when each frame is read alone."""
+    comes after the frames before it are handed on, as when each frame is read alone. (A
+    vouched frame that names no event raises here, once the chunks before it are made:
+    its reader hands them on first.)"""
     at: list[int] = []
     texts: list[str] = []
     for i, (kind, payload, _) in enumerate(frames):
@@ -461,7 +463,7 @@ def kind_chunks(frames: list[tuple[FrameKind, bytes, int]], made: list[Any]) -> 
             fine[i] = dict(value)  # (a plain dict inside the chunk, as ``load_json`` gives)
     add = made.append
     for (kind, payload, n), parsed in zip(frames, fine, strict=True):
-        if kind[0] == "error" or (parsed is not None and type(kind[1]) is str):  # (sure)
+        if parsed is not None or kind[0] == "error":  # (nothing to say, or said at once)
             add(kind_chunk(kind, payload, n, parsed))
         else:
             add(Later(kind_chunk, kind, payload, n))
