@@ -292,3 +292,43 @@ def test_the_plain_reading_s_warnings_are_those_of_the_frames_read() -> None:
     assert len(said) == 1 and "event-stream frame 2" in said[0]
     assert record[-1][0] == "error" and "event-stream frame 3" in record[-1][2]
     assert json.loads(b'{"a":"\\ud800"}')["a"] == "\ud800"  # (the escape is a lone one)
+
+
+def test_a_piece_iterated_makes_a_frame_s_chunk_in_its_turn() -> None:
+    """A driver's piece read as dicts (``Piece.__iter__``, what a reader other than the
+    driver reads): a frame whose chunk warns is made once the chunks before it are taken,
+    and one that fails raises there, never before."""
+    frames = _stream([("warn", "stop")], [("not-object", 4)], True)
+    reader = PieceReader(wire.ChunkReader(), wire.DELTA_FORM)
+    (piece,) = reader.feed(b"".join(frames))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        chunks = iter(piece)
+        first, second = next(chunks), next(chunks)
+        assert first == {"messageStart": {"role": "assistant"}}
+        assert second["contentBlockStart"]["contentBlockIndex"] == 1
+        assert caught == []
+        assert next(chunks) == {"contentBlockStop": {"contentBlockIndex": 9, "x": "\ufffd"}}
+        assert len(caught) == 1 and "event-stream frame 2" in str(caught[0].message)
+        with pytest.raises(ToolwireError, match="event-stream frame 3"):
+            next(chunks)
+        assert len(caught) == 1
+
+
+def test_the_reader_s_feed_makes_every_chunk_an_error_after_those_before_it() -> None:
+    """The push reader's own ``feed`` (the contract's: dicts only) makes each frame left to
+    be made in order: one that fails ends the piece, the chunks before it returned and its
+    error raised by the next call, before a broken frame after it in the same piece."""
+    frames = _stream([("warn", "stop")], [("not-object", 3), ("crc", 5)], True)
+    reader = wire.ChunkReader()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = reader.feed(b"".join(frames))
+        assert len(got) == 3 and got[2] == {
+            "contentBlockStop": {"contentBlockIndex": 9, "x": "\ufffd"}
+        }
+        assert len(caught) == 1
+    with pytest.raises(
+        ToolwireError, match=r"event-stream frame 3 \(contentBlockStop\): payload is a list"
+    ):
+        reader.close()

@@ -478,8 +478,9 @@ def frame_chunk(frame: Frame, n: int) -> dict[str, Any]:
 def ChunkReader() -> FramePushReader[FrameKind]:  # (the contract's name: once a class)
     """Push-style: event-stream bytes in pieces -> chunk dicts (the contract's
     ``ChunkReader``), a piece's frames made together (:func:`kind_chunks`); its fused feed
-    (``feed_fused``: what the driver's pieces are read with, ``protocol.pushed``) leaves the
-    delta frames :data:`DELTA_FORM` matches as matches, as :func:`sse_chunks` does.
+    (``feed_all`` with :data:`DELTA_FORM`'s payloads reader: what the driver's pieces are
+    read with, ``protocol.pushed``) leaves the delta frames the form takes as its matches
+    or tuples, as :func:`sse_chunks` does.
 
     ``done`` is never set early: every frame is read, and a stream cut inside a frame is
     ``TruncatedStream`` at ``close()`` (a missing ``messageStop`` is the decoder's to name).
@@ -524,7 +525,9 @@ def sse_chunks(body: bytes | str | Iterable[bytes | str]) -> Iterator[dict[str, 
     (The contract's name for "the vendor's framing, read"; Bedrock's is no SSE.) Text is
     refused: the event stream is binary. While the decoder reads it fused
     (``protocol._fastpath.read_stream``), a delta frame whose payload :data:`DELTA_FORM`
-    matches comes as that match, no JSON parsed and no dict made.
+    takes comes as its match or tuple, no JSON parsed and no dict made. A frame whose
+    chunk may warn or fail is made once the chunks before it are read (its warning or
+    error in stream order, as when each frame comes alone).
     """
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
