@@ -298,7 +298,7 @@ def test_a_piece_iterated_makes_a_frame_s_chunk_in_its_turn() -> None:
     """A driver's piece read as dicts (``Piece.__iter__``, what a reader other than the
     driver reads): a frame whose chunk warns is made once the chunks before it are taken,
     and one that fails raises there, never before."""
-    frames = _stream([("warn", "stop")], [("not-object", 4)], True)
+    frames = _stream([("warn", "stop")], [("not-object", 3)], True)
     reader = PieceReader(wire.ChunkReader(), wire.DELTA_FORM)
     (piece,) = reader.feed(b"".join(frames))
     with warnings.catch_warnings(record=True) as caught:
