@@ -160,6 +160,13 @@ class History(Ledger):
     def restart(self, *, open_ids: set[str]) -> None:
         super().restart(open_ids=open_ids)
         self._order = [i for i in self._order if i in self.msgs]
+        # a message still open keeps only the calls still open: one it ended before the
+        # snapshot went with the history the snapshot replaced (the sequence check forgot
+        # it too, so the history never names a call the check does not know)
+        calls = self.calls
+        for msg in self.msgs.values():
+            if msg.calls:
+                msg.calls = [cid for cid in msg.calls if cid in calls]
 
     def _adopted(self, m: Message, owner: str | None) -> _Msg:
         self._order.append(m.id)
