@@ -443,9 +443,11 @@ def test_the_callers_own_calls_on_the_client_are_left_to_the_sdk(spy: Spy) -> No
     asyncio.run(go())
 
 
-def test_a_parameter_hook_of_the_callers_is_heard_before_the_build() -> None:
-    """The build runs after every ``before-parameter-build`` handler (it is registered
-    last): a handler that changes the parameters changes the body sent, as with the SDK."""
+@pytest.mark.parametrize("register", ["register", "register_last", "register_first"])
+def test_a_parameter_hook_of_the_callers_is_heard_before_the_build(register: str) -> None:
+    """The build runs after every ``before-parameter-build`` handler (it is registered last,
+    anew for each call): a handler that changes the parameters changes the body sent, as
+    with the SDK, even one registered last after toolwire's first call."""
 
     def louder(params: dict[str, Any], **_: Any) -> None:
         params["inferenceConfig"] = {"maxTokens": 7}
@@ -461,7 +463,7 @@ def test_a_parameter_hook_of_the_callers_is_heard_before_the_build() -> None:
             # registered after toolwire's first call put its hooks on the client
             ours_first = await _sent(read_all(client, long_body(30)))
             assert b'"maxTokens": 7' not in ours_first.body
-            client.meta.events.register(
+            getattr(client.meta.events, register)(
                 "before-parameter-build.bedrock-runtime.ConverseStream", louder
             )
             return (

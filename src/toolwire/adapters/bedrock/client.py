@@ -194,12 +194,12 @@ def _put_body(params: dict[str, Any], **_: Any) -> None:
 
 
 def _off_loop_hooks(client: Any) -> None:
+    """The two hooks on the client, the build registered last anew for each call: after
+    every parameter handler the caller registered so far, ``register_last`` ones included."""
     events = client.meta.events
-    events.register_last(
-        f"before-parameter-build.{_SERVICE}.ConverseStream",
-        _build_off_loop,
-        unique_id="toolwire-off-loop-build",
-    )
+    build = f"before-parameter-build.{_SERVICE}.ConverseStream"
+    events.unregister(build, unique_id="toolwire-off-loop-build")
+    events.register_last(build, _build_off_loop, unique_id="toolwire-off-loop-build")
     events.register_first(
         f"before-call.{_SERVICE}.ConverseStream", _put_body, unique_id="toolwire-off-loop-body"
     )
