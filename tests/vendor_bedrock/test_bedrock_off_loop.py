@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire.adapters.bedrock import client as bedrock_client
-from toolwire.adapters.bedrock.client import CLIENT, OFF_LOOP_FROM, weight
+from toolwire.adapters.bedrock.client import CLIENT, OFF_LOOP_FROM, large
 from toolwire.adapters.bedrock.wire import to_boto3
 
 STREAM = "application/vnd.amazon.eventstream"
@@ -170,7 +170,7 @@ def same_request(a: tuple[Any, ...], b: tuple[Any, ...]) -> None:
 
 def test_a_large_request_sends_over_http_what_the_sdks_own_call_sends(spy: Spy) -> None:
     body = long_body()
-    assert weight(body) >= OFF_LOOP_FROM
+    assert large(body)
 
     async def go(url: str) -> None:
         spy.loop_thread = threading.get_ident()
@@ -332,7 +332,7 @@ def large_bodies(draw: st.DrawFn) -> dict[str, Any]:
 def test_any_large_request_is_signed_and_sent_as_the_sdk_sends_it(
     body: dict[str, Any], validation: bool
 ) -> None:
-    assert weight(body) >= OFF_LOOP_FROM
+    assert large(body)
     ours, theirs = both_sent(body, parameter_validation=validation)
     assert ours.body == theirs.body
     assert _strip(ours.headers) == _strip(theirs.headers)
@@ -402,7 +402,7 @@ def test_the_loop_runs_other_tasks_while_a_large_request_is_serialized(
 
 def test_a_small_request_is_built_on_the_loop_as_the_sdk_builds_it(spy: Spy) -> None:
     body = {"modelId": MODEL, "messages": [{"role": "user", "content": [{"text": "hi"}]}]}
-    assert weight(body) < OFF_LOOP_FROM
+    assert not large(body)
 
     async def go() -> tuple[_Sent, _Sent]:
         spy.loop_thread = threading.get_ident()
@@ -504,21 +504,48 @@ def test_bad_parameters_raise_the_sdks_own_error(validation: bool) -> None:
 # ------------------------------------------------------------------ the pieces
 
 
-def test_the_weight_counts_the_parts_botocore_walks() -> None:
-    body = {
+def _parts(messages: int, blocks: int, system: int, tools: int) -> dict[str, Any]:
+    """A body of ``messages`` messages of ``blocks`` text blocks each, ``system`` system
+    blocks and ``tools`` tools."""
+    return {
         "modelId": MODEL,
         "messages": [
-            {"role": "user", "content": [{"text": "a"}, {"text": "b"}]},
-            {"role": "assistant", "content": [{"text": "c"}]},
+            {"role": "user", "content": [{"text": "a"}] * blocks} for _ in range(messages)
         ],
-        "system": [{"text": "s"}, {"text": "t"}, {"text": "u"}],
-        "toolConfig": {"tools": [{"toolSpec": {}}] * 4},
+        "system": [{"text": "s"}] * system,
+        "toolConfig": {"tools": [{"toolSpec": {}}] * tools},
         "inferenceConfig": {"maxTokens": 5},
     }
-    # two messages (2), their three blocks (3), three system blocks, four tools
-    assert weight(body) == 2 + 3 + 3 + 4
-    assert weight({"modelId": MODEL}) == 0
-    assert weight({"messages": "no list", "system": {}, "toolConfig": []}) == 0
+
+
+#: (messages, blocks per message, system blocks, tools): 64 parts, and 63
+_SIXTY_FOUR = [
+    ((10, 2, 20, 14), (10, 2, 20, 13)),
+    ((32, 1, 0, 0), (31, 1, 1, 0)),
+    ((1, 60, 2, 1), (1, 60, 2, 0)),
+    ((0, 0, 30, 34), (0, 0, 29, 34)),
+    ((21, 2, 0, 1), (21, 2, 0, 0)),
+]
+
+
+@pytest.mark.parametrize(("enough", "fewer"), _SIXTY_FOUR)
+def test_a_body_is_large_from_its_sixty_fourth_part(
+    enough: tuple[int, int, int, int], fewer: tuple[int, int, int, int]
+) -> None:
+    """Each message counts once and once per content block, each system block and each
+    tool once."""
+    assert OFF_LOOP_FROM == 64
+    for (messages, blocks, system, tools), parts in ((enough, 64), (fewer, 63)):
+        assert messages * (1 + blocks) + system + tools == parts
+    assert large(_parts(*enough))
+    assert not large(_parts(*fewer))
+
+
+def test_a_body_of_another_shape_is_not_large() -> None:
+    assert not large({"modelId": MODEL})
+    assert not large({"messages": "no list", "system": {}, "toolConfig": []})
+    assert not large({"messages": ["x"] * 63})  # a message that is no dict counts once
+    assert large({"messages": ["x"] * 64})
 
 
 class _Serializer:

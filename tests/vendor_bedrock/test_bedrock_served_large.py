@@ -16,7 +16,7 @@ from ag_ui.core import RunAgentInput
 from botocore.serialize import RestJSONSerializer
 
 from toolwire.adapters.bedrock import encode_request
-from toolwire.adapters.bedrock.client import CLIENT, OFF_LOOP_FROM, weight
+from toolwire.adapters.bedrock.client import CLIENT, large
 from toolwire.protocol.sse import parse_sse
 from toolwire.recordings import load_recording
 from toolwire.server import create_app
@@ -66,7 +66,7 @@ def test_a_served_long_history_is_serialized_off_the_loop_and_sent_whole(
 ) -> None:
     payload = long_input(301)
     body = encode_request(RunAgentInput.model_validate(payload), model=CLIENT.default_model)
-    assert weight(body) >= OFF_LOOP_FROM
+    assert large(body)
     loop_thread: list[int] = []
     serialized: list[tuple[bool, int]] = []
     serialize = RestJSONSerializer.serialize_to_request

@@ -101,19 +101,23 @@ _CONVERSATION = ("system", "messages", "toolConfig")
 OFF_LOOP_FROM = 64
 
 
-def weight(body: dict[str, Any]) -> int:
-    """The parts of a request body that botocore walks one by one (see :data:`OFF_LOOP_FROM`)."""
+def large(body: dict[str, Any]) -> bool:
+    """Whether a request body has :data:`OFF_LOOP_FROM` parts botocore walks one by one
+    (messages, their content blocks, system blocks, tools) or more: counted until there are
+    that many, so a long history costs the loop no walk of its own."""
     parts = 0
-    messages = body.get("messages")
-    if isinstance(messages, list):
-        for message in messages:
-            content = message.get("content") if isinstance(message, dict) else None
-            parts += 1 + (len(content) if isinstance(content, list) else 0)
     system = body.get("system")
     parts += len(system) if isinstance(system, list) else 0
     tools = body.get("toolConfig")
     tools = tools.get("tools") if isinstance(tools, dict) else None
-    return parts + (len(tools) if isinstance(tools, list) else 0)
+    parts += len(tools) if isinstance(tools, list) else 0
+    messages = body.get("messages")
+    for message in messages if isinstance(messages, list) else ():
+        if parts >= OFF_LOOP_FROM:
+            return True
+        content = message.get("content") if isinstance(message, dict) else None
+        parts += 1 + (len(content) if isinstance(content, list) else 0)
+    return parts >= OFF_LOOP_FROM
 
 
 @dataclass
@@ -529,7 +533,7 @@ class BedrockClient:
         _ready(client)
         body, headers = clients.split_headers(body)
         off = None
-        if weight(body) >= OFF_LOOP_FROM:
+        if large(body):
             _off_loop_hooks(client)
             off = _OffLoop(_serializer(client))
             kwargs = await asyncio.to_thread(to_boto3, body)
