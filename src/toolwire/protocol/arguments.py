@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import VendorDataError
@@ -171,6 +172,58 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     return (value if isinstance(value, dict) else None), (sorted(found) if found else [])
 
 
+#: the most keys :func:`written_as_is` reads an object's text for
+KEPT_KEYS = 8
+
+
+def _kept_object() -> Callable[[str], re.Match[str] | None]:
+    """The ``fullmatch`` of the text ``compact`` writes of a flat object (at most
+    :data:`KEPT_KEYS` keys, a group each): each string a ``"`` and characters written as
+    they stand (no ``"``, backslash or control character), each number an integer up to
+    599 digits not ``-0`` (fewer than the least int-to-text digit cap Python allows, 640),
+    ``true``, ``false``, ``null``, or an array of those. No character can be read two ways
+    (a string's characters never include what ends it), so a match is linear in the text."""
+    string = r'"[^"\\\x00-\x1f]*"'
+    scalar = rf"(?:{string}|-?[1-9][0-9]{{0,598}}|0|true|false|null)"
+    value = rf"(?:{scalar}|\[(?:{scalar}(?:,{scalar})*)?\])"
+    members = ""
+    for _ in range(KEPT_KEYS - 1):
+        members = rf"(?:,({string}):{value}{members})?"
+    return re.compile(rf"\{{(?:({string}):{value}{members})?\}}").fullmatch
+
+
+#: compiled at the first use (a few milliseconds), not at import
+_kept_match: Callable[[str], re.Match[str] | None] | None = None
+
+#: a flat object's keys (each as its text, ``None`` past the last) -> whether none repeats
+_distinct: dict[tuple[str | None, ...], bool] = {}
+
+
+def written_as_is(text: str) -> bool:
+    """True when ``text`` is exactly what ``compact`` writes of the object
+    :func:`arguments_object` reads from it, with no repeated key and nothing the checks
+    change: an encoder may then send the text in the object's place, neither parsed nor
+    written again. Told from the text (one expression, the keys compared once per set of
+    keys); ``False`` says nothing (the text is then read as before)."""
+    global _kept_match
+    match = _kept_match
+    if match is None:
+        match = _kept_match = _kept_object()
+    found = match(text)
+    if found is None:
+        return False
+    keys = found.groups()
+    distinct = _distinct.get(keys)
+    if distinct is None:
+        named = [k for k in keys if k is not None]
+        distinct = len(set(named)) == len(named)
+        if len(_distinct) >= 1024:  # (bounded: a stream of ever new keys costs no memory)
+            _distinct.clear()
+        _distinct[keys] = distinct
+    # the nesting cap (a cap of 1 or 2 refuses even these) and surrogates, as the parse checks
+    return distinct and text_is_clean(text)
+
+
 def repeated_keys(text: str) -> list[str]:
     """The keys some object in the JSON ``text`` repeats, sorted (``[]`` for none or not JSON)."""
     value, found = _parsed(text)
@@ -198,4 +251,5 @@ __all__ = [
     "repeated_keys",
     "repeated_keys_reason",
     "whole_numbers",
+    "written_as_is",
 ]
