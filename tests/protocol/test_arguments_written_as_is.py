@@ -4,7 +4,8 @@ warning, and ``compact`` writes that object back as the very text. Checked for t
 to fool it (braces, colons and quotes' neighbours in strings, repeated keys, numbers the
 writer spells otherwise, white space, surrogates, escapes, nesting, the ninth key, the
 digits Python will not read, a low nesting cap), and the other way: the plain texts a model
-writes (flat, strings without escapes, integers, literals, arrays of those) are all taken.
+writes (flat, strings without escapes, integers, floats of up to 15 digits, literals, arrays of
+those) are all taken.
 """
 
 from __future__ import annotations
@@ -42,8 +43,18 @@ _ATOMS = st.sampled_from(
         "01",
         "1.0",
         "2.5",
+        "2.50",
         "1e5",
+        "1E5",
         "-0.0",
+        "0.0001",
+        "0.00001",
+        "0.1234567890123",
+        "9007199254740993.0",
+        "123456789012345.0",
+        "1234567.1234567",
+        "12345678.5",
+        "0.30000000000000004",
         "NaN",
         "Infinity",
         "true",
@@ -103,8 +114,9 @@ def test_a_text_taken_as_is_is_what_its_object_writes(text: str) -> None:
 
 
 def _nested_or_odd(value: dict[str, Any]) -> bool:
-    """A value the taken form leaves out: an object in it, an array in an array, a float,
-    a surrogate, an integer of 600 digits or more."""
+    """A value the taken form leaves out: an object in it, an array in an array, a float
+    (those it takes are tested on their own), a surrogate, an integer of 600 digits or
+    more."""
 
     def odd(x: Any, inside: bool) -> bool:
         if isinstance(x, dict):
@@ -125,9 +137,17 @@ def _nested_or_odd(value: dict[str, Any]) -> bool:
 _PLAIN_CHARS = st.characters(
     blacklist_categories=("Cs",), blacklist_characters='"\\', min_codepoint=0x20
 )
+#: floats of at most 15 significant digits, written without an exponent
+_FLOATS = st.builds(
+    lambda sign, whole, part: float(f"{sign}{whole}.{part}"),
+    st.sampled_from(["", "-"]),
+    st.integers(0, 10**7 - 1),
+    st.integers(0, 10**8 - 1),
+)
 _PLAIN = st.one_of(
     st.text(_PLAIN_CHARS, max_size=6),
     st.integers(-(10**30), 10**30),
+    _FLOATS,
     st.booleans(),
     st.none(),
 )
@@ -156,7 +176,12 @@ def test_a_plain_flat_object_is_taken(value: dict[str, Any]) -> None:
         '{"a":{"b":1}}',
         '{"a":[[1]]}',
         '{"a":[{}]}',
-        '{"a":1.5}',
+        '{"a":1.50}',
+        '{"a":1e5}',
+        '{"a":0.00001}',
+        '{"a":1234567890123456.0}',
+        '{"a":12345678.5}',
+        '{"a":1.123456789}',
         '{"a":-0}',
         '{"a": 1}',
         ' {"a":1}',

@@ -256,63 +256,63 @@ class Encoder(CheckedEncoder):
         signature: str | None,
     ) -> list[dict[str, Any]]:
         kind = metadata.get(PART_KEY)
-        # on the bytes path a plain call whose argument text is what writing its object
-        # gives goes as that text: not parsed (no loss can come of it), not written again
         as_text = self.writes_text and signature is None and self._rid is not None
-        if kind is None and as_text and written_as_is(text):
-            fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
-            written = self._written_call(fid, name, None, text)
+        args: dict[str, Any] | None
+        if as_text and kind is None and written_as_is(text):
+            # on the bytes path a plain call whose argument text is what writing its
+            # object gives goes as that text: not read (no loss can come of it), not written
+            args = None
+        else:
+            args, keys = arguments_object(text)
+            if keys:
+                self._lose(REPEATED_KEYS, call_id, repeated_keys_reason(keys, "functionCall.args"))
+            if args is None:
+                self._lose(
+                    "arguments-not-object",
+                    call_id,
+                    "Gemini carries arguments as a JSON "
+                    "object; this text is not one, so the call is sent with {}",
+                )
+                args = {}
+            if kind == "executableCode":
+                code = {k: args[k] for k in ("language", "code") if k in args}
+                return self._signed({"executableCode": {**code, "id": call_id}}, signature)
+            if kind == "toolCall":
+                body: dict[str, Any] = {"id": call_id, "args": args}
+                if metadata.get(TOOL_TYPE_KEY):
+                    body["toolType"] = metadata[TOOL_TYPE_KEY]
+                return self._signed({"toolCall": body}, signature)
+            if kind == "groundingMetadata":
+                return []  # carried by the result's groundingMetadata on the last chunk
+        fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
+        if as_text:
+            written = self._written_call(fid, name, args, text)
             if written is not None:
                 return [written]  # type: ignore[list-item]  # (the bytes path only)
-            args: dict[str, Any] | None = arguments_object(text)[0]  # (an object, no loss)
-            return [self._parts({"functionCall": {"id": fid, "name": name, "args": args}})]
-        args, keys = arguments_object(text)
-        if keys:
-            self._lose(REPEATED_KEYS, call_id, repeated_keys_reason(keys, "functionCall.args"))
         if args is None:
-            self._lose(
-                "arguments-not-object",
-                call_id,
-                "Gemini carries arguments as a JSON "
-                "object; this text is not one, so the call is sent with {}",
-            )
-            args = {}
-        part: dict[str, Any]
-        if kind == "executableCode":
-            code = {k: args[k] for k in ("language", "code") if k in args}
-            part = {"executableCode": {**code, "id": call_id}}
-        elif kind == "toolCall":
-            body: dict[str, Any] = {"id": call_id, "args": args}
-            if metadata.get(TOOL_TYPE_KEY):
-                body["toolType"] = metadata[TOOL_TYPE_KEY]
-            part = {"toolCall": body}
-        elif kind == "groundingMetadata":
-            return []  # carried by the result's groundingMetadata on the last chunk
-        else:
-            fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
-            if as_text:
-                written = self._written_call(fid, name, args, None)
-                if written is not None:
-                    return [written]  # type: ignore[list-item]  # (the bytes path only)
-            part = {"functionCall": {"id": fid, "name": name, "args": args}}
+            args = arguments_object(text)[0]  # (an object: written_as_is said so)
+        return self._signed({"functionCall": {"id": fid, "name": name, "args": args}}, signature)
+
+    def _signed(self, part: dict[str, Any], signature: str | None) -> list[dict[str, Any]]:
+        """The chunk of a call's ``part``, its thought signature on it when it has one."""
         if signature is not None:
             part["thoughtSignature"] = signature
         return [self._parts(part)]
 
     def _written_call(
-        self, fid: str, name: str, args: dict[str, Any] | None, text: str | None
+        self, fid: str, name: str, args: dict[str, Any] | None, text: str
     ) -> Written | None:
         """A function call's chunk (no signature, the responseId known) as its text, cut
         from the text of a sample of the dict form; ``None`` where it cannot be. The
-        arguments are ``args``, or ``text`` when it is what writing them gives (then read
-        only if the writer asks for the dict)."""
+        arguments are ``args``, or ``text`` when ``args`` is ``None`` (it is then what
+        writing them gives, and is read only if the writer asks for the dict)."""
         key = (self._model, self._rid)
         cut = self._call_cut
         pieces = cut.pieces if cut.constants == key else cut.cut(key)
         if pieces is None or type(fid) is not str or type(name) is not str:
             return None
         head, mid, tail, end = pieces
-        written = compact(args) if text is None else text
+        written = text if args is None else compact(args)
         chunk = f"{head}{quote(fid)}{mid}{quote(name)}{tail}{written}{end}"
         return Written(chunk, _made_call, (fid, name, args, text, key))
 
@@ -392,10 +392,10 @@ def _call_sample(model: Any, rid: Any) -> dict[str, Any]:
 
 
 def _made_call(
-    fid: str, name: str, args: dict[str, Any] | None, text: str | None, key: tuple[Any, Any]
+    fid: str, name: str, args: dict[str, Any] | None, text: str, key: tuple[Any, Any]
 ) -> dict[str, Any]:
     """A ``Written`` call chunk's dict: its arguments ``args``, or read from ``text``."""
-    value = arguments_object(text)[0] if text is not None else args
+    value = arguments_object(text)[0] if args is None else args
     return _call_chunk(fid, name, value, *key)
 
 
