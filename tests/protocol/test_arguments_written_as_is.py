@@ -233,3 +233,14 @@ def test_the_lowest_digit_cap_python_allows_reads_the_longest_number_taken() -> 
         _stands_for_its_object(text)
     finally:
         sys.set_int_max_str_digits(before)
+
+
+def test_a_str_subclass_is_not_taken() -> None:
+    """A subclass may format itself otherwise when spliced: only a plain str is taken."""
+
+    class Odd(str):
+        def __format__(self, spec: str) -> str:
+            return "odd"
+
+    assert written_as_is('{"a":1}')
+    assert not written_as_is(Odd('{"a":1}'))

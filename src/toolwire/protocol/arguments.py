@@ -209,7 +209,7 @@ _FLOAT = (
 #: whether floats are read -> the expression, compiled at its first use (a few
 #: milliseconds), not at import; a text with no ``.`` is matched by the one without floats
 #: (each alternative costs every number a try)
-_kept_match: dict[bool, Callable[[str], re.Match[str] | None]] = {}
+_kept_match: list[Callable[[str], re.Match[str] | None] | None] = [None, None]
 
 #: a flat object's keys (each as its text, ``None`` past the last) -> whether none repeats,
 #: for at most 1,024 sets of keys of texts up to 1,024 characters (so it holds at most ~1 MB)
@@ -223,8 +223,10 @@ def written_as_is(text: str) -> bool:
     change: an encoder may then send the text in the object's place, neither parsed nor
     written again. Told from the text (one expression, the keys compared once per set of
     keys); ``False`` says nothing (the text is then read as before)."""
+    if type(text) is not str:  # (a subclass may write itself otherwise)
+        return False
     floats = "." in text
-    match = _kept_match.get(floats)
+    match = _kept_match[floats]
     if match is None:
         match = _kept_match[floats] = _kept_object(floats)
     found = match(text)
