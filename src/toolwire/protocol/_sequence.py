@@ -17,7 +17,7 @@ from ag_ui.core import BaseEvent, EventType
 
 from toolwire.errors import ProtocolViolation
 from toolwire.protocol._chunks import owner_of
-from toolwire.protocol._ledger import Ledger
+from toolwire.protocol._ledger import CallRecord, Ledger
 from toolwire.protocol._states import ROWS, Refused, RunState
 from toolwire.protocol._versions import check_declared
 from toolwire.protocol.dispatch import handlers_by_type
@@ -352,6 +352,32 @@ class SequenceRules:
             return True
         thread.whole_call(start, tag, pmsg, size)
         self.index += 2  # (the arguments, the end: nothing else to check)
+        return True
+
+    def calls_ended(self, ends: list[ag.ToolCallEndEvent]) -> bool:
+        """``verify`` of each of a run of ends of tool calls, in turn, inside an active run,
+        as one step: the same rules, the same violation at the same index, the same thread
+        after. ``False``, having changed nothing, where the handlers or the ledger keep
+        more than this class's (``whole_call``'s condition): verify each then."""
+        if not self._takes_whole:
+            return False
+        open_calls = self.open_calls
+        ended = self.thread.calls_ended
+        closed: list[CallRecord] = []
+        try:
+            for end in ends:
+                self.index += 1
+                cid = end.tool_call_id
+                call = open_calls.get(cid)
+                if call is None or end.subagent_run_id is not None:
+                    ended(closed)  # (the calls before it closed first, as verify leaves them)
+                    closed.clear()
+                    self._on_tool_call_end(end)  # the general check: it refuses, or takes it
+                    continue
+                del open_calls[cid]
+                closed.append(call)
+        finally:
+            ended(closed)
         return True
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:

@@ -119,6 +119,13 @@ class CheckedEncoder(BaseEncoder):
         changed nothing. The base has none."""
         return None
 
+    def _calls_ended(self, ends: list[ToolCallEndEvent], at: int, out: Chunks) -> int:
+        """The chunks of ``ends[at:]``, which the machine took as they are, into ``out``, as
+        their handler makes them, in order, stopping after the first end that records a
+        loss (its warning then comes before the next end's chunks, as from ``feed``): how
+        many it handled (at least one). The base has none (each end goes to its handler)."""
+        raise NotImplementedError
+
     def _checked_into(self, events: Iterable[Any], out: Chunks) -> None:
         """Check and handle ``events``, their chunks into ``out``, each event's losses
         warned about once it is handled (as ``feed`` does).
@@ -135,10 +142,25 @@ class CheckedEncoder(BaseEncoder):
         cls = type(self)
         hold = cls._whole_call is not CheckedEncoder._whole_call
         hold = hold or cls._call_opened is not CheckedEncoder._call_opened
+        # a run of ends (not of a call held) is gathered and checked in one step
+        gather = cls._calls_ended is not CheckedEncoder._calls_ended
+        ends: list[Any] = []
         start: Any = None
         args: Any = None
         event: Any
         for event in events:
+            if gather:
+                if type(event) is _END and (
+                    start is None or args is None or event.tool_call_id != start.tool_call_id
+                ):
+                    if start is not None:
+                        self._flush_held(start, args, out)
+                        start = args = None
+                    ends.append(event)
+                    continue
+                if ends:
+                    self._ends_in_row(ends, out)
+                    ends = []
             if hold:
                 kind = type(event)
                 if kind is _START:
@@ -169,6 +191,32 @@ class CheckedEncoder(BaseEncoder):
                     self.warn_new()
         if start is not None:
             self._flush_held(start, args, out)
+        if ends:
+            self._ends_in_row(ends, out)
+
+    def _ends_in_row(self, ends: list[ToolCallEndEvent], out: Chunks) -> None:
+        """A run of ends fed in a row: checked in one step and handled by ``_calls_ended``,
+        else as ``feed`` of each."""
+        machine = self._machine
+        try:
+            fused = machine.feed_ends(ends)
+        except BaseException:
+            self._ends_handled(ends[: machine.call_taken], out)
+            raise
+        if not fused:
+            for end in ends:
+                self._handle_fed(machine.feed(end), out)
+            return
+        self._ends_handled(ends, out)
+
+    def _ends_handled(self, ends: list[ToolCallEndEvent], out: Chunks) -> None:
+        """Ends the machine took, through ``_calls_ended``, each loss warned about before
+        the next end's chunks."""
+        at = 0
+        while at < len(ends):
+            at += self._calls_ended(ends, at, out)
+            if len(self.losses) > self._announced:
+                self.warn_new()
 
     def _call_in_row(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent, out: Chunks

@@ -172,11 +172,28 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         return []
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
-        call = self._calls.pop(ev.tool_call_id, None)
-        if call is None:
-            return []
-        text = "".join(call.args)
-        return [self._call_chunk(call.choice, call.id, call.name, call.index, call.metadata, text)]
+        out: list[dict[str, Any]] = []
+        self._calls_ended([ev], 0, out)
+        return out
+
+    def _calls_ended(self, ends: list[ToolCallEndEvent], at: int, out: list[dict[str, Any]]) -> int:
+        """``_on_tool_call_end`` of ``ends[at:]`` in one loop (a message's calls all end
+        at its finish), stopping after one whose id mapping recorded a loss."""
+        calls = self._calls
+        chunk = self._call_chunk
+        losses = self.losses
+        had = len(losses)
+        n = len(ends)
+        i = at
+        while i < n:
+            call = calls.pop(ends[i].tool_call_id, None)
+            i += 1
+            if call is not None:
+                text = "".join(call.args)
+                out.append(chunk(call.choice, call.id, call.name, call.index, call.metadata, text))
+                if len(losses) > had:
+                    break
+        return i - at
 
     def _call_opened(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent
