@@ -173,12 +173,12 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
-        self._calls_ended([ev], 0, out)
+        self._end_calls([ev], 0, out)
         return out
 
-    def _calls_ended(self, ends: list[ToolCallEndEvent], at: int, out: list[dict[str, Any]]) -> int:
-        """``_on_tool_call_end`` of ``ends[at:]`` in one loop (a message's calls all end
-        at its finish), stopping after one whose id mapping recorded a loss."""
+    def _end_calls(self, ends: list[ToolCallEndEvent], at: int, out: list[dict[str, Any]]) -> int:
+        """The ends ``ends[at:]`` handled in one loop (a message's calls all end at its
+        finish), stopping after one whose id mapping recorded a loss: how many it took."""
         calls = self._calls
         chunk = self._call_chunk
         losses = self.losses
@@ -195,15 +195,29 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
                     break
         return i - at
 
-    def _call_opened(
-        self, start: ToolCallStartEvent, args: ToolCallArgsEvent
-    ) -> list[dict[str, Any]] | None:
-        """The start and arguments handlers' work in one step (Mistral's calls stay open
+    _calls_ended = _end_calls
+
+    def _calls_opened(self, events: list[Any], at: int, stop: int, out: list[dict[str, Any]]) -> int:
+        """The start and arguments handlers' work for each call opened in
+        ``events[at:stop]`` (start, arguments, ...) in one loop (Mistral's calls stay open
         until their message ends, so their ends come later)."""
-        if start.tool_call_id in self._calls:
-            return None
+        calls = self._calls
+        losses = self.losses
+        had = len(losses)
         self._open = True
-        return self._opened(start, [args.delta] if args.delta else [])
+        i = at
+        while i < stop:
+            start = events[i]
+            args = events[i + 1]
+            i += 2
+            if start.tool_call_id in calls:  # (not a new call: its handlers say what to do)
+                out += self._on_tool_call_start(start)
+                out += self._on_tool_call_args(args)
+            else:
+                out += self._opened(start, [args.delta] if args.delta else [])
+            if len(losses) > had:
+                break
+        return i - at
 
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
