@@ -55,14 +55,13 @@ class _Choice:
     calls: int = 0
 
 
-@dataclass(slots=True)
-class _Call:
-    choice: _Choice
-    id: str
-    name: str
-    index: int
-    metadata: dict[str, Any]
-    args: list[str]
+#: an open call: its choice, id, name, index in the choice, metadata and argument texts (a
+#: plain tuple, made once a call: the texts are appended to its list)
+_Call = tuple[_Choice, str, str, int, dict[str, Any], list[str]]
+
+
+#: the metadata of a call that has none (read, never changed)
+_NO_METADATA: dict[str, Any] = {}
 
 
 class Encoder(CheckedEncoder, OutputStreamEncoder):
@@ -156,19 +155,21 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
 
     def _opened(self, ev: ToolCallStartEvent, args: list[str]) -> list[dict[str, Any]]:
         """A new call opened with the argument texts ``args`` (its choice announced)."""
-        parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
-        choice = self._choice(parent, ev.metadata)
-        meta = ev.metadata if isinstance(ev.metadata, dict) else {}
-        self._calls[ev.tool_call_id] = _Call(
-            choice, ev.tool_call_id, ev.tool_call_name, choice.calls, meta, args
-        )
-        choice.calls += 1
-        return self._announce(choice)
+        cid = ev.tool_call_id
+        parent = ev.parent_message_id or self._last_message or mint_id("msg", cid)
+        meta = ev.metadata
+        choice = self._choice(parent, meta)
+        if type(meta) is not dict:
+            meta = meta if isinstance(meta, dict) else _NO_METADATA
+        index = choice.calls
+        self._calls[cid] = (choice, cid, ev.tool_call_name, index, meta, args)
+        choice.calls = index + 1
+        return [] if choice.announced else self._announce(choice)
 
     def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
         call = self._calls.get(ev.tool_call_id)
         if call is not None and ev.delta:
-            call.args.append(ev.delta)
+            call[5].append(ev.delta)
         return []
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
@@ -189,15 +190,17 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
             call = calls.pop(ends[i].tool_call_id, None)
             i += 1
             if call is not None:
-                text = "".join(call.args)
-                out.append(chunk(call.choice, call.id, call.name, call.index, call.metadata, text))
+                choice, cid, name, index, meta, args = call
+                out.append(chunk(choice, cid, name, index, meta, "".join(args)))
                 if len(losses) > had:
                     break
         return i - at
 
     _calls_ended = _end_calls
 
-    def _calls_opened(self, events: list[Any], at: int, stop: int, out: list[dict[str, Any]]) -> int:
+    def _calls_opened(
+        self, events: list[Any], at: int, stop: int, out: list[dict[str, Any]]
+    ) -> int:
         """The start and arguments handlers' work for each call opened in
         ``events[at:stop]`` (start, arguments, ...) in one loop (Mistral's calls stay open
         until their message ends, so their ends come later)."""
