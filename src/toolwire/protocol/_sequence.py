@@ -358,9 +358,7 @@ class SequenceRules:
         tag, pmsg = self._call_owner(start, cid)  # (raises with nothing changed)
         if self._started is not None:
             self._started.setdefault(cid)
-        call = self.thread.call_started(start, None, tag, pmsg)
-        call.size = size  # open, its arguments' size counted
-        self.open_calls[cid] = call
+        self.open_calls[cid] = self.thread.call_opened(start, tag, pmsg, size)
         self.index += 1
 
     def calls_opened(self, events: list[Any]) -> bool:

@@ -55,9 +55,9 @@ class _Choice:
     calls: int = 0
 
 
-#: an open call: its choice, id, name, index in the choice, metadata and argument texts (a
-#: plain tuple, made once a call: the texts are appended to its list)
-_Call = tuple[_Choice, str, str, int, dict[str, Any], list[str]]
+#: an open call: its choice, id, name, index in the choice, metadata and argument text (a
+#: plain tuple; most calls have one text, a call given more has the list of them)
+_Call = tuple[_Choice, str, str, int, dict[str, Any], str | list[str]]
 
 
 #: the metadata of a call that has none (read, never changed)
@@ -151,10 +151,10 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         self._open = True
         if ev.tool_call_id in self._calls:
             return []
-        return self._opened(ev, [])
+        return self._opened(ev, "")
 
-    def _opened(self, ev: ToolCallStartEvent, args: list[str]) -> list[dict[str, Any]]:
-        """A new call opened with the argument texts ``args`` (its choice announced)."""
+    def _opened(self, ev: ToolCallStartEvent, args: str) -> list[dict[str, Any]]:
+        """A new call opened with the argument text ``args`` (its choice announced)."""
         cid = ev.tool_call_id
         parent = ev.parent_message_id or self._last_message or mint_id("msg", cid)
         meta = ev.metadata
@@ -169,7 +169,13 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
         call = self._calls.get(ev.tool_call_id)
         if call is not None and ev.delta:
-            call[5].append(ev.delta)
+            texts = call[5]
+            if isinstance(texts, list):
+                texts.append(ev.delta)
+            elif texts:  # a second text: the call keeps the list of them from now
+                self._calls[ev.tool_call_id] = (*call[:5], [texts, ev.delta])
+            else:
+                self._calls[ev.tool_call_id] = (*call[:5], ev.delta)
         return []
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
@@ -191,7 +197,8 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
             i += 1
             if call is not None:
                 choice, cid, name, index, meta, args = call
-                out.append(chunk(choice, cid, name, index, meta, "".join(args)))
+                text = args if type(args) is str else "".join(args)
+                out.append(chunk(choice, cid, name, index, meta, text))
                 if len(losses) > had:
                     break
         return i - at
@@ -217,7 +224,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
                 out += self._on_tool_call_start(start)
                 out += self._on_tool_call_args(args)
             else:
-                out += self._opened(start, [args.delta] if args.delta else [])
+                out += self._opened(start, args.delta)
             if len(losses) > had:
                 break
         return i - at
