@@ -139,9 +139,7 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
         "event-after-run-closed",
     ),
     "an end in a new run after its run's error": (
-        parsed(
-            run_started(), *_opened("c1"), run_error(), run_started(run="r2"), *_ends("c1")
-        ),
+        parsed(run_started(), *_opened("c1"), run_error(), run_started(run="r2"), *_ends("c1")),
         "tool-call-not-open",
     ),
     "ends at the finish, one left": (
