@@ -268,10 +268,6 @@ class IdMapper:
             self._sent.add(out)
         return out
 
-    def _was_sent(self, sent: str) -> bool:
-        """Whether some call was sent as ``sent``."""
-        return sent in self._sent or self._out.get(sent) == sent
-
     def _held(self, sent: str) -> bool:
         """Whether ``sent`` is an id the request holds or one already sent."""
         return sent in self.thread_ids or sent in self._out or sent in self._sent
@@ -285,8 +281,9 @@ class IdMapper:
         vendor_id = kept.get("id")
         if not isinstance(vendor_id, str) or self.rule.why_not(vendor_id) is not None:
             return None
+        # (an id sent as it is is a call id ``_out`` holds: not this call's, it has none yet)
         held = vendor_id in self.thread_ids or vendor_id in self._out
-        if self._was_sent(vendor_id) or (held and vendor_id != call_id):
+        if vendor_id in self._sent or (held and vendor_id != call_id):
             return None  # another call of this request holds it: the minted id stays
         return vendor_id
 
