@@ -303,15 +303,14 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     def _chunk(
         self, choice: _Choice | None, delta: dict[str, Any], finish: str | None = None
     ) -> dict[str, Any]:
-        choices = []
-        if choice is not None:
-            choices.append({"index": choice.index, "delta": delta, "finish_reason": finish})
         return {
             "id": self._completion_id or mint_id("cmpl", VENDOR, self.model),
             "object": "chat.completion.chunk",
             "created": self.created,
             "model": self.model,
-            "choices": choices,
+            "choices": []
+            if choice is None
+            else [{"index": choice.index, "delta": delta, "finish_reason": finish}],
         }
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
