@@ -55,9 +55,10 @@ class _Choice:
     calls: int = 0
 
 
-#: an open call: its choice, id, name, index in the choice, metadata and argument text (a
-#: plain tuple; most calls have one text, a call given more has the list of them)
-_Call = tuple[_Choice, str, str, int, dict[str, Any], str | list[str]]
+#: an open call: its message's id (its choice's key), its id, name, index in the choice,
+#: metadata and argument text (a plain tuple; most calls have one text, a call given more
+#: has the list of them)
+_Call = tuple[str, str, str, int, dict[str, Any], str | list[str]]
 
 
 #: the metadata of a call that has none (read, never changed)
@@ -162,7 +163,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         if type(meta) is not dict:
             meta = meta if isinstance(meta, dict) else _NO_METADATA
         index = choice.calls
-        self._calls[cid] = (choice, cid, ev.tool_call_name, index, meta, args)
+        self._calls[cid] = (parent, cid, ev.tool_call_name, index, meta, args)
         choice.calls = index + 1
         return [] if choice.announced else self._announce(choice)
 
@@ -187,6 +188,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         """The ends ``ends[at:]`` handled in one loop (a message's calls all end at its
         finish), stopping after one whose id mapping recorded a loss: how many it took."""
         calls = self._calls
+        choices = self._choices
         chunk = self._call_chunk
         losses = self.losses
         had = len(losses)
@@ -196,9 +198,9 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
             call = calls.pop(ends[i].tool_call_id, None)
             i += 1
             if call is not None:
-                choice, cid, name, index, meta, args = call
+                parent, cid, name, index, meta, args = call
                 text = args if type(args) is str else "".join(args)
-                out.append(chunk(choice, cid, name, index, meta, text))
+                out.append(chunk(choices[parent], cid, name, index, meta, text))
                 if len(losses) > had:
                     break
         return i - at
