@@ -12,7 +12,7 @@ holds each id once, in ``calls``: issue 38).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -77,7 +77,6 @@ class Ledger:
             cls._call is Ledger._call
             and cls.call_started is Ledger.call_started
             and cls.call_ended is Ledger.call_ended
-            and cls.calls_ended is Ledger.calls_ended
             and cls._call_cls is CallRecord
         )
 
@@ -196,22 +195,15 @@ class Ledger:
     def call_ended(self, call: CallRecord) -> None:
         """A call closed: only its shape is kept, shared with the calls alike (a stream of
         many whole calls holds one table entry each)."""
-        self.calls_ended((call,))
-
-    def calls_ended(self, calls: Sequence[CallRecord]) -> None:
-        """:meth:`call_ended` of each call in turn (a run of ends is checked in one step)."""
-        shapes = self._shapes
-        table = self.calls
-        for call in calls:
-            shape = (call.name, call.parent, call.owner, call.size)
-            # (a plain tuple finds the shape equal to it: no ``ClosedCall`` made a call of
-            # the turn, only a new shape's)
-            shared = shapes.get(shape)  # type: ignore[call-overload]
+        shape = (call.name, call.parent, call.owner, call.size)
+        # (a plain tuple finds the shape equal to it: no ``ClosedCall`` made a call of the
+        # turn, only a new shape's)
+        shared = self._shapes.get(shape)  # type: ignore[call-overload]
+        if shared is None:
+            shared = self._closed(ClosedCall(*shape))
             if shared is None:
-                shared = self._closed(ClosedCall(*shape))
-                if shared is None:
-                    continue
-            table[call.id] = shared
+                return
+        self.calls[call.id] = shared
 
     def result(self, ev: ag.ToolCallResultEvent, existing: MessageRecord | None) -> None:
         if existing is None:

@@ -17,7 +17,7 @@ from ag_ui.core import BaseEvent, EventType
 
 from toolwire.errors import ProtocolViolation
 from toolwire.protocol._chunks import owner_of
-from toolwire.protocol._ledger import CallRecord, Ledger
+from toolwire.protocol._ledger import Ledger
 from toolwire.protocol._states import ROWS, Refused, RunState
 from toolwire.protocol._versions import check_declared
 from toolwire.protocol.dispatch import handlers_by_type
@@ -400,22 +400,16 @@ class SequenceRules:
         if not self._takes_whole:
             return False
         open_calls = self.open_calls
-        ended = self.thread.calls_ended
-        closed: list[CallRecord] = []
-        try:
-            for end in ends:
-                self.index += 1
-                cid = end.tool_call_id
-                call = open_calls.get(cid)
-                if call is None or end.subagent_run_id is not None:
-                    ended(closed)  # (the calls before it closed first, as verify leaves them)
-                    closed.clear()
-                    self._on_tool_call_end(end)  # the general check: it refuses, or takes it
-                    continue
-                del open_calls[cid]
-                closed.append(call)
-        finally:
-            ended(closed)
+        ended = self.thread.call_ended
+        for end in ends:
+            self.index += 1
+            cid = end.tool_call_id
+            call = open_calls.get(cid)
+            if call is None or end.subagent_run_id is not None:
+                self._on_tool_call_end(end)  # the general check: it refuses, or takes it
+                continue
+            del open_calls[cid]
+            ended(call)
         return True
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:
