@@ -1,7 +1,8 @@
 """An encoder fed a list (``feed_many``, ``feed_into``, ``encode_stream`` of a list) gives
 what ``feed`` of each event in turn gives: the same chunks, losses, warnings in the same
 order, the same error (type, message, event index) with the same chunks before it. And the
-whole-call way (``_whole_call``, ``_call_opened``) gives what the three handlers give.
+whole-call way (``_whole_call``, ``_calls_opened``, ``_calls_ended``) gives what the
+handlers give.
 
 Every vendor's encoder is checked; Gemini, Mistral and Ollama take the checked loop with
 the whole-call way, the others the base's loop of their ``_feed``.
@@ -375,7 +376,11 @@ def _plain(vendor: str) -> BaseEncoder:
     plain = type(
         "Plain",
         (cls,),
-        {"_whole_call": CheckedEncoder._whole_call, "_call_opened": CheckedEncoder._call_opened},
+        {
+            "_whole_call": CheckedEncoder._whole_call,
+            "_calls_opened": CheckedEncoder._calls_opened,
+            "_calls_ended": CheckedEncoder._calls_ended,
+        },
     )
     encoder = plain()
     assert isinstance(encoder, BaseEncoder)
@@ -402,11 +407,14 @@ def test_the_whole_call_way_is_taken(vendor: str) -> None:
         taken.append(s.tool_call_id)
         return cls._whole_call(self, s, a, e)
 
-    def opened(self: Any, s: Any, a: Any) -> Any:
-        taken.append(s.tool_call_id)
-        return cls._call_opened(self, s, a)
+    def opened(self: Any, events: list[Any], at: int, stop: int, out: Any) -> Any:
+        taken.extend(ev.tool_call_id for ev in events[at:stop:2])
+        return cls._calls_opened(self, events, at, stop, out)
 
-    spy = type("Spy", (cls,), {"_whole_call": whole, "_call_opened": opened})
+    spies: dict[str, Any] = {"_whole_call": whole}
+    if cls._calls_opened is not CheckedEncoder._calls_opened:
+        spies["_calls_opened"] = opened
+    spy = type("Spy", (cls,), spies)
     encoder = spy()
     events = _models(STREAMS["whole calls"]) + _models(STREAMS["calls left open until the end"])[1:]
     events = [ev for ev in events if ev.type.value != "RUN_FINISHED"] + [events[-1]]

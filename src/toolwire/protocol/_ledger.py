@@ -161,6 +161,18 @@ class Ledger:
         self._last_assistant = mid
         return msg
 
+    def call_opened(
+        self, ev: ag.ToolCallStartEvent, owner: str | None, parent: MessageRecord | None, size: int
+    ) -> CallRecord:
+        """:meth:`call_started` of a new call whose arguments so far are ``size``
+        characters, its record made with them (``takes_whole_calls``): the same thread."""
+        cid = ev.tool_call_id
+        mid = ev.parent_message_id
+        call = CallRecord(cid, sys.intern(ev.tool_call_name), mid, owner, size)
+        self.calls[cid] = call
+        self._call_message(cid, mid, owner, parent)
+        return call
+
     def whole_call(
         self, ev: ag.ToolCallStartEvent, owner: str | None, parent: MessageRecord | None, size: int
     ) -> None:

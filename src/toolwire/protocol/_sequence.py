@@ -340,18 +340,76 @@ class SequenceRules:
             or not self._takes_whole
         ):
             return False
+        if end is None:
+            self._opened(start, cid, size)
+            return True
         self.index += 1
         tag, pmsg = self._call_owner(start, cid)  # (raises with nothing changed)
         if self._started is not None:
             self._started.setdefault(cid)
-        if end is None:  # open, its arguments' size counted
-            call = thread.call_started(start, None, tag, pmsg)
-            call.size = size
-            self.open_calls[cid] = call
-            self.index += 1
-            return True
         thread.whole_call(start, tag, pmsg, size)
         self.index += 2  # (the arguments, the end: nothing else to check)
+        return True
+
+    def _opened(self, start: ag.ToolCallStartEvent, cid: str, size: int) -> None:
+        """``verify`` of a new call's start and its one arguments event of ``size``
+        characters (both known to be its plain case: ``whole_call``'s conditions)."""
+        self.index += 1
+        tag, pmsg = self._call_owner(start, cid)  # (raises with nothing changed)
+        if self._started is not None:
+            self._started.setdefault(cid)
+        self.open_calls[cid] = self.thread.call_opened(start, tag, pmsg, size)
+        self.index += 1
+
+    def calls_opened(self, events: list[Any]) -> bool:
+        """``verify`` of each of a run of calls' starts, each followed by one arguments
+        event (``events``: start, arguments, start, arguments, ...), in turn, inside an
+        active run, as one step: the same rules, the same violation at the same index, the
+        same thread after. A pair that is not a new call's plain case (``whole_call``'s
+        conditions) is checked event by event. ``False``, having changed nothing, where the
+        handlers or the ledger keep more than this class's: verify each then."""
+        if not self._takes_whole:
+            return False
+        calls = self.thread.calls  # (every open call is there)
+        cap = limits().max_argument_chars
+        opened = self._opened
+        for at in range(0, len(events), 2):
+            start = events[at]
+            args = events[at + 1]
+            cid = start.tool_call_id
+            size = len(args.delta)
+            if (
+                cid in calls
+                or args.tool_call_id != cid
+                or args.subagent_run_id is not None
+                or size > cap
+            ):
+                self.index += 1
+                self._on_tool_call_start(start)
+                self.index += 1
+                self._on_tool_call_args(args)
+                continue
+            opened(start, cid, size)
+        return True
+
+    def calls_ended(self, ends: list[ag.ToolCallEndEvent]) -> bool:
+        """``verify`` of each of a run of ends of tool calls, in turn, inside an active run,
+        as one step: the same rules, the same violation at the same index, the same thread
+        after. ``False``, having changed nothing, where the handlers or the ledger keep
+        more than this class's (``whole_call``'s condition): verify each then."""
+        if not self._takes_whole:
+            return False
+        open_calls = self.open_calls
+        ended = self.thread.call_ended
+        for end in ends:
+            self.index += 1
+            cid = end.tool_call_id
+            call = open_calls.get(cid)
+            if call is None or end.subagent_run_id is not None:
+                self._on_tool_call_end(end)  # the general check: it refuses, or takes it
+                continue
+            del open_calls[cid]
+            ended(call)
         return True
 
     def _open_call(self, ev: ag.ToolCallArgsEvent | ag.ToolCallEndEvent) -> Any:

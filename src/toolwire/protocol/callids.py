@@ -226,9 +226,14 @@ class IdMapper:
     """
 
     rule: IdRule
+    #: the ids given (a call id mapped is a key of ``_out``: together, every id held)
     thread_ids: set[str] = field(default_factory=set)
     losses: list[Loss] = field(default_factory=list)
+    #: call id -> the id sent for it (most often itself: then it is in no other table)
     _out: dict[str, str] = field(default_factory=dict, init=False)
+    #: the ids sent that are not their call's own (minted or given back): with the ids
+    #: ``_out`` maps to themselves, every id sent (a stream of many calls sent as they are
+    #: keeps each in one table, issue 38)
     _sent: set[str] = field(default_factory=set, init=False)
 
     def know(self, ids: Iterable[str]) -> None:
@@ -236,11 +241,9 @@ class IdMapper:
 
     def __call__(self, call_id: str, metadata: Any = None) -> str:
         """The id to send for ``call_id`` (a call's or its result's), the same every time."""
-        hit = self._out.get(call_id)
-        if hit is not None:
-            return hit
-        self.thread_ids.add(call_id)
-        out = None
+        out = self._out.get(call_id)
+        if out is not None:
+            return out
         # (a plain dict without the key gives nothing back: most metadata)
         if metadata and (type(metadata) is not dict or VENDOR_ID_KEY in metadata):
             out = self._given_back(call_id, metadata)
@@ -250,10 +253,10 @@ class IdMapper:
                 out = call_id
             else:
                 out, loss = found
-                if out in self.thread_ids or out in self._sent:  # taken: the next salts
+                if self._held(out):  # taken: the next salts
                     salt = 1
                     out = self.rule.conforming(call_id, salt)
-                    while out in self.thread_ids or out in self._sent:
+                    while self._held(out):
                         salt += 1
                         out = self.rule.conforming(call_id, salt)
                     why = self.rule.why_not(call_id)
@@ -261,8 +264,13 @@ class IdMapper:
                     loss = self.rule._remapped(call_id, why, out)[1]
                 self.losses.append(loss)
         self._out[call_id] = out
-        self._sent.add(out)
+        if out != call_id:
+            self._sent.add(out)
         return out
+
+    def _held(self, sent: str) -> bool:
+        """Whether ``sent`` is an id the request holds or one already sent."""
+        return sent in self.thread_ids or sent in self._out or sent in self._sent
 
     def _given_back(self, call_id: str, metadata: Any) -> str | None:
         if not isinstance(metadata, dict):
@@ -273,7 +281,9 @@ class IdMapper:
         vendor_id = kept.get("id")
         if not isinstance(vendor_id, str) or self.rule.why_not(vendor_id) is not None:
             return None
-        if vendor_id in self._sent or (vendor_id in self.thread_ids and vendor_id != call_id):
+        # (an id sent as it is is a call id ``_out`` holds: not this call's, it has none yet)
+        held = vendor_id in self.thread_ids or vendor_id in self._out
+        if vendor_id in self._sent or (held and vendor_id != call_id):
             return None  # another call of this request holds it: the minted id stays
         return vendor_id
 

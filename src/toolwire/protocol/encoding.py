@@ -113,11 +113,20 @@ class CheckedEncoder(BaseEncoder):
         plain case. The base has none."""
         return None
 
-    def _call_opened(self, start: ToolCallStartEvent, args: ToolCallArgsEvent) -> Chunks | None:
-        """The chunks of a call's start and its first arguments delta, fed in a row but not
-        followed by the call's end, as their two handlers make them; or ``None``, having
-        changed nothing. The base has none."""
-        return None
+    def _calls_opened(self, events: list[Any], at: int, stop: int, out: Chunks) -> int:
+        """The chunks of the calls opened in ``events[at:stop]`` (a start, its first
+        arguments delta, the next start, ...: calls fed in a row but not followed by their
+        end), which the machine took as they are, into ``out``, as their handlers make
+        them, in order, stopping after the first call that records a loss: how many events
+        it handled (at least two). The base has none (each event goes to its handler)."""
+        raise NotImplementedError
+
+    def _calls_ended(self, ends: list[ToolCallEndEvent], at: int, out: Chunks) -> int:
+        """The chunks of ``ends[at:]``, which the machine took as they are, into ``out``, as
+        their handler makes them, in order, stopping after the first end that records a
+        loss (its warning then comes before the next end's chunks, as from ``feed``): how
+        many it handled (at least one). The base has none (each end goes to its handler)."""
+        raise NotImplementedError
 
     def _checked_into(self, events: Iterable[Any], out: Chunks) -> None:
         """Check and handle ``events``, their chunks into ``out``, each event's losses
@@ -125,27 +134,29 @@ class CheckedEncoder(BaseEncoder):
 
         A call's start (and its one arguments event) is held back, unchecked, until the
         next event shows whether it is a whole call; the machine then checks the events held
-        in one step (``StreamMachine.feed_call``). Only where an error is raised depends on
-        holding back: the machine's checks depend on nothing a handler does, and on an error
-        the events before the failing one are handled first, as ``feed`` would have.
+        in one step (``StreamMachine.feed_call``). Where the class handles runs of them, the
+        calls opened but not ended in a row (``_calls_opened``) and the ends in a row
+        (``_calls_ended``) are gathered, unchecked, and checked in one step each
+        (``feed_opened``, ``feed_ends``). Only where an error is raised depends on holding
+        back: the machine's checks depend on nothing a handler does, and on an error the
+        events before the failing one are handled first, as ``feed`` would have.
         """
         feed = self._machine.feed
         handlers = self._handlers
         losses = self.losses
         cls = type(self)
-        hold = cls._whole_call is not CheckedEncoder._whole_call
-        hold = hold or cls._call_opened is not CheckedEncoder._call_opened
+        opens = cls._calls_opened is not CheckedEncoder._calls_opened
+        hold = opens or cls._whole_call is not CheckedEncoder._whole_call
+        gather = cls._calls_ended is not CheckedEncoder._calls_ended
+        # (at most one of the two runs is waiting at a time, the other empty)
+        opened: list[Any] = []  # calls opened in a row: start, arguments, start, ...
+        ends: list[Any] = []  # ends in a row
         start: Any = None
         args: Any = None
         event: Any
         for event in events:
+            kind = type(event)
             if hold:
-                kind = type(event)
-                if kind is _START:
-                    if start is not None:
-                        self._flush_held(start, args, out)
-                    start, args = event, None
-                    continue
                 if start is not None:
                     if kind is _ARGS:
                         if args is None and event.tool_call_id == start.tool_call_id:
@@ -153,11 +164,40 @@ class CheckedEncoder(BaseEncoder):
                             continue
                     elif kind is _END:
                         if args is not None and event.tool_call_id == start.tool_call_id:
+                            if opened:
+                                self._opened_in_row(opened, out)
+                                opened = []
                             self._call_in_row(start, args, event, out)
                             start = args = None
                             continue
-                    self._flush_held(start, args, out)
+                    # the call held is not whole
+                    if opens and args is not None:
+                        opened.append(start)
+                        opened.append(args)
+                    else:
+                        if opened:
+                            self._opened_in_row(opened, out)
+                            opened = []
+                        self._flush_held(start, args, out)
                     start = args = None
+                if kind is _START:
+                    if ends:
+                        self._ends_in_row(ends, out)
+                        ends = []
+                    start = event
+                    continue
+            if gather and kind is _END:
+                if opened:
+                    self._opened_in_row(opened, out)
+                    opened = []
+                ends.append(event)
+                continue
+            if opened:
+                self._opened_in_row(opened, out)
+                opened = []
+            if ends:
+                self._ends_in_row(ends, out)
+                ends = []
             got = feed(event)
             if len(got) != 1:
                 self._handle_fed(got, out)
@@ -168,7 +208,70 @@ class CheckedEncoder(BaseEncoder):
                 if len(losses) > self._announced:
                     self.warn_new()
         if start is not None:
-            self._flush_held(start, args, out)
+            if opens and args is not None:
+                opened.append(start)
+                opened.append(args)
+            else:
+                if opened:
+                    self._opened_in_row(opened, out)
+                    opened = []
+                self._flush_held(start, args, out)
+        if opened:
+            self._opened_in_row(opened, out)
+        if ends:
+            self._ends_in_row(ends, out)
+
+    def _opened_in_row(self, opened: list[Any], out: Chunks) -> None:
+        """Calls opened in a row (start, arguments, ...): checked in one step and handled
+        by ``_calls_opened``, else as ``feed`` of each."""
+        machine = self._machine
+        try:
+            fused = machine.feed_opened(opened)
+        except BaseException:
+            self._opened_handled(opened, machine.call_taken, out)
+            raise
+        if not fused:
+            for at in range(0, len(opened), 2):
+                self._flush_held(opened[at], opened[at + 1], out)
+            return
+        self._opened_handled(opened, len(opened), out)
+
+    def _opened_handled(self, opened: list[Any], taken: int, out: Chunks) -> None:
+        """The first ``taken`` events of calls opened in a row, which the machine took,
+        through ``_calls_opened`` (a start whose arguments failed, through its handler),
+        each loss warned about before the next call's chunks."""
+        pairs = taken - taken % 2
+        at = 0
+        while at < pairs:
+            at += self._calls_opened(opened, at, pairs, out)
+            if len(self.losses) > self._announced:
+                self.warn_new()
+        if taken % 2:
+            self._handle_fed([opened[taken - 1]], out)
+
+    def _ends_in_row(self, ends: list[ToolCallEndEvent], out: Chunks) -> None:
+        """A run of ends fed in a row: checked in one step and handled by ``_calls_ended``,
+        else as ``feed`` of each."""
+        machine = self._machine
+        try:
+            fused = machine.feed_ends(ends)
+        except BaseException:
+            self._ends_handled(ends[: machine.call_taken], out)
+            raise
+        if not fused:
+            for end in ends:
+                self._handle_fed(machine.feed(end), out)
+            return
+        self._ends_handled(ends, out)
+
+    def _ends_handled(self, ends: list[ToolCallEndEvent], out: Chunks) -> None:
+        """Ends the machine took, through ``_calls_ended``, each loss warned about before
+        the next end's chunks."""
+        at = 0
+        while at < len(ends):
+            at += self._calls_ended(ends, at, out)
+            if len(self.losses) > self._announced:
+                self.warn_new()
 
     def _call_in_row(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent, out: Chunks
@@ -211,14 +314,10 @@ class CheckedEncoder(BaseEncoder):
 
     def _handle_checked(self, start: Any, args: Any, passed: int, out: Chunks) -> None:
         """The first ``passed`` of a start and its arguments, which the machine took as they
-        are, through their handlers (the two in one step by ``_call_opened`` when it can)."""
-        if passed >= 2:
-            chunks = self._call_opened(start, args)
-            if chunks is not None:
-                out += chunks
-                if len(self.losses) > self._announced:
-                    self.warn_new()
-                return
+        are, through their handlers (the two in one step by ``_calls_opened`` when it can)."""
+        if passed >= 2 and type(self)._calls_opened is not CheckedEncoder._calls_opened:
+            self._opened_handled([start, args], 2, out)
+            return
         if passed >= 1:
             self._handle_fed([start], out)
         if passed >= 2:

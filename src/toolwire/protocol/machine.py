@@ -112,7 +112,8 @@ class StreamMachine:
             check = self._rules.active_check(cls.model_fields["type"].default)
             if check is not None:
                 self._fast_all[cls] = check
-        #: after :meth:`feed_call` raised: how many of its events passed their checks
+        #: after :meth:`feed_call`, :meth:`feed_opened` or :meth:`feed_ends` raised: how many
+        #: of its events passed
         self.call_taken = 0
         # (an "auto" machine takes its first event the general way: it decides the run)
         self._fast = {} if self._auto else self._fast_all
@@ -174,6 +175,72 @@ class StreamMachine:
             if end is not None:
                 rules.index += 1
                 check_end(rules, end)
+        except BaseException:
+            self.call_taken = rules.index - first  # (the failing event's index is rules.index)
+            raise
+        return True
+
+    def feed_opened(self, events: list[Any]) -> bool:
+        """:meth:`feed` of each of a run of tool calls' starts, each followed by one
+        arguments event (``events``: start, arguments, start, arguments, ...), in turn, as
+        one step (a stream whose calls stay open until their message ends opens them in a
+        row): the same checks in the same order, the same violation at the same index, the
+        same state after, each event passed on as it is. ``False``, having taken none of
+        them, where ``feed`` would take the first the general way (as :meth:`feed_ends`) or
+        an event is not exactly of its class: :meth:`feed` each then. When one fails,
+        :attr:`call_taken` says how many of the events before it passed (and were taken)."""
+        rules = self._rules
+        checks = self._call_checks
+        if (
+            checks is None
+            or rules.state is not _ACTIVE
+            or self._chunks.lanes
+            or not self._fast
+            or len(events) % 2
+        ):
+            return False
+        for at in range(0, len(events), 2):
+            if type(events[at]) is not _START or type(events[at + 1]) is not _ARGS:
+                return False
+        # (no check of these changes the run's state or opens a chunk stream)
+        first = rules.index + 1
+        try:
+            if not rules.calls_opened(events):
+                check_start, check_args, _ = checks
+                for at in range(0, len(events), 2):
+                    rules.index += 1
+                    check_start(rules, events[at])
+                    rules.index += 1
+                    check_args(rules, events[at + 1])
+        except BaseException:
+            self.call_taken = rules.index - first  # (the failing event's index is rules.index)
+            raise
+        return True
+
+    def feed_ends(self, ends: list[ToolCallEndEvent]) -> bool:
+        """:meth:`feed` of each of a run of tool calls' ends, in turn, as one step (a stream
+        whose calls stay open until their message ends closes them all in a row): the same
+        checks in the same order, the same violation at the same index, the same state after,
+        each event passed on as it is. ``False``, having taken none of them, where ``feed``
+        would take the first the general way (outside an active run, a chunk stream open,
+        an "auto" machine's first event) or an event is not exactly a ``ToolCallEndEvent``:
+        :meth:`feed` each then. When one fails, :attr:`call_taken` says how many of the
+        events before it passed (and were taken), as ``feed`` of each would have."""
+        rules = self._rules
+        checks = self._call_checks
+        if checks is None or rules.state is not _ACTIVE or self._chunks.lanes or not self._fast:
+            return False
+        for end in ends:
+            if type(end) is not _END:
+                return False
+        # (no end's check changes the run's state or opens a chunk stream)
+        first = rules.index + 1
+        try:
+            if not rules.calls_ended(ends):
+                check_end = checks[2]
+                for end in ends:
+                    rules.index += 1
+                    check_end(rules, end)
         except BaseException:
             self.call_taken = rules.index - first  # (the failing event's index is rules.index)
             raise

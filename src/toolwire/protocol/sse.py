@@ -605,25 +605,30 @@ def _frame(
     cap = limits().max_json_depth
     key = event_of if isinstance(event_of, str) else None
     checked_name: Any = None  # the last event name found to be one line (most repeat it)
+    # a payload nests at most as many containers as its text opens, and its text closes
+    # each: only a text that long, with that many, is walked (the cap is what every reader
+    # of toolwire's takes)
+    longest = 2 * cap
     for at, payload in enumerate(written_chunks(payloads)):
-        if type(payload) is Written:  # already written (its dict when it needs more)
-            data = payload.text
-            if event_of is None and (len(data) < cap or data.count("{") + data.count("[") < cap):
-                out.append(f"data: {data}{end}")
-                continue
-            payload = payload.make()
-        if type(payload) is not dict and objects:
-            payload = as_dict(payload, vendor, f"payload {at}")
-        if not isinstance(payload, dict):
-            what = f"expected a JSON object, got {type(payload).__name__}"
-            raise VendorDataError(vendor, f"payload {at}", what)
+        if type(payload) is not dict:
+            if type(payload) is Written:  # already written (its dict when it needs more)
+                data = payload.text
+                if event_of is None and (
+                    len(data) < longest or data.count("{") + data.count("[") < cap
+                ):
+                    out.append(f"data: {data}{end}")
+                    continue
+                payload = payload.make()
+            if type(payload) is not dict and objects:
+                payload = as_dict(payload, vendor, f"payload {at}")
+            if not isinstance(payload, dict):
+                what = f"expected a JSON object, got {type(payload).__name__}"
+                raise VendorDataError(vendor, f"payload {at}", what)
         try:
             data = encode(payload)
         except (TypeError, ValueError, RecursionError) as exc:
             raise _unwritable(payload, exc, vendor, f"payload {at}", cap) from None
-        # a payload nests at most as many containers as its text opens: only a text with
-        # that many is walked (the cap is what every reader of toolwire's takes)
-        if len(data) >= cap and data.count("{") + data.count("[") >= cap:
+        if len(data) >= longest and data.count("{") + data.count("[") >= cap:
             check_depth(payload, vendor, f"payload {at}")
         if key is not None:
             name = payload.get(key)

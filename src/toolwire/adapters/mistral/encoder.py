@@ -55,14 +55,14 @@ class _Choice:
     calls: int = 0
 
 
-@dataclass(slots=True)
-class _Call:
-    choice: _Choice
-    id: str
-    name: str
-    index: int
-    metadata: dict[str, Any]
-    args: list[str]
+#: an open call: its message's id (its choice's key), its id, name, index in the choice,
+#: metadata and argument text (a plain tuple; most calls have one text, a call given more
+#: has the list of them)
+_Call = tuple[str, str, str, int, dict[str, Any], str | list[str]]
+
+
+#: the metadata of a call that has none (read, never changed)
+_NO_METADATA: dict[str, Any] = {}
 
 
 class Encoder(CheckedEncoder, OutputStreamEncoder):
@@ -152,41 +152,84 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         self._open = True
         if ev.tool_call_id in self._calls:
             return []
-        return self._opened(ev, [])
+        return self._opened(ev, "")
 
-    def _opened(self, ev: ToolCallStartEvent, args: list[str]) -> list[dict[str, Any]]:
-        """A new call opened with the argument texts ``args`` (its choice announced)."""
-        parent = ev.parent_message_id or self._last_message or mint_id("msg", ev.tool_call_id)
-        choice = self._choice(parent, ev.metadata)
-        meta = ev.metadata if isinstance(ev.metadata, dict) else {}
-        self._calls[ev.tool_call_id] = _Call(
-            choice, ev.tool_call_id, ev.tool_call_name, choice.calls, meta, args
-        )
-        choice.calls += 1
-        return self._announce(choice)
+    def _opened(self, ev: ToolCallStartEvent, args: str) -> list[dict[str, Any]]:
+        """A new call opened with the argument text ``args`` (its choice announced)."""
+        cid = ev.tool_call_id
+        parent = ev.parent_message_id or self._last_message or mint_id("msg", cid)
+        meta = ev.metadata
+        choice = self._choice(parent, meta)
+        if type(meta) is not dict:
+            meta = meta if isinstance(meta, dict) else _NO_METADATA
+        index = choice.calls
+        self._calls[cid] = (parent, cid, ev.tool_call_name, index, meta, args)
+        choice.calls = index + 1
+        return [] if choice.announced else self._announce(choice)
 
     def _on_tool_call_args(self, ev: ToolCallArgsEvent) -> list[dict[str, Any]]:
         call = self._calls.get(ev.tool_call_id)
         if call is not None and ev.delta:
-            call.args.append(ev.delta)
+            texts = call[5]
+            if isinstance(texts, list):
+                texts.append(ev.delta)
+            elif texts:  # a second text: the call keeps the list of them from now
+                self._calls[ev.tool_call_id] = (*call[:5], [texts, ev.delta])
+            else:
+                self._calls[ev.tool_call_id] = (*call[:5], ev.delta)
         return []
 
     def _on_tool_call_end(self, ev: ToolCallEndEvent) -> list[dict[str, Any]]:
-        call = self._calls.pop(ev.tool_call_id, None)
-        if call is None:
-            return []
-        text = "".join(call.args)
-        return [self._call_chunk(call.choice, call.id, call.name, call.index, call.metadata, text)]
+        out: list[dict[str, Any]] = []
+        self._end_calls([ev], 0, out)
+        return out
 
-    def _call_opened(
-        self, start: ToolCallStartEvent, args: ToolCallArgsEvent
-    ) -> list[dict[str, Any]] | None:
-        """The start and arguments handlers' work in one step (Mistral's calls stay open
+    def _end_calls(self, ends: list[ToolCallEndEvent], at: int, out: list[dict[str, Any]]) -> int:
+        """The ends ``ends[at:]`` handled in one loop (a message's calls all end at its
+        finish), stopping after one whose id mapping recorded a loss: how many it took."""
+        calls = self._calls
+        choices = self._choices
+        chunk = self._call_chunk
+        losses = self.losses
+        had = len(losses)
+        n = len(ends)
+        i = at
+        while i < n:
+            call = calls.pop(ends[i].tool_call_id, None)
+            i += 1
+            if call is not None:
+                parent, cid, name, index, meta, args = call
+                text = args if type(args) is str else "".join(args)
+                out.append(chunk(choices[parent], cid, name, index, meta, text))
+                if len(losses) > had:
+                    break
+        return i - at
+
+    _calls_ended = _end_calls
+
+    def _calls_opened(
+        self, events: list[Any], at: int, stop: int, out: list[dict[str, Any]]
+    ) -> int:
+        """The start and arguments handlers' work for each call opened in
+        ``events[at:stop]`` (start, arguments, ...) in one loop (Mistral's calls stay open
         until their message ends, so their ends come later)."""
-        if start.tool_call_id in self._calls:
-            return None
+        calls = self._calls
+        losses = self.losses
+        had = len(losses)
         self._open = True
-        return self._opened(start, [args.delta] if args.delta else [])
+        i = at
+        while i < stop:
+            start = events[i]
+            args = events[i + 1]
+            i += 2
+            if start.tool_call_id in calls:  # (not a new call: its handlers say what to do)
+                out += self._on_tool_call_start(start)
+                out += self._on_tool_call_args(args)
+            else:
+                out += self._opened(start, args.delta)
+            if len(losses) > had:
+                break
+        return i - at
 
     def _whole_call(
         self, start: ToolCallStartEvent, args: ToolCallArgsEvent, end: ToolCallEndEvent
@@ -262,15 +305,14 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     def _chunk(
         self, choice: _Choice | None, delta: dict[str, Any], finish: str | None = None
     ) -> dict[str, Any]:
-        choices = []
-        if choice is not None:
-            choices.append({"index": choice.index, "delta": delta, "finish_reason": finish})
         return {
             "id": self._completion_id or mint_id("cmpl", VENDOR, self.model),
             "object": "chat.completion.chunk",
             "created": self.created,
             "model": self.model,
-            "choices": choices,
+            "choices": []
+            if choice is None
+            else [{"index": choice.index, "delta": delta, "finish_reason": finish}],
         }
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
