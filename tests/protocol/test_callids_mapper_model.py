@@ -22,7 +22,8 @@ RULES = [
 
 class _Model:
     """The rules, plainly: a call id maps once; a vendor id given back when it conforms and
-    no other call holds or was sent it; else the id when it conforms; else the first
+    no other call holds or was sent it; else the id when it conforms and no call was sent it;
+    else the first
     stand-in (salt 0, 1, ...) that is neither held nor sent, with a loss."""
 
     def __init__(self, rule: IdRule, known: set[str]) -> None:
@@ -48,7 +49,7 @@ class _Model:
             ):
                 out = given
         if out is None:
-            if rule.why_not(cid) is None:
+            if rule.why_not(cid) is None and cid not in self.sent:
                 out = cid
             else:
                 salt = 0
@@ -103,3 +104,18 @@ def test_the_mapper_sends_what_its_rules_say(
         assert mapper(cid, meta) == model(cid, meta)
     assert [(loss.tool_call_id, loss.sent_as) for loss in mapper.losses] == model.losses
     assert all(rule.why_not(mapper(cid)) is None for cid in model.out)
+    # two calls never share an id sent (a call whose own id an earlier call was sent as
+    # gets a stand-in of its own)
+    assert len({mapper(cid) for cid in model.out}) == len(model.out)
+
+
+def test_a_call_whose_id_an_earlier_call_went_as_gets_its_own() -> None:
+    rule = RULES[1]
+    mapper = IdMapper(rule)
+    first = mapper("a.b")  # rejected: a stand-in
+    assert first != "a.b" and rule.why_not(first) is None
+    second = mapper(first)  # conforms, but the first call went as it
+    assert second not in {first, "a.b"} and rule.why_not(second) is None
+    loss = mapper.losses[-1]
+    assert (loss.tool_call_id, loss.sent_as) == (first, second)
+    assert "already sent as this id" in loss.reason

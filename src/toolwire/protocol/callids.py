@@ -251,21 +251,45 @@ class IdMapper:
             found = None if self.rule.takes(call_id) else self.rule.verdict(call_id)
             if found is None:
                 out = call_id
+                if call_id in self._sent:  # (a stream's earlier call was sent as this id)
+                    out = self._unheld(call_id, None, salt=0)
             else:
                 out, loss = found
                 if self._held(out):  # taken: the next salts
-                    salt = 1
-                    out = self.rule.conforming(call_id, salt)
-                    while self._held(out):
-                        salt += 1
-                        out = self.rule.conforming(call_id, salt)
                     why = self.rule.why_not(call_id)
                     assert why is not None
-                    loss = self.rule._remapped(call_id, why, out)[1]
-                self.losses.append(loss)
+                    out = self._unheld(call_id, why)
+                else:
+                    self.losses.append(loss)
         self._out[call_id] = out
         if out != call_id:
             self._sent.add(out)
+        return out
+
+    def _unheld(self, call_id: str, why: str | None, salt: int = 1) -> str:
+        """The first salted stand-in for ``call_id`` no call holds, its loss recorded: the
+        target rejects ``call_id`` (``why``), or (``None``) it takes it but an earlier call
+        of the stream was already sent as it, and two calls must not share one id."""
+        out = self.rule.conforming(call_id, salt)
+        while self._held(out):
+            salt += 1
+            out = self.rule.conforming(call_id, salt)
+        if why is not None:
+            self.losses.append(self.rule._remapped(call_id, why, out)[1])
+        else:
+            reason = (
+                f"an earlier call was already sent as this id; it is sent as {out!r}, "
+                "and its result with it"
+            )
+            self.losses.append(
+                Loss(
+                    kind="call-id-remapped",
+                    target=self.rule.target,
+                    reason=reason,
+                    tool_call_id=call_id,
+                    sent_as=out,
+                )
+            )
         return out
 
     def _held(self, sent: str) -> bool:
