@@ -12,6 +12,7 @@ from typing import Any
 from toolwire.capabilities import Place, accepts
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.parts import Content
@@ -52,7 +53,7 @@ def result_value(text: str) -> Any:
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
-            value = load_json(text)
+            value = from_text(load_json(text))
         except ValueError:
             return text
         if isinstance(value, dict):

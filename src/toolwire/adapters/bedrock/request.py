@@ -56,6 +56,7 @@ from toolwire.protocol.arguments import (
 )
 from toolwire.protocol.callids import CallIds, IdMapper
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
@@ -198,7 +199,7 @@ class _Encoding:
                 "place in the request",
                 call.id,
             )
-        parsed, keys = arguments_object(call.function.arguments)
+        parsed, keys = from_text(arguments_object(call.function.arguments))
         if keys:
             self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "toolUse.input"), call.id)
         if parsed is None:

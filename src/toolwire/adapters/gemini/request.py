@@ -67,6 +67,7 @@ from toolwire.protocol.arguments import (
 )
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
@@ -284,7 +285,7 @@ def _model_turn(
     signed = False
     for call, result in zip(m.tool_calls or [], results or [], strict=False):
         kind = (call.metadata or {}).get(PART_KEY)
-        args, keys = arguments_object(call.function.arguments)
+        args, keys = from_text(arguments_object(call.function.arguments))
         if keys:
             reason = repeated_keys_reason(keys, "functionCall.args")
             lost.append(
@@ -319,7 +320,7 @@ def _model_turn(
                 body["tool_type"] = (call.metadata or {})[TOOL_TYPE_KEY]
             parts.append(_signed({"tool_call": body}, call.encrypted_value))
             if result is not None:
-                resp = parse_arguments_object(text_of(result.content)) or {}
+                resp = from_text(parse_arguments_object(text_of(result.content))) or {}
                 parts.append(
                     {
                         "tool_response": {

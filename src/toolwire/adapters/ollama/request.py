@@ -50,6 +50,7 @@ from toolwire.protocol.chat_request import (
     with_error_note,
 )
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import (
     Accepts,
     part_loss,
@@ -161,7 +162,7 @@ def _assistant(
         lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
     calls: list[WireCall] = []
     for c in m.tool_calls or ():
-        args, keys = arguments_object(c.function.arguments)
+        args, keys = from_text(arguments_object(c.function.arguments))
         if keys:
             reason = repeated_keys_reason(keys, "function.arguments")
             lost.append(_loss(REPEATED_KEYS, reason, c.id))
