@@ -168,11 +168,14 @@ def test_state_and_context_are_not_sent_so_never_refused(vendor: str) -> None:
     assert _encode(vendor, given)[0] == "body"
 
 
+KEPT = {"use_forwarded_props": True}
+
+
 @pytest.mark.parametrize(
     ("vendor", "props", "kw", "where"),
     [
-        ("anthropic", {"anthropic": {"temperature": NAN}}, {"use_forwarded_props": True}, "temp"),
-        ("bedrock", {"bedrock": {"inferenceConfig": {"topP": INF}}}, {"use_forwarded_props": True}, "topP"),
+        ("anthropic", {"anthropic": {"temperature": NAN}}, KEPT, "temp"),
+        ("bedrock", {"bedrock": {"inferenceConfig": {"topP": INF}}}, KEPT, "topP"),
         ("gemini", {"gemini": {"generation_config": {"temperature": NAN}}}, {}, "temperature"),
         ("gemini", {"gemini": {"tool_config": {"x": [-INF]}}}, {}, "tool_config"),
         ("asgard", {"asgard": {"payload": {"x": NAN}}}, {}, "payload"),
@@ -253,7 +256,9 @@ def test_metadata_everywhere(vendor: str) -> None:
         ("gemini", "call", {"gemini.toolType": INF, "gemini.part": "toolCall"}, "tool_type"),
     ],
 )
-def test_metadata_a_vendor_copies(vendor: str, place: str, meta: dict[str, Any], where: str) -> None:
+def test_metadata_a_vendor_copies(
+    vendor: str, place: str, meta: dict[str, Any], where: str
+) -> None:
     given = _history()
     target = given["messages"][2] if place == "result" else given["messages"][1]["toolCalls"][0]
     target["metadata"] = meta

@@ -110,6 +110,40 @@ def options_finite(args: tuple[Any, ...], kwargs: dict[str, Any], skip: tuple[ty
 
 
 def _plain_finite(value: Any) -> bool:
+    """Whether ``value`` is JSON data with finite numbers only (an object of another type,
+    a non-string key or a value too deep: no). A small value is walked here (the C
+    encoder's set-up costs more than a parsed argument object's walk); past
+    :data:`_WALKED` nodes the rest goes to the C encoder."""
+    stack = [value]
+    pop, push = stack.pop, stack.extend
+    budget = _WALKED
+    while stack:
+        budget -= 1
+        if not budget:
+            return _c_finite(stack)
+        v = pop()
+        t = type(v)
+        if t is str or t is int or t is bool or v is None:
+            continue
+        if t is float:
+            if v - v != 0.0:  # NaN and the infinities (inf - inf is NaN)
+                return False
+        elif t is dict:
+            if not all(type(k) is str for k in v):
+                return False
+            push(v.values())
+        elif t is list or t is tuple:
+            push(v)
+        else:
+            return False
+    return True
+
+
+#: the most nodes :func:`_plain_finite` walks itself
+_WALKED = 64
+
+
+def _c_finite(value: Any) -> bool:
     try:
         check_finite(value)  # NaN/infinity: ValueError; an object: TypeError
     except (TypeError, ValueError, RecursionError):
@@ -182,10 +216,10 @@ def _collect(value: Any, free: list[Any]) -> None:
 
 #: the message, part, source and call classes whose shape :func:`_messages_free` reads
 #: directly (checked below against the fields' types); any other is walked by its plan
-_MESSAGES = (UserMessage, ToolMessage, AssistantMessage, SystemMessage, DeveloperMessage)
-_MESSAGES += (ReasoningMessage,)
-_PARTS = (TextPart, ImagePart, AudioPart, VideoPart, DocumentPart)
-_SOURCES = (DataSource, UrlSource, FileSource)
+_MESSAGES: tuple[type[BaseModel], ...] = (UserMessage, ToolMessage, AssistantMessage)
+_MESSAGES += (SystemMessage, DeveloperMessage, ReasoningMessage)
+_PARTS: tuple[type[BaseModel], ...] = (TextPart, ImagePart, AudioPart, VideoPart, DocumentPart)
+_SOURCES: tuple[type[BaseModel], ...] = (DataSource, UrlSource, FileSource)
 
 
 def _shape_known() -> bool:
@@ -203,10 +237,9 @@ def _shape_known() -> bool:
     for cls in _PARTS:
         if dict(_plan(cls)) not in ({"metadata": _FREE}, {"metadata": _FREE, "source": _MODELS}):
             return False
-    return all(_plan(cls) == () for cls in (*_SOURCES, FunctionCall)) and dict(_plan(ToolCall)) == {
-        "metadata": _FREE,
-        "function": _MODELS,
-    }
+    plain: tuple[type[BaseModel], ...] = (*_SOURCES, FunctionCall)
+    call = {"metadata": _FREE, "function": _MODELS}
+    return all(_plan(cls) == () for cls in plain) and dict(_plan(ToolCall)) == call
 
 
 _FAST_MESSAGES = frozenset(_MESSAGES) if _shape_known() else frozenset()
