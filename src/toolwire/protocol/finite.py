@@ -114,6 +114,9 @@ def _plain_finite(value: Any) -> bool:
     a non-string key or a value too deep: no). A small value is walked here (the C
     encoder's set-up costs more than a parsed argument object's walk); past
     :data:`_WALKED` nodes the rest goes to the C encoder."""
+    if type(value) is dict and _STR.issuperset(map(type, value)):
+        if _SCALARS.issuperset(map(type, value.values())):
+            return True  # (a flat object, as most arguments are: no walk)
     stack = [value]
     pop, push = stack.pop, stack.extend
     budget = _WALKED
@@ -139,6 +142,8 @@ def _plain_finite(value: Any) -> bool:
     return True
 
 
+_STR = frozenset((str,))
+_SCALARS = frozenset((str, int, bool, type(None)))
 #: the most nodes :func:`_plain_finite` walks itself
 _WALKED = 64
 

@@ -199,7 +199,8 @@ class _Encoding:
                 "place in the request",
                 call.id,
             )
-        parsed, keys = from_text(arguments_object(call.function.arguments))
+        parsed, keys = arguments_object(call.function.arguments)
+        parsed = from_text(parsed)
         if keys:
             self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "toolUse.input"), call.id)
         if parsed is None:

@@ -285,7 +285,8 @@ def _model_turn(
     signed = False
     for call, result in zip(m.tool_calls or [], results or [], strict=False):
         kind = (call.metadata or {}).get(PART_KEY)
-        args, keys = from_text(arguments_object(call.function.arguments))
+        args, keys = arguments_object(call.function.arguments)
+        args = from_text(args)
         if keys:
             reason = repeated_keys_reason(keys, "functionCall.args")
             lost.append(

@@ -162,7 +162,8 @@ def _assistant(
         lost.append(_loss("encrypted-value-dropped", _NO_ARTEFACTS))
     calls: list[WireCall] = []
     for c in m.tool_calls or ():
-        args, keys = from_text(arguments_object(c.function.arguments))
+        args, keys = arguments_object(c.function.arguments)
+        args = from_text(args)
         if keys:
             reason = repeated_keys_reason(keys, "function.arguments")
             lost.append(_loss(REPEATED_KEYS, reason, c.id))
