@@ -12,7 +12,7 @@ Only the shape of each message differs. The set-up of an ``encode_request``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict, TypeVar
 
 from ag_ui.core import (
@@ -31,12 +31,17 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, IdRule
 from toolwire.protocol.fields import Fields
-from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
+from toolwire.protocol.fitting import (
+    DEFAULT_MEDIA_LABEL,
+    Accepts,
+    fit_content,
+    labelled,
+    place_rules,
+)
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
@@ -106,10 +111,10 @@ def chat_history(
     """
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{vendor}.encode_request")
     run = as_run_input(run_input, vendor)
-    in_tool = tool_result or accepts(vendor, place="tool_result", model=model)
-    if media == "relocate" and tool_result is None:
-        in_tool = replace(in_tool, upgrade=relocated_upgrade)
-    in_user = user_message or accepts(vendor, place="user_message", model=model)
+    in_tool = tool_result or place_rules(
+        vendor, "tool_result", model, None, relocated_upgrade if media == "relocate" else ""
+    )
+    in_user = user_message or place_rules(vendor, "user_message", model)
     paired = pair_history(run.messages, target=vendor, allow_unanswered=True)
     settle_unanswered(paired, target=vendor, policy=unanswered, text=unanswered_text)
     lost: list[Loss] = [] if losses is None else losses  # the caller's list, when given

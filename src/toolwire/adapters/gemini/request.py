@@ -55,7 +55,7 @@ from toolwire.adapters.gemini.wire import (
     model_name,
     snake,
 )
-from toolwire.capabilities import Place, accepts, family
+from toolwire.capabilities import Place, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
@@ -68,7 +68,13 @@ from toolwire.protocol.arguments import (
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.finite import from_text
-from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
+from toolwire.protocol.fitting import (
+    DEFAULT_MEDIA_LABEL,
+    Accepts,
+    fit_content,
+    labelled,
+    place_rules,
+)
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import pair_history, settle_unanswered
@@ -98,7 +104,7 @@ SKIP_SIGNATURE = "skip_thought_signature_validator"
 
 def target_accepts(model: str | None, backend: str, place: Place = "tool_result") -> Accepts:
     """What ``model`` on ``backend`` takes in ``place`` (file handles follow the backend)."""
-    return accepts(VENDOR, place=place, model=model_name(model), backend=backend)
+    return place_rules(VENDOR, place, model_name(model), backend)
 
 
 #: the roles that go to the system instruction
