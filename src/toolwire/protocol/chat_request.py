@@ -11,8 +11,9 @@ Only the shape of each message differs. The set-up of an ``encode_request``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypedDict, TypeVar
 
 from ag_ui.core import (
@@ -31,6 +32,7 @@ from ag_ui.core import (
     UserMessage,
 )
 
+from toolwire.capabilities import Place, accepts
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, IdRule
@@ -40,7 +42,6 @@ from toolwire.protocol.fitting import (
     Accepts,
     fit_content,
     labelled,
-    place_rules,
 )
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
@@ -130,6 +131,22 @@ def chat_history(
         ids=IdMapper(call_id_rule, paired.call_ids),
         lost=lost,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def place_rules(
+    target: str,
+    place: Place = "tool_result",
+    model: str | None = None,
+    backend: str | None = None,
+    upgrade: str | None = "",
+) -> Accepts:
+    """``capabilities.accepts(target, place=, model=, backend=)``, made once for each: a
+    request encoder asks for the same two on every call, and building one reads the
+    table's families (a tenth of a millisecond) and starts with no answers remembered.
+    ``upgrade`` other than ``""`` replaces the rows' drop hint (``None``: none)."""
+    rules = accepts(target, place=place, model=model, backend=backend)
+    return rules if upgrade == "" else replace(rules, upgrade=upgrade)
 
 
 def answer_calls(
@@ -491,6 +508,7 @@ __all__ = [
     "chat_run_input",
     "function_call",
     "function_tool",
+    "place_rules",
     "tool_of_function",
     "with_error_note",
 ]

@@ -96,15 +96,15 @@ def input_read(run: RunAgentInput) -> None:
         entered.suspect = True
 
 
-def options_finite(args: tuple[Any, ...], kwargs: dict[str, Any], skip: tuple[type, ...]) -> bool:
+def options_finite(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
     """Whether an encoder's arguments past the run input hold only finite JSON data
-    (``losses`` is the caller's list and values of a ``skip`` type toolwire's own rules:
-    neither enters a body)."""
+    (``losses`` is the caller's list, not sent; any other object, an ``Accepts`` given as a
+    rule too, counts as "may hold one")."""
     free: list[Any] = []
     for value in args[1:]:
         _collect(value, free)
     for key, value in kwargs.items():
-        if key != "losses" and not isinstance(value, skip):
+        if key != "losses":
             _collect(value, free)
     return _plain_finite(free)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from ag_ui.core import (
@@ -196,24 +196,6 @@ def fit_content(
     return Fitted(kept if kept else "", moved, losses)
 
 
-@functools.lru_cache(maxsize=256)
-def place_rules(
-    target: str,
-    place: str = "tool_result",
-    model: str | None = None,
-    backend: str | None = None,
-    upgrade: str | None = "",
-) -> Accepts:
-    """``capabilities.accepts(target, place=, model=, backend=)``, made once for each: a
-    request encoder asks for the same two on every call, and building one reads the
-    table's families (a tenth of a millisecond) and starts with no answers remembered.
-    ``upgrade`` other than ``""`` replaces the rows' drop hint (``None``: none)."""
-    from toolwire.capabilities import accepts  # (it imports this module)
-
-    rules = accepts(target, place=place, model=model, backend=backend)  # type: ignore[arg-type]
-    return rules if upgrade == "" else replace(rules, upgrade=upgrade)
-
-
 def part_loss(
     part: ContentPart,
     index: int,
@@ -320,5 +302,4 @@ __all__ = [
     "labelled",
     "media_label",
     "part_loss",
-    "place_rules",
 ]

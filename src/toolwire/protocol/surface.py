@@ -22,7 +22,6 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol import finite
 from toolwire.protocol._compact_json import check_finite
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
-from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.options import check_options
 
@@ -127,11 +126,7 @@ def _finite(vendor: str, fn: Callable[P, dict[str, Any]]) -> Callable[P, dict[st
             body = fn(*args, **kwargs)
         finally:
             finite.end(token)
-        if (
-            entered.scanned
-            and not entered.suspect
-            and finite.options_finite(args, kwargs, skip=(Accepts,))
-        ):
+        if entered.scanned and not entered.suspect and finite.options_finite(args, kwargs):
             return body
         where = non_finite_at(body, "request body")
         if where is not None:

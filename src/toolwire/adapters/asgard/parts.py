@@ -12,8 +12,9 @@ from typing import Any
 from toolwire.capabilities import Place
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.chat_request import place_rules
 from toolwire.protocol.finite import from_text
-from toolwire.protocol.fitting import fit_content, flatten, place_rules
+from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.parts import Content
 

@@ -54,15 +54,10 @@ from toolwire.protocol.arguments import (
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import CallIds, IdMapper
+from toolwire.protocol.chat_request import place_rules
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.finite import from_text
-from toolwire.protocol.fitting import (
-    DEFAULT_MEDIA_LABEL,
-    Accepts,
-    fit_content,
-    labelled,
-    place_rules,
-)
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
