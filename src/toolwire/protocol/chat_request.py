@@ -37,12 +37,7 @@ from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, IdRule
 from toolwire.protocol.fields import Fields
-from toolwire.protocol.fitting import (
-    DEFAULT_MEDIA_LABEL,
-    Accepts,
-    fit_content,
-    labelled,
-)
+from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
 from toolwire.protocol.pairing import Turn, pair_history, settle_unanswered
