@@ -11,6 +11,7 @@ Only the shape of each message differs. The set-up of an ``encode_request``
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypedDict, TypeVar
@@ -31,7 +32,7 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
+from toolwire.capabilities import Place, accepts
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import IdMapper, IdRule
@@ -106,10 +107,10 @@ def chat_history(
     """
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{vendor}.encode_request")
     run = as_run_input(run_input, vendor)
-    in_tool = tool_result or accepts(vendor, place="tool_result", model=model)
-    if media == "relocate" and tool_result is None:
-        in_tool = replace(in_tool, upgrade=relocated_upgrade)
-    in_user = user_message or accepts(vendor, place="user_message", model=model)
+    in_tool = tool_result or place_rules(
+        vendor, "tool_result", model, None, relocated_upgrade if media == "relocate" else ""
+    )
+    in_user = user_message or place_rules(vendor, "user_message", model)
     paired = pair_history(run.messages, target=vendor, allow_unanswered=True)
     settle_unanswered(paired, target=vendor, policy=unanswered, text=unanswered_text)
     lost: list[Loss] = [] if losses is None else losses  # the caller's list, when given
@@ -125,6 +126,22 @@ def chat_history(
         ids=IdMapper(call_id_rule, paired.call_ids),
         lost=lost,
     )
+
+
+@functools.lru_cache(maxsize=256)
+def place_rules(
+    target: str,
+    place: Place = "tool_result",
+    model: str | None = None,
+    backend: str | None = None,
+    upgrade: str | None = "",
+) -> Accepts:
+    """``capabilities.accepts(target, place=, model=, backend=)``, made once for each: a
+    request encoder asks for the same two on every call, and building one reads the
+    table's families (a tenth of a millisecond) and starts with no answers remembered.
+    ``upgrade`` other than ``""`` replaces the rows' drop hint (``None``: none)."""
+    rules = accepts(target, place=place, model=model, backend=backend)
+    return rules if upgrade == "" else replace(rules, upgrade=upgrade)
 
 
 def answer_calls(
@@ -486,6 +503,7 @@ __all__ = [
     "chat_run_input",
     "function_call",
     "function_tool",
+    "place_rules",
     "tool_of_function",
     "with_error_note",
 ]

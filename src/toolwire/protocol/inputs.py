@@ -8,6 +8,7 @@ from ag_ui.core import RunAgentInput
 from pydantic import BaseModel, ValidationError
 
 from toolwire.errors import UnsupportedInput
+from toolwire.protocol import finite
 from toolwire.protocol.jsontext import checked
 
 M = TypeVar("M", bound=BaseModel)
@@ -38,7 +39,9 @@ def as_run_input(value: Any, who: str = "toolwire") -> RunAgentInput:
         # the free-form JSON a model holds: bounded nesting, so no encoder recurses too deep
         free = [value.state, value.forwarded_props, [t.parameters for t in value.tools or []]]
         checked(free, who, "RunAgentInput")
-    return as_agui(RunAgentInput, value, who)
+    run = as_agui(RunAgentInput, value, who)
+    finite.input_read(run)  # (inside an encode_request: may its body hold a NaN?)
+    return run
 
 
 __all__ = ["as_agui", "as_run_input"]

@@ -19,6 +19,7 @@ from ag_ui.core import BaseEvent
 
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
+from toolwire.protocol import finite
 from toolwire.protocol._compact_json import check_finite
 from toolwire.protocol.decoding import BaseDecoder, adecode_iter, decode_iter, encode_iter
 from toolwire.protocol.ids import mint_id
@@ -112,11 +113,21 @@ def encode_surface(vendor: str) -> Callable[[Callable[P, dict[str, Any]]], Calla
 
 def _finite(vendor: str, fn: Callable[P, dict[str, Any]]) -> Callable[P, dict[str, Any]]:
     """``fn``, its body refused when it holds NaN or an infinity: JSON has no such number,
-    so the body would be invalid JSON (a state, a tool schema, a result the caller gave)."""
+    so the body would be invalid JSON (a state, a tool schema, a result the caller gave).
+
+    The body is walked only when something that entered it may hold one (``finite``: the
+    run input's free-form slots, the other arguments, values parsed from text); the walk
+    names the place, as it always did."""
 
     @functools.wraps(fn)
     def inner(*args: P.args, **kwargs: P.kwargs) -> dict[str, Any]:
-        body = fn(*args, **kwargs)
+        entered, token = finite.begin()
+        try:
+            body = fn(*args, **kwargs)
+        finally:
+            finite.end(token)
+        if entered.scanned and not entered.suspect and finite.options_finite(args, kwargs):
+            return body
         where = non_finite_at(body, "request body")
         if where is not None:
             raise VendorDataError(

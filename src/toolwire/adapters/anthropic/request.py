@@ -45,7 +45,6 @@ from toolwire.adapters.anthropic.wire import (
     call_metadata,
     reasoning_id,
 )
-from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
@@ -55,7 +54,9 @@ from toolwire.protocol.arguments import (
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import CallIds, IdMapper
+from toolwire.protocol.chat_request import place_rules
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
@@ -222,7 +223,7 @@ class _Encoding:
         parsed, keys = arguments_object(call.function.arguments)
         if keys:
             self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "tool_use.input"), call.id)
-        return parsed
+        return from_text(parsed)
 
     def tool_use(self, call: ToolCall, meta: dict[str, Any]) -> dict[str, Any]:
         if call.encrypted_value is not None:
@@ -430,8 +431,8 @@ def encode_request(
     enc = _Encoding(
         model,
         media,
-        accepts(VENDOR, place="tool_result", model=model),
-        accepts(VENDOR, place="user_message", model=model),
+        place_rules(VENDOR, "tool_result", model),
+        place_rules(VENDOR, "user_message", model),
     )
     enc.media_label = media_label
     # Signatures and encrypted reasoning another provider issued are useless here (a loss each).

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolwire.capabilities import Place, accepts
+from toolwire.capabilities import Place
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.chat_request import place_rules
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import fit_content, flatten
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.parts import Content
@@ -52,7 +54,7 @@ def result_value(text: str) -> Any:
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
-            value = load_json(text)
+            value = from_text(load_json(text))
         except ValueError:
             return text
         if isinstance(value, dict):
@@ -92,7 +94,7 @@ def content_text(
     """
     if isinstance(content, str):
         return content, []
-    fitted = fit_content(content, accepts(VENDOR, place=place), tool_call_id=tool_call_id)
+    fitted = fit_content(content, place_rules(VENDOR, place), tool_call_id=tool_call_id)
     text, more = flatten(fitted.content, target=VENDOR, tool_call_id=tool_call_id)
     return text, fitted.losses + more
 

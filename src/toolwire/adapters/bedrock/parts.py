@@ -28,6 +28,7 @@ from toolwire.adapters.bedrock.wire import (
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import part_loss
 from toolwire.protocol.parts import MediaPart, media_part
 
@@ -191,7 +192,7 @@ def part_to_block(
     if part.type == "text":
         if meta.get(TYPE_KEY) == JSON_TYPE and in_result:
             try:
-                return {"json": json.loads(part.text)}
+                return {"json": from_text(json.loads(part.text))}
             except ValueError:
                 pass  # no longer JSON: sent as the text it is
         if part.text == "":

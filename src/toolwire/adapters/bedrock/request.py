@@ -45,7 +45,6 @@ from toolwire.adapters.bedrock.wire import (
     blob_text,
     json_form,
 )
-from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
@@ -55,7 +54,9 @@ from toolwire.protocol.arguments import (
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import CallIds, IdMapper
+from toolwire.protocol.chat_request import place_rules
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
@@ -199,6 +200,7 @@ class _Encoding:
                 call.id,
             )
         parsed, keys = arguments_object(call.function.arguments)
+        parsed = from_text(parsed)
         if keys:
             self.lose(REPEATED_KEYS, repeated_keys_reason(keys, "toolUse.input"), call.id)
         if parsed is None:
@@ -305,8 +307,8 @@ def encode_request(
     ri = as_run_input(run_input, VENDOR)
     enc = _Encoding(
         media,
-        accepts(VENDOR, place="tool_result", model=model),
-        accepts(VENDOR, place="user_message", model=model),
+        place_rules(VENDOR, "tool_result", model),
+        place_rules(VENDOR, "user_message", model),
     )
     enc.media_label = media_label
     own = strip_foreign(ri.messages, VENDOR, target=VENDOR, losses=enc.losses)

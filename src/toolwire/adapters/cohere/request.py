@@ -45,6 +45,7 @@ from toolwire.protocol.chat_request import (
     function_call,
 )
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import (
     Accepts,
     part_loss,
@@ -159,7 +160,7 @@ def _assistant(
 def _tool_item(text: str, meta: Any) -> dict[str, Any]:
     """One text of a result: a JSON object is a ``document`` (Cohere cites it), else ``text``."""
     # only a text whose first non-space character is "{" can be an object: no parse for others
-    data = parse_arguments_object(text) if text.lstrip()[:1] == "{" else None
+    data = from_text(parse_arguments_object(text)) if text.lstrip()[:1] == "{" else None
     if data is not None and data:
         document: dict[str, Any] = {"data": data}
         if isinstance(meta, dict) and isinstance(meta.get(DOCUMENT_ID_KEY), str):

@@ -17,6 +17,7 @@ from ag_ui.core import ContentPart, DataSource, TextPart
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.protocol.arguments import dumps_compact, parse_arguments_object
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import Accepts, fit_content, part_loss
 from toolwire.protocol.machine import RESULT_ERROR_KEY
 from toolwire.protocol.parts import Content, media_part
@@ -237,7 +238,7 @@ def encode_call(
     if not df.get("noAction"):
         out["action"] = name
     if arguments != "":
-        params = parse_arguments_object(arguments)
+        params = from_text(parse_arguments_object(arguments))
         if params is None:
             losses.append(
                 Loss(

@@ -33,6 +33,7 @@ from toolwire.capabilities import accepts as capability
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import parse_arguments_object
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import Accepts, fit_content, flatten
 from toolwire.protocol.ids import mint_id
 from toolwire.protocol.inputs import as_run_input
@@ -66,7 +67,7 @@ def _calls(messages: Sequence[Message]) -> tuple[dict[str, ToolCall], dict[str, 
 
 def _params(value: Any, where: str) -> dict[str, Any]:
     if isinstance(value, str):
-        parsed = parse_arguments_object(value)
+        parsed = from_text(parse_arguments_object(value))
         if parsed is None:
             raise UnsupportedInput(f"{where}: not a JSON object; SuggestionInput.parameters is one")
         return parsed

@@ -21,6 +21,7 @@ from toolwire.adapters.gemini.wire import (
     json_text,
 )
 from toolwire.errors import VendorDataError
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.jsontext import load_json
 from toolwire.protocol.parts import Content, MediaPart, media_part, parse_data_url, text_of
 
@@ -159,7 +160,7 @@ def content_to_response(
 
 def _loads(text: str) -> Any:
     try:
-        return load_json(text)
+        return from_text(load_json(text))
     except ValueError:
         return None
 

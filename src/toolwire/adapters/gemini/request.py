@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Literal
 
@@ -55,7 +56,7 @@ from toolwire.adapters.gemini.wire import (
     model_name,
     snake,
 )
-from toolwire.capabilities import Place, accepts, family
+from toolwire.capabilities import Place, family
 from toolwire.errors import UnsupportedInput, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import (
@@ -66,7 +67,9 @@ from toolwire.protocol.arguments import (
     repeated_keys_reason,
 )
 from toolwire.protocol.callids import IdMapper
+from toolwire.protocol.chat_request import place_rules
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import DEFAULT_MEDIA_LABEL, Accepts, fit_content, labelled
 from toolwire.protocol.ids import mint_id, result_message_id
 from toolwire.protocol.inputs import as_run_input
@@ -97,7 +100,15 @@ SKIP_SIGNATURE = "skip_thought_signature_validator"
 
 def target_accepts(model: str | None, backend: str, place: Place = "tool_result") -> Accepts:
     """What ``model`` on ``backend`` takes in ``place`` (file handles follow the backend)."""
-    return accepts(VENDOR, place=place, model=model_name(model), backend=backend)
+    return place_rules(VENDOR, place, model_name(model), backend)
+
+
+@functools.lru_cache(maxsize=256)  # (the family's look-up is a tenth of a millisecond)
+def _family_rules(model: str | None, backend: str) -> tuple[Any, bool]:
+    """The family's ``function_call_ids`` (default: sent) and whether it requires thought
+    signatures."""
+    fam = family(VENDOR, model, backend)
+    return fam.get("function_call_ids", True), fam.get("thought_signatures") == "required"
 
 
 #: the roles that go to the system instruction
@@ -133,9 +144,8 @@ def encode_request(
     if backend not in ("gemini_api", "vertex"):
         raise UnsupportedInput(f"gemini: unknown backend {backend!r} (gemini_api or vertex)")
     ri = as_run_input(run_input, VENDOR)
-    fam = family(VENDOR, model_name(model), backend)
-    with_ids = fam.get("function_call_ids", True) if call_ids is None else call_ids
-    needs_sig = fam.get("thought_signatures") == "required"
+    ids_by_default, needs_sig = _family_rules(model_name(model), backend)
+    with_ids = ids_by_default if call_ids is None else call_ids
     in_result = target_accepts(model, backend)
     in_user = target_accepts(model, backend, "user_message")
     lost: list[Loss] = []
@@ -285,6 +295,7 @@ def _model_turn(
     for call, result in zip(m.tool_calls or [], results or [], strict=False):
         kind = (call.metadata or {}).get(PART_KEY)
         args, keys = arguments_object(call.function.arguments)
+        args = from_text(args)
         if keys:
             reason = repeated_keys_reason(keys, "functionCall.args")
             lost.append(
@@ -319,7 +330,7 @@ def _model_turn(
                 body["tool_type"] = (call.metadata or {})[TOOL_TYPE_KEY]
             parts.append(_signed({"tool_call": body}, call.encrypted_value))
             if result is not None:
-                resp = parse_arguments_object(text_of(result.content)) or {}
+                resp = from_text(parse_arguments_object(text_of(result.content))) or {}
                 parts.append(
                     {
                         "tool_response": {

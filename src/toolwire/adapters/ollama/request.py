@@ -50,6 +50,7 @@ from toolwire.protocol.chat_request import (
     with_error_note,
 )
 from toolwire.protocol.decoding import as_dict
+from toolwire.protocol.finite import from_text
 from toolwire.protocol.fitting import (
     Accepts,
     part_loss,
@@ -162,6 +163,7 @@ def _assistant(
     calls: list[WireCall] = []
     for c in m.tool_calls or ():
         args, keys = arguments_object(c.function.arguments)
+        args = from_text(args)
         if keys:
             reason = repeated_keys_reason(keys, "function.arguments")
             lost.append(_loss(REPEATED_KEYS, reason, c.id))

@@ -12,6 +12,7 @@ nothing is answered with ``""``.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ag_ui.core import (
@@ -157,6 +158,7 @@ def encode_request(
 _BEYOND_RELOCATION = "use the Responses API, which takes images and files in tool output"
 
 
+@functools.lru_cache(maxsize=256)  # (the family's look-up is a tenth of a millisecond)
 def _beyond_relocation(model: str) -> str:
     """The drop hint of the tool-result place once relocation was asked for: no longer
     suggesting it (the model family's own hint, if it has one, still applies)."""

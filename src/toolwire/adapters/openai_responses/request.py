@@ -27,11 +27,11 @@ from ag_ui.core import (
     UserMessage,
 )
 
-from toolwire.capabilities import accepts
 from toolwire.errors import VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol.arguments import dumps_compact
 from toolwire.protocol.callids import CallIds, IdMapper
+from toolwire.protocol.chat_request import place_rules
 from toolwire.protocol.decoding import as_dict
 from toolwire.protocol.fitting import Accepts
 from toolwire.protocol.ids import mint_id, result_message_id
@@ -103,8 +103,8 @@ def encode_request(
     run_input = as_run_input(run_input, VENDOR)
     check_choice(media, MEDIA_CHOICES, option="media", where=f"{VENDOR}.encode_request")
     found: list[Loss] = [] if losses is None else losses  # returns_encoded's list
-    tool_accepts = tool_result or accepts(VENDOR, model=model)
-    user_accepts = user_message or accepts(VENDOR, place="user_message", model=model)
+    tool_accepts = tool_result or place_rules(VENDOR, "tool_result", model)
+    user_accepts = user_message or place_rules(VENDOR, "user_message", model)
     history = strip_foreign(run_input.messages, PROVIDER, target=VENDOR, losses=found)
     paired = pair_history(history, target=VENDOR, allow_unanswered=True)
     settle_unanswered(
