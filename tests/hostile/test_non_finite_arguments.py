@@ -1,7 +1,8 @@
 """NaN and Infinity in tool arguments never become invalid JSON (issue 35, item 8).
 
 Python's JSON reader takes ``NaN``, ``Infinity`` and ``-Infinity``; JSON has no such
-values. Argument text holding one is not a JSON object: every request writer and stream
+values (nor for a number past a double's range, which it reads as an infinity).
+Argument text holding one is not a JSON object: every request writer and stream
 encoder either carries the text as text or sends the call without it, with a loss naming
 the call; a non-finite number anywhere else in a request body is a ``VendorDataError``
 naming where. Nothing toolwire writes fails a strict JSON parser.
@@ -27,7 +28,14 @@ from toolwire.errors import VendorDataError
 from toolwire.losses import Loss
 from toolwire.testing.cli_run import run_cli
 
-BAD = ['{"x": NaN}', '{"x": Infinity}', '{"deep": [1, -Infinity]}']
+# (a number past a double's range reads as an infinity too: 1e999, -1E400)
+BAD = [
+    '{"x": NaN}',
+    '{"x": Infinity}',
+    '{"deep": [1, -Infinity]}',
+    '{"x": 1e999}',
+    '{"y": [-1E400]}',
+]
 MODELS = [n for n in adapters.NAMES]
 
 

@@ -103,9 +103,20 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    """A number's text past a double's range (``1e999``) reads as an infinity, which JSON
+    cannot hold either: argument text holding one is not JSON, as with ``Infinity``."""
+    value = float(text)
+    if value - value != 0.0:  # (inf - inf is NaN; a finite value gives 0.0)
+        raise ValueError(f"{text[:40]} is past the range of a JSON number a vendor reads")
+    return value
+
+
 #: built once: ``json.loads(text, object_pairs_hook=...)`` builds a decoder on every call,
 #: most of the cost of parsing a short argument text
-_PAIRS_DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_no_constant)
+_PAIRS_DECODER = json.JSONDecoder(
+    object_pairs_hook=_pairs, parse_constant=_no_constant, parse_float=_finite_float
+)
 
 
 #: its scanner, read through ``jsontext.whole_value`` (as ``decode`` would, without its frames)
@@ -113,7 +124,9 @@ _SCAN: Scanner = _PAIRS_DECODER.scan_once  # type: ignore[attr-defined]
 
 
 #: the scanner of a decoder without the pairs hook (C throughout), for :func:`_plain_object`
-_SCAN_PLAIN: Scanner = json.JSONDecoder(parse_constant=_no_constant).scan_once  # type: ignore[attr-defined]
+_SCAN_PLAIN: Scanner = json.JSONDecoder(  # type: ignore[attr-defined]
+    parse_constant=_no_constant, parse_float=_finite_float
+).scan_once
 
 
 _NOT_JSON = object()
