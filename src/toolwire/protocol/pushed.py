@@ -69,11 +69,11 @@ def _by_payloads(reader: Any, form: DeltaForm) -> Feed:
 
 #: the push readers that read a fused piece themselves (and make a matched event's chunk:
 #: ``matched_chunk``): these classes exactly (a subclass may read otherwise), each with
-#: its fused feed made of a delta form, and the name of its general feed (the frame
-#: reader's leaves a frame whose chunk may warn or fail to be made when it is reached)
+#: its fused feed made of a delta form, and the name of its general feed (each leaves an
+#: event, line or frame whose chunk may warn or fail to be made when it is reached)
 _FUSING: dict[type, tuple[Callable[[Any, DeltaForm], Feed], str]] = {
-    SSEReader: (_by_pattern, "feed"),
-    NDJSONReader: (_by_pattern, "feed"),
+    SSEReader: (_by_pattern, "feed_later"),
+    NDJSONReader: (_by_pattern, "feed_later"),
     FramePushReader: (_by_payloads, "feed_later"),
 }
 
