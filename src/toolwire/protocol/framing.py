@@ -121,6 +121,7 @@ class SSEReader:
             if fine is None:
                 out.append(Later(rule, ev, n, None))
                 continue
+            chunk: Any
             try:
                 chunk = rule(ev, n, fine)
             except Exception:  # (the rule's error, raised again in its turn)
@@ -158,6 +159,7 @@ class SSEReader:
             if fine is None:
                 out.append(Later(rule, ev, n, None))
                 continue
+            chunk: Any
             try:
                 chunk = rule(ev, n, fine)
             except Exception:  # (the rule's error, raised again in its turn)

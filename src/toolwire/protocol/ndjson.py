@@ -213,7 +213,7 @@ class NDJSONReader:
         """The last line (one without its ``\\n``); a cut inside a value is truncation."""
         if self._failed is not None:
             raise self._failed
-        out: list[dict[str, Any]] = []
+        out: list[Any] = []
         if self._closed:
             return out
         self._closed = True
