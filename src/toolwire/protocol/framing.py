@@ -62,6 +62,13 @@ class SSEReader:
     ``stop_at`` is the vendor's own end marker (an ``[DONE]`` event): once read, ``done``
     is set and the rest is ignored, as the vendor's SDK does. ``flush_incomplete``: a
     last event cut before its blank line still counts (as some vendors' SDKs read it).
+
+    An event whose chunk may warn (a lone surrogate replaced) or fail (its data, or the
+    rule refusing it) is made when it is reached, so its warning or error comes after the
+    chunks before it, as when each event comes alone: ``feed_later`` and ``feed_fused``
+    leave it a ``_fastpath.Later`` (the driver's pieces make it in their turn), ``feed``
+    makes every one in order and keeps an error for its next call. The events a piece's
+    batch parse vouched for (almost all) are made at once, as before.
     """
 
     def __init__(

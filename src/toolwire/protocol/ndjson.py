@@ -15,7 +15,10 @@ Read fused (``protocol._fastpath``): ``feed_items`` takes a vendor's line form (
 for the decoder's rule to read without a dict; every other line is read as ``feed`` reads
 it, and the lines are counted and bounded the same. ``ndjson_objects`` is an ``SSEChunks``,
 so a decoder with a line form reads a whole body fused; ``protocol.pushed`` does the same
-with the push reader.
+with the push reader. A line that is not a clean JSON object (it may warn or fail) is read
+when it is reached (a ``_fastpath.Later``: ``feed_later``, ``feed_items``; ``feed`` makes
+each in order), so its warning or error comes after the objects before it, as when each
+line comes alone.
 
 Writing (:func:`frame_ndjson`) escapes those three characters (``\\u2028`` ...) so that a
 reader splitting the Python way (httpx's ``iter_lines``, which the vendor SDKs use) reads

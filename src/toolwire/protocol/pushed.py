@@ -10,7 +10,8 @@ decoder: each match goes to the decoder's rule (the one its ``events`` loop uses
 other chunk, and a match the rule passes (made the dict the general reader makes), to its
 ``feed``. The decoder stays open between pieces, and an event a piece cuts is kept by the
 SSE parser for the next, as before. A decoder with no form reads the piece's dicts with
-``feed``, as it always did.
+``feed``, as it always did. The reader's general feed (``feed_later``) leaves an event
+whose chunk may warn or fail as a ``Later``, which the reading makes in its turn.
 
 One mechanism for every vendor: the form and the rule are the adapter's data, asked of the
 decoder itself (``FormProbe``); nothing here names a vendor. The NDJSON push reader
