@@ -3,9 +3,10 @@
 On the bytes path (a framing's ``write`` of an untouched ``encode_stream`` result) an
 encoder may hand a commonest chunk as :class:`Written`: its text, made from a
 :func:`template` (the constant text around a chunk's variable values, cut from a sample
-chunk the real dict writer wrote, so it cannot drift from the dict form), and ``make``,
-which builds the chunk's dict, for a writer that needs more than the text. The writers
-splice the text as it is; it is exactly the text the dict writer would write.
+chunk the real dict writer wrote, so it cannot drift from the dict form; :class:`Cut`
+keeps it for the constants it was cut for), and how to build the chunk's dict, for a
+writer that needs more than the text. The writers splice the text as it is; it is
+exactly the text the dict writer would write.
 """
 
 from __future__ import annotations
@@ -17,13 +18,21 @@ from toolwire.protocol._compact_json import compact
 
 
 class Written:
-    """One chunk: its compact JSON text, and how to build it as a dict."""
+    """One chunk: its compact JSON text, and how to build it as a dict (``make()``:
+    ``maker(*args)``, built only if a writer asks; no closure made per chunk)."""
 
-    __slots__ = ("make", "text")
+    __slots__ = ("_args", "_maker", "text")
 
-    def __init__(self, text: str, make: Callable[[], dict[str, Any]]) -> None:
+    def __init__(
+        self, text: str, maker: Callable[..., dict[str, Any]], args: tuple[Any, ...] = ()
+    ) -> None:
         self.text = text
-        self.make = make
+        self._maker = maker
+        self._args = args
+
+    def make(self) -> dict[str, Any]:
+        """The chunk as the dict path makes it."""
+        return self._maker(*self._args)
 
 
 #: the sample values a template's holes are cut at (a string JSON writes as it stands)
@@ -43,4 +52,26 @@ def template(sample: dict[str, Any], holes: int) -> tuple[str, ...] | None:
     return tuple(pieces) if len(pieces) == holes + 1 else None
 
 
-__all__ = ["HOLE", "Written", "template"]
+class Cut:
+    """An encoder's :func:`template` of one chunk, kept for the constants (model, ids ...)
+    it was cut for: ``sample(*constants)`` is the chunk, a :data:`HOLE` at each of its
+    ``holes`` values, as the dict path builds it. Read it as ``cut.pieces if
+    cut.constants == constants else cut.cut(constants)`` (no call while they hold)."""
+
+    __slots__ = ("_holes", "_sample", "constants", "pieces")
+
+    def __init__(self, sample: Callable[..., dict[str, Any]], holes: int) -> None:
+        self._sample = sample
+        self._holes = holes
+        #: the constants the pieces were cut for (``None``: not cut yet)
+        self.constants: tuple[Any, ...] | None = None
+        self.pieces: tuple[str, ...] | None = None
+
+    def cut(self, constants: tuple[Any, ...]) -> tuple[str, ...] | None:
+        """The pieces for ``constants``, cut again from a new sample."""
+        self.pieces = template(self._sample(*constants), self._holes)
+        self.constants = constants
+        return self.pieces
+
+
+__all__ = ["HOLE", "Cut", "Written", "template"]

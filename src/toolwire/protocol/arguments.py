@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from toolwire.errors import VendorDataError
 from toolwire.protocol._compact_json import compact_finite
 from toolwire.protocol.jsontext import Scanner, checked, text_is_clean, whole_value
+from toolwire.protocol.limits import limits
 
 
 def dumps_compact(value: Any, vendor: str = "input", where: str = "value") -> str:
@@ -171,6 +173,81 @@ def arguments_object(text: str) -> tuple[dict[str, Any] | None, list[str]]:
     return (value if isinstance(value, dict) else None), (sorted(found) if found else [])
 
 
+#: the most keys :func:`written_as_is` reads an object's text for
+KEPT_KEYS = 8
+
+
+def _kept_object(floats: bool) -> Callable[[str], re.Match[str] | None]:
+    """The ``fullmatch`` of the text ``compact`` writes of a flat object (at most
+    :data:`KEPT_KEYS` keys, a group each): each string a ``"`` and characters written as
+    they stand (no ``"``, backslash or control character); each number an integer up to
+    599 digits, not ``-0`` (fewer than the least int-to-text digit cap Python allows, 640),
+    or (``floats``) a float as ``repr`` writes it (see :data:`_FLOAT`); ``true``,
+    ``false``, ``null``; or an array of those. No character can be read two ways (a
+    string's characters never include what ends it), so a match is linear in the text."""
+    string = r'"[^"\\\x00-\x1f]*"'
+    number = rf"{_FLOAT}|-?[1-9][0-9]{{0,598}}|0" if floats else r"-?[1-9][0-9]{0,598}|0"
+    scalar = rf"(?:{string}|{number}|true|false|null)"
+    value = rf"(?:{scalar}|\[(?:{scalar}(?:,{scalar})*)?\])"
+    members = ""
+    for _ in range(KEPT_KEYS - 1):
+        members = rf"(?:,({string}):{value}{members})?"
+    return re.compile(rf"\{{(?:({string}):{value}{members})?\}}").fullmatch
+
+
+#: a float's text that ``repr`` of the double it reads gives back: at most 15 significant
+#: digits (``DBL_DIG``: two such decimals never read as one double, so the shortest text
+#: that reads back, which ``repr`` writes, is this one), no trailing zero but a whole
+#: value's ``.0``, and a size ``repr`` writes without an exponent (1e-4 up to 1e16)
+_FLOAT = (
+    r"-?(?:(?:0|[1-9][0-9]{0,14})\.0"  # a whole value
+    r"|[1-9][0-9]{0,6}\.[0-9]{0,7}[1-9]"  # at most 7 digits before the point, 8 after
+    r"|0\.0{0,3}[1-9](?:[0-9]{0,13}[1-9])?)"  # under 1, from 0.0001
+)
+
+
+#: whether floats are read -> the expression, compiled at its first use (a few
+#: milliseconds), not at import; a text with no ``.`` is matched by the one without floats
+#: (each alternative costs every number a try)
+_kept_match: list[Callable[[str], re.Match[str] | None] | None] = [None, None]
+
+#: a flat object's keys (each as its text, ``None`` past the last) -> whether none repeats,
+#: for at most 1,024 sets of keys of texts up to 1,024 characters (so it holds at most ~1 MB)
+_distinct: dict[tuple[str | None, ...], bool] = {}
+_DISTINCT_KEPT = 1024
+
+
+def written_as_is(text: str) -> bool:
+    """True when ``text`` is exactly what ``compact`` writes of the object
+    :func:`arguments_object` reads from it, with no repeated key and nothing the checks
+    change: an encoder may then send the text in the object's place, neither parsed nor
+    written again. Told from the text (one expression, the keys compared once per set of
+    keys); ``False`` says nothing (the text is then read as before)."""
+    if type(text) is not str:  # (a subclass may write itself otherwise)
+        return False
+    floats = "." in text
+    match = _kept_match[floats]
+    if match is None:
+        match = _kept_match[floats] = _kept_object(floats)
+    found = match(text)
+    if found is None:
+        return False
+    keys = found.groups()
+    distinct = _distinct.get(keys)
+    if distinct is None:
+        named = [k for k in keys if k is not None]
+        distinct = len(set(named)) == len(named)
+        if len(text) <= _DISTINCT_KEPT:  # (a long key is compared each time)
+            if len(_distinct) >= _DISTINCT_KEPT:
+                _distinct.clear()
+            _distinct[keys] = distinct
+    if text.isascii() and limits().max_json_depth > KEPT_KEYS + 1:
+        # (no surrogate; no backslash; at most that many containers: the checks pass)
+        return distinct
+    # the nesting cap (a low one refuses even these) and surrogates, as the parse checks
+    return distinct and text_is_clean(text)
+
+
 def repeated_keys(text: str) -> list[str]:
     """The keys some object in the JSON ``text`` repeats, sorted (``[]`` for none or not JSON)."""
     value, found = _parsed(text)
@@ -198,4 +275,5 @@ __all__ = [
     "repeated_keys",
     "repeated_keys_reason",
     "whole_numbers",
+    "written_as_is",
 ]

@@ -14,6 +14,15 @@ context variable says so) and nothing otherwise, so the caller's client keeps it
 behaviour for every other call. The async path is aiobotocore's client (the
 ``bedrock-async`` extra installs it); a plain boto3 client is sync only.
 
+A long conversation is built off the event loop: botocore validates and serializes the
+request in Python inside the awaited call (~10 µs a message), which on a server's loop would
+hold every other stream up. For a large request (:data:`OFF_LOOP_FROM`) the client's own
+hooks do it elsewhere: the last ``before-parameter-build`` handler serializes the final
+parameters with botocore's serializer (the client's protocol and validation) in a worker
+thread and leaves the SDK an empty conversation in their place, and the first
+``before-call`` handler puts the real body back before the request is signed: the body,
+its length and its signature are those the SDK would have made.
+
 Credentials never leave through toolwire: SigV4's ``Authorization`` and
 ``X-Amz-Security-Token`` headers (and a bearer key's ``Authorization``) are secret
 headers, ``X-Amz-Signature`` / ``X-Amz-Credential`` / ``X-Amz-Security-Token`` secret query
@@ -23,11 +32,13 @@ a run masks them. ``X-Amz-Date`` is not secret (a timestamp; a cassette matcher 
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import inspect
 import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -79,6 +90,122 @@ def _sdk_retries_off(client: Any) -> None:
         )
     events.register_first(
         f"before-send.{_SERVICE}", _add_headers, unique_id="toolwire-trace-headers"
+    )
+
+
+#: the conversation's members: their values are what makes a request long
+_CONVERSATION = ("system", "messages", "toolConfig")
+#: a request with this many parts (messages, their content blocks, system blocks, tools) or
+#: more is converted and serialized in worker threads; below it the hop to a thread and back
+#: costs more than the work (~10 µs a part) on a busy loop
+OFF_LOOP_FROM = 64
+
+
+def large(body: dict[str, Any]) -> bool:
+    """Whether a request body has :data:`OFF_LOOP_FROM` parts botocore walks one by one
+    (messages, their content blocks, system blocks, tools) or more: counted until there are
+    that many, so a long history costs the loop no walk of its own."""
+    parts = 0
+    system = body.get("system")
+    parts += len(system) if isinstance(system, list) else 0
+    tools = body.get("toolConfig")
+    tools = tools.get("tools") if isinstance(tools, dict) else None
+    parts += len(tools) if isinstance(tools, list) else 0
+    messages = body.get("messages")
+    for message in messages if isinstance(messages, list) else ():
+        if parts >= OFF_LOOP_FROM:
+            return True
+        content = message.get("content") if isinstance(message, dict) else None
+        parts += 1 + (len(content) if isinstance(content, list) else 0)
+    return parts >= OFF_LOOP_FROM
+
+
+@dataclass
+class _OffLoop:
+    """toolwire's current call is built off the loop: the serializer to build it with, then
+    the real body the ``before-call`` hook puts in place of the stand-in's."""
+
+    serializer: Any
+    body: Any = None
+
+
+#: set around toolwire's awaited call of a large request
+_OFF_LOOP: contextvars.ContextVar[_OffLoop | None] = contextvars.ContextVar(
+    "toolwire_bedrock_off_loop", default=None
+)
+
+
+def _serializer(client: Any) -> Any:
+    """botocore's serializer as the client makes its own: its protocol, its validation."""
+    from botocore.serialize import create_serializer  # type: ignore[import-untyped, unused-ignore]
+
+    model = client.meta.service_model
+    protocol = getattr(model, "resolved_protocol", None) or model.protocol
+    return create_serializer(protocol, bool(client.meta.config.parameter_validation))
+
+
+def _stand_in(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with an empty conversation: a list member empty, another left out."""
+    out = {k: v for k, v in params.items() if k not in _CONVERSATION or type(v) is list}
+    for key in _CONVERSATION:
+        if type(out.get(key)) is list:
+            out[key] = []
+    return out
+
+
+def _built(
+    serializer: Any, params: dict[str, Any], model: Any
+) -> tuple[Any, dict[str, Any]] | None:
+    """In a worker thread: the body botocore makes of ``params``, and the stand-in parameters
+    whose request differs from it in the body only. ``None`` when the parameters fail
+    validation or the stand-in's request differs otherwise: the SDK then builds the request
+    itself, as always, and raises its own error in its own order."""
+    try:
+        real = serializer.serialize_to_request(params, model)
+        stand_in = _stand_in(params)
+        small = serializer.serialize_to_request(stand_in, model)
+    except Exception:
+        return None
+    if {k: v for k, v in real.items() if k != "body"} != {
+        k: v for k, v in small.items() if k != "body"
+    }:
+        return None
+    return real["body"], stand_in
+
+
+async def _build_off_loop(params: dict[str, Any], model: Any, **_: Any) -> None:
+    """aiobotocore's ``before-parameter-build``, registered last (after every handler that
+    may change the parameters): for toolwire's large call, the request body built in a worker
+    thread and the parameters replaced by their stand-in; nothing otherwise."""
+    off = _OFF_LOOP.get()
+    if off is None or off.body is not None:
+        return
+    built = await asyncio.to_thread(_built, off.serializer, params, model)
+    if built is None:
+        return
+    off.body, stand_in = built
+    params.clear()
+    params.update(stand_in)
+
+
+def _put_body(params: dict[str, Any], **_: Any) -> None:
+    """botocore's ``before-call``, registered first: the body built off the loop in place of
+    the stand-in's, before the request is made and signed (its length and signature follow
+    the body); nothing otherwise."""
+    off = _OFF_LOOP.get()
+    if off is not None and off.body is not None:
+        params["body"], off.body = off.body, None
+
+
+def _off_loop_hooks(client: Any) -> None:
+    """The two hooks on the client, the build registered last anew for each call: after
+    every parameter handler the caller registered so far, ``register_last`` ones included."""
+    events = client.meta.events
+    build = f"before-parameter-build.{_SERVICE}.ConverseStream"
+    events.unregister(build, unique_id="toolwire-off-loop-build")
+    events.register_last(build, _build_off_loop, unique_id="toolwire-off-loop-build")
+    events.register_first(
+        f"before-call.{_SERVICE}.ConverseStream", _put_body, unique_id="toolwire-off-loop-body"
     )
 
 
@@ -318,7 +445,7 @@ class BedrockClient:
         "AWS_SESSION_TOKEN",
     )
     default_model = "us.anthropic.claude-sonnet-4-20250514-v1:0"
-    conversation_keys: tuple[str, ...] = ("system", "messages", "toolConfig")
+    conversation_keys: tuple[str, ...] = _CONVERSATION
     retryable_errors = RETRYABLE_ERRORS
     secret_headers = frozenset({"authorization", "x-amz-security-token"})
     secret_query_keys = frozenset({"x-amz-signature", "x-amz-credential", "x-amz-security-token"})
@@ -405,8 +532,19 @@ class BedrockClient:
             client = await client.open()
         _ready(client)
         body, headers = clients.split_headers(body)
-        with _sdk_call(headers):
-            response = await client.converse_stream(**to_boto3(body))
+        off = None
+        if large(body):
+            _off_loop_hooks(client)
+            off = _OffLoop(_serializer(client))
+            kwargs = await asyncio.to_thread(to_boto3, body)
+        else:
+            kwargs = to_boto3(body)
+        held = _OFF_LOOP.set(off)
+        try:
+            with _sdk_call(headers):
+                response = await client.converse_stream(**kwargs)
+        finally:
+            _OFF_LOOP.reset(held)
         stream = response["stream"]
         raw = getattr(stream, "_raw_stream", None)
         content = getattr(raw, "content", None)

@@ -36,12 +36,13 @@ from toolwire.adapters.gemini.wire import (
 from toolwire.losses import Loss, snapshot_dropped
 from toolwire.protocol import RESULT_ERROR_KEY, StreamMachine
 from toolwire.protocol._compact_json import compact, quote
-from toolwire.protocol._written import HOLE, Written, template
+from toolwire.protocol._written import HOLE, Cut, Written
 from toolwire.protocol.arguments import (
     REPEATED_KEYS,
     arguments_object,
     parse_arguments_object,
     repeated_keys_reason,
+    written_as_is,
 )
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
@@ -90,7 +91,7 @@ class Encoder(CheckedEncoder):
         self._held: list[dict[str, Any]] = []
         self._early_sigs: dict[str, str] = {}
         #: the text around a call chunk's id, name and arguments, for (model, responseId)
-        self._call_text: tuple[Any, tuple[str, ...] | None] = (None, None)
+        self._call_cut = Cut(_call_sample, 3)
         #: ``EventType`` -> this class's ``_on_<type>`` method (a subclass's own included)
         self._handlers = handlers_by_type(type(self))
 
@@ -255,64 +256,65 @@ class Encoder(CheckedEncoder):
         signature: str | None,
     ) -> list[dict[str, Any]]:
         kind = metadata.get(PART_KEY)
-        args, keys = arguments_object(text)
-        if keys:
-            self._lose(REPEATED_KEYS, call_id, repeated_keys_reason(keys, "functionCall.args"))
-        if args is None:
-            self._lose(
-                "arguments-not-object",
-                call_id,
-                "Gemini carries arguments as a JSON "
-                "object; this text is not one, so the call is sent with {}",
-            )
-            args = {}
-        part: dict[str, Any]
-        if kind == "executableCode":
-            code = {k: args[k] for k in ("language", "code") if k in args}
-            part = {"executableCode": {**code, "id": call_id}}
-        elif kind == "toolCall":
-            body: dict[str, Any] = {"id": call_id, "args": args}
-            if metadata.get(TOOL_TYPE_KEY):
-                body["toolType"] = metadata[TOOL_TYPE_KEY]
-            part = {"toolCall": body}
-        elif kind == "groundingMetadata":
-            return []  # carried by the result's groundingMetadata on the last chunk
+        as_text = self.writes_text and signature is None and self._rid is not None
+        args: dict[str, Any] | None
+        if as_text and kind is None and written_as_is(text):
+            # on the bytes path a plain call whose argument text is what writing its
+            # object gives goes as that text: not read (no loss can come of it), not written
+            args = None
         else:
-            fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
-            if self.writes_text and signature is None and self._rid is not None:
-                written = self._written_call(fid, name, args)
-                if written is not None:
-                    return [written]  # type: ignore[list-item]  # (the bytes path only)
-            part = {"functionCall": {"id": fid, "name": name, "args": args}}
+            args, keys = arguments_object(text)
+            if keys:
+                self._lose(REPEATED_KEYS, call_id, repeated_keys_reason(keys, "functionCall.args"))
+            if args is None:
+                self._lose(
+                    "arguments-not-object",
+                    call_id,
+                    "Gemini carries arguments as a JSON "
+                    "object; this text is not one, so the call is sent with {}",
+                )
+                args = {}
+            if kind == "executableCode":
+                code = {k: args[k] for k in ("language", "code") if k in args}
+                return self._signed({"executableCode": {**code, "id": call_id}}, signature)
+            if kind == "toolCall":
+                body: dict[str, Any] = {"id": call_id, "args": args}
+                if metadata.get(TOOL_TYPE_KEY):
+                    body["toolType"] = metadata[TOOL_TYPE_KEY]
+                return self._signed({"toolCall": body}, signature)
+            if kind == "groundingMetadata":
+                return []  # carried by the result's groundingMetadata on the last chunk
+        fid = self._ids(call_id, metadata)  # the vendor's own id back, if it repeated
+        if as_text:
+            written = self._written_call(fid, name, args, text)
+            if written is not None:
+                return [written]  # type: ignore[list-item]  # (the bytes path only)
+        if args is None:
+            args = arguments_object(text)[0]  # (an object: written_as_is said so)
+        return self._signed({"functionCall": {"id": fid, "name": name, "args": args}}, signature)
+
+    def _signed(self, part: dict[str, Any], signature: str | None) -> list[dict[str, Any]]:
+        """The chunk of a call's ``part``, its thought signature on it when it has one."""
         if signature is not None:
             part["thoughtSignature"] = signature
         return [self._parts(part)]
 
-    def _written_call(self, fid: str, name: str, args: dict[str, Any]) -> Written | None:
+    def _written_call(
+        self, fid: str, name: str, args: dict[str, Any] | None, text: str
+    ) -> Written | None:
         """A function call's chunk (no signature, the responseId known) as its text, cut
-        from the text of a sample of the dict form; ``None`` where it cannot be."""
+        from the text of a sample of the dict form; ``None`` where it cannot be. The
+        arguments are ``args``, or ``text`` when ``args`` is ``None`` (it is then what
+        writing them gives, and is read only if the writer asks for the dict)."""
         key = (self._model, self._rid)
-        if self._call_text[0] != key:
-            sample = self._call_chunk(HOLE, HOLE, HOLE, *key)
-            self._call_text = (key, template(sample, 3))
-        pieces = self._call_text[1]
+        cut = self._call_cut
+        pieces = cut.pieces if cut.constants == key else cut.cut(key)
         if pieces is None or type(fid) is not str or type(name) is not str:
             return None
         head, mid, tail, end = pieces
-        text = f"{head}{quote(fid)}{mid}{quote(name)}{tail}{compact(args)}{end}"
-
-        def make() -> dict[str, Any]:
-            return self._call_chunk(fid, name, args, *key)
-
-        return Written(text, make)
-
-    @staticmethod
-    def _call_chunk(fid: Any, name: Any, args: Any, model: Any, rid: Any) -> dict[str, Any]:
-        """A function call's chunk as the dict path makes it (``_parts``, then ``_release``),
-        for the model and responseId given (a ``Written`` chunk's dict keeps its own)."""
-        chunk = _parts_chunk([{"functionCall": {"id": fid, "name": name, "args": args}}], model)
-        chunk["responseId"] = rid
-        return chunk
+        written = text if args is None else compact(args)
+        chunk = f"{head}{quote(fid)}{mid}{quote(name)}{tail}{written}{end}"
+        return Written(chunk, _made_call, (fid, name, args, text, key))
 
     def _signature(self, ev: ReasoningEncryptedValueEvent) -> list[dict[str, Any]]:
         if ev.subtype == "tool-call":
@@ -375,6 +377,26 @@ class Encoder(CheckedEncoder):
 
     def _lose(self, kind: str, call_id: str, reason: str) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=call_id))
+
+
+def _call_chunk(fid: Any, name: Any, args: Any, model: Any, rid: Any) -> dict[str, Any]:
+    """A function call's chunk as the dict path makes it (``_parts``, then ``_release``),
+    for the model and responseId given (a ``Written`` chunk's dict keeps its own)."""
+    chunk = _parts_chunk([{"functionCall": {"id": fid, "name": name, "args": args}}], model)
+    chunk["responseId"] = rid
+    return chunk
+
+
+def _call_sample(model: Any, rid: Any) -> dict[str, Any]:
+    return _call_chunk(HOLE, HOLE, HOLE, model, rid)
+
+
+def _made_call(
+    fid: str, name: str, args: dict[str, Any] | None, text: str, key: tuple[Any, Any]
+) -> dict[str, Any]:
+    """A ``Written`` call chunk's dict: its arguments ``args``, or read from ``text``."""
+    value = arguments_object(text)[0] if args is None else args
+    return _call_chunk(fid, name, value, *key)
 
 
 def _chunk_of(cand: dict[str, Any], model: str | None) -> dict[str, Any]:

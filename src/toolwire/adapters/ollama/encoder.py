@@ -28,8 +28,13 @@ from ag_ui.core import (
 
 from toolwire.losses import Loss
 from toolwire.protocol._compact_json import compact, quote
-from toolwire.protocol._written import HOLE, Written, template
-from toolwire.protocol.arguments import REPEATED_KEYS, arguments_object, repeated_keys_reason
+from toolwire.protocol._written import HOLE, Cut, Written
+from toolwire.protocol.arguments import (
+    REPEATED_KEYS,
+    arguments_object,
+    repeated_keys_reason,
+    written_as_is,
+)
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import CheckedEncoder, OutputStreamEncoder
@@ -73,7 +78,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         self._machine = StreamMachine(run_open="auto", history=False)
         self._lost_kinds: set[str] = set()
         #: the text around a call line's id, index, name and arguments, for its constants
-        self._call_text: tuple[Any, tuple[str, ...] | None] = (None, None)
+        self._call_cut = Cut(_call_sample, 4)
         self._reset()
 
     def _reset(self) -> None:
@@ -156,51 +161,54 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     def _call_line(
         self, call_id: str, name: str, ordinal: int, metadata: dict[str, Any], text: str
     ) -> dict[str, Any]:
-        """The line carrying one whole call, its argument text parsed into an object."""
-        args, keys = arguments_object(text)
-        if keys:
-            self._lose(REPEATED_KEYS, repeated_keys_reason(keys, "function.arguments"), call_id)
-        if args is None:
-            self._lose(
-                "arguments-not-object",
-                "Ollama carries arguments as a JSON object; this text is not one, so the "
-                "call is sent with {}",
-                call_id,
-            )
-            args = {}
+        """The line carrying one whole call, its argument text parsed into an object (on
+        the bytes path, a text that is what writing its object gives goes as it is)."""
+        kept = self.writes_text and written_as_is(text)
+        args: dict[str, Any] | None
+        if kept:
+            args = None  # (read only if the writer asks for the line's dict)
+        else:
+            args, keys = arguments_object(text)
+            if keys:
+                self._lose(REPEATED_KEYS, repeated_keys_reason(keys, "function.arguments"), call_id)
+            if args is None:
+                self._lose(
+                    "arguments-not-object",
+                    "Ollama carries arguments as a JSON object; this text is not one, so the "
+                    "call is sent with {}",
+                    call_id,
+                )
+                args = {}
         index = metadata.get(INDEX_KEY)
-        fn: dict[str, Any] = {
-            "index": index if type(index) is int else ordinal,
-            "name": name,
-            "arguments": args,
-        }
+        if type(index) is not int:
+            index = ordinal
         ids = self._ids
-        sent = {"id": ids(call_id, metadata), "function": fn}
+        fid = ids(call_id, metadata)
         if ids.losses:
             self.losses += ids.take_losses()
         if self.writes_text:
-            written = self._written_line(sent, fn)
+            written = self._written_line(fid, index, name, args, text)
             if written is not None:
                 return written  # type: ignore[return-value]  # (the bytes path only)
-        return self._call_chunk(sent)
+        if args is None:
+            args = arguments_object(text)[0]
+        return _call_chunk(self.model, self.created_at, fid, index, name, args)
 
-    def _call_chunk(self, sent: dict[str, Any]) -> dict[str, Any]:
-        return self._line({"role": "assistant", "content": "", "tool_calls": [sent]})
-
-    def _written_line(self, sent: dict[str, Any], fn: dict[str, Any]) -> Written | None:
+    def _written_line(
+        self, fid: str, index: int, name: str, args: dict[str, Any] | None, text: str
+    ) -> Written | None:
         """A call's line as its text, cut from the text of a sample of the dict form;
-        ``None`` where it cannot be."""
+        ``None`` where it cannot be. The arguments are ``args``, or ``text`` when ``args``
+        is ``None`` (it is then what writing them gives)."""
         key = (self.model, self.created_at)
-        if self._call_text[0] != key:
-            holes = {"id": HOLE, "function": {"index": HOLE, "name": HOLE, "arguments": HOLE}}
-            self._call_text = (key, template(self._call_chunk(holes), 4))
-        pieces = self._call_text[1]
-        fid, index, name = sent["id"], fn["index"], fn["name"]
+        cut = self._call_cut
+        pieces = cut.pieces if cut.constants == key else cut.cut(key)
         if pieces is None or type(fid) is not str or type(name) is not str:
             return None
         head, a, b, c, end = pieces
-        text = f"{head}{quote(fid)}{a}{index!r}{b}{quote(name)}{c}{compact(fn['arguments'])}{end}"
-        return Written(text, lambda: self._call_chunk(sent))
+        written = text if args is None else compact(args)
+        line = f"{head}{quote(fid)}{a}{index!r}{b}{quote(name)}{c}{written}{end}"
+        return Written(line, _made_call, (*key, fid, index, name, args, text))
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return [self._last(ev)]
@@ -221,12 +229,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     # ------------------------------------------------------------- helpers
 
     def _line(self, message: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "created_at": self.created_at,
-            "message": message,
-            "done": False,
-        }
+        return _line_of(self.model, self.created_at, message)
 
     def _last(self, ev: RunFinishedEvent | None) -> dict[str, Any]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
@@ -246,6 +249,41 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
 
     def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
+
+
+def _line_of(model: Any, created_at: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """A line of the stream (not the last) carrying ``message``."""
+    return {"model": model, "created_at": created_at, "message": message, "done": False}
+
+
+def _call_chunk(
+    model: Any, created_at: Any, fid: Any, index: Any, name: Any, args: Any
+) -> dict[str, Any]:
+    """The line of one call, as the dict path makes it."""
+    fn = {"index": index, "name": name, "arguments": args}
+    return _line_of(
+        model,
+        created_at,
+        {"role": "assistant", "content": "", "tool_calls": [{"id": fid, "function": fn}]},
+    )
+
+
+def _call_sample(model: Any, created_at: Any) -> dict[str, Any]:
+    return _call_chunk(model, created_at, HOLE, HOLE, HOLE, HOLE)
+
+
+def _made_call(
+    model: Any,
+    created_at: Any,
+    fid: str,
+    index: int,
+    name: str,
+    args: dict[str, Any] | None,
+    text: str,
+) -> dict[str, Any]:
+    """A ``Written`` call line's dict: its arguments ``args``, or read from ``text``."""
+    value = arguments_object(text)[0] if args is None else args
+    return _call_chunk(model, created_at, fid, index, name, value)
 
 
 __all__ = ["Encoder"]
