@@ -360,3 +360,33 @@ def test_the_plain_reading_s_warnings_are_those_of_the_events_read() -> None:
     said = [entry[2] for entry in record if entry[0] == "warning"]
     assert len(said) == 1 and "SSE event 2" in said[0]
     assert "SSE event 3" in record[-1][2]
+
+
+def test_a_wrapping_reader_s_feed_later_is_the_general_feed() -> None:
+    """A push reader outside the fused ones (an adapter's wrapper) that has a ``feed_later``
+    is read with it: its event left to be made is made in its turn by the piece's reader."""
+
+    class Wrapper:
+        def __init__(self) -> None:
+            self.inner = SSEReader(json_chunk("v"))
+            self.done = False
+
+        def feed(self, piece: bytes) -> list[Any]:
+            raise AssertionError("the general feed is feed_later")
+
+        def feed_later(self, piece: bytes) -> list[Any]:
+            items: list[Any] = self.inner.feed_later(piece)
+            return items
+
+        def close(self) -> list[Any]:
+            return []
+
+    reader = PieceReader(Wrapper())
+    (piece,) = reader.feed(b'data: {"a":1}\n\ndata: {"b":"\\ud800"}\n\ndata: [1]\n\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        chunks = iter(piece)
+        assert next(chunks) == {"a": 1} and caught == []
+        assert next(chunks) == {"b": "\ufffd"} and len(caught) == 1
+        with pytest.raises(ToolwireError, match="SSE event 2"):
+            next(chunks)

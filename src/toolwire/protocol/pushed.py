@@ -130,7 +130,10 @@ class PieceReader:
         fusing = _FUSING.get(type(inner))
         self._fusing = cast("_Fusing", inner) if fusing is not None else None
         self._maker = fusing[0] if fusing is not None else None
-        self._plain: Feed = getattr(inner, fusing[1]) if fusing is not None else inner.feed
+        #: the general feed: a reader of :data:`_FUSING`'s, else its own ``feed_later`` when
+        #: it has one (a chunk that may warn or fail left a ``Later``), else its ``feed``
+        plain = fusing[1] if fusing is not None else "feed_later"
+        self._plain: Feed = getattr(inner, plain, inner.feed)
         self.form: DeltaForm | None = None
         self._fused: Feed | None = None
         self._depth = 0
