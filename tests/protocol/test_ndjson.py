@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolwire.errors import LimitExceeded, ToolwireError, TruncatedStream, VendorDataError
-from toolwire.protocol._fastpath import ABSENT, OTHERS, SCALAR, DeltaForm, Text
+from toolwire.protocol._fastpath import ABSENT, OTHERS, SCALAR, DeltaForm, Later, Text
 from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.ndjson import NDJSONReader, frame_ndjson, ndjson_framing, ndjson_objects
 
@@ -177,7 +177,13 @@ def _read(pieces: list[bytes], fused: bool) -> tuple[object, ...]:
             for piece in pieces:
                 items = reader.feed_items(piece, _LINE_FORM.pattern if fused else None)
                 matched += sum(type(x) is re.Match for x in items)
-                got.append([reader.matched_chunk(x) if type(x) is re.Match else x for x in items])
+                made: list[object] = []  # (each in its turn: a line left Later made here)
+                got.append(made)
+                for x in items:
+                    if type(x) is re.Match:
+                        made.append(reader.matched_chunk(x))
+                    else:
+                        made.append(x.made() if type(x) is Later else x)
             got.append(reader.close())
         except ToolwireError as exc:
             error = (type(exc).__name__, str(exc))

@@ -28,7 +28,7 @@ from test_fastpath import (  # the forged streams of the pull form's tests
 
 from toolwire import adapters
 from toolwire.errors import ToolwireError
-from toolwire.protocol._fastpath import FormProbe
+from toolwire.protocol._fastpath import FormProbe, Later
 from toolwire.protocol.framing import SSEReader, json_chunk
 from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of, pieces
 
@@ -52,7 +52,8 @@ def _dump(events: list[Any]) -> list[Any]:
 
 
 def _general(vendor: str, body: list[Any]) -> tuple[Any, ...]:
-    """Each chunk dict the push reader gives, fed to ``feed``: the events a chunk at a time
+    """Each chunk dict the push reader's general feed gives (one it leaves to be made when
+    it is reached made then, in its turn), fed to ``feed``: the events a chunk at a time
     (the non-empty lists), then the close's; the error, the losses, the warnings."""
     decoder = adapters.get(vendor).Decoder()
     reader = _plain_reader(vendor)
@@ -62,7 +63,9 @@ def _general(vendor: str, body: list[Any]) -> tuple[Any, ...]:
         warnings.simplefilter("always")
         try:
             for piece in body:
-                for chunk in reader.feed(piece):
+                for chunk in reader.feed_later(piece):
+                    if type(chunk) is Later:
+                        chunk = chunk.made()
                     steps.append(_dump(decoder.feed(chunk)))
                 if reader.done:
                     break
@@ -297,7 +300,7 @@ def test_pieces_keeps_the_readers_end_and_ticks() -> None:
     assert reader.feed(b": keep-alive\n\n") == []
     assert reader.feed(b"data: {") == []
     got = reader.feed(b'"a": 1}\n\ndata: [DONE]\n\ndata: {"b": 2}\n\n')
-    assert [p.items for p in got] == [[{"a": 1}]]
+    assert [list(p) for p in got] == [[{"a": 1}]]
     assert reader.done
 
 

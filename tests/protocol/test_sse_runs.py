@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolwire.errors import ToolwireError
-from toolwire.protocol._fastpath import DeltaForm, Text
+from toolwire.protocol._fastpath import DeltaForm, Later, Text
 from toolwire.protocol.framing import SSEReader
 from toolwire.protocol.limits import configure, limits
 from toolwire.protocol.sse import SSEEvent, SSEParser, event_places
@@ -198,9 +198,20 @@ def _push_read(pieces: list[bytes], fused: bool) -> list[Any]:
     out: list[Any] = []
     try:
         for piece in pieces:
-            if fused:
-                items = reader.feed_fused(piece, DELTA_FORM.pattern)
-                got = [reader.matched_chunk(i) if type(i) is re.Match else i for i in items]
+            if fused:  # (each made in its turn: one that fails ends the piece there, as
+                # ``feed`` ends it, the chunks before it handed on and its error next)
+                got = []
+                for i in reader.feed_fused(piece, DELTA_FORM.pattern):
+                    try:
+                        if type(i) is re.Match:
+                            i = reader.matched_chunk(i)
+                        elif type(i) is Later:
+                            i = i.made()
+                    except ToolwireError:
+                        if got:
+                            out.append((got, False))
+                        raise
+                    got.append(i)
             else:
                 got = reader.feed(piece)
             out.append((got, reader.done))

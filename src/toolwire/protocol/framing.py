@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from re import Match, Pattern
 from typing import Any, Protocol
 
+from toolwire.protocol._fastpath import Later, later_in
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.json_array import JsonArrayPush, json_array_bytes, json_array_chunks
 from toolwire.protocol.jsontext import CheckedObject
@@ -61,6 +62,13 @@ class SSEReader:
     ``stop_at`` is the vendor's own end marker (an ``[DONE]`` event): once read, ``done``
     is set and the rest is ignored, as the vendor's SDK does. ``flush_incomplete``: a
     last event cut before its blank line still counts (as some vendors' SDKs read it).
+
+    An event whose chunk may warn (a lone surrogate replaced) or fail (its data, or the
+    rule refusing it) is made when it is reached, so its warning or error comes after the
+    chunks before it, as when each event comes alone: ``feed_later`` and ``feed_fused``
+    leave it a ``_fastpath.Later`` (the driver's pieces make it in their turn), ``feed``
+    makes every one in order and keeps an error for its next call. The events a piece's
+    batch parse vouched for (almost all) are made at once, as before.
     """
 
     def __init__(
@@ -72,21 +80,35 @@ class SSEReader:
         self._flush = flush_incomplete  # a last event without its blank line still counts
         self._n = 0
         self.done = False
+        #: an event's error kept for the next call (the chunks before it handed on first)
+        self._failed: Exception | None = None
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]:
+        """The chunks of the events ``piece`` completed, every one made in order (one that
+        fails: the chunks before it returned, its error raised by the next call, as when
+        the body is cut just before it)."""
+        return self._made(self._take(self._parser.feed(piece)))
+
+    def feed_later(self, piece: bytes) -> list[Any]:
+        """``feed``, each event whose chunk may warn or fail (its data not a clean object
+        by the piece's batch parse, or its rule refusing it) left as a ``Later``, made by
+        its consumer in its turn: its warning or error after the chunks before it."""
         return self._take(self._parser.feed(piece))
 
     def close(self) -> list[dict[str, Any]]:
-        return self._take(self._parser.close(flush_incomplete=self._flush))
+        return self._made(self._take(self._parser.close(flush_incomplete=self._flush)))
 
     def feed_fused(self, piece: bytes, fast: Pattern[str]) -> list[Any]:
-        """``feed``, with each event ``fast`` matches (``SSEParser.feed_items``) left in
-        its place as the match, counted as an event, no chunk made: the push form of the
-        fused reading (``protocol.pushed``). The other events are read as ``feed`` reads
-        them, the end marker and all; only they take a Python step."""
+        """``feed_later``, with each event ``fast`` matches (``SSEParser.feed_items``) left
+        in its place as the match, counted as an event, no chunk made: the push form of
+        the fused reading (``protocol.pushed``). The other events are read as
+        ``feed_later`` reads them, the end marker and all; only they take a Python step."""
+        if self._failed is not None:
+            raise self._failed
         items: list[Any] = self._parser.feed_items(piece, fast)
         if self.done:
             return []
+        rule = self._chunk_of
         at = event_places(items)
         if not at:  # all deltas: nothing to make
             self._n += len(items)
@@ -101,8 +123,16 @@ class SSEReader:
             if self._stop_at is not None and ev.data.startswith(self._stop_at):
                 self.done = True
                 return out
-            chunk = self._chunk_of(ev, self._n, fine)
-            self._n += 1
+            n = self._n
+            self._n = n + 1
+            if fine is None:
+                out.append(Later(rule, ev, n, None))
+                continue
+            chunk: Any
+            try:
+                chunk = rule(ev, n, fine)
+            except Exception:  # (the rule's error, raised again in its turn)
+                chunk = Later(rule, ev, n, fine)
             if chunk is not None:
                 out.append(chunk)
         out += items[last:]
@@ -117,16 +147,54 @@ class SSEReader:
         assert chunk is not None, "a matched event is a chunk"
         return chunk
 
-    def _take(self, events: list[SSEEvent]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def _take(self, events: list[SSEEvent]) -> list[Any]:
+        """The chunks of ``events``: each made now when its data is a clean object (the
+        piece's batch parse vouched for it: no warning) and the rule takes it, else a
+        ``Later`` that makes it (again) when it is reached, its warning or error then."""
+        if self._failed is not None:
+            raise self._failed
+        out: list[Any] = []
+        if not events or self.done:
+            return out
+        rule = self._chunk_of
         for ev, fine in zip(events, piece_objects(events), strict=True):
-            if self.done:
-                break
             if self._stop_at is not None and ev.data.startswith(self._stop_at):
                 self.done = True
                 break
-            chunk = self._chunk_of(ev, self._n, fine)
-            self._n += 1
+            n = self._n
+            self._n = n + 1
+            if fine is None:
+                out.append(Later(rule, ev, n, None))
+                continue
+            chunk: Any
+            try:
+                chunk = rule(ev, n, fine)
+            except Exception:  # (the rule's error, raised again in its turn)
+                chunk = Later(rule, ev, n, fine)
+            if chunk is not None:
+                out.append(chunk)
+        return out
+
+    def _made(self, items: list[Any]) -> list[dict[str, Any]]:
+        """``items`` with each ``Later`` made, in order; one that fails ends them: the
+        chunks before it returned and its error kept for the next call (raised now when
+        there are none)."""
+        if not later_in(items):
+            return items
+        out: list[dict[str, Any]] = []
+        for item in items:
+            if type(item) is not Later:
+                out.append(item)
+                continue
+            try:
+                chunk = item.made()
+            except Exception as exc:
+                self.done = False  # (a kept error is raised by the next call: an end marker after
+                # it, in the piece, is never read)
+                if not out:
+                    raise
+                self._failed = exc
+                return out
             if chunk is not None:
                 out.append(chunk)
         return out

@@ -15,7 +15,10 @@ Read fused (``protocol._fastpath``): ``feed_items`` takes a vendor's line form (
 for the decoder's rule to read without a dict; every other line is read as ``feed`` reads
 it, and the lines are counted and bounded the same. ``ndjson_objects`` is an ``SSEChunks``,
 so a decoder with a line form reads a whole body fused; ``protocol.pushed`` does the same
-with the push reader.
+with the push reader. A line that is not a clean JSON object (it may warn or fail) is read
+when it is reached (a ``_fastpath.Later``: ``feed_later``, ``feed_items``; ``feed`` makes
+each in order), so its warning or error comes after the objects before it, as when each
+line comes alone.
 
 Writing (:func:`frame_ndjson`) escapes those three characters (``\\u2028`` ...) so that a
 reader splitting the Python way (httpx's ``iter_lines``, which the vendor SDKs use) reads
@@ -30,7 +33,7 @@ from typing import Any
 
 from toolwire.errors import TruncatedStream, VendorDataError
 from toolwire.protocol._compact_json import compact
-from toolwire.protocol._fastpath import SSEChunks
+from toolwire.protocol._fastpath import Later, SSEChunks, later_in, reached
 from toolwire.protocol._written import Written
 from toolwire.protocol.decoding import as_dict, written_chunks
 from toolwire.protocol.framing import Body, StreamFraming
@@ -38,6 +41,7 @@ from toolwire.protocol.jsontext import (
     CheckedObject,
     JSONTextError,
     check_depth,
+    clean_object,
     escape_surrogates,
     load_json,
 )
@@ -67,28 +71,68 @@ class NDJSONReader:
         self._size = 0
         self._line = 0  # lines read so far (for error messages)
         self._closed = False
+        #: a line's error kept for the next call (the objects before it handed on first)
+        self._failed: Exception | None = None
 
     def feed(self, piece: bytes | str) -> list[dict[str, Any]]:
+        """The objects of the lines ``piece`` completed, every one made in order (one that
+        fails: the objects before it returned, its error raised by the next call, as when
+        the body is cut just before it)."""
+        items = self.feed_items(piece, None)
+        if not later_in(items):
+            return items
+        out: list[dict[str, Any]] = []
+        for item in items:
+            if type(item) is not Later:
+                out.append(item)
+                continue
+            try:
+                out.append(item.made())
+            except Exception as exc:
+                self.done = False  # (a kept error is raised by the next call: never hidden)
+                if not out:
+                    raise
+                self._failed = exc
+                return out
+        return out
+
+    def feed_later(self, piece: bytes | str) -> list[Any]:
+        """``feed``, each line that is not a clean JSON object (it may warn or fail) left as
+        a ``Later``, made by its consumer in its turn: its warning or error after the
+        objects before it (and ``done`` set then, when it is the last one)."""
         return self.feed_items(piece, None)
 
     def feed_items(self, piece: bytes | str, fast: Pattern[str] | None) -> list[Any]:
-        """``feed``, with each complete line that ``fast`` (a delta form declared ``lines``)
-        matches handed on as that match instead of its object: the reader of a vendor's
-        common lines takes their fields from it. The lines are counted, and their size
-        checked, as ``feed`` does; a piece that is not UTF-8 is read as ``feed`` reads it."""
+        """``feed_later``, with each complete line that ``fast`` (a delta form declared
+        ``lines``) matches handed on as that match instead of its object: the reader of a
+        vendor's common lines takes their fields from it. The lines are counted, and their
+        size checked, as ``feed`` does; a piece that is not UTF-8 is read as ``feed`` reads
+        it. An error of the piece after some of its lines (a line too long) is raised by
+        the next call, those lines handed on first."""
+        if self._failed is not None:
+            raise self._failed
+        out: list[Any] = []
+        try:
+            self._items(piece, fast, out)
+        except Exception as exc:
+            if not out:
+                raise
+            self._failed = exc
+        return out
+
+    def _items(self, piece: bytes | str, fast: Pattern[str] | None, out: list[Any]) -> None:
         if isinstance(piece, str):
             piece = piece.encode("utf-8", "surrogatepass")
         elif not isinstance(piece, bytes):
             piece = bytes(piece)
-        out: list[dict[str, Any]] = []
         if not piece:
-            return out
+            return
         if b"\n" not in piece:
             self._keep(piece)
-            return out
+            return
         if fast is not None:
             self._fused(piece, fast, out)
-            return out
+            return
         lines = piece.split(b"\n")
         tail = lines.pop()
         if self._parts:
@@ -101,7 +145,6 @@ class NDJSONReader:
             self._one(line, out)
         if tail:
             self._keep(tail)
-        return out
 
     def _fused(self, piece: bytes, fast: Pattern[str], out: list[Any]) -> None:
         """A piece holding a line end: its complete lines (the held start of the first one
@@ -171,7 +214,9 @@ class NDJSONReader:
 
     def close(self) -> list[dict[str, Any]]:
         """The last line (one without its ``\\n``); a cut inside a value is truncation."""
-        out: list[dict[str, Any]] = []
+        if self._failed is not None:
+            raise self._failed
+        out: list[Any] = []
         if self._closed:
             return out
         self._closed = True
@@ -180,6 +225,8 @@ class NDJSONReader:
             self._parts, self._size = [], 0
             try:
                 self._one(line, out)
+                if out and type(out[0]) is Later:  # (the last line: nothing after it)
+                    out[0] = out[0].made()
             except JSONTextError as exc:
                 raise TruncatedStream(
                     self.vendor, f"the NDJSON stream ended inside line {self._line} ({exc})"
@@ -199,12 +246,29 @@ class NDJSONReader:
     def _check_size(self) -> None:
         check("max_event_chars", self._size, self._where)
 
-    def _one(self, line: bytes, out: list[dict[str, Any]]) -> None:
+    def _one(self, line: bytes, out: list[Any]) -> None:
+        """A complete line's object (a blank line: none): made now when the line alone
+        shows it is a clean JSON object (``clean_object``: what ``load_json`` returns
+        without a warning), else a ``Later`` that reads it when it is reached."""
         self._line += 1
         if not line.strip():
             return
         check("max_event_chars", len(line), self._where)
-        where = f"NDJSON line {self._line}"
+        try:
+            value = clean_object(line.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            value = None
+        if value is None:
+            out.append(Later(self._object, line, self._line))
+            return
+        obj = CheckedObject.made(value)
+        if self._terminal is not None and not self.done and self._terminal(obj):
+            self.done = True
+        out.append(obj)
+
+    def _object(self, line: bytes, number: int) -> dict[str, Any]:
+        """Line ``number``'s object, read alone (its warning, or its error, named)."""
+        where = f"NDJSON line {number}"
         value = load_json(line, self.vendor, where)
         if not isinstance(value, dict):
             got = type(value).__name__
@@ -212,7 +276,7 @@ class NDJSONReader:
         obj = CheckedObject.made(value)
         if self._terminal is not None and not self.done and self._terminal(obj):
             self.done = True
-        out.append(obj)
+        return obj
 
 
 def ndjson_objects(
@@ -227,7 +291,11 @@ def ndjson_objects(
         pieces: Iterable[bytes | str]
         pieces = [body] if isinstance(body, (bytes, bytearray, str)) else body
         for piece in pieces:
-            yield reader.feed_items(piece, chunks.pattern())
+            items = reader.feed_items(piece, chunks.pattern())
+            if later_in(items):  # (a line read once the objects before it are)
+                yield from reached(items)
+            else:
+                yield items
         yield reader.close()
 
     return SSEChunks(lists, reader.matched_chunk)

@@ -10,7 +10,8 @@ decoder: each match goes to the decoder's rule (the one its ``events`` loop uses
 other chunk, and a match the rule passes (made the dict the general reader makes), to its
 ``feed``. The decoder stays open between pieces, and an event a piece cuts is kept by the
 SSE parser for the next, as before. A decoder with no form reads the piece's dicts with
-``feed``, as it always did.
+``feed``, as it always did. The reader's general feed (``feed_later``) leaves an event
+whose chunk may warn or fail as a ``Later``, which the reading makes in its turn.
 
 One mechanism for every vendor: the form and the rule are the adapter's data, asked of the
 decoder itself (``FormProbe``); nothing here names a vendor. The NDJSON push reader
@@ -69,11 +70,11 @@ def _by_payloads(reader: Any, form: DeltaForm) -> Feed:
 
 #: the push readers that read a fused piece themselves (and make a matched event's chunk:
 #: ``matched_chunk``): these classes exactly (a subclass may read otherwise), each with
-#: its fused feed made of a delta form, and the name of its general feed (the frame
-#: reader's leaves a frame whose chunk may warn or fail to be made when it is reached)
+#: its fused feed made of a delta form, and the name of its general feed (each leaves an
+#: event, line or frame whose chunk may warn or fail to be made when it is reached)
 _FUSING: dict[type, tuple[Callable[[Any, DeltaForm], Feed], str]] = {
-    SSEReader: (_by_pattern, "feed"),
-    NDJSONReader: (_by_pattern, "feed"),
+    SSEReader: (_by_pattern, "feed_later"),
+    NDJSONReader: (_by_pattern, "feed_later"),
     FramePushReader: (_by_payloads, "feed_later"),
 }
 
@@ -129,7 +130,10 @@ class PieceReader:
         fusing = _FUSING.get(type(inner))
         self._fusing = cast("_Fusing", inner) if fusing is not None else None
         self._maker = fusing[0] if fusing is not None else None
-        self._plain: Feed = getattr(inner, fusing[1]) if fusing is not None else inner.feed
+        #: the general feed: a reader of :data:`_FUSING`'s, else its own ``feed_later`` when
+        #: it has one (a chunk that may warn or fail left a ``Later``), else its ``feed``
+        plain = fusing[1] if fusing is not None else "feed_later"
+        self._plain: Feed = getattr(inner, plain, inner.feed)
         self.form: DeltaForm | None = None
         self._fused: Feed | None = None
         self._depth = 0

@@ -16,7 +16,7 @@ from typing import Any, Literal, TypedDict
 from ag_ui.core import TokenUsage
 
 from toolwire.errors import VendorDataError
-from toolwire.protocol._fastpath import DeltaForm, Index, SSEChunks, Text, Word
+from toolwire.protocol._fastpath import DeltaForm, Index, Later, SSEChunks, Text, Word, reached
 from toolwire.protocol.callids import IdRule
 from toolwire.protocol.fields import Fields
 from toolwire.protocol.finish import FinishReason
@@ -311,23 +311,31 @@ sse_event_chunk = _chunk
 
 def iter_sse_chunks(pieces: Iterable[bytes | str]) -> Iterator[dict[str, Any]]:
     """Chunk dicts from SSE bytes arriving in any pieces (incremental, sans-I/O); its
-    decoder reads the content deltas fused (:data:`DELTA_FORM`)."""
+    decoder reads the content deltas fused (:data:`DELTA_FORM`). An event whose chunk may
+    warn or fail is made once the chunks before it are read (its warning or error in
+    stream order, as when each event comes alone)."""
 
     def lists(reader: SSEChunks) -> Iterator[list[Any]]:
         n = 0
         for events in sse_event_lists(pieces, SSEParser(VENDOR), reader=reader):
             if reader.fast is None:
+                at: Iterable[int] = range(len(events))
                 objects = piece_objects(events)
-                yield [
-                    _chunk(ev, n + i, fine)
-                    for i, (ev, fine) in enumerate(zip(events, objects, strict=True))
-                ]
             else:  # mostly matches, left as they are: the other events made chunks in place
                 at = event_places(events)
                 objects = clean_objects([events[i].data for i in at])
-                for i, fine in zip(at, objects, strict=True):
-                    events[i] = _chunk(events[i], n + i, fine)
-                yield events
+            later = False  # (an event made when it is reached: its warning or error then)
+            for i, fine in zip(at, objects, strict=True):
+                ev = events[i]
+                if fine is not None:  # clean by the batch parse: made now if the rule takes it
+                    try:
+                        events[i] = _chunk(ev, n + i, fine)
+                        continue
+                    except VendorDataError:
+                        pass
+                events[i] = Later(_chunk, ev, n + i, fine)
+                later = True
+            yield from reached(events) if later else (events,)
             n += len(events)
 
     return SSEChunks(lists, _matched, numbered=True)
