@@ -45,10 +45,10 @@ VENDORS_READ = [
 ]
 
 
-def _reader(vendor: str) -> Any:
-    """The vendor's push reader (Gemini's SSE one: the plain SSE reader its framing holds
-    for an SSE body, with its SDK's rule for a last event its blank line never ended)."""
-    if vendor == "gemini":
+def _reader(vendor: str, *, plain: bool = False) -> Any:
+    """The vendor's push reader (``plain``: Gemini's SSE one alone, the plain SSE reader its
+    framing's reader holds for an SSE body, without the wrapper that picks the framing)."""
+    if vendor == "gemini" and plain:
         return SSEReader(json_chunk("gemini"), flush_incomplete=True)
     return adapters.get(vendor).FRAMING.reader()
 
@@ -346,6 +346,18 @@ def test_a_later_event_s_warning_comes_after_an_earlier_event_s_error(vendor: st
     assert record[-1][0] == "error"
     assert "expected a JSON object" in record[-1][2] or "not an object" in record[-1][2]
     assert not any(entry[0] == "warning" for entry in record)
+
+
+@pytest.mark.parametrize("vendor", VENDORS_READ)
+def test_an_event_the_decoder_may_refuse_then_one_that_warns(vendor: str) -> None:
+    """An event the reader takes and the decoder may refuse, then one whose chunk warns, in
+    one piece: every reading gives what one event a piece gives (a reader that made the
+    piece's chunks at once gave the warning before the decoder's refusal: Gemini's
+    framing-picking wrapper did)."""
+    body = max(_bodies(vendor), key=len)
+    events = body[:2] + [_changed(body[1], "string-to-number"), _changed(body[1], "surrogate-key")]
+    record = _compared(vendor, [e.encode() for e in events], [], None)
+    assert any(entry[0] == "error" for entry in record)
 
 
 def test_the_plain_reading_s_warnings_are_those_of_the_events_read() -> None:

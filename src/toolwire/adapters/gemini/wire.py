@@ -687,10 +687,26 @@ class _Push:
         return self._inner is not None and self._inner.done
 
     def feed(self, piece: bytes) -> list[dict[str, Any]]:
+        piece = self._seen(piece)
+        return self._inner.feed(piece) if self._inner is not None else []
+
+    def feed_later(self, piece: bytes) -> list[Any]:
+        """``feed``, an SSE event whose chunk may warn or fail left as a ``Later`` made in
+        its turn (``SSEReader.feed_later``), for the driver's push reading: its warning
+        after the chunks before it. The JSON-array reader makes its elements whole."""
+        piece = self._seen(piece)
+        inner = self._inner
+        if inner is None:
+            return []
+        return inner.feed_later(piece) if isinstance(inner, SSEReader) else inner.feed(piece)
+
+    def _seen(self, piece: bytes) -> bytes:
+        """``piece`` to the framing's reader, picked by the first byte that is not white
+        space (held until one comes: nothing is read before)."""
         if self._inner is None:
             self._head += piece
             if not self._head.strip():
-                return []
+                return b""
             piece, self._head = self._head, b""
             if is_json_array(piece):
                 self._inner = JsonArrayPush(FIELDS)
@@ -699,7 +715,7 @@ class _Push:
                 self._inner = SSEReader(json_chunk(VENDOR), flush_incomplete=True)
         if self._raw is not None:
             self._raw.see(piece)
-        return self._inner.feed(piece)
+        return piece
 
     def close(self) -> list[dict[str, Any]]:
         if self._inner is None:
