@@ -355,7 +355,7 @@ def test_an_event_the_decoder_may_refuse_then_one_that_warns(vendor: str) -> Non
     piece's chunks at once gave the warning before the decoder's refusal: Gemini's
     framing-picking wrapper did)."""
     body = max(_bodies(vendor), key=len)
-    events = body[:2] + [_changed(body[1], "string-to-number"), _changed(body[1], "surrogate-key")]
+    events = [*body[:2], _changed(body[1], "string-to-number"), _changed(body[1], "surrogate-key")]
     record = _compared(vendor, [e.encode() for e in events], [], None)
     assert any(entry[0] == "error" for entry in record)
 
