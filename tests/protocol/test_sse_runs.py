@@ -154,8 +154,11 @@ def test_the_cap_names_the_one_event_past_it_in_a_run(cap: int) -> None:
         fused = _check([small * 10], _NAMED)
         assert len(fused[0]) == 10  # all matches, none past the cap
         fused = _check([small * 3 + big + small], _NAMED)
-        if cap == 40:
-            assert fused == [("error", "LimitExceeded", fused[-1][2])]
+        if cap == 40:  # (the three before it read first, then the error)
+            assert fused == [
+                [("match", '{"s":"ab"}', "d")] * 3,
+                ("error", "LimitExceeded", fused[-1][2]),
+            ]
             assert "max_event_chars" in fused[-1][2]
         else:
             assert len(fused[0]) == 5

@@ -49,7 +49,7 @@ def _reader(vendor: str, *, plain: bool = False) -> Any:
     """The vendor's push reader (``plain``: Gemini's SSE one alone, the plain SSE reader its
     framing's reader holds for an SSE body, without the wrapper that picks the framing)."""
     if vendor == "gemini" and plain:
-        return SSEReader(json_chunk("gemini"), flush_incomplete=True)
+        return SSEReader(json_chunk("gemini"), flush_incomplete=True, vendor="gemini")
     return adapters.get(vendor).FRAMING.reader()
 
 
@@ -97,6 +97,8 @@ _CHANGES: dict[str, Callable[[str], str]] = {
     "string-to-number": lambda data: re.sub(r'":"[^"\\]*"', '":5', data, count=1),
     "deep": _deep,
     "deep-surrogate": lambda data: _deep(_surrogate_key(data)),
+    # (a byte that is not UTF-8: U+DCFF is written as the byte 0xFF, "surrogateescape")
+    "not-utf8": lambda data: '{"zz":"\udcff"}' if data == "{}" else '{"zz":"\udcff",' + data[1:],
 }
 
 _DATA = re.compile(r"(?m)(^data: ?)(\{.*?\})(\r?$)|^(\{.*\})(\r?)$")
@@ -145,7 +147,7 @@ def _stream(vendor: str, which: int, keep: int, put: list[tuple[int, str, int]])
             continue
         changed = _changed(body[source % len(body)], how)
         events.insert(place % (len(events) + 1), changed)
-    return [e.encode("utf-8") for e in [*events, *end]]
+    return [e.encode("utf-8", "surrogateescape") for e in [*events, *end]]
 
 
 def _pieces(body: bytes, cuts: list[int]) -> list[bytes]:
@@ -322,6 +324,7 @@ def _compared(vendor: str, events: list[bytes], cuts: list[int], depth: int | No
 )
 @example("ollama", 0, 60, [(1, "surrogate-key", 2), (1, "bad-json", 3)], [], None)
 @example("openai_chat", 1, 60, [(2, "string-to-number", 2), (3, "deep", 3)], [5], None)
+@example("anthropic", 0, 60, [(2, "not-utf8", 3)], [], None)  # (the events before it first)
 def test_warnings_events_and_errors_come_in_stream_order_in_every_reading(
     vendor: str,
     which: int,

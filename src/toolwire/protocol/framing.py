@@ -72,9 +72,15 @@ class SSEReader:
     """
 
     def __init__(
-        self, chunk_of: ChunkOf, stop_at: str | None = None, *, flush_incomplete: bool = False
+        self,
+        chunk_of: ChunkOf,
+        stop_at: str | None = None,
+        *,
+        flush_incomplete: bool = False,
+        vendor: str = "sse",
     ) -> None:
-        self._parser = SSEParser()
+        self._parser = SSEParser(vendor)  # (names the vendor in a body's errors, as reading
+        # the whole body does: bytes not UTF-8, an event past the cap)
         self._chunk_of = chunk_of
         self._stop_at = stop_at
         self._flush = flush_incomplete  # a last event without its blank line still counts
@@ -247,7 +253,11 @@ def sse_framing(
     vendor's event rule, else each ``data`` a JSON object; ``stop_at``: its end marker)."""
     rule = chunk_of if chunk_of is not None else json_chunk(vendor)
     return StreamFraming(
-        "sse", "text/event-stream", read, write, lambda: SSEReader(rule, stop_at=stop_at)
+        "sse",
+        "text/event-stream",
+        read,
+        write,
+        lambda: SSEReader(rule, stop_at=stop_at, vendor=vendor),
     )
 
 

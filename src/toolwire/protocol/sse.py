@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 from ag_ui.core import BaseEvent, ToolCallArgsEvent, ToolCallEndEvent, ToolCallStartEvent
 from pydantic_core import PydanticSerializationError
 
-from toolwire.errors import TruncatedStream, VendorDataError
+from toolwire.errors import ToolwireError, TruncatedStream, VendorDataError
 from toolwire.losses import Loss, announce
 from toolwire.protocol._compact_json import compact
 from toolwire.protocol._event_json import FRAME_GAP, call_json, pair_json
@@ -61,10 +61,15 @@ _WHOLE_EVENT = re.compile(r"(?:event: ?([^\n]*)\n)?data: ?([^\n]*)\n\n")
 
 def _check_taken(out: list[Any], start: int, cap: int, where: Any) -> None:
     """Each event a fused run took (``out[start:]``, matches) checked against the cap in
-    order, as the parser checks an event it reads line by line: its data and line end."""
-    for taken in islice(out, start, None):
+    order, as the parser checks an event it reads line by line: its data and line end.
+    The one past it and those after it leave ``out`` first: the events before it go out
+    ahead of the error (``SSEParser`` holds it for its next call), none after it."""
+    for at, taken in enumerate(islice(out, start, None), start):
         if taken.end() - taken.start() > cap:
-            check("max_event_chars", len(taken.group("data")) + 1, where)
+            size = len(taken.group("data")) + 1
+            if size > cap:
+                del out[at:]
+            check("max_event_chars", size, where)
 
 
 class SSEParser:
@@ -92,6 +97,9 @@ class SSEParser:
         self._has_fields = False
         self._first = True
         self._offset = 0  # bytes fed so far (for error messages)
+        #: an error met after some of a piece's events were read: those go out first (as
+        #: when the body is cut before the bad byte or line), the error at the next call
+        self._failed: ToolwireError | None = None
 
     def feed(self, piece: bytes | str) -> list[SSEEvent]:
         out: list[SSEEvent] = []
@@ -109,17 +117,28 @@ class SSEParser:
         return out
 
     def _feed(self, piece: bytes | str, out: list[Any], fast: Pattern[str] | None) -> None:
-        text = self._text(piece, final=False)
-        if self._first and text:
-            if text.startswith("\ufeff"):
-                text = text[1:]
-            self._first = False
-        if text:
-            self._scan(text, out, fast)
+        if self._failed is not None:
+            raise self._failed
+        try:
+            text = self._text(piece, final=False)
+            if self._first and text:
+                if text.startswith("\ufeff"):
+                    text = text[1:]
+                self._first = False
+            if text:
+                self._scan(text, out, fast)
+            if self._failed is not None:  # (bytes not UTF-8 after the text read above)
+                raise self._failed
+        except ToolwireError as exc:
+            self._failed = exc
+            if not out:  # (nothing before it: now; else the events read before it first)
+                raise
 
     def close(self, *, flush_incomplete: bool = False) -> list[SSEEvent]:
         """End of input. An event not ended by a blank line is dropped (the SSE rule)
         unless ``flush_incomplete`` (Gemini's SDK flushes it)."""
+        if self._failed is not None:
+            raise self._failed
         out: list[SSEEvent] = []
         text = self._text(b"", final=True)
         if text:
@@ -148,7 +167,11 @@ class SSEParser:
                 raise TruncatedStream(
                     self.vendor, f"the body ends inside a UTF-8 character (byte {at})"
                 ) from None
-            raise VendorDataError(self.vendor, f"SSE body byte {max(at, 0)}", "not UTF-8") from None
+            # the text before the bad byte is read first (its events go out before the
+            # error, as when the body is cut there); the error is raised after it
+            self._failed = VendorDataError(self.vendor, f"SSE body byte {max(at, 0)}", "not UTF-8")
+            good: bytes = exc.object[: exc.start]
+            return good.decode("utf-8")
         self._offset += len(piece)
         return text
 

@@ -712,7 +712,7 @@ class _Push:
                 self._inner = JsonArrayPush(FIELDS)
             else:
                 self._raw = _RawLines()
-                self._inner = SSEReader(json_chunk(VENDOR), flush_incomplete=True)
+                self._inner = SSEReader(json_chunk(VENDOR), flush_incomplete=True, vendor=VENDOR)
         if self._raw is not None:
             self._raw.see(piece)
         return piece
