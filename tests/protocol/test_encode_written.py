@@ -31,7 +31,7 @@ from toolwire.protocol._written import HOLE, Written, template
 from toolwire.protocol.decoding import written_chunks
 
 #: the encoders that hand some chunks as text on the bytes path
-WRITTEN = ["gemini", "ollama"]
+WRITTEN = ["gemini", "mistral", "ollama"]
 VENDORS = ["gemini", "mistral", "ollama", "anthropic", "openai_chat"]
 
 
@@ -97,7 +97,8 @@ def _plain_run(n: int) -> list[Any]:
     calls = [
         e
         for i in range(n)
-        for e in (start(f"c{i}", parent="m1"), args(f"c{i}", '{"a":1}'), end(f"c{i}"))
+        # (ids every vendor takes as they are: nine letters and digits)
+        for e in (start(f"c{i:08d}", parent="m1"), args(f"c{i:08d}", '{"a":1}'), end(f"c{i:08d}"))
     ]
     return _models(
         [run_started(), text_start("m1"), text("m1", "hi"), text_end("m1"), *calls, run_finished()]

@@ -29,6 +29,8 @@ from ag_ui.core import (
 )
 
 from toolwire.losses import Loss
+from toolwire.protocol._compact_json import quote
+from toolwire.protocol._written import HOLE, Cut, Written
 from toolwire.protocol.callids import IdMapper
 from toolwire.protocol.dispatch import handlers_by_type
 from toolwire.protocol.encoding import CheckedEncoder, OutputStreamEncoder
@@ -71,12 +73,17 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     vendor = VENDOR
     stream_name = "a completion stream"
 
+    #: a call's chunk handed as its text (``Written``): set on the bytes path only
+    writes_text = False
+
     def __init__(self, *, model: str = "toolwire", created: int = 0) -> None:
         super().__init__()
         self._handlers = handlers_by_type(type(self))
         self.model = model
         self.created = created
         self._machine = StreamMachine(run_open="auto", history=False)
+        #: the text around a call chunk's choice index, id, name, arguments and call index
+        self._call_cut = Cut(_call_sample, 5)
         self._reset()
 
     def _reset(self) -> None:
@@ -259,15 +266,32 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     ) -> dict[str, Any]:
         """The chunk carrying one whole call, its id mapped to one Mistral takes."""
         ids = self._ids
-        sent = {
-            "id": ids(call_id, metadata),
-            "type": "function",
-            "function": {"name": name, "arguments": text},
-            "index": index,
-        }
+        sent_id = ids(call_id, metadata)
         if ids.losses:
             self.losses += ids.take_losses()
-        return self._chunk(choice, {"tool_calls": [sent]})
+        if self.writes_text and type(name) is str and type(text) is str:
+            head = (self._completion_id or mint_id("cmpl", VENDOR, self.model), self.created)
+            key = (*head, self.model)
+            cut = self._call_cut
+            pieces = cut.pieces if cut.constants == key else cut.cut(key)
+            if pieces is not None:
+                a, b, c, d, e, end = pieces
+                line = (
+                    f"{a}{choice.index!r}{b}{quote(sent_id)}{c}{quote(name)}{d}{quote(text)}"
+                    f"{e}{index!r}{end}"
+                )
+                args = (*key, choice.index, sent_id, name, text, index)
+                return Written(line, _call_chunk, args)  # type: ignore[return-value]
+        return _call_chunk(
+            self._completion_id or mint_id("cmpl", VENDOR, self.model),
+            self.created,
+            self.model,
+            choice.index,
+            sent_id,
+            name,
+            text,
+            index,
+        )
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return self._finish(ev)
@@ -305,15 +329,14 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
     def _chunk(
         self, choice: _Choice | None, delta: dict[str, Any], finish: str | None = None
     ) -> dict[str, Any]:
-        return {
-            "id": self._completion_id or mint_id("cmpl", VENDOR, self.model),
-            "object": "chat.completion.chunk",
-            "created": self.created,
-            "model": self.model,
-            "choices": []
+        return _envelope(
+            self._completion_id or mint_id("cmpl", VENDOR, self.model),
+            self.created,
+            self.model,
+            []
             if choice is None
             else [{"index": choice.index, "delta": delta, "finish_reason": finish}],
-        }
+        )
 
     def _finish(self, ev: RunFinishedEvent | None) -> list[dict[str, Any]]:
         meta = ev.metadata if ev is not None and isinstance(ev.metadata, dict) else {}
@@ -340,6 +363,37 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
 
     def _lose(self, kind: str, reason: str, tool_call_id: str | None = None) -> None:
         self.losses.append(Loss(kind=kind, target=VENDOR, reason=reason, tool_call_id=tool_call_id))
+
+
+def _call_chunk(
+    cmpl: Any, created: Any, model: Any, choice: Any, sent: Any, name: Any, text: Any, index: Any
+) -> dict[str, Any]:
+    """The chunk of one whole call (``Encoder._chunk``'s form), as the dict path makes it."""
+    call = {
+        "id": sent,
+        "type": "function",
+        "function": {"name": name, "arguments": text},
+        "index": index,
+    }
+    delta = {"tool_calls": [call]}
+    return _envelope(
+        cmpl, created, model, [{"index": choice, "delta": delta, "finish_reason": None}]
+    )
+
+
+def _envelope(cmpl: Any, created: Any, model: Any, choices: list[Any]) -> dict[str, Any]:
+    """A chunk of the stream around its ``choices``."""
+    return {
+        "id": cmpl,
+        "object": "chat.completion.chunk",
+        "created": created,
+        "model": model,
+        "choices": choices,
+    }
+
+
+def _call_sample(cmpl: Any, created: Any, model: Any) -> dict[str, Any]:
+    return _call_chunk(cmpl, created, model, HOLE, HOLE, HOLE, HOLE, HOLE)
 
 
 __all__ = ["Encoder"]
