@@ -21,6 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
+from _ordered_record import Record, recorded
 from benchmarks.suite import VENDORS
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -155,58 +156,12 @@ def _pieces(body: bytes, cuts: list[int]) -> list[bytes]:
     return [body[a:b] for a, b in pairwise(points)]
 
 
-class _Record:
-    """The ordered record of a reading: the warnings said since the last entry, each event
-    as it is handed on, the error that ended it."""
-
-    def __init__(self, caught: list[warnings.WarningMessage]) -> None:
-        self.caught = caught
-        self.seen = 0
-        self.entries: list[Any] = []
-
-    def _said(self) -> None:
-        for w in self.caught[self.seen :]:
-            self.entries.append(("warning", w.category.__name__, str(w.message)))
-        self.seen = len(self.caught)
-
-    def events(self, events: list[Any]) -> list[Any]:
-        for event in events:
-            self._said()
-            self.entries.append(("event", event.model_dump(mode="json", by_alias=True)))
-        return events
-
-    def checked(self, events: Iterator[Any]) -> Iterator[Any]:
-        """A lazy check that passes every event (``gather_checked``'s), each recorded."""
-        for event in events:
-            self.events([event])
-            yield event
-
-    def error(self, exc: ToolwireError) -> None:
-        self._said()
-        self.entries.append(("error", type(exc).__name__, str(exc)))
-
-    def end(self) -> list[Any]:
-        self._said()
-        return self.entries
-
-
-def _recorded(read: Callable[[_Record], None]) -> list[Any]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        record = _Record(caught)
-        try:
-            read(record)
-        except ToolwireError as exc:
-            record.error(exc)
-        return record.end()
-
-
 def _plain(vendor: str, events: list[bytes]) -> list[Any]:
     """The plain reading: one event a piece through the push reader (its ``feed``), each
     chunk through the decoder's general handler; the reading stops at the reader's end
     marker, as a client's does, else the reader's close; then the decoder's."""
 
-    def read(record: _Record) -> None:
+    def read(record: Record) -> None:
         decoder = adapters.get(vendor).Decoder()
         reader = _reader(vendor)
         for event in events:
@@ -219,7 +174,7 @@ def _plain(vendor: str, events: list[bytes]) -> list[Any]:
                 record.events(decoder.feed(chunk))
         record.events(decoder.close())
 
-    return _recorded(read)
+    return recorded(read)
 
 
 def _whole_body(vendor: str, pieces: list[bytes], fused: bool) -> list[Any]:
@@ -227,12 +182,12 @@ def _whole_body(vendor: str, pieces: list[bytes], fused: bool) -> list[Any]:
     (its chunks as a plain iterator, each fed to the decoder)."""
     adapter = adapters.get(vendor)
 
-    def read(record: _Record) -> None:
+    def read(record: Record) -> None:
         chunks: Any = adapter.sse_chunks(pieces)
         for event in adapter.decode_stream(chunks if fused else iter(chunks)):
             record.events([event])
 
-    return _recorded(read)
+    return recorded(read)
 
 
 def _push(vendor: str, pieces: list[bytes], how: str, from_start: bool) -> list[Any]:
@@ -241,7 +196,7 @@ def _push(vendor: str, pieces: list[bytes], how: str, from_start: bool) -> list[
     chunk's events handed to the sink) or a ``checked`` gather (the events pulled by a lazy
     check) a step; stopped at the reader's end marker once its piece is read."""
 
-    def read(record: _Record) -> None:
+    def read(record: Record) -> None:
         decoder = adapters.get(vendor).Decoder()
         reader = PieceReader(_reader(vendor), form_of(decoder) if from_start else None)
         reading = PushReading(decoder)
@@ -268,14 +223,14 @@ def _push(vendor: str, pieces: list[bytes], how: str, from_start: bool) -> list[
                 step(p)
         record.events(decoder.close())
 
-    return _recorded(read)
+    return recorded(read)
 
 
 def _iterated(vendor: str, pieces: list[bytes]) -> list[Any]:
     """A piece read as dicts (``Piece.__iter__``, what a client other than the driver
     reads), each fed to the decoder's general handler."""
 
-    def read(record: _Record) -> None:
+    def read(record: Record) -> None:
         decoder = adapters.get(vendor).Decoder()
         reader = PieceReader(_reader(vendor), form_of(decoder))
         for piece in pieces:
@@ -290,7 +245,7 @@ def _iterated(vendor: str, pieces: list[bytes]) -> list[Any]:
                     record.events(decoder.feed(chunk))
         record.events(decoder.close())
 
-    return _recorded(read)
+    return recorded(read)
 
 
 def _all_readings(

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
 import pytest
+from _ordered_record import Record, recorded
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tests.vendor_bedrock.test_bedrock_fused import _DELTA, _event, _frames, _pieces
@@ -119,52 +120,6 @@ def _stream(drawn: list[Any], bad: list[tuple[str, int]], end: bool) -> list[byt
     return body
 
 
-class _Record:
-    """The ordered record of a reading: the warnings said since the last entry, each event
-    as it is handed on, the error that ended it."""
-
-    def __init__(self, caught: list[warnings.WarningMessage]) -> None:
-        self.caught = caught
-        self.seen = 0
-        self.entries: list[Any] = []
-
-    def _said(self) -> None:
-        for w in self.caught[self.seen :]:
-            self.entries.append(("warning", w.category.__name__, str(w.message)))
-        self.seen = len(self.caught)
-
-    def events(self, events: list[Any]) -> list[Any]:
-        for event in events:
-            self._said()
-            self.entries.append(("event", event.model_dump(mode="json", by_alias=True)))
-        return events
-
-    def checked(self, events: Iterator[Any]) -> Iterator[Any]:
-        """A lazy check that passes every event (``gather_checked``'s), each recorded."""
-        for event in events:
-            self.events([event])
-            yield event
-
-    def error(self, exc: ToolwireError) -> None:
-        self._said()
-        self.entries.append(("error", type(exc).__name__, str(exc)))
-
-    def end(self) -> list[Any]:
-        self._said()
-        return self.entries
-
-
-def _recorded(read: Callable[[_Record], None]) -> list[Any]:
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        record = _Record(caught)
-        try:
-            read(record)
-        except ToolwireError as exc:
-            record.error(exc)
-        return record.end()
-
-
 def _plain(frames: list[bytes]) -> list[Any]:
     """The plain reading: one frame a piece through the push reader (each frame made alone),
     each chunk through the decoder's general handler, then the close."""
@@ -172,7 +127,7 @@ def _plain(frames: list[bytes]) -> list[Any]:
         patch.setattr(decoder_module, "_delta_fields", lambda chunk: None)
         patch.setattr(wire, "kind_chunks", None)
 
-        def read(record: _Record) -> None:
+        def read(record: Record) -> None:
             decoder = bedrock.Decoder()
             reader = wire.ChunkReader()
             for frame in frames:
@@ -181,19 +136,19 @@ def _plain(frames: list[bytes]) -> list[Any]:
             reader.close()
             record.events(decoder.close())
 
-        return _recorded(read)
+        return recorded(read)
 
 
 def _whole_body(pieces: list[bytes], fused: bool) -> list[Any]:
     """``decode_stream`` of ``sse_chunks``: fused (its ``SSEChunks``), or the general way
     (its chunks as a plain iterator, each fed to the decoder)."""
 
-    def read(record: _Record) -> None:
+    def read(record: Record) -> None:
         chunks: Any = wire.sse_chunks(pieces)
         for event in bedrock.decode_stream(chunks if fused else iter(chunks)):
             record.events([event])
 
-    return _recorded(read)
+    return recorded(read)
 
 
 def _push(pieces: list[bytes], how: str, from_start: bool) -> list[Any]:
@@ -202,7 +157,7 @@ def _push(pieces: list[bytes], how: str, from_start: bool) -> list[Any]:
     chunk's events handed to the sink) or a ``checked`` gather (the events pulled by a lazy
     check) a step."""
 
-    def read(record: _Record) -> None:
+    def read(record: Record) -> None:
         decoder = bedrock.Decoder()
         reader = PieceReader(wire.ChunkReader(), form_of(decoder) if from_start else None)
         reading = PushReading(decoder)
@@ -226,7 +181,7 @@ def _push(pieces: list[bytes], how: str, from_start: bool) -> list[Any]:
             step(p)
         record.events(decoder.close())
 
-    return _recorded(read)
+    return recorded(read)
 
 
 def _all_readings(frames: list[bytes], cuts: list[int]) -> Iterator[tuple[str, list[Any]]]:

@@ -129,16 +129,7 @@ class SSEReader:
             if self._stop_at is not None and ev.data.startswith(self._stop_at):
                 self.done = True
                 return out
-            n = self._n
-            self._n = n + 1
-            if fine is None:
-                out.append(Later(rule, ev, n, None))
-                continue
-            chunk: Any
-            try:
-                chunk = rule(ev, n, fine)
-            except Exception:  # (the rule's error, raised again in its turn)
-                chunk = Later(rule, ev, n, fine)
+            chunk = self._chunk_or_later(rule, ev, fine)
             if chunk is not None:
                 out.append(chunk)
         out += items[last:]
@@ -167,19 +158,23 @@ class SSEReader:
             if self._stop_at is not None and ev.data.startswith(self._stop_at):
                 self.done = True
                 break
-            n = self._n
-            self._n = n + 1
-            if fine is None:
-                out.append(Later(rule, ev, n, None))
-                continue
-            chunk: Any
-            try:
-                chunk = rule(ev, n, fine)
-            except Exception:  # (the rule's error, raised again in its turn)
-                chunk = Later(rule, ev, n, fine)
+            chunk = self._chunk_or_later(rule, ev, fine)
             if chunk is not None:
                 out.append(chunk)
         return out
+
+    def _chunk_or_later(self, rule: ChunkOf, ev: SSEEvent, fine: CheckedObject | None) -> Any:
+        """The next event's chunk (``None``: the rule gives none) when its data is a clean
+        object and the rule takes it, else a ``Later`` that makes it (again) when it is
+        reached, its warning or error then."""
+        n = self._n
+        self._n = n + 1
+        if fine is None:
+            return Later(rule, ev, n, None)
+        try:
+            return rule(ev, n, fine)
+        except Exception:  # (the rule's error, raised again in its turn)
+            return Later(rule, ev, n, fine)
 
     def _made(self, items: list[Any]) -> list[dict[str, Any]]:
         """``items`` with each ``Later`` made, in order; one that fails ends them: the
