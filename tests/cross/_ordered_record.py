@@ -54,3 +54,24 @@ def recorded(read: Callable[[Record], None]) -> list[Any]:
         except ToolwireError as exc:
             record.error(exc)
         return record.end()
+
+
+def push_step(reading: Any, how: str, record: Record) -> Callable[[Any], None]:
+    """The driver's step over one piece (``PushReading``): ``one`` chunk, a ``unit`` (up to
+    the first chunk giving events), a ``gather`` (each chunk's events handed to the sink)
+    or a ``checked`` gather (the events pulled by a lazy check) a step, each recorded; a
+    failure the reading reports is raised."""
+
+    def step(piece: Any) -> None:
+        while piece.left:
+            failed: list[Exception] = []
+            if how == "gather":
+                reading.gather(piece, record.events, 3, failed)
+            elif how == "checked":
+                reading.gather_checked(piece, record.checked, 3, failed)
+            else:
+                record.events(reading.events(piece, how == "one"))
+            if failed:
+                raise failed[0]
+
+    return step

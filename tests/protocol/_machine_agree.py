@@ -135,3 +135,12 @@ def one_by_one(
     except ToolwireError as exc:
         failed = error(exc)
     return (out, failed, state(machine, mode))
+
+
+def assert_framed_code(seen: list[tuple[Any, ...]], code: str | None) -> None:
+    """Each framed mode's outcome (of ``seen``, one a mode of :data:`MODES`; a mode that
+    opens the run itself has no "before the run" to refuse) fails with ``code``, or passes
+    where it is ``None``."""
+    framed = [s for s, mode in zip(seen, MODES, strict=True) if "run_open" not in mode]
+    for _, failed, _ in framed:
+        assert (failed[1] if failed else None) == code

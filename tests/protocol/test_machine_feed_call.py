@@ -26,6 +26,7 @@ from _machine_agree import (
     CALL_ALPHABET,
     CALL_MODELS,
     MODES,
+    assert_framed_code,
     error,
     one_by_one,
     parsed,
@@ -213,10 +214,7 @@ CASES: dict[str, tuple[list[Any], str | None]] = {
 @pytest.mark.parametrize("name", CASES)
 def test_each_case_is_decided_alike_and_as_expected(name: str) -> None:
     events, code = CASES[name]
-    seen = _agree(events)
-    framed = [s for s, mode in zip(seen, MODES, strict=True) if "run_open" not in mode]
-    for _, failed, _ in framed:
-        assert (failed[1] if failed else None) == code
+    assert_framed_code(_agree(events), code)
 
 
 def test_arguments_past_their_cap_fail_alike() -> None:

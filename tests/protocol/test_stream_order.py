@@ -21,7 +21,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from _ordered_record import Record, recorded
+from _ordered_record import Record, push_step, recorded
 from benchmarks.suite import VENDORS
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -30,7 +30,7 @@ from toolwire import adapters
 from toolwire.errors import ToolwireError
 from toolwire.protocol.framing import SSEReader, json_chunk
 from toolwire.protocol.limits import configure
-from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of
+from toolwire.protocol.pushed import PieceReader, PushReading, form_of
 
 #: every vendor whose stream is SSE or NDJSON
 VENDORS_READ = [
@@ -201,17 +201,7 @@ def _push(vendor: str, pieces: list[bytes], how: str, from_start: bool) -> list[
         reader = PieceReader(_reader(vendor), form_of(decoder) if from_start else None)
         reading = PushReading(decoder)
 
-        def step(piece: Piece) -> None:
-            while piece.left:
-                failed: list[Exception] = []
-                if how == "gather":
-                    reading.gather(piece, record.events, 3, failed)
-                elif how == "checked":
-                    reading.gather_checked(piece, record.checked, 3, failed)
-                else:
-                    record.events(reading.events(piece, how == "one"))
-                if failed:
-                    raise failed[0]
+        step = push_step(reading, how, record)
 
         for piece in pieces:
             for p in reader.feed(piece):

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from typing import Any
 
 import pytest
-from _ordered_record import Record, recorded
+from _ordered_record import Record, push_step, recorded
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from tests.vendor_bedrock.test_bedrock_fused import _DELTA, _event, _frames, _pieces
@@ -29,7 +29,7 @@ from toolwire.adapters.bedrock import wire
 from toolwire.errors import ToolwireError
 from toolwire.protocol.eventstream import write_frame
 from toolwire.protocol.limits import configure
-from toolwire.protocol.pushed import Piece, PieceReader, PushReading, form_of
+from toolwire.protocol.pushed import PieceReader, PushReading, form_of
 
 #: frames whose chunk is made with a warning (a lone surrogate, escaped, replaced)
 _WARNS = {
@@ -162,17 +162,7 @@ def _push(pieces: list[bytes], how: str, from_start: bool) -> list[Any]:
         reader = PieceReader(wire.ChunkReader(), form_of(decoder) if from_start else None)
         reading = PushReading(decoder)
 
-        def step(piece: Piece) -> None:
-            while piece.left:
-                failed: list[Exception] = []
-                if how == "gather":
-                    reading.gather(piece, record.events, 3, failed)
-                elif how == "checked":
-                    reading.gather_checked(piece, record.checked, 3, failed)
-                else:
-                    record.events(reading.events(piece, how == "one"))
-                if failed:
-                    raise failed[0]
+        step = push_step(reading, how, record)
 
         for piece in pieces:
             for p in reader.feed(piece):

@@ -212,6 +212,8 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
                     break
         return i - at
 
+    #: the hook the checked loop hands a run of ends to: the handler's own loop under the
+    #: hook's name (a class that turns the hook off still ends its calls by the handler)
     _calls_ended = _end_calls
 
     def _calls_opened(
@@ -269,9 +271,8 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
         sent_id = ids(call_id, metadata)
         if ids.losses:
             self.losses += ids.take_losses()
+        key = (self._completion_id or mint_id("cmpl", VENDOR, self.model), self.created, self.model)
         if self.writes_text and type(name) is str and type(text) is str:
-            head = (self._completion_id or mint_id("cmpl", VENDOR, self.model), self.created)
-            key = (*head, self.model)
             cut = self._call_cut
             pieces = cut.pieces if cut.constants == key else cut.cut(key)
             if pieces is not None:
@@ -282,16 +283,7 @@ class Encoder(CheckedEncoder, OutputStreamEncoder):
                 )
                 args = (*key, choice.index, sent_id, name, text, index)
                 return Written(line, _call_chunk, args)  # type: ignore[return-value]
-        return _call_chunk(
-            self._completion_id or mint_id("cmpl", VENDOR, self.model),
-            self.created,
-            self.model,
-            choice.index,
-            sent_id,
-            name,
-            text,
-            index,
-        )
+        return _call_chunk(*key, choice.index, sent_id, name, text, index)
 
     def _on_run_finished(self, ev: RunFinishedEvent) -> list[dict[str, Any]]:
         return self._finish(ev)
