@@ -153,9 +153,7 @@ class StreamMachine:
         checks = self._call_checks
         if (
             checks is None
-            or rules.state is not _ACTIVE
-            or self._chunks.lanes
-            or not self._fast
+            or not self._short_step_open()
             or type(start) is not _START
             or type(args) is not _ARGS
             or (end is not None and type(end) is not _END)
@@ -191,13 +189,7 @@ class StreamMachine:
         :attr:`call_taken` says how many of the events before it passed (and were taken)."""
         rules = self._rules
         checks = self._call_checks
-        if (
-            checks is None
-            or rules.state is not _ACTIVE
-            or self._chunks.lanes
-            or not self._fast
-            or len(events) % 2
-        ):
+        if checks is None or not self._short_step_open() or len(events) % 2:
             return False
         for at in range(0, len(events), 2):
             if type(events[at]) is not _START or type(events[at + 1]) is not _ARGS:
@@ -228,7 +220,7 @@ class StreamMachine:
         events before it passed (and were taken), as ``feed`` of each would have."""
         rules = self._rules
         checks = self._call_checks
-        if checks is None or rules.state is not _ACTIVE or self._chunks.lanes or not self._fast:
+        if checks is None or not self._short_step_open():
             return False
         for end in ends:
             if type(end) is not _END:
@@ -245,6 +237,12 @@ class StreamMachine:
             self.call_taken = rules.index - first  # (the failing event's index is rules.index)
             raise
         return True
+
+    def _short_step_open(self) -> bool:
+        """Whether ``feed`` would take a tool call's event the short way now (inside an active
+        run, no chunk stream open, past an "auto" machine's first event): the condition of
+        the one-step ways (:meth:`feed_call`, :meth:`feed_opened`, :meth:`feed_ends`)."""
+        return self._rules.state is _ACTIVE and not self._chunks.lanes and bool(self._fast)
 
     def _feed(self, event: BaseEvent | dict[str, Any]) -> list[BaseEvent]:
         """:meth:`feed`'s general way: every event can take it."""
